@@ -1,0 +1,425 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { JSONSchema7 } from 'json-schema';
+import type { DefinitionSources } from './sources.ts';
+import { addPortalVocabulary } from '../shared/validation/vocabulary.ts';
+import { deref, pointerSegments, resolveFieldSchema, scalarType } from './pointer.ts';
+import { LOCALES } from '../shared/locales.ts';
+import type {
+  EntityManifest,
+  GridDefinition,
+  MachineDefinition,
+  ReferenceList,
+  ScreenDefinition,
+  UiDefinition,
+} from '../generated/meta.ts';
+
+/** One thing wrong with the definitions: the file, where in it, and what. */
+export interface DefinitionProblem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+/** Names of the implementations machines may refer to (see src/server/workflow/implementations.ts). */
+export interface ImplementationNames {
+  guards: Iterable<string>;
+  actions: Iterable<string>;
+  delays: Iterable<string>;
+}
+
+const META_FOR = {
+  entity: 'entity.schema.json',
+  record: 'record.schema.json',
+  ui: 'ui.schema.json',
+  grid: 'grid.schema.json',
+  screen: 'screen.schema.json',
+  machine: 'machine.schema.json',
+  reference: 'reference.schema.json',
+} as const;
+
+const escape = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Formats a checker problem the way `npm run check` prints it. */
+export const formatProblem = (p: DefinitionProblem): string => `${p.file}#${p.pointer || '/'}: ${p.message}`;
+
+/**
+ * Validates every definition against its meta-schema and every cross-reference between
+ * definitions (fields, files, machines, implementations, screens, reference lists and the
+ * i18n keys of all four locales). Returns all problems found; an empty list means valid.
+ */
+export function checkDefinitions(sources: DefinitionSources, implementations: ImplementationNames): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  const report = (file: string, pointer: string, message: string): void => {
+    problems.push({ file, pointer, message });
+  };
+
+  // --- meta-schemas -----------------------------------------------------------------
+  const meta = new Ajv({ allErrors: true, strict: false });
+  addFormats(meta);
+  addPortalVocabulary(meta);
+  for (const [file, { json }] of sources) {
+    if (!file.startsWith('schemas/_meta/')) continue;
+    try {
+      meta.addSchema(json as object);
+    } catch (error) {
+      report(file, '', `invalid meta-schema: ${(error as Error).message}`);
+    }
+  }
+  const validators = new Map<string, ValidateFunction>();
+  const validatorFor = (id: string): ValidateFunction | undefined => {
+    if (!validators.has(id)) {
+      try {
+        const v = meta.getSchema(id);
+        if (v) validators.set(id, v);
+      } catch (error) {
+        report(`schemas/_meta/${id}`, '', `meta-schema does not compile: ${(error as Error).message}`);
+      }
+    }
+    return validators.get(id);
+  };
+  const metaValid = (file: string, metaId: string): boolean => {
+    const validate = validatorFor(metaId);
+    if (!validate) {
+      report(file, '', `meta-schema schemas/_meta/${metaId} is missing`);
+      return false;
+    }
+    if (validate(sources.get(file)!.json)) return true;
+    for (const e of validate.errors ?? []) report(file, metaErrorPointer(e), `${e.message ?? 'invalid'} (${metaId})`);
+    return false;
+  };
+
+  // A strict ajv, like the server's, catches misspelt keywords in record schemas.
+  const strict = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false });
+  addFormats(strict);
+  addPortalVocabulary(strict);
+
+  // --- i18n keys, collected as they are met and checked at the end --------------------
+  const keysUsed: Array<{ file: string; pointer: string; key: string }> = [];
+  const useKey = (file: string, pointer: string, key: unknown): void => {
+    if (typeof key === 'string') keysUsed.push({ file, pointer, key });
+  };
+
+  const json = <T>(file: string): T => sources.get(file)!.json as T;
+  const filesIn = (re: RegExp): string[] => [...sources.keys()].filter((f) => re.test(f));
+
+  // --- reference lists ------------------------------------------------------------------
+  const references = new Map<string, ReferenceList>();
+  for (const file of filesIn(/^schemas\/_reference\/[^/]+\.json$/)) {
+    if (!metaValid(file, META_FOR.reference)) continue;
+    const list = json<ReferenceList>(file);
+    const name = file.slice('schemas/_reference/'.length, -'.json'.length);
+    if (list.kind !== name) report(file, '/kind', `kind "${list.kind}" must equal the file name "${name}"`);
+    references.set(list.kind, list);
+  }
+  for (const [kind, list] of references) {
+    const file = `schemas/_reference/${kind}.json`;
+    const ids = new Set<number>();
+    const codes = new Set<string>();
+    const parentIds = list.parentKind ? new Set(references.get(list.parentKind)?.items.map((i) => i.id)) : undefined;
+    if (list.parentKind && !references.has(list.parentKind)) report(file, '/parentKind', `reference list "${list.parentKind}" does not exist`);
+    list.items.forEach((item, i) => {
+      if (ids.has(item.id)) report(file, `/items/${i}/id`, `duplicate id ${item.id}`);
+      if (codes.has(item.code)) report(file, `/items/${i}/code`, `duplicate code "${item.code}"`);
+      ids.add(item.id);
+      codes.add(item.code);
+      if (item.parent != null && parentIds && !parentIds.has(item.parent)) {
+        report(file, `/items/${i}/parent`, `parent ${item.parent} is not an id of "${list.parentKind}"`);
+      }
+      if (item.parent != null && !list.parentKind) report(file, `/items/${i}/parent`, 'parent given but the list has no parentKind');
+    });
+  }
+
+  // --- machines -------------------------------------------------------------------------
+  const machines = new Map<string, MachineDefinition>();
+  const guards = new Set(implementations.guards);
+  const actions = new Set(implementations.actions);
+  const delays = new Set(implementations.delays);
+  for (const file of filesIn(/^workflows\/[^/]+$/)) {
+    if (!file.endsWith('.machine.json')) {
+      report(file, '', 'files in workflows/ must be named <id>.machine.json');
+      continue;
+    }
+    if (!metaValid(file, META_FOR.machine)) continue;
+    const machine = json<MachineDefinition>(file);
+    const name = file.slice('workflows/'.length, -'.machine.json'.length);
+    if (machine.id !== name) report(file, '/id', `id "${machine.id}" must equal the file name "${name}"`);
+    machines.set(machine.id, machine);
+    checkMachine(file, machine, { guards, actions, delays }, report, useKey);
+  }
+
+  // --- entities -------------------------------------------------------------------------
+  const entities = new Map<string, { manifest: EntityManifest; schema?: JSONSchema7 }>();
+  const bases = new Map<string, string>();
+  const subjects = new Map<string, string>();
+  for (const file of filesIn(/^schemas\/[^_][^/]*\/entity\.json$/)) {
+    const dir = file.slice(0, -'/entity.json'.length);
+    const folder = dir.slice('schemas/'.length);
+    const claimed = new Set([file]);
+    if (!metaValid(file, META_FOR.entity)) continue;
+    const manifest = json<EntityManifest>(file);
+    if (manifest.id !== folder) report(file, '/id', `id "${manifest.id}" must equal the folder name "${folder}"`);
+    useKey(file, '/titleKey', manifest.titleKey);
+    if (bases.has(manifest.base)) report(file, '/base', `base "${manifest.base}" is already used by ${bases.get(manifest.base)}`);
+    bases.set(manifest.base, file);
+    if (subjects.has(manifest.subject)) report(file, '/subject', `subject "${manifest.subject}" is already used by ${subjects.get(manifest.subject)}`);
+    subjects.set(manifest.subject, file);
+    if (manifest.workflow && !machines.has(manifest.workflow) && !sources.has(`workflows/${manifest.workflow}.machine.json`)) {
+      report(file, '/workflow', `machine workflows/${manifest.workflow}.machine.json does not exist`);
+    }
+    if (manifest.workflow && manifest.initialStatus) report(file, '/initialStatus', 'an entity with a workflow takes its initial status from the machine');
+
+    const fileOf = (key: 'schema' | 'ui' | 'grid'): string | undefined => {
+      const name = manifest[key];
+      if (!name) return undefined;
+      const path = `${dir}/${name}`;
+      claimed.add(path);
+      if (!sources.has(path)) {
+        report(file, `/${key}`, `file ${path} does not exist`);
+        return undefined;
+      }
+      return path;
+    };
+    const schemaFile = fileOf('schema');
+    const uiFile = fileOf('ui');
+    const gridFile = fileOf('grid');
+    for (const other of filesIn(new RegExp(`^${dir}/[^/]+$`))) {
+      if (!claimed.has(other)) report(other, '', `not named by ${file}`);
+    }
+    let schema: JSONSchema7 | undefined;
+    if (schemaFile && metaValid(schemaFile, META_FOR.record)) {
+      schema = json<JSONSchema7>(schemaFile);
+      try {
+        strict.compile(schema);
+      } catch (error) {
+        report(schemaFile, '', `does not compile: ${(error as Error).message}`);
+      }
+      checkRecordSchema(schemaFile, schema, references, report, useKey);
+    }
+    entities.set(manifest.id, { manifest, schema });
+    if (!schema) continue;
+
+    const field = (f: string, pointer: string, value: string, opts: { scalar?: boolean; types?: string[] } = {}): void => {
+      const target = resolveFieldSchema(schema!, value);
+      if (!target) return report(f, pointer, `field "${value}" does not exist in ${schemaFile}`);
+      const type = scalarType(target);
+      if (opts.scalar && (type === 'object' || type === 'array' || !type)) report(f, pointer, `field "${value}" is not a scalar`);
+      if (opts.types && (!type || !opts.types.includes(type))) report(f, pointer, `field "${value}" must be of type ${opts.types.join(' or ')}`);
+    };
+    manifest.keywordFields?.forEach((p, i) => field(file, `/keywordFields/${i}`, p, { types: ['string'] }));
+    if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
+    if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
+
+    if (gridFile && metaValid(gridFile, META_FOR.grid)) {
+      const grid = json<GridDefinition>(gridFile);
+      grid.columns.forEach((c, i) => {
+        field(gridFile, `/columns/${i}/field`, c.field, { scalar: c.sortable === true });
+        useKey(gridFile, `/columns/${i}/titleKey`, c.titleKey);
+        if (c.reference && !references.has(c.reference)) report(gridFile, `/columns/${i}/reference`, `reference list "${c.reference}" does not exist`);
+        if (c.format === 'reference' && !c.reference) report(gridFile, `/columns/${i}`, 'a reference column must name its reference list');
+      });
+      grid.defaultSort.forEach((s, i) => field(gridFile, `/defaultSort/${i}/field`, s.field, { scalar: true }));
+      const filterNames = new Set<string>();
+      grid.filters.forEach((flt, i) => {
+        if (filterNames.has(flt.name)) report(gridFile, `/filters/${i}/name`, `duplicate filter "${flt.name}"`);
+        filterNames.add(flt.name);
+        useKey(gridFile, `/filters/${i}/titleKey`, flt.titleKey);
+        if (flt.kind === 'keyword') {
+          if (!manifest.keywordFields?.length) report(gridFile, `/filters/${i}`, `a keyword filter needs keywordFields in ${file}`);
+        } else if (flt.field) {
+          const types = { dateRange: ['string'], range: ['number', 'integer'], bool: ['boolean'] }[flt.kind as string];
+          field(gridFile, `/filters/${i}/field`, flt.field, { scalar: true, ...(types ? { types } : {}) });
+        }
+        if (flt.reference && !references.has(flt.reference)) report(gridFile, `/filters/${i}/reference`, `reference list "${flt.reference}" does not exist`);
+      });
+      grid.filters.forEach((flt, i) => {
+        if (flt.parentFilter && !filterNames.has(flt.parentFilter)) report(gridFile, `/filters/${i}/parentFilter`, `filter "${flt.parentFilter}" does not exist`);
+      });
+    }
+
+    if (uiFile && metaValid(uiFile, META_FOR.ui)) {
+      const ui = json<UiDefinition>(uiFile);
+      checkUiSchema(uiFile, '/uiSchema', ui.uiSchema, schema, schema, report, useKey);
+      if (ui.wizard) {
+        const seen = new Map<string, string>();
+        ui.wizard.steps.forEach((step, i) => {
+          useKey(uiFile, `/wizard/steps/${i}/titleKey`, step.titleKey);
+          step.fields.forEach((p, j) => {
+            const at = `/wizard/steps/${i}/fields/${j}`;
+            field(uiFile, at, p);
+            if (seen.has(p)) report(uiFile, at, `field "${p}" is already in step "${seen.get(p)}"`);
+            seen.set(p, step.id);
+          });
+        });
+        for (const prop of Object.keys(schema.properties ?? {})) {
+          if (!seen.has(`/${prop}`)) report(uiFile, '/wizard/steps', `field "/${prop}" is in no wizard step`);
+        }
+      }
+    }
+  }
+  for (const [file] of sources) {
+    const m = /^schemas\/([^_/][^/]*)\/[^/]+$/.exec(file);
+    if (m && !sources.has(`schemas/${m[1]}/entity.json`)) report(file, '', `folder schemas/${m[1]} has no entity.json`);
+  }
+
+  // --- screens ----------------------------------------------------------------------------
+  const routes = new Map<string, string>();
+  for (const file of filesIn(/^screens\/[^/]+$/)) {
+    if (!metaValid(file, META_FOR.screen)) continue;
+    const screen = json<ScreenDefinition>(file);
+    const name = file.slice('screens/'.length, -'.json'.length);
+    if (screen.id !== name) report(file, '/id', `id "${screen.id}" must equal the file name "${name}"`);
+    if (screen.entity && !entities.has(screen.entity)) report(file, '/entity', `entity "${screen.entity}" does not exist`);
+    if (routes.has(screen.route)) report(file, '/route', `route "${screen.route}" is already used by ${routes.get(screen.route)}`);
+    routes.set(screen.route, file);
+    useKey(file, '/titleKey', screen.titleKey);
+    if (screen.menu) useKey(file, '/menu/section', screen.menu.section);
+    if (screen.kind === 'wizard' && screen.entity) {
+      const ui = entities.get(screen.entity);
+      const uiFile = ui ? `schemas/${screen.entity}/${ui.manifest.ui ?? ''}` : '';
+      if (ui && !(sources.get(uiFile)?.json as UiDefinition | undefined)?.wizard) report(file, '/kind', `entity "${screen.entity}" has no wizard steps in its ui definition`);
+    }
+  }
+
+  // --- locales ------------------------------------------------------------------------------
+  const leafSets = new Map<string, Set<string>>();
+  for (const locale of LOCALES) {
+    const file = `src/i18n/locales/${locale}.json`;
+    const data = sources.get(file)?.json;
+    if (!data || typeof data !== 'object') {
+      report(file, '', 'locale file is missing');
+      continue;
+    }
+    const leaves = new Set<string>();
+    collectLeaves(file, '', data, leaves, report);
+    leafSets.set(locale, leaves);
+  }
+  const allKeys = new Set([...leafSets.values()].flatMap((s) => [...s]));
+  for (const key of [...allKeys].sort()) {
+    const missing = [...leafSets].filter(([, s]) => !s.has(key)).map(([l]) => l);
+    if (missing.length && missing.length < leafSets.size) {
+      for (const l of missing) report(`src/i18n/locales/${l}.json`, `/${key.split('.').map(escape).join('/')}`, `key "${key}" exists in other locales but not here`);
+    }
+  }
+  for (const { file, pointer, key } of keysUsed) {
+    const missing = [...leafSets].filter(([, s]) => !s.has(key)).map(([l]) => l);
+    if (missing.length) report(file, pointer, `i18n key "${key}" is missing in ${missing.join(', ')}`);
+  }
+  return problems;
+}
+
+function metaErrorPointer(e: ErrorObject): string {
+  const extra = e.keyword === 'required' ? `/${escape(String(e.params.missingProperty))}`
+    : e.keyword === 'additionalProperties' ? `/${escape(String(e.params.additionalProperty))}` : '';
+  return `${e.instancePath}${extra}`;
+}
+
+type Report = (file: string, pointer: string, message: string) => void;
+type UseKey = (file: string, pointer: string, key: unknown) => void;
+
+function collectLeaves(file: string, prefix: string, node: unknown, into: Set<string>, report: Report): void {
+  for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') into.add(key);
+    else if (v && typeof v === 'object' && !Array.isArray(v)) collectLeaves(file, key, v, into, report);
+    else report(file, `/${key.split('.').map(escape).join('/')}`, 'locale values must be strings or objects');
+  }
+}
+
+/** Titles are i18n keys; every property has one; reference lists and parents exist. */
+function checkRecordSchema(file: string, root: JSONSchema7, references: Map<string, ReferenceList>, report: Report, useKey: UseKey): void {
+  const walk = (node: unknown, pointer: string, parent?: JSONSchema7): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      node.forEach((n, i) => walk(n, `${pointer}/${i}`, parent));
+      return;
+    }
+    const schema = node as JSONSchema7 & { reference?: { list: string; parentField?: string } };
+    if (typeof schema.title === 'string') useKey(file, `${pointer}/title`, schema.title);
+    if (schema.reference) {
+      if (!references.has(schema.reference.list)) report(file, `${pointer}/reference/list`, `reference list "${schema.reference.list}" does not exist`);
+      const pf = schema.reference.parentField;
+      if (pf && !parent?.properties?.[pf]) report(file, `${pointer}/reference/parentField`, `sibling field "${pf}" does not exist`);
+    }
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'properties' || key === 'definitions') {
+        for (const [name, child] of Object.entries(value as Record<string, JSONSchema7>)) {
+          if (key === 'properties' && typeof child === 'object' && !child.$ref && typeof child.title !== 'string') {
+            report(file, `${pointer}/properties/${escape(name)}`, 'property has no title (an i18n key)');
+          }
+          walk(child, `${pointer}/${key}/${escape(name)}`, schema);
+        }
+      } else if (['items', 'oneOf', 'anyOf', 'allOf', 'if', 'then', 'else', 'not', 'additionalItems'].includes(key)) {
+        walk(value, `${pointer}/${key}`, schema);
+      }
+    }
+  };
+  walk(root, '');
+}
+
+const UI_TEXT_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'];
+
+/** Every uiSchema key that is not `ui:*` must be a field of the schema at that level. */
+function checkUiSchema(file: string, pointer: string, ui: unknown, node: JSONSchema7 | undefined, root: JSONSchema7, report: Report, useKey: UseKey): void {
+  if (!ui || typeof ui !== 'object' || Array.isArray(ui)) return;
+  for (const [key, value] of Object.entries(ui as Record<string, unknown>)) {
+    const at = `${pointer}/${escape(key)}`;
+    if (key.startsWith('ui:')) {
+      if (UI_TEXT_KEYS.includes(key)) useKey(file, at, value);
+      if (key === 'ui:order' && Array.isArray(value)) {
+        value.forEach((name, i) => {
+          if (name !== '*' && !node?.properties?.[String(name)]) report(file, `${at}/${i}`, `field "${String(name)}" does not exist in the schema`);
+        });
+      }
+      continue;
+    }
+    if (key === 'items' && scalarType(node ?? {}) === 'array') {
+      checkUiSchema(file, at, value, deref(root, node?.items as JSONSchema7), root, report, useKey);
+      continue;
+    }
+    const child = deref(root, node?.properties?.[key]);
+    if (!child) {
+      report(file, at, `field "${key}" does not exist in the schema`);
+      continue;
+    }
+    checkUiSchema(file, at, value, child, root, report, useKey);
+  }
+}
+
+function checkMachine(
+  file: string,
+  machine: MachineDefinition,
+  impl: { guards: Set<string>; actions: Set<string>; delays: Set<string> },
+  report: Report,
+  useKey: UseKey,
+): void {
+  const states = machine.states as Record<string, NonNullable<MachineDefinition['states'][string]>>;
+  if (!states[machine.initial]) report(file, '/initial', `state "${machine.initial}" does not exist`);
+  const name = (n: unknown): string => (typeof n === 'string' ? n : String((n as { type: string }).type));
+  for (const [stateName, state] of Object.entries(states)) {
+    const base = `/states/${escape(stateName)}`;
+    useKey(file, `${base}/meta/titleKey`, (state.meta as { titleKey?: string } | undefined)?.titleKey);
+    const checkTransitions = (group: 'on' | 'after', key: string, value: unknown): void => {
+      const list = Array.isArray(value) ? value : [value];
+      list.forEach((t: { target?: string; guard?: unknown; actions?: unknown[] }, i) => {
+        const at = `${base}/${group}/${escape(key)}${Array.isArray(value) ? `/${i}` : ''}`;
+        if (t.target && !states[t.target]) report(file, `${at}/target`, `state "${t.target}" does not exist`);
+        if (t.guard && !impl.guards.has(name(t.guard))) report(file, `${at}/guard`, `guard "${name(t.guard)}" is not in the implementation registry`);
+        t.actions?.forEach((a, j) => {
+          if (!impl.actions.has(name(a))) report(file, `${at}/actions/${j}`, `action "${name(a)}" is not in the implementation registry`);
+        });
+      });
+    };
+    for (const [event, value] of Object.entries(state.on ?? {})) checkTransitions('on', event, value);
+    for (const [delay, value] of Object.entries(state.after ?? {})) {
+      if (!/^\d+$/.test(delay) && !impl.delays.has(delay)) report(file, `${base}/after/${escape(delay)}`, `delay "${delay}" is not in the implementation registry`);
+      checkTransitions('after', delay, value);
+    }
+    for (const group of ['entry', 'exit'] as const) {
+      state[group]?.forEach((a, j) => {
+        if (!impl.actions.has(name(a))) report(file, `${base}/${group}/${j}`, `action "${name(a)}" is not in the implementation registry`);
+      });
+    }
+  }
+  void pointerSegments;
+}

@@ -1,0 +1,74 @@
+import type { JSONSchema7 } from 'json-schema';
+import type {
+  EntityManifest,
+  GridDefinition,
+  MachineDefinition,
+  ReferenceList,
+  ScreenDefinition,
+  UiDefinition,
+} from '../generated/meta.ts';
+import type { DefinitionSources } from './sources.ts';
+import { LOCALES, type Locale } from '../shared/locales.ts';
+
+/** One entity: its manifest and the files it names. */
+export interface EntityDefinition {
+  id: string;
+  manifest: EntityManifest;
+  schema: JSONSchema7;
+  ui: UiDefinition | undefined;
+  grid: GridDefinition;
+  /** Repository-relative folder, for messages. */
+  dir: string;
+}
+
+/** Everything the engine, the server and the scripts read: one registry for all. */
+export interface DefinitionRegistry {
+  entities: Map<string, EntityDefinition>;
+  machines: Map<string, MachineDefinition>;
+  screens: Map<string, ScreenDefinition>;
+  references: Map<string, ReferenceList>;
+  locales: Record<Locale, Record<string, unknown>>;
+}
+
+const json = <T>(sources: DefinitionSources, file: string): T | undefined => sources.get(file)?.json as T | undefined;
+
+/**
+ * Builds the registry from parsed sources. It assumes the sources passed
+ * `checkDefinitions`; files that are missing are skipped rather than guessed.
+ */
+export function createDefinitionRegistry(sources: DefinitionSources): DefinitionRegistry {
+  const registry: DefinitionRegistry = {
+    entities: new Map(),
+    machines: new Map(),
+    screens: new Map(),
+    references: new Map(),
+    locales: Object.fromEntries(LOCALES.map((l) => [l, {}])) as DefinitionRegistry['locales'],
+  };
+  for (const file of sources.keys()) {
+    const m = /^schemas\/([a-z][a-z0-9-]*)\/entity\.json$/.exec(file);
+    if (m) {
+      const dir = `schemas/${m[1]}`;
+      const manifest = json<EntityManifest>(sources, file)!;
+      const schema = json<JSONSchema7>(sources, `${dir}/${manifest.schema}`);
+      const grid = json<GridDefinition>(sources, `${dir}/${manifest.grid}`);
+      if (!schema || !grid) continue;
+      const ui = manifest.ui ? json<UiDefinition>(sources, `${dir}/${manifest.ui}`) : undefined;
+      registry.entities.set(manifest.id, { id: manifest.id, manifest, schema, ui, grid, dir });
+    } else if (/^workflows\/[a-z][a-z0-9-]*\.machine\.json$/.test(file)) {
+      const machine = json<MachineDefinition>(sources, file)!;
+      registry.machines.set(machine.id, machine);
+    } else if (/^screens\/[a-z][a-z0-9-]*\.json$/.test(file)) {
+      const screen = json<ScreenDefinition>(sources, file)!;
+      registry.screens.set(screen.id, screen);
+    } else if (/^schemas\/_reference\/[a-z][a-z0-9-]*\.json$/.test(file)) {
+      const list = json<ReferenceList>(sources, file)!;
+      registry.references.set(list.kind, list);
+    } else {
+      const l = /^src\/i18n\/locales\/([A-Za-z]+)\.json$/.exec(file);
+      if (l && (LOCALES as readonly string[]).includes(l[1]!)) {
+        registry.locales[l[1] as Locale] = json<Record<string, unknown>>(sources, file)!;
+      }
+    }
+  }
+  return registry;
+}

@@ -1,0 +1,63 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+/** One definition file as read from disk: its repository-relative path and parsed JSON. */
+export interface DefinitionFile {
+  path: string;
+  json: unknown;
+}
+
+/** Every file the definitions consist of, keyed by repository-relative path. */
+export type DefinitionSources = Map<string, DefinitionFile>;
+
+/** A JSON file that could not be parsed. */
+export interface ParseProblem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+/** The folders and files that hold definitions, relative to the repository root. */
+export const DEFINITION_GLOBS = {
+  meta: 'schemas/_meta',
+  references: 'schemas/_reference',
+  entities: 'schemas',
+  workflows: 'workflows',
+  screens: 'screens',
+  locales: 'src/i18n/locales',
+} as const;
+
+async function jsonFiles(root: string, dir: string): Promise<string[]> {
+  const abs = path.join(root, dir);
+  if (!existsSync(abs)) return [];
+  return (await readdir(abs)).filter((f) => f.endsWith('.json')).sort().map((f) => `${dir}/${f}`);
+}
+
+/**
+ * Reads every definition file under `root`. Files that are not valid JSON are reported in
+ * `problems` instead of thrown, so `npm run check` can list them all at once.
+ */
+export async function loadDefinitionSources(root: string): Promise<{ sources: DefinitionSources; problems: ParseProblem[] }> {
+  const files: string[] = [
+    ...(await jsonFiles(root, DEFINITION_GLOBS.meta)),
+    ...(await jsonFiles(root, DEFINITION_GLOBS.references)),
+    ...(await jsonFiles(root, DEFINITION_GLOBS.workflows)),
+    ...(await jsonFiles(root, DEFINITION_GLOBS.screens)),
+    ...(await jsonFiles(root, DEFINITION_GLOBS.locales)),
+  ];
+  for (const entry of (await readdir(path.join(root, 'schemas'), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.isDirectory() && !entry.name.startsWith('_')) files.push(...(await jsonFiles(root, `schemas/${entry.name}`)));
+  }
+  const sources: DefinitionSources = new Map();
+  const problems: ParseProblem[] = [];
+  for (const file of files) {
+    const text = await readFile(path.join(root, file), 'utf8');
+    try {
+      sources.set(file, { path: file, json: JSON.parse(text) });
+    } catch (error) {
+      problems.push({ file, pointer: '', message: `not valid JSON: ${(error as Error).message}` });
+    }
+  }
+  return { sources, problems };
+}

@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AppConfig } from './context.ts';
+import definitions from './plugins/definitions.ts';
+import db from './plugins/db.ts';
+import store from './plugins/store.ts';
+import http from './plugins/http.ts';
+import docs from './plugins/docs.ts';
+import entities from './plugins/entities.ts';
+import references from './plugins/references.ts';
+import files from './plugins/files.ts';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface BuildAppOptions extends Partial<AppConfig> {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Reads the configuration from the environment (see README). */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<AppConfig> {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  return {
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : path.join(dataDir, 'files'),
+  };
+}
+
+/**
+ * The Fastify factory: every concern is a plugin, composed here. Tests call it with
+ * `inMemory: true` (or a `databaseUrl`) and use `app.inject`.
+ * @example const app = await buildApp({ inMemory: true }); await app.ready();
+ */
+export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const dataDir = options.dataDir ?? path.resolve('./data');
+  const config: AppConfig = {
+    root: options.root ?? REPO_ROOT,
+    dataDir,
+    databaseUrl: options.databaseUrl,
+    inMemory: options.inMemory ?? false,
+    filesDir: options.filesDir ?? path.join(dataDir, 'files'),
+  };
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 2 * 1024 * 1024,
+    ajv: { customOptions: { strict: false } },
+  });
+  app.decorate('config', config);
+  await app.register(definitions);
+  await app.register(http);
+  await app.register(db);
+  await app.register(store);
+  await app.register(docs);
+  await app.register(entities);
+  await app.register(references);
+  await app.register(files);
+  return app;
+}

@@ -1,0 +1,39 @@
+import type { DefinitionRegistry } from '../definitions/registry.ts';
+import type { Database } from './db/database.ts';
+import type { EntityTable } from './db/entity-table.ts';
+import type { EntityStore, Actor } from './store/entity-store.ts';
+import type { ReferenceService } from './store/references.ts';
+import type { Translator } from './i18n.ts';
+import type { FileStorage } from './files/file-storage.ts';
+import type { Locale } from '../shared/locales.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    definitions: DefinitionRegistry;
+    db: Database;
+    tables: Map<string, EntityTable>;
+    references: ReferenceService;
+    store: EntityStore;
+    translator: Translator;
+    fileStorage: FileStorage;
+    config: AppConfig;
+  }
+  interface FastifyRequest {
+    locale: Locale;
+    actor: Actor;
+  }
+}
+
+/** Settings of one app instance, from the environment or from tests. */
+export interface AppConfig {
+  /** Repository root: definitions are read from here. */
+  root: string;
+  /** PGlite data and uploaded files live here (default ./data). */
+  dataDir: string;
+  /** `postgres://…` → real PostgreSQL; otherwise embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  /** Keep PGlite in memory (tests). */
+  inMemory: boolean;
+  /** Where uploaded files are stored (default dataDir/files). */
+  filesDir: string;
+}

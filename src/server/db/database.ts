@@ -1,0 +1,98 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Something that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+}
+
+/**
+ * The one database interface the server uses. Both engines speak the same PostgreSQL
+ * dialect; numeric types come back as numbers and dates as ISO strings on both.
+ */
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…` selects a real PostgreSQL through a pg pool. */
+  url?: string | undefined;
+  /** PGlite data directory; `memory://` keeps it in memory (tests). */
+  dataDir?: string | undefined;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number | undefined;
+}
+
+// OIDs: int8, numeric → number (amounts and ids stay far below 2^53); date → 'YYYY-MM-DD'.
+const INT8 = 20;
+const NUMERIC = 1700;
+const DATE = 1082;
+
+/** Opens PGlite (default) or PostgreSQL (when `url` is given). */
+export async function createDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? createPostgres(options.url, options.poolSize ?? 10) : createPglite(options.dataDir ?? 'memory://');
+}
+
+async function createPostgres(url: string, max: number): Promise<Database> {
+  const pg = (await import('pg')).default;
+  const types = { getTypeParser: (oid: number, format?: string) => {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    if (oid === DATE) return (v: string) => v;
+    return pg.types.getTypeParser(oid, format as 'text');
+  } };
+  const pool = new pg.Pool({ connectionString: url, max, types: types as never });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it. Queries report their own errors.
+  });
+  await pool.query('select 1');
+  const wrap = (client: { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> }): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const result = await client.query(sql, params);
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+    },
+  });
+  const self = wrap(pool);
+  return {
+    kind: 'postgres',
+    query: self.query,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function createPglite(dataDir: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  if (!dataDir.startsWith('memory://')) await mkdir(path.resolve(dataDir), { recursive: true });
+  const db = await PGlite.create({
+    dataDir: dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir),
+    extensions: { pg_trgm },
+    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v), [DATE]: (v: string) => v },
+  });
+  const run = async <T>(target: { query: typeof db.query }, sql: string, params?: unknown[]) => {
+    const result = await target.query<T>(sql, params as never[]);
+    return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+  };
+  return {
+    kind: 'pglite',
+    query: (sql, params) => run(db, sql, params),
+    transaction: (fn) => db.transaction((tx) => fn({ query: (sql, params) => run(tx as never, sql, params) })),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,39 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/**
+ * Where file contents live. The local-disk implementation is the default; an
+ * S3-compatible object store can implement the same three calls for a scaled-out setup.
+ */
+export interface FileStorage {
+  /** Takes ownership of a fully written temporary file and stores it under `id`. */
+  put(id: string, tempPath: string): Promise<void>;
+  /** Opens the stored content, or undefined when it is missing. */
+  open(id: string): Readable | undefined;
+  remove(id: string): Promise<void>;
+  /** A directory for temporary files on the same volume as the store. */
+  readonly tempDir: string;
+}
+
+/** Stores files as `<dir>/<first two chars of id>/<id>`. */
+export function createLocalFileStorage(dir: string): FileStorage {
+  const root = path.resolve(dir);
+  const where = (id: string): string => path.join(root, id.slice(0, 2), id);
+  return {
+    tempDir: path.join(root, 'tmp'),
+    async put(id, tempPath) {
+      await mkdir(path.dirname(where(id)), { recursive: true });
+      try {
+        await rename(tempPath, where(id));
+      } catch {
+        // Another volume: copy, then drop the temporary file.
+        await copyFile(tempPath, where(id));
+        await rm(tempPath, { force: true });
+      }
+    },
+    open: (id) => (existsSync(where(id)) ? createReadStream(where(id)) : undefined),
+    remove: (id) => rm(where(id), { force: true }),
+  };
+}

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsync, FastifySchemaCompiler } from 'fastify';
+import type { JSONSchema7 } from 'json-schema';
+import { errorBodySchema } from '../errors.ts';
+import { toResponseSchema } from '../store/record-schema.ts';
+import { filterQuerySchema, searchPayloadSchema } from '../store/list-query.ts';
+import { createServerAjv } from '../validation.ts';
+
+const systemFieldProperties: Record<string, JSONSchema7> = {
+  id: { type: 'integer' },
+  version: { type: 'integer' },
+  status: { type: 'string' },
+  owner: { type: ['string', 'null'] },
+  createdAt: { type: 'string' },
+  updatedAt: { type: 'string' },
+};
+
+const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+
+/**
+ * The spec's generic verbs for every entity manifest, under `/api{base}`. Write bodies are
+ * validated by the store (the one write path), which also strips server-owned fields; the
+ * schemas here document them in OpenAPI and serialize responses.
+ */
+const entities: FastifyPluginAsync = async (app) => {
+  const queryAjv = createServerAjv({ coerceTypes: true });
+  // Write bodies are checked by the store; the route must not refuse them first with a
+  // different message (for example for a server-owned field the store simply drops).
+  const storeValidatesBody: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+    httpPart === 'body' ? (() => true) as never : (queryAjv.compile(schema as object) as never);
+
+  for (const def of app.definitions.entities.values()) {
+    const base = `/api${def.manifest.base}`;
+    const entity = def.id;
+    const tags = [def.manifest.subject];
+    const record = toResponseSchema(def.schema, systemFieldProperties);
+    const writeBody = { ...def.schema, $schema: undefined, title: undefined } as JSONSchema7;
+    const updateBody = { ...writeBody, properties: { ...writeBody.properties, version: { type: 'integer', minimum: 1 } }, required: [...(writeBody.required ?? []), 'version'] };
+
+    app.get(`${base}/get/empty`, { schema: { tags, summary: `A blank ${entity} with the schema's defaults`, response: { 200: toResponseSchema(def.schema, {}) } } }, async () => app.store.empty(entity));
+
+    app.get<{ Params: { id: number } }>(`${base}/get/:id`, { schema: { tags, params: idParams, response: { 200: record, ...errors } } }, async (request) =>
+      app.store.get(entity, request.params.id, request.actor));
+
+    app.post(`${base}/create`, { validatorCompiler: storeValidatesBody, schema: { tags, body: writeBody, response: { 200: record, ...errors } } }, async (request) =>
+      app.store.create(entity, request.body, request.actor));
+
+    app.put<{ Params: { id: number } }>(`${base}/update/:id`, { validatorCompiler: storeValidatesBody, schema: { tags, params: idParams, body: updateBody, response: { 200: record, ...errors } } }, async (request) =>
+      app.store.update(entity, request.params.id, request.body, request.actor));
+
+    app.delete<{ Params: { id: number }; Querystring: { version?: number } }>(`${base}/delete/:id`, {
+      schema: { tags, params: idParams, querystring: { type: 'object', additionalProperties: false, properties: { version: { type: 'integer', minimum: 1 } } }, response: { 200: { type: 'object', properties: { id: { type: 'integer' } } }, ...errors } },
+    }, async (request) => {
+      await app.store.remove(entity, request.params.id, request.actor, request.query.version);
+      return { id: request.params.id };
+    });
+
+    app.post<{ Querystring: Record<string, unknown>; Body: Record<string, unknown> | undefined }>(`${base}/list-search`, {
+      schema: {
+        tags,
+        querystring: { ...filterQuerySchema(def), properties: { ...filterQuerySchema(def).properties, lang: { type: 'string' } } },
+        body: { ...searchPayloadSchema },
+        response: { 200: { type: 'object', required: ['list', 'total'], properties: { list: { type: 'array', items: record }, total: { type: 'integer' } } }, ...errors },
+      },
+    }, async (request) => app.store.listSearch(entity, request.query, request.body ?? {}, request.actor));
+
+    app.get<{ Querystring: { keyword: string; limit?: number } }>(`${base}/search-by-keyword`, {
+      schema: {
+        tags,
+        querystring: { type: 'object', required: ['keyword'], additionalProperties: false, properties: { keyword: { type: 'string', maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 50, default: 20 }, lang: { type: 'string' } } },
+        response: { 200: { type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, label: { type: 'string' } } } } } }, ...errors },
+      },
+    }, async (request) => app.store.searchByKeyword(entity, request.query.keyword, request.query.limit ?? 20, request.actor));
+  }
+};
+
+export default entities;

@@ -1,0 +1,147 @@
+import type { FastifyPluginAsync } from 'fastify';
+import multipart from '@fastify/multipart';
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileTypeFromBuffer } from 'file-type';
+import { ApiError, notFound } from '../errors.ts';
+
+/** The uploader defaults of the spec: 5 files of 10 MB each. */
+export const DEFAULT_MAX_FILES = 5;
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Types allowed when a definition names none: images, PDF, text, archives and office files. */
+export const DEFAULT_MIME_TYPES = [
+  'image/jpeg', 'image/png', 'image/gif', 'image/webp',
+  'application/pdf', 'text/plain', 'application/zip',
+  'application/x-cfb', // legacy .doc/.xls/.ppt (OLE2 container)
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+];
+
+const SNIFF_BYTES = 4100;
+
+/** The type of a file by its first bytes; text without a signature counts as text/plain. */
+async function sniff(head: Buffer): Promise<string> {
+  const detected = await fileTypeFromBuffer(head);
+  if (detected) return detected.mime;
+  if (head.includes(0)) return 'application/octet-stream';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, Math.max(0, head.length - 4)));
+    return 'text/plain';
+  } catch {
+    return 'application/octet-stream';
+  }
+}
+
+const fileSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' }, name: { type: 'string' }, mime: { type: 'string' }, size: { type: 'integer' }, sha256: { type: 'string' },
+  },
+} as const;
+
+const formatBytes = (n: number): string => (n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MB` : `${Math.round(n / 1024)} KB`);
+
+/**
+ * Uploads (`POST /api/file-entity/save/{entity}`, streamed to disk, never buffered whole,
+ * checked by magic bytes, hashed) and downloads (`GET /api/file-entity/get/{id}`, only to
+ * those who may read the record the file belongs to, or to its uploader before that).
+ */
+const files: FastifyPluginAsync = async (app) => {
+  await app.register(multipart, { throwFileSizeLimit: true });
+
+  app.post<{ Params: { kind: string } }>('/api/file-entity/save/:kind', {
+    schema: {
+      tags: ['Files'],
+      consumes: ['multipart/form-data'],
+      params: { type: 'object', properties: { kind: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
+      response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
+    },
+  }, async (request) => {
+    const def = app.definitions.entities.get(request.params.kind);
+    if (!def) throw notFound();
+    if (!request.isMultipart()) throw new ApiError(415, 'errors.unsupportedType');
+    const maxFiles = def.manifest.files?.maxFiles ?? DEFAULT_MAX_FILES;
+    const maxBytes = def.manifest.files?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    const allowed = new Set(def.manifest.files?.mimeTypes ?? DEFAULT_MIME_TYPES);
+    const storage = app.fileStorage;
+    await mkdir(storage.tempDir, { recursive: true });
+    const received: Array<{ id: string; temp: string; name: string; mime: string; size: number; sha256: string }> = [];
+    try {
+      for await (const part of request.files({ limits: { fileSize: maxBytes, files: maxFiles + 1, fields: 10 } })) {
+        if (received.length >= maxFiles) {
+          part.file.resume();
+          throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: maxFiles } });
+        }
+        const id = randomUUID();
+        const temp = path.join(storage.tempDir, id);
+        const hash = createHash('sha256');
+        let head = Buffer.alloc(0);
+        let size = 0;
+        const tap = new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            hash.update(chunk);
+            size += chunk.length;
+            if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
+            done(null, chunk);
+          },
+        });
+        received.push({ id, temp, name: part.filename.slice(0, 255) || 'file', mime: '', size: 0, sha256: '' });
+        try {
+          await pipeline(part.file, tap, createWriteStream(temp));
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'errors.tooLarge', { params: { limit: formatBytes(maxBytes) } });
+          throw error;
+        }
+        const mime = await sniff(head);
+        if (!allowed.has(mime)) throw new ApiError(415, 'errors.unsupportedType', { details: { file: part.filename, detected: mime } });
+        Object.assign(received[received.length - 1]!, { mime, size, sha256: hash.digest('hex') });
+      }
+      if (!received.length) throw new ApiError(400, 'errors.noFiles');
+      for (const f of received) await storage.put(f.id, f.temp);
+      await app.db.transaction(async (tx) => {
+        for (const f of received) {
+          await tx.query('INSERT INTO file_entity (id, kind, name, mime, size, sha256, owner) VALUES ($1, $2, $3, $4, $5, $6, $7)', [f.id, def.id, f.name, f.mime, f.size, f.sha256, request.actor.id]);
+        }
+      });
+    } catch (error) {
+      // Nothing half-written: every temporary and stored copy of this request goes.
+      await Promise.all(received.flatMap((f) => [rm(f.temp, { force: true }), storage.remove(f.id)]));
+      throw error;
+    }
+    return { list: received.map(({ id, name, mime, size, sha256 }) => ({ id, name, mime, size, sha256 })) };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/file-entity/get/:id', {
+    schema: { tags: ['Files'], params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } },
+  }, async (request, reply) => {
+    const { rows } = await app.db.query<{ kind: string; name: string; mime: string; size: number; sha256: string; owner: string | null; record_id: number | null }>(
+      'SELECT kind, name, mime, size, sha256, owner, record_id FROM file_entity WHERE id = $1',
+      [request.params.id],
+    );
+    const file = rows[0];
+    if (!file) throw notFound();
+    if (file.record_id !== null) {
+      // Readable exactly when its record is: the store applies the caller's read rules.
+      await app.store.get(file.kind, file.record_id, request.actor);
+    } else if (file.owner === null || file.owner !== request.actor.id) {
+      throw notFound();
+    }
+    const stream = app.fileStorage.open(request.params.id);
+    if (!stream) throw notFound();
+    return reply
+      .header('content-type', file.mime)
+      .header('content-length', file.size)
+      .header('etag', `"${file.sha256}"`)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+      .send(stream);
+  });
+};
+
+export default files;

@@ -1,0 +1,63 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifySchemaCompiler } from 'fastify';
+import { pickLocale } from '../../shared/locales.ts';
+import { toFieldProblems } from '../../shared/validation/field-errors.ts';
+import { ApiError } from '../errors.ts';
+import { createServerAjv } from '../validation.ts';
+
+const MESSAGE_LIMIT = 120;
+
+/**
+ * Request context and the error contract (DESIGN §4): every request gets a locale and an
+ * actor; every error leaves as `{message, details?, fieldErrors?}` in the caller's language.
+ */
+export default fp(
+  async (app) => {
+    const bodyAjv = createServerAjv();
+    const queryAjv = createServerAjv({ coerceTypes: true });
+    const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+      (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object) as never;
+    app.setValidatorCompiler(compiler);
+
+    app.decorateRequest('locale', 'uzCyrillic');
+    app.decorateRequest('actor', null as never);
+    app.addHook('onRequest', async (request) => {
+      const q = request.query as Record<string, unknown> | undefined;
+      request.locale = pickLocale((typeof q?.lang === 'string' ? q.lang : undefined) ?? (request.headers['x-locale'] as string | undefined) ?? request.headers['accept-language']);
+      // Anonymous until the sign-in plugin identifies the caller.
+      request.actor = { id: null };
+    });
+
+    app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+      const t = (key: string, params?: Record<string, unknown>) => app.translator.t(request.locale, key, params);
+      if (error instanceof ApiError) {
+        const fieldErrors = error.fieldErrors && Object.fromEntries(error.fieldErrors.map((f) => [f.pointer, t(f.key, f.params)]));
+        return reply.code(error.statusCode).send({
+          message: t(error.key, error.params).slice(0, MESSAGE_LIMIT),
+          ...(error.details !== undefined ? { details: error.details } : {}),
+          ...(fieldErrors ? { fieldErrors } : {}),
+        });
+      }
+      if (error.validation) {
+        const problems = toFieldProblems(error.validation as never);
+        return reply.code(400).send({
+          message: t('errors.invalidInput'),
+          details: { part: error.validationContext },
+          fieldErrors: Object.fromEntries(problems.map((p) => [p.pointer, t(p.key, p.params)])),
+        });
+      }
+      const status = error.statusCode ?? 500;
+      if (status >= 500) {
+        request.log.error({ err: error }, 'request failed');
+        return reply.code(500).send({ message: t('errors.internal') });
+      }
+      const key = { 401: 'errors.unauthorized', 403: 'errors.forbidden', 404: 'errors.notFound', 413: 'errors.tooLarge', 415: 'errors.unsupportedType', 429: 'errors.tooManyRequests' }[status] ?? 'errors.invalidInput';
+      return reply.code(status).send({ message: t(key, { limit: '' }).slice(0, MESSAGE_LIMIT), details: { code: error.code } });
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      reply.code(404).send({ message: app.translator.t(request.locale, 'errors.notFound') });
+    });
+  },
+  { name: 'http', dependencies: ['definitions'] },
+);

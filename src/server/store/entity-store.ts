@@ -1,0 +1,254 @@
+import type { ValidateFunction } from 'ajv';
+import type { JSONSchema7 } from 'json-schema';
+import type { Database, Queryable } from '../db/database.ts';
+import type { DefinitionRegistry, EntityDefinition } from '../../definitions/registry.ts';
+import type { EntityTable } from '../db/entity-table.ts';
+import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { createServerAjv } from '../validation.ts';
+import { toFieldProblems, type FieldProblem } from '../../shared/validation/field-errors.ts';
+import { ApiError, badInput, notFound, staleVersion } from '../errors.ts';
+import { findFileFields, findReferenceFields, valuesAt, type FileField, type ReferenceField } from './record-schema.ts';
+import type { ReferenceService } from './references.ts';
+import { buildListQuery, type SearchPayload } from './list-query.ts';
+
+/** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
+export interface Actor {
+  id: string | null;
+}
+
+/** A record as the API returns it: the data with the system fields merged in. */
+export type StoredRecord = Record<string, unknown> & { id: number; version: number; status: string };
+
+interface Compiled {
+  def: EntityDefinition;
+  table: EntityTable;
+  validateCreate: ValidateFunction;
+  validateUpdate: ValidateFunction;
+  references: ReferenceField[];
+  files: FileField[];
+  initialStatus: string;
+  insertSql: string;
+  updateSql: string;
+}
+
+/** The one write path of the server (STYLE rule 4). */
+export interface EntityStore {
+  /** A blank record: the schema's defaults. */
+  empty(entity: string): Record<string, unknown>;
+  get(entity: string, id: number, actor: Actor): Promise<StoredRecord>;
+  create(entity: string, input: unknown, actor: Actor): Promise<StoredRecord>;
+  /** Replaces the record's data; `input.version` must be the version read (else 409). */
+  update(entity: string, id: number, input: unknown, actor: Actor): Promise<StoredRecord>;
+  remove(entity: string, id: number, actor: Actor, version?: number): Promise<void>;
+  listSearch(entity: string, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor): Promise<{ list: StoredRecord[]; total: number }>;
+  searchByKeyword(entity: string, keyword: string, limit: number, actor: Actor): Promise<{ list: Array<{ id: number; label: string }> }>;
+}
+
+const RECORD_COLUMNS = `id, version, status, owner, data,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
+
+interface Row {
+  id: number;
+  version: number;
+  status: string;
+  owner: string | null;
+  data: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+const toRecord = (row: Row): StoredRecord => ({
+  ...row.data,
+  id: row.id,
+  version: row.version,
+  status: row.status,
+  owner: row.owner,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** Defaults of a schema: `default` values, and nested objects that have some. */
+export function defaultsOf(schema: JSONSchema7): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    if (typeof child !== 'object') continue;
+    if (child.default !== undefined) out[name] = structuredClone(child.default);
+    else if (child.type === 'object') {
+      const nested = defaultsOf(child);
+      if (Object.keys(nested).length) out[name] = nested;
+    }
+  }
+  return out;
+}
+
+/** Input without server-owned fields: they are never taken from a client. */
+function withoutSystemFields(input: unknown): { data: Record<string, unknown>; version: unknown } {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return { data: input as never, version: undefined };
+  const data: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  const version = data.version;
+  for (const f of SYSTEM_FIELDS) delete data[f];
+  return { data, version };
+}
+
+const changedFields = (before: Record<string, unknown>, after: Record<string, unknown>): string[] =>
+  [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .sort();
+
+export function createEntityStore(
+  db: Database,
+  registry: DefinitionRegistry,
+  tables: Map<string, EntityTable>,
+  references: ReferenceService,
+): EntityStore {
+  const ajv = createServerAjv();
+  const compiled = new Map<string, Compiled>();
+  for (const def of registry.entities.values()) {
+    const table = tables.get(def.id)!;
+    const derived = [...table.columns.values()].filter((c) => c.column.startsWith('"f_'));
+    const computed = [
+      ...derived.map((c) => [c.column, c.expr('$1::jsonb')] as const),
+      ['keywords', table.keywordExpr ? table.keywordExpr('$1::jsonb') : 'NULL'] as const,
+      ['region', table.regionExpr ? table.regionExpr('$1::jsonb') : 'NULL'] as const,
+    ];
+    const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
+    compiled.set(def.id, {
+      def,
+      table,
+      validateCreate: ajv.compile(def.schema),
+      validateUpdate: ajv.compile({ type: 'object', required: ['version'], properties: { version: { type: 'integer', minimum: 1 } } }),
+      references: findReferenceFields(def.schema),
+      files: findFileFields(def.schema),
+      initialStatus: machine?.initial ?? def.manifest.initialStatus ?? 'CREATED',
+      insertSql: `INSERT INTO ${table.table} (data, status, owner, ${computed.map(([c]) => c).join(', ')})
+        VALUES ($1::jsonb, $2, $3, ${computed.map(([, e]) => e).join(', ')}) RETURNING ${RECORD_COLUMNS}`,
+      updateSql: `UPDATE ${table.table} SET data = $1::jsonb, version = version + 1, updated_at = now(),
+        ${computed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
+    });
+  }
+
+  const entityOf = (entity: string): Compiled => {
+    const c = compiled.get(entity);
+    if (!c) throw notFound();
+    return c;
+  };
+
+  /** Schema validation, then reference lists (existence and parent). */
+  const validate = (c: Compiled, data: Record<string, unknown>): void => {
+    if (!c.validateCreate(data)) throw badInput(toFieldProblems(c.validateCreate.errors));
+    const problems: FieldProblem[] = [];
+    for (const ref of c.references) {
+      for (const { pointer, value, holder } of valuesAt(data, ref.path)) {
+        const item = references.get(ref.list, Number(value));
+        if (!item) problems.push({ pointer, key: 'validation.reference', params: {} });
+        else if (ref.parentField && holder[ref.parentField] != null && item.parent !== Number(holder[ref.parentField])) {
+          problems.push({ pointer, key: 'validation.referenceParent', params: { parent: ref.parentField } });
+        }
+      }
+    }
+    if (problems.length) throw badInput(problems);
+  };
+
+  /** Links the files a record names to it; refuses files of other records or users. */
+  const linkFiles = async (tx: Queryable, c: Compiled, recordId: number, data: Record<string, unknown>, actor: Actor): Promise<void> => {
+    const named = c.files.flatMap((f) => valuesAt(data, f.path)).map((v) => ({ pointer: v.pointer, id: String(v.value) }));
+    const ids = named.map((n) => n.id);
+    const { rows } = await tx.query<{ id: string; kind: string; record_id: number | null; owner: string | null }>(
+      'SELECT id::text, kind, record_id, owner FROM file_entity WHERE id = ANY($1::uuid[]) FOR UPDATE',
+      [ids],
+    );
+    const found = new Map(rows.map((r) => [r.id, r]));
+    const problems = named
+      .filter(({ id }) => {
+        const f = found.get(id);
+        return !f || f.kind !== c.def.id || (f.record_id !== null ? f.record_id !== recordId : f.owner !== actor.id);
+      })
+      .map(({ pointer }) => ({ pointer, key: 'validation.file', params: {} }));
+    if (problems.length) throw badInput(problems);
+    await tx.query('UPDATE file_entity SET record_id = NULL WHERE kind = $1 AND record_id = $2 AND NOT (id = ANY($3::uuid[]))', [c.def.id, recordId, ids]);
+    if (ids.length) await tx.query('UPDATE file_entity SET record_id = $1 WHERE id = ANY($2::uuid[]) AND record_id IS NULL', [recordId, ids]);
+  };
+
+  const audit = (tx: Queryable, c: Compiled, recordId: number, action: string, changed: string[], actor: Actor) =>
+    tx.query('INSERT INTO audit_log (actor, entity, record_id, action, changed) VALUES ($1, $2, $3, $4, $5)', [actor.id, c.def.id, recordId, action, changed]);
+
+  const lockRow = async (tx: Queryable, c: Compiled, id: number): Promise<Row> => {
+    const { rows } = await tx.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1 FOR UPDATE`, [id]);
+    if (!rows[0]) throw notFound();
+    return rows[0];
+  };
+
+  return {
+    empty: (entity) => defaultsOf(entityOf(entity).def.schema),
+
+    async get(entity, id) {
+      const c = entityOf(entity);
+      const { rows } = await db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1`, [id]);
+      if (!rows[0]) throw notFound();
+      return toRecord(rows[0]);
+    },
+
+    async create(entity, input, actor) {
+      const c = entityOf(entity);
+      const { data } = withoutSystemFields(input);
+      validate(c, data);
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<Row>(c.insertSql, [JSON.stringify(data), c.initialStatus, actor.id]);
+        const row = rows[0]!;
+        if (c.files.length) await linkFiles(tx, c, row.id, data, actor);
+        await audit(tx, c, row.id, 'create', Object.keys(data).sort(), actor);
+        return toRecord(row);
+      });
+    },
+
+    async update(entity, id, input, actor) {
+      const c = entityOf(entity);
+      const { data, version } = withoutSystemFields(input);
+      if (!c.validateUpdate({ version })) throw badInput(toFieldProblems(c.validateUpdate.errors));
+      validate(c, data);
+      return db.transaction(async (tx) => {
+        const before = await lockRow(tx, c, id);
+        if (before.version !== version) throw staleVersion(before.version);
+        const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]);
+        if (c.files.length) await linkFiles(tx, c, id, data, actor);
+        await audit(tx, c, id, 'update', changedFields(before.data, data), actor);
+        return toRecord(rows[0]!);
+      });
+    },
+
+    async remove(entity, id, actor, version) {
+      const c = entityOf(entity);
+      await db.transaction(async (tx) => {
+        const before = await lockRow(tx, c, id);
+        if (version !== undefined && before.version !== version) throw staleVersion(before.version);
+        await tx.query(`DELETE FROM ${c.table.table} WHERE id = $1`, [id]);
+        await audit(tx, c, id, 'delete', Object.keys(before.data).sort(), actor);
+      });
+    },
+
+    async listSearch(entity, filters, payload) {
+      const c = entityOf(entity);
+      const q = buildListQuery(c.def, c.table, filters, payload);
+      const [page, count] = await Promise.all([
+        db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} ${q.where} ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`, q.params),
+        db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${c.table.table} ${q.where}`, q.params),
+      ]);
+      return { list: page.rows.map(toRecord), total: count.rows[0]?.total ?? 0 };
+    },
+
+    async searchByKeyword(entity, keyword, limit) {
+      const c = entityOf(entity);
+      if (!c.table.keywordExpr) throw new ApiError(404, 'errors.notFound');
+      const label = c.def.manifest.labelField
+        ? `(data #>> '{${c.def.manifest.labelField.split('/').slice(1).join(',')}}')`
+        : 'id::text';
+      const text = keyword.trim().toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
+      const { rows } = await db.query<{ id: number; label: string | null }>(
+        `SELECT id, ${label} AS label FROM ${c.table.table} WHERE keywords LIKE $1 ORDER BY id DESC LIMIT $2`,
+        [`%${text}%`, limit],
+      );
+      return { list: rows.map((r) => ({ id: r.id, label: r.label ?? String(r.id) })) };
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { EntityDefinition } from '../../definitions/registry.ts';
+import type { EntityTable } from '../db/entity-table.ts';
+import { ApiError } from '../errors.ts';
+import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
+import type { JSONSchema7 } from 'json-schema';
+
+/** The spec's search payload (`page` is 0-based on the wire). */
+export interface SearchPayload {
+  page?: number;
+  itemsPerPage?: number;
+  sortBy?: string[];
+  sortDesc?: boolean[];
+  groupBy?: string[];
+  groupDesc?: boolean[];
+  multiSort?: boolean;
+  mustSort?: boolean;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/** The zone dates typed by users are meant in: a "day" starts at midnight in Tashkent. */
+export const BUSINESS_TIME_ZONE = 'Asia/Tashkent';
+
+/** JSON schema of the search payload body. */
+export const searchPayloadSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    page: { type: 'integer', minimum: 0, default: 0 },
+    itemsPerPage: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+    sortBy: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 100 } },
+    sortDesc: { type: 'array', maxItems: 5, items: { type: 'boolean' } },
+    groupBy: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 100 } },
+    groupDesc: { type: 'array', maxItems: 5, items: { type: 'boolean' } },
+    multiSort: { type: 'boolean' },
+    mustSort: { type: 'boolean' },
+  },
+} as const;
+
+/**
+ * JSON schema of list-search's query string, derived from the grid's filters: `eq` takes
+ * the field's type, `in` a comma-separated list, ranges `<name>From`/`<name>To`.
+ */
+export function filterQuerySchema(def: EntityDefinition): JSONSchema7 {
+  const properties: Record<string, JSONSchema7> = {};
+  for (const f of def.grid.filters) {
+    const field = f.field ? resolveFieldSchema(def.schema, f.field) : undefined;
+    const scalar: JSONSchema7 = field ? pickScalar(field) : { type: 'string', maxLength: 200 };
+    switch (f.kind) {
+      case 'keyword':
+        properties[f.name] = { type: 'string', maxLength: 200 };
+        break;
+      case 'eq':
+      case 'bool':
+        properties[f.name] = scalar;
+        break;
+      case 'in':
+        properties[f.name] = { type: 'string', maxLength: 2000, pattern: '^[^,]+(,[^,]+)*$' };
+        break;
+      case 'dateRange':
+        for (const suffix of ['', 'From', 'To']) properties[`${f.name}${suffix}`] = { type: 'string', format: 'date' };
+        break;
+      case 'range':
+        for (const suffix of ['From', 'To']) properties[`${f.name}${suffix}`] = { type: 'number' };
+        break;
+    }
+  }
+  return { type: 'object', additionalProperties: false, properties };
+}
+
+function pickScalar(field: JSONSchema7): JSONSchema7 {
+  const type = scalarType(field);
+  if (type === 'integer' || type === 'number' || type === 'boolean') return { type };
+  return { type: 'string', maxLength: 200 };
+}
+
+const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** `createdAt`, `customer.surname` or `/customer/surname` → `/customer/surname`. */
+export const normalizeSortField = (name: string): string => (name.startsWith('/') ? name : `/${name.split('.').join('/')}`);
+
+/**
+ * Builds the WHERE and ORDER BY of a list-search from the query filters and the payload.
+ * Unknown sort fields are refused (400) rather than ignored, so a client bug is visible.
+ */
+export function buildListQuery(def: EntityDefinition, table: EntityTable, filters: Record<string, unknown>, payload: SearchPayload) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const columnOf = (pointer: string): string => table.columns.get(pointer)!.column;
+  for (const f of def.grid.filters) {
+    const value = filters[f.name];
+    switch (f.kind) {
+      case 'keyword': {
+        const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
+        if (text) where.push(`keywords LIKE ${param(`%${escapeLike(text)}%`)}`);
+        break;
+      }
+      case 'eq':
+      case 'bool':
+        if (value !== undefined && value !== '') where.push(`${columnOf(f.field!)} = ${param(value)}`);
+        break;
+      case 'in': {
+        if (typeof value !== 'string' || !value) break;
+        const col = table.columns.get(f.field!)!;
+        const items = value.split(',').map((v) => v.trim());
+        const numeric = col.type === 'bigint' || col.type === 'numeric';
+        if (numeric && items.some((v) => !/^-?\d+(\.\d+)?$/.test(v))) throw new ApiError(400, 'errors.badFilter', { params: { name: f.name } });
+        where.push(`${col.column} = ANY(${param(numeric ? items.map(Number) : items)}::${col.type}[])`);
+        break;
+      }
+      case 'dateRange': {
+        const col = table.columns.get(f.field!)!;
+        const from = (filters[`${f.name}From`] ?? value) as string | undefined;
+        const to = (filters[`${f.name}To`] ?? value) as string | undefined;
+        // Day bounds are taken in the business time zone so "today" means today in Tashkent.
+        const bound = (d: string, next: boolean) => col.type === 'timestamptz'
+          ? `((${param(d)}::date${next ? ' + 1' : ''})::timestamp AT TIME ZONE '${BUSINESS_TIME_ZONE}')`
+          : `(${param(d)}::date${next ? ' + 1' : ''})`;
+        if (from) where.push(`${col.column} >= ${bound(from, false)}`);
+        if (to) where.push(`${col.column} < ${bound(to, true)}`);
+        break;
+      }
+      case 'range': {
+        const col = columnOf(f.field!);
+        if (filters[`${f.name}From`] !== undefined) where.push(`${col} >= ${param(filters[`${f.name}From`])}`);
+        if (filters[`${f.name}To`] !== undefined) where.push(`${col} <= ${param(filters[`${f.name}To`])}`);
+        break;
+      }
+    }
+  }
+
+  const sortable = new Set([
+    ...def.grid.columns.filter((c) => c.sortable).map((c) => c.field),
+    ...def.grid.defaultSort.map((s) => s.field),
+  ]);
+  let sort = (payload.sortBy ?? []).map((name, i) => ({ field: normalizeSortField(name), desc: payload.sortDesc?.[i] === true, name }));
+  if (payload.multiSort === false) sort = sort.slice(0, 1);
+  for (const s of sort) {
+    if (!sortable.has(s.field) || !table.columns.has(s.field)) throw new ApiError(400, 'errors.badSort', { params: { field: s.name } });
+  }
+  if (!sort.length) sort = def.grid.defaultSort.map((s) => ({ field: s.field, desc: s.desc === true, name: s.field }));
+  const last = sort[sort.length - 1]!;
+  const order = [
+    ...sort.map((s) => `${columnOf(s.field)} ${s.desc ? 'DESC' : 'ASC'}`),
+    // A unique tie-breaker makes pages stable; its direction follows the last key so an index serves both.
+    ...(sort.some((s) => s.field === '/id') ? [] : [`id ${last.desc ? 'DESC' : 'ASC'}`]),
+  ];
+  const itemsPerPage = payload.itemsPerPage ?? DEFAULT_PAGE_SIZE;
+  const page = payload.page ?? 0;
+  return {
+    where: where.length ? `WHERE ${where.join(' AND ')}` : '',
+    orderBy: `ORDER BY ${order.join(', ')}`,
+    params,
+    limit: itemsPerPage,
+    offset: page * itemsPerPage,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The one registry of named guards, actions and delays that machine definitions
+ * (workflows/*.machine.json) refer to by string. `npm run check` fails when a machine
+ * names something that is not here.
+ */
+
+/** What a guard or action sees: the record's data, the event payload and the actor. */
+export interface TransitionContext {
+  record: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  actorId: string | null;
+  now: Date;
+}
+
+export type GuardImplementation = (ctx: TransitionContext, params: Record<string, unknown>) => boolean;
+/** Returns the changes to merge into the record's data. */
+export type ActionImplementation = (ctx: TransitionContext, params: Record<string, unknown>) => Record<string, unknown>;
+/** Returns the delay in milliseconds. */
+export type DelayImplementation = (ctx: TransitionContext, params: Record<string, unknown>) => number;
+
+/** Reads a JSON pointer (`/a/b`) from a plain object. */
+export function readPointer(data: unknown, pointer: string): unknown {
+  let node: unknown = data;
+  for (const segment of pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+const isFilled = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+
+const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+export const guardImplementations: Record<string, GuardImplementation> = {
+  /** Every field named in `params.fields` (JSON pointers) is filled in the record. */
+  fieldsFilled: (ctx, params) => stringList(params.fields).every((p) => isFilled(readPointer(ctx.record, p))),
+  /** Every field named in `params.fields` is filled in the event payload. */
+  payloadFilled: (ctx, params) => stringList(params.fields).every((p) => isFilled(readPointer(ctx.payload, p))),
+};
+
+export const actionImplementations: Record<string, ActionImplementation> = {
+  /** Sets the top-level field `params.field` to the current time (ISO 8601). */
+  stampNow: (ctx, params) => ({ [String(params.field)]: ctx.now.toISOString() }),
+  /** Copies payload field `params.from` into record field `params.field`. */
+  copyFromPayload: (ctx, params) => ({ [String(params.field)]: readPointer(ctx.payload, `/${String(params.from)}`) }),
+};
+
+export const delayImplementations: Record<string, DelayImplementation> = {
+  /** A fixed number of days from `params.days`. */
+  days: (_ctx, params) => Number(params.days) * 86_400_000,
+};
+
+/** The names machines may use, for the definition check. */
+export const implementationNames = {
+  guards: Object.keys(guardImplementations),
+  actions: Object.keys(actionImplementations),
+  delays: Object.keys(delayImplementations),
+};

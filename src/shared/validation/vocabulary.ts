@@ -1,0 +1,80 @@
+import type Ajv from 'ajv';
+import type { KeywordDefinition } from 'ajv';
+
+/**
+ * The portal's own string formats, shared by the server (request validation) and the
+ * client (rjsf's validator-ajv8 via `customizeValidator({ customFormats })`).
+ * Every pattern is anchored: the legacy portal's phone rule was not, and accepted
+ * anything that merely started like a phone number.
+ */
+export const portalFormats = {
+  /** `+99890-123-45-67`: optional plus, 8/9 prefix digits, operator code, dashed number. */
+  phoneNumber: /^[+]?[8-9]{1,3}[0-9]{2}-[0-9]{3}-[0-9]{2}-[0-9]{2}$/,
+  /** Either a phone number in the form above or an e-mail address. */
+  phoneOrEmail: /^(?:[+]?[8-9]{1,3}[0-9]{2}-[0-9]{3}-[0-9]{2}-[0-9]{2}|[^\s@]+@[^\s@]+\.[^\s@]{2,})$/,
+  /** Tax identification number (STIR / INN): 9 digits. */
+  stir: /^[0-9]{9}$/,
+  /** Personal identification number (PINFL / JSHSHIR): 14 digits. */
+  pinfl: /^[0-9]{14}$/,
+  /** National product classifier code (MXIK / IKPU): 17 digits. */
+  mxik: /^[0-9]{17}$/,
+  /** Post index: 6 digits. */
+  postIndex: /^[0-9]{6}$/,
+  /** A whole number typed as text. */
+  integer: /^-?[0-9]+$/,
+  /** A decimal number typed as text (dot or comma). */
+  double: /^-?[0-9]+(?:[.,][0-9]+)?$/,
+} as const satisfies Record<string, RegExp>;
+
+export type PortalFormat = keyof typeof portalFormats;
+
+/**
+ * The portal's own keywords. `positive` (≥ 0) and `positiveNotZero` (> 0) validate numbers;
+ * `reference` (a reference-list kind, checked against the database by the store) and
+ * `file` (the value holds uploaded file ids) are annotations ajv must accept.
+ */
+export const portalKeywords: KeywordDefinition[] = [
+  {
+    keyword: 'positive',
+    type: 'number',
+    schemaType: 'boolean',
+    errors: true,
+    validate: function positive(schema: boolean, data: number) {
+      return !schema || data >= 0;
+    },
+  },
+  {
+    keyword: 'positiveNotZero',
+    type: 'number',
+    schemaType: 'boolean',
+    errors: true,
+    validate: function positiveNotZero(schema: boolean, data: number) {
+      return !schema || data > 0;
+    },
+  },
+  {
+    keyword: 'reference',
+    schemaType: 'object',
+    metaSchema: {
+      type: 'object',
+      required: ['list'],
+      additionalProperties: false,
+      properties: {
+        list: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' },
+        parentField: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      },
+    },
+  },
+  { keyword: 'file', schemaType: 'boolean' },
+];
+
+/**
+ * Adds the portal's formats and keywords to an Ajv instance (which should already have
+ * ajv-formats applied).
+ * @example addPortalVocabulary(addFormats(new Ajv({ allErrors: true })))
+ */
+export function addPortalVocabulary<T extends Ajv>(ajv: T): T {
+  for (const [name, pattern] of Object.entries(portalFormats)) ajv.addFormat(name, pattern);
+  for (const keyword of portalKeywords) ajv.addKeyword(keyword);
+  return ajv;
+}

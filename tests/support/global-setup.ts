@@ -1,0 +1,28 @@
+import type { TestProject } from 'vitest/node';
+import { postgresUnavailableReason, startTestCluster, type TestCluster } from './postgres.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URL of the test cluster, or null when PostgreSQL is not available here. */
+    postgresUrl: string | null;
+    postgresSkipReason: string;
+  }
+}
+
+let cluster: TestCluster | undefined;
+
+/** Starts one PostgreSQL cluster for the whole run (each test file makes its own database). */
+export default async function setup(project: TestProject): Promise<() => void> {
+  const reason = postgresUnavailableReason();
+  if (reason) {
+    if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: ${reason}`);
+    console.warn(`\n[tests] PostgreSQL tests are SKIPPED: ${reason}. Install PostgreSQL (apt-get install postgresql) to run them.\n`);
+    project.provide('postgresUrl', null);
+    project.provide('postgresSkipReason', reason);
+    return () => undefined;
+  }
+  cluster = await startTestCluster();
+  project.provide('postgresUrl', cluster.url);
+  project.provide('postgresSkipReason', '');
+  return () => cluster?.stop();
+}

@@ -328,10 +328,12 @@ function collectLeaves(file: string, prefix: string, node: unknown, into: Set<st
 
 /** Titles are i18n keys; every property has one; reference lists and parents exist. */
 function checkRecordSchema(file: string, root: JSONSchema7, references: Map<string, ReferenceList>, report: Report, useKey: UseKey): void {
-  const walk = (node: unknown, pointer: string, parent?: JSONSchema7): void => {
+  // `declaring` is false inside if/then/else and combinators: properties there only
+  // constrain fields declared elsewhere, so they need no title of their own.
+  const walk = (node: unknown, pointer: string, parent?: JSONSchema7, declaring = true): void => {
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) {
-      node.forEach((n, i) => walk(n, `${pointer}/${i}`, parent));
+      node.forEach((n, i) => walk(n, `${pointer}/${i}`, parent, declaring));
       return;
     }
     const schema = node as JSONSchema7 & { reference?: { list: string; parentField?: string } };
@@ -344,13 +346,15 @@ function checkRecordSchema(file: string, root: JSONSchema7, references: Map<stri
     for (const [key, value] of Object.entries(schema)) {
       if (key === 'properties' || key === 'definitions') {
         for (const [name, child] of Object.entries(value as Record<string, JSONSchema7>)) {
-          if (key === 'properties' && typeof child === 'object' && !child.$ref && typeof child.title !== 'string') {
+          if (declaring && key === 'properties' && typeof child === 'object' && !child.$ref && typeof child.title !== 'string') {
             report(file, `${pointer}/properties/${escape(name)}`, 'property has no title (an i18n key)');
           }
-          walk(child, `${pointer}/${key}/${escape(name)}`, schema);
+          walk(child, `${pointer}/${key}/${escape(name)}`, schema, declaring);
         }
-      } else if (['items', 'oneOf', 'anyOf', 'allOf', 'if', 'then', 'else', 'not', 'additionalItems'].includes(key)) {
-        walk(value, `${pointer}/${key}`, schema);
+      } else if (key === 'items' || key === 'additionalItems') {
+        walk(value, `${pointer}/${key}`, schema, declaring);
+      } else if (['oneOf', 'anyOf', 'allOf', 'if', 'then', 'else', 'not'].includes(key)) {
+        walk(value, `${pointer}/${key}`, schema, false);
       }
     }
   };

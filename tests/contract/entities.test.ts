@@ -1,0 +1,144 @@
+/**
+ * Contract tests generated from the definitions: for every entity and on both backends,
+ * schema-valid payloads round-trip, schema-invalid ones are refused naming the field and
+ * change nothing, and optimistic locking holds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { loadDefinitionSources } from '../../src/definitions/sources.ts';
+import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
+import { REPO_ROOT } from '../../src/server/app.ts';
+import { createServerAjv } from '../../src/server/validation.ts';
+import { tableName } from '../../src/server/db/entity-table.ts';
+import { backends } from '../support/databases.ts';
+import { startTestApp } from '../support/app.ts';
+import { createSampler } from '../support/sample-data.ts';
+import { brokenTypes, dataOf, requiredPointers, withField } from '../support/records.ts';
+
+const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
+const seedOf = (id: string): number => [...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`entity API on ${backend.name}`, () => {
+    let app: FastifyInstance;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ app, close } = await startTestApp(backend.name));
+    });
+    afterAll(async () => close?.());
+
+    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
+      const res = await app.inject({ method, url, payload: payload as never, headers: { 'accept-language': 'en' } });
+      return { status: res.statusCode, body: res.json() as Record<string, any> };
+    };
+    /** Rows and audit rows of an entity: what "nothing written" is measured by. */
+    const footprint = async (entity: string) => {
+      const rows = await app.db.query<{ n: number; v: number }>(`SELECT count(*)::int AS n, coalesce(sum(version), 0)::int AS v FROM ${tableName(entity)}`);
+      const audit = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log WHERE entity = $1', [entity]);
+      return { rows: rows.rows[0]!.n, versions: rows.rows[0]!.v, audit: audit.rows[0]!.n };
+    };
+
+    for (const def of registry.entities.values()) {
+      const base = `/api${def.manifest.base}`;
+      const sample = createSampler(def.schema, registry.references, createServerAjv());
+      const seed = seedOf(def.id);
+      const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
+      const initialStatus = machine?.initial ?? def.manifest.initialStatus ?? 'CREATED';
+
+      describe(def.id, () => {
+        it('round-trips schema-valid payloads: create, get, list, update, delete', async () => {
+          for (const [i, full] of [[0, true], [1, false], [2, true], [3, false]] as const) {
+            const input = sample(seed + i, { full });
+            const created = await call('POST', `${base}/create`, input);
+            expect(created.status, JSON.stringify(created.body)).toBe(200);
+            expect(created.body).toMatchObject({ version: 1, status: initialStatus });
+            expect(dataOf(created.body)).toEqual(input);
+
+            const read = await call('GET', `${base}/get/${created.body.id}`);
+            expect(read.status).toBe(200);
+            expect(read.body).toEqual(created.body);
+
+            const listed = await call('POST', `${base}/list-search`, { page: 0, itemsPerPage: 100 });
+            expect(listed.status).toBe(200);
+            expect(listed.body.list.map((r: { id: number }) => r.id)).toContain(created.body.id);
+
+            const next = sample(seed + 100 + i, { full: !full });
+            const updated = await call('PUT', `${base}/update/${created.body.id}`, { ...next, version: 1 });
+            expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+            expect(updated.body.version).toBe(2);
+            expect(dataOf(updated.body)).toEqual(next);
+            expect(dataOf((await call('GET', `${base}/get/${created.body.id}`)).body)).toEqual(next);
+
+            const removed = await call('DELETE', `${base}/delete/${created.body.id}?version=2`);
+            expect(removed.status).toBe(200);
+            expect((await call('GET', `${base}/get/${created.body.id}`)).status).toBe(404);
+          }
+        });
+
+        it('serves a blank record with the schema defaults', async () => {
+          const empty = await call('GET', `${base}/get/empty`);
+          expect(empty.status).toBe(200);
+          for (const [name, prop] of Object.entries(def.schema.properties ?? {})) {
+            if (typeof prop === 'object' && prop.default !== undefined) expect(empty.body[name]).toEqual(prop.default);
+          }
+        });
+
+        it('refuses each missing required field with 400 naming it, writing nothing', async () => {
+          const input = sample(seed + 7, { full: true });
+          const before = await footprint(def.id);
+          const pointers = requiredPointers(def.schema, input);
+          for (const pointer of pointers) {
+            const res = await call('POST', `${base}/create`, withField(input, pointer));
+            expect(res.status, pointer).toBe(400);
+            expect(res.body.fieldErrors?.[pointer], `${pointer} in ${JSON.stringify(res.body)}`).toBe('Mandatory field');
+          }
+          expect(await footprint(def.id)).toEqual(before);
+        });
+
+        it('refuses each broken type with 400 naming the field, writing nothing', async () => {
+          const input = sample(seed + 8, { full: true });
+          const before = await footprint(def.id);
+          for (const { pointer, value } of brokenTypes(def.schema)) {
+            const res = await call('POST', `${base}/create`, withField(input, pointer, value));
+            expect(res.status, pointer).toBe(400);
+            expect(Object.keys(res.body.fieldErrors ?? {}), `${pointer} in ${JSON.stringify(res.body)}`).toContain(pointer);
+          }
+          expect(await footprint(def.id)).toEqual(before);
+        });
+
+        it('refuses an unknown property and never takes server-owned fields from input', async () => {
+          const input = sample(seed + 9, { full: false });
+          const before = await footprint(def.id);
+          const unknown = await call('POST', `${base}/create`, { ...input, notInTheSchema: 'x' });
+          expect(unknown.status).toBe(400);
+          expect(unknown.body.fieldErrors).toEqual({ '/notInTheSchema': 'This field is not allowed' });
+          expect(await footprint(def.id)).toEqual(before);
+
+          const forged = await call('POST', `${base}/create`, { ...input, id: 999_999, status: 'FORGED', version: 77, owner: 'mallory', createdAt: '2000-01-01T00:00:00.000Z', updatedAt: '2000-01-01T00:00:00.000Z' });
+          expect(forged.status).toBe(200);
+          expect(forged.body.id).not.toBe(999_999);
+          expect(forged.body).toMatchObject({ status: initialStatus, version: 1, owner: null });
+          expect(forged.body.createdAt.startsWith('2000')).toBe(false);
+        });
+
+        it('refuses a stale version with 409 and writes nothing', async () => {
+          const created = await call('POST', `${base}/create`, sample(seed + 10, { full: true }));
+          const first = await call('PUT', `${base}/update/${created.body.id}`, { ...sample(seed + 11, { full: true }), version: 1 });
+          expect(first.status).toBe(200);
+          const before = await footprint(def.id);
+          const stale = await call('PUT', `${base}/update/${created.body.id}`, { ...sample(seed + 12, { full: true }), version: 1 });
+          expect(stale.status).toBe(409);
+          expect(stale.body.details).toEqual({ currentVersion: 2 });
+          const missing = await call('PUT', `${base}/update/${created.body.id}`, sample(seed + 12, { full: true }));
+          expect(missing.status).toBe(400);
+          expect(missing.body.fieldErrors).toHaveProperty('/version');
+          const staleDelete = await call('DELETE', `${base}/delete/${created.body.id}?version=1`);
+          expect(staleDelete.status).toBe(409);
+          expect(await footprint(def.id)).toEqual(before);
+          expect((await call('GET', `${base}/get/${created.body.id}`)).body).toEqual(first.body);
+          expect((await call('PUT', `${base}/update/987654321`, { ...sample(seed + 12, { full: true }), version: 1 })).status).toBe(404);
+        });
+      });
+    }
+  });
+}

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadDefinitionSources } from '../../src/definitions/sources.ts';
+import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
+import { REPO_ROOT } from '../../src/server/app.ts';
+import { createServerAjv } from '../../src/server/validation.ts';
+import { findFileFields } from '../../src/server/store/record-schema.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES } from '../../src/server/plugins/files.ts';
+import { backends } from '../support/databases.ts';
+import { startTestApp } from '../support/app.ts';
+import { createSampler } from '../support/sample-data.ts';
+import { EXE, PDF, PNG, multipart } from '../support/multipart.ts';
+
+const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
+// Any entity with a top-level file field will do; the files API is the same for all.
+const def = [...registry.entities.values()].find((d) => findFileFields(d.schema).some((f) => f.path.length <= 2))!;
+const fileField = findFileFields(def.schema).find((f) => f.path.length <= 2)!.path[0]!;
+const other = [...registry.entities.values()].find((d) => d.id !== def.id)!;
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`files on ${backend.name} (via ${def.id}.${fileField})`, () => {
+    let app: FastifyInstance;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ app, close } = await startTestApp(backend.name));
+    });
+    afterAll(async () => close?.());
+
+    const upload = (kind: string, files: Parameters<typeof multipart>[0]) => {
+      const { payload, headers } = multipart(files);
+      return app.inject({ method: 'POST', url: `/api/file-entity/save/${kind}`, payload, headers: { ...headers, 'accept-language': 'en' } });
+    };
+    const stored = () => {
+      const dir = app.config.filesDir;
+      if (!existsSync(dir)) return [];
+      return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath, d.name));
+    };
+    const fileRows = async () => (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM file_entity')).rows[0]!.n;
+    const sample = createSampler(def.schema, registry.references, createServerAjv());
+
+    it('stores allowed files with their hash, type by magic bytes, and links them to a record', async () => {
+      const res = await upload(def.id, [
+        { name: 'photo.png', type: 'image/png', content: PNG },
+        { name: 'decision.pdf', type: 'application/pdf', content: PDF },
+        { name: 'note.txt', type: 'text/plain', content: Buffer.from('Ариза матни / appeal text\n') },
+      ]);
+      expect(res.statusCode, res.body).toBe(200);
+      const list = res.json().list as Array<{ id: string; mime: string; sha256: string; size: number }>;
+      expect(list.map((f) => f.mime)).toEqual(['image/png', 'application/pdf', 'text/plain']);
+      expect(list[0]!.sha256).toBe(createHash('sha256').update(PNG).digest('hex'));
+      expect(list[0]!.size).toBe(PNG.length);
+
+      // Not yet linked: an anonymous caller cannot read it.
+      expect((await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}` })).statusCode).toBe(404);
+
+      const created = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...sample(5, { full: true }), [fileField]: list.map((f) => f.id) } });
+      expect(created.statusCode, created.body).toBe(200);
+      const download = await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}` });
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['content-type']).toBe('image/png');
+      expect(download.rawPayload.equals(PNG)).toBe(true);
+
+      // A file already linked to one record cannot be claimed by another.
+      const thief = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...sample(6, { full: true }), [fileField]: [list[1]!.id] }, headers: { 'accept-language': 'en' } });
+      expect(thief.statusCode).toBe(400);
+      expect(thief.json().fieldErrors).toEqual({ [`/${fileField}/0`]: 'The file was not found or belongs to another record' });
+
+      // Deleting the record makes its files unreachable.
+      await app.inject({ method: 'DELETE', url: `/api${def.manifest.base}/delete/${created.json().id}` });
+      expect((await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}` })).statusCode).toBe(404);
+    });
+
+    it('refuses a file uploaded for another entity', async () => {
+      const res = await upload(other.id, [{ name: 'photo.png', content: PNG }]);
+      expect(res.statusCode).toBe(200);
+      const created = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...sample(7, { full: true }), [fileField]: [res.json().list[0].id] } });
+      expect(created.statusCode).toBe(400);
+      expect(Object.keys(created.json().fieldErrors)).toEqual([`/${fileField}/0`]);
+    });
+
+    it('refuses a disallowed type, too many files and a too large file, keeping nothing', async () => {
+      const rowsBefore = await fileRows();
+      const filesBefore = stored().length;
+
+      const exe = await upload(def.id, [{ name: 'ok.png', content: PNG }, { name: 'invoice.pdf', type: 'application/pdf', content: EXE }]);
+      expect(exe.statusCode).toBe(415);
+      expect(exe.json().message).toBe('This file type is not allowed');
+
+      const maxFiles = def.manifest.files?.maxFiles ?? DEFAULT_MAX_FILES;
+      const many = await upload(def.id, Array.from({ length: maxFiles + 1 }, (_, i) => ({ name: `p${i}.png`, content: PNG })));
+      expect(many.statusCode).toBe(413);
+      expect(many.json().message).toBe(`Too many files (at most ${maxFiles})`);
+
+      const maxBytes = def.manifest.files?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+      const big = await upload(def.id, [{ name: 'big.pdf', content: Buffer.concat([PDF, Buffer.alloc(maxBytes, 0x20)]) }]);
+      expect(big.statusCode).toBe(413);
+      expect(big.json().message).toMatch(/^The file is too large/);
+
+      const none = await app.inject({ method: 'POST', url: `/api/file-entity/save/${def.id}`, payload: { a: 1 }, headers: { 'accept-language': 'en' } });
+      expect(none.statusCode).toBe(415);
+
+      expect(await fileRows()).toBe(rowsBefore);
+      expect(stored().length).toBe(filesBefore);
+    });
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * Generates records that satisfy an entity's schema, deterministically from a seed: the
+ * contract tests derive every payload from the definitions, so a new entity is covered the
+ * moment it exists. Values are checked with the server's ajv (rejection sampling), and
+ * reference fields get real ids from the reference lists (a district inside its region).
+ */
+import type { JSONSchema7 } from 'json-schema';
+import type Ajv from 'ajv';
+import RandExp from 'randexp';
+import { deref } from '../../src/definitions/pointer.ts';
+import type { ReferenceList } from '../../src/generated/meta.ts';
+
+export type Rng = () => number;
+
+/** mulberry32: small, fast, good enough for test data. */
+export function createRng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const int = (rng: Rng, min: number, max: number): number => min + Math.floor(rng() * (max - min + 1));
+const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
+const digits = (rng: Rng, n: number): string => Array.from({ length: n }, () => String(int(rng, 0, 9))).join('');
+const letters = (rng: Rng, n: number): string => Array.from({ length: n }, () => String.fromCharCode(97 + int(rng, 0, 25))).join('');
+
+function formatted(rng: Rng, format: string | undefined, maxLength: number): string | undefined {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const date = () => `${int(rng, 2015, 2026)}-${pad(int(rng, 1, 12))}-${pad(int(rng, 1, 28))}`;
+  switch (format) {
+    case 'date': return date();
+    case 'date-time': return `${date()}T${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:${pad(int(rng, 0, 59))}.000Z`;
+    case 'email': return `${letters(rng, 6)}@${letters(rng, 5)}.uz`;
+    case 'uuid': return crypto.randomUUID();
+    case 'phoneNumber': return `+99890-${digits(rng, 3)}-${digits(rng, 2)}-${digits(rng, 2)}`;
+    case 'phoneOrEmail': return rng() < 0.5 ? `+99891-${digits(rng, 3)}-${digits(rng, 2)}-${digits(rng, 2)}` : `${letters(rng, 5)}@mail.uz`;
+    case 'stir': return `${int(rng, 2, 7)}${digits(rng, 8)}`;
+    case 'pinfl': return `${int(rng, 3, 6)}${digits(rng, 13)}`;
+    case 'mxik': return digits(rng, 17);
+    case 'postIndex': return digits(rng, 6);
+    case 'integer': return String(int(rng, 0, 100000));
+    case 'double': return `${int(rng, 0, 9999)}.${digits(rng, 2)}`;
+    case 'uri': return `https://${letters(rng, 8)}.uz/${letters(rng, 4)}`;
+    case 'time': return `${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:00`;
+    default: return format ? undefined : letters(rng, Math.max(1, Math.min(maxLength, int(rng, 3, 12))));
+  }
+}
+
+/** A string matching `pattern`, drawn with the seeded generator. */
+function fromPattern(rng: Rng, pattern: string): string {
+  const gen = new RandExp(pattern);
+  gen.max = 6;
+  // Negated classes draw from printable ASCII (32–126) without the space.
+  gen.defaultRange.subtract(32, 32);
+  gen.randInt = (a: number, b: number) => int(rng, a, b);
+  return gen.gen();
+}
+
+type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: string }; file?: boolean; positive?: boolean; positiveNotZero?: boolean };
+
+export interface SampleOptions {
+  /** Fill every optional property (true) or only required ones plus some (false). */
+  full: boolean;
+}
+
+/** Creates a sampler bound to one entity schema and the reference lists. */
+export function createSampler(root: JSONSchema7, references: Map<string, ReferenceList>, ajv: Ajv) {
+  const validate = ajv.compile(root);
+
+  const value = (rng: Rng, node: JSONSchema7 | undefined, opts: SampleOptions, holder: Record<string, unknown>): unknown => {
+    const s = deref(root, node) as Annotated | undefined;
+    if (!s) return null;
+    if (s.reference) {
+      const items = references.get(s.reference.list)?.items ?? [];
+      const parent = s.reference.parentField ? holder[s.reference.parentField] : undefined;
+      const candidates = parent === undefined ? items : items.filter((i) => i.parent === parent);
+      return candidates.length ? pick(rng, candidates).id : undefined;
+    }
+    if (s.file) return s.type === 'array' ? [] : undefined;
+    if (s.const !== undefined) return s.const;
+    if (s.enum) return pick(rng, s.enum);
+    if (s.oneOf && s.oneOf.every((o) => typeof o === 'object' && o.const !== undefined)) {
+      return (pick(rng, s.oneOf) as JSONSchema7).const;
+    }
+    const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+    switch (type) {
+      case 'object': {
+        const out: Record<string, unknown> = {};
+        const required = new Set(s.required ?? []);
+        // Parents first, so that a district can follow its region.
+        const props = Object.entries(s.properties ?? {}).sort(([, a], [, b]) => Number(Boolean((a as Annotated).reference?.parentField)) - Number(Boolean((b as Annotated).reference?.parentField)));
+        for (const [name, child] of props) {
+          if (!required.has(name) && !opts.full && rng() < 0.5) continue;
+          const v = value(rng, child as JSONSchema7, opts, out);
+          if (v !== undefined) out[name] = v;
+        }
+        return out;
+      }
+      case 'array': {
+        const min = s.minItems ?? 0;
+        const max = Math.min(s.maxItems ?? 3, min + 3);
+        const n = opts.full ? Math.max(min, 1) : int(rng, min, Math.max(min, max));
+        const items = Array.from({ length: Math.min(n, max) }, () => value(rng, s.items as JSONSchema7, opts, {}));
+        return s.uniqueItems ? [...new Map(items.map((i) => [JSON.stringify(i), i])).values()] : items;
+      }
+      case 'string': {
+        const max = s.maxLength ?? 40;
+        const min = s.minLength ?? 0;
+        let v = s.pattern ? fromPattern(rng, s.pattern) : formatted(rng, s.format, max) ?? letters(rng, Math.max(min, 1));
+        if (v.length < min) v = v + letters(rng, min - v.length);
+        return v.slice(0, max);
+      }
+      case 'integer': {
+        const min = Math.max(s.minimum ?? 0, s.positiveNotZero ? 1 : 0, typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : -Infinity);
+        const max = Math.min(s.maximum ?? 100000, typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Infinity);
+        return int(rng, min, Math.max(min, max));
+      }
+      case 'number': {
+        const min = Math.max(s.minimum ?? 0, s.positiveNotZero ? 1 : 0);
+        const max = Math.min(s.maximum ?? 1_000_000_000, typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Infinity);
+        return Math.round((min + rng() * (Math.max(min, max) - min)) * 100) / 100;
+      }
+      case 'boolean':
+        return rng() < 0.5;
+      case 'null':
+        return null;
+      default:
+        return undefined;
+    }
+  };
+
+  /** A schema-valid record; throws when 200 attempts found none (a schema the sampler cannot satisfy). */
+  return function sample(seed: number, opts: SampleOptions): Record<string, unknown> {
+    const rng = createRng(seed);
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const candidate = value(rng, root, opts, {}) as Record<string, unknown>;
+      if (validate(candidate)) return candidate;
+    }
+    throw new Error(`no valid sample after 200 attempts: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+  };
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadDefinitionSources, type DefinitionSources } from '../../src/definitions/sources.ts';
+import { checkDefinitions, type DefinitionProblem } from '../../src/definitions/check.ts';
+import { implementationNames } from '../../src/server/workflow/implementations.ts';
+import { REPO_ROOT } from '../../src/server/app.ts';
+
+/** The repository's real definitions, deep-copied so each test can break one thing. */
+let pristine: DefinitionSources;
+beforeAll(async () => {
+  const { sources, problems } = await loadDefinitionSources(REPO_ROOT);
+  expect(problems).toEqual([]);
+  pristine = sources;
+});
+
+const clone = (): DefinitionSources => new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+const json = (s: DefinitionSources, file: string): any => s.get(file)!.json;
+const run = (s: DefinitionSources): DefinitionProblem[] => checkDefinitions(s, implementationNames);
+const expectProblem = (problems: DefinitionProblem[], file: string, pointer: string, text: RegExp) => {
+  expect(problems, JSON.stringify(problems, null, 1)).toContainEqual(expect.objectContaining({ file, pointer, message: expect.stringMatching(text) }));
+};
+/** The first entity folder (any will do; the rules are the same for all). */
+const anEntity = (s: DefinitionSources): string => [...s.keys()].find((f) => /^schemas\/[a-z][^/]*\/entity\.json$/.test(f))!.split('/')[1]!;
+const entityWithWizard = (s: DefinitionSources): string | undefined =>
+  [...s.keys()].filter((f) => f.endsWith('/ui.json')).find((f) => json(s, f).wizard)?.split('/')[1];
+
+describe('npm run check', () => {
+  it('accepts the repository as it is', () => {
+    expect(run(clone())).toEqual([]);
+  });
+
+  it('rejects a manifest that breaks its meta-schema', () => {
+    const s = clone();
+    const e = anEntity(s);
+    delete json(s, `schemas/${e}/entity.json`).base;
+    expectProblem(run(s), `schemas/${e}/entity.json`, '/base', /required/);
+  });
+
+  it('rejects a record schema that declares a server-owned field', () => {
+    const s = clone();
+    const e = anEntity(s);
+    json(s, `schemas/${e}/schema.json`).properties.status = { type: 'string', title: 'common.field.status' };
+    expect(run(s).some((p) => p.file === `schemas/${e}/schema.json` && p.pointer.startsWith('/properties'))).toBe(true);
+  });
+
+  it('rejects a misspelt schema keyword (strict compile)', () => {
+    const s = clone();
+    const e = anEntity(s);
+    const schema = json(s, `schemas/${e}/schema.json`);
+    const first = Object.keys(schema.properties)[0]!;
+    schema.properties[first].maxLenght = 5;
+    expectProblem(run(s), `schemas/${e}/schema.json`, '', /maxLenght/);
+  });
+
+  it('rejects a grid column naming a field the schema lacks', () => {
+    const s = clone();
+    const e = anEntity(s);
+    json(s, `schemas/${e}/grid.json`).columns[0].field = '/noSuchField';
+    expectProblem(run(s), `schemas/${e}/grid.json`, '/columns/0/field', /"\/noSuchField" does not exist/);
+  });
+
+  it('rejects a filter on a field the schema lacks', () => {
+    const s = clone();
+    const e = anEntity(s);
+    json(s, `schemas/${e}/grid.json`).filters.push({ name: 'ghost', kind: 'eq', field: '/ghost' });
+    const i = json(s, `schemas/${e}/grid.json`).filters.length - 1;
+    expectProblem(run(s), `schemas/${e}/grid.json`, `/filters/${i}/field`, /does not exist/);
+  });
+
+  it('rejects a ui field the schema lacks', () => {
+    const s = clone();
+    const e = anEntity(s);
+    json(s, `schemas/${e}/ui.json`).uiSchema.notAField = { 'ui:widget': 'text' };
+    expectProblem(run(s), `schemas/${e}/ui.json`, '/uiSchema/notAField', /does not exist/);
+  });
+
+  it('rejects a wizard that leaves a field out of every step', () => {
+    const s = clone();
+    const e = entityWithWizard(s);
+    expect(e, 'an entity with a wizard exists').toBeDefined();
+    const steps = json(s, `schemas/${e}/ui.json`).wizard.steps;
+    const dropped = steps[0].fields.shift();
+    if (!steps[0].fields.length) steps[0].fields.push(steps[1].fields.shift());
+    expectProblem(run(s), `schemas/${e}/ui.json`, '/wizard/steps', new RegExp(`"${dropped}" is in no wizard step`));
+  });
+
+  it('rejects a manifest whose schema, grid or ui file is missing', () => {
+    const s = clone();
+    const e = anEntity(s);
+    s.delete(`schemas/${e}/grid.json`);
+    expectProblem(run(s), `schemas/${e}/entity.json`, '/grid', /does not exist/);
+  });
+
+  it('rejects a manifest naming a machine that does not exist', () => {
+    const s = clone();
+    const e = anEntity(s);
+    const m = json(s, `schemas/${e}/entity.json`);
+    delete m.initialStatus;
+    m.workflow = 'no-such-machine';
+    expectProblem(run(s), `schemas/${e}/entity.json`, '/workflow', /no-such-machine\.machine\.json does not exist/);
+  });
+
+  it('rejects a machine guard or action missing from the implementation registry', () => {
+    const s = clone();
+    const m = json(s, 'workflows/tender.machine.json');
+    m.states.PROCCESS.on.FINISH.guard = 'isFullMoon';
+    m.states.PROCCESS.on.FINISH.actions = ['launchRockets'];
+    const problems = run(s);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/on/FINISH/guard', /"isFullMoon" is not in the implementation registry/);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/on/FINISH/actions/0', /"launchRockets"/);
+  });
+
+  it('rejects a machine transition to a state that does not exist', () => {
+    const s = clone();
+    json(s, 'workflows/tender.machine.json').states.FINISHED.on.REOPEN.target = 'LIMBO';
+    expectProblem(run(s), 'workflows/tender.machine.json', '/states/FINISHED/on/REOPEN/target', /"LIMBO" does not exist/);
+  });
+
+  it('rejects a screen naming an entity that does not exist', () => {
+    const s = clone();
+    s.set('screens/ghost-list.json', { path: 'screens/ghost-list.json', json: { id: 'ghost-list', route: '/ghosts', kind: 'list', entity: 'ghost', titleKey: 'app.title', permission: 'public' } });
+    expectProblem(run(s), 'screens/ghost-list.json', '/entity', /entity "ghost" does not exist/);
+  });
+
+  it('rejects an i18n key missing from one locale, naming where it is used', () => {
+    const s = clone();
+    const e = anEntity(s);
+    const key = json(s, `schemas/${e}/entity.json`).titleKey as string;
+    const parts = key.split('.');
+    let node = json(s, 'src/i18n/locales/en.json');
+    for (const p of parts.slice(0, -1)) node = node[p];
+    delete node[parts.at(-1)!];
+    const problems = run(s);
+    expectProblem(problems, `schemas/${e}/entity.json`, '/titleKey', new RegExp(`"${key.replace(/\./g, '\\.')}" is missing in en`));
+    expectProblem(problems, 'src/i18n/locales/en.json', `/${parts.join('/')}`, /exists in other locales but not here/);
+  });
+
+  it('rejects a reference to a list that does not exist', () => {
+    const s = clone();
+    const e = anEntity(s);
+    const schema = json(s, `schemas/${e}/schema.json`);
+    schema.properties.extraRef = { type: 'integer', title: 'app.title', reference: { list: 'planet' } };
+    expectProblem(run(s), `schemas/${e}/schema.json`, '/properties/extraRef/reference/list', /"planet" does not exist/);
+  });
+
+  it('rejects duplicate ids in a reference list', () => {
+    const s = clone();
+    const regions = json(s, 'schemas/_reference/region.json');
+    regions.items[1].id = regions.items[0].id;
+    expectProblem(run(s), 'schemas/_reference/region.json', '/items/1/id', /duplicate id/);
+  });
+
+  it('exits non-zero and prints file and pointer for a broken tree (also for invalid JSON)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'check-'));
+    try {
+      for (const part of ['schemas', 'workflows', 'src/i18n/locales']) cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
+      const e = anEntity(pristine);
+      const gridFile = path.join(dir, 'schemas', e, 'grid.json');
+      const grid = JSON.parse(readFileSync(gridFile, 'utf8'));
+      grid.columns[0].field = '/nowhere';
+      writeFileSync(gridFile, JSON.stringify(grid));
+      writeFileSync(path.join(dir, 'workflows', 'broken.machine.json'), '{ not json');
+      const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check.ts'), dir], { encoding: 'utf8' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`schemas/${e}/grid.json#/columns/0/field: field "/nowhere" does not exist`);
+      expect(result.stderr).toContain('workflows/broken.machine.json#/: not valid JSON');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -209,6 +209,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     manifest.keywordFields?.forEach((p, i) => field(file, `/keywordFields/${i}`, p, { types: ['string'] }));
     if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
     if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
+    manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
 
     if (gridFile && metaValid(gridFile, META_FOR.grid)) {
       const grid = json<GridDefinition>(gridFile);

@@ -67,6 +67,12 @@ export interface EntityManifest {
     maxFileBytes?: number;
     mimeTypes?: string[];
   };
+  /**
+   * Scalar fields no two records may share (e.g. a contractor's tax ID); enforced by a unique index, refused with 400 naming the field.
+   *
+   * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  unique?: string[];
 }
 
 /**

@@ -13,7 +13,7 @@ import { tableName } from '../../src/server/db/entity-table.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
-import { brokenTypes, dataOf, requiredPointers, withField } from '../support/records.ts';
+import { at, brokenTypes, dataOf, requiredPointers, withField } from '../support/records.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const seedOf = (id: string): number => [...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
@@ -119,6 +119,25 @@ for (const backend of backends()) {
           expect(forged.body.id).not.toBe(999_999);
           expect(forged.body).toMatchObject({ status: initialStatus, version: 1, owner: null });
           expect(forged.body.createdAt.startsWith('2000')).toBe(false);
+        });
+
+        if (def.manifest.unique?.length) it('refuses a second record with the same unique field, naming it', async () => {
+          for (const pointer of def.manifest.unique ?? []) {
+            const first = sample(seed + 20, { full: true });
+            const value = at(first, pointer);
+            const created = await call('POST', `${base}/create`, first);
+            expect(created.status).toBe(200);
+            const other = await call('POST', `${base}/create`, sample(seed + 21, { full: true }));
+            expect(other.status).toBe(200);
+            const before = await footprint(def.id);
+            const twin = await call('POST', `${base}/create`, withField(sample(seed + 22, { full: true }), pointer, value));
+            expect(twin.status).toBe(400);
+            expect(twin.body.fieldErrors[pointer]).toMatch(/already registered$/);
+            const clash = await call('PUT', `${base}/update/${other.body.id}`, { ...withField(dataOf(other.body), pointer, value), version: 1 });
+            expect(clash.status).toBe(400);
+            expect(Object.keys(clash.body.fieldErrors)).toEqual([pointer]);
+            expect(await footprint(def.id)).toEqual(before);
+          }
         });
 
         it('refuses a stale version with 409 and writes nothing', async () => {

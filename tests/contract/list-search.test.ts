@@ -141,6 +141,14 @@ for (const backend of backends()) {
           expect(got.list.map((r) => r.id)).toEqual(expectedOrder(rows, sort).slice(0, 50).map((r) => r.id));
         }
 
+        // groupBy sorts by the group first, then by sortBy.
+        if (sortable.length >= 2) {
+          const group = { field: sortable[1]!, desc: false };
+          const by = { field: sortable[0]!, desc: true };
+          const got = await search(base, {}, { groupBy: [group.field], groupDesc: [false], sortBy: [by.field], sortDesc: [true], itemsPerPage: 50 });
+          expect(got.list.map((r) => r.id)).toEqual(expectedOrder(rows, [group, by]).slice(0, 50).map((r) => r.id));
+        }
+
         // Every declared filter.
         for (const c of expectedFilter(def, rows, createRng(99))) {
           const got = await search(base, c.query, { itemsPerPage: PAGE });

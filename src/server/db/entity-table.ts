@@ -27,6 +27,8 @@ export interface EntityTable {
   regionExpr: ((source: string) => string) | undefined;
   /** Idempotent DDL statements (table, columns, indexes). */
   ddl: string[];
+  /** Unique indexes (from the manifest's `unique`) by index name → the field they guard. */
+  uniqueIndexes: Map<string, string>;
   /** Columns that must be recomputed from `data` after they were added. */
   backfill: string;
   /** Hash of the DDL, recorded in _ddl_log. */
@@ -90,6 +92,7 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
   ]);
   const regionField = def.manifest.scope?.regionField;
   if (regionField) wanted.add(regionField);
+  for (const pointer of def.manifest.unique ?? []) wanted.add(pointer);
   for (const pointer of [...wanted].sort()) {
     if (isSystemPointer(pointer)) continue;
     const schema = resolveFieldSchema(def.schema, pointer);
@@ -134,6 +137,14 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
   }
   if (regionExpr) ddl.push(index(['region', ...sortKey]));
   if (def.manifest.scope?.owner) ddl.push(index(['owner', ...sortKey]));
+  const uniqueIndexes = new Map<string, string>();
+  for (const pointer of def.manifest.unique ?? []) {
+    const col = columns.get(pointer);
+    if (!col) continue;
+    const name = `ux_${table}_${shortHash(col.column)}`;
+    uniqueIndexes.set(name, pointer);
+    ddl.push(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON ${table} (${col.column})`);
+  }
   const uniqueDdl = [...new Set(ddl)];
   const sets = [
     ...derived.map((c) => `${c.column} = ${c.expr('data')}`),
@@ -147,6 +158,7 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
     keywordExpr,
     regionExpr,
     ddl: uniqueDdl,
+    uniqueIndexes,
     backfill: `UPDATE ${table} SET ${sets.join(', ')}`,
     hash: shortHash(uniqueDdl.join(';\n') + '\n' + sets.join(',')),
   };

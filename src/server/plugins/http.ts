@@ -29,7 +29,10 @@ export default fp(
     });
 
     app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-      const t = (key: string, params?: Record<string, unknown>) => app.translator.t(request.locale, key, params);
+      // A param named `<x>Key` is an i18n key (e.g. a field's title) shown translated as `<x>`.
+      const t = (key: string, params: Record<string, unknown> = {}) => app.translator.t(request.locale, key, Object.fromEntries(
+        Object.entries(params).map(([k, v]) => (k.endsWith('Key') && typeof v === 'string' ? [k.slice(0, -3), app.translator.t(request.locale, v)] : [k, v])),
+      ));
       if (error instanceof ApiError) {
         const fieldErrors = error.fieldErrors && Object.fromEntries(error.fieldErrors.map((f) => [f.pointer, t(f.key, f.params)]));
         return reply.code(error.statusCode).send({
@@ -51,8 +54,8 @@ export default fp(
         request.log.error({ err: error }, 'request failed');
         return reply.code(500).send({ message: t('errors.internal') });
       }
-      const key = { 401: 'errors.unauthorized', 403: 'errors.forbidden', 404: 'errors.notFound', 413: 'errors.tooLarge', 415: 'errors.unsupportedType', 429: 'errors.tooManyRequests' }[status] ?? 'errors.invalidInput';
-      return reply.code(status).send({ message: t(key, { limit: '' }).slice(0, MESSAGE_LIMIT), details: { code: error.code } });
+      const key = { 401: 'errors.unauthorized', 403: 'errors.forbidden', 404: 'errors.notFound', 413: 'errors.requestTooLarge', 415: 'errors.unsupportedType', 429: 'errors.tooManyRequests' }[status] ?? 'errors.invalidInput';
+      return reply.code(status).send({ message: t(key).slice(0, MESSAGE_LIMIT), details: { code: error.code } });
     });
 
     app.setNotFoundHandler((request, reply) => {

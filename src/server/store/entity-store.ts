@@ -3,7 +3,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { Database, Queryable } from '../db/database.ts';
 import type { DefinitionRegistry, EntityDefinition } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
-import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { SYSTEM_FIELDS, resolveFieldSchema } from '../../definitions/pointer.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems, type FieldProblem } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound, staleVersion } from '../errors.ts';
@@ -89,6 +89,23 @@ function withoutSystemFields(input: unknown): { data: Record<string, unknown>; v
   const version = data.version;
   for (const f of SYSTEM_FIELDS) delete data[f];
   return { data, version };
+}
+
+/**
+ * A unique-index violation becomes a 400 naming the field; anything else is rethrown.
+ * Both drivers report the SQLSTATE as `code`; the index name is in `constraint` (pg) or the message.
+ */
+function rethrowUnique(error: unknown, c: { table: EntityTable; def: EntityDefinition }): never {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  if (e?.code === '23505') {
+    for (const [index, pointer] of c.table.uniqueIndexes) {
+      if (e.constraint === index || e.message?.includes(index)) {
+        const title = resolveFieldSchema(c.def.schema, pointer)?.title;
+        throw badInput([{ pointer, key: 'validation.unique', params: { fieldKey: title ?? pointer } }]);
+      }
+    }
+  }
+  throw error;
 }
 
 const changedFields = (before: Record<string, unknown>, after: Record<string, unknown>): string[] =>
@@ -194,7 +211,7 @@ export function createEntityStore(
       const { data } = withoutSystemFields(input);
       validate(c, data);
       return db.transaction(async (tx) => {
-        const { rows } = await tx.query<Row>(c.insertSql, [JSON.stringify(data), c.initialStatus, actor.id]);
+        const { rows } = await tx.query<Row>(c.insertSql, [JSON.stringify(data), c.initialStatus, actor.id]).catch((e) => rethrowUnique(e, c));
         const row = rows[0]!;
         if (c.files.length) await linkFiles(tx, c, row.id, data, actor);
         await audit(tx, c, row.id, 'create', Object.keys(data).sort(), actor);
@@ -210,7 +227,7 @@ export function createEntityStore(
       return db.transaction(async (tx) => {
         const before = await lockRow(tx, c, id);
         if (before.version !== version) throw staleVersion(before.version);
-        const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]);
+        const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]).catch((e) => rethrowUnique(e, c));
         if (c.files.length) await linkFiles(tx, c, id, data, actor);
         await audit(tx, c, id, 'update', changedFields(before.data, data), actor);
         return toRecord(rows[0]!);

@@ -140,6 +140,9 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
   ]);
   let sort = (payload.sortBy ?? []).map((name, i) => ({ field: normalizeSortField(name), desc: payload.sortDesc?.[i] === true, name }));
   if (payload.multiSort === false) sort = sort.slice(0, 1);
+  // Grouped lists (the data table's groupBy) must arrive with each group's rows together.
+  const groups = (payload.groupBy ?? []).map((name, i) => ({ field: normalizeSortField(name), desc: payload.groupDesc?.[i] === true, name }));
+  sort = [...groups, ...sort.filter((s) => !groups.some((g) => g.field === s.field))];
   for (const s of sort) {
     if (!sortable.has(s.field) || !table.columns.has(s.field)) throw new ApiError(400, 'errors.badSort', { params: { field: s.name } });
   }

@@ -528,7 +528,7 @@ async function main(): Promise<void> {
       const c = new pg.Client({ connectionString: clusterUrl });
       await c.connect();
       try {
-        return (await c.query<{ v: string }>('SHOW server_version')).rows[0]!.v;
+        return (await c.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
       } finally {
         await c.end();
       }

@@ -92,12 +92,7 @@ const files: FastifyPluginAsync = async (app) => {
           },
         });
         received.push({ id, temp, name: part.filename.slice(0, 255) || 'file', mime: '', size: 0, sha256: '' });
-        try {
-          await pipeline(part.file, tap, createWriteStream(temp));
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'errors.tooLarge', { params: { limit: formatBytes(maxBytes) } });
-          throw error;
-        }
+        await pipeline(part.file, tap, createWriteStream(temp));
         const mime = await sniff(head);
         if (!allowed.has(mime)) throw new ApiError(415, 'errors.unsupportedType', { details: { file: part.filename, detected: mime } });
         Object.assign(received[received.length - 1]!, { mime, size, sha256: hash.digest('hex') });
@@ -112,6 +107,9 @@ const files: FastifyPluginAsync = async (app) => {
     } catch (error) {
       // Nothing half-written: every temporary and stored copy of this request goes.
       await Promise.all(received.flatMap((f) => [rm(f.temp, { force: true }), storage.remove(f.id)]));
+      const code = (error as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'errors.tooLarge', { params: { limit: formatBytes(maxBytes) } });
+      if (code === 'FST_FILES_LIMIT') throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: maxFiles } });
       throw error;
     }
     return { list: received.map(({ id, name, mime, size, sha256 }) => ({ id, name, mime, size, sha256 })) };

@@ -46,7 +46,7 @@ const SYSTEM_COLUMNS: Record<string, { column: string; type: SqlType }> = {
 
 const snake = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
-/** `e_` + the entity id in snake case: `pharmacy-appeal` → `e_pharmacy_appeal`. */
+/** `e_` + the entity id in snake case: `price-report` → `e_price_report`. */
 export const tableName = (entity: string): string => `e_${entity.replace(/-/g, '_')}`;
 
 function sqlTypeOf(schema: JSONSchema7): SqlType {

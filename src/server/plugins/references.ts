@@ -14,7 +14,7 @@ const itemSchema = {
   },
 } as const;
 
-/** Public reference lists (regions, districts, appeal types…), optionally by parent. */
+/** Public reference lists (regions, districts, topics…), optionally by parent. */
 const references: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { kind: string }; Querystring: { parent?: number } }>('/api/reference/:kind', {
     schema: {

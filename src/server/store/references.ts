@@ -12,7 +12,7 @@ export interface ReferenceItemRow {
 }
 
 /**
- * The reference lists (regions, districts, appeal types…), read from the database once
+ * The reference lists (regions, districts, topics…), read from the database once
  * and kept in memory: they are small, read on every write that names one, and change
  * only through `reload()`.
  */

@@ -79,6 +79,19 @@ function summarize(latencies: number[], seconds: number): Stats {
   return { count: sorted.length, p50: at(50), p95: at(95), p99: at(99), max: sorted.length ? sorted[sorted.length - 1]! : NaN, rate: sorted.length / seconds };
 }
 
+/** CPU use over an interval: the whole machine (cores busy) and this process (cores). */
+function cpuMeter(): () => { seconds: number; machineCores: number; selfCores: number } {
+  const machine = (): number => os.cpus().reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
+  const t0 = process.hrtime.bigint();
+  const self0 = process.cpuUsage();
+  const busy0 = machine();
+  return () => {
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const self = process.cpuUsage(self0);
+    return { seconds, machineCores: (machine() - busy0) / 1000 / seconds, selfCores: (self.user + self.system) / 1e6 / seconds };
+  };
+}
+
 const ms = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : '-');
 const perSec = (n: number): string => (Number.isFinite(n) ? n.toFixed(0) : '-');
 const secondsSince = (t0: bigint): string => `${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1)} s`;
@@ -106,6 +119,8 @@ interface ChildResult {
   autocannonP50: number;
   autocannonP99: number;
   autocannonReqPerSec: number;
+  /** CPU seconds (user + system) the load generator used during the run. */
+  cpuSeconds: number;
 }
 
 interface AutocannonRequest {
@@ -153,11 +168,13 @@ function requestsFor(scenario: Scenario, rows: number): AutocannonRequest[] {
 
 async function runAutocannon(job: ChildRequest): Promise<ChildResult> {
   const latencies: number[] = [];
+  const cpu0 = process.cpuUsage();
   const instance = autocannon({ url: job.url, connections: job.connections, duration: job.duration, requests: requestsFor(job.scenario, job.rows) });
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
   });
   const result = await instance;
+  const cpu = process.cpuUsage(cpu0);
   return {
     stats: summarize(latencies, result.duration),
     non2xx: result.non2xx,
@@ -168,6 +185,7 @@ async function runAutocannon(job: ChildRequest): Promise<ChildResult> {
     autocannonP50: result.latency.p50,
     autocannonP99: result.latency.p99,
     autocannonReqPerSec: result.requests.average,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
 }
 
@@ -218,7 +236,7 @@ interface Loaded {
  * recreated from their own definitions (pg_indexes), which is much faster than
  * maintaining ~18 indexes (one of them a trigram GIN) row by row.
  */
-async function load(app: FastifyInstance, url: string, rows: number): Promise<Loaded> {
+export async function load(app: FastifyInstance, url: string, rows: number): Promise<Loaded> {
   const table = app.tables.get(ENTITY)!;
   if (table.table !== tableName(ENTITY)) throw new Error(`unexpected table ${table.table}`);
   const derived = [...table.columns.values()].filter((c) => c.column.startsWith('"f_'));
@@ -377,7 +395,7 @@ interface SqlStatements {
   listParams(regionId: number, statusId: string): unknown[];
 }
 
-function sqlStatements(app: FastifyInstance): SqlStatements {
+export function sqlStatements(app: FastifyInstance): SqlStatements {
   const def = app.definitions.entities.get(ENTITY)!;
   const table = app.tables.get(ENTITY)!;
   // The HTTP layer coerces the query string with the filter schema: regionId → integer.
@@ -409,7 +427,7 @@ async function storeStatements(app: FastifyInstance): Promise<string[]> {
 }
 
 /** `workers` loops running `op` for `seconds`; per-operation latency with hrtime. */
-async function runSql(workers: number, seconds: number, op: () => Promise<unknown>): Promise<{ stats: Stats; errors: number }> {
+export async function runSql(workers: number, seconds: number, op: () => Promise<unknown>): Promise<{ stats: Stats; errors: number }> {
   const latencies: number[] = [];
   let errors = 0;
   const t0 = process.hrtime.bigint();
@@ -430,7 +448,7 @@ async function runSql(workers: number, seconds: number, op: () => Promise<unknow
 }
 
 /** A pool configured like the app's (same type parsers), sized like the HTTP side. */
-function createSqlPool(url: string, max: number): pg.Pool {
+export function createSqlPool(url: string, max: number): pg.Pool {
   const INT8 = 20;
   const NUMERIC = 1700;
   const DATE = 1082;
@@ -567,11 +585,18 @@ async function main(): Promise<void> {
       console.log(`\n${scenario}`);
       const job = { url, scenario, rows: ROWS, connections: CONNECTIONS };
       await viaChild({ ...job, duration: WARMUP_SECONDS });
+      const apiCpu = cpuMeter();
       const api = await viaChild({ ...job, duration: SECONDS });
+      const ac = apiCpu();
       printScenario(scenario, api);
+      const loadGen = api.cpuSeconds / ac.seconds;
+      console.log(`      CPU (cores busy of ${os.cpus().length}): machine ${ac.machineCores.toFixed(2)} = app ${ac.selfCores.toFixed(2)} + autocannon ${loadGen.toFixed(2)} + PostgreSQL/other ${(ac.machineCores - ac.selfCores - loadGen).toFixed(2)}`);
       await runSql(CONNECTIONS, WARMUP_SECONDS, ops[scenario]);
+      const sqlCpu = cpuMeter();
       const direct = await runSql(CONNECTIONS, SECONDS, ops[scenario]);
+      const sc = sqlCpu();
       printSql(scenario, direct);
+      console.log(`      CPU (cores busy of ${os.cpus().length}): machine ${sc.machineCores.toFixed(2)} = pg client ${sc.selfCores.toFixed(2)} + PostgreSQL/other ${(sc.machineCores - sc.selfCores).toFixed(2)}`);
       results.push({ scenario, api, sql: direct });
     }
 
@@ -595,9 +620,10 @@ async function main(): Promise<void> {
   }
 }
 
+const isEntry = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (process.argv.includes(CHILD_FLAG)) {
   childMain();
-} else {
+} else if (isEntry) {
   main().then(
     () => process.exit(0),
     (error: unknown) => {

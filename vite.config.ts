@@ -1,10 +1,13 @@
 import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
 
 /**
- * The web app's build. The React engine (issue #3) adds its entry and plugins here; the
- * server serves `dist/web` from the same port as the API.
+ * The web app's build: `index.html` → `dist/web`, served by the API server on the same
+ * port. Every route is a lazy chunk; ag-grid, rjsf and apexcharts land only in the chunks
+ * of the screen kinds that use them.
  */
 export default defineConfig({
-  build: { outDir: 'dist/web', emptyOutDir: true },
+  plugins: [react()],
+  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 2000 },
   server: { proxy: { '/api': 'http://localhost:8080' } },
 });

@@ -38,6 +38,7 @@ const META_FOR = {
   reference: 'reference.schema.json',
 } as const;
 
+const uiFileOrNone = (f: string | undefined): string[] => (f ? [f] : []);
 const escape = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Formats a checker problem the way `npm run check` prints it. */
@@ -183,6 +184,13 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     const schemaFile = fileOf('schema');
     const uiFile = fileOf('ui');
     const gridFile = fileOf('grid');
+    const viewFiles = Object.entries(manifest.views ?? {}).flatMap(([name, viewFile]) => {
+      const path = `${dir}/${viewFile}`;
+      claimed.add(path);
+      if (sources.has(path)) return [path];
+      report(file, `/views/${escape(name)}`, `file ${path} does not exist`);
+      return [];
+    });
     for (const other of filesIn(new RegExp(`^${dir}/[^/]+$`))) {
       if (!claimed.has(other)) report(other, '', `not named by ${file}`);
     }
@@ -238,23 +246,27 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       });
     }
 
-    if (uiFile && metaValid(uiFile, META_FOR.ui)) {
-      const ui = json<UiDefinition>(uiFile);
-      checkUiSchema(uiFile, '/uiSchema', ui.uiSchema, schema, schema, report, useKey);
+    for (const formFile of [...uiFileOrNone(uiFile), ...viewFiles]) {
+      if (!metaValid(formFile, META_FOR.ui)) continue;
+      const ui = json<UiDefinition>(formFile);
+      checkUiSchema(formFile, '/uiSchema', ui.uiSchema, schema, schema, report, useKey);
       if (ui.wizard) {
         const seen = new Map<string, string>();
         ui.wizard.steps.forEach((step, i) => {
-          useKey(uiFile, `/wizard/steps/${i}/titleKey`, step.titleKey);
+          useKey(formFile, `/wizard/steps/${i}/titleKey`, step.titleKey);
           step.fields.forEach((p, j) => {
             const at = `/wizard/steps/${i}/fields/${j}`;
-            field(uiFile, at, p);
-            if (seen.has(p)) report(uiFile, at, `field "${p}" is already in step "${seen.get(p)}"`);
+            field(formFile, at, p);
+            if (seen.has(p)) report(formFile, at, `field "${p}" is already in step "${seen.get(p)}"`);
             seen.set(p, step.id);
           });
         });
-        for (const prop of Object.keys(schema.properties ?? {})) {
-          if (!seen.has(`/${prop}`)) report(uiFile, '/wizard/steps', `field "/${prop}" is in no wizard step`);
+        if (!ui.wizard.partial) {
+          for (const prop of Object.keys(schema.properties ?? {})) {
+            if (!seen.has(`/${prop}`)) report(formFile, '/wizard/steps', `field "/${prop}" is in no wizard step`);
+          }
         }
+        useKey(formFile, '/wizard/confirmKey', ui.wizard.confirmKey);
       }
     }
   }
@@ -275,10 +287,14 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     routes.set(screen.route, file);
     useKey(file, '/titleKey', screen.titleKey);
     if (screen.menu) useKey(file, '/menu/section', screen.menu.section);
-    if (screen.kind === 'wizard' && screen.entity) {
-      const ui = entities.get(screen.entity);
-      const uiFile = ui ? `schemas/${screen.entity}/${ui.manifest.ui ?? ''}` : '';
-      if (ui && !(sources.get(uiFile)?.json as UiDefinition | undefined)?.wizard) report(file, '/kind', `entity "${screen.entity}" has no wizard steps in its ui definition`);
+    const view = (screen.options as { view?: string } | undefined)?.view;
+    const target = screen.entity ? entities.get(screen.entity) : undefined;
+    if (view && target && !target.manifest.views?.[view]) report(file, '/options/view', `entity "${screen.entity}" has no view "${view}"`);
+    if (screen.kind === 'wizard' && target) {
+      const uiName = view ? target.manifest.views?.[view] : target.manifest.ui;
+      if (!(sources.get(`schemas/${screen.entity}/${uiName ?? ''}`)?.json as UiDefinition | undefined)?.wizard) {
+        report(file, '/kind', `entity "${screen.entity}" has no wizard steps in ${uiName ?? 'its ui definition'}`);
+      }
     }
   }
 

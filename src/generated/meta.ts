@@ -73,6 +73,12 @@ export interface EntityManifest {
    * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
    */
   unique?: string[];
+  /**
+   * Further form views of the entity beside `ui`, by name → file in this folder (e.g. a wizard over a subset of the fields). A wizard or form screen picks one with options.view.
+   */
+  views?: {
+    [k: string]: string;
+  };
 }
 
 /**
@@ -170,6 +176,14 @@ export interface UiDefinition {
        */
       fields: string[];
     }[];
+    /**
+     * The steps cover only some fields (a view that edits part of a record); otherwise every top-level field must be in a step.
+     */
+    partial?: boolean;
+    /**
+     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     */
+    confirmKey?: string;
   };
 }
 
@@ -205,7 +219,16 @@ export type ScreenDefinition = {
   /**
    * Kind-specific options.
    */
-  options?: {};
+  options?: {
+    /**
+     * form/wizard: a view named in the manifest's `views` instead of `ui`.
+     */
+    view?: string;
+    /**
+     * form/wizard: offer 'save as draft' beside 'send'.
+     */
+    drafts?: boolean;
+  };
 };
 
 export type Transitions = Transition | Transition[];

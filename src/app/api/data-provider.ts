@@ -1,0 +1,101 @@
+/**
+ * The one data path of the web app (STYLE rule 4): every screen reads and writes through
+ * this object, shaped like react-admin's DataProvider, and the TanStack Query hooks named
+ * after its methods (hooks.ts).
+ */
+import type { HttpClient } from './http.ts';
+import { manifests } from '../../definitions/client.ts';
+
+export type RecordData = Record<string, unknown>;
+export type StoredRecord = RecordData & { id: number; version: number; status: string; createdAt: string; updatedAt: string };
+
+export interface ListParams {
+  filters: Record<string, string | number | boolean | undefined>;
+  /** 0-based, as on the wire. */
+  page: number;
+  itemsPerPage: number;
+  sortBy: string[];
+  sortDesc: boolean[];
+}
+
+export interface ReferenceItem {
+  id: number;
+  code: string;
+  parent: number | null;
+  nameLt: string;
+  nameUz: string;
+  nameRu: string;
+  nameEn: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string | null;
+  action: string;
+  changed: string[];
+}
+
+export interface UploadedFile {
+  id: string;
+  name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+}
+
+export interface DataProvider {
+  getList(entity: string, params: ListParams): Promise<{ list: StoredRecord[]; total: number }>;
+  getOne(entity: string, id: number): Promise<StoredRecord>;
+  getEmpty(entity: string): Promise<RecordData>;
+  create(entity: string, data: RecordData): Promise<StoredRecord>;
+  update(entity: string, id: number, data: RecordData & { version: number }): Promise<StoredRecord>;
+  delete(entity: string, id: number, version?: number): Promise<void>;
+  getHistory(entity: string, id: number): Promise<AuditEntry[]>;
+  findBy(entity: string, field: string, value: string): Promise<StoredRecord | null>;
+  getReference(kind: string, parent?: number): Promise<ReferenceItem[]>;
+  upload(entity: string, files: File[]): Promise<UploadedFile[]>;
+  getFileInfo(ids: string[]): Promise<UploadedFile[]>;
+  /** URL of the XLSX export of a filtered, sorted list (opened by the browser). */
+  exportUrl(entity: string, params: Omit<ListParams, 'page' | 'itemsPerPage'>): string;
+  fileUrl(id: string): string;
+}
+
+const baseOf = (entity: string): string => {
+  const manifest = manifests.get(entity);
+  if (!manifest) throw new Error(`unknown entity "${entity}"`);
+  return `/api${manifest.base}`;
+};
+
+/** Creates the data provider over an HTTP client. */
+export function createDataProvider(http: HttpClient): DataProvider {
+  return {
+    getList: (entity, p) => http.request('POST', `${baseOf(entity)}/list-search`, {
+      query: p.filters,
+      body: { page: p.page, itemsPerPage: p.itemsPerPage, sortBy: p.sortBy, sortDesc: p.sortDesc, multiSort: true },
+    }),
+    getOne: (entity, id) => http.request('GET', `${baseOf(entity)}/get/${id}`),
+    getEmpty: (entity) => http.request('GET', `${baseOf(entity)}/get/empty`),
+    create: (entity, data) => http.request('POST', `${baseOf(entity)}/create`, { body: data }),
+    update: (entity, id, data) => http.request('PUT', `${baseOf(entity)}/update/${id}`, { body: data }),
+    delete: async (entity, id, version) => {
+      await http.request('DELETE', `${baseOf(entity)}/delete/${id}`, { query: { version } });
+    },
+    getHistory: async (entity, id) => (await http.request<{ list: AuditEntry[] }>('GET', `${baseOf(entity)}/audit/${id}`)).list,
+    findBy: async (entity, field, value) =>
+      (await http.request<{ record: StoredRecord | null }>('GET', `${baseOf(entity)}/find-by`, { query: { field, value } })).record,
+    getReference: async (kind, parent) => (await http.request<{ list: ReferenceItem[] }>('GET', `/api/reference/${kind}`, { query: { parent } })).list,
+    upload: async (entity, files) => {
+      const form = new FormData();
+      for (const f of files) form.append('files', f, f.name);
+      return (await http.request<{ list: UploadedFile[] }>('POST', `/api/file-entity/save/${entity}`, { form })).list;
+    },
+    getFileInfo: async (ids) => (ids.length ? (await http.request<{ list: UploadedFile[] }>('GET', '/api/file-entity/info', { query: { ids: ids.join(',') } })).list : []),
+    exportUrl: (entity, p) => http.url(`${baseOf(entity)}/export`, {
+      ...p.filters,
+      sortBy: p.sortBy.join(','),
+      sortDesc: p.sortDesc.map(String).join(','),
+    }),
+    fileUrl: (id) => http.url(`/api/file-entity/get/${id}`),
+  };
+}

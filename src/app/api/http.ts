@@ -1,0 +1,148 @@
+/**
+ * The one HTTP client of the web app: bearer token, locale header, JSON in and out, and the
+ * legacy portal's error rules (spec §8) in one place.
+ */
+
+/** A failed response, with what the server said. */
+export class HttpError extends Error {
+  readonly status: number;
+  /** Parsed JSON body, or the raw text when it was not JSON, or null when empty. */
+  readonly body: unknown;
+  /** `{pointer: message}` from a 400, for the form to put on its fields. */
+  readonly fieldErrors: Record<string, string> | undefined;
+
+  constructor(status: number, body: unknown, message: string) {
+    super(message);
+    this.status = status;
+    this.body = body;
+    const fe = (body as { fieldErrors?: unknown } | null)?.fieldErrors;
+    this.fieldErrors = fe && typeof fe === 'object' ? (fe as Record<string, string>) : undefined;
+  }
+}
+
+/** The request never got an answer (offline, DNS, refused). */
+export class NetworkError extends Error {}
+
+export const MESSAGE_LIMIT = 120;
+
+/**
+ * The text a failed response shows (spec §8): 403 and the legacy 417 say "no permission";
+ * a JSON `message` is cut to 120 characters; a non-JSON body is shown raw; no body gives
+ * `(<status>) - Something wrong, please try again`.
+ */
+export function describeFailure(status: number, body: unknown, t: (key: string) => string): string {
+  if (status === 403 || status === 417) return t('errors.forbidden');
+  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
+    return (body as { message: string }).message.slice(0, MESSAGE_LIMIT);
+  }
+  if (typeof body === 'string' && body.trim()) return body.slice(0, MESSAGE_LIMIT);
+  return `(${status}) - ${t('errors.somethingWrong')}`;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  signal?: AbortSignal;
+  /** FormData is sent as multipart. */
+  form?: FormData;
+}
+
+export interface HttpClientDeps {
+  baseUrl?: string;
+  getToken(): string | null;
+  getLocale(): string;
+  /** Called on 401: the session is over. */
+  onUnauthorized(): void;
+  /** Observes the number of requests in flight (for the loader and the error queue). */
+  onInFlightChange?(count: number): void;
+  fetch?: typeof fetch;
+}
+
+export interface HttpClient {
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  /** A URL with the query string, for downloads opened by the browser. */
+  url(path: string, query?: RequestOptions['query']): string;
+}
+
+const toQuery = (query: RequestOptions['query']): string => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : '';
+};
+
+export function createHttpClient(deps: HttpClientDeps): HttpClient {
+  const doFetch = deps.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  let inFlight = 0;
+  const track = (delta: number) => {
+    inFlight += delta;
+    deps.onInFlightChange?.(inFlight);
+  };
+  const url = (path: string, query?: RequestOptions['query']) => `${deps.baseUrl ?? ''}${path}${toQuery(query)}`;
+  return {
+    url,
+    async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+      const headers: Record<string, string> = { 'x-locale': deps.getLocale(), accept: 'application/json' };
+      const token = deps.getToken();
+      if (token) headers.authorization = `Bearer ${token}`;
+      let body: BodyInit | undefined;
+      if (options.form) body = options.form;
+      else if (options.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(options.body);
+      }
+      track(1);
+      let response: Response;
+      try {
+        response = await doFetch(url(path, options.query), { method, headers, body, signal: options.signal });
+      } catch (error) {
+        if ((error as Error).name === 'AbortError') throw error;
+        throw new NetworkError((error as Error).message);
+      } finally {
+        track(-1);
+      }
+      const text = await response.text();
+      let parsed: unknown = null;
+      if (text) {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = text;
+        }
+      }
+      if (response.ok) return parsed as T;
+      if (response.status === 401) deps.onUnauthorized();
+      throw new HttpError(response.status, parsed, typeof parsed === 'object' && parsed ? String((parsed as { message?: string }).message ?? '') : String(parsed ?? ''));
+    },
+  };
+}
+
+/**
+ * Errors that arrive while other requests are still running wait and are shown together
+ * once nothing is in flight, so a burst of failures is one readable moment, not a flicker.
+ */
+export function createErrorQueue(show: (error: unknown) => void) {
+  let inFlight = 0;
+  let pending: unknown[] = [];
+  const flush = () => {
+    const errors = pending;
+    pending = [];
+    // The same text twice in one burst is shown once.
+    const seen = new Set<string>();
+    for (const e of errors) {
+      const key = e instanceof Error ? `${e.constructor.name}:${e.message}` : String(e);
+      if (!seen.has(key)) show(e);
+      seen.add(key);
+    }
+  };
+  return {
+    setInFlight(count: number) {
+      inFlight = count;
+      if (inFlight === 0 && pending.length) flush();
+    },
+    report(error: unknown) {
+      pending.push(error);
+      if (inFlight === 0) flush();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * i18next for the four interface languages. Only the current language's file is loaded
+ * (each locale is its own chunk); switching loads the next one and re-renders without a
+ * reload, and the choice is persisted.
+ */
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../shared/locales.ts';
+import { getSetting, setSetting } from './settings.ts';
+
+const loaders = import.meta.glob<Record<string, unknown>>('../i18n/locales/*.json', { import: 'default' });
+
+async function loadLocale(locale: Locale): Promise<void> {
+  if (i18next.hasResourceBundle(locale, 'translation')) return;
+  const load = loaders[`../i18n/locales/${locale}.json`];
+  if (load) i18next.addResourceBundle(locale, 'translation', await load(), true, true);
+}
+
+/** The stored locale, else the default (uzCyrillic). */
+export const initialLocale = (): Locale => {
+  const stored = getSetting('locale');
+  return stored && (LOCALES as readonly string[]).includes(stored) ? stored : DEFAULT_LOCALE;
+};
+
+/** Initializes i18next with the stored language (and the fallback) loaded. */
+export async function initI18n(locale: Locale = initialLocale()): Promise<typeof i18next> {
+  await i18next.use(initReactI18next).init({
+    lng: locale,
+    fallbackLng: DEFAULT_LOCALE,
+    resources: {},
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  await Promise.all([loadLocale(locale), loadLocale(DEFAULT_LOCALE)]);
+  document.documentElement.lang = htmlLang(locale);
+  return i18next;
+}
+
+const htmlLang = (l: Locale): string => ({ uz: 'uz-Latn', uzCyrillic: 'uz-Cyrl', ru: 'ru', en: 'en' })[l];
+
+/** Switches the interface language and remembers it. */
+export async function changeLocale(locale: Locale): Promise<void> {
+  await loadLocale(locale);
+  await i18next.changeLanguage(locale);
+  setSetting('locale', locale);
+  document.documentElement.lang = htmlLang(locale);
+}

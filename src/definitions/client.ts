@@ -1,0 +1,61 @@
+/**
+ * The definitions as the web app sees them. Manifests and screens are small and loaded
+ * with the app; an entity's schema, ui and grid load with the first screen that needs them.
+ */
+import type { JSONSchema7 } from 'json-schema';
+import type { EntityManifest, GridDefinition, MachineDefinition, ScreenDefinition, UiDefinition } from '../generated/meta.ts';
+import type { EntityDefinition } from './registry.ts';
+
+const manifestFiles = import.meta.glob<EntityManifest>('/schemas/*/entity.json', { eager: true, import: 'default' });
+const screenFiles = import.meta.glob<ScreenDefinition>('/screens/*.json', { eager: true, import: 'default' });
+const entityFiles = import.meta.glob<unknown>(['/schemas/*/*.json', '!/schemas/*/entity.json'], { import: 'default' });
+const machineFiles = import.meta.glob<MachineDefinition>('/workflows/*.machine.json', { import: 'default' });
+
+/** Entity manifests by id. */
+export const manifests: ReadonlyMap<string, EntityManifest> = new Map(
+  Object.values(manifestFiles).map((m) => [m.id, m]),
+);
+
+/** Screens in a stable order (menu order, then id). */
+export const screens: readonly ScreenDefinition[] = Object.values(screenFiles).sort(
+  (a, b) => (a.menu?.order ?? 1e9) - (b.menu?.order ?? 1e9) || a.id.localeCompare(b.id),
+);
+
+const cache = new Map<string, Promise<EntityDefinition>>();
+
+/** Loads an entity's schema, ui and grid (once). */
+export function loadEntity(id: string): Promise<EntityDefinition> {
+  let pending = cache.get(id);
+  if (!pending) {
+    pending = (async () => {
+      const manifest = manifests.get(id);
+      if (!manifest) throw new Error(`unknown entity "${id}"`);
+      const file = async <T>(name: string | undefined): Promise<T | undefined> => {
+        const load = name ? entityFiles[`/schemas/${id}/${name}`] : undefined;
+        return load ? ((await load()) as T) : undefined;
+      };
+      const [schema, ui, grid] = await Promise.all([
+        file<JSONSchema7>(manifest.schema),
+        file<UiDefinition>(manifest.ui),
+        file<GridDefinition>(manifest.grid),
+      ]);
+      return { id, manifest, schema: schema!, ui, grid: grid!, dir: `schemas/${id}` };
+    })();
+    cache.set(id, pending);
+  }
+  return pending;
+}
+
+/** Loads a machine definition, or undefined when the entity has none. */
+export async function loadMachine(id: string | undefined): Promise<MachineDefinition | undefined> {
+  const load = id ? machineFiles[`/workflows/${id}.machine.json`] : undefined;
+  return load ? load() : undefined;
+}
+
+/** Loads the form definition of an entity: its `ui`, or the named view from `views`. */
+export async function loadUi(id: string, view?: string): Promise<UiDefinition | undefined> {
+  const manifest = manifests.get(id);
+  const name = view ? manifest?.views?.[view] : manifest?.ui;
+  const load = name ? entityFiles[`/schemas/${id}/${name}`] : undefined;
+  return load ? ((await load()) as UiDefinition) : undefined;
+}

@@ -8,6 +8,6 @@ import react from '@vitejs/plugin-react';
  */
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 2000 },
+  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: false, manifest: true, chunkSizeWarningLimit: 2000 },
   server: { proxy: { '/api': 'http://localhost:8080' } },
 });

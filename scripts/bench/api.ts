@@ -203,7 +203,7 @@ function childMain(): void {
 let child: ChildProcess | undefined;
 
 /** Runs one autocannon job in the (lazily forked) child process. */
-function viaChild(job: ChildRequest): Promise<ChildResult> {
+export function viaChild(job: ChildRequest): Promise<ChildResult> {
   // fork() reuses process.execArgv, i.e. tsx's loader, so the child runs this TypeScript file.
   child ??= fork(fileURLToPath(import.meta.url), [CHILD_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const proc = child;
@@ -512,7 +512,7 @@ function printTable(rows: Row[]): void {
 
 async function main(): Promise<void> {
   console.log(`bench:api — ${ROWS.toLocaleString('en-US')} rows, ${SECONDS} s per scenario (after ${WARMUP_SECONDS} s warm-up), ${CONNECTIONS} connections`);
-  console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}`);
+  console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   if (CONNECTIONS !== APP_POOL_SIZE) console.log(`note: the app's pg pool has ${APP_POOL_SIZE} connections whatever BENCH_CONNECTIONS is; the SQL side uses ${CONNECTIONS}`);
 
   let cluster: TestCluster | undefined;

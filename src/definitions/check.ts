@@ -288,6 +288,9 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     useKey(file, '/titleKey', screen.titleKey);
     if (screen.menu) useKey(file, '/menu/section', screen.menu.section);
     const view = (screen.options as { view?: string } | undefined)?.view;
+    if ((screen.options as { drafts?: boolean } | undefined)?.drafts && screen.entity && !entities.get(screen.entity)?.manifest.drafts) {
+      report(file, '/options/drafts', `entity "${screen.entity}" does not allow drafts (manifest "drafts": true)`);
+    }
     const target = screen.entity ? entities.get(screen.entity) : undefined;
     if (view && target && !target.manifest.views?.[view]) report(file, '/options/view', `entity "${screen.entity}" has no view "${view}"`);
     if (screen.kind === 'wizard' && target) {

@@ -3,6 +3,7 @@ import type { AdvertisingPassport } from './entities/advertising-passport.ts';
 import type { Appeal } from './entities/appeal.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { Contractor } from './entities/contractor.ts';
+import type { OnlineReport } from './entities/online-report.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
 import type { Tender } from './entities/tender.ts';
@@ -12,14 +13,15 @@ export type * from './entities/advertising-passport.ts';
 export type * from './entities/appeal.ts';
 export type * from './entities/compliance-case.ts';
 export type * from './entities/contractor.ts';
+export type * from './entities/online-report.ts';
 export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -27,6 +29,7 @@ export interface EntityDataMap {
   'appeal': Appeal;
   'compliance-case': ComplianceCase;
   'contractor': Contractor;
+  'online-report': OnlineReport;
   'pharmacy-appeal': PharmacyAppeal;
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;
   'tender': Tender;

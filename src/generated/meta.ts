@@ -79,6 +79,10 @@ export interface EntityManifest {
   views?: {
     [k: string]: string;
   };
+  /**
+   * Unfinished records may be kept as drafts (`{base}/draft…`): saved without the required-field checks, resumed by their private link, submitted through the normal create.
+   */
+  drafts?: boolean;
 }
 
 /**

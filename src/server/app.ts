@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from './context.ts';
+import { DEFAULT_COUNT_CAP } from './store/entity-store.ts';
 import definitions from './plugins/definitions.ts';
 import db from './plugins/db.ts';
 import store from './plugins/store.ts';
@@ -10,6 +11,9 @@ import docs from './plugins/docs.ts';
 import entities from './plugins/entities.ts';
 import references from './plugins/references.ts';
 import files from './plugins/files.ts';
+import records from './plugins/records.ts';
+import drafts from './plugins/drafts.ts';
+import web from './plugins/web.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -24,6 +28,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : path.join(dataDir, 'files'),
+    ...(env.LIST_COUNT_CAP ? { listCountCap: Number(env.LIST_COUNT_CAP) } : {}),
   };
 }
 
@@ -40,6 +45,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     databaseUrl: options.databaseUrl,
     inMemory: options.inMemory ?? false,
     filesDir: options.filesDir ?? path.join(dataDir, 'files'),
+    listCountCap: options.listCountCap ?? DEFAULT_COUNT_CAP,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -53,7 +59,11 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(store);
   await app.register(docs);
   await app.register(entities);
+  await app.register(import('./plugins/export.ts'));
   await app.register(references);
   await app.register(files);
+  await app.register(records);
+  await app.register(drafts);
+  await app.register(web);
   return app;
 }

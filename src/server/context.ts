@@ -36,4 +36,6 @@ export interface AppConfig {
   inMemory: boolean;
   /** Where uploaded files are stored (default dataDir/files). */
   filesDir: string;
+  /** How far list-search counts before it reports the cap (LIST_COUNT_CAP, default 10 000). */
+  listCountCap: number;
 }

@@ -59,6 +59,19 @@ export interface DataProvider {
   /** URL of the XLSX export of a filtered, sorted list (opened by the browser). */
   exportUrl(entity: string, params: Omit<ListParams, 'page' | 'itemsPerPage'>): string;
   fileUrl(id: string): string;
+  /** Keeps unfinished input (entities whose manifest allows drafts); returns its private id. */
+  saveDraft(entity: string, id: string | undefined, data: RecordData): Promise<Draft>;
+  getDraft(entity: string, id: string): Promise<Draft>;
+  /** Validates the draft like create; on success the record exists and the draft is gone. */
+  submitDraft(entity: string, id: string): Promise<StoredRecord>;
+  /** Calls a named endpoint of the API (lookup screens): GET sends params as query, POST as body. */
+  call<T>(method: 'GET' | 'POST', path: string, params: Record<string, unknown>): Promise<T>;
+}
+
+export interface Draft {
+  id: string;
+  data: RecordData;
+  updatedAt: string;
 }
 
 const baseOf = (entity: string): string => {
@@ -97,5 +110,13 @@ export function createDataProvider(http: HttpClient): DataProvider {
       sortDesc: p.sortDesc.map(String).join(','),
     }),
     fileUrl: (id) => http.url(`/api/file-entity/get/${id}`),
+    saveDraft: (entity, id, data) => (id
+      ? http.request('PUT', `${baseOf(entity)}/draft/${id}`, { body: data })
+      : http.request('POST', `${baseOf(entity)}/draft`, { body: data })),
+    getDraft: (entity, id) => http.request('GET', `${baseOf(entity)}/draft/${id}`),
+    submitDraft: (entity, id) => http.request('POST', `${baseOf(entity)}/draft/${id}/submit`),
+    call: (method, path, params) => (method === 'GET'
+      ? http.request('GET', path, { query: params as Record<string, string> })
+      : http.request('POST', path, { body: params })),
   };
 }

@@ -29,8 +29,8 @@ export interface EntityTable {
   ddl: string[];
   /** Unique indexes (from the manifest's `unique`) by index name → the field they guard. */
   uniqueIndexes: Map<string, string>;
-  /** Columns that must be recomputed from `data` after they were added. */
-  backfill: string;
+  /** Every column the server computes from `data` on each write (derived, keywords, region). */
+  computed: Array<{ column: string; expr(source: string): string }>;
   /** Hash of the DDL, recorded in _ddl_log. */
   hash: string;
 }
@@ -103,6 +103,9 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
     ? (source: string) => `lower(concat_ws(' ', ${keywordFields.map((p) => textAt(source, p)).join(', ')}))`
     : undefined;
   const regionExpr = regionField ? (source: string) => `NULLIF(${textAt(source, regionField)}, '')::bigint` : undefined;
+  // The scope's region field is the `region` column itself: one column, one index, for both
+  // the region filter and (later) regional scoping.
+  if (regionField && regionExpr) columns.set(regionField, { pointer: regionField, column: 'region', type: 'bigint', expr: regionExpr });
 
   const derived = [...columns.values()].filter((c) => c.column.startsWith('"f_'));
   const ddl: string[] = [
@@ -119,24 +122,38 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
     )`,
     ...derived.map((c) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${c.column} ${c.type}`),
   ];
-  const index = (cols: string[], using = ''): string =>
-    `CREATE INDEX IF NOT EXISTS ix_${table}_${shortHash(cols.join(',') + using)} ON ${table} ${using}(${cols.join(', ')})`;
+
+  // Index column lists; an index whose columns are a prefix of another's is left out.
+  const wantedIndexes: string[][] = [];
   const sort = def.grid.defaultSort[0]!;
   const sortColumn = columns.get(sort.field);
   const sortKey = sortColumn ? [`${sortColumn.column}${sort.desc ? ' DESC' : ''}`, `id${sort.desc ? ' DESC' : ''}`] : [];
-  ddl.push(index(sortKey.length ? sortKey : ['id']));
+  wantedIndexes.push(sortKey.length ? sortKey : ['id']);
   for (const c of def.grid.columns) {
     const col = c.sortable ? columns.get(c.field) : undefined;
-    if (col && col.column !== 'id') ddl.push(index([col.column]));
+    if (col && col.column !== 'id') wantedIndexes.push([col.column]);
   }
+  const eqColumns: string[] = [];
   for (const f of def.grid.filters) {
     const col = f.field ? columns.get(f.field) : undefined;
     if (!col) continue;
     // Equality filters are combined with the default sort so a filtered first page is an index range scan.
-    ddl.push(index(f.kind === 'eq' || f.kind === 'in' || f.kind === 'bool' ? [col.column, ...sortKey] : [col.column]));
+    if (f.kind === 'eq' || f.kind === 'in' || f.kind === 'bool') {
+      wantedIndexes.push([col.column, ...sortKey]);
+      eqColumns.push(col.column);
+    } else wantedIndexes.push([col.column]);
   }
-  if (regionExpr) ddl.push(index(['region', ...sortKey]));
-  if (def.manifest.scope?.owner) ddl.push(index(['owner', ...sortKey]));
+  // A regional queue is listed by region and status together: one index serves its first
+  // page (a range scan in sort order) and its total (an index-only scan).
+  if (eqColumns.includes('region') && eqColumns.includes('status')) wantedIndexes.push(['region', 'status', ...sortKey]);
+  if (def.manifest.scope?.owner) wantedIndexes.push(['owner', ...sortKey]);
+  const bare = (cols: string[]) => cols.map((c) => c.replace(/ DESC$/, ''));
+  const isPrefix = (a: string[], b: string[]) => a.length < b.length && bare(a).every((c, i) => bare(b)[i] === c);
+  const keys = [...new Map(wantedIndexes.map((cols) => [cols.join(','), cols])).values()];
+  for (const cols of keys) {
+    if (cols.join(',') === 'id' || keys.some((other) => isPrefix(cols, other))) continue;
+    ddl.push(`CREATE INDEX IF NOT EXISTS ix_${table}_${shortHash(cols.join(','))} ON ${table} (${cols.join(', ')})`);
+  }
   const uniqueIndexes = new Map<string, string>();
   for (const pointer of def.manifest.unique ?? []) {
     const col = columns.get(pointer);
@@ -146,10 +163,10 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
     ddl.push(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON ${table} (${col.column})`);
   }
   const uniqueDdl = [...new Set(ddl)];
-  const sets = [
-    ...derived.map((c) => `${c.column} = ${c.expr('data')}`),
-    `keywords = ${keywordExpr ? keywordExpr('data') : 'NULL'}`,
-    `region = ${regionExpr ? regionExpr('data') : 'NULL'}`,
+  const computed: Array<{ column: string; expr: (source: string) => string }> = [
+    ...derived.map((c) => ({ column: c.column, expr: c.expr })),
+    { column: 'keywords', expr: (source: string) => (keywordExpr ? keywordExpr(source) : 'NULL') },
+    { column: 'region', expr: (source: string) => (regionExpr ? regionExpr(source) : 'NULL') },
   ];
   return {
     entity: def.id,
@@ -157,10 +174,10 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
     columns,
     keywordExpr,
     regionExpr,
+    computed,
     ddl: uniqueDdl,
     uniqueIndexes,
-    backfill: `UPDATE ${table} SET ${sets.join(', ')}`,
-    hash: shortHash(uniqueDdl.join(';\n') + '\n' + sets.join(',')),
+    hash: shortHash(uniqueDdl.join(';\n') + '\n' + computed.map((c) => `${c.column}=${c.expr('data')}`).join(',')),
   };
 }
 

@@ -60,7 +60,7 @@ const entities: FastifyPluginAsync = async (app) => {
         tags,
         querystring: { ...filterQuerySchema(def), properties: { ...filterQuerySchema(def).properties, lang: { type: 'string' } } },
         body: { ...searchPayloadSchema },
-        response: { 200: { type: 'object', required: ['list', 'total'], properties: { list: { type: 'array', items: record }, total: { type: 'integer' } } }, ...errors },
+        response: { 200: { type: 'object', required: ['list', 'total'], properties: { list: { type: 'array', items: record }, total: { type: 'integer' }, totalCapped: { type: 'boolean', description: 'More rows match than were counted; total is the cap.' } } }, ...errors },
       },
     }, async (request) => app.store.listSearch(entity, request.query, request.body ?? {}, request.actor));
 

@@ -8,6 +8,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import { ApiError, notFound } from '../errors.ts';
+import type { Actor } from '../store/entity-store.ts';
 
 /** The uploader defaults of the spec: 5 files of 10 MB each. */
 export const DEFAULT_MAX_FILES = 5;
@@ -24,6 +25,8 @@ export const DEFAULT_MIME_TYPES = [
 ];
 
 const SNIFF_BYTES = 4100;
+
+interface FileRow { kind: string; name: string; mime: string; size: number; sha256: string; owner: string | null; record_id: number | null }
 
 /** The type of a file by its first bytes; text without a signature counts as text/plain. */
 async function sniff(head: Buffer): Promise<string> {
@@ -54,6 +57,18 @@ const formatBytes = (n: number): string => (n >= 1024 * 1024 ? `${Math.round(n /
  */
 const files: FastifyPluginAsync = async (app) => {
   await app.register(multipart, { throwFileSizeLimit: true });
+
+  /** A file is readable exactly when its record is (the store applies the read rules), or by its uploader before it is linked. */
+  const mayRead = async (file: FileRow, actor: Actor): Promise<boolean> => {
+    if (file.record_id === null) return file.owner !== null && file.owner === actor.id;
+    try {
+      await app.store.get(file.kind, file.record_id, actor);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 403)) return false;
+      throw error;
+    }
+  };
 
   app.post<{ Params: { kind: string } }>('/api/file-entity/save/:kind', {
     schema: {
@@ -115,21 +130,31 @@ const files: FastifyPluginAsync = async (app) => {
     return { list: received.map(({ id, name, mime, size, sha256 }) => ({ id, name, mime, size, sha256 })) };
   });
 
+  app.get<{ Querystring: { ids: string } }>('/api/file-entity/info', {
+    schema: {
+      tags: ['Files'],
+      summary: 'Names, types and sizes of files the caller may read (others are left out)',
+      querystring: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'string', pattern: '^[0-9a-f-]{36}(,[0-9a-f-]{36}){0,49}$' }, lang: { type: 'string' } } },
+      response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
+    },
+  }, async (request) => {
+    const { rows } = await app.db.query<FileRow & { id: string }>(
+      'SELECT id::text, kind, name, mime, size, sha256, owner, record_id FROM file_entity WHERE id = ANY($1::uuid[])',
+      [request.query.ids.split(',')],
+    );
+    const readable = await Promise.all(rows.map((f) => mayRead(f, request.actor)));
+    return { list: rows.filter((_, i) => readable[i]).map(({ id, name, mime, size, sha256 }) => ({ id, name, mime, size, sha256 })) };
+  });
+
   app.get<{ Params: { id: string } }>('/api/file-entity/get/:id', {
     schema: { tags: ['Files'], params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } },
   }, async (request, reply) => {
-    const { rows } = await app.db.query<{ kind: string; name: string; mime: string; size: number; sha256: string; owner: string | null; record_id: number | null }>(
+    const { rows } = await app.db.query<FileRow>(
       'SELECT kind, name, mime, size, sha256, owner, record_id FROM file_entity WHERE id = $1',
       [request.params.id],
     );
     const file = rows[0];
-    if (!file) throw notFound();
-    if (file.record_id !== null) {
-      // Readable exactly when its record is: the store applies the caller's read rules.
-      await app.store.get(file.kind, file.record_id, request.actor);
-    } else if (file.owner === null || file.owner !== request.actor.id) {
-      throw notFound();
-    }
+    if (!file || !(await mayRead(file, request.actor))) throw notFound();
     const stream = app.fileStorage.open(request.params.id);
     if (!stream) throw notFound();
     return reply

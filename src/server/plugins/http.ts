@@ -59,7 +59,11 @@ export default fp(
     });
 
     app.setNotFoundHandler((request, reply) => {
-      reply.code(404).send({ message: app.translator.t(request.locale, 'errors.notFound') });
+      // Client routes (history mode) get the web app; its router shows its own not-found page.
+      if (app.webAppRoot && request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/assets/')) {
+        return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+      }
+      return reply.code(404).send({ message: app.translator.t(request.locale, 'errors.notFound') });
     });
   },
   { name: 'http', dependencies: ['definitions'] },

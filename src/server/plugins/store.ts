@@ -8,7 +8,7 @@ export default fp(
   async (app) => {
     const references = await createReferenceService(app.db);
     app.decorate('references', references);
-    app.decorate('store', createEntityStore(app.db, app.definitions, app.tables, references));
+    app.decorate('store', createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap));
     app.decorate('fileStorage', createLocalFileStorage(app.config.filesDir));
   },
   { name: 'store', dependencies: ['db'] },

@@ -9,7 +9,7 @@ import { toFieldProblems, type FieldProblem } from '../../shared/validation/fiel
 import { ApiError, badInput, notFound, staleVersion } from '../errors.ts';
 import { findFileFields, findReferenceFields, valuesAt, type FileField, type ReferenceField } from './record-schema.ts';
 import type { ReferenceService } from './references.ts';
-import { buildListQuery, type SearchPayload } from './list-query.ts';
+import { buildListQuery, keysetCondition, type SearchPayload } from './list-query.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export interface Actor {
@@ -40,13 +40,26 @@ export interface EntityStore {
   /** Replaces the record's data; `input.version` must be the version read (else 409). */
   update(entity: string, id: number, input: unknown, actor: Actor): Promise<StoredRecord>;
   remove(entity: string, id: number, actor: Actor, version?: number): Promise<void>;
-  listSearch(entity: string, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor): Promise<{ list: StoredRecord[]; total: number }>;
+  /** A page and the total; past `countCap` matches the total is the cap and `totalCapped` is set. */
+  listSearch(entity: string, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
   searchByKeyword(entity: string, keyword: string, limit: number, actor: Actor): Promise<{ list: Array<{ id: number; label: string }> }>;
+  /**
+   * Every record matching list-search's filters, in list-search's order, read in batches
+   * (keyset paging) so that a large result is never in memory at once. Bad filters or
+   * sort fields throw (400) when this is called, before any row is read.
+   * @example for await (const record of store.streamList('x', { keyword: 'a' }, { sortBy: ['createdAt'] }, actor)) …
+   */
+  streamList(entity: string, filters: Record<string, unknown>, sort: Pick<SearchPayload, 'sortBy' | 'sortDesc'>, actor: Actor, batchSize?: number): AsyncIterable<StoredRecord>;
 }
 
+/** Rows per query of `streamList`. */
+export const STREAM_BATCH_SIZE = 1000;
+
+// Microseconds, as stored: clients comparing these strings see the database's own order.
+const isoText = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 const RECORD_COLUMNS = `id, version, status, owner, data,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
-  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
+  ${isoText('created_at')} AS created_iso,
+  ${isoText('updated_at')} AS updated_iso`;
 
 interface Row {
   id: number;
@@ -54,8 +67,9 @@ interface Row {
   status: string;
   owner: string | null;
   data: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
+  /** Aliased so that ORDER BY created_at still means the timestamp column and its index. */
+  created_iso: string;
+  updated_iso: string;
 }
 
 const toRecord = (row: Row): StoredRecord => ({
@@ -64,8 +78,8 @@ const toRecord = (row: Row): StoredRecord => ({
   version: row.version,
   status: row.status,
   owner: row.owner,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
+  createdAt: row.created_iso,
+  updatedAt: row.updated_iso,
 });
 
 /** Defaults of a schema: `default` values, and nested objects that have some. */
@@ -113,22 +127,21 @@ const changedFields = (before: Record<string, unknown>, after: Record<string, un
     .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
     .sort();
 
+/** Default for how far list-search counts (LIST_COUNT_CAP). */
+export const DEFAULT_COUNT_CAP = 10_000;
+
 export function createEntityStore(
   db: Database,
   registry: DefinitionRegistry,
   tables: Map<string, EntityTable>,
   references: ReferenceService,
+  countCap = DEFAULT_COUNT_CAP,
 ): EntityStore {
   const ajv = createServerAjv();
   const compiled = new Map<string, Compiled>();
   for (const def of registry.entities.values()) {
     const table = tables.get(def.id)!;
-    const derived = [...table.columns.values()].filter((c) => c.column.startsWith('"f_'));
-    const computed = [
-      ...derived.map((c) => [c.column, c.expr('$1::jsonb')] as const),
-      ['keywords', table.keywordExpr ? table.keywordExpr('$1::jsonb') : 'NULL'] as const,
-      ['region', table.regionExpr ? table.regionExpr('$1::jsonb') : 'NULL'] as const,
-    ];
+    const computed = table.computed.map((c) => [c.column, c.expr('$1::jsonb')] as const);
     const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
     compiled.set(def.id, {
       def,
@@ -249,9 +262,36 @@ export function createEntityStore(
       const q = buildListQuery(c.def, c.table, filters, payload);
       const [page, count] = await Promise.all([
         db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} ${q.where} ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`, q.params),
-        db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${c.table.table} ${q.where}`, q.params),
+        // Counting stops past the cap: an exact total of a million rows costs more than the page.
+        db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM ${c.table.table} ${q.where} LIMIT ${countCap + 1}) AS matched`, q.params),
       ]);
-      return { list: page.rows.map(toRecord), total: count.rows[0]?.total ?? 0 };
+      const total = count.rows[0]?.total ?? 0;
+      return total > countCap ? { list: page.rows.map(toRecord), total: countCap, totalCapped: true } : { list: page.rows.map(toRecord), total };
+    },
+
+    streamList(entity, filters, sort, _actor, batchSize = STREAM_BATCH_SIZE) {
+      const c = entityOf(entity);
+      const q = buildListQuery(c.def, c.table, filters, { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true });
+      const keys = q.keys;
+      const orderBy = `ORDER BY ${keys.map((k) => `${k.column} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}`;
+      const keyColumns = keys.map((k, i) => `${k.column}::text AS "k${i}"`).join(', ');
+      return (async function* batches() {
+        let after: Array<string | null> | undefined;
+        for (;;) {
+          const params = [...q.params];
+          const param = (value: unknown): string => `$${params.push(value)}`;
+          const conditions = [q.where.replace(/^WHERE /, ''), after ? keysetCondition(keys, after, param) : ''].filter(Boolean);
+          const { rows } = await db.query<Row & { [key: `k${number}`]: string | null }>(
+            `SELECT ${RECORD_COLUMNS}, ${keyColumns} FROM ${c.table.table}
+             ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''} ${orderBy} LIMIT ${batchSize}`,
+            params,
+          );
+          for (const row of rows) yield toRecord(row);
+          if (rows.length < batchSize) return;
+          const lastRow = rows[rows.length - 1]!;
+          after = keys.map((_, i) => lastRow[`k${i}`] ?? null);
+        }
+      })();
     },
 
     async searchByKeyword(entity, keyword, limit) {

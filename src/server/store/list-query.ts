@@ -1,5 +1,5 @@
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import type { EntityTable } from '../db/entity-table.ts';
+import type { EntityTable, SqlType } from '../db/entity-table.ts';
 import { ApiError } from '../errors.ts';
 import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 import type { JSONSchema7 } from 'json-schema';
@@ -148,18 +148,50 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
   }
   if (!sort.length) sort = def.grid.defaultSort.map((s) => ({ field: s.field, desc: s.desc === true, name: s.field }));
   const last = sort[sort.length - 1]!;
-  const order = [
-    ...sort.map((s) => `${columnOf(s.field)} ${s.desc ? 'DESC' : 'ASC'}`),
+  const keys: SortKey[] = [
+    ...sort.map((s) => ({ column: columnOf(s.field), type: table.columns.get(s.field)!.type, desc: s.desc })),
     // A unique tie-breaker makes pages stable; its direction follows the last key so an index serves both.
-    ...(sort.some((s) => s.field === '/id') ? [] : [`id ${last.desc ? 'DESC' : 'ASC'}`]),
+    ...(sort.some((s) => s.field === '/id') ? [] : [{ column: 'id', type: 'bigint' as const, desc: last.desc }]),
   ];
   const itemsPerPage = payload.itemsPerPage ?? DEFAULT_PAGE_SIZE;
   const page = payload.page ?? 0;
   return {
     where: where.length ? `WHERE ${where.join(' AND ')}` : '',
-    orderBy: `ORDER BY ${order.join(', ')}`,
+    orderBy: `ORDER BY ${keys.map((k) => `${k.column} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}`,
     params,
+    keys,
     limit: itemsPerPage,
     offset: page * itemsPerPage,
   };
+}
+
+/** One ORDER BY key of a list query; the last one is unique (the id), so the order is total. */
+export interface SortKey {
+  /** Quoted SQL column. */
+  column: string;
+  type: SqlType;
+  desc: boolean;
+}
+
+/**
+ * The keyset condition "comes after this row" for an ORDER BY of `keys`, following
+ * PostgreSQL's default null placement (ASC → NULLS LAST, DESC → NULLS FIRST). `after` holds
+ * the previous row's key values as text (`column::text`), so timestamps and numerics
+ * round-trip exactly; they are cast back to the column type in SQL.
+ * @example keysetCondition([{ column: 'id', type: 'bigint', desc: true }], ['41'], p) // '((id < $1::bigint))'
+ */
+export function keysetCondition(keys: readonly SortKey[], after: ReadonlyArray<string | null>, param: (value: unknown) => string): string {
+  const alternatives: string[] = [];
+  const equalSoFar: string[] = [];
+  keys.forEach((key, i) => {
+    const value = after[i] ?? null;
+    const typed = value === null ? '' : `${param(value)}::${key.type}`;
+    let beyond: string | undefined;
+    if (key.desc) beyond = value === null ? `${key.column} IS NOT NULL` : `${key.column} < ${typed}`;
+    else if (value !== null) beyond = `(${key.column} > ${typed} OR ${key.column} IS NULL)`;
+    // Ascending past a null: nothing non-null follows, only equal nulls, handled by later keys.
+    if (beyond) alternatives.push([...equalSoFar, beyond].join(' AND '));
+    equalSoFar.push(value === null ? `${key.column} IS NULL` : `${key.column} = ${typed}`);
+  });
+  return alternatives.length ? `(${alternatives.map((a) => `(${a})`).join(' OR ')})` : 'FALSE';
 }

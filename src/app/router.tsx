@@ -1,0 +1,36 @@
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { screens } from '../definitions/client.ts';
+import { loadScreenKind, withTimeout } from '../engine/registry.ts';
+import { Layout } from './shell/Layout.tsx';
+import { NotFound } from './shell/NotFound.tsx';
+import { ForceReload } from './shell/ForceReload.tsx';
+import { RouteError } from './shell/RouteError.tsx';
+import { ScreenRoute } from './shell/ScreenRoute.tsx';
+
+/** A route per screen definition, each loading its kind's chunk lazily (120 s limit). */
+export function screenRoutes(): RouteObject[] {
+  return screens.map((screen) => ({
+    path: screen.route,
+    errorElement: <RouteError />,
+    handle: { screen: screen.id },
+    lazy: async () => {
+      const { default: Kind } = await withTimeout(loadScreenKind(screen.kind));
+      return { element: <ScreenRoute key={screen.id} screen={screen} Kind={Kind} /> };
+    },
+  }));
+}
+
+/** The app's routes: screens from definitions, the force-reload route, and not-found. */
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <Layout />,
+      errorElement: <RouteError />,
+      children: [
+        ...screenRoutes(),
+        { path: '/reload', element: <ForceReload /> },
+        { path: '*', element: <NotFound /> },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,119 @@
+import { Button, makeStyles, mergeClasses, Spinner, Text, tokens, Tooltip } from '@fluentui/react-components';
+import { NavigationRegular, PanelLeftContractRegular, PanelLeftExpandRegular } from '@fluentui/react-icons';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { screens } from '../../definitions/client.ts';
+import { canOpen } from '../../shared/ability.ts';
+import { useAbility } from '../ability.tsx';
+import { getSetting, setSetting } from '../settings.ts';
+import { LanguageSwitcher } from './LanguageSwitcher.tsx';
+import { ProgressBar } from './ProgressBar.tsx';
+import { ScrollToTop } from './ScrollToTop.tsx';
+import { menuIcon } from './icons.tsx';
+
+const useStyles = makeStyles({
+  header: {
+    position: 'sticky', top: 0, zIndex: 100, display: 'flex', alignItems: 'center', gap: '8px', padding: '8px 12px',
+    backgroundColor: tokens.colorBrandBackground, color: tokens.colorNeutralForegroundOnBrand, minHeight: '48px',
+  },
+  title: { flexGrow: 1, fontWeight: tokens.fontWeightSemibold, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'inherit', textDecoration: 'none' },
+  onBrand: { color: tokens.colorNeutralForegroundOnBrand },
+  body: { display: 'flex', minHeight: 'calc(100vh - 48px)' },
+  nav: {
+    flexShrink: 0, width: '248px', borderRight: `1px solid ${tokens.colorNeutralStroke2}`, backgroundColor: tokens.colorNeutralBackground2,
+    padding: '8px 0', overflowY: 'auto', position: 'sticky', top: '48px', height: 'calc(100vh - 48px)',
+    '@media (max-width: 767px)': { position: 'fixed', left: 0, zIndex: 90, boxShadow: tokens.shadow16 },
+  },
+  condensed: { width: '52px' },
+  hiddenOnPhone: { '@media (max-width: 767px)': { display: 'none' } },
+  section: { padding: '12px 16px 4px', color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, textTransform: 'uppercase' },
+  link: {
+    display: 'flex', alignItems: 'center', gap: '10px', padding: '8px 16px', color: tokens.colorNeutralForeground1, textDecoration: 'none',
+    ':hover': { backgroundColor: tokens.colorNeutralBackground2Hover },
+  },
+  active: { backgroundColor: tokens.colorBrandBackground2, color: tokens.colorBrandForeground1, fontWeight: tokens.fontWeightSemibold },
+  main: { flexGrow: 1, minWidth: 0, padding: '16px', '@media (max-width: 767px)': { padding: '8px' } },
+});
+
+const isPhone = () => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px)').matches;
+
+/** The shell: header with the language switcher, the sidebar menu from `screens/`, the page. */
+export function Layout() {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const ability = useAbility();
+  const location = useLocation();
+  const [condensed, setCondensed] = useState(() => getSetting('menuCondensed'));
+  const [open, setOpen] = useState(() => !isPhone() && getSetting('sidebarOpen'));
+  useEffect(() => setSetting('menuCondensed', condensed), [condensed]);
+  useEffect(() => {
+    if (isPhone()) setOpen(false);
+  }, [location.pathname]);
+
+  const sections = useMemo(() => {
+    const bySection = new Map<string, typeof screens[number][]>();
+    for (const screen of screens) {
+      if (!screen.menu || !canOpen(ability, screen.permission)) continue;
+      const list = bySection.get(screen.menu.section) ?? [];
+      list.push(screen);
+      bySection.set(screen.menu.section, list);
+    }
+    return [...bySection];
+  }, [ability]);
+
+  const toggle = () => {
+    setOpen((o) => {
+      if (!isPhone()) setSetting('sidebarOpen', !o);
+      return !o;
+    });
+  };
+
+  return (
+    <>
+      <ProgressBar />
+      <header className={s.header} data-region="header">
+        <Button appearance="transparent" className={s.onBrand} icon={<NavigationRegular />} aria-label={t('app.menu')} data-action="menu" onClick={toggle} />
+        <NavLink to="/" className={s.title}><Text weight="semibold" className={s.onBrand}>{t('app.shortTitle')}</Text></NavLink>
+        <div className={s.onBrand}><LanguageSwitcher /></div>
+      </header>
+      <div className={s.body}>
+        {open && (
+          <nav className={mergeClasses(s.nav, condensed && s.condensed)} data-region="menu" aria-label={t('app.menu')}>
+            {sections.map(([section, items]) => (
+              <div key={section}>
+                {!condensed && <div className={s.section}>{t(section)}</div>}
+                {items.map((screen) => {
+                  const Icon = menuIcon(screen.menu?.icon);
+                  const link = (
+                    <NavLink key={screen.id} to={screen.route} data-menu={screen.id} className={({ isActive }) => mergeClasses(s.link, isActive && s.active)} end={screen.route === '/'}>
+                      <Icon fontSize={20} />
+                      {!condensed && <span>{t(screen.titleKey)}</span>}
+                    </NavLink>
+                  );
+                  return condensed ? <Tooltip key={screen.id} content={t(screen.titleKey)} relationship="label" positioning="after">{link}</Tooltip> : link;
+                })}
+              </div>
+            ))}
+            <div className={s.hiddenOnPhone} style={{ padding: '8px' }}>
+              <Button
+                appearance="subtle"
+                data-action="condense"
+                icon={condensed ? <PanelLeftExpandRegular /> : <PanelLeftContractRegular />}
+                aria-label={t(condensed ? 'app.expandMenu' : 'app.condenseMenu')}
+                onClick={() => setCondensed((c) => !c)}
+              />
+            </div>
+          </nav>
+        )}
+        <main className={s.main} data-region="main">
+          <Suspense fallback={<Spinner style={{ marginTop: 48 }} />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+      <ScrollToTop />
+      <ScrollRestoration />
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import { MessageBar, MessageBarBody } from '@fluentui/react-components';
+import { useEffect, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ScreenDefinition } from '../../generated/meta.ts';
+import type { ScreenProps } from '../../engine/types.ts';
+import { canOpen } from '../../shared/ability.ts';
+import { useAbility } from '../ability.tsx';
+
+/**
+ * One screen of the definitions on its route: checks the screen's permission, titles the
+ * document, and renders the screen kind's component.
+ */
+export function ScreenRoute({ screen, Kind }: { screen: ScreenDefinition; Kind: ComponentType<ScreenProps> }) {
+  const { t } = useTranslation();
+  const ability = useAbility();
+  const allowed = canOpen(ability, screen.permission);
+  useEffect(() => {
+    document.title = `${t(screen.titleKey)} — ${t('app.shortTitle')}`;
+  }, [screen.titleKey, t]);
+  if (!allowed) {
+    return (
+      <div data-screen={screen.id} data-denied="true">
+        <MessageBar intent="warning"><MessageBarBody>{t('errors.forbidden')}</MessageBarBody></MessageBar>
+      </div>
+    );
+  }
+  return <Kind screen={screen} />;
+}

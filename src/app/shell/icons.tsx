@@ -1,0 +1,25 @@
+import type { FluentIcon } from '@fluentui/react-icons';
+import {
+  BoxMultipleRegular, BuildingRegular, DataBarVerticalRegular, DocumentBulletListRegular, GavelRegular, HomeRegular,
+  MegaphoneRegular, PillRegular, ShieldCheckmarkRegular, AppsListRegular, PeopleRegular, ChatRegular,
+} from '@fluentui/react-icons';
+
+/**
+ * Menu icons by the names screens use (`menu.icon`). Named here rather than imported
+ * dynamically so the bundle carries only these; an unknown name gets the default icon.
+ */
+const icons: Record<string, FluentIcon> = {
+  BoxMultiple: BoxMultipleRegular,
+  Building: BuildingRegular,
+  DataBarVertical: DataBarVerticalRegular,
+  DocumentBulletList: DocumentBulletListRegular,
+  Gavel: GavelRegular,
+  Home: HomeRegular,
+  Megaphone: MegaphoneRegular,
+  Pill: PillRegular,
+  ShieldCheckmark: ShieldCheckmarkRegular,
+  People: PeopleRegular,
+  Chat: ChatRegular,
+};
+
+export const menuIcon = (name: string | undefined): FluentIcon => (name && icons[name]) || AppsListRegular;

@@ -1,0 +1,21 @@
+import type { ScreenDefinition } from '../../generated/meta.ts';
+import { screens } from '../../definitions/client.ts';
+
+/**
+ * The route of an entity's screen of a kind, with `:id` filled in: how screens link to each
+ * other without naming one another (row click → detail, detail → edit, list → create).
+ * @example entityScreenPath('x', 'detail', 5) // '/admin/x/5'
+ */
+export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string): string | undefined {
+  const wantsId = id !== undefined;
+  const screen = screens.find((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && !s.options?.view);
+  return screen && fillRoute(screen.route, id);
+}
+
+/** A screen's route with `:id` replaced. */
+export const fillRoute = (route: string, id?: number | string): string =>
+  id === undefined ? route : route.replace(':id', encodeURIComponent(String(id)));
+
+/** Other screens of the entity that work on one record (e.g. a wizard over part of it). */
+export const recordViews = (entity: string): ScreenDefinition[] =>
+  screens.filter((s) => s.entity === entity && s.route.includes(':id') && Boolean(s.options?.view));

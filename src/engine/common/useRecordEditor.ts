@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import type { ScreenDefinition } from '../../generated/meta.ts';
+import { HttpError } from '../../app/api/http.ts';
+import { useApi } from '../../app/api/context.tsx';
+import { useGetEmpty, useGetOne, useSave } from '../../app/api/hooks.ts';
+import type { RecordData } from '../../app/api/data-provider.ts';
+import { useEntity, useUi } from './useEntity.ts';
+import { entityScreenPath } from './routes.ts';
+import { useConfirm } from './useConfirm.tsx';
+import { useLeaveGuard } from './useLeaveGuard.ts';
+import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+
+const dataOnly = (record: RecordData): RecordData =>
+  Object.fromEntries(Object.entries(record).filter(([k]) => !(SYSTEM_FIELDS as readonly string[]).includes(k)));
+
+interface ScreenOptions {
+  view?: string;
+  drafts?: boolean;
+}
+
+/**
+ * Everything a form or wizard screen does with one record: load it (or a blank one, or a
+ * draft by its private link), track edits, confirm and save through the data provider, put
+ * a 400's field errors on their fields, guard against leaving with unsaved input, and go to
+ * the record's page when saved.
+ */
+export function useRecordEditor(screen: ScreenDefinition) {
+  const entity = screen.entity!;
+  const options = (screen.options ?? {}) as ScreenOptions;
+  const params = useParams();
+  const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
+  const { dataProvider, reportError, notifySuccess } = useApi();
+  const recordId = params.id !== undefined ? Number(params.id) : undefined;
+  const draftId = search.get('draft') ?? undefined;
+
+  const definition = useEntity(entity);
+  const ui = useUi(entity, options.view);
+  const record = useGetOne(entity, recordId);
+  const empty = useGetEmpty(entity, recordId === undefined && !draftId);
+  const draft = useQuery({ queryKey: ['draft', entity, draftId], queryFn: () => dataProvider.getDraft(entity, draftId!), enabled: Boolean(draftId) });
+  const save = useSave(entity);
+  const { confirm, dialog } = useConfirm();
+
+  const loaded = recordId !== undefined ? record.data : draftId ? draft.data?.data : empty.data;
+  const [formData, setFormData] = useState<RecordData | undefined>(undefined);
+  const [dirty, setDirty] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>(undefined);
+  useEffect(() => {
+    if (loaded && formData === undefined) setFormData(dataOnly(loaded));
+  }, [loaded, formData]);
+  useLeaveGuard(dirty, saving);
+
+  const change = (data: RecordData) => {
+    setFormData(data);
+    setDirty(true);
+  };
+
+  const fail = (error: unknown) => {
+    if (error instanceof HttpError && error.fieldErrors) setServerErrors(error.fieldErrors);
+    reportError(error);
+  };
+
+  /** Confirms, saves (create, update or draft submit) and opens the saved record. */
+  const submit = async (data: RecordData): Promise<boolean> => {
+    if (!(await confirm(recordId !== undefined ? 'update' : 'send'))) return false;
+    setSaving(true);
+    setServerErrors(undefined);
+    try {
+      const saved = draftId && recordId === undefined
+        ? await dataProvider.submitDraft(entity, await dataProvider.saveDraft(entity, draftId, data).then((d) => d.id))
+        : await save.mutateAsync({ id: recordId, data: recordId !== undefined ? { ...data, version: record.data?.version } : data });
+      setDirty(false);
+      notifySuccess(recordId !== undefined ? 'engine.saved.updated' : 'engine.saved.created');
+      const next = entityScreenPath(entity, ['detail'], saved.id);
+      // Navigate after the dirty flag is cleared so the leave guard lets it pass.
+      setTimeout(() => navigate(next ?? '/', { replace: true }), 0);
+      return true;
+    } catch (error) {
+      fail(error);
+      return false;
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  /** Keeps the input as a draft and puts its private link in the address bar. */
+  const saveDraft = async (data: RecordData): Promise<void> => {
+    setServerErrors(undefined);
+    try {
+      const saved = await dataProvider.saveDraft(entity, draftId, data);
+      setDirty(false);
+      notifySuccess('engine.saved.draft');
+      if (saved.id !== draftId) setSearch({ draft: saved.id }, { replace: true });
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const loadError = definition.error ?? ui.error ?? record.error ?? empty.error ?? draft.error;
+  const ready = Boolean(definition.data && formData && !ui.isLoading);
+  return {
+    entity, recordId, draftId, options, definition: definition.data, ui: ui.data, formData, change, dirty, saving,
+    serverErrors, submit, saveDraft, ready, loadError, confirmDialog: dialog, version: record.data?.version,
+  };
+}

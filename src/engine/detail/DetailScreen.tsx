@@ -1,0 +1,95 @@
+import { Badge, Button, makeStyles, Tab, TabList, Title2, tokens } from '@fluentui/react-components';
+import { DeleteRegular, EditRegular } from '@fluentui/react-icons';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import type { JSONSchema7 } from 'json-schema';
+import type { ScreenProps } from '../types.ts';
+import { useDelete, useGetOne } from '../../app/api/hooks.ts';
+import { useApi } from '../../app/api/context.tsx';
+import { useEntity } from '../common/useEntity.ts';
+import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
+import { useConfirm } from '../common/useConfirm.tsx';
+import { ScreenState } from '../common/ScreenState.tsx';
+import { formatDateTime } from '../common/format.ts';
+import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { EntityForm } from '../form/EntityForm.tsx';
+import { HistoryTable } from './HistoryTable.tsx';
+
+const useStyles = makeStyles({
+  head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalS, marginLeft: 'auto', flexWrap: 'wrap' },
+  meta: { color: tokens.colorNeutralForeground3, margin: `${tokens.spacingVerticalXS} 0 ${tokens.spacingVerticalM}` },
+});
+
+/** One record, read-only by the same schema as its form, with its history and actions. */
+export default function DetailScreen({ screen }: ScreenProps) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const entity = screen.entity!;
+  const id = Number(useParams().id);
+  const definition = useEntity(entity);
+  const record = useGetOne(entity, id);
+  const remove = useDelete(entity);
+  const { notifySuccess } = useApi();
+  const { confirm, dialog } = useConfirm();
+  const [tab, setTab] = useState<'record' | 'history'>('record');
+
+  if (!definition.data || !record.data) {
+    return <ScreenState screenId={screen.id} error={definition.error ?? record.error} onRetry={() => void record.refetch()} />;
+  }
+  const def = definition.data;
+  const data = record.data;
+  const label = def.manifest.labelField ? String(resolveValue(data, def.manifest.labelField) ?? '') : '';
+  const edit = entityScreenPath(entity, ['form', 'wizard'], id);
+  const list = entityScreenPath(entity, ['list']);
+  const fieldTitle = (pointer: string) => {
+    const title = resolveFieldSchema(def.schema as JSONSchema7, pointer)?.title;
+    return title ? t(title) : pointer;
+  };
+  const onDelete = async () => {
+    if (!(await confirm('delete'))) return;
+    await remove.mutateAsync({ id, version: data.version });
+    notifySuccess('engine.saved.deleted');
+    navigate(list ?? '/', { replace: true });
+  };
+
+  return (
+    <div data-screen={screen.id} data-entity={entity} data-record={id}>
+      <div className={s.head}>
+        <Title2 as="h1">{t(def.manifest.titleKey)} № {id}{label ? ` — ${label}` : ''}</Title2>
+        <Badge appearance="tint" data-status={data.status}>{t(`status.${data.status}`, { defaultValue: data.status })}</Badge>
+        <div className={s.actions}>
+          {recordViews(entity).map((view) => (
+            <Link key={view.id} to={fillRoute(view.route, id)}><Button data-action={view.id}>{t(view.titleKey)}</Button></Link>
+          ))}
+          {edit && <Link to={edit}><Button appearance="primary" icon={<EditRegular />} data-action="edit">{t('engine.detail.edit')}</Button></Link>}
+          <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>{t('engine.detail.delete')}</Button>
+        </div>
+      </div>
+      <div className={s.meta}>
+        {t('common.field.createdAt')}: {formatDateTime(data.createdAt)} · {t('common.field.updatedAt')}: {formatDateTime(data.updatedAt)} · {t('common.field.version')}: {data.version}
+      </div>
+      <TabList selectedValue={tab} onTabSelect={(_e, d) => setTab(d.value as 'record' | 'history')}>
+        <Tab value="record" data-tab="record">{t('engine.detail.record')}</Tab>
+        <Tab value="history" data-tab="history">{t('engine.detail.history')}</Tab>
+      </TabList>
+      <div style={{ marginTop: 12 }}>
+        {tab === 'record'
+          ? <EntityForm entity={entity} schema={def.schema} uiSchema={def.ui?.uiSchema ?? {}} formData={dataOnly(data)} readOnly onSubmit={() => undefined} />
+          : <HistoryTable entity={entity} id={id} fieldTitle={fieldTitle} />}
+      </div>
+      {dialog}
+    </div>
+  );
+}
+
+const dataOnly = (record: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(record).filter(([k]) => !(SYSTEM_FIELDS as readonly string[]).includes(k)));
+
+function resolveValue(data: Record<string, unknown>, pointer: string): unknown {
+  let node: unknown = data;
+  for (const seg of pointer.split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[seg];
+  return node;
+}

@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import { makeStyles } from '@fluentui/react-components';
+import { withTheme, type IChangeEvent } from '@rjsf/core';
+import type Form from '@rjsf/core';
+import { deepEquals, type FieldPathList, type RJSFSchema, type UiSchema } from '@rjsf/utils';
+import type { JSONSchema7 } from 'json-schema';
+import { useDataProvider } from '../../app/api/context.tsx';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
+import { createErrorVisibility, ErrorVisibilityContext, type EntityFormContext } from './context.ts';
+import { localizeErrors, propertyToPointer, toErrorSchema } from './localize.ts';
+import { getAtPointer, isWithin } from './pointer.ts';
+import { portalFormTheme } from './theme.ts';
+import { prepareUiSchema } from './uiSchema.ts';
+import { portalValidator } from './validator.ts';
+
+type Data = Record<string, unknown>;
+
+const ThemedForm = withTheme<Data, RJSFSchema, EntityFormContext>(portalFormTheme);
+
+const useStyles = makeStyles({ root: { minWidth: 0 } });
+
+/** What a screen (or a wizard) can do with a mounted EntityForm. */
+export interface EntityFormHandle {
+  /** Validates everything, shows every error, and calls `onSubmit` when the data is valid. */
+  submit(): void;
+  /**
+   * Validates only the fields at these JSON pointers (and inside them; default: all) and shows
+   * their errors; true when they are valid (a wizard's "next").
+   */
+  validateFields(pointers?: readonly string[]): boolean;
+  /** The data as edited so far. */
+  getData(): Data;
+}
+
+export interface EntityFormProps {
+  /** Entity id: `data-entity`, uploads and lookups. */
+  entity: string;
+  schema: JSONSchema7 | RJSFSchema;
+  uiSchema?: UiSchema | Record<string, unknown>;
+  formData?: Data;
+  /** Every change, with the whole data. */
+  onChange?(data: Data): void;
+  /** Called with valid data after `submit()` (screens render their own buttons). */
+  onSubmit(data: Data): void;
+  /** Called when a submit found errors (the fields show them). */
+  onError?(pointers: string[]): void;
+  /** `{pointer: message}` from a 400; each shows on its field until that field changes. */
+  serverErrors?: Record<string, string>;
+  /** Every widget read-only, no validation (detail pages). */
+  readOnly?: boolean;
+  /** JSON pointers of the top-level fields to render (a wizard step); the rest of the data stays intact. */
+  fields?: string[];
+  /** The handle (`formRef` or, React 19 style, `ref`). */
+  formRef?: Ref<EntityFormHandle>;
+  ref?: Ref<EntityFormHandle>;
+}
+
+const asLocale = (language: string | undefined): Locale =>
+  (LOCALES as readonly string[]).includes(language ?? '') ? (language as Locale) : DEFAULT_LOCALE;
+
+/**
+ * The one form of the engine: rjsf with the portal's Fluent theme, validator and localized
+ * messages, rendering any entity's schema. Required fields are validated as they change,
+ * optional ones when they lose focus (spec §5); a submit or `validateFields` shows everything
+ * in its scope.
+ * @example <EntityForm entity={id} schema={def.schema} uiSchema={def.ui?.uiSchema} formData={data} onSubmit={save} formRef={ref} />
+ */
+export function EntityForm(props: EntityFormProps) {
+  const { entity, uiSchema, formData, onChange, onSubmit, onError, serverErrors, readOnly = false, fields, formRef, ref } = props;
+  const schema = props.schema as RJSFSchema;
+  const styles = useStyles();
+  const { i18n } = useTranslation();
+  const dataProvider = useDataProvider();
+  const locale = asLocale(i18n.language);
+  const form = useRef<Form<Data, RJSFSchema, EntityFormContext>>(null);
+  const [visibility] = useState(createErrorVisibility);
+  const latest = useRef<Data>(formData ?? {});
+  // Set while `validateFields` asks rjsf to validate: its errors are a step's, not a failed submit.
+  const quiet = useRef(false);
+  const ui = useMemo(() => prepareUiSchema(uiSchema as UiSchema | undefined), [uiSchema]);
+
+  // Server errors stay on their fields until the field's value changes.
+  const [server, setServer] = useState(() => ({ source: serverErrors, active: serverErrors ?? {}, base: latest.current }));
+  if (server.source !== serverErrors) setServer({ source: serverErrors, active: serverErrors ?? {}, base: latest.current });
+  useEffect(() => {
+    if (serverErrors) visibility.reveal(Object.keys(serverErrors));
+  }, [serverErrors, visibility]);
+  const extraErrors = useMemo(() => toErrorSchema(server.active), [server.active]);
+
+  const setFieldValue = useCallback((path: FieldPathList, value: unknown) => form.current?.setFieldValue(path, value as Data), []);
+  const formContext = useMemo<EntityFormContext>(
+    () => ({ entity, dataProvider, locale, setFieldValue, fields }),
+    [entity, dataProvider, locale, setFieldValue, fields],
+  );
+
+  const handleChange = (event: IChangeEvent<Data, RJSFSchema, EntityFormContext>) => {
+    const data = event.formData ?? {};
+    latest.current = data;
+    const pointers = Object.keys(server.active);
+    if (pointers.length) {
+      const kept = pointers.filter((p) => deepEquals(getAtPointer(data, p), getAtPointer(server.base, p)));
+      if (kept.length !== pointers.length) setServer((s) => ({ ...s, active: Object.fromEntries(kept.map((p) => [p, s.active[p]!])) }));
+    }
+    onChange?.(data);
+  };
+
+  const handle = useMemo<EntityFormHandle>(
+    () => ({
+      submit() {
+        visibility.reveal(['']);
+        form.current?.submit();
+      },
+      validateFields(pointers = ['']) {
+        const current = form.current;
+        const data = current?.state.formData ?? latest.current;
+        const { errors } = portalValidator.validateFormData(data, schema, undefined, localizeErrors, ui);
+        visibility.reveal(pointers);
+        // rjsf validates live only after a first change; this puts the current errors on the fields.
+        quiet.current = true;
+        if (current?.validateFormWithFormData(data) !== false) quiet.current = false;
+        const inScope = (pointer: string) => pointers.some((scope) => isWithin(pointer, scope));
+        return !errors.some((e) => inScope(propertyToPointer(e.property))) && !Object.keys(server.active).some(inScope);
+      },
+      getData: () => form.current?.state.formData ?? latest.current,
+    }),
+    [schema, ui, visibility, server.active],
+  );
+  useImperativeHandle(formRef, () => handle, [handle]);
+  useImperativeHandle(ref, () => handle, [handle]);
+
+  return (
+    <div data-entity={entity} className={styles.root}>
+      <ErrorVisibilityContext.Provider value={visibility}>
+        <ThemedForm
+          ref={form}
+          schema={schema}
+          uiSchema={ui}
+          formData={formData ?? {}}
+          validator={portalValidator}
+          formContext={formContext}
+          transformErrors={localizeErrors}
+          extraErrors={extraErrors}
+          liveValidate={readOnly ? false : 'onChange'}
+          noValidate={readOnly}
+          readonly={readOnly}
+          noHtml5Validate
+          // An optional choice starts empty: rjsf would otherwise pre-select a oneOf's first const.
+          experimental_defaultFormStateBehavior={{ constAsDefaults: 'skipOneOf' }}
+          showErrorList={false}
+          focusOnFirstError
+          onChange={handleChange}
+          onSubmit={(event) => onSubmit(event.formData ?? {})}
+          onError={(errors) => {
+            if (quiet.current) {
+              quiet.current = false;
+              return;
+            }
+            visibility.reveal(['']);
+            onError?.(errors.map((e) => propertyToPointer(e.property)));
+          }}
+        />
+      </ErrorVisibilityContext.Provider>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { Button, makeStyles, Title2, tokens } from '@fluentui/react-components';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { ScreenProps } from '../types.ts';
+import { useRecordEditor } from '../common/useRecordEditor.ts';
+import { useLockedAction } from '../common/useLockedAction.ts';
+import { ScreenState } from '../common/ScreenState.tsx';
+import { EntityForm, type EntityFormHandle } from './EntityForm.tsx';
+
+const useStyles = makeStyles({
+  bar: {
+    position: 'sticky', bottom: 0, display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', justifyContent: 'flex-end',
+    padding: `${tokens.spacingVerticalS} 0`, backgroundColor: tokens.colorNeutralBackground1, borderTop: `1px solid ${tokens.colorNeutralStroke2}`, marginTop: tokens.spacingVerticalL,
+  },
+});
+
+/** Create or edit one record with the entity's form (the route's `:id` selects edit). */
+export default function FormScreen({ screen }: ScreenProps) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const editor = useRecordEditor(screen);
+  const form = useRef<EntityFormHandle>(null);
+  const send = useLockedAction(async () => {
+    if (form.current?.validateFields() === false) return;
+    await editor.submit(editor.formData ?? {});
+  });
+  const draft = useLockedAction(async () => editor.saveDraft(editor.formData ?? {}));
+
+  if (!editor.ready || !editor.definition) return <ScreenState screenId={screen.id} error={editor.loadError} />;
+  return (
+    <div data-screen={screen.id} data-entity={editor.entity}>
+      <Title2 as="h1">{t(screen.titleKey)}</Title2>
+      <EntityForm
+        ref={form}
+        entity={editor.entity}
+        schema={editor.definition.schema}
+        uiSchema={editor.ui?.uiSchema ?? {}}
+        formData={editor.formData}
+        onChange={editor.change}
+        onSubmit={() => void send.run()}
+        serverErrors={editor.serverErrors}
+      />
+      <div className={s.bar}>
+        <Button data-action="cancel" onClick={() => navigate(-1)}>{t('engine.form.cancel')}</Button>
+        {editor.options.drafts && editor.recordId === undefined && (
+          <Button data-action="save-draft" disabled={draft.locked} onClick={() => void draft.run()}>{t('engine.form.saveDraft')}</Button>
+        )}
+        <Button appearance="primary" data-action="save" disabled={send.locked || editor.saving} onClick={() => void send.run()}>
+          {t(editor.recordId !== undefined ? 'engine.form.update' : editor.options.drafts ? 'engine.form.send' : 'engine.form.save')}
+        </Button>
+      </div>
+      {editor.confirmDialog}
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import type { ChangeEvent } from 'react';
+import { Input, type InputProps } from '@fluentui/react-components';
+import { getInputProps, type BaseInputTemplateProps } from '@rjsf/utils';
+import { translateKnown } from '../messages.ts';
+import { useTranslator } from '../useTranslator.ts';
+
+/**
+ * The plain input of rjsf's standard widgets (text, e-mail, URL, password), as a Fluent Input.
+ * Empty text is stored as `ui:emptyValue` (undefined by default), so "required" means filled.
+ */
+export function BaseInputTemplate(props: BaseInputTemplateProps) {
+  const { id, htmlName, value, type, schema, options, readonly, disabled, autofocus, placeholder, onChange, onChangeOverride, onBlur, onFocus } = props;
+  const i18n = useTranslator();
+  const inputProps = getInputProps(schema, type, options);
+  const handleChange = onChangeOverride ?? ((e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value === '' ? options.emptyValue : e.target.value));
+  return (
+    <Input
+      id={id}
+      name={htmlName ?? id}
+      type={inputProps.type as InputProps['type']}
+      value={value === undefined || value === null ? '' : String(value)}
+      readOnly={readonly}
+      disabled={disabled}
+      autoFocus={autofocus}
+      placeholder={translateKnown(i18n, placeholder) ?? placeholder}
+      maxLength={typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
+      onChange={handleChange}
+      onBlur={(e) => onBlur(id, e.target.value)}
+      onFocus={(e) => onFocus(id, e.target.value)}
+    />
+  );
+}

@@ -1,0 +1,89 @@
+import { useLayoutEffect, useState, type ReactNode } from 'react';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { getSchemaType, getUiOptions, type ObjectFieldTemplateProps, type Registry, type RJSFSchema, type UiSchema } from '@rjsf/utils';
+import { createParentObjectStore, formContextOf, ParentObjectContext } from '../context.ts';
+import { translateKnown, translateTitle } from '../messages.ts';
+import { useTranslator } from '../useTranslator.ts';
+import { objectWidgetNames } from '../widgets/names.ts';
+
+const useStyles = makeStyles({
+  grid: {
+    display: 'grid',
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    columnGap: tokens.spacingHorizontalL,
+    rowGap: tokens.spacingVerticalM,
+    alignItems: 'start',
+    '@media (min-width: 640px)': { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' },
+    '@media (min-width: 1024px)': { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' },
+  },
+  wide: { gridColumn: '1 / -1' },
+  group: {
+    margin: 0,
+    minWidth: 0,
+    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalL}`,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+  },
+  legend: { padding: `0 ${tokens.spacingHorizontalXS}`, fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400 },
+  description: { color: tokens.colorNeutralForeground3, marginBottom: tokens.spacingVerticalS },
+});
+
+const WIDE_WIDGETS = new Set(['textarea', 'file', ...objectWidgetNames]);
+
+/** Whether a property takes a whole row: nested groups, lists, long text, files, the map. */
+function isWide(schema: RJSFSchema | undefined, ui: UiSchema | undefined, registry: Registry): boolean {
+  const widget = getUiOptions(ui).widget;
+  if (typeof widget === 'string' && WIDE_WIDGETS.has(widget)) return true;
+  if (!schema) return false;
+  const type = getSchemaType(schema);
+  return type === 'object' || (type === 'array' && !registry.schemaUtils.isMultiSelect(schema));
+}
+
+/**
+ * An object's fields on a responsive grid (one column on a phone, up to three on a wide
+ * screen); a nested object is a titled group. At the root, `formContext.fields` (a wizard
+ * step) limits which fields render; the others keep their data untouched.
+ */
+export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const { title, properties, fieldPathId, formData, schema, uiSchema, registry } = props;
+  const styles = useStyles();
+  const i18n = useTranslator();
+  const path = fieldPathId.path;
+  const { fields } = formContextOf(registry);
+  const data = formData as Record<string, unknown> | undefined;
+  const [parent] = useState(() => createParentObjectStore(path, data));
+  parent.record(path, data);
+  useLayoutEffect(() => parent.notify(), [parent, data]);
+
+  const shown = path.length === 0 && fields ? properties.filter((p) => fields.includes(`/${p.name}`)) : properties;
+  const grid = (
+    <div className={styles.grid}>
+      {shown.map((p): ReactNode => {
+        if (p.hidden) return <div key={p.name} hidden>{p.content}</div>;
+        const wide = isWide(schema.properties?.[p.name] as RJSFSchema | undefined, uiSchema?.[p.name] as UiSchema | undefined, registry);
+        return (
+          <div key={p.name} className={mergeClasses(wide && styles.wide)}>
+            {p.content}
+          </div>
+        );
+      })}
+    </div>
+  );
+  // Rows of a list are numbered by the list; the root's title is the screen's heading.
+  const inList = typeof path[path.length - 1] === 'number';
+  const heading = path.length > 0 && !inList ? translateTitle(i18n, title) : '';
+  const description = translateKnown(i18n, getUiOptions(uiSchema).description);
+  return (
+    <ParentObjectContext.Provider value={parent}>
+      {heading ? (
+        <fieldset className={styles.group}>
+          <legend className={styles.legend}>{heading}</legend>
+          {description && <div className={styles.description}>{description}</div>}
+          {grid}
+        </fieldset>
+      ) : (
+        grid
+      )}
+    </ParentObjectContext.Provider>
+  );
+}

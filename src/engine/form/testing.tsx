@@ -1,0 +1,131 @@
+/**
+ * Test helpers of the form's component tests: i18next with the real English texts (plus the
+ * form's pending keys), a fake data provider, and the providers a form needs.
+ */
+import { createRef, type ReactElement, type ReactNode } from 'react';
+import { cleanup, render, type RenderResult } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import i18next, { type i18n } from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { afterEach, vi } from 'vitest';
+import { ApiProvider } from '../../app/api/context.tsx';
+import type { DataProvider, ReferenceItem } from '../../app/api/data-provider.ts';
+import en from '../../i18n/locales/en.json';
+import pending from '../../i18n/pending/form.json';
+import { EntityForm, type EntityFormHandle, type EntityFormProps } from './EntityForm.tsx';
+
+// vitest runs without globals, so Testing Library cannot register its own cleanup.
+afterEach(() => cleanup());
+
+// happy-dom's Web Animations reject `finished` with an AbortError nobody awaits when Fluent
+// cancels a motion; without `animate` Fluent's motions finish at once in tests.
+if (typeof Element !== 'undefined') Object.defineProperty(Element.prototype, 'animate', { value: undefined, configurable: true, writable: true });
+
+type Tree = Record<string, unknown>;
+
+function merge(a: Tree, b: Tree): Tree {
+  const out: Tree = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    out[k] = prev && typeof prev === 'object' && v && typeof v === 'object' ? merge(prev as Tree, v as Tree) : v;
+  }
+  return out;
+}
+
+/** i18next in English with src/i18n/locales/en.json and the form's pending keys. */
+export function createTestI18n(): i18n {
+  const instance = i18next.createInstance();
+  void instance.use(initReactI18next).init({
+    lng: 'en',
+    fallbackLng: 'en',
+    resources: { en: { translation: merge(en as Tree, pending.en as Tree) } },
+    interpolation: { escapeValue: false },
+    initAsync: false,
+  });
+  return instance;
+}
+
+const ref = (id: number, parent: number | null, name: string): ReferenceItem => ({
+  id, code: String(id), parent, nameLt: `${name} (lt)`, nameUz: `${name} (uz)`, nameRu: `${name} (ru)`, nameEn: name,
+});
+
+/** Reference lists of the fake provider: two regions with their districts. */
+export const referenceFixtures: Record<string, ReferenceItem[]> = {
+  region: [ref(1, null, 'Karakalpakstan'), ref(2, null, 'Andijan')],
+  district: [ref(101, 1, 'Nukus City'), ref(102, 1, 'Amudaryo'), ref(201, 2, 'Andijan City'), ref(202, 2, 'Asaka')],
+};
+
+/**
+ * A DataProvider test double: reference lists come from the fixtures, uploads echo the files,
+ * lookups find nothing; every other method (also ones added to the interface later) rejects.
+ */
+export function createFakeDataProvider(overrides: Partial<DataProvider> = {}): DataProvider {
+  const known: Partial<DataProvider> = {
+    findBy: vi.fn(() => Promise.resolve(null)),
+    getReference: vi.fn((kind: string, parent?: number) =>
+      Promise.resolve((referenceFixtures[kind] ?? []).filter((i) => parent === undefined || i.parent === parent)),
+    ),
+    upload: vi.fn((_entity: string, files: File[]) =>
+      Promise.resolve(files.map((f, i) => ({ id: `id-${f.name}-${i}`, name: f.name, mime: f.type, size: f.size, sha256: '' }))),
+    ),
+    fileUrl: (id: string) => `/api/file-entity/get/${id}`,
+    ...overrides,
+  };
+  return new Proxy(known as DataProvider, {
+    get(target, prop) {
+      if (prop in target || typeof prop === 'symbol' || prop === 'then') return (target as unknown as Record<string | symbol, unknown>)[prop];
+      return () => Promise.reject(new Error(`${prop} is not faked`));
+    },
+  });
+}
+
+/** Everything a form needs around it: Fluent, i18next, TanStack Query, the data provider. */
+export function Providers({ children, dataProvider, i18n }: { children: ReactNode; dataProvider: DataProvider; i18n: i18n }) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return (
+    <FluentProvider theme={webLightTheme}>
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <ApiProvider value={{ dataProvider, reportError: vi.fn(), notifySuccess: vi.fn() }}>{children}</ApiProvider>
+        </QueryClientProvider>
+      </I18nextProvider>
+    </FluentProvider>
+  );
+}
+
+/** Renders inside the providers; returns the render result, a user-event session and the provider. */
+export function renderWithProviders(ui: ReactElement, options: { dataProvider?: DataProvider } = {}) {
+  const dataProvider = options.dataProvider ?? createFakeDataProvider();
+  const i18n = createTestI18n();
+  const user = userEvent.setup();
+  const result: RenderResult = render(
+    <Providers dataProvider={dataProvider} i18n={i18n}>
+      {ui}
+    </Providers>,
+  );
+  return { ...result, user, dataProvider, i18n };
+}
+
+/** The element carrying `data-field="<pointer>"`. */
+export function fieldElement(container: HTMLElement, pointer: string): HTMLElement {
+  const el = container.querySelector<HTMLElement>(`[data-field="${pointer}"]`);
+  if (!el) throw new Error(`no field ${pointer}`);
+  return el;
+}
+
+/**
+ * Renders an EntityForm of a test entity; `data()` reads the form's current data.
+ * @example const { user, data } = renderEntityForm({ schema, uiSchema: { phone: { 'ui:widget': 'phone' } } });
+ */
+export function renderEntityForm(props: Partial<EntityFormProps> & Pick<EntityFormProps, 'schema'>, options: { dataProvider?: DataProvider } = {}) {
+  const handle = createRef<EntityFormHandle>();
+  const onChange = vi.fn();
+  const onSubmit = vi.fn();
+  const view = renderWithProviders(
+    <EntityForm entity="sample" formData={{}} onChange={onChange} onSubmit={onSubmit} formRef={handle} {...props} />,
+    options,
+  );
+  return { ...view, handle, onChange, onSubmit, data: (): Record<string, unknown> => handle.current!.getData() };
+}

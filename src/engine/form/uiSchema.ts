@@ -1,0 +1,55 @@
+/**
+ * Preparing a definition's uiSchema for rjsf without changing the shared definition object.
+ */
+import type { UiSchema } from '@rjsf/utils';
+import { getDefaultRegistry } from '@rjsf/core';
+import { portalWidgets } from './widgets/index.ts';
+import { rjsfWidgetNames } from './widgets/names.ts';
+
+const defaultWidgetNames = Object.keys(getDefaultRegistry().widgets);
+
+/** Whether rjsf with our theme can render a `ui:widget` of this name. */
+export const isKnownWidget = (name: string): boolean =>
+  name in portalWidgets || rjsfWidgetNames.has(name) || defaultWidgetNames.includes(name);
+
+const warned = new Set<string>();
+
+/**
+ * A copy of the uiSchema in which a `ui:widget` nobody registered is dropped, so the field
+ * falls back to its type's default widget instead of rjsf throwing; the submit button is
+ * switched off (screens render their own buttons).
+ * @example prepareUiSchema({ name: { 'ui:widget': 'fancy' } }) // { name: {}, 'ui:submitButtonOptions': { norender: true } }
+ */
+export function prepareUiSchema(uiSchema: UiSchema | undefined): UiSchema {
+  const root = clean(uiSchema ?? {}) as UiSchema;
+  return { ...root, 'ui:submitButtonOptions': { norender: true } };
+}
+
+function clean(node: unknown): unknown {
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'ui:widget' && typeof value === 'string' && !isKnownWidget(value)) {
+      warnOnce(value);
+      continue;
+    }
+    if (key === 'ui:options' && value && typeof value === 'object') {
+      const { widget, ...rest } = value as Record<string, unknown>;
+      if (typeof widget === 'string' && !isKnownWidget(widget)) {
+        warnOnce(widget);
+        out[key] = rest;
+        continue;
+      }
+      out[key] = value;
+      continue;
+    }
+    out[key] = key.startsWith('ui:') ? value : clean(value);
+  }
+  return out;
+}
+
+function warnOnce(name: string): void {
+  if (warned.has(name)) return;
+  warned.add(name);
+  console.warn(`[form] unknown ui:widget "${name}": using the default widget of the field's type`);
+}

@@ -1,0 +1,84 @@
+import { useRef, useState } from 'react';
+import { makeStyles, mergeClasses, Spinner, tokens } from '@fluentui/react-components';
+import { CheckmarkCircleRegular, ErrorCircleRegular } from '@fluentui/react-icons';
+import type { WidgetProps } from '@rjsf/utils';
+import { formContextOf, useFieldPath } from '../context.ts';
+import { maskDigits } from '../masks.ts';
+import { getAtPointer } from '../pointer.ts';
+import { useTranslator } from '../useTranslator.ts';
+import { MaskedInput } from './MaskedInput.tsx';
+
+const useStyles = makeStyles({
+  hint: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, marginTop: tokens.spacingVerticalXXS, fontSize: tokens.fontSizeBase200 },
+  found: { color: tokens.colorPaletteGreenForeground1 },
+  missing: { color: tokens.colorNeutralForeground3 },
+});
+
+type LookupStatus = 'idle' | 'searching' | 'found' | 'notFound' | 'failed';
+
+const STIR_LENGTH = 9;
+const maskStir = (raw: string) => maskDigits(raw, STIR_LENGTH);
+const stirText = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** `ui:options.fill` as target sibling → source field of the found record. */
+const fillOf = (fill: unknown): Record<string, string> =>
+  fill && typeof fill === 'object' && !Array.isArray(fill)
+    ? Object.fromEntries(Object.entries(fill).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : {};
+
+/**
+ * Tax ID (STIR): 9 digits. When the ninth digit is typed and `ui:options.lookup` names an
+ * entity, that entity is searched by `/stir` and `ui:options.fill` ({sibling: sourceField})
+ * copies the found record's fields into the sibling fields of the same object.
+ */
+export function StirWidget(props: WidgetProps) {
+  const { options, registry } = props;
+  const styles = useStyles();
+  const i18n = useTranslator();
+  const path = useFieldPath();
+  const [status, setStatus] = useState<LookupStatus>('idle');
+  const request = useRef(0);
+  const lookup = typeof options.lookup === 'string' ? options.lookup : undefined;
+
+  const onTyped = (value: string | undefined) => {
+    const n = ++request.current;
+    if (!lookup || value?.length !== STIR_LENGTH) {
+      setStatus('idle');
+      return;
+    }
+    const { dataProvider, setFieldValue } = formContextOf(registry);
+    setStatus('searching');
+    dataProvider.findBy(lookup, '/stir', value).then(
+      (found) => {
+        if (n !== request.current) return;
+        if (!found) {
+          setStatus('notFound');
+          return;
+        }
+        const owner = path.slice(0, -1);
+        for (const [target, source] of Object.entries(fillOf(options.fill))) {
+          const copied = getAtPointer(found, source.startsWith('/') ? source : `/${source}`);
+          if (copied !== undefined && copied !== null) setFieldValue([...owner, target], copied);
+        }
+        setStatus('found');
+      },
+      () => {
+        if (n === request.current) setStatus('failed');
+      },
+    );
+  };
+
+  return (
+    <div>
+      <MaskedInput widget={props} mask={maskStir} display={stirText} inputMode="numeric" onTyped={onTyped} />
+      {status !== 'idle' && (
+        <div role="status" data-lookup={status} className={mergeClasses(styles.hint, status === 'found' ? styles.found : styles.missing)}>
+          {status === 'searching' && <Spinner size="extra-tiny" />}
+          {status === 'found' && <CheckmarkCircleRegular />}
+          {(status === 'notFound' || status === 'failed') && <ErrorCircleRegular />}
+          {i18n.t(`engine.form.lookup.${status}`)}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * The widget registry (STYLE rule 2): `ui:widget` names → components. rjsf's own component
+ * names (`TextWidget`, `SelectWidget`, …) point here too, so fields without a `ui:widget`
+ * also get the Fluent widgets; a format with a widget of its name (`stir`, `phoneNumber`,
+ * `date`) gets it by default.
+ */
+import type { RegistryWidgetsType } from '@rjsf/utils';
+import { CheckboxWidget } from './CheckboxWidget.tsx';
+import { DateTimeWidget, DateWidget } from './DateWidgets.tsx';
+import { FileWidget } from './FileWidget.tsx';
+import { MapPointWidget } from './MapPointWidget.tsx';
+import { MoneyWidget, PhoneWidget, PinflWidget, PostIndexWidget } from './MaskedWidgets.tsx';
+import { RadioWidget, SelectWidget } from './SelectWidget.tsx';
+import { StirWidget } from './StirWidget.tsx';
+import { HiddenWidget, NumberWidget, TextareaWidget, TextWidget } from './TextWidgets.tsx';
+
+export const portalWidgets: RegistryWidgetsType = {
+  text: TextWidget,
+  textarea: TextareaWidget,
+  number: NumberWidget,
+  money: MoneyWidget,
+  select: SelectWidget,
+  reference: SelectWidget,
+  radio: RadioWidget,
+  phone: PhoneWidget,
+  phoneNumber: PhoneWidget,
+  stir: StirWidget,
+  pinfl: PinflWidget,
+  postIndex: PostIndexWidget,
+  date: DateWidget,
+  'date-time': DateTimeWidget,
+  datetime: DateTimeWidget,
+  checkbox: CheckboxWidget,
+  file: FileWidget,
+  mapPoint: MapPointWidget,
+  hidden: HiddenWidget,
+  // rjsf's default component names
+  TextWidget,
+  TextareaWidget,
+  SelectWidget,
+  RadioWidget,
+  CheckboxWidget,
+  DateWidget,
+  DateTimeWidget,
+  HiddenWidget,
+  UpDownWidget: NumberWidget,
+};

@@ -1,0 +1,221 @@
+/**
+ * The `list` screen kind: one entity's records in a server-paged, server-sorted grid with
+ * the filters its `grid.json` declares. Filters, sort and page live in the URL; the page
+ * size is remembered per screen. A row opens the entity's detail screen, "create" its form
+ * or wizard, "export" downloads the same filter and sort as an .xlsx. Nothing here names
+ * an entity: everything comes from the definitions.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import {
+  Button, DrawerBody, DrawerHeader, DrawerHeaderTitle, MessageBar, MessageBarActions, MessageBarBody,
+  OverlayDrawer, Spinner, Text, Title2, makeStyles, tokens,
+} from '@fluentui/react-components';
+import { AddRegular, ArrowClockwiseRegular, ArrowDownloadRegular, DismissRegular, FilterRegular } from '@fluentui/react-icons';
+import type { MachineDefinition, ScreenDefinition } from '../../generated/meta.ts';
+import type { EntityDefinition } from '../../definitions/registry.ts';
+import { loadMachine } from '../../definitions/client.ts';
+import { useEntity } from '../common/useEntity.ts';
+import { entityScreenPath } from '../common/routes.ts';
+import { ScreenState } from '../common/ScreenState.tsx';
+import { useGetList } from '../../app/api/hooks.ts';
+import { useDataProvider } from '../../app/api/context.tsx';
+import { HttpError, describeFailure } from '../../app/api/http.ts';
+import type { ReferenceItem, StoredRecord } from '../../app/api/data-provider.ts';
+import { pickLocale } from '../../shared/locales.ts';
+import { resolveColumnFormat, type FormatContext, type Translate } from './format.ts';
+import {
+  applyFilterPatch, effectiveSort, readListState, storePageSize, storedPageSize, toListParams, writeListState,
+  type ListState, type SortItem,
+} from './list-state.ts';
+import ListGrid, { type StatusColor } from './ListGrid.tsx';
+import ListFilters from './ListFilters.tsx';
+import ListPager, { pageCount } from './ListPager.tsx';
+
+/** Below this width the filters move into a side panel. */
+export const NARROW_QUERY = '(max-width: 640px)';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: '0', padding: tokens.spacingHorizontalM },
+  header: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalS },
+  toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
+  state: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, padding: tokens.spacingVerticalXXL },
+});
+
+/** Whether a media query matches, following changes. */
+function useMediaQuery(query: string): boolean {
+  const get = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
+  const [matches, setMatches] = useState(get);
+  useEffect(() => {
+    if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return undefined;
+    const mq = window.matchMedia(query);
+    const onChange = () => setMatches(mq.matches);
+    onChange();
+    mq.addEventListener('change', onChange);
+    return () => mq.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}
+
+/** Status names of an entity: its machine's states, else the status new records get. */
+export const statusesOf = (def: EntityDefinition, machine: MachineDefinition | null | undefined): string[] =>
+  machine ? Object.keys(machine.states) : [def.manifest.initialStatus ?? 'CREATED'];
+
+/** The list screen of `screen.entity`. */
+export default function ListScreen({ screen }: { screen: ScreenDefinition }) {
+  const entity = screen.entity ?? '';
+  const definition = useEntity(entity || undefined);
+  const workflow = definition.data?.manifest.workflow;
+  // null, not undefined, for "no machine": a query may not resolve to undefined.
+  const machine = useQuery({
+    queryKey: ['definition', 'machine-or-null', workflow ?? null],
+    queryFn: async () => (await loadMachine(workflow)) ?? null,
+    enabled: definition.isSuccess,
+    staleTime: Infinity,
+  });
+  const failed = definition.error ?? machine.error ?? (entity ? undefined : new Error('list screen without entity'));
+  if (failed || !definition.data || machine.isPending) {
+    return (
+      <section data-screen={screen.id} data-entity={entity}>
+        <ScreenState screenId={screen.id} error={failed} onRetry={() => void (definition.error ? definition.refetch() : machine.refetch())} />
+      </section>
+    );
+  }
+  return <ListView screen={screen} def={definition.data} machine={machine.data ?? null} />;
+}
+
+function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: EntityDefinition; machine: MachineDefinition | null }) {
+  const styles = useStyles();
+  const { t, i18n } = useTranslation();
+  const locale = pickLocale(i18n.language);
+  const navigate = useNavigate();
+  const dataProvider = useDataProvider();
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [itemsPerPage, setItemsPerPage] = useState(() => storedPageSize(screen.id));
+
+  const state = useMemo(() => readListState(searchParams, def.grid), [searchParams, def]);
+  const params = useMemo(() => toListParams(state, itemsPerPage, def.grid), [state, itemsPerPage, def]);
+  const list = useGetList(def.id, params);
+
+  const update = useCallback((change: (s: ListState) => ListState) => {
+    setSearchParams((prev) => writeListState(change(readListState(prev, def.grid)), def.grid, prev));
+  }, [setSearchParams, def]);
+
+  // A page past the end (rows were deleted, a link is old) falls back to the last page.
+  const total = list.data?.total;
+  useEffect(() => {
+    if (total !== undefined && state.page > pageCount(total, itemsPerPage)) {
+      setSearchParams((prev) => writeListState({ ...readListState(prev, def.grid), page: pageCount(total, itemsPerPage) }, def.grid, prev), { replace: true });
+    }
+  }, [total, state.page, itemsPerPage, def, setSearchParams]);
+
+  const translate = useMemo<Translate>(() => (key) => (i18n.exists(key) ? t(key) : undefined), [t, i18n]);
+  const referenceKinds = useMemo(() => [...new Set(def.grid.columns.map((c) => resolveColumnFormat(c, def.schema).reference).filter((k): k is string => Boolean(k)))], [def]);
+  // Same keys as useGetReference, so cells and filter selects share one cache entry.
+  const references = useQueries({
+    queries: referenceKinds.map((kind) => ({ queryKey: ['reference', kind, null], queryFn: () => dataProvider.getReference(kind), staleTime: 10 * 60_000 })),
+  });
+  const referenceStamp = references.map((r) => r.dataUpdatedAt).join(',');
+  const format = useMemo<FormatContext>(() => {
+    const byKind = new Map<string, Map<number, ReferenceItem>>(referenceKinds.map((kind, i) => [kind, new Map((references[i]?.data ?? []).map((item) => [item.id, item]))]));
+    return { locale, translate, reference: (kind, id) => byKind.get(kind)?.get(id) };
+    // `references` is a new array every render; referenceStamp changes exactly when a list's data does.
+  }, [locale, translate, referenceKinds, referenceStamp]);
+
+  const statuses = useMemo(() => statusesOf(def, machine), [def, machine]);
+  const statusColor = useCallback((status: string): StatusColor => {
+    const state = machine?.states[status];
+    if (!state) return 'informative';
+    if (state.type === 'final') return 'success';
+    return status === machine.initial ? 'informative' : 'warning';
+  }, [machine]);
+
+  const hasDetail = entityScreenPath(def.id, ['detail'], 0) !== undefined;
+  const createPath = entityScreenPath(def.id, ['form', 'wizard']);
+  const openRow = useCallback((row: StoredRecord) => {
+    const path = entityScreenPath(def.id, ['detail'], row.id);
+    if (path) navigate(path);
+  }, [def, navigate]);
+  const title = useCallback((key: string) => t(key), [t]);
+  const sort = useMemo(() => effectiveSort(state.sort, def.grid), [state.sort, def]);
+  const exportHref = dataProvider.exportUrl(def.id, { filters: { ...params.filters, lang: locale }, sortBy: params.sortBy, sortDesc: params.sortDesc });
+  const hasFilters = Object.keys(state.filters).length > 0;
+
+  const setFilters = (patch: Record<string, string>) => update((s) => ({ ...s, filters: applyFilterPatch(s.filters, patch, def.grid), page: 1 }));
+  const clearFilters = () => update((s) => ({ ...s, filters: {}, page: 1 }));
+  const setSort = (next: SortItem[]) => update((s) => ({ ...s, sort: next, page: 1 }));
+  const setPage = (page: number) => update((s) => ({ ...s, page }));
+  const setPageSize = (size: number) => {
+    storePageSize(screen.id, size);
+    setItemsPerPage(size);
+    update((s) => ({ ...s, page: 1 }));
+  };
+
+  const filters = <ListFilters def={def} statuses={statuses} values={state.filters} onChange={setFilters} stacked={narrow} />;
+  const failure = list.error
+    ? (list.error instanceof HttpError ? describeFailure(list.error.status, list.error.body, t) : t('engine.list.loadFailed'))
+    : undefined;
+
+  return (
+    <section className={styles.root} data-screen={screen.id} data-entity={def.id} aria-busy={list.isFetching}>
+      <header className={styles.header}>
+        <Title2 as="h1">{t(screen.titleKey)}</Title2>
+        <div className={styles.toolbar}>
+          {narrow && <Button icon={<FilterRegular />} data-action="filters" onClick={() => setPanelOpen(true)}>{t('engine.list.filters')}</Button>}
+          {hasFilters && <Button appearance="subtle" data-action="clear-filters" onClick={clearFilters}>{t('engine.list.clearFilters')}</Button>}
+          <Button icon={<ArrowClockwiseRegular />} data-action="refresh" aria-label={t('engine.list.refresh')} title={t('engine.list.refresh')} onClick={() => void list.refetch()} />
+          <Button as="a" href={exportHref} download icon={<ArrowDownloadRegular />} data-action="export">{t('engine.list.export')}</Button>
+          {createPath && <Button appearance="primary" icon={<AddRegular />} data-action="create" onClick={() => navigate(createPath)}>{t('engine.list.create')}</Button>}
+        </div>
+      </header>
+
+      {narrow ? (
+        <OverlayDrawer position="end" open={panelOpen} onOpenChange={(_, d) => setPanelOpen(d.open)}>
+          <DrawerHeader>
+            <DrawerHeaderTitle action={<Button appearance="subtle" icon={<DismissRegular />} aria-label={t('engine.list.close')} data-action="close-filters" onClick={() => setPanelOpen(false)} />}>
+              {t('engine.list.filters')}
+            </DrawerHeaderTitle>
+          </DrawerHeader>
+          <DrawerBody>{filters}</DrawerBody>
+        </OverlayDrawer>
+      ) : filters}
+
+      {failure && (
+        <MessageBar intent="error" data-state="error">
+          <MessageBarBody>{failure}</MessageBarBody>
+          <MessageBarActions>
+            <Button data-action="retry" onClick={() => void list.refetch()}>{t('engine.list.retry')}</Button>
+          </MessageBarActions>
+        </MessageBar>
+      )}
+
+      {list.isPending && !failure && <div className={styles.state} data-state="loading"><Spinner label={t('engine.list.loading')} /></div>}
+
+      {list.data && list.data.total === 0 && (
+        <div className={styles.state} data-state="empty">
+          <Text size={400}>{t('engine.list.empty')}</Text>
+        </div>
+      )}
+
+      {list.data && list.data.total > 0 && (
+        <>
+          <ListGrid
+            def={def}
+            rows={list.data.list}
+            sort={sort}
+            onSortChange={setSort}
+            {...(hasDetail ? { onOpen: openRow } : {})}
+            format={format}
+            statusColor={statusColor}
+            title={title}
+          />
+          <ListPager page={state.page} itemsPerPage={itemsPerPage} total={list.data.total} onPage={setPage} onPageSize={setPageSize} />
+        </>
+      )}
+    </section>
+  );
+}

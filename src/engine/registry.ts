@@ -1,0 +1,45 @@
+import type { ComponentType } from 'react';
+import type { ScreenKind, ScreenProps } from './types.ts';
+
+type ScreenModule = { default: ComponentType<ScreenProps> };
+
+/**
+ * The one registry of screen kinds (STYLE rule 2): a kind name → the lazily loaded
+ * component that renders it. Each kind is its own chunk, so ag-grid and rjsf load only with
+ * the screens that use them.
+ */
+export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
+  list: () => import('./list/ListScreen.tsx'),
+  form: () => import('./form/FormScreen.tsx'),
+  wizard: () => import('./wizard/WizardScreen.tsx'),
+  detail: () => import('./detail/DetailScreen.tsx'),
+  lookup: () => import('./lookup/LookupScreen.tsx'),
+  page: () => import('./page/PageScreen.tsx'),
+  dashboard: () => import('./page/PageScreen.tsx'),
+};
+
+/** The loader of a kind; an unknown kind renders a notice instead of crashing. */
+export function loadScreenKind(kind: string): Promise<ScreenModule> {
+  const load = (screenKinds as Record<string, (() => Promise<ScreenModule>) | undefined>)[kind];
+  return load ? load() : import('./UnknownScreen.tsx');
+}
+
+/** Limit for a chunk to arrive (spec §9: 120 s), after which the route shows an error with a retry. */
+export const CHUNK_TIMEOUT_MS = 120_000;
+
+/** Rejects when `promise` takes longer than `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms = CHUNK_TIMEOUT_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`chunk load timed out after ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

@@ -1,0 +1,89 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { badInput, notFound } from '../errors.ts';
+import { createServerAjv } from '../validation.ts';
+import { toDraftSchema } from '../store/draft-schema.ts';
+import { toFieldProblems } from '../../shared/validation/field-errors.ts';
+import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import type { Actor } from '../store/entity-store.ts';
+
+interface DraftRow { id: string; entity: string; data: Record<string, unknown>; owner: string | null; updated_at: string }
+
+const draftSchema = {
+  type: 'object',
+  properties: { id: { type: 'string' }, data: { type: 'object', additionalProperties: true }, updatedAt: { type: 'string' } },
+} as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } as const;
+
+/**
+ * Drafts for entities whose manifest allows them: unfinished input kept without the
+ * required-field checks, reachable by its private link (the draft's random id) — also for
+ * someone without an account — and submitted through the store's normal create.
+ */
+const drafts: FastifyPluginAsync = async (app) => {
+  const ajv = createServerAjv();
+  for (const def of app.definitions.entities.values()) {
+    if (!def.manifest.drafts) continue;
+    const base = `/api${def.manifest.base}/draft`;
+    const entity = def.id;
+    const tags = [def.manifest.subject];
+    const validate = ajv.compile(toDraftSchema(def.schema));
+    const clean = (body: unknown): Record<string, unknown> => {
+      const data = { ...((body && typeof body === 'object' ? body : {}) as Record<string, unknown>) };
+      for (const f of SYSTEM_FIELDS) delete data[f];
+      if (!validate(data)) throw badInput(toFieldProblems(validate.errors));
+      return data;
+    };
+    const load = async (id: string, actor: Actor): Promise<DraftRow> => {
+      const { rows } = await app.db.query<DraftRow>(
+        `SELECT id::text, entity, data, owner, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at FROM draft WHERE id = $1 AND entity = $2`,
+        [id, entity],
+      );
+      const row = rows[0];
+      // A draft started by a signed-in user stays theirs; an anonymous one belongs to its link.
+      if (!row || (row.owner !== null && row.owner !== actor.id)) throw notFound();
+      return row;
+    };
+    const reply = (row: Pick<DraftRow, 'id' | 'data' | 'updated_at'>) => ({ id: row.id, data: row.data, updatedAt: row.updated_at });
+
+    app.post(base, { schema: { tags, summary: 'Keep unfinished input as a draft', response: { 200: draftSchema } } }, async (request) => {
+      const data = clean(request.body);
+      const id = randomUUID();
+      const { rows } = await app.db.query<DraftRow>(
+        `INSERT INTO draft (id, entity, data, owner) VALUES ($1, $2, $3::jsonb, $4)
+         RETURNING id::text, data, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`,
+        [id, entity, JSON.stringify(data), request.actor.id],
+      );
+      return reply(rows[0]!);
+    });
+
+    app.get<{ Params: { id: string } }>(`${base}/:id`, { schema: { tags, params: idParams, response: { 200: draftSchema } } }, async (request) =>
+      reply(await load(request.params.id, request.actor)));
+
+    app.put<{ Params: { id: string } }>(`${base}/:id`, { schema: { tags, params: idParams, response: { 200: draftSchema } } }, async (request) => {
+      await load(request.params.id, request.actor);
+      const data = clean(request.body);
+      const { rows } = await app.db.query<DraftRow>(
+        `UPDATE draft SET data = $2::jsonb, updated_at = now() WHERE id = $1
+         RETURNING id::text, data, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`,
+        [request.params.id, JSON.stringify(data)],
+      );
+      return reply(rows[0]!);
+    });
+
+    app.delete<{ Params: { id: string } }>(`${base}/:id`, { schema: { tags, params: idParams } }, async (request) => {
+      await load(request.params.id, request.actor);
+      await app.db.query('DELETE FROM draft WHERE id = $1', [request.params.id]);
+      return { id: request.params.id };
+    });
+
+    app.post<{ Params: { id: string } }>(`${base}/:id/submit`, { schema: { tags, summary: 'Submit a draft: validated like create; the draft is gone once the record exists', params: idParams } }, async (request) => {
+      const draft = await load(request.params.id, request.actor);
+      const record = await app.store.create(entity, draft.data, request.actor);
+      await app.db.query('DELETE FROM draft WHERE id = $1', [draft.id]);
+      return record;
+    });
+  }
+};
+
+export default drafts;

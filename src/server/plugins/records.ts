@@ -1,0 +1,64 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ApiError, notFound } from '../errors.ts';
+import { normalizeSortField } from '../store/list-query.ts';
+
+/**
+ * Read-only views of a record beside the generic verbs: its audit history and a lookup by
+ * a unique field (a contractor by tax ID, for a form that fills itself in). Both go through
+ * `store.get`, so they show only what the caller may read.
+ */
+const records: FastifyPluginAsync = async (app) => {
+  for (const def of app.definitions.entities.values()) {
+    const base = `/api${def.manifest.base}`;
+    const entity = def.id;
+    const table = app.tables.get(entity)!;
+    const tags = [def.manifest.subject];
+
+    app.get<{ Params: { id: number } }>(`${base}/audit/:id`, {
+      schema: {
+        tags,
+        summary: 'Who changed the record, when and which fields',
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+        response: { 200: { type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, at: { type: 'string' }, actor: { type: ['string', 'null'] }, action: { type: 'string' }, changed: { type: 'array', items: { type: 'string' } } } } } } } },
+      },
+    }, async (request) => {
+      await app.store.get(entity, request.params.id, request.actor);
+      const { rows } = await app.db.query(
+        `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed
+         FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`,
+        [entity, request.params.id],
+      );
+      return { list: rows };
+    });
+
+    if (!def.manifest.unique?.length) continue;
+    app.get<{ Querystring: { field: string; value: string } }>(`${base}/find-by`, {
+      schema: {
+        tags,
+        summary: 'The record whose unique field has this value, or null',
+        querystring: {
+          type: 'object',
+          required: ['field', 'value'],
+          additionalProperties: false,
+          properties: { field: { type: 'string', maxLength: 100 }, value: { type: 'string', maxLength: 200 }, lang: { type: 'string' } },
+        },
+      },
+    }, async (request) => {
+      const pointer = normalizeSortField(request.query.field);
+      if (!def.manifest.unique?.includes(pointer)) throw new ApiError(400, 'errors.badFilter', { params: { name: request.query.field } });
+      const column = table.columns.get(pointer)!;
+      const { rows } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${column.column} = $1::${column.type} LIMIT 1`, [request.query.value]);
+      if (!rows[0]) return { record: null };
+      try {
+        return { record: await app.store.get(entity, rows[0].id, request.actor) };
+      } catch (error) {
+        // A record the caller may not read is reported as absent, not as forbidden.
+        if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 403)) return { record: null };
+        throw error;
+      }
+    });
+  }
+  void notFound;
+};
+
+export default records;

@@ -1,0 +1,50 @@
+/**
+ * Debian's Chromium driven by playwright-core (never a downloaded browser), and the app
+ * served from a fresh in-memory server with the built web app.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, REPO_ROOT } from '../../src/server/app.ts';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why browser tests cannot run here (no Chromium or no build), or undefined. */
+export function browserUnavailableReason(): string | undefined {
+  if (!existsSync(CHROMIUM)) return `${CHROMIUM} not found (apt-get install chromium)`;
+  if (!existsSync(path.join(REPO_ROOT, 'dist/web/index.html'))) return 'dist/web is missing (npm run build)';
+  return undefined;
+}
+
+/** Fails in CI (REQUIRE_BROWSER=1) when browser tests cannot run; otherwise tells why they skip. */
+export function browserTestsEnabled(): boolean {
+  const reason = browserUnavailableReason();
+  if (reason && process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but ${reason}`);
+  if (reason) console.warn(`[tests] browser tests are SKIPPED: ${reason}`);
+  return !reason;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+  });
+}
+
+/** The whole portal on a free loopback port, in-memory database. */
+export async function startPortal(): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
+  const app = await buildApp({ dataDir, inMemory: true });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as { port: number };
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

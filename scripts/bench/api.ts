@@ -22,6 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
 import { buildListQuery, type SearchPayload } from '../../src/server/store/list-query.ts';
+import { DEFAULT_COUNT_CAP, listSearchSql, RECORD_COLUMNS } from '../../src/server/store/entity-store.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { startTestCluster, type TestCluster } from '../../tests/support/postgres.ts';
 
@@ -40,16 +41,11 @@ const APP_POOL_SIZE = 10;
 const REGIONS = 14;
 const STATUSES = ['CREATED', 'RECEIVED', 'SEEN', 'BEING_SEEN', 'REVIEW_FINISHED'] as const;
 const PAYLOAD: SearchPayload = { page: 0, itemsPerPage: 20, sortBy: ['createdAt'], sortDesc: [true] };
+/** How far list-search counts (the app's LIST_COUNT_CAP), the same on both sides. */
+const COUNT_CAP = positiveInt(process.env.LIST_COUNT_CAP, DEFAULT_COUNT_CAP);
 const TARGETS = { 'list-search': { p95: 20 }, get: { p95: 5 }, ratio: 1.5 } as const;
 
-/**
- * The column list of EntityStore (src/server/store/entity-store.ts, RECORD_COLUMNS, not
- * exported). A copy: the bench checks below that the SQL built with it is byte for byte
- * what the store issues, so a drift is reported rather than silently measured.
- */
-const RECORD_COLUMNS = `id, version, status, owner, data,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
-  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
+
 
 function positiveInt(text: string | undefined, fallback: number): number {
   const n = Number(text);
@@ -239,7 +235,6 @@ interface Loaded {
 export async function load(app: FastifyInstance, url: string, rows: number): Promise<Loaded> {
   const table = app.tables.get(ENTITY)!;
   if (table.table !== tableName(ENTITY)) throw new Error(`unexpected table ${table.table}`);
-  const derived = [...table.columns.values()].filter((c) => c.column.startsWith('"f_'));
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const t0 = process.hrtime.bigint();
@@ -259,13 +254,9 @@ export async function load(app: FastifyInstance, url: string, rows: number): Pro
     );
     for (const ix of indexes) await client.query(`DROP INDEX ${ix.indexname}`);
 
-    const columns = ['data', 'status', 'created_at', 'updated_at', ...derived.map((c) => c.column), 'keywords', 'region'];
-    const values = [
-      'g.data', 'g.status', 'g.created_at', 'g.updated_at',
-      ...derived.map((c) => c.expr('g.data')),
-      table.keywordExpr ? table.keywordExpr('g.data') : 'NULL',
-      table.regionExpr ? table.regionExpr('g.data') : 'NULL',
-    ];
+    // The very columns and expressions the store computes on every write.
+    const columns = ['data', 'status', 'created_at', 'updated_at', ...table.computed.map((c) => c.column)];
+    const values = ['g.data', 'g.status', 'g.created_at', 'g.updated_at', ...table.computed.map((c) => c.expr('g.data'))];
     const pick = (arr: readonly string[], r: string): string => `(ARRAY[${arr.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ')}])[1 + floor(${r} * ${arr.length})::int]`;
     const digits = (n: number, r: string): string => `lpad(floor(${r} * 1e${n})::bigint::text, ${n}, '0')`;
     const surnames = ['Karimov', 'Rahimova', 'Toshmatov', 'Yusupova', 'Aliyev', 'Nazarova', 'Ergashev', 'Saidova', 'Xolmatov', 'Qodirova', 'Ismoilov', 'Mirzayeva'];
@@ -360,9 +351,8 @@ async function checkSample(app: FastifyInstance, pool: pg.Pool, rows: number): P
   const ids = Array.from({ length: Math.min(2000, rows) }, () => randInt(1, rows));
   const sample = await pool.query<{ id: number; data: Record<string, unknown> }>(`SELECT id, data FROM ${table.table} WHERE id = ANY($1::bigint[])`, [ids]);
   const invalid = sample.rows.filter((r) => !validate(r.data));
-  const derived = [...table.columns.values()].filter((c) => c.column.startsWith('"f_'));
-  const stored = ['keywords', 'region', ...derived.map((c) => c.column)];
-  const computed = [table.keywordExpr ? table.keywordExpr('data') : 'NULL', table.regionExpr ? table.regionExpr('data') : 'NULL', ...derived.map((c) => c.expr('data'))];
+  const stored = table.computed.map((c) => c.column);
+  const computed = table.computed.map((c) => c.expr('data'));
   const mismatch = await pool.query<{ n: number }>(
     `SELECT count(*) AS n FROM ${table.table} WHERE id = ANY($1::bigint[]) AND ROW(${stored.join(', ')}) IS DISTINCT FROM ROW(${computed.join(', ')})`,
     [ids],
@@ -373,7 +363,7 @@ async function checkSample(app: FastifyInstance, pool: pg.Pool, rows: number): P
     [ids],
   );
   const spread = await pool.query<{ regions: number; statuses: number; oldest: string; newest: string }>(
-    `SELECT count(DISTINCT f_region_id) AS regions, count(DISTINCT status) AS statuses,
+    `SELECT count(DISTINCT region) AS regions, count(DISTINCT status) AS statuses,
             to_char(min(created_at), 'YYYY-MM-DD') AS oldest, to_char(max(created_at), 'YYYY-MM-DD') AS newest
        FROM ${table.table} WHERE id = ANY($1::bigint[])`,
     [ids],
@@ -401,8 +391,7 @@ export function sqlStatements(app: FastifyInstance): SqlStatements {
   // The HTTP layer coerces the query string with the filter schema: regionId → integer.
   const q = buildListQuery(def, table, { regionId: 1, statusId: 'SEEN' }, PAYLOAD);
   return {
-    page: `SELECT ${RECORD_COLUMNS} FROM ${table.table} ${q.where} ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
-    count: `SELECT count(*)::int AS total FROM ${table.table} ${q.where}`,
+    ...listSearchSql(table, q, COUNT_CAP),
     get: `SELECT ${RECORD_COLUMNS} FROM ${table.table} WHERE id = $1`,
     listParams: (regionId, statusId) => buildListQuery(def, table, { regionId, statusId }, PAYLOAD).params,
   };
@@ -553,9 +542,9 @@ async function main(): Promise<void> {
     })();
     console.log(`PostgreSQL ${version} started on 127.0.0.1:${cluster.port} in ${secondsSince(tc)} (default settings: fsync on, shared_buffers 256MB)`);
 
-    app = await buildApp({ databaseUrl: cluster.url, dataDir });
+    app = await buildApp({ databaseUrl: cluster.url, dataDir, listCountCap: COUNT_CAP });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    console.log(`app listening on ${address}`);
+    console.log(`app listening on ${address}; list-search counts up to ${COUNT_CAP.toLocaleString("en-US")} rows (LIST_COUNT_CAP)`);
 
     console.log(`\nloading ${ROWS.toLocaleString('en-US')} appeals into ${tableName(ENTITY)}…`);
     const loaded = await load(app, cluster.url, ROWS);

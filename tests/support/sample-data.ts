@@ -66,6 +66,8 @@ type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: strin
 export interface SampleOptions {
   /** Fill every optional property (true) or only required ones plus some (false). */
   full: boolean;
+  /** Only what the schema requires: no optional property, arrays at their minimum length. */
+  minimal?: boolean;
 }
 
 /** Creates a sampler bound to one entity schema and the reference lists. */
@@ -95,7 +97,7 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
         // Parents first, so that a district can follow its region.
         const props = Object.entries(s.properties ?? {}).sort(([, a], [, b]) => Number(Boolean((a as Annotated).reference?.parentField)) - Number(Boolean((b as Annotated).reference?.parentField)));
         for (const [name, child] of props) {
-          if (!required.has(name) && !opts.full && rng() < 0.5) continue;
+          if (!required.has(name) && (opts.minimal || (!opts.full && rng() < 0.5))) continue;
           const v = value(rng, child as JSONSchema7, opts, out);
           if (v !== undefined) out[name] = v;
         }
@@ -104,7 +106,7 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
       case 'array': {
         const min = s.minItems ?? 0;
         const max = Math.min(s.maxItems ?? 3, min + 3);
-        const n = opts.full ? Math.max(min, 1) : int(rng, min, Math.max(min, max));
+        const n = opts.minimal ? min : opts.full ? Math.max(min, 1) : int(rng, min, Math.max(min, max));
         const items = Array.from({ length: Math.min(n, max) }, () => value(rng, s.items as JSONSchema7, opts, {}));
         return s.uniqueItems ? [...new Map(items.map((i) => [JSON.stringify(i), i])).values()] : items;
       }

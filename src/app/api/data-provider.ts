@@ -45,7 +45,8 @@ export interface UploadedFile {
 }
 
 export interface DataProvider {
-  getList(entity: string, params: ListParams): Promise<{ list: StoredRecord[]; total: number }>;
+  /** A page; `totalCapped` when more rows match than the server counted (total is then the cap). */
+  getList(entity: string, params: ListParams): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
   getOne(entity: string, id: number): Promise<StoredRecord>;
   getEmpty(entity: string): Promise<RecordData>;
   create(entity: string, data: RecordData): Promise<StoredRecord>;

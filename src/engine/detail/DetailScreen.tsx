@@ -11,7 +11,7 @@ import { useEntity } from '../common/useEntity.ts';
 import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { ScreenState } from '../common/ScreenState.tsx';
-import { formatDateTime } from '../common/format.ts';
+import { formatDateTime } from '../../shared/format.ts';
 import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 import { EntityForm } from '../form/EntityForm.tsx';
 import { HistoryTable } from './HistoryTable.tsx';

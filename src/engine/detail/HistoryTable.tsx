@@ -1,7 +1,7 @@
 import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Spinner, Body1 } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
 import { useGetHistory } from '../../app/api/hooks.ts';
-import { formatDateTime } from '../common/format.ts';
+import { formatDateTime } from '../../shared/format.ts';
 
 /** The record's audit rows: when, who, what was done and which fields changed. */
 export function HistoryTable({ entity, id, fieldTitle }: { entity: string; id: number; fieldTitle(pointer: string): string }) {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { createRef } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
 import { EntityForm, type EntityFormHandle } from './EntityForm.tsx';
 import { fieldElement, renderWithProviders } from './testing.tsx';

@@ -20,6 +20,10 @@ const ThemedForm = withTheme<Data, RJSFSchema, EntityFormContext>(portalFormThem
 
 const useStyles = makeStyles({ root: { minWidth: 0 } });
 
+const NO_DATA: Data = {};
+// An optional choice starts empty: rjsf would otherwise pre-select a oneOf's first const.
+const DEFAULTS_BEHAVIOR = { constAsDefaults: 'skipOneOf' } as const;
+
 /** What a screen (or a wizard) can do with a mounted EntityForm. */
 export interface EntityFormHandle {
   /** Validates everything, shows every error, and calls `onSubmit` when the data is valid. */
@@ -136,7 +140,7 @@ export function EntityForm(props: EntityFormProps) {
           ref={form}
           schema={schema}
           uiSchema={ui}
-          formData={formData ?? {}}
+          formData={formData ?? NO_DATA}
           validator={portalValidator}
           formContext={formContext}
           transformErrors={localizeErrors}
@@ -145,8 +149,7 @@ export function EntityForm(props: EntityFormProps) {
           noValidate={readOnly}
           readonly={readOnly}
           noHtml5Validate
-          // An optional choice starts empty: rjsf would otherwise pre-select a oneOf's first const.
-          experimental_defaultFormStateBehavior={{ constAsDefaults: 'skipOneOf' }}
+          experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
           showErrorList={false}
           focusOnFirstError
           onChange={handleChange}

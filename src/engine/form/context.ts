@@ -76,6 +76,7 @@ export function createParentObjectStore(path: FieldPathList, data: Record<string
 }
 
 const noParent = createParentObjectStore([], undefined);
+/** The object template around a field, as a store. */
 export const ParentObjectContext = createContext<ParentObject>(noParent);
 
 /** The object whose property the current widget edits. */
@@ -137,6 +138,7 @@ export function createErrorVisibility(): ErrorVisibility {
   };
 }
 
+/** The error-visibility store of the EntityForm around (none: every error shows). */
 export const ErrorVisibilityContext = createContext<ErrorVisibility | null>(null);
 
 /** Whether the errors of the field at `pointer` may be shown; every field shows them outside an EntityForm. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
-import appeal from '../../../schemas/appeal/schema.json';
 import { createServerAjv } from '../../server/validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { localizeErrors, propertyToPointer, toErrorSchema } from './localize.ts';
@@ -8,7 +7,35 @@ import { decodeMessage, encodeMessage, translateMessage, translateTitle, type Tr
 import { getAtPointer, pathToPointer, pointerToPath } from './pointer.ts';
 import { portalValidator } from './validator.ts';
 
-const schema = appeal as unknown as RJSFSchema;
+// Shaped like a real record schema: nested required fields, portal formats, limits, a reference,
+// a file list and an if/then that makes two fields required for legal persons.
+const schema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  additionalProperties: false,
+  required: ['applicantType', 'regionId', 'shortDescription', 'phone', 'customer'],
+  properties: {
+    applicantType: { type: 'string', oneOf: [{ const: 'INDIVIDUAL', title: 'test.option.INDIVIDUAL' }, { const: 'LEGAL', title: 'test.option.LEGAL' }] },
+    stir: { type: 'string', format: 'stir', maxLength: 9 },
+    organizationName: { type: 'string', maxLength: 255 },
+    regionId: { type: 'integer', reference: { list: 'region' } },
+    shortDescription: { type: 'string', minLength: 1, maxLength: 500 },
+    content: { type: 'string', maxLength: 10000 },
+    phone: { type: 'string', format: 'phoneNumber', maxLength: 20 },
+    email: { type: 'string', format: 'email', maxLength: 254 },
+    postIndex: { type: 'string', format: 'postIndex', maxLength: 6 },
+    amount: { type: 'number', positive: true },
+    customer: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['surname', 'name', 'pnfl'],
+      properties: { surname: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 }, pnfl: { type: 'string', format: 'pinfl' } },
+    },
+    files: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 5, uniqueItems: true, file: true },
+  },
+  if: { properties: { applicantType: { const: 'LEGAL' } }, required: ['applicantType'] },
+  then: { required: ['stir', 'organizationName'] },
+} as RJSFSchema;
 
 /** What the client shows: one {pointer, key, params} per field. */
 function clientProblems(data: unknown) {
@@ -26,13 +53,12 @@ function serverProblems(data: unknown) {
 const byPointer = <T extends { pointer: string }>(list: T[]) => [...list].sort((a, b) => a.pointer.localeCompare(b.pointer));
 
 describe('client validation says what the server says', () => {
-  it('gives the same field problems for an invalid appeal', () => {
+  it('gives the same field problems for an invalid record', () => {
     const data = {
       applicantType: 'LEGAL',
-      appealTypeId: 1,
       regionId: 1,
-      districtId: 101,
       shortDescription: '',
+      amount: -5,
       content: 'x'.repeat(10001),
       phone: '+998 90 123',
       email: 'no-at-sign',
@@ -43,7 +69,7 @@ describe('client validation says what the server says', () => {
     const client = byPointer(clientProblems(data));
     expect(client).toEqual(byPointer(serverProblems(data)));
     expect(client.map((p) => p.key)).toEqual(
-      expect.arrayContaining(['validation.required', 'validation.phoneNumber', 'validation.email', 'validation.pinfl', 'validation.postIndex', 'validation.maxLength', 'validation.minLength']),
+      expect.arrayContaining(['validation.required', 'validation.phoneNumber', 'validation.email', 'validation.pinfl', 'validation.postIndex', 'validation.maxLength', 'validation.minLength', 'validation.positive']),
     );
     // The conditional LEGAL → stir, organizationName is checked on the client too.
     expect(client.filter((p) => p.pointer === '/stir' || p.pointer === '/organizationName').map((p) => p.key)).toEqual(['validation.required', 'validation.required']);
@@ -52,9 +78,7 @@ describe('client validation says what the server says', () => {
   it('accepts what the server accepts', () => {
     const data = {
       applicantType: 'INDIVIDUAL',
-      appealTypeId: 1,
       regionId: 1,
-      districtId: 101,
       shortDescription: 'Price tag missing',
       content: 'The shop has no price tags.',
       phone: '+99890-123-45-67',
@@ -86,8 +110,8 @@ describe('server field errors and messages', () => {
   });
 
   it('translates titles, numbering list items', () => {
-    expect(translateTitle(i18n, 'test.x.title')).toBe('T(entity.x.title)');
-    expect(translateTitle(i18n, 'test.x.title-3')).toBe('T(entity.x.title) 3');
+    expect(translateTitle(i18n, 'test.x.title')).toBe('T(test.x.title)');
+    expect(translateTitle(i18n, 'test.x.title-3')).toBe('T(test.x.title) 3');
     expect(translateTitle(i18n, 'lat')).toBe('lat');
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { portalFormats } from '../../shared/validation/vocabulary.ts';
-import { clampNumber, formatMoney, maskDigits, maskMoney, maskPhone, parseNumber, phoneText } from './masks.ts';
+import { clampNumber, maskDigits, maskMoney, maskPhone, parseNumber, phoneText } from './masks.ts';
+import { formatMoney } from '../../shared/format.ts';
 
 describe('maskPhone', () => {
   it('shows +998 ## ###-##-## while typing and stores the phoneNumber format when complete', () => {

@@ -2,6 +2,7 @@
  * Pure text masks of the input widgets: what the person sees while typing and the value the
  * form stores. Each returns both, so a widget stays a thin shell around one function.
  */
+import { formatMoney } from '../../shared/format.ts';
 
 /** What an input shows and what the form stores for it (undefined = empty). */
 export interface Masked<V> {
@@ -46,16 +47,6 @@ export function maskPhone(raw: string): Masked<string> {
  * @example phoneText('+99890-123-45-67') // '+998 90 123-45-67'
  */
 export const phoneText = (value: unknown): string => (typeof value === 'string' && value ? maskPhone(value.startsWith('+') ? value : `+${value}`).text : '');
-
-/**
- * UZS without decimals, thousands grouped by spaces.
- * @example formatMoney(1234567) // '1 234 567'
- */
-export function formatMoney(value: unknown): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '';
-  const sign = value < 0 ? '-' : '';
-  return sign + String(Math.round(Math.abs(value))).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-}
 
 /**
  * The money a person typed: digits only (spaces, dots and letters are dropped).

@@ -1,6 +1,6 @@
 /**
  * Test helpers of the form's component tests: i18next with the real English texts (plus the
- * form's pending keys), a fake data provider, and the providers a form needs.
+ * test schemas' own titles), a fake data provider, and the providers a form needs.
  */
 import { createRef, type ReactElement, type ReactNode } from 'react';
 import { cleanup, render, type RenderResult } from '@testing-library/react';
@@ -13,7 +13,7 @@ import { afterEach, vi } from 'vitest';
 import { ApiProvider } from '../../app/api/context.tsx';
 import type { DataProvider, ReferenceItem } from '../../app/api/data-provider.ts';
 import en from '../../i18n/locales/en.json';
-import pending from '../../i18n/pending/form.json';
+import testTexts from './test-texts.json';
 import { EntityForm, type EntityFormHandle, type EntityFormProps } from './EntityForm.tsx';
 
 // vitest runs without globals, so Testing Library cannot register its own cleanup.
@@ -34,13 +34,16 @@ function merge(a: Tree, b: Tree): Tree {
   return out;
 }
 
-/** i18next in English with src/i18n/locales/en.json and the form's pending keys. */
+/**
+ * i18next in English with src/i18n/locales/en.json and the `test.*`
+ * titles of the tests' own schemas (engine tests name no real entity).
+ */
 export function createTestI18n(): i18n {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
     lng: 'en',
     fallbackLng: 'en',
-    resources: { en: { translation: merge(en as Tree, pending.en as Tree) } },
+    resources: { en: { translation: merge(en as Tree, testTexts as Tree) } },
     interpolation: { escapeValue: false },
     initAsync: false,
   });

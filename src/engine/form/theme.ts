@@ -15,6 +15,7 @@ import {
 import { ObjectFieldTemplate } from './templates/ObjectFieldTemplate.tsx';
 import { portalWidgets } from './widgets/index.ts';
 
+/** The theme: `withTheme(portalFormTheme)` is the form component EntityForm renders. */
 export const portalFormTheme = {
   widgets: portalWidgets,
   fields: { ObjectField, ArrayField },

@@ -12,7 +12,7 @@ import type { EntityDefinition } from '../../definitions/registry.ts';
 import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 import { useGetReference } from '../../app/api/hooks.ts';
 import { localizedName, pickLocale } from '../../shared/locales.ts';
-import { enumOptions, statusLabel, type Translate } from './format.ts';
+import { enumOptions, statusLabel, type Translate } from '../../shared/format.ts';
 
 /** How long typing pauses before a text filter applies. */
 export const FILTER_DEBOUNCE_MS = 400;

@@ -9,7 +9,7 @@ import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, type CellKe
 import { Badge, makeStyles, type BadgeProps } from '@fluentui/react-components';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { StoredRecord } from '../../app/api/data-provider.ts';
-import { formatCell, resolveColumnFormat, statusLabel, valueAt, type FormatContext } from './format.ts';
+import { formatCell, resolveColumnFormat, statusLabel, valueAt, type FormatContext } from '../../shared/format.ts';
 import type { SortItem } from './list-state.ts';
 
 /**

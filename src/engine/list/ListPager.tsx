@@ -13,6 +13,8 @@ export interface ListPagerProps {
   page: number;
   itemsPerPage: number;
   total: number;
+  /** More rows match than the server counted: the total is shown as "N+". */
+  capped?: boolean;
   onPage(page: number): void;
   onPageSize(size: number): void;
 }
@@ -34,7 +36,7 @@ const useStyles = makeStyles({
 export const pageCount = (total: number, itemsPerPage: number): number => Math.max(1, Math.ceil(total / itemsPerPage));
 
 /** Paging controls. */
-export default function ListPager({ page, itemsPerPage, total, onPage, onPageSize }: ListPagerProps) {
+export default function ListPager({ page, itemsPerPage, total, capped = false, onPage, onPageSize }: ListPagerProps) {
   const styles = useStyles();
   const { t } = useTranslation();
   const pages = pageCount(total, itemsPerPage);
@@ -51,7 +53,7 @@ export default function ListPager({ page, itemsPerPage, total, onPage, onPageSiz
           {PAGE_SIZES.map((n) => <option key={n} value={n}>{n}</option>)}
         </Select>
       </label>
-      <Text size={200} data-role="range">{t('engine.list.range', { from, to, total })}</Text>
+      <Text size={200} data-role="range">{t('engine.list.range', { from, to, total: capped ? `${total}+` : total })}</Text>
       <div className={styles.buttons}>
         {button('first-page', t('engine.list.firstPage'), <ChevronDoubleLeftRegular />, 1, page <= 1)}
         {button('prev-page', t('engine.list.prevPage'), <ChevronLeftRegular />, page - 1, page <= 1)}

@@ -15,7 +15,7 @@ import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { ApiProvider } from '../../app/api/context.tsx';
 import type { DataProvider, ListParams, StoredRecord } from '../../app/api/data-provider.ts';
 import { HttpError } from '../../app/api/http.ts';
-import pending from '../../i18n/pending/list.json';
+import en from '../../i18n/locales/en.json';
 import ListScreen from './ListScreen.tsx';
 import { FILTER_DEBOUNCE_MS } from './ListFilters.tsx';
 import { sortFromColumnState } from './ListGrid.tsx';
@@ -79,8 +79,8 @@ vi.mock('../../definitions/client.ts', () => ({
 }));
 
 const texts = {
-  ...pending.en,
-  status: { ...pending.en.status, DRAFT: 'Draft' },
+  ...en,
+  status: { ...en.status, DRAFT: 'Draft' },
   test: {
     title: 'Gadgets', screen: { list: 'All gadgets' },
     col: { id: 'No.', name: 'Name', price: 'Price', madeOn: 'Made on', region: 'Region', active: 'Active', kind: 'Kind', status: 'Status', createdAt: 'Created' },

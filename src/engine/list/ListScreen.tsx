@@ -25,7 +25,7 @@ import { useDataProvider } from '../../app/api/context.tsx';
 import { HttpError, describeFailure } from '../../app/api/http.ts';
 import type { ReferenceItem, StoredRecord } from '../../app/api/data-provider.ts';
 import { pickLocale } from '../../shared/locales.ts';
-import { resolveColumnFormat, type FormatContext, type Translate } from './format.ts';
+import { resolveColumnFormat, type FormatContext, type Translate } from '../../shared/format.ts';
 import {
   applyFilterPatch, effectiveSort, readListState, storePageSize, storedPageSize, toListParams, writeListState,
   type ListState, type SortItem,
@@ -213,7 +213,7 @@ function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: Ent
             statusColor={statusColor}
             title={title}
           />
-          <ListPager page={state.page} itemsPerPage={itemsPerPage} total={list.data.total} onPage={setPage} onPageSize={setPageSize} />
+          <ListPager page={state.page} itemsPerPage={itemsPerPage} total={list.data.total} capped={list.data.totalCapped === true} onPage={setPage} onPageSize={setPageSize} />
         </>
       )}
     </section>

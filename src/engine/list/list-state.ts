@@ -7,7 +7,7 @@
 import type { GridDefinition } from '../../generated/meta.ts';
 import type { ListParams } from '../../app/api/data-provider.ts';
 import { getSetting, setSetting } from '../../app/settings.ts';
-import { sortName } from './format.ts';
+import { sortName } from '../../shared/format.ts';
 
 /** Page sizes offered (spec §9). */
 export const PAGE_SIZES = [10, 20, 30, 50, 100] as const;

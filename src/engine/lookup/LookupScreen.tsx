@@ -5,7 +5,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
 import { useApi } from '../../app/api/context.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
-import { formatDate, formatDateTime, formatMoney } from '../common/format.ts';
+import { formatDate, formatDateTime, formatMoney } from '../../shared/format.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 
 /** What a lookup screen's `options` say: the query form, the endpoint and the result fields. */

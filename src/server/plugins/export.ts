@@ -12,7 +12,7 @@ import type { Translator } from '../i18n.ts';
 import {
   dateParts, enumLabel, formatBoolean, referenceLabel, resolveColumnFormat, statusLabel, tashkentParts, valueAt,
   type ColumnFormat, type GridColumn, type Translate,
-} from '../../engine/list/format.ts';
+} from '../../shared/format.ts';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

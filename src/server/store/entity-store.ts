@@ -57,7 +57,8 @@ export const STREAM_BATCH_SIZE = 1000;
 
 // Microseconds, as stored: clients comparing these strings see the database's own order.
 const isoText = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const RECORD_COLUMNS = `id, version, status, owner, data,
+/** The columns every read selects: the data plus the system fields as the API shows them. */
+export const RECORD_COLUMNS = `id, version, status, owner, data,
   ${isoText('created_at')} AS created_iso,
   ${isoText('updated_at')} AS updated_iso`;
 
@@ -126,6 +127,18 @@ const changedFields = (before: Record<string, unknown>, after: Record<string, un
   [...new Set([...Object.keys(before), ...Object.keys(after)])]
     .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
     .sort();
+
+/**
+ * The two statements of one list-search: the page, and the count that stops past the cap
+ * (an exact total of a million rows would cost more than the page). Shared with bench:api so
+ * the benchmark times exactly what the store runs.
+ */
+export function listSearchSql(table: EntityTable, q: ReturnType<typeof buildListQuery>, countCap: number): { page: string; count: string } {
+  return {
+    page: `SELECT ${RECORD_COLUMNS} FROM ${table.table} ${q.where} ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    count: `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table.table} ${q.where} LIMIT ${countCap + 1}) AS matched`,
+  };
+}
 
 /** Default for how far list-search counts (LIST_COUNT_CAP). */
 export const DEFAULT_COUNT_CAP = 10_000;
@@ -260,11 +273,8 @@ export function createEntityStore(
     async listSearch(entity, filters, payload) {
       const c = entityOf(entity);
       const q = buildListQuery(c.def, c.table, filters, payload);
-      const [page, count] = await Promise.all([
-        db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} ${q.where} ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`, q.params),
-        // Counting stops past the cap: an exact total of a million rows costs more than the page.
-        db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM ${c.table.table} ${q.where} LIMIT ${countCap + 1}) AS matched`, q.params),
-      ]);
+      const sql = listSearchSql(c.table, q, countCap);
+      const [page, count] = await Promise.all([db.query<Row>(sql.page, q.params), db.query<{ total: number }>(sql.count, q.params)]);
       const total = count.rows[0]?.total ?? 0;
       return total > countCap ? { list: page.rows.map(toRecord), total: countCap, totalCapped: true } : { list: page.rows.map(toRecord), total };
     },

@@ -46,7 +46,7 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
     <fieldset className={styles.list} id={fieldPathId.$id}>
       <legend className={styles.legend}>
         {translateTitle(i18n, getUiOptions(uiSchema).title ?? title)}
-        {required ? ' *' : ''}
+        {required && !readonly ? ' *' : ''}
         <span className={styles.count}>({items.length})</span>
       </legend>
       {description && <div className={styles.description}>{description}</div>}

@@ -31,7 +31,7 @@ export function isContainerField(schema: RJSFSchema, uiOptions: UIOptionsType, r
  * lost focus, and any field's after a submit, a wizard step check or a server reply.
  */
 export function FieldTemplate(props: FieldTemplateProps) {
-  const { id, fieldPathId, label, required, rawErrors, hidden, schema, uiSchema, registry, children, formData, rawHelp } = props;
+  const { id, fieldPathId, label, required, rawErrors, hidden, schema, uiSchema, registry, children, formData, rawHelp, readonly } = props;
   const path = fieldPathId.path;
   const pointer = pathToPointer(path);
   const i18n = useTranslator();
@@ -61,12 +61,13 @@ export function FieldTemplate(props: FieldTemplateProps) {
   // A checkbox carries its own label beside the box.
   const ownLabel = getSchemaType(schema) === 'boolean' && (uiOptions.widget ?? 'checkbox') === 'checkbox';
   const showLabel = uiOptions.label !== false && !ownLabel;
-  const hint = translateKnown(i18n, rawHelp) ?? translateKnown(i18n, uiOptions.description);
+  // A detail page shows data: no typing hints and no required markers.
+  const hint = readonly ? undefined : (translateKnown(i18n, rawHelp) ?? translateKnown(i18n, uiOptions.description));
   return (
     <div data-field={pointer} className={styles.field} onBlur={() => store?.touch(pointer)}>
       <Field
         label={showLabel ? { children: translateTitle(i18n, label), htmlFor: id } : undefined}
-        required={showLabel && Boolean(required)}
+        required={showLabel && !readonly && Boolean(required)}
         validationState={messages.length ? 'error' : 'none'}
         validationMessage={messages.length ? messages.join(' ') : undefined}
         hint={hint}

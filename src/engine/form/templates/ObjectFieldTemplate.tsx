@@ -13,8 +13,9 @@ const useStyles = makeStyles({
     columnGap: tokens.spacingHorizontalL,
     rowGap: tokens.spacingVerticalM,
     alignItems: 'start',
-    '@media (min-width: 640px)': { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' },
-    '@media (min-width: 1024px)': { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' },
+    // rem, not px: Griffel orders media queries as strings, and "1024px" sorts before "640px".
+    '@media (min-width: 40rem)': { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' },
+    '@media (min-width: 64rem)': { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' },
   },
   wide: { gridColumn: '1 / -1' },
   group: {

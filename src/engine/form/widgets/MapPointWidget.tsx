@@ -8,7 +8,8 @@ import { NumberWidget } from './TextWidgets.tsx';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
-  inputs: { display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: tokens.spacingHorizontalM, maxWidth: '480px' },
+  // Fluent inputs have a minimum width; two side by side must still fit a 360 px phone.
+  inputs: { display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: tokens.spacingHorizontalM, maxWidth: '480px', '& .fui-Input': { minWidth: 0 } },
   map: {
     width: '100%',
     maxWidth: '480px',

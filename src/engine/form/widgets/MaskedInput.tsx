@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Input, type InputProps } from '@fluentui/react-components';
+import { Input, makeStyles, type InputProps } from '@fluentui/react-components';
 import type { WidgetProps } from '@rjsf/utils';
 import type { Masked } from '../masks.ts';
 
@@ -15,9 +15,10 @@ export interface MaskedInputProps<V> {
   contentAfter?: InputProps['contentAfter'];
   /** Called after a person typed (not when the value came from outside), with the new value. */
   onTyped?(value: V | undefined): void;
-  /** Called when the input loses focus, with the stored value; may return a corrected one. */
-  onCommit?(value: V | undefined): V | undefined;
 }
+
+// Full width like the other inputs, also when a widget wraps the input in its own element.
+const useStyles = makeStyles({ input: { width: '100%' } });
 
 const countDigits = (s: string): number => s.replace(/\D/g, '').length;
 
@@ -36,8 +37,9 @@ function caretFor(text: string, digitsBefore: number, atEnd: boolean): number {
  * An input whose text is re-masked as the person types (phone, STIR, money, dates), keeping
  * the caret after the same digit. The form stores the mask's value, not the text.
  */
-export function MaskedInput<V>({ widget, mask, display, inputMode, placeholder, contentAfter, onTyped, onCommit }: MaskedInputProps<V>) {
+export function MaskedInput<V>({ widget, mask, display, inputMode, placeholder, contentAfter, onTyped }: MaskedInputProps<V>) {
   const { id, htmlName, value, readonly, disabled, autofocus, onChange, onBlur, onFocus } = widget;
+  const styles = useStyles();
   const [text, setText] = useState(() => display(value));
   const textRef = useRef(text);
   textRef.current = text;
@@ -60,10 +62,11 @@ export function MaskedInput<V>({ widget, mask, display, inputMode, placeholder, 
     <Input
       id={id}
       name={htmlName ?? id}
+      className={styles.input}
       ref={input}
       value={text}
       inputMode={inputMode}
-      placeholder={placeholder}
+      placeholder={readonly ? undefined : placeholder}
       readOnly={readonly}
       disabled={disabled}
       autoFocus={autofocus}
@@ -77,15 +80,7 @@ export function MaskedInput<V>({ widget, mask, display, inputMode, placeholder, 
         onChange(next.value);
         onTyped?.(next.value);
       }}
-      onBlur={() => {
-        const current = mask(textRef.current).value;
-        const committed = onCommit ? onCommit(current) : current;
-        if (!Object.is(committed, current)) {
-          setText(display(committed));
-          onChange(committed);
-        }
-        onBlur(id, committed);
-      }}
+      onBlur={() => onBlur(id, mask(textRef.current).value)}
       onFocus={() => onFocus(id, value)}
     />
   );

@@ -11,6 +11,7 @@ const schema = {
     pnfl: { title: 'test.field.pnfl', type: 'string', format: 'pinfl' },
     postIndex: { title: 'test.field.postIndex', type: 'string', format: 'postIndex' },
     price: { title: 'test.field.startingPrice', type: 'number', positive: true },
+    mxik: { title: 'test.field.mxikCode', type: 'string', format: 'mxik' },
   },
 } as RJSFSchema;
 const uiSchema = {
@@ -55,6 +56,12 @@ describe('digit widgets', () => {
     expect(input(/Personal ID/).value).toBe('12345678901234');
     await user.type(input(/Post index/), '10-00-159');
     expect(data()).toMatchObject({ pnfl: '12345678901234', postIndex: '100015' });
+  });
+
+  it('gives a format its widget without a ui:widget (a 17-digit classifier code)', async () => {
+    const { user, data } = renderEntityForm({ schema, uiSchema });
+    await user.type(input(/Classifier code/), '0123-4567-8901-2345-67');
+    expect(data().mxik).toBe('01234567890123456');
   });
 });
 

@@ -38,7 +38,7 @@ const uiSchema = {
 };
 
 describe('STIR widget', () => {
-  it('on the ninth digit looks the contractor up and fills the sibling fields', async () => {
+  it('on the ninth digit looks the record up and fills the sibling fields', async () => {
     const findBy = vi.fn(() => Promise.resolve(found));
     const { user, data, container } = renderEntityForm({ schema, uiSchema }, { dataProvider: createFakeDataProvider({ findBy }) });
     const stir = within(fieldElement(container, '/customer/stir')).getByRole('textbox');

@@ -9,11 +9,12 @@ import { CheckboxWidget } from './CheckboxWidget.tsx';
 import { DateTimeWidget, DateWidget } from './DateWidgets.tsx';
 import { FileWidget } from './FileWidget.tsx';
 import { MapPointWidget } from './MapPointWidget.tsx';
-import { MoneyWidget, PhoneWidget, PinflWidget, PostIndexWidget } from './MaskedWidgets.tsx';
+import { MoneyWidget, MxikWidget, PhoneWidget, PinflWidget, PostIndexWidget } from './MaskedWidgets.tsx';
 import { RadioWidget, SelectWidget } from './SelectWidget.tsx';
 import { StirWidget } from './StirWidget.tsx';
 import { HiddenWidget, NumberWidget, TextareaWidget, TextWidget } from './TextWidgets.tsx';
 
+/** Every widget of the theme by its `ui:widget` name (and by the format it edits). */
 export const portalWidgets: RegistryWidgetsType = {
   text: TextWidget,
   textarea: TextareaWidget,
@@ -27,6 +28,7 @@ export const portalWidgets: RegistryWidgetsType = {
   stir: StirWidget,
   pinfl: PinflWidget,
   postIndex: PostIndexWidget,
+  mxik: MxikWidget,
   date: DateWidget,
   'date-time': DateTimeWidget,
   datetime: DateTimeWidget,

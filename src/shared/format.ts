@@ -5,9 +5,9 @@
  * grid and the server's XLSX export follow the same rules from this one module.
  */
 import type { JSONSchema7 } from 'json-schema';
-import type { GridDefinition } from '../../generated/meta.ts';
-import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
-import { localizedName, type Locale, type LocalizedNames } from '../../shared/locales.ts';
+import type { GridDefinition } from '../generated/meta.ts';
+import { resolveFieldSchema, scalarType } from '../definitions/pointer.ts';
+import { localizedName, type Locale, type LocalizedNames } from './locales.ts';
 
 /** The zone business dates and times are shown in. */
 export const TIME_ZONE = 'Asia/Tashkent';

@@ -3,7 +3,7 @@ import type { JSONSchema7 } from 'json-schema';
 import {
   enumLabel, enumOptions, formatBoolean, formatCell, formatDate, formatDateTime, formatMoney, formatNumber,
   referenceLabel, resolveColumnFormat, sortName, statusLabel, valueAt, type FormatContext, type Translate,
-} from './format.ts';
+} from '../../src/shared/format.ts';
 
 const dictionary: Record<string, string> = {
   'engine.list.yes': 'Ha',

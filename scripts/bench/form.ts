@@ -1,0 +1,71 @@
+/**
+ * `npm run bench:form`: keystroke-to-paint in Chromium on the online statistical report
+ * wizard's rows step holding 300 industry rows — the array-heavy form. Each key press is
+ * timed from the keydown event to the first frame painted after it. Prints p50/p95/max;
+ * never asserts. Needs a build (`npm run build`) and /usr/bin/chromium.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { launchBrowser, startPortal } from '../../tests/support/browser.ts';
+import { REPO_ROOT } from '../../src/server/app.ts';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 300);
+const KEYS = Number(process.env.BENCH_KEYS ?? 80);
+const screenFile = readdirSync(path.join(REPO_ROOT, 'screens')).find((f) => f === 'online-report-new.json');
+if (!screenFile) throw new Error('screens/online-report-new.json is missing');
+const ROUTE = '/admin/online-reports/new';
+
+const digits = (i: number, n: number) => String(i).padStart(n, '0');
+const data = {
+  subject: { stir: '301234567', name: 'Toshkent non kombinati', regionId: 14 },
+  period: { periodType: 'ANNUAL', year: 2025 },
+  industryRows: Array.from({ length: ROWS }, (_, i) => ({
+    tariffCode: `19059080${digits(i % 100, 2)}`,
+    productName: `Mahsulot ${i + 1}`,
+    capacityTonnes: 1000 + i,
+    production: 800 + i,
+    domesticSales: 600 + i,
+    export: 100,
+    yearEndStock: 50,
+    amountExclVatExcise: 1_500_000 + i * 1000,
+  })),
+  serviceRows: [],
+};
+
+const portal = await startPortal();
+const browser = await launchBrowser();
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(([draft]) => {
+    localStorage.setItem('portal.locale', JSON.stringify('en'));
+    localStorage.setItem('portal.permissionRules', JSON.stringify([{ action: 'manage', subject: 'all' }]));
+    sessionStorage.setItem('portal.wizard.online-report-new.new', draft as string);
+  }, [JSON.stringify({ step: 2, data })]);
+  const t0 = Date.now();
+  await page.goto(`${portal.url}${ROUTE}`);
+  const target = page.locator(`[data-field="/industryRows/${Math.floor(ROWS / 2)}/productName"] input`);
+  await target.waitFor({ timeout: 60_000 });
+  console.log(`bench:form — ${ROWS} industry rows rendered in ${Date.now() - t0} ms (navigation to interactive)`);
+  await target.click();
+  await page.evaluate(() => {
+    const w = window as unknown as { __lat: number[] };
+    w.__lat = [];
+    document.addEventListener('keydown', (e) => {
+      const start = e.timeStamp;
+      // The frame after the one that handles the change: its rAF runs after paint work is queued.
+      requestAnimationFrame(() => setTimeout(() => w.__lat.push(performance.now() - start), 0));
+    }, true);
+  });
+  for (let i = 0; i < KEYS; i++) {
+    await page.keyboard.press(i % 10 === 9 ? 'Backspace' : 'a');
+    await page.waitForTimeout(30);
+  }
+  await page.waitForTimeout(300);
+  const lat = (await page.evaluate(() => (window as unknown as { __lat: number[] }).__lat)).sort((a, b) => a - b);
+  const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]!;
+  console.log(`keystrokes: ${lat.length}`);
+  console.log(`keystroke-to-paint: p50 ${q(0.5).toFixed(1)} ms  p95 ${q(0.95).toFixed(1)} ms  max ${lat[lat.length - 1]!.toFixed(1)} ms   (target p95 ≤ 50 ms)`);
+} finally {
+  await browser.close();
+  await portal.close();
+}

@@ -1,0 +1,64 @@
+/**
+ * Fills an engine-rendered form in the browser from a record, field by field, the way a
+ * person would: it finds each field by its `data-field` JSON pointer and uses the control
+ * the widget renders (native select, radio, checkbox, masked or plain input).
+ */
+import type { Page } from 'playwright-core';
+import type { JSONSchema7 } from 'json-schema';
+import { deref } from '../../src/definitions/pointer.ts';
+
+type Annotated = JSONSchema7 & { reference?: unknown; file?: boolean };
+
+const toDisplayDate = (iso: string): string => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?/.exec(iso);
+  if (!m) return iso;
+  return m[4] ? `${m[3]}.${m[2]}.${m[1]} ${m[4]}:${m[5]}` : `${m[3]}.${m[2]}.${m[1]}`;
+};
+
+/** Fills the fields of `data` that are on the page now (a wizard shows one step at a time). */
+export async function fillForm(page: Page, root: JSONSchema7, data: Record<string, unknown>, prefix = '', node: JSONSchema7 = root): Promise<string[]> {
+  const filled: string[] = [];
+  // Parents before children that depend on them (a district after its region).
+  const entries = Object.entries(data).sort(([a], [b]) => order(node, a) - order(node, b));
+  for (const [name, value] of entries) {
+    const schema = deref(root, node.properties?.[name]) as Annotated | undefined;
+    if (!schema || value === undefined || value === null) continue;
+    const pointer = `${prefix}/${name}`;
+    const field = page.locator(`[data-field="${pointer}"]`).first();
+    if (!(await field.count())) continue;
+    const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+    if (type === 'object' && schema.properties && !('lat' in (schema.properties ?? {}))) {
+      filled.push(...(await fillForm(page, root, value as Record<string, unknown>, pointer, schema)));
+      continue;
+    }
+    if (type === 'array' || schema.file) continue; // minimal records carry no rows or files
+    const select = field.locator('select').first();
+    const radio = field.locator(`input[type=radio][value="${String(value)}"]`).first();
+    if (type === 'boolean') {
+      const box = field.locator('input[type=checkbox]').first();
+      if (value) await box.check();
+      else await box.uncheck();
+    } else if (await select.count()) {
+      await select.waitFor({ state: 'visible' });
+      await page.waitForFunction(([sel, v]) => {
+        const el = document.querySelector(sel as string) as HTMLSelectElement | null;
+        return Boolean(el && !el.disabled && [...el.options].some((o) => o.value === v));
+      }, [`[data-field="${pointer}"] select`, String(value)] as const);
+      await select.selectOption(String(value));
+    } else if (await radio.count()) {
+      await radio.check();
+    } else {
+      const input = field.locator('input:not([type=hidden]), textarea').first();
+      const text = schema.format === 'date' || schema.format === 'date-time' ? toDisplayDate(String(value)) : String(value);
+      await input.fill(text);
+      await input.blur();
+    }
+    filled.push(pointer);
+  }
+  return filled;
+}
+
+function order(node: JSONSchema7, name: string): number {
+  const prop = node.properties?.[name] as Annotated | undefined;
+  return prop && typeof prop === 'object' && (prop.reference as { parentField?: string } | undefined)?.parentField ? 1 : 0;
+}

@@ -31,9 +31,22 @@ export async function fillForm(page: Page, root: JSONSchema7, data: Record<strin
       filled.push(...(await fillForm(page, root, value as Record<string, unknown>, pointer, schema)));
       continue;
     }
-    if (type === 'array' || schema.file) continue; // minimal records carry no rows or files
+    if (schema.file) continue; // records to fill carry no files
+    if (type === 'array') {
+      const items = deref(root, schema.items as JSONSchema7);
+      if (!Array.isArray(value) || !items || items.type !== 'object') continue;
+      for (let i = 0; i < value.length; i++) {
+        if (!(await page.locator(`[data-field="${pointer}/${i}"]`).count())) {
+          await field.locator('[data-action="add-row"]').first().click();
+          await page.locator(`[data-field="${pointer}/${i}"]`).first().waitFor();
+        }
+        filled.push(...(await fillForm(page, root, value[i] as Record<string, unknown>, `${pointer}/${i}`, items)));
+      }
+      continue;
+    }
     const select = field.locator('select').first();
-    const radio = field.locator(`input[type=radio][value="${String(value)}"]`).first();
+    const choice = Boolean(schema.enum || schema.oneOf || schema.reference);
+    const radio = field.locator(`input[type=radio][value=${JSON.stringify(String(value))}]`).first();
     if (type === 'boolean') {
       const box = field.locator('input[type=checkbox]').first();
       if (value) await box.check();
@@ -45,7 +58,7 @@ export async function fillForm(page: Page, root: JSONSchema7, data: Record<strin
         return Boolean(el && !el.disabled && [...el.options].some((o) => o.value === v));
       }, [`[data-field="${pointer}"] select`, String(value)] as const);
       await select.selectOption(String(value));
-    } else if (await radio.count()) {
+    } else if (choice && (await radio.count())) {
       await radio.check();
     } else {
       const input = field.locator('input:not([type=hidden]), textarea').first();

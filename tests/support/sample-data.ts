@@ -140,7 +140,9 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
   return function sample(seed: number, opts: SampleOptions): Record<string, unknown> {
     const rng = createRng(seed);
     for (let attempt = 0; attempt < 200; attempt++) {
-      const candidate = value(rng, root, opts, {}) as Record<string, unknown>;
+      // A minimal record may be impossible (a condition requires an optional field): after
+      // half the attempts, optional fields may be drawn too.
+      const candidate = value(rng, root, opts.minimal && attempt >= 100 ? { full: false } : opts, {}) as Record<string, unknown>;
       if (validate(candidate)) return candidate;
     }
     throw new Error(`no valid sample after 200 attempts: ${JSON.stringify(validate.errors?.slice(0, 3))}`);

@@ -35,6 +35,8 @@ const useStyles = makeStyles({
   bar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
   stacked: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   control: { minWidth: '180px', maxWidth: '100%' },
+  // A native select is as wide as its longest option (the committee's full name); cap it.
+  select: { width: '16rem', maxWidth: '100%' },
   pair: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
   half: { minWidth: '0', width: '150px' },
 });
@@ -61,8 +63,9 @@ function DebouncedInput({ value, onCommit, type = 'text', label, className }: { 
 
 function SingleSelect({ choices, value, onChange, label, disabled }: { choices: Choice[]; value: string; onChange(v: string): void; label: string; disabled?: boolean }) {
   const { t } = useTranslation();
+  const styles = useStyles();
   return (
-    <Select value={value} aria-label={label} disabled={disabled} onChange={(_, d) => onChange(d.value)}>
+    <Select className={styles.select} value={value} aria-label={label} disabled={disabled} onChange={(_, d) => onChange(d.value)}>
       <option value="">{t('engine.list.all')}</option>
       {choices.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
     </Select>

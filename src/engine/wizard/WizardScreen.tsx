@@ -92,12 +92,13 @@ export default function WizardScreen({ screen }: ScreenProps) {
         fields={current.fields}
       />
       {last && (
-        <Checkbox
-          data-field="/__confirm"
-          checked={confirmed}
-          onChange={(_e, d) => setConfirmed(Boolean(d.checked))}
-          label={t(editor.ui?.wizard?.confirmKey ?? 'engine.wizard.confirm')}
-        />
+        <div data-field="/__confirm">
+          <Checkbox
+            checked={confirmed}
+            onChange={(_e, d) => setConfirmed(Boolean(d.checked))}
+            label={t(editor.ui?.wizard?.confirmKey ?? 'engine.wizard.confirm')}
+          />
+        </div>
       )}
       <div className={s.bar}>
         <Button data-action="back" disabled={step === 0} onClick={() => setStep((i) => Math.max(0, i - 1))}>{t('engine.wizard.back')}</Button>

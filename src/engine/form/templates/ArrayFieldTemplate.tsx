@@ -52,7 +52,7 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
       {description && <div className={styles.description}>{description}</div>}
       <div className={styles.items}>{items}</div>
       {canAdd && !readonly && (
-        <Button className={styles.add} icon={<AddRegular />} disabled={disabled} onClick={onAddClick}>
+        <Button className={styles.add} icon={<AddRegular />} disabled={disabled} onClick={onAddClick} data-action="add-row">
           {i18n.t('engine.form.addRow')}
         </Button>
       )}

@@ -6,13 +6,17 @@
  * disabled until the sibling has a value and is cleared when the sibling changes.
  */
 import { useEffect, useRef } from 'react';
-import { Dropdown, Input, Option, Radio, RadioGroup, Select } from '@fluentui/react-components';
+import { Dropdown, Input, makeStyles, Option, Radio, RadioGroup, Select } from '@fluentui/react-components';
 import type { RJSFSchema, WidgetProps } from '@rjsf/utils';
 import { useGetReference } from '../../../app/api/hooks.ts';
 import { localizedName } from '../../../shared/locales.ts';
 import { formContextOf, useSiblingValue } from '../context.ts';
 import { translateTitle } from '../messages.ts';
 import { useTranslator } from '../useTranslator.ts';
+
+// A native select is as wide as its longest option unless told otherwise; long reference
+// names (the committee's full name) would push it out of its grid column.
+const useStyles = makeStyles({ root: { width: '100%', minWidth: 0 }, select: { width: '100%', minWidth: 0, textOverflow: 'ellipsis' } });
 
 /** The `reference` keyword of a field (or of its items, for a list of references). */
 interface ReferenceSpec {
@@ -82,6 +86,7 @@ export function SelectWidget(props: WidgetProps) {
   const { id, htmlName, value, multiple, disabled, readonly, options, onChange, onBlur, onFocus } = props;
   const i18n = useTranslator();
   const { choices, loading, waitingForParent } = useChoices(props);
+  const styles = useStyles();
   if (readonly) return <ReadOnlyChoice id={id} value={value} choices={choices} />;
   const placeholder = i18n.t(loading ? 'engine.form.loading' : 'engine.form.choose');
 
@@ -112,6 +117,8 @@ export function SelectWidget(props: WidgetProps) {
   const known = choices.some((c) => c.key === key);
   return (
     <Select
+      className={styles.root}
+      select={{ className: styles.select }}
       id={id}
       name={htmlName ?? id}
       value={key}

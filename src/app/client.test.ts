@@ -1,0 +1,103 @@
+// @vitest-environment happy-dom
+import { describe, expect, it, vi } from 'vitest';
+import { createErrorQueue, createHttpClient, describeFailure, HttpError, NetworkError } from './api/http.ts';
+import { clearSession, getSetting, READ_ALL_RULES, setSetting } from './settings.ts';
+import { withTimeout, loadScreenKind } from '../engine/registry.ts';
+import { canOpen, createAbility, rulesFromPermissions } from '../shared/ability.ts';
+import { fillRoute } from '../engine/common/routes.ts';
+
+const t = (key: string) => ({ 'errors.forbidden': 'You have no permission to do this action', 'errors.somethingWrong': 'Something wrong, please try again' })[key] ?? key;
+
+describe('failed responses (spec §8)', () => {
+  it('says "no permission" for 403 and the legacy 417', () => {
+    expect(describeFailure(403, { message: 'x' }, t)).toBe('You have no permission to do this action');
+    expect(describeFailure(417, null, t)).toBe('You have no permission to do this action');
+  });
+  it('cuts the server message to 120 characters, shows a raw body, or the status', () => {
+    expect(describeFailure(400, { message: 'a'.repeat(300) }, t)).toHaveLength(120);
+    expect(describeFailure(502, '<html>Bad gateway</html>', t)).toBe('<html>Bad gateway</html>');
+    expect(describeFailure(500, null, t)).toBe('(500) - Something wrong, please try again');
+  });
+});
+
+describe('the HTTP client', () => {
+  const respond = (status: number, body: string) => vi.fn(async () => new Response(body, { status }));
+  const deps = (fetch: typeof globalThis.fetch, onUnauthorized = vi.fn()) => ({ fetch, getToken: () => 'tok', getLocale: () => 'ru', onUnauthorized });
+
+  it('sends the bearer token, the locale and JSON; parses the answer', async () => {
+    const fetch = respond(200, '{"ok":true}');
+    const http = createHttpClient(deps(fetch));
+    expect(await http.request('POST', '/api/x', { body: { a: 1 }, query: { q: 'v', skip: undefined } })).toEqual({ ok: true });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/x?q=v');
+    expect(init.headers).toMatchObject({ authorization: 'Bearer tok', 'x-locale': 'ru', 'content-type': 'application/json' });
+    expect(init.body).toBe('{"a":1}');
+  });
+
+  it('turns failures into HttpError with field errors, logs out on 401, and reports network errors apart', async () => {
+    const failing = createHttpClient(deps(respond(400, '{"message":"bad","fieldErrors":{"/a":"Mandatory field"}}')));
+    const error = await failing.request('GET', '/api/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).fieldErrors).toEqual({ '/a': 'Mandatory field' });
+    const onUnauthorized = vi.fn();
+    await createHttpClient(deps(respond(401, ''), onUnauthorized)).request('GET', '/api/x').catch(() => undefined);
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+    const offline = createHttpClient(deps(vi.fn(async () => { throw new TypeError('Failed to fetch'); })));
+    expect(await offline.request('GET', '/api/x').catch((e: unknown) => e)).toBeInstanceOf(NetworkError);
+  });
+
+  it('shows errors that arrive while requests run only once nothing is in flight, each text once', () => {
+    const show = vi.fn();
+    const queue = createErrorQueue(show);
+    queue.setInFlight(2);
+    queue.report(new Error('a'));
+    queue.report(new Error('a'));
+    queue.report(new Error('b'));
+    expect(show).not.toHaveBeenCalled();
+    queue.setInFlight(1);
+    expect(show).not.toHaveBeenCalled();
+    queue.setInFlight(0);
+    expect(show.mock.calls.map(([e]) => (e as Error).message)).toEqual(['a', 'b']);
+    queue.report(new Error('c'));
+    expect(show).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('persisted settings', () => {
+  it('round-trips typed values and logout clears the session but keeps preferences', () => {
+    setSetting('accessToken', 'abc');
+    setSetting('permissionRules', [{ action: 'manage', subject: 'all' }]);
+    setSetting('locale', 'ru');
+    setSetting('itemsPerPage', { 'x-list': 50 });
+    expect(getSetting('accessToken')).toBe('abc');
+    clearSession();
+    expect(getSetting('accessToken')).toBeNull();
+    expect(getSetting('permissionRules')).toEqual(READ_ALL_RULES);
+    expect(getSetting('locale')).toBe('ru');
+    expect(getSetting('itemsPerPage')).toEqual({ 'x-list': 50 });
+    localStorage.setItem('portal.menuCondensed', '{broken');
+    expect(getSetting('menuCondensed')).toBe(false);
+  });
+});
+
+describe('routes and permissions', () => {
+  it('splits permission strings at the first space into CASL rules', () => {
+    expect(rulesFromPermissions(['read Appeal', 'SEND_TO_REGION Pharmacy Appeal', 'broken'])).toEqual([
+      { action: 'read', subject: 'Appeal' },
+      { action: 'SEND_TO_REGION', subject: 'Pharmacy Appeal' },
+    ]);
+    const ability = createAbility(rulesFromPermissions(['read Appeal']));
+    expect(canOpen(ability, 'public')).toBe(true);
+    expect(canOpen(ability, 'read Appeal')).toBe(true);
+    expect(canOpen(ability, 'create Appeal')).toBe(false);
+    expect(canOpen(createAbility([{ action: 'manage', subject: 'all' }]), 'create Appeal')).toBe(true);
+  });
+
+  it('fills a route id and gives up on a chunk that never arrives', async () => {
+    expect(fillRoute('/admin/x/:id/edit', 5)).toBe('/admin/x/5/edit');
+    await expect(withTimeout(new Promise(() => undefined), 20)).rejects.toThrow('chunk load timed out after 20 ms');
+    await expect(withTimeout(Promise.resolve(1), 20)).resolves.toBe(1);
+    const unknown = await loadScreenKind('hologram');
+    expect(unknown.default.name).toBe('UnknownScreen');
+  });
+});

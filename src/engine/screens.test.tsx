@@ -30,7 +30,7 @@ const fx = vi.hoisted(() => {
     },
   };
   const ui = { uiSchema: {}, wizard: { confirmKey: 'test.gadget.confirm', steps: [{ id: 'one', titleKey: 'test.gadget.stepOne', fields: ['/name'] }, { id: 'two', titleKey: 'test.gadget.stepTwo', fields: ['/amount', '/note'] }] } };
-  const manifest = { id: 'gadget', base: '/gadget', titleKey: 'test.gadget.title', subject: 'Gadget', schema: 'schema.json', ui: 'ui.json', grid: 'grid.json', description: 'd', drafts: true, labelField: '/name' };
+  const manifest = { id: 'gadget', base: '/gadget', titleKey: 'test.gadget.title', subject: 'Gadget', schema: 'schema.json', ui: 'ui.json', grid: 'grid.json', description: 'd', drafts: true, labelField: '/name', unique: ['/name'] };
   const screens = [
     { id: 'gadget-list', route: '/gadgets', kind: 'list', entity: 'gadget', titleKey: 'test.gadget.title', permission: 'read Gadget' },
     { id: 'gadget-new', route: '/gadgets/new', kind: 'form', entity: 'gadget', titleKey: 'test.gadget.new', permission: 'create Gadget', options: { drafts: true } },
@@ -117,6 +117,19 @@ describe('form screen', () => {
     await user.click(await confirmDialog());
     await waitFor(() => expect(field('/name').textContent).toContain('Name: this value is already registered'));
     expect(dom.getByTestId('where').textContent).toBe('/gadgets/new');
+  });
+
+  it('checks a unique field with the server while typing', async () => {
+    const findBy = vi.fn(async (_e: string, _f: string, value: string) => (value === 'Taken' ? record({ id: 99, name: 'Taken' }) : null));
+    const dp = createFakeDataProvider({ getEmpty: async () => ({}), findBy });
+    const { user } = renderScreen(FormScreen, screenOf('gadget-new'), '/gadgets/new', dp);
+    await waitFor(() => expect(field('/name')).toBeTruthy());
+    await user.type(input('/name'), 'Taken');
+    await waitFor(() => expect(findBy).toHaveBeenCalled(), { timeout: 3000 });
+    await waitFor(() => expect(field('/name').textContent).toContain('Name: this value is already registered'), { timeout: 3000 });
+    expect(findBy).toHaveBeenLastCalledWith('gadget', '/name', 'Taken');
+    await user.type(input('/name'), '2');
+    await waitFor(() => expect(field('/name').textContent).not.toContain('already registered'));
   });
 
   it('edits a record with the version it read', async () => {

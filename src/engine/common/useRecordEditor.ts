@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import type { ScreenDefinition } from '../../generated/meta.ts';
@@ -10,7 +11,8 @@ import { useEntity, useUi } from './useEntity.ts';
 import { entityScreenPath } from './routes.ts';
 import { useConfirm } from './useConfirm.tsx';
 import { useLeaveGuard } from './useLeaveGuard.ts';
-import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { valueAt } from '../../shared/format.ts';
 
 const dataOnly = (record: RecordData): RecordData =>
   Object.fromEntries(Object.entries(record).filter(([k]) => !(SYSTEM_FIELDS as readonly string[]).includes(k)));
@@ -33,6 +35,7 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
   const { dataProvider, reportError, notifySuccess } = useApi();
+  const { t } = useTranslation();
   const recordId = params.id !== undefined ? Number(params.id) : undefined;
   const draftId = search.get('draft') ?? undefined;
 
@@ -100,10 +103,41 @@ export function useRecordEditor(screen: ScreenDefinition) {
     }
   };
 
+  // Fields the manifest declares unique (a tax ID…) are checked with the server as they are
+  // typed, so "already registered" shows before the user presses save.
+  const unique = definition.data?.manifest.unique ?? [];
+  const uniqueValues = unique.map((p) => valueAt(formData, p));
+  const uniqueKey = JSON.stringify(uniqueValues);
+  const [uniqueErrors, setUniqueErrors] = useState<Record<string, string>>({});
+  useEffect(() => {
+    if (!unique.length) return undefined;
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      void Promise.all(unique.map(async (pointer, i) => {
+        const value = uniqueValues[i];
+        if (value === undefined || value === null || value === '') return undefined;
+        const found = await dataProvider.findBy(entity, pointer, String(value)).catch(() => null);
+        if (!found || found.id === recordId) return undefined;
+        const title = resolveFieldSchema(definition.data!.schema, pointer)?.title;
+        return [pointer, t('validation.unique', { field: title ? t(title) : pointer })] as const;
+      })).then((pairs) => {
+        if (!cancelled) setUniqueErrors(Object.fromEntries(pairs.filter((p) => p !== undefined)));
+      });
+    }, 400);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [uniqueKey, definition.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  const fieldErrors = useMemo(
+    () => (Object.keys(uniqueErrors).length || serverErrors ? { ...uniqueErrors, ...serverErrors } : undefined),
+    [uniqueErrors, serverErrors],
+  );
+
   const loadError = definition.error ?? ui.error ?? record.error ?? empty.error ?? draft.error;
   const ready = Boolean(definition.data && formData && !ui.isLoading);
   return {
     entity, recordId, draftId, options, definition: definition.data, ui: ui.data, formData, change, dirty, saving,
-    serverErrors, submit, saveDraft, ready, loadError, confirmDialog: dialog, version: record.data?.version,
+    serverErrors: fieldErrors, submit, saveDraft, ready, loadError, confirmDialog: dialog, version: record.data?.version,
   };
 }

@@ -7,7 +7,7 @@ import { deepEquals, type FieldPathList, type RJSFSchema, type UiSchema } from '
 import type { JSONSchema7 } from 'json-schema';
 import { useDataProvider } from '../../app/api/context.tsx';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
-import { createErrorVisibility, ErrorVisibilityContext, type EntityFormContext } from './context.ts';
+import { createErrorVisibility, ErrorVisibilityContext, ServerErrorsContext, type EntityFormContext } from './context.ts';
 import { localizeErrors, propertyToPointer, toErrorSchema } from './localize.ts';
 import { getAtPointer, isWithin } from './pointer.ts';
 import { portalFormTheme } from './theme.ts';
@@ -136,6 +136,7 @@ export function EntityForm(props: EntityFormProps) {
   return (
     <div data-entity={entity} className={styles.root}>
       <ErrorVisibilityContext.Provider value={visibility}>
+        <ServerErrorsContext.Provider value={server.active}>
         <ThemedForm
           ref={form}
           schema={schema}
@@ -163,6 +164,7 @@ export function EntityForm(props: EntityFormProps) {
             onError?.(errors.map((e) => propertyToPointer(e.property)));
           }}
         />
+      </ServerErrorsContext.Provider>
       </ErrorVisibilityContext.Provider>
     </div>
   );

@@ -141,6 +141,13 @@ export function createErrorVisibility(): ErrorVisibility {
 /** The error-visibility store of the EntityForm around (none: every error shows). */
 export const ErrorVisibilityContext = createContext<ErrorVisibility | null>(null);
 
+/**
+ * Errors the server reported per field (a 400, a uniqueness check), by JSON pointer. Fields
+ * read them directly: rjsf merges its `extraErrors` only when it validates, and these can
+ * arrive between two changes.
+ */
+export const ServerErrorsContext = createContext<Readonly<Record<string, string>>>({});
+
 /** Whether the errors of the field at `pointer` may be shown; every field shows them outside an EntityForm. */
 export function useErrorsRevealed(pointer: string): boolean {
   const store = useContext(ErrorVisibilityContext);

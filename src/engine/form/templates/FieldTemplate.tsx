@@ -1,7 +1,7 @@
 import { useContext, useRef } from 'react';
 import { Field, makeStyles, tokens } from '@fluentui/react-components';
 import { getSchemaType, getUiOptions, type FieldTemplateProps, type Registry, type RJSFSchema, type UIOptionsType } from '@rjsf/utils';
-import { ErrorVisibilityContext, FieldPathContext, useErrorsRevealed } from '../context.ts';
+import { ErrorVisibilityContext, FieldPathContext, ServerErrorsContext, useErrorsRevealed } from '../context.ts';
 import { translateKnown, translateMessage, translateTitle } from '../messages.ts';
 import { pathToPointer } from '../pointer.ts';
 import { useTranslator } from '../useTranslator.ts';
@@ -38,6 +38,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
   const styles = useStyles();
   const store = useContext(ErrorVisibilityContext);
   const revealed = useErrorsRevealed(pointer);
+  const fromServer = useContext(ServerErrorsContext)[pointer];
   // A change, even one undone later, makes a required field's errors show (aggressive validation).
   const initial = useRef(formData);
   const changed = useRef(false);
@@ -48,7 +49,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
   if (hidden) return <div hidden data-field={pointer}>{content}</div>;
 
   const show = revealed || (Boolean(required) && changed.current);
-  const messages = show ? [...new Set(rawErrors ?? [])].map((m) => translateMessage(i18n, m)) : [];
+  const messages = [...new Set([...(show ? (rawErrors ?? []).map((m) => translateMessage(i18n, m)) : []), ...(fromServer ? [fromServer] : [])])];
   const uiOptions = getUiOptions(uiSchema);
   if (isContainerField(schema, uiOptions, registry)) {
     return (

@@ -1,28 +1,24 @@
 /**
- * Toasts and the network dialog: where every failure and success becomes visible (spec §8).
+ * Where every failure and success becomes visible (spec §8): builds the HTTP client, the
+ * data provider and the error queue, and shows what they report as toasts (bottom-right)
+ * or the network dialog. The Fluent parts load with the first message.
  */
-import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle,
-  Toast, ToastTitle, Toaster, useId, useToastController,
-} from '@fluentui/react-components';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import i18next from 'i18next';
 import { ApiProvider } from './api/context.tsx';
 import { createDataProvider } from './api/data-provider.ts';
 import { createErrorQueue, createHttpClient, describeFailure, HttpError, NetworkError } from './api/http.ts';
 import { clearSession, getSetting } from './settings.ts';
+import type { FeedbackMessage } from './FeedbackUi.tsx';
 
-/** Toast timeouts of spec §9. */
-export const TOAST_MS = 3000;
-export const ERROR_TOAST_MS = 2000;
+const FeedbackUi = lazy(() => import('./FeedbackUi.tsx'));
 
-/** Builds the HTTP client, data provider and error reporting, and shows what they report. */
 export function Feedback({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  const toasterId = useId('toaster');
-  const { dispatchToast } = useToastController(toasterId);
+  const [messages, setMessages] = useState<FeedbackMessage[]>([]);
   const [networkError, setNetworkError] = useState(false);
+  const push = useCallback((intent: FeedbackMessage['intent'], text: string) => {
+    setMessages((list) => [...list.slice(-20), { id: (list.at(-1)?.id ?? 0) + 1, intent, text }]);
+  }, []);
 
   const show = useCallback((error: unknown) => {
     if (error instanceof NetworkError) {
@@ -30,12 +26,8 @@ export function Feedback({ children }: { children: ReactNode }) {
       return;
     }
     if (error instanceof HttpError && error.status === 401) return; // the session is over; logout reloads
-    const text = error instanceof HttpError ? describeFailure(error.status, error.body, i18next.t) : i18next.t('errors.internal');
-    dispatchToast(
-      <Toast data-toast="error"><ToastTitle>{text}</ToastTitle></Toast>,
-      { intent: 'error', position: 'bottom-end', timeout: ERROR_TOAST_MS },
-    );
-  }, [dispatchToast]);
+    push('error', error instanceof HttpError ? describeFailure(error.status, error.body, i18next.t) : i18next.t('errors.internal'));
+  }, [push]);
 
   const value = useMemo(() => {
     const queue = createErrorQueue(show);
@@ -51,28 +43,18 @@ export function Feedback({ children }: { children: ReactNode }) {
     return {
       dataProvider: createDataProvider(http),
       reportError: (error: unknown) => queue.report(error),
-      notifySuccess: (key: string) => dispatchToast(
-        <Toast data-toast="success"><ToastTitle>{i18next.t(key)}</ToastTitle></Toast>,
-        { intent: 'success', position: 'bottom-end', timeout: TOAST_MS },
-      ),
+      notifySuccess: (key: string) => push('success', i18next.t(key)),
     };
-  }, [show, dispatchToast]);
+  }, [show, push]);
 
   return (
     <ApiProvider value={value}>
       {children}
-      <Toaster toasterId={toasterId} position="bottom-end" />
-      <Dialog open={networkError} onOpenChange={(_e, d) => setNetworkError(d.open)}>
-        <DialogSurface data-dialog="network-error">
-          <DialogBody>
-            <DialogTitle>{t('errors.networkTitle')}</DialogTitle>
-            <DialogContent>{t('errors.networkText')}</DialogContent>
-            <DialogActions>
-              <Button appearance="primary" onClick={() => setNetworkError(false)}>{t('app.close')}</Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      {(messages.length > 0 || networkError) && (
+        <Suspense fallback={null}>
+          <FeedbackUi messages={messages} networkError={networkError} onCloseNetworkError={() => setNetworkError(false)} />
+        </Suspense>
+      )}
     </ApiProvider>
   );
 }

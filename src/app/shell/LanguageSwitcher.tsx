@@ -1,4 +1,4 @@
-import { Button, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { GlobeRegular } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '../../shared/locales.ts';
@@ -7,24 +7,35 @@ import { changeLocale } from '../i18n.ts';
 /** Each language named in itself, so anyone can find theirs. */
 export const LOCALE_NAMES: Record<Locale, string> = { uz: 'O‘zbekcha', uzCyrillic: 'Ўзбекча', ru: 'Русский', en: 'English' };
 
-/** The header's language menu: switching re-renders without a reload and is remembered. */
+const useStyles = makeStyles({
+  root: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
+  select: {
+    appearance: 'none', background: 'transparent', color: 'inherit', border: `1px solid transparent`, borderRadius: tokens.borderRadiusMedium,
+    padding: '4px 6px', font: 'inherit', fontWeight: tokens.fontWeightSemibold, cursor: 'pointer',
+    ':hover': { border: `1px solid ${tokens.colorNeutralStrokeOnBrand}` },
+    '& option': { color: tokens.colorNeutralForeground1, backgroundColor: tokens.colorNeutralBackground1 },
+  },
+});
+
+/**
+ * The header's language switch — a native select, light and usable on any phone. Switching
+ * re-renders without a reload and is remembered.
+ */
 export function LanguageSwitcher() {
   const { i18n, t } = useTranslation();
-  const current = i18n.language as Locale;
+  const s = useStyles();
   return (
-    <Menu checkedValues={{ locale: [current] }} onCheckedValueChange={(_e, d) => void changeLocale(d.checkedItems[0] as Locale)}>
-      <MenuTrigger disableButtonEnhancement>
-        <Button appearance="subtle" icon={<GlobeRegular />} data-action="language" aria-label={t('app.language')}>
-          {LOCALE_NAMES[current] ?? current}
-        </Button>
-      </MenuTrigger>
-      <MenuPopover>
-        <MenuList>
-          {LOCALES.map((l) => (
-            <MenuItemRadio key={l} name="locale" value={l} data-locale={l}>{LOCALE_NAMES[l]}</MenuItemRadio>
-          ))}
-        </MenuList>
-      </MenuPopover>
-    </Menu>
+    <label className={s.root}>
+      <GlobeRegular fontSize={20} aria-hidden />
+      <select
+        className={s.select}
+        data-action="language"
+        aria-label={t('app.language')}
+        value={i18n.language}
+        onChange={(e) => void changeLocale(e.target.value as Locale)}
+      >
+        {LOCALES.map((l) => <option key={l} value={l} data-locale={l}>{LOCALE_NAMES[l]}</option>)}
+      </select>
+    </label>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, makeStyles, mergeClasses, Spinner, Text, tokens, Tooltip } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { NavigationRegular, PanelLeftContractRegular, PanelLeftExpandRegular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
@@ -11,13 +11,17 @@ import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 import { ScrollToTop } from './ScrollToTop.tsx';
 import { menuIcon } from './icons.tsx';
+import { PageSpinner, ShellButton } from './primitives.tsx';
 
 const useStyles = makeStyles({
   header: {
     position: 'sticky', top: 0, zIndex: 100, display: 'flex', alignItems: 'center', gap: '8px', padding: '8px 12px',
     backgroundColor: tokens.colorBrandBackground, color: tokens.colorNeutralForegroundOnBrand, minHeight: '48px',
   },
-  title: { flexGrow: 1, fontWeight: tokens.fontWeightSemibold, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'inherit', textDecoration: 'none' },
+  title: {
+    flexGrow: 1, fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400, overflow: 'hidden', textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap', color: tokens.colorNeutralForegroundOnBrand, textDecoration: 'none',
+  },
   onBrand: { color: tokens.colorNeutralForegroundOnBrand },
   body: { display: 'flex', minHeight: 'calc(100vh - 48px)' },
   nav: {
@@ -73,8 +77,8 @@ export function Layout() {
     <>
       <ProgressBar />
       <header className={s.header} data-region="header">
-        <Button appearance="transparent" className={s.onBrand} icon={<NavigationRegular />} aria-label={t('app.menu')} data-action="menu" onClick={toggle} />
-        <NavLink to="/" className={s.title}><Text weight="semibold" className={s.onBrand}>{t('app.shortTitle')}</Text></NavLink>
+        <ShellButton appearance="subtle" aria-label={t('app.menu')} data-action="menu" onClick={toggle}><NavigationRegular fontSize={22} /></ShellButton>
+        <NavLink to="/" className={s.title}>{t('app.shortTitle')}</NavLink>
         <div className={s.onBrand}><LanguageSwitcher /></div>
       </header>
       <div className={s.body}>
@@ -85,29 +89,38 @@ export function Layout() {
                 {!condensed && <div className={s.section}>{t(section)}</div>}
                 {items.map((screen) => {
                   const Icon = menuIcon(screen.menu?.icon);
-                  const link = (
-                    <NavLink key={screen.id} to={screen.route} data-menu={screen.id} className={({ isActive }) => mergeClasses(s.link, isActive && s.active)} end={screen.route === '/'}>
+                  return (
+                    <NavLink
+                      key={screen.id}
+                      to={screen.route}
+                      data-menu={screen.id}
+                      title={condensed ? t(screen.titleKey) : undefined}
+                      aria-label={condensed ? t(screen.titleKey) : undefined}
+                      className={({ isActive }) => mergeClasses(s.link, isActive && s.active)}
+                      end={screen.route === '/'}
+                    >
                       <Icon fontSize={20} />
                       {!condensed && <span>{t(screen.titleKey)}</span>}
                     </NavLink>
                   );
-                  return condensed ? <Tooltip key={screen.id} content={t(screen.titleKey)} relationship="label" positioning="after">{link}</Tooltip> : link;
                 })}
               </div>
             ))}
             <div className={s.hiddenOnPhone} style={{ padding: '8px' }}>
-              <Button
+              <ShellButton
                 appearance="subtle"
                 data-action="condense"
-                icon={condensed ? <PanelLeftExpandRegular /> : <PanelLeftContractRegular />}
+                title={t(condensed ? 'app.expandMenu' : 'app.condenseMenu')}
                 aria-label={t(condensed ? 'app.expandMenu' : 'app.condenseMenu')}
                 onClick={() => setCondensed((c) => !c)}
-              />
+              >
+                {condensed ? <PanelLeftExpandRegular fontSize={20} /> : <PanelLeftContractRegular fontSize={20} />}
+              </ShellButton>
             </div>
           </nav>
         )}
         <main className={s.main} data-region="main">
-          <Suspense fallback={<Spinner style={{ marginTop: 48 }} />}>
+          <Suspense fallback={<PageSpinner label={t('engine.loading')} />}>
             <Outlet />
           </Suspense>
         </main>

@@ -1,10 +1,10 @@
-import { MessageBar, MessageBarBody } from '@fluentui/react-components';
 import { useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import type { ScreenProps } from '../../engine/types.ts';
 import { canOpen } from '../../shared/ability.ts';
 import { useAbility } from '../ability.tsx';
+import { Notice } from './primitives.tsx';
 
 /**
  * One screen of the definitions on its route: checks the screen's permission, titles the
@@ -20,7 +20,7 @@ export function ScreenRoute({ screen, Kind }: { screen: ScreenDefinition; Kind: 
   if (!allowed) {
     return (
       <div data-screen={screen.id} data-denied="true">
-        <MessageBar intent="warning"><MessageBarBody>{t('errors.forbidden')}</MessageBarBody></MessageBar>
+        <Notice intent="warning">{t('errors.forbidden')}</Notice>
       </div>
     );
   }

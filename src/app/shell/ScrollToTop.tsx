@@ -1,4 +1,4 @@
-import { Button, Tooltip } from '@fluentui/react-components';
+import { ShellButton } from './primitives.tsx';
 import { ArrowUpRegular } from '@fluentui/react-icons';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,15 +18,16 @@ export function ScrollToTop() {
   }, []);
   if (!visible) return null;
   return (
-    <Tooltip content={t('app.toTop')} relationship="label">
-      <Button
-        data-action="scroll-top"
-        shape="circular"
-        appearance="primary"
-        icon={<ArrowUpRegular />}
-        style={{ position: 'fixed', right: 16, bottom: 80, zIndex: 900 }}
-        onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
-      />
-    </Tooltip>
+    <ShellButton
+      data-action="scroll-top"
+      title={t('app.toTop')}
+      aria-label={t('app.toTop')}
+      round
+      appearance="primary"
+      style={{ position: 'fixed', right: 16, bottom: 80, zIndex: 900 }}
+      onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+    >
+      <ArrowUpRegular fontSize={20} />
+    </ShellButton>
   );
 }

@@ -5,7 +5,7 @@ import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { backends } from '../support/databases.ts';
-import { startTestApp } from '../support/app.ts';
+import { createCaller, startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { brokenTypes, requiredPointers, withField } from '../support/records.ts';
 
@@ -20,10 +20,7 @@ for (const backend of backends()) {
       ({ app, close } = await startTestApp(backend.name));
     });
     afterAll(async () => close?.());
-    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
-      const res = await app.inject({ method, url, payload: payload as never, headers: { 'accept-language': 'en' } });
-      return { status: res.statusCode, body: res.json() as Record<string, any> };
-    };
+    const call = (...args: Parameters<ReturnType<typeof createCaller>>) => createCaller(app)(...args);
 
     for (const def of withDrafts) {
       const base = `/api${def.manifest.base}`;

@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
 import { backends } from '../support/databases.ts';
-import { startTestApp } from '../support/app.ts';
+import { createCaller, startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { at, brokenTypes, dataOf, requiredPointers, withField } from '../support/records.ts';
 
@@ -27,10 +27,7 @@ for (const backend of backends()) {
     });
     afterAll(async () => close?.());
 
-    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
-      const res = await app.inject({ method, url, payload: payload as never, headers: { 'accept-language': 'en' } });
-      return { status: res.statusCode, body: res.json() as Record<string, any> };
-    };
+    const call = (...args: Parameters<ReturnType<typeof createCaller>>) => createCaller(app)(...args);
     /** Rows and audit rows of an entity: what "nothing written" is measured by. */
     const footprint = async (entity: string) => {
       const rows = await app.db.query<{ n: number; v: number }>(`SELECT count(*)::int AS n, coalesce(sum(version), 0)::int AS v FROM ${tableName(entity)}`);

@@ -18,7 +18,7 @@ import { tableName } from '../../src/server/db/entity-table.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 import { createRng, createSampler } from '../support/sample-data.ts';
-import { at } from '../support/records.ts';
+import { at, expectedOrder } from '../support/records.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const ROWS = 150;
@@ -33,23 +33,6 @@ function ru(key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-/** PostgreSQL's order: ascending puts nulls last, descending first; ties by id in the last key's direction. */
-function expectedOrder(rows: Row[], sort: Array<{ field: string; desc: boolean }>): Row[] {
-  const cmp = (a: unknown, b: unknown): number => {
-    if (a === b) return 0;
-    if (a === undefined || a === null) return 1;
-    if (b === undefined || b === null) return -1;
-    return (a as number) < (b as number) ? -1 : 1;
-  };
-  const last = sort[sort.length - 1]!;
-  return [...rows].sort((x, y) => {
-    for (const s of sort) {
-      const c = cmp(at(x, s.field), at(y, s.field));
-      if (c) return s.desc ? -c : c;
-    }
-    return last.desc ? y.id - x.id : x.id - y.id;
-  });
-}
 
 /** What a cell must hold, computed here from the record and the definitions. */
 function expectedCell(def: EntityDefinition, column: EntityDefinition['grid']['columns'][number], row: Row): unknown {

@@ -14,7 +14,7 @@ import { BUSINESS_TIME_ZONE } from '../../src/server/store/list-query.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 import { createRng, createSampler } from '../support/sample-data.ts';
-import { at } from '../support/records.ts';
+import { at, expectedOrder } from '../support/records.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const ROWS = 500;
@@ -23,24 +23,6 @@ type Row = Record<string, unknown> & { id: number };
 
 const tashkentDate = (iso: string): string =>
   new Intl.DateTimeFormat('en-CA', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
-
-/** PostgreSQL's order: ascending puts nulls last, descending first; ties by id in the last key's direction. */
-function expectedOrder(rows: Row[], sort: Array<{ field: string; desc: boolean }>): Row[] {
-  const cmp = (a: unknown, b: unknown): number => {
-    if (a === b) return 0;
-    if (a === undefined || a === null) return 1;
-    if (b === undefined || b === null) return -1;
-    return (a as number) < (b as number) ? -1 : 1;
-  };
-  const last = sort[sort.length - 1]!;
-  return [...rows].sort((x, y) => {
-    for (const s of sort) {
-      const c = cmp(at(x, s.field), at(y, s.field));
-      if (c) return s.desc ? -c : c;
-    }
-    return last.desc ? y.id - x.id : x.id - y.id;
-  });
-}
 
 function expectedFilter(def: EntityDefinition, rows: Row[], rng: () => number): Array<{ query: Record<string, string>; rows: Row[] }> {
   const cases: Array<{ query: Record<string, string>; rows: Row[] }> = [];

@@ -20,3 +20,11 @@ export async function startTestApp(backend: 'pglite' | 'postgres'): Promise<{ ap
     },
   };
 }
+
+/** `app.inject` as a test reads it: status and parsed body, in English. */
+export function createCaller(app: FastifyInstance) {
+  return async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
+    const res = await app.inject({ method, url, payload: payload as never, headers: { 'accept-language': 'en' } });
+    return { status: res.statusCode, body: res.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+}

@@ -63,3 +63,22 @@ export function brokenTypes(root: JSONSchema7): Array<{ pointer: string; value: 
   walk(root, '');
   return out;
 }
+
+/** PostgreSQL's order: ascending puts nulls last, descending first; ties by id in the last key's direction. */
+export function expectedOrder<Row extends Record<string, unknown> & { id: number }>(rows: Row[], sort: Array<{ field: string; desc: boolean }>): Row[] {
+  const cmp = (a: unknown, b: unknown): number => {
+    if (a === b) return 0;
+    if (a === undefined || a === null) return 1;
+    if (b === undefined || b === null) return -1;
+    return (a as number) < (b as number) ? -1 : 1;
+  };
+  const last = sort[sort.length - 1]!;
+  return [...rows].sort((x, y) => {
+    for (const s of sort) {
+      const c = cmp(at(x, s.field), at(y, s.field));
+      if (c) return s.desc ? -c : c;
+    }
+    return last.desc ? y.id - x.id : x.id - y.id;
+  });
+}
+

@@ -5,6 +5,7 @@
  */
 import type { HttpClient } from './http.ts';
 import { manifests } from '../../definitions/client.ts';
+import type { ReferenceItem as ReferenceListItem } from '../../generated/meta.ts';
 
 export type RecordData = Record<string, unknown>;
 export type StoredRecord = RecordData & { id: number; version: number; status: string; createdAt: string; updatedAt: string };
@@ -18,15 +19,8 @@ export interface ListParams {
   sortDesc: boolean[];
 }
 
-export interface ReferenceItem {
-  id: number;
-  code: string;
-  parent: number | null;
-  nameLt: string;
-  nameUz: string;
-  nameRu: string;
-  nameEn: string;
-}
+/** A reference-list item as the API returns it (the definition's item without its display order). */
+export type ReferenceItem = Omit<ReferenceListItem, 'sort'>;
 
 export interface AuditEntry {
   id: number;

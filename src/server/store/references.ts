@@ -1,15 +1,8 @@
+import type { ReferenceItem } from '../../generated/meta.ts';
 import type { Queryable } from '../db/database.ts';
 
-/** One reference-list item as the API returns it. */
-export interface ReferenceItemRow {
-  id: number;
-  code: string;
-  parent: number | null;
-  nameLt: string;
-  nameUz: string;
-  nameRu: string;
-  nameEn: string;
-}
+/** One reference-list item as the API returns it: the definition's item without its display order. */
+export type ReferenceItemRow = Omit<ReferenceItem, 'sort'>;
 
 /**
  * The reference lists (regions, districts, topics…), read from the database once

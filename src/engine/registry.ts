@@ -15,7 +15,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   detail: () => import('./detail/DetailScreen.tsx'),
   lookup: () => import('./lookup/LookupScreen.tsx'),
   page: () => import('./page/PageScreen.tsx'),
-  dashboard: () => import('./page/PageScreen.tsx'),
+  // Dashboards (charts) come with the statistics work; until then the kind says so plainly.
+  dashboard: () => import('./UnknownScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

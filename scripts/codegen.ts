@@ -20,6 +20,7 @@ const META_TYPES: Record<string, string> = {
   'screen.schema.json': 'ScreenDefinition',
   'machine.schema.json': 'MachineDefinition',
   'reference.schema.json': 'ReferenceList',
+  'access.schema.json': 'AccessDefinition',
   'system-fields.schema.json': 'SystemFields',
 };
 

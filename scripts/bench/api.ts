@@ -23,6 +23,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
 import { buildListQuery, type SearchPayload } from '../../src/server/store/list-query.ts';
 import { DEFAULT_COUNT_CAP, listSearchSql, RECORD_COLUMNS } from '../../src/server/store/entity-store.ts';
+import { systemActor } from '../../src/server/auth/access.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { startTestCluster, type TestCluster } from '../../tests/support/postgres.ts';
 
@@ -41,6 +42,7 @@ const APP_POOL_SIZE = 10;
 const REGIONS = 14;
 const STATUSES = ['CREATED', 'RECEIVED', 'SEEN', 'BEING_SEEN', 'REVIEW_FINISHED'] as const;
 const PAYLOAD: SearchPayload = { page: 0, itemsPerPage: 20, sortBy: ['createdAt'], sortDesc: [true] };
+const BENCH_ADMIN_PASSWORD = 'bench-admin-password';
 /** How far list-search counts (the app's LIST_COUNT_CAP), the same on both sides. */
 const COUNT_CAP = positiveInt(process.env.LIST_COUNT_CAP, DEFAULT_COUNT_CAP);
 const TARGETS = { 'list-search': { p95: 20 }, get: { p95: 5 }, ratio: 1.5 } as const;
@@ -99,6 +101,8 @@ type Scenario = 'list-search' | 'get';
 
 interface ChildRequest {
   url: string;
+  /** Bearer token of the signed-in admin: the API serves appeals only to those who may read them. */
+  token: string;
   scenario: Scenario;
   rows: number;
   connections: number;
@@ -165,7 +169,7 @@ function requestsFor(scenario: Scenario, rows: number): AutocannonRequest[] {
 async function runAutocannon(job: ChildRequest): Promise<ChildResult> {
   const latencies: number[] = [];
   const cpu0 = process.cpuUsage();
-  const instance = autocannon({ url: job.url, connections: job.connections, duration: job.duration, requests: requestsFor(job.scenario, job.rows) });
+  const instance = autocannon({ url: job.url, connections: job.connections, duration: job.duration, requests: requestsFor(job.scenario, job.rows).map((r) => ({ ...r, headers: { ...r.headers, authorization: `Bearer ${job.token}` } })) });
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
   });
@@ -407,8 +411,8 @@ async function storeStatements(app: FastifyInstance): Promise<string[]> {
     return original(sql, params);
   }) as typeof db.query;
   try {
-    await app.store.listSearch(ENTITY, { regionId: 1, statusId: 'SEEN' }, PAYLOAD, { id: null });
-    await app.store.get(ENTITY, 1, { id: null });
+    await app.store.listSearch(ENTITY, { regionId: 1, statusId: 'SEEN' }, PAYLOAD, systemActor());
+    await app.store.get(ENTITY, 1, systemActor());
   } finally {
     db.query = original;
   }
@@ -542,7 +546,7 @@ async function main(): Promise<void> {
     })();
     console.log(`PostgreSQL ${version} started on 127.0.0.1:${cluster.port} in ${secondsSince(tc)} (default settings: fsync on, shared_buffers 256MB)`);
 
-    app = await buildApp({ databaseUrl: cluster.url, dataDir, listCountCap: COUNT_CAP });
+    app = await buildApp({ databaseUrl: cluster.url, dataDir, listCountCap: COUNT_CAP, adminPassword: BENCH_ADMIN_PASSWORD });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     console.log(`app listening on ${address}; list-search counts up to ${COUNT_CAP.toLocaleString("en-US")} rows (LIST_COUNT_CAP)`);
 
@@ -561,6 +565,8 @@ async function main(): Promise<void> {
 
     const url = address;
     const sqlPool = pool;
+    const signIn = await fetch(`${url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }) });
+    const token = ((await signIn.json()) as { token: string }).token;
     const ops: Record<Scenario, () => Promise<unknown>> = {
       'list-search': () => {
         const params = sql.listParams(randInt(1, REGIONS), randStatus());
@@ -572,7 +578,7 @@ async function main(): Promise<void> {
     const results: Row[] = [];
     for (const scenario of ['list-search', 'get'] as const) {
       console.log(`\n${scenario}`);
-      const job = { url, scenario, rows: ROWS, connections: CONNECTIONS };
+      const job = { url, token, scenario, rows: ROWS, connections: CONNECTIONS };
       await viaChild({ ...job, duration: WARMUP_SECONDS });
       const apiCpu = cpuMeter();
       const api = await viaChild({ ...job, duration: SECONDS });

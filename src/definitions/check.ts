@@ -12,6 +12,7 @@ import type {
   ReferenceList,
   ScreenDefinition,
   UiDefinition,
+  AccessDefinition,
 } from '../generated/meta.ts';
 
 /** One thing wrong with the definitions: the file, where in it, and what. */
@@ -36,6 +37,7 @@ const META_FOR = {
   screen: 'screen.schema.json',
   machine: 'machine.schema.json',
   reference: 'reference.schema.json',
+  access: 'access.schema.json',
 } as const;
 
 const uiFileOrNone = (f: string | undefined): string[] => (f ? [f] : []);
@@ -299,6 +301,35 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
         report(file, '/kind', `entity "${screen.entity}" has no wizard steps in ${uiName ?? 'its ui definition'}`);
       }
     }
+  }
+
+  // --- access -------------------------------------------------------------------------------
+  for (const file of filesIn(/^schemas\/_access\/[^/]+$/)) {
+    if (file !== 'schemas/_access/access.json') {
+      report(file, '', 'schemas/_access holds only access.json');
+      continue;
+    }
+    if (!metaValid(file, META_FOR.access)) continue;
+    const access = json<AccessDefinition>(file);
+    for (const key of ['userEntity', 'roleEntity'] as const) {
+      if (!entities.has(access[key])) report(file, `/${key}`, `entity "${access[key]}" does not exist`);
+    }
+    const subjectNames = new Set(['all', ...[...entities.values()].map((e) => e.manifest.subject)]);
+    const checkPermissions = (list: string[], at: string) => list.forEach((p, i) => {
+      const subject = p.slice(p.indexOf(' ') + 1);
+      if (!subjectNames.has(subject)) report(file, `${at}/${i}`, `subject "${subject}" is no entity's subject (nor "all")`);
+    });
+    checkPermissions(access.guest.permissions, '/guest/permissions');
+    const codes = new Set<string>();
+    access.roles.forEach((role, i) => {
+      if (codes.has(role.code)) report(file, `/roles/${i}/code`, `duplicate role "${role.code}"`);
+      codes.add(role.code);
+      checkPermissions(role.permissions, `/roles/${i}/permissions`);
+    });
+    if (!codes.has(access.adminRole)) report(file, '/adminRole', `role "${access.adminRole}" is not among the roles`);
+    access.outerRoles.forEach((code, i) => {
+      if (!codes.has(code)) report(file, `/outerRoles/${i}`, `role "${code}" is not among the roles`);
+    });
   }
 
   // --- locales ------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import type {
   MachineDefinition,
   ReferenceList,
   ScreenDefinition,
+  AccessDefinition,
   UiDefinition,
 } from '../generated/meta.ts';
 import type { DefinitionSources } from './sources.ts';
@@ -27,6 +28,8 @@ export interface DefinitionRegistry {
   machines: Map<string, MachineDefinition>;
   screens: Map<string, ScreenDefinition>;
   references: Map<string, ReferenceList>;
+  /** schemas/_access/access.json: users, roles and what anonymous visitors may do. */
+  access: AccessDefinition | undefined;
   locales: Record<Locale, Record<string, unknown>>;
 }
 
@@ -42,6 +45,7 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
     machines: new Map(),
     screens: new Map(),
     references: new Map(),
+    access: json<AccessDefinition>(sources, 'schemas/_access/access.json'),
     locales: Object.fromEntries(LOCALES.map((l) => [l, {}])) as DefinitionRegistry['locales'],
   };
   for (const file of sources.keys()) {

@@ -22,6 +22,7 @@ export interface ParseProblem {
 export const DEFINITION_GLOBS = {
   meta: 'schemas/_meta',
   references: 'schemas/_reference',
+  access: 'schemas/_access',
   entities: 'schemas',
   workflows: 'workflows',
   screens: 'screens',
@@ -42,6 +43,7 @@ export async function loadDefinitionSources(root: string): Promise<{ sources: De
   const files: string[] = [
     ...(await jsonFiles(root, DEFINITION_GLOBS.meta)),
     ...(await jsonFiles(root, DEFINITION_GLOBS.references)),
+    ...(await jsonFiles(root, DEFINITION_GLOBS.access)),
     ...(await jsonFiles(root, DEFINITION_GLOBS.workflows)),
     ...(await jsonFiles(root, DEFINITION_GLOBS.screens)),
     ...(await jsonFiles(root, DEFINITION_GLOBS.locales)),

@@ -6,6 +6,8 @@ import type { Contractor } from './entities/contractor.ts';
 import type { OnlineReport } from './entities/online-report.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
+import type { PortalRole } from './entities/portal-role.ts';
+import type { PortalUser } from './entities/portal-user.ts';
 import type { Tender } from './entities/tender.ts';
 
 export type * from './meta.ts';
@@ -16,12 +18,14 @@ export type * from './entities/contractor.ts';
 export type * from './entities/online-report.ts';
 export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
+export type * from './entities/portal-role.ts';
+export type * from './entities/portal-user.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -32,6 +36,8 @@ export interface EntityDataMap {
   'online-report': OnlineReport;
   'pharmacy-appeal': PharmacyAppeal;
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;
+  'portal-role': PortalRole;
+  'portal-user': PortalUser;
   'tender': Tender;
 }
 

@@ -375,6 +375,42 @@ export interface ReferenceItem {
   sort?: number;
 }
 
+export type Permissions = string[];
+
+/**
+ * schemas/_access/access.json: which entities hold users and roles, what an anonymous visitor may do, and the default roles seeded on first start (spec §6: the permission strings are "action Subject").
+ */
+export interface AccessDefinition {
+  $schema?: string;
+  description?: string;
+  userEntity: string;
+  roleEntity: string;
+  /**
+   * Role of the `admin` user created on first start.
+   */
+  adminRole: string;
+  /**
+   * What a visitor without an account may do (public services).
+   */
+  guest: {
+    permissions: Permissions;
+  };
+  /**
+   * Roles a self-registered citizen or business user gets.
+   */
+  outerRoles: string[];
+  /**
+   * @minItems 1
+   */
+  roles: {
+    code: string;
+    name: string;
+    scope: "OWN" | "REGION" | "ALL";
+    permissions: Permissions;
+    description?: string;
+  }[];
+}
+
 /**
  * Fields every record carries that only the server writes; never taken from input.
  */

@@ -11,6 +11,7 @@ import docs from './plugins/docs.ts';
 import entities from './plugins/entities.ts';
 import references from './plugins/references.ts';
 import files from './plugins/files.ts';
+import auth from './plugins/auth.ts';
 import records from './plugins/records.ts';
 import drafts from './plugins/drafts.ts';
 import web from './plugins/web.ts';
@@ -46,6 +47,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     inMemory: options.inMemory ?? false,
     filesDir: options.filesDir ?? path.join(dataDir, 'files'),
     listCountCap: options.listCountCap ?? DEFAULT_COUNT_CAP,
+    adminPassword: options.adminPassword,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -57,6 +59,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(http);
   await app.register(db);
   await app.register(store);
+  await app.register(auth);
   await app.register(docs);
   await app.register(entities);
   await app.register(import('./plugins/export.ts'));

@@ -38,4 +38,6 @@ export interface AppConfig {
   filesDir: string;
   /** How far list-search counts before it reports the cap (LIST_COUNT_CAP, default 10 000). */
   listCountCap: number;
+  /** Password of the `admin` user created on first start (tests); else ADMIN_PASSWORD or random. */
+  adminPassword?: string | undefined;
 }

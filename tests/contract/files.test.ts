@@ -53,13 +53,16 @@ for (const backend of backends()) {
       expect(list[0]!.sha256).toBe(createHash('sha256').update(PNG).digest('hex'));
       expect(list[0]!.size).toBe(PNG.length);
 
-      // Not yet linked: an anonymous caller cannot read it.
-      expect((await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}` })).statusCode).toBe(404);
+      // Not yet linked: its uploader may read it, an anonymous caller may not.
+      expect((await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}` })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}`, headers: { authorization: '' } })).statusCode).toBe(404);
 
       const created = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...sample(5, { full: true }), [fileField]: list.map((f) => f.id) } });
       expect(created.statusCode, created.body).toBe(200);
       const download = await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}` });
       expect(download.statusCode).toBe(200);
+      // Linked: readable exactly by who may read the record — not by an anonymous visitor.
+      expect((await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}`, headers: { authorization: '' } })).statusCode).toBe(404);
       expect(download.headers['content-type']).toBe('image/png');
       expect(download.rawPayload.equals(PNG)).toBe(true);
 

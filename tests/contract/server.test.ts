@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { backends } from '../support/databases.ts';
-import { startTestApp } from '../support/app.ts';
+import { signIn, startTestApp, TEST_ADMIN_PASSWORD } from '../support/app.ts';
 
 for (const backend of backends()) {
   describe.skipIf(!backend.available)(`server on ${backend.name}`, () => {
@@ -70,17 +70,19 @@ describe('PGlite on disk', () => {
   it('keeps acknowledged records across a restart', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-disk-'));
     try {
-      const first = await buildApp({ dataDir });
+      const first = await buildApp({ dataDir, adminPassword: TEST_ADMIN_PASSWORD });
+      const auth = { authorization: `Bearer ${(await signIn(first)).token}` };
       const def = [...first.definitions.entities.values()].find((d) => d.manifest.keywordFields?.length)!;
-      const empty = (await first.inject({ method: 'GET', url: `/api${def.manifest.base}/get/empty` })).json();
+      const empty = (await first.inject({ method: 'GET', url: `/api${def.manifest.base}/get/empty`, headers: auth })).json();
       const { createSampler } = await import('../support/sample-data.ts');
       const { createServerAjv } = await import('../../src/server/validation.ts');
       const sample = createSampler(def.schema, first.definitions.references, createServerAjv())(42, { full: true });
-      const created = await first.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...empty, ...sample } });
+      const created = await first.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...empty, ...sample }, headers: auth });
       expect(created.statusCode).toBe(200);
       await first.close();
       const second = await buildApp({ dataDir });
-      const read = await second.inject({ method: 'GET', url: `/api${def.manifest.base}/get/${created.json().id}` });
+      // The session survives the restart: the signing secret is kept in the database.
+      const read = await second.inject({ method: 'GET', url: `/api${def.manifest.base}/get/${created.json().id}`, headers: auth });
       expect(read.json()).toEqual(created.json());
       await second.close();
     } finally {

@@ -1,18 +1,45 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/server/app.ts';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp, type BuildAppOptions } from '../../src/server/app.ts';
 import { createTestDatabase } from './databases.ts';
 
-/** An app on PGlite (in memory) or on a fresh database of the test PostgreSQL cluster. */
-export async function startTestApp(backend: 'pglite' | 'postgres'): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+/** The `admin` password of test apps (a real one is ADMIN_PASSWORD or printed once). */
+export const TEST_ADMIN_PASSWORD = 'test-admin-password';
+
+/** Signs in through the API and returns the reply (token, refreshToken, id, permissions…). */
+export async function signIn(app: FastifyInstance, username = 'admin', password = TEST_ADMIN_PASSWORD): Promise<{ token: string; refreshToken: string; id: number; permissions: string[] }> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password }, headers: { authorization: '' } });
+  if (res.statusCode !== 200) throw new Error(`sign-in of ${username} failed: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+/**
+ * Makes every `app.inject` carry the admin's bearer token unless the call sets its own
+ * `authorization` header (an empty one means: as an anonymous visitor).
+ */
+function injectAsAdmin(app: FastifyInstance, token: string): void {
+  const inject = app.inject.bind(app) as (opts: InjectOptions) => ReturnType<FastifyInstance['inject']>;
+  (app as unknown as { inject: (opts: InjectOptions) => unknown }).inject = (opts: InjectOptions) => {
+    const headers = { ...(opts.headers ?? {}) } as Record<string, string>;
+    if (!('authorization' in headers)) headers.authorization = `Bearer ${token}`;
+    if (headers.authorization === '') delete headers.authorization;
+    return inject({ ...opts, headers });
+  };
+}
+
+/** An app on PGlite (in memory) or on a fresh database of the test PostgreSQL cluster, signed in as admin. */
+export async function startTestApp(backend: 'pglite' | 'postgres', options: BuildAppOptions = {}): Promise<{ app: FastifyInstance; adminId: number; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const database = backend === 'postgres' ? await createTestDatabase() : undefined;
-  const app = await buildApp({ dataDir, inMemory: backend === 'pglite', databaseUrl: database?.url });
+  const app = await buildApp({ dataDir, inMemory: backend === 'pglite', databaseUrl: database?.url, adminPassword: TEST_ADMIN_PASSWORD, ...options });
   await app.ready();
+  const session = await signIn(app);
+  injectAsAdmin(app, session.token);
   return {
     app,
+    adminId: session.id,
     async close() {
       await app.close();
       await database?.drop();
@@ -27,4 +54,25 @@ export function createCaller(app: FastifyInstance) {
     const res = await app.inject({ method, url, payload: payload as never, headers: { 'accept-language': 'en' } });
     return { status: res.statusCode, body: res.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
+}
+
+/**
+ * Creates `count` records through the API, ten at a time. Generated values of unique fields
+ * (short codes) can clash; such a record is drawn again with another seed.
+ */
+export async function createRecords(app: FastifyInstance, base: string, count: number, make: (seed: number) => Record<string, unknown>, firstSeed: number): Promise<Array<Record<string, unknown> & { id: number }>> {
+  const created: Array<Record<string, unknown> & { id: number }> = [];
+  const one = async (seed: number): Promise<Record<string, unknown> & { id: number }> => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const res = await app.inject({ method: 'POST', url: `${base}/create`, payload: make(seed + attempt * 1_000_003), headers: { 'accept-language': 'en' } });
+      if (res.statusCode === 200) return res.json();
+      const clash = res.statusCode === 400 && Object.values((res.json() as { fieldErrors?: Record<string, string> }).fieldErrors ?? {}).some((m) => m.endsWith('already registered'));
+      if (!clash) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
+    }
+    throw new Error('create kept clashing on unique fields');
+  };
+  for (let i = 0; i < count; i += 10) {
+    created.push(...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => one(firstSeed + i + j)))));
+  }
+  return created;
 }

@@ -65,7 +65,7 @@ const files: FastifyPluginAsync = async (app) => {
       await app.store.get(file.kind, file.record_id, actor);
       return true;
     } catch (error) {
-      if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 403)) return false;
+      if (error instanceof ApiError && [401, 403, 404].includes(error.statusCode)) return false;
       throw error;
     }
   };

@@ -4,6 +4,7 @@ import { pickLocale } from '../../shared/locales.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError } from '../errors.ts';
 import { createServerAjv } from '../validation.ts';
+import { guestActor } from '../auth/access.ts';
 
 const MESSAGE_LIMIT = 120;
 
@@ -19,13 +20,14 @@ export default fp(
       (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object) as never;
     app.setValidatorCompiler(compiler);
 
+    const guest = guestActor(app.definitions.access);
     app.decorateRequest('locale', 'uzCyrillic');
     app.decorateRequest('actor', null as never);
     app.addHook('onRequest', async (request) => {
       const q = request.query as Record<string, unknown> | undefined;
       request.locale = pickLocale((typeof q?.lang === 'string' ? q.lang : undefined) ?? (request.headers['x-locale'] as string | undefined) ?? request.headers['accept-language']);
-      // Anonymous until the sign-in plugin identifies the caller.
-      request.actor = { id: null };
+      // A guest until the auth plugin identifies the caller by a bearer token.
+      request.actor = guest;
     });
 
     app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

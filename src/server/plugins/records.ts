@@ -53,7 +53,7 @@ const records: FastifyPluginAsync = async (app) => {
         return { record: await app.store.get(entity, rows[0].id, request.actor) };
       } catch (error) {
         // A record the caller may not read is reported as absent, not as forbidden.
-        if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 403)) return { record: null };
+        if (error instanceof ApiError && [401, 403, 404].includes(error.statusCode)) return { record: null };
         throw error;
       }
     });

@@ -10,11 +10,10 @@ import { ApiError, badInput, notFound, staleVersion } from '../errors.ts';
 import { findFileFields, findReferenceFields, valuesAt, type FileField, type ReferenceField } from './record-schema.ts';
 import type { ReferenceService } from './references.ts';
 import { buildListQuery, keysetCondition, type SearchPayload } from './list-query.ts';
+import { rowScope, rowVisible, type Actor } from '../auth/access.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
-export interface Actor {
-  id: string | null;
-}
+export type { Actor } from '../auth/access.ts';
 
 /** A record as the API returns it: the data with the system fields merged in. */
 export type StoredRecord = Record<string, unknown> & { id: number; version: number; status: string };
@@ -58,12 +57,13 @@ export const STREAM_BATCH_SIZE = 1000;
 // Microseconds, as stored: clients comparing these strings see the database's own order.
 const isoText = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 /** The columns every read selects: the data plus the system fields as the API shows them. */
-export const RECORD_COLUMNS = `id, version, status, owner, data,
+export const RECORD_COLUMNS = `id, version, status, owner, region, data,
   ${isoText('created_at')} AS created_iso,
   ${isoText('updated_at')} AS updated_iso`;
 
 interface Row {
   id: number;
+  region: number | null;
   version: number;
   status: string;
   owner: string | null;
@@ -222,20 +222,42 @@ export function createEntityStore(
     return rows[0];
   };
 
+  /** 401 for a visitor who could sign in, 403 for a user whose roles do not allow it. */
+  const must = (actor: Actor, action: string, c: Compiled): void => {
+    if (!actor.ability.can(action, c.def.manifest.subject)) throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
+  };
+  /** A regional actor may not put a record into another region. */
+  const mustStayInRegion = (actor: Actor, c: Compiled, data: Record<string, unknown>): void => {
+    const field = c.def.manifest.scope?.regionField;
+    if (actor.scope !== 'REGION' || !field) return;
+    const region = valuesAt(data, field.split('/').slice(1))[0]?.value;
+    if (region !== undefined && Number(region) !== actor.region) throw new ApiError(403, 'errors.forbidden');
+  };
+  /** The list query narrowed to the rows the actor may see. */
+  const scoped = <Q extends { where: string; params: unknown[] }>(c: Compiled, q: Q, actor: Actor): Q => {
+    const params = [...q.params];
+    const condition = rowScope(actor, c.def, (v) => `$${params.push(v)}`);
+    return condition ? { ...q, params, where: q.where ? `${q.where} AND ${condition}` : `WHERE ${condition}` } : q;
+  };
+
   return {
     empty: (entity) => defaultsOf(entityOf(entity).def.schema),
 
-    async get(entity, id) {
+    async get(entity, id, actor) {
       const c = entityOf(entity);
+      must(actor, 'read', c);
       const { rows } = await db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1`, [id]);
-      if (!rows[0]) throw notFound();
+      // Another user's record is "not found", not "forbidden": its existence is not told either.
+      if (!rows[0] || !rowVisible(actor, c.def, rows[0])) throw notFound();
       return toRecord(rows[0]);
     },
 
     async create(entity, input, actor) {
       const c = entityOf(entity);
+      must(actor, 'create', c);
       const { data } = withoutSystemFields(input);
       validate(c, data);
+      mustStayInRegion(actor, c, data);
       return db.transaction(async (tx) => {
         const { rows } = await tx.query<Row>(c.insertSql, [JSON.stringify(data), c.initialStatus, actor.id]).catch((e) => rethrowUnique(e, c));
         const row = rows[0]!;
@@ -247,11 +269,14 @@ export function createEntityStore(
 
     async update(entity, id, input, actor) {
       const c = entityOf(entity);
+      must(actor, 'update', c);
       const { data, version } = withoutSystemFields(input);
       if (!c.validateUpdate({ version })) throw badInput(toFieldProblems(c.validateUpdate.errors));
       validate(c, data);
+      mustStayInRegion(actor, c, data);
       return db.transaction(async (tx) => {
         const before = await lockRow(tx, c, id);
+        if (!rowVisible(actor, c.def, before)) throw notFound();
         if (before.version !== version) throw staleVersion(before.version);
         const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]).catch((e) => rethrowUnique(e, c));
         if (c.files.length) await linkFiles(tx, c, id, data, actor);
@@ -262,26 +287,30 @@ export function createEntityStore(
 
     async remove(entity, id, actor, version) {
       const c = entityOf(entity);
+      must(actor, 'delete', c);
       await db.transaction(async (tx) => {
         const before = await lockRow(tx, c, id);
+        if (!rowVisible(actor, c.def, before)) throw notFound();
         if (version !== undefined && before.version !== version) throw staleVersion(before.version);
         await tx.query(`DELETE FROM ${c.table.table} WHERE id = $1`, [id]);
         await audit(tx, c, id, 'delete', Object.keys(before.data).sort(), actor);
       });
     },
 
-    async listSearch(entity, filters, payload) {
+    async listSearch(entity, filters, payload, actor) {
       const c = entityOf(entity);
-      const q = buildListQuery(c.def, c.table, filters, payload);
+      must(actor, 'read', c);
+      const q = scoped(c, buildListQuery(c.def, c.table, filters, payload), actor);
       const sql = listSearchSql(c.table, q, countCap);
       const [page, count] = await Promise.all([db.query<Row>(sql.page, q.params), db.query<{ total: number }>(sql.count, q.params)]);
       const total = count.rows[0]?.total ?? 0;
       return total > countCap ? { list: page.rows.map(toRecord), total: countCap, totalCapped: true } : { list: page.rows.map(toRecord), total };
     },
 
-    streamList(entity, filters, sort, _actor, batchSize = STREAM_BATCH_SIZE) {
+    streamList(entity, filters, sort, actor, batchSize = STREAM_BATCH_SIZE) {
       const c = entityOf(entity);
-      const q = buildListQuery(c.def, c.table, filters, { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true });
+      must(actor, 'read', c);
+      const q = scoped(c, buildListQuery(c.def, c.table, filters, { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true }), actor);
       const keys = q.keys;
       const orderBy = `ORDER BY ${keys.map((k) => `${k.column} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}`;
       const keyColumns = keys.map((k, i) => `${k.column}::text AS "k${i}"`).join(', ');
@@ -304,16 +333,18 @@ export function createEntityStore(
       })();
     },
 
-    async searchByKeyword(entity, keyword, limit) {
+    async searchByKeyword(entity, keyword, limit, actor) {
       const c = entityOf(entity);
+      must(actor, 'read', c);
       if (!c.table.keywordExpr) throw new ApiError(404, 'errors.notFound');
       const label = c.def.manifest.labelField
         ? `(data #>> '{${c.def.manifest.labelField.split('/').slice(1).join(',')}}')`
         : 'id::text';
       const text = keyword.trim().toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
+      const q = scoped(c, { where: 'WHERE keywords LIKE $1', params: [`%${text}%`] as unknown[] }, actor);
       const { rows } = await db.query<{ id: number; label: string | null }>(
-        `SELECT id, ${label} AS label FROM ${c.table.table} WHERE keywords LIKE $1 ORDER BY id DESC LIMIT $2`,
-        [`%${text}%`, limit],
+        `SELECT id, ${label} AS label FROM ${c.table.table} ${q.where} ORDER BY id DESC LIMIT ${Number(limit)}`,
+        q.params,
       );
       return { list: rows.map((r) => ({ id: r.id, label: r.label ?? String(r.id) })) };
     },

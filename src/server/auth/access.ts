@@ -1,0 +1,66 @@
+import type { AccessDefinition } from '../../generated/meta.ts';
+import type { EntityDefinition } from '../../definitions/registry.ts';
+import { createAbility, rulesFromPermissions, type PortalAbility } from '../../shared/ability.ts';
+
+export type RowScope = 'OWN' | 'REGION' | 'ALL';
+
+/** Who is acting and what they may do; built once per request from the token. */
+export interface Actor {
+  /** User id, or null for an anonymous visitor. */
+  id: string | null;
+  username: string | null;
+  isOuter: boolean;
+  region: number | null;
+  scope: RowScope;
+  permissions: string[];
+  ability: PortalAbility;
+}
+
+const WIDTH: Record<RowScope, number> = { OWN: 0, REGION: 1, ALL: 2 };
+
+/** An anonymous visitor: only what the access definition grants guests. */
+export function guestActor(access: AccessDefinition | undefined): Actor {
+  const permissions = access?.guest.permissions ?? [];
+  return { id: null, username: null, isOuter: true, region: null, scope: 'OWN', permissions, ability: createAbility(rulesFromPermissions(permissions)) };
+}
+
+/** Everything, for the server's own work (seeding, sweeps) — never for a request. */
+export function systemActor(): Actor {
+  return { id: null, username: 'system', isOuter: false, region: null, scope: 'ALL', permissions: ['manage all'], ability: createAbility([{ action: 'manage', subject: 'all' }]) };
+}
+
+/**
+ * A signed-in user's actor: the union of their roles' permissions and the widest of their
+ * roles' scopes — except that outer users (citizens, businesses) always see only their own.
+ */
+export function userActor(user: { id: string; username: string; isOuter: boolean; regionId?: number | null }, roles: Array<{ scope: RowScope; permissions: string[] }>): Actor {
+  const permissions = [...new Set(roles.flatMap((r) => r.permissions))].sort();
+  const widest = roles.reduce<RowScope>((acc, r) => (WIDTH[r.scope] > WIDTH[acc] ? r.scope : acc), 'OWN');
+  return {
+    id: user.id,
+    username: user.username,
+    isOuter: user.isOuter,
+    region: user.regionId ?? null,
+    scope: user.isOuter ? 'OWN' : widest,
+    permissions,
+    ability: createAbility(rulesFromPermissions(permissions)),
+  };
+}
+
+/**
+ * The rows of an entity an actor may see, as SQL over the entity's table: OWN → rows they
+ * created; REGION → rows of their region, where the entity has a region at all (entities
+ * without one are shared registries); ALL → everything.
+ */
+export function rowScope(actor: Actor, def: EntityDefinition, param: (v: unknown) => string): string | undefined {
+  if (actor.scope === 'ALL') return undefined;
+  if (actor.scope === 'REGION') return def.manifest.scope?.regionField ? `region = ${param(actor.region)}` : undefined;
+  return actor.id === null ? 'FALSE' : `owner = ${param(actor.id)}`;
+}
+
+/** Whether one stored row is within the actor's scope (the same rule as `rowScope`). */
+export function rowVisible(actor: Actor, def: EntityDefinition, row: { owner: string | null; region?: number | null }): boolean {
+  if (actor.scope === 'ALL') return true;
+  if (actor.scope === 'REGION') return !def.manifest.scope?.regionField || row.region === actor.region;
+  return actor.id !== null && row.owner === actor.id;
+}

@@ -1,0 +1,103 @@
+import { jwtVerify, SignJWT } from 'jose';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Queryable } from '../db/database.ts';
+
+/** Access tokens live 15 minutes; the client refreshes them. */
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+/** Refresh tokens: one day, or thirty with "remember me". */
+export const REFRESH_TOKEN_SECONDS = 24 * 3600;
+export const REMEMBER_REFRESH_SECONDS = 30 * 24 * 3600;
+
+const ISSUER = 'portal';
+const AUDIENCE = 'portal-api';
+const ALGORITHMS = ['HS256'];
+
+export interface AccessClaims {
+  /** User id. */
+  sub: string;
+  username: string;
+}
+
+/**
+ * Signs and checks access tokens with one secret shared by every instance: AUTH_SECRET
+ * when set, otherwise one generated once and kept in the database, so restarts and
+ * scaled-out instances accept each other's tokens.
+ */
+export async function createTokenService(db: Queryable, configured?: string) {
+  let secret = configured;
+  if (!secret) {
+    await db.query(`INSERT INTO app_secret (name, value) VALUES ('jwt', $1) ON CONFLICT (name) DO NOTHING`, [randomBytes(48).toString('base64url')]);
+    secret = (await db.query<{ value: string }>(`SELECT value FROM app_secret WHERE name = 'jwt'`)).rows[0]!.value;
+  }
+  const key = new TextEncoder().encode(secret);
+  return {
+    async sign(claims: AccessClaims): Promise<string> {
+      return new SignJWT({ username: claims.username })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(claims.sub)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
+        .sign(key);
+    },
+    /** The claims of a valid token, or undefined (bad signature, algorithm, audience or expired). */
+    async verify(token: string): Promise<AccessClaims | undefined> {
+      try {
+        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ALGORITHMS });
+        return typeof payload.sub === 'string' ? { sub: payload.sub, username: String(payload.username ?? '') } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+export type TokenService = Awaited<ReturnType<typeof createTokenService>>;
+
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/**
+ * Rotating refresh tokens, stored only as hashes. Each use issues the next token of the same
+ * family; presenting a token that was already used revokes the whole family (it was stolen,
+ * or the legitimate holder lost the race to a thief).
+ */
+export function createRefreshTokens(db: Queryable) {
+  const issue = async (userId: string, family: string | undefined, remember: boolean): Promise<string> => {
+    const token = randomBytes(32).toString('base64url');
+    const seconds = remember ? REMEMBER_REFRESH_SECONDS : REFRESH_TOKEN_SECONDS;
+    await db.query(
+      `INSERT INTO refresh_token (token_hash, family, user_id, remember, expires_at)
+       VALUES ($1, coalesce($2::uuid, gen_random_uuid()), $3, $4, now() + make_interval(secs => $5))`,
+      [sha256(token), family ?? null, userId, remember, seconds],
+    );
+    return token;
+  };
+  return {
+    issue: (userId: string, remember: boolean) => issue(userId, undefined, remember),
+    /** The next token and its user, or undefined (unknown, expired, revoked, or reused → family revoked). */
+    async rotate(token: string): Promise<{ userId: string; token: string } | undefined> {
+      const { rows } = await db.query<{ family: string; user_id: string; remember: boolean; used: boolean; live: boolean }>(
+        `UPDATE refresh_token SET used_at = coalesce(used_at, now())
+         WHERE token_hash = $1
+         RETURNING family::text, user_id, remember, (used_at IS DISTINCT FROM now()) AS used,
+                   (revoked_at IS NULL AND expires_at > now()) AS live`,
+        [sha256(token)],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      if (row.used || !row.live) {
+        await db.query('UPDATE refresh_token SET revoked_at = coalesce(revoked_at, now()) WHERE family = $1::uuid', [row.family]);
+        return undefined;
+      }
+      return { userId: row.user_id, token: await issue(row.user_id, row.family, row.remember) };
+    },
+    /** Logout: the token's whole family stops working. */
+    async revoke(token: string): Promise<void> {
+      await db.query(
+        'UPDATE refresh_token SET revoked_at = coalesce(revoked_at, now()) WHERE family = (SELECT family FROM refresh_token WHERE token_hash = $1)',
+        [sha256(token)],
+      );
+    },
+  };
+}

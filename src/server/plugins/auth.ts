@@ -1,0 +1,199 @@
+import fp from 'fastify-plugin';
+import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { systemActor, userActor, type Actor, type RowScope } from '../auth/access.ts';
+import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../auth/passwords.ts';
+import { ACCESS_TOKEN_SECONDS, createRefreshTokens, createTokenService } from '../auth/tokens.ts';
+import { logAttempt, throttleWait } from '../auth/throttle.ts';
+
+interface UserData {
+  username: string;
+  firstName: string;
+  lastName: string;
+  middleName?: string;
+  isOuter: boolean;
+  canLogin: boolean;
+  roles: string[];
+  regionId?: number;
+  employeeId?: number;
+  photo?: string[];
+}
+
+/** How long a signed-in user's rights are reused before they are read again. */
+const ACTOR_CACHE_MS = 10_000;
+
+/**
+ * Password sign-in, rotating refresh tokens, logout, and the actor of every request (from
+ * the bearer token). Users and roles are records of the entities named in
+ * schemas/_access/access.json; on first start the default roles are seeded and an `admin`
+ * user is created with ADMIN_PASSWORD, or a random password printed once.
+ */
+export default fp(
+  async (app) => {
+    const access = app.definitions.access;
+    if (!access) throw new Error('schemas/_access/access.json is missing');
+    const userTable = app.tables.get(access.userEntity)!;
+    const roleTable = app.tables.get(access.roleEntity)!;
+    const usernameColumn = userTable.columns.get('/username')!.column;
+    const roleCodeColumn = roleTable.columns.get('/code')!.column;
+    const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined);
+    const refresh = createRefreshTokens(app.db);
+    const system = systemActor();
+
+    // --- first start: roles, then the admin ------------------------------------------------
+    for (const role of access.roles) {
+      const { rows } = await app.db.query(`SELECT 1 FROM ${roleTable.table} WHERE ${roleCodeColumn} = $1`, [role.code]);
+      if (!rows.length) await app.store.create(access.roleEntity, { code: role.code, name: role.name, scope: role.scope, permissions: role.permissions, ...(role.description ? { description: role.description } : {}) }, system);
+    }
+    const admin = await app.db.query<{ id: number }>(`SELECT id FROM ${userTable.table} WHERE ${usernameColumn} = 'admin'`);
+    if (!admin.rows.length) {
+      const password = app.config.adminPassword ?? process.env.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+      if (!passwordAcceptable(password)) throw new Error('ADMIN_PASSWORD must be 8 to 128 characters');
+      const created = await app.store.create(access.userEntity, { username: 'admin', firstName: 'Administrator', lastName: 'Portal', isOuter: false, canLogin: true, roles: [access.adminRole] }, system);
+      await app.db.query('INSERT INTO credential (user_id, password_hash) VALUES ($1, $2)', [String(created.id), await hashPassword(password)]);
+      if (!app.config.adminPassword && !process.env.ADMIN_PASSWORD) {
+        // Printed once, on the first start only: there is no default password anywhere.
+        console.log(`\n  First start: the user "admin" was created with the password ${password}\n  Sign in and change it (or set ADMIN_PASSWORD before the first start).\n`);
+      }
+    }
+
+    // --- the actor of each request ------------------------------------------------------------
+    const cache = new Map<string, { actor: Actor; at: number }>();
+    const loadActor = async (userId: string): Promise<Actor | undefined> => {
+      const hit = cache.get(userId);
+      if (hit && Date.now() - hit.at < ACTOR_CACHE_MS) return hit.actor;
+      const { rows } = await app.db.query<{ data: UserData; status: string }>(`SELECT data, status FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
+      const user = rows[0]?.data;
+      if (!user || !user.canLogin) return undefined;
+      const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
+      const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, roles.rows.map((r) => r.data));
+      cache.set(userId, { actor, at: Date.now() });
+      return actor;
+    };
+    app.addHook('onRequest', async (request) => {
+      const header = request.headers.authorization;
+      if (!header?.startsWith('Bearer ')) return;
+      const claims = await tokens.verify(header.slice(7).trim());
+      const actor = claims && (await loadActor(claims.sub));
+      // A token that is expired, forged or of a blocked user: the client refreshes or signs out.
+      if (!actor) throw new ApiError(401, 'errors.sessionExpired');
+      request.actor = actor;
+    });
+
+    const ipOf = (request: FastifyRequest): string => request.ip;
+    const payloadFor = async (userId: string, remember: boolean) => {
+      const { rows } = await app.db.query<{ data: UserData }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
+      const user = rows[0]!.data;
+      const actor = (await loadActor(userId))!;
+      return {
+        token: await tokens.sign({ sub: userId, username: user.username }),
+        refreshToken: await refresh.issue(userId, remember),
+        expiresIn: ACCESS_TOKEN_SECONDS,
+        id: Number(userId),
+        username: user.username,
+        employeeId: user.employeeId ?? null,
+        employee: { firstName: user.firstName, lastName: user.lastName, middleName: user.middleName ?? null },
+        isOuter: user.isOuter,
+        uploadPath: user.photo?.[0] ? `/api/file-entity/get/${user.photo[0]}` : null,
+        userSettings: {},
+        permissions: actor.permissions,
+      };
+    };
+
+    app.post<{ Body: { username?: string; password?: string; rememberMe?: boolean } }>('/api/auth-payload', {
+      schema: {
+        tags: ['Auth'],
+        summary: 'Sign in with username and password',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['username', 'password'],
+          properties: { username: { type: 'string', maxLength: 100 }, password: { type: 'string', maxLength: 1000 }, rememberMe: { type: 'boolean' } },
+        },
+      },
+    }, async (request, reply) => {
+      const username = request.body.username!.trim().toLowerCase();
+      const ip = ipOf(request);
+      const wait = await throttleWait(app.db, username, ip);
+      if (wait > 0) {
+        await logAttempt(app.db, { username, ip, outcome: 'throttled', method: 'password' });
+        reply.header('retry-after', String(wait));
+        throw new ApiError(429, 'errors.tooManyAttempts', { params: { seconds: wait } });
+      }
+      const { rows } = await app.db.query<{ id: number; data: UserData; hash: string | null }>(
+        `SELECT u.id, u.data, c.password_hash AS hash FROM ${userTable.table} u LEFT JOIN credential c ON c.user_id = u.id::text WHERE ${usernameColumn.replace(/^/, 'u.')} = $1`,
+        [username],
+      );
+      const user = rows[0];
+      // The same work whether or not the user exists, and the same answer for every failure.
+      const ok = await checkPassword(user?.hash ?? DUMMY_HASH, request.body.password!);
+      if (!user || !user.hash || !ok || !user.data.canLogin) {
+        await logAttempt(app.db, { username, ip, outcome: user && ok && !user.data.canLogin ? 'disabled' : 'bad-credentials', method: 'password' });
+        throw new ApiError(401, 'errors.badCredentials');
+      }
+      await logAttempt(app.db, { username, ip, outcome: 'ok', method: 'password' });
+      cache.delete(String(user.id));
+      return payloadFor(String(user.id), request.body.rememberMe === true);
+    });
+
+    app.post<{ Body: { grant_type?: string; refresh_token?: string } }>('/api/o/token/', {
+      schema: {
+        tags: ['Auth'],
+        summary: 'Refresh grant: a used refresh token is replaced; a reused one ends its whole family',
+        body: { type: 'object', required: ['grant_type', 'refresh_token'], properties: { grant_type: { const: 'refresh_token' }, refresh_token: { type: 'string', maxLength: 200 }, client_id: { type: 'string' }, client_secret: { type: 'string' } } },
+      },
+    }, async (request, reply) => {
+      const next = await refresh.rotate(request.body.refresh_token!);
+      const actor = next && (await loadActor(next.userId));
+      if (!next || !actor) {
+        const message = app.translator.t(request.locale, 'errors.sessionExpired');
+        return reply.code(401).send({ message, detail: message });
+      }
+      return {
+        access_token: await tokens.sign({ sub: next.userId, username: actor.username ?? '' }),
+        refresh_token: next.token,
+        token_type: 'Bearer',
+        expires_in: ACCESS_TOKEN_SECONDS,
+      };
+    });
+
+    app.post<{ Body: { refresh_token?: string } }>('/api/logout', {
+      schema: { tags: ['Auth'], body: { type: 'object', properties: { refresh_token: { type: 'string', maxLength: 200 } } } },
+    }, async (request) => {
+      if (request.body?.refresh_token) await refresh.revoke(request.body.refresh_token);
+      if (request.actor.id) cache.delete(request.actor.id);
+      return { ok: true };
+    });
+
+    app.post<{ Body: { userId: number; password: string } }>('/api/auth/set-password', {
+      schema: { tags: ['Auth'], summary: 'Set another user\'s password (needs "update User" and sight of that user)', body: { type: 'object', additionalProperties: false, required: ['userId', 'password'], properties: { userId: { type: 'integer', minimum: 1 }, password: { type: 'string', maxLength: 1000 } } } },
+    }, async (request) => {
+      // Reading and updating the user record through the store applies the caller's rights and scope.
+      await app.store.get(access.userEntity, request.body.userId, request.actor);
+      if (!request.actor.ability.can('update', app.definitions.entities.get(access.userEntity)!.manifest.subject)) throw new ApiError(403, 'errors.forbidden');
+      if (!passwordAcceptable(request.body.password)) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/password', key: 'validation.password', params: {} }] });
+      await app.db.query(
+        `INSERT INTO credential (user_id, password_hash) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()`,
+        [String(request.body.userId), await hashPassword(request.body.password)],
+      );
+      cache.delete(String(request.body.userId));
+      return { ok: true };
+    });
+
+    app.post<{ Body: { oldPassword: string; newPassword: string } }>('/api/auth/change-password', {
+      schema: { tags: ['Auth'], body: { type: 'object', additionalProperties: false, required: ['oldPassword', 'newPassword'], properties: { oldPassword: { type: 'string', maxLength: 1000 }, newPassword: { type: 'string', maxLength: 1000 } } } },
+    }, async (request) => {
+      const id = request.actor.id;
+      if (!id) throw new ApiError(401, 'errors.unauthorized');
+      const { rows } = await app.db.query<{ password_hash: string }>('SELECT password_hash FROM credential WHERE user_id = $1', [id]);
+      if (!rows[0] || !(await checkPassword(rows[0].password_hash, request.body.oldPassword))) {
+        throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/oldPassword', key: 'errors.badCredentials', params: {} }] });
+      }
+      if (!passwordAcceptable(request.body.newPassword)) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/newPassword', key: 'validation.password', params: {} }] });
+      await app.db.query('UPDATE credential SET password_hash = $2, updated_at = now() WHERE user_id = $1', [id, await hashPassword(request.body.newPassword)]);
+      return { ok: true };
+    });
+  },
+  { name: 'auth', dependencies: ['store', 'http'] },
+);

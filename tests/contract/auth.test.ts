@@ -1,0 +1,160 @@
+/**
+ * Sign-in, tokens and permissions over the real API on both backends: password sign-in and
+ * its one answer for every failure, throttling, the attempt log, rotating refresh tokens
+ * with reuse detection, logout, and a role × entity × action matrix generated from
+ * schemas/_access/access.json — with object-level and regional checks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { loadDefinitionSources } from '../../src/definitions/sources.ts';
+import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
+import { REPO_ROOT } from '../../src/server/app.ts';
+import { createServerAjv } from '../../src/server/validation.ts';
+import { createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
+import { backends } from '../support/databases.ts';
+import { startTestApp } from '../support/app.ts';
+import { createSampler } from '../support/sample-data.ts';
+
+const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
+const access = registry.access!;
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`sign-in and permissions on ${backend.name}`, () => {
+    let app: FastifyInstance;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ app, close } = await startTestApp(backend.name));
+    });
+    afterAll(async () => close?.());
+
+    const anon = { authorization: '', 'accept-language': 'en' };
+    const as = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'en' });
+    const signIn = (username: string, password: string, ip = '10.0.0.1') =>
+      app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password }, headers: { ...anon, 'x-forwarded-for': ip }, remoteAddress: ip });
+    let made = 0;
+    /** A user with the given roles and region, signed in; returns their token and id. */
+    const userWith = async (roles: string[], extra: Record<string, unknown> = {}) => {
+      made += 1;
+      const username = `u${made}-${roles.join('-')}`.slice(0, 50);
+      const created = await app.inject({ method: 'POST', url: '/api/portal-user/create', payload: { username, firstName: 'Test', lastName: 'User', isOuter: false, canLogin: true, roles, ...extra } });
+      expect(created.statusCode, created.body).toBe(200);
+      const id = created.json().id as number;
+      const set = await app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { userId: id, password: 'correct horse battery' } });
+      expect(set.statusCode, set.body).toBe(200);
+      const session = await signIn(username, 'correct horse battery', `10.1.${made}.1`);
+      expect(session.statusCode, session.body).toBe(200);
+      return { id, token: session.json().token as string, refreshToken: session.json().refreshToken as string, body: session.json() };
+    };
+
+    it('signs in with the spec reply and says only that the pair is wrong otherwise', async () => {
+      const ok = await userWith(['employee'], { regionId: 3 });
+      expect(ok.body).toMatchObject({ id: ok.id, isOuter: false, employee: { firstName: 'Test', lastName: 'User' } });
+      expect(ok.body.permissions).toContain('read Appeal');
+      const wrong = await signIn('admin', 'not the password');
+      const unknown = await signIn('nobody-at-all', 'whatever-password');
+      expect(wrong.statusCode).toBe(401);
+      expect(unknown.statusCode).toBe(401);
+      expect(wrong.json()).toEqual(unknown.json());
+      expect(wrong.json().message).toBe('Wrong username or password');
+      const log = await app.db.query<{ outcome: string }>(`SELECT outcome FROM login_attempt WHERE username IN ('admin', 'nobody-at-all') ORDER BY id`);
+      expect(log.rows.map((r) => r.outcome)).toEqual(expect.arrayContaining(['ok', 'bad-credentials']));
+    });
+
+    it('throttles a username after 5 failures a minute with a localized 429', async () => {
+      await userWith(['citizen']);
+      const username = `u${made}-citizen`;
+      for (let i = 0; i < 5; i++) expect((await signIn(username, 'wrong-password-x', `10.9.${i}.9`)).statusCode).toBe(401);
+      const blocked = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password: 'correct horse battery' }, headers: { ...anon, 'accept-language': 'ru' }, remoteAddress: '10.9.99.9' });
+      expect(blocked.statusCode).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect(blocked.json().message).toMatch(/^Слишком много попыток входа/);
+    });
+
+    it('rotates refresh tokens, revokes the family on reuse, and logs out', async () => {
+      const user = await userWith(['employee'], { regionId: 2 });
+      const first = await app.inject({ method: 'POST', url: '/api/o/token/', payload: { grant_type: 'refresh_token', refresh_token: user.refreshToken }, headers: anon });
+      expect(first.statusCode).toBe(200);
+      const next = first.json() as { access_token: string; refresh_token: string };
+      expect((await app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(next.access_token) })).statusCode).toBe(200);
+      // The old token again: stolen — the whole family ends, the new one too.
+      const reuse = await app.inject({ method: 'POST', url: '/api/o/token/', payload: { grant_type: 'refresh_token', refresh_token: user.refreshToken }, headers: anon });
+      expect(reuse.statusCode).toBe(401);
+      expect(reuse.json().detail).toBeTruthy();
+      expect((await app.inject({ method: 'POST', url: '/api/o/token/', payload: { grant_type: 'refresh_token', refresh_token: next.refresh_token }, headers: anon })).statusCode).toBe(401);
+
+      const other = await userWith(['employee'], { regionId: 2 });
+      expect((await app.inject({ method: 'POST', url: '/api/logout', payload: { refresh_token: other.refreshToken }, headers: as(other.token) })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'POST', url: '/api/o/token/', payload: { grant_type: 'refresh_token', refresh_token: other.refreshToken }, headers: anon })).statusCode).toBe(401);
+      // A forged or foreign token is refused, not treated as a guest.
+      const forged = `${other.token.slice(0, -4)}AAAA`;
+      expect((await app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(forged) })).statusCode).toBe(401);
+    });
+
+    it('lets each default role do exactly what its permissions say, on every entity', async () => {
+      const anyEntity = [...registry.entities.values()];
+      // One record of every entity, made by the admin, to read, change and delete.
+      const records = new Map<string, { id: number; version: number; data: Record<string, unknown> }>();
+      for (const def of anyEntity) {
+        const sample = createSampler(def.schema, registry.references, createServerAjv())(77, { full: true });
+        const res = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: sample });
+        expect(res.statusCode, res.body).toBe(200);
+        records.set(def.id, { id: res.json().id, version: 1, data: sample });
+      }
+      for (const role of access.roles.filter((r) => r.scope === 'ALL' && r.code !== 'admin')) {
+        const user = await userWith([role.code]);
+        const ability = createAbility(rulesFromPermissions(role.permissions));
+        for (const def of anyEntity) {
+          const base = `/api${def.manifest.base}`;
+          const rec = records.get(def.id)!;
+          const may = (action: string) => ability.can(action, def.manifest.subject);
+          const expectStatus = (res: { statusCode: number; body: string }, allowed: boolean, what: string) =>
+            expect(res.statusCode, `${role.code} ${what} ${def.id}: ${res.body.slice(0, 120)}`).toBe(allowed ? 200 : 403);
+          expectStatus(await app.inject({ method: 'POST', url: `${base}/list-search`, payload: {}, headers: as(user.token) }), may('read'), 'list');
+          expectStatus(await app.inject({ method: 'GET', url: `${base}/get/${rec.id}`, headers: as(user.token) }), may('read'), 'read');
+          const update = await app.inject({ method: 'PUT', url: `${base}/update/${rec.id}`, payload: { ...rec.data, version: rec.version }, headers: as(user.token) });
+          expectStatus(update, may('update'), 'update');
+          if (update.statusCode === 200) rec.version += 1;
+          const createData = createSampler(def.schema, registry.references, createServerAjv())(900 + made, { full: true });
+          const created = await app.inject({ method: 'POST', url: `${base}/create`, payload: createData, headers: as(user.token) });
+          expectStatus(created, may('create'), 'create');
+        }
+      }
+    });
+
+    it('keeps citizens to their own records and regional staff to their region', async () => {
+      const alice = await userWith(['citizen'], { isOuter: true });
+      const bob = await userWith(['citizen'], { isOuter: true });
+      const sample = createSampler(registry.entities.get('appeal')!.schema, registry.references, createServerAjv());
+      const mine = await app.inject({ method: 'POST', url: '/api/appeal/create', payload: sample(3, { full: true }), headers: as(alice.token) });
+      expect(mine.statusCode, mine.body).toBe(200);
+      expect(mine.json().owner).toBe(String(alice.id));
+      const id = mine.json().id as number;
+      // Bob guesses Alice's id: not found, cannot change it, cannot see it in lists.
+      expect((await app.inject({ method: 'GET', url: `/api/appeal/get/${id}`, headers: as(bob.token) })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'PUT', url: `/api/appeal/update/${id}`, payload: { ...sample(4, { full: true }), version: 1 }, headers: as(bob.token) })).statusCode).toBe(404);
+      const bobsList = await app.inject({ method: 'POST', url: '/api/appeal/list-search', payload: { itemsPerPage: 100 }, headers: as(bob.token) });
+      expect(bobsList.json().list.map((r: { id: number }) => r.id)).not.toContain(id);
+      const alicesList = await app.inject({ method: 'POST', url: '/api/appeal/list-search', payload: { itemsPerPage: 100 }, headers: as(alice.token) });
+      expect(alicesList.json().list.map((r: { id: number }) => r.id)).toEqual([id]);
+      // Mass assignment: a body claiming another owner or status changes nothing.
+      const forged = await app.inject({ method: 'POST', url: '/api/appeal/create', payload: { ...sample(5, { full: true }), owner: String(bob.id), status: 'FINISHED' }, headers: as(alice.token) });
+      expect(forged.json()).toMatchObject({ owner: String(alice.id), status: 'CREATED' });
+      // Anonymous: may file an appeal (a public service), may not read one.
+      expect((await app.inject({ method: 'POST', url: '/api/appeal/create', payload: sample(6, { full: true }), headers: anon })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: `/api/appeal/get/${id}`, headers: anon })).statusCode).toBe(401);
+      expect((await app.inject({ method: 'POST', url: '/api/appeal/list-search', payload: {}, headers: anon })).statusCode).toBe(401);
+
+      // Regional staff: only their region, and cannot file into another region.
+      const tashkent = await userWith(['employee'], { regionId: 14 });
+      const inRegion = { ...sample(7, { full: true }), regionId: 14, districtId: 1401 };
+      const outOfRegion = { ...sample(8, { full: true }), regionId: 1, districtId: 101 };
+      const own = await app.inject({ method: 'POST', url: '/api/appeal/create', payload: inRegion });
+      const foreign = await app.inject({ method: 'POST', url: '/api/appeal/create', payload: outOfRegion });
+      expect((await app.inject({ method: 'GET', url: `/api/appeal/get/${own.json().id}`, headers: as(tashkent.token) })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: `/api/appeal/get/${foreign.json().id}`, headers: as(tashkent.token) })).statusCode).toBe(404);
+      const regional = await app.inject({ method: 'POST', url: '/api/appeal/list-search?regionId=1', payload: {}, headers: as(tashkent.token) });
+      expect(regional.json().total).toBe(0);
+      expect((await app.inject({ method: 'POST', url: '/api/appeal/create', payload: outOfRegion, headers: as(tashkent.token) })).statusCode).toBe(403);
+    });
+  });
+}

@@ -9,6 +9,7 @@ import { ApiProvider } from './api/context.tsx';
 import { createDataProvider } from './api/data-provider.ts';
 import { createErrorQueue, createHttpClient, describeFailure, HttpError, NetworkError } from './api/http.ts';
 import { clearSession, getSetting } from './settings.ts';
+import { refreshSession } from './session.ts';
 import type { FeedbackMessage } from './FeedbackUi.tsx';
 
 const FeedbackUi = lazy(() => import('./FeedbackUi.tsx'));
@@ -25,7 +26,8 @@ export function Feedback({ children }: { children: ReactNode }) {
       setNetworkError(true);
       return;
     }
-    if (error instanceof HttpError && error.status === 401) return; // the session is over; logout reloads
+    // A 401 of a signed-in session means it is over (logout reloads); signed out, it is the answer (wrong password).
+    if (error instanceof HttpError && error.status === 401 && getSetting('accessToken')) return;
     push('error', error instanceof HttpError ? describeFailure(error.status, error.body, i18next.t) : i18next.t('errors.internal'));
   }, [push]);
 
@@ -38,6 +40,7 @@ export function Feedback({ children }: { children: ReactNode }) {
         clearSession();
         window.location.reload();
       },
+      refresh: () => refreshSession(),
       onInFlightChange: (n) => queue.setInFlight(n),
     });
     return {

@@ -1,12 +1,20 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { createAbility, type PortalAbility } from '../shared/ability.ts';
+import { createAbility, rulesFromPermissions, type PortalAbility } from '../shared/ability.ts';
 import { getSetting } from './settings.ts';
+import access from '../../schemas/_access/access.json';
 
-const AbilityContext = createContext<PortalAbility>(createAbility([{ action: 'read', subject: 'all' }]));
+/**
+ * A visitor who is not signed in gets the guest permissions of schemas/_access/access.json
+ * — the same the server grants — rather than the legacy "read all": the UI should not offer
+ * what the server will refuse.
+ */
+const guestRules = rulesFromPermissions(access.guest.permissions);
 
-/** Provides the CASL ability built from the persisted permission rules. */
+const AbilityContext = createContext<PortalAbility>(createAbility(guestRules));
+
+/** Provides the CASL ability: the signed-in user's persisted rules, or the guest's. */
 export function AbilityProvider({ children }: { children: ReactNode }) {
-  const ability = useMemo(() => createAbility(getSetting('permissionRules')), []);
+  const ability = useMemo(() => createAbility(getSetting('accessToken') ? getSetting('permissionRules') : guestRules), []);
   return <AbilityContext.Provider value={ability}>{children}</AbilityContext.Provider>;
 }
 

@@ -17,6 +17,7 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   page: () => import('./page/PageScreen.tsx'),
   // Dashboards (charts) come with the statistics work; until then the kind says so plainly.
   dashboard: () => import('./UnknownScreen.tsx'),
+  signin: () => import('./signin/SignInScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

@@ -13,6 +13,7 @@ import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
 import { createSampler } from '../support/sample-data.ts';
+import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { fillForm } from '../support/fill-form.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
@@ -24,18 +25,39 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
   let context: BrowserContext;
   let portal: Awaited<ReturnType<typeof startPortal>>;
   let page: Page;
+  let adminAuth: Record<string, string>;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     portal = await startPortal();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    // Staff rights until sign-in exists: the engine reads the persisted permission rules.
     await context.addInitScript(() => {
       if (!localStorage.getItem('portal.locale')) localStorage.setItem('portal.locale', JSON.stringify('en'));
-      localStorage.setItem('portal.permissionRules', JSON.stringify([{ action: 'manage', subject: 'all' }]));
     });
     page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
+    const signIn = await fetch(`${portal.url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }) });
+    adminAuth = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}`, 'content-type': 'application/json' };
+  });
+
+  it('sends a signed-out visitor of a staff screen to sign in, and back there after it', async () => {
+    const list = screens.find((s) => s.kind === 'list')!;
+    await page.goto(`${portal.url}${list.route}`);
+    await page.locator('[data-screen="login"]').waitFor();
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe(list.route);
+    await expect.poll(() => page.locator('[data-region="menu"] [data-menu]').count()).toBe(0);
+    await page.locator('[data-field="/username"] input').fill('admin');
+    await page.locator('[data-field="/password"] input').fill('wrong password!');
+    await page.locator('[data-action="sign-in"]').click();
+    await page.locator('[data-toast="error"]').waitFor();
+    expect(await page.locator('[data-toast="error"]').innerText()).toContain('Wrong username or password');
+    await page.locator('[data-field="/password"] input').fill(TEST_ADMIN_PASSWORD);
+    await new Promise((r) => setTimeout(r, 1100));
+    await page.locator('[data-action="sign-in"]').click();
+    await page.locator(`[data-screen="${list.id}"]`).first().waitFor();
+    expect(new URL(page.url()).pathname).toBe(list.route);
+    expect(await page.locator('[data-region="menu"] [data-menu]').count()).toBeGreaterThan(5);
+    await page.locator('[data-user="admin"]').waitFor();
   });
   afterAll(async () => {
     await browser?.close();
@@ -75,7 +97,7 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
       const shown = page.locator(`[data-screen="${detail.id}"][data-record]`);
       await shown.waitFor({ timeout: 15_000 });
       const id = Number(await shown.getAttribute('data-record'));
-      const stored = (await (await fetch(`${portal.url}/api${def.manifest.base}/get/${id}`)).json()) as Record<string, unknown>;
+      const stored = (await (await fetch(`${portal.url}/api${def.manifest.base}/get/${id}`, { headers: adminAuth })).json()) as Record<string, unknown>;
       for (const [k, v] of Object.entries(sample)) if (typeof v !== 'object') expect(stored[k], k).toEqual(v);
       await page.screenshot({ path: path.join(SHOTS, `${def.id}-detail.png`), fullPage: true });
 
@@ -90,10 +112,10 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     const list = screens.find((s) => s.entity === def.id && s.kind === 'list')!;
     const sample = createSampler(def.schema, registry.references, createServerAjv());
     for (let i = 0; i < 25; i++) {
-      const res = await fetch(`${portal.url}/api${def.manifest.base}/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sample(500 + i, { full: true })) });
+      const res = await fetch(`${portal.url}/api${def.manifest.base}/create`, { method: 'POST', headers: adminAuth, body: JSON.stringify(sample(500 + i, { full: true })) });
       expect(res.status).toBe(200);
     }
-    const total = ((await (await fetch(`${portal.url}/api${def.manifest.base}/list-search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { total: number }).total;
+    const total = ((await (await fetch(`${portal.url}/api${def.manifest.base}/list-search`, { method: 'POST', headers: adminAuth, body: '{}' })).json()) as { total: number }).total;
     await page.goto(`${portal.url}${list.route}`);
     const rows = page.locator(`[data-screen="${list.id}"] .ag-row`);
     await rows.first().waitFor();
@@ -117,7 +139,7 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     const word = String(sample(500, { full: true })[def.manifest.keywordFields![0]!.slice(1)] ?? '').slice(0, 4);
     if (word) {
       await page.locator('[data-filter="keyword"] input').fill(word);
-      const expected = ((await (await fetch(`${portal.url}/api${def.manifest.base}/list-search?keyword=${encodeURIComponent(word)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { total: number }).total;
+      const expected = ((await (await fetch(`${portal.url}/api${def.manifest.base}/list-search?keyword=${encodeURIComponent(word)}`, { method: 'POST', headers: adminAuth, body: '{}' })).json()) as { total: number }).total;
       await expect.poll(() => rows.count()).toBe(Math.min(10, expected));
     }
     await page.screenshot({ path: path.join(SHOTS, 'list.png'), fullPage: true });
@@ -153,5 +175,14 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await phone.screenshot({ path: path.join(SHOTS, 'home-phone.png'), fullPage: true });
     await phone.close();
+  });
+
+  it('signs out and lands on the public page with the public menu only', async () => {
+    await page.goto(`${portal.url}/`);
+    await page.locator('[data-action="sign-out"]').click();
+    await page.waitForURL(`${portal.url}/`);
+    await page.locator('[data-action="open-sign-in"]').waitFor();
+    expect(await page.locator('[data-region="menu"] [data-menu]').count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem('portal.accessToken'))).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, REPO_ROOT } from '../../src/server/app.ts';
+import { TEST_ADMIN_PASSWORD } from './app.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -36,7 +37,7 @@ export async function launchBrowser(): Promise<Browser> {
 /** The whole portal on a free loopback port, in-memory database. */
 export async function startPortal(): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
-  const app = await buildApp({ dataDir, inMemory: true });
+  const app = await buildApp({ dataDir, inMemory: true, adminPassword: TEST_ADMIN_PASSWORD });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   return {

@@ -51,15 +51,17 @@ export interface HttpClientDeps {
   baseUrl?: string;
   getToken(): string | null;
   getLocale(): string;
-  /** Called on 401: the session is over. */
+  /** Called on 401 after a refresh did not help: the session is over. */
   onUnauthorized(): void;
+  /** Renews the access token once (single flight); true when a retry may succeed. */
+  refresh?(): Promise<boolean>;
   /** Observes the number of requests in flight (for the loader and the error queue). */
   onInFlightChange?(count: number): void;
   fetch?: typeof fetch;
 }
 
 export interface HttpClient {
-  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  request<T>(method: string, path: string, options?: RequestOptions, retried?: boolean): Promise<T>;
   /** A URL with the query string, for downloads opened by the browser. */
   url(path: string, query?: RequestOptions['query']): string;
 }
@@ -79,9 +81,9 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     deps.onInFlightChange?.(inFlight);
   };
   const url = (path: string, query?: RequestOptions['query']) => `${deps.baseUrl ?? ''}${path}${toQuery(query)}`;
-  return {
+  const client: HttpClient = {
     url,
-    async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    async request<T>(method: string, path: string, options: RequestOptions = {}, retried = false): Promise<T> {
       const headers: Record<string, string> = { 'x-locale': deps.getLocale(), accept: 'application/json' };
       const token = deps.getToken();
       if (token) headers.authorization = `Bearer ${token}`;
@@ -111,10 +113,15 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
         }
       }
       if (response.ok) return parsed as T;
-      if (response.status === 401) deps.onUnauthorized();
+      if (response.status === 401 && token) {
+        // An expired access token: refresh once, then repeat the request; otherwise sign out.
+        if (!retried && deps.refresh && (await deps.refresh())) return client.request<T>(method, path, options, true);
+        deps.onUnauthorized();
+      }
       throw new HttpError(response.status, parsed, typeof parsed === 'object' && parsed ? String((parsed as { message?: string }).message ?? '') : String(parsed ?? ''));
     },
   };
+  return client;
 }
 
 /**

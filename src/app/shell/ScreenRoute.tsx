@@ -1,4 +1,6 @@
 import { useEffect, type ComponentType } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { signedIn } from '../session.ts';
 import { useTranslation } from 'react-i18next';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import type { ScreenProps } from '../../engine/types.ts';
@@ -14,9 +16,14 @@ export function ScreenRoute({ screen, Kind }: { screen: ScreenDefinition; Kind: 
   const { t } = useTranslation();
   const ability = useAbility();
   const allowed = canOpen(ability, screen.permission);
+  const location = useLocation();
   useEffect(() => {
     document.title = `${t(screen.titleKey)} — ${t('app.shortTitle')}`;
   }, [screen.titleKey, t]);
+  if (!allowed && !signedIn()) {
+    // A protected screen while signed out: sign in first, then come back here.
+    return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  }
   if (!allowed) {
     return (
       <div data-screen={screen.id} data-denied="true">

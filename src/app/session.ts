@@ -1,0 +1,70 @@
+/**
+ * The signed-in session in the persisted settings: what sign-in stores, what a refresh
+ * renews, and what logout clears (spec §4: token, user info and project data go; the rules
+ * return to read-on-everything; the page reloads).
+ */
+import { rulesFromPermissions } from '../shared/ability.ts';
+import { clearSession, getSetting, setSetting } from './settings.ts';
+
+/** The reply of POST /api/auth-payload. */
+export interface SignInReply {
+  token: string;
+  refreshToken: string;
+  id: number;
+  username: string;
+  employeeId: number | null;
+  employee: { firstName: string; lastName: string; middleName: string | null };
+  isOuter: boolean;
+  uploadPath: string | null;
+  permissions: string[];
+}
+
+export function saveSession(reply: SignInReply): void {
+  setSetting('accessToken', reply.token);
+  setSetting('refreshToken', reply.refreshToken);
+  setSetting('userId', reply.id);
+  setSetting('userInfo', { id: reply.id, username: reply.username, employeeId: reply.employeeId, firstName: reply.employee.firstName, lastName: reply.employee.lastName, middleName: reply.employee.middleName ?? undefined });
+  setSetting('isOuter', reply.isOuter);
+  setSetting('avatarUrl', reply.uploadPath);
+  setSetting('permissionRules', rulesFromPermissions(reply.permissions));
+}
+
+export const signedIn = (): boolean => Boolean(getSetting('accessToken'));
+
+let inFlight: Promise<boolean> | null = null;
+
+/**
+ * Renews the access token with the refresh token — one refresh at a time however many
+ * requests failed with 401 together; false when the session cannot be renewed.
+ */
+export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<boolean> {
+  const refreshToken = getSetting('refreshToken');
+  if (!refreshToken) return Promise.resolve(false);
+  inFlight ??= (async () => {
+    try {
+      const res = await fetchImpl('/api/o/token/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      });
+      if (!res.ok) return false;
+      const body = (await res.json()) as { access_token: string; refresh_token: string };
+      setSetting('accessToken', body.access_token);
+      setSetting('refreshToken', body.refresh_token);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      inFlight = null;
+    }
+  })();
+  return inFlight;
+}
+
+/** Logout: revokes the refresh token's family, clears the session and reloads. */
+export async function signOut(fetchImpl: typeof fetch = fetch): Promise<void> {
+  const refreshToken = getSetting('refreshToken');
+  await fetchImpl('/api/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: refreshToken ?? undefined }) }).catch(() => undefined);
+  clearSession();
+  window.location.assign('/');
+}

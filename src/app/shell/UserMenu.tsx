@@ -1,0 +1,28 @@
+import { PersonRegular, SignOutRegular } from '@fluentui/react-icons';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { getSetting } from '../settings.ts';
+import { signOut } from '../session.ts';
+import { ShellButton } from './primitives.tsx';
+
+/** The header's account corner: who is signed in and a way out, or a way in. */
+export function UserMenu() {
+  const { t } = useTranslation();
+  const user = getSetting('userInfo');
+  if (!getSetting('accessToken') || !user) {
+    return (
+      <Link to="/login" tabIndex={-1} style={{ color: 'inherit' }}>
+        <ShellButton appearance="subtle" data-action="open-sign-in"><PersonRegular fontSize={20} />{t('auth.signIn')}</ShellButton>
+      </Link>
+    );
+  }
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }} data-user={user.username}>
+      <PersonRegular fontSize={20} aria-hidden />
+      <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{[user.firstName, user.lastName].filter(Boolean).join(' ') || user.username}</span>
+      <ShellButton appearance="subtle" data-action="sign-out" title={t('auth.signOut')} aria-label={t('auth.signOut')} onClick={() => void signOut()}>
+        <SignOutRegular fontSize={20} />
+      </ShellButton>
+    </span>
+  );
+}

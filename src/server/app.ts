@@ -12,6 +12,7 @@ import entities from './plugins/entities.ts';
 import references from './plugins/references.ts';
 import files from './plugins/files.ts';
 import auth from './plugins/auth.ts';
+import authExternal from './plugins/auth-external.ts';
 import records from './plugins/records.ts';
 import drafts from './plugins/drafts.ts';
 import web from './plugins/web.ts';
@@ -48,6 +49,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     filesDir: options.filesDir ?? path.join(dataDir, 'files'),
     listCountCap: options.listCountCap ?? DEFAULT_COUNT_CAP,
     adminPassword: options.adminPassword,
+    signatureTrustedCas: options.signatureTrustedCas,
+    oneId: options.oneId,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -60,6 +63,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(db);
   await app.register(store);
   await app.register(auth);
+  await app.register(authExternal);
   await app.register(docs);
   await app.register(entities);
   await app.register(import('./plugins/export.ts'));

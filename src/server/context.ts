@@ -6,6 +6,7 @@ import type { ReferenceService } from './store/references.ts';
 import type { Translator } from './i18n.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import type { Locale } from '../shared/locales.ts';
+import type { OneIdConfig } from './auth/oneid/oneid-client.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,4 +41,8 @@ export interface AppConfig {
   listCountCap: number;
   /** Password of the `admin` user created on first start (tests); else ADMIN_PASSWORD or random. */
   adminPassword?: string | undefined;
+  /** PEM certificates trusted for signature sign-in (else the SIGNATURE_TRUSTED_CAS file). */
+  signatureTrustedCas?: string[] | undefined;
+  /** OneID (OpenID Connect) settings (else ONEID_* variables; absent = OneID off). */
+  oneId?: OneIdConfig | undefined;
 }

@@ -1,5 +1,5 @@
 import { Button, makeStyles, Title2, tokens, Body1 } from '@fluentui/react-components';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import type { JSONSchema7 } from 'json-schema';
@@ -38,6 +38,17 @@ export default function SignInScreen({ screen }: ScreenProps) {
   const options = screen.options as unknown as SignInOptions;
   const form = useRef<EntityFormHandle>(null);
   const [data, setData] = useState<Record<string, unknown>>({});
+  // OneID's callback hands the session over in the fragment: store it and go on.
+  useEffect(() => {
+    const match = /(?:^#|&)session=([A-Za-z0-9_-]+)/.exec(window.location.hash);
+    if (!match) return;
+    try {
+      saveSession(JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(match[1]!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)))) as SignInReply);
+      window.location.replace(safeRedirect(params.get('redirect')));
+    } catch {
+      window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    }
+  }, [params]);
   const send = useLockedAction(async () => {
     if (form.current?.validateFields() === false) return;
     try {

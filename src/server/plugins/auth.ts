@@ -6,6 +6,7 @@ import { systemActor, userActor, type Actor, type RowScope } from '../auth/acces
 import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../auth/passwords.ts';
 import { ACCESS_TOKEN_SECONDS, createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
+import { createSignatureSignIn, type ExternalIdentity } from '../auth/external.ts';
 
 interface UserData {
   username: string;
@@ -101,19 +102,67 @@ export default fp(
       };
     };
 
-    app.post<{ Body: { username?: string; password?: string; rememberMe?: boolean } }>('/api/auth-payload', {
+    /**
+     * The account of someone proven by a signature or by OneID: the user with that PINFL
+     * (else that TIN), or — on their first visit — a new outer user with the outer roles.
+     */
+    const provision = async (identity: ExternalIdentity): Promise<string | undefined> => {
+      const pinflColumn = userTable.columns.get('/pinfl')?.column;
+      const found = identity.pinfl && pinflColumn
+        ? await app.db.query<{ id: number; data: UserData }>(`SELECT id, data FROM ${userTable.table} WHERE ${pinflColumn} = $1`, [identity.pinfl])
+        : identity.tin
+          ? await app.db.query<{ id: number; data: UserData }>(`SELECT id, data FROM ${userTable.table} WHERE data->>'tin' = $1 ORDER BY id LIMIT 1`, [identity.tin])
+          : { rows: [] };
+      const user = found.rows[0];
+      if (user) return user.data.canLogin ? String(user.id) : undefined;
+      const key = identity.pinfl ?? identity.tin;
+      if (!key) return undefined;
+      const [lastName, firstName, middleName] = (identity.fullName ?? '').split(/\s+/);
+      const created = await app.store.create(access.userEntity, {
+        username: `${identity.provider}-${key}`.toLowerCase(),
+        firstName: identity.firstName || firstName || '—',
+        lastName: identity.lastName || lastName || '—',
+        ...(identity.middleName || middleName ? { middleName: identity.middleName || middleName } : {}),
+        isOuter: true,
+        canLogin: true,
+        roles: access.outerRoles,
+        ...(identity.pinfl ? { pinfl: identity.pinfl } : {}),
+        ...(identity.tin ? { tin: identity.tin } : {}),
+      }, system);
+      return String(created.id);
+    };
+    app.decorate('authSessions', { payloadFor, provision });
+
+    const signatureSignIn = createSignatureSignIn(app, provision, payloadFor);
+
+    app.post<{ Body: { username?: string; password?: string; rememberMe?: boolean; signedData?: string; TIN?: string; tin?: string; INN?: string; PNFL?: string } }>('/api/auth-payload', {
       schema: {
         tags: ['Auth'],
         summary: 'Sign in with username and password',
         body: {
           type: 'object',
           additionalProperties: false,
-          required: ['username', 'password'],
-          properties: { username: { type: 'string', maxLength: 100 }, password: { type: 'string', maxLength: 1000 }, rememberMe: { type: 'boolean' } },
+          properties: {
+            username: { type: 'string', maxLength: 100 },
+            password: { type: 'string', maxLength: 1000 },
+            rememberMe: { type: 'boolean' },
+            signedData: { type: 'string', maxLength: 400000 },
+            TIN: { type: 'string', maxLength: 20 },
+            tin: { type: 'string', maxLength: 20 },
+            INN: { type: 'string', maxLength: 20 },
+            PNFL: { type: 'string', maxLength: 20 },
+          },
         },
       },
     }, async (request, reply) => {
-      const username = request.body.username!.trim().toLowerCase();
+      if (request.body.signedData !== undefined) return signatureSignIn(request as never);
+      if (typeof request.body.username !== 'string' || typeof request.body.password !== 'string') {
+        throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [
+          ...(typeof request.body.username !== 'string' ? [{ pointer: '/username', key: 'validation.required', params: {} }] : []),
+          ...(typeof request.body.password !== 'string' ? [{ pointer: '/password', key: 'validation.required', params: {} }] : []),
+        ] });
+      }
+      const username = request.body.username.trim().toLowerCase();
       const ip = ipOf(request);
       const wait = await throttleWait(app.db, username, ip);
       if (wait > 0) {
@@ -197,3 +246,13 @@ export default fp(
   },
   { name: 'auth', dependencies: ['store', 'http'] },
 );
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sessions for sign-in methods outside this plugin (OneID). */
+    authSessions: {
+      payloadFor(userId: string, remember: boolean): Promise<Record<string, unknown>>;
+      provision(identity: ExternalIdentity): Promise<string | undefined>;
+    };
+  }
+}

@@ -1,0 +1,53 @@
+import fp from 'fastify-plugin';
+import { createChallengeStore } from '../auth/signature/index.ts';
+import { createOneIdClient, createSqlPendingLoginStore, OneIdError } from '../auth/oneid/oneid-client.ts';
+import { oneIdConfigFromEnv } from '../auth/oneid/config.ts';
+import { logAttempt } from '../auth/throttle.ts';
+import { ApiError } from '../errors.ts';
+
+/**
+ * The routes of the other sign-in methods: the one-time challenge a digital signature signs
+ * (the signed answer comes to POST /api/auth-payload), and OneID single sign-on (authorization
+ * code + PKCE), whose callback hands the session to the sign-in screen in the URL fragment
+ * (never sent to a server, gone from history once read).
+ */
+export default fp(
+  async (app) => {
+    const challenges = createChallengeStore(app.db);
+    app.get<{ Querystring: { INN?: string; TIN?: string; PNFL?: string } }>('/api/key-for-login-sign', {
+      schema: {
+        tags: ['Auth'],
+        summary: 'A one-time challenge (5 minutes) to sign with the e-signature key',
+        querystring: { type: 'object', properties: { INN: { type: 'string', pattern: '^[0-9]{9}$' }, TIN: { type: 'string', pattern: '^[0-9]{9}$' }, PNFL: { type: 'string', pattern: '^[0-9]{14}$' }, lang: { type: 'string' } } },
+      },
+    }, async (request) => challenges.issue({ tin: request.query.TIN ?? request.query.INN, pinfl: request.query.PNFL }));
+
+    const config = app.config.oneId ?? oneIdConfigFromEnv();
+    const client = config ? createOneIdClient(config, createSqlPendingLoginStore(app.db)) : undefined;
+    app.get<{ Querystring: { redirect?: string } }>('/api/product-auth/auth/oneid/login', {
+      schema: { tags: ['Auth'], summary: 'Starts OneID sign-in (302 to the provider)', querystring: { type: 'object', properties: { redirect: { type: 'string', maxLength: 500 }, lang: { type: 'string' } } } },
+    }, async (request, reply) => {
+      if (!client) throw new ApiError(400, 'errors.oneIdNotConfigured');
+      const { url } = await client.startLogin(request.query.redirect ? { redirect: request.query.redirect } : {});
+      return reply.redirect(url);
+    });
+    app.get('/api/product-auth/auth/oneid/redirectUri', {
+      schema: { tags: ['Auth'], summary: 'OneID callback (code, state): signs in and returns to the portal' },
+    }, async (request, reply) => {
+      if (!client) throw new ApiError(400, 'errors.oneIdNotConfigured');
+      try {
+        const { identity, redirect } = await client.finishLogin(new URL(request.url, 'http://portal.invalid'));
+        const userId = await app.authSessions.provision({ ...identity, provider: 'oneid' });
+        if (!userId) throw new OneIdError('invalid-token', 'no account may sign in with this identity');
+        await logAttempt(app.db, { username: identity.pinfl ?? identity.subject, ip: request.ip, outcome: 'ok', method: 'oneid' });
+        const session = Buffer.from(JSON.stringify(await app.authSessions.payloadFor(userId, false))).toString('base64url');
+        return reply.redirect(`/login?redirect=${encodeURIComponent(redirect ?? '/')}#session=${session}`);
+      } catch (error) {
+        if (!(error instanceof OneIdError)) throw error;
+        await logAttempt(app.db, { username: 'oneid', ip: request.ip, outcome: 'bad-credentials', method: 'oneid' });
+        return reply.redirect(`/login?error=oneid`);
+      }
+    });
+  },
+  { name: 'auth-external', dependencies: ['auth'] },
+);

@@ -4,7 +4,7 @@ import { normalizeSortField } from '../store/list-query.ts';
 
 /**
  * Read-only views of a record beside the generic verbs: its audit history and a lookup by
- * a unique field (a contractor by tax ID, for a form that fills itself in). Both go through
+ * a unique field (a company by its tax ID, for a form that fills itself in). Both go through
  * `store.get`, so they show only what the caller may read.
  */
 const records: FastifyPluginAsync = async (app) => {

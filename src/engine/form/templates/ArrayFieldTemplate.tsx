@@ -1,19 +1,14 @@
 import type { ReactElement } from 'react';
 import { Button, makeStyles, tokens } from '@fluentui/react-components';
+import { fieldsetStyle, legendStyle } from './fieldset.ts';
 import { AddRegular, ArrowDownRegular, ArrowUpRegular, DeleteRegular } from '@fluentui/react-icons';
 import { getUiOptions, type ArrayFieldItemTemplateProps, type ArrayFieldTemplateProps } from '@rjsf/utils';
 import { translateKnown, translateTitle } from '../messages.ts';
 import { useTranslator } from '../useTranslator.ts';
 
 const useStyles = makeStyles({
-  list: {
-    margin: 0,
-    minWidth: 0,
-    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalL}`,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    borderRadius: tokens.borderRadiusMedium,
-  },
-  legend: { padding: `0 ${tokens.spacingHorizontalXS}`, fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400 },
+  list: fieldsetStyle,
+  legend: legendStyle,
   count: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular, marginLeft: tokens.spacingHorizontalS },
   description: { color: tokens.colorNeutralForeground3, marginBottom: tokens.spacingVerticalS },
   items: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useState, type ReactNode } from 'react';
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { fieldsetStyle, legendStyle } from './fieldset.ts';
 import { getSchemaType, getUiOptions, type ObjectFieldTemplateProps, type Registry, type RJSFSchema, type UiSchema } from '@rjsf/utils';
 import { createParentObjectStore, formContextOf, ParentObjectContext } from '../context.ts';
 import { translateKnown, translateTitle } from '../messages.ts';
@@ -18,14 +19,8 @@ const useStyles = makeStyles({
     '@media (min-width: 64rem)': { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' },
   },
   wide: { gridColumn: '1 / -1' },
-  group: {
-    margin: 0,
-    minWidth: 0,
-    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalL}`,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    borderRadius: tokens.borderRadiusMedium,
-  },
-  legend: { padding: `0 ${tokens.spacingHorizontalXS}`, fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400 },
+  group: fieldsetStyle,
+  legend: legendStyle,
   description: { color: tokens.colorNeutralForeground3, marginBottom: tokens.spacingVerticalS },
 });
 

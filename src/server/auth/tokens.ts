@@ -11,6 +11,8 @@ export const REMEMBER_REFRESH_SECONDS = 30 * 24 * 3600;
 const ISSUER = 'portal';
 const AUDIENCE = 'portal-api';
 const ALGORITHMS = ['HS256'];
+/** Tokens remembered as verified (bounded; cleared when full). */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface AccessClaims {
   /** User id. */
@@ -30,6 +32,7 @@ export async function createTokenService(db: Queryable, configured?: string) {
     secret = (await db.query<{ value: string }>(`SELECT value FROM app_secret WHERE name = 'jwt'`)).rows[0]!.value;
   }
   const key = new TextEncoder().encode(secret);
+  const verified = new Map<string, { claims: AccessClaims; exp: number }>();
   return {
     async sign(claims: AccessClaims): Promise<string> {
       return new SignJWT({ username: claims.username })
@@ -43,9 +46,16 @@ export async function createTokenService(db: Queryable, configured?: string) {
     },
     /** The claims of a valid token, or undefined (bad signature, algorithm, audience or expired). */
     async verify(token: string): Promise<AccessClaims | undefined> {
+      // A token checked once stays valid until it expires: the same bytes need no new HMAC.
+      const known = verified.get(token);
+      if (known && known.exp > Date.now()) return known.claims;
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ALGORITHMS });
-        return typeof payload.sub === 'string' ? { sub: payload.sub, username: String(payload.username ?? '') } : undefined;
+        if (typeof payload.sub !== 'string') return undefined;
+        const claims = { sub: payload.sub, username: String(payload.username ?? '') };
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
+        verified.set(token, { claims, exp: (payload.exp ?? 0) * 1000 });
+        return claims;
       } catch {
         return undefined;
       }

@@ -5,7 +5,7 @@
  * double of the DataProvider interface.
  */
 import { describe, expect, it, vi, beforeEach } from 'vitest';
-import { act, screen as dom, waitFor, within } from '@testing-library/react';
+import { act, configure, screen as dom, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import type { ScreenDefinition } from '../generated/meta.ts';
 import type { ScreenProps } from './types.ts';
@@ -81,6 +81,9 @@ const field = (pointer: string) => document.querySelector<HTMLElement>(`[data-fi
 const input = (pointer: string) => field(pointer).querySelector<HTMLInputElement>('input, textarea')!;
 const action = (name: string) => document.querySelector<HTMLButtonElement>(`[data-action="${name}"]`)!;
 const confirmDialog = async () => within(await dom.findByRole('dialog')).getByText('Yes');
+
+// Under a full, parallel run Fluent's dialogs can take more than the default second to appear.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeEach(() => sessionStorage.clear());
 

@@ -3,7 +3,7 @@
  * test schemas' own titles), a fake data provider, and the providers a form needs.
  */
 import { createRef, type ReactElement, type ReactNode } from 'react';
-import { cleanup, render, type RenderResult } from '@testing-library/react';
+import { cleanup, configure, render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -18,6 +18,8 @@ import { EntityForm, type EntityFormHandle, type EntityFormProps } from './Entit
 
 // vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => cleanup());
+// A full, parallel run is slower than one file alone: give async queries room, not a race.
+configure({ asyncUtilTimeout: 5000 });
 
 // happy-dom's Web Animations reject `finished` with an AbortError nobody awaits when Fluent
 // cancels a motion; without `animate` Fluent's motions finish at once in tests.

@@ -19,6 +19,8 @@ const useStyles = makeStyles({
     '@media (min-width: 64rem)': { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' },
   },
   wide: { gridColumn: '1 / -1' },
+  // `ui:options.columns: 1`: one field a row, for narrow forms (sign-in) whatever the screen.
+  single: { gridTemplateColumns: 'minmax(0, 1fr) !important' },
   group: fieldsetStyle,
   legend: legendStyle,
   description: { color: tokens.colorNeutralForeground3, marginBottom: tokens.spacingVerticalS },
@@ -53,7 +55,7 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
 
   const shown = path.length === 0 && fields ? properties.filter((p) => fields.includes(`/${p.name}`)) : properties;
   const grid = (
-    <div className={styles.grid}>
+    <div className={mergeClasses(styles.grid, getUiOptions(uiSchema).columns === 1 && styles.single)}>
       {shown.map((p): ReactNode => {
         if (p.hidden) return <div key={p.name} hidden>{p.content}</div>;
         const wide = isWide(schema.properties?.[p.name] as RJSFSchema | undefined, uiSchema?.[p.name] as UiSchema | undefined, registry);

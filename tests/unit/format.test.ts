@@ -54,6 +54,9 @@ describe('numbers', () => {
     expect(formatMoney(-2500000)).toBe('-2 500 000');
     expect(formatMoney('15000.4')).toBe('15 000');
     expect(formatMoney(0)).toBe('0');
+    expect(formatMoney(1234567)).toBe('1 234 567');
+    expect(formatMoney(1000.6)).toBe('1 001');
+    expect(formatMoney(undefined)).toBe('');
     expect(formatMoney('abc')).toBe('');
   });
   it('groups numbers and keeps their decimals with the locale’s mark', () => {

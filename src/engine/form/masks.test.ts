@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { portalFormats } from '../../shared/validation/vocabulary.ts';
 import { clampNumber, maskDigits, maskMoney, maskPhone, parseNumber, phoneText } from './masks.ts';
-import { formatMoney } from '../../shared/format.ts';
 
 describe('maskPhone', () => {
   it('shows +998 ## ###-##-## while typing and stores the phoneNumber format when complete', () => {
@@ -26,13 +25,6 @@ describe('maskPhone', () => {
 });
 
 describe('money', () => {
-  it('groups thousands with spaces and shows no decimals', () => {
-    expect(formatMoney(1234567)).toBe('1 234 567');
-    expect(formatMoney(999)).toBe('999');
-    expect(formatMoney(1000.6)).toBe('1 001');
-    expect(formatMoney(undefined)).toBe('');
-  });
-
   it('keeps digits of typed money and stores a number', () => {
     expect(maskMoney('1 234x567')).toEqual({ text: '1 234 567', value: 1234567 });
     expect(maskMoney('000')).toEqual({ text: '0', value: 0 });

@@ -98,9 +98,21 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
   addPortalVocabulary(strict);
 
   // --- i18n keys, collected as they are met and checked at the end --------------------
-  const keysUsed: Array<{ file: string; pointer: string; key: string }> = [];
-  const useKey = (file: string, pointer: string, key: unknown): void => {
-    if (typeof key === 'string') keysUsed.push({ file, pointer, key });
+  const keysUsed: Array<{ file: string; pointer: string; key: string; group?: boolean }> = [];
+  const useKey = (file: string, pointer: string, key: unknown, group = false): void => {
+    if (typeof key === 'string') keysUsed.push({ file, pointer, key, ...(group ? { group } : {}) });
+  };
+  /** Screen options name texts by properties ending in `Key` (a group of texts for `contentKey`). */
+  const useOptionKeys = (file: string, pointer: string, value: unknown): void => {
+    if (Array.isArray(value)) value.forEach((v, i) => useOptionKeys(file, `${pointer}/${i}`, v));
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        // `schema`/`uiSchema` are checked as forms are; titles there are keys by another rule.
+        if (k === 'schema' || k === 'uiSchema') continue;
+        if (k.endsWith('Key') && typeof v === 'string') useKey(file, `${pointer}/${k}`, v, k === 'contentKey');
+        else useOptionKeys(file, `${pointer}/${k}`, v);
+      }
+    }
   };
 
   const json = <T>(file: string): T => sources.get(file)!.json as T;
@@ -289,6 +301,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     routes.set(screen.route, file);
     useKey(file, '/titleKey', screen.titleKey);
     if (screen.menu) useKey(file, '/menu/section', screen.menu.section);
+    useOptionKeys(file, '/options', screen.options);
     const view = (screen.options as { view?: string } | undefined)?.view;
     if ((screen.options as { drafts?: boolean } | undefined)?.drafts && screen.entity && !entities.get(screen.entity)?.manifest.drafts) {
       report(file, '/options/drafts', `entity "${screen.entity}" does not allow drafts (manifest "drafts": true)`);
@@ -352,8 +365,8 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       for (const l of missing) report(`src/i18n/locales/${l}.json`, `/${key.split('.').map(escape).join('/')}`, `key "${key}" exists in other locales but not here`);
     }
   }
-  for (const { file, pointer, key } of keysUsed) {
-    const missing = [...leafSets].filter(([, s]) => !s.has(key)).map(([l]) => l);
+  for (const { file, pointer, key, group } of keysUsed) {
+    const missing = [...leafSets].filter(([, s]) => !s.has(key) && !(group && [...s].some((leaf) => leaf.startsWith(`${key}.`)))).map(([l]) => l);
     if (missing.length) report(file, pointer, `i18n key "${key}" is missing in ${missing.join(', ')}`);
   }
   return problems;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startTestApp } from '../support/app.ts';
-import { createTestCa, issueUserCertificate, signCms } from '../support/test-ca.ts';
+import { createTestCa, issueUserCertificate, opensslCmsSign, signCms } from '../support/test-ca.ts';
 import { signInWithFetch, startTestOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
 
 const anon = { authorization: '', 'accept-language': 'en' };
@@ -43,6 +43,31 @@ describe('sign-in by digital signature', () => {
     const rogue = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { signedData: await signCms(stranger, (await challenge('')).challenge) }, headers: anon });
     expect(rogue.statusCode).toBe(401);
     expect(rogue.json().details).toEqual({ code: 'untrusted' });
+    expect(rogue.json().message).toMatch(/^The signature was not accepted: the certificate was not issued by a trusted/);
+    expect(mismatch.json().details).toEqual({ code: 'identity-mismatch' });
+  });
+
+  it('accepts a signature made by `openssl cms -sign` as the README says, detached with the challenge or attached', async () => {
+    const user = await issueUserCertificate(ca, { cn: 'Toshmatova Dilnoza', pinfl: '41234567890123' });
+    const detached = (await challenge('')).challenge;
+    const signedData = await opensslCmsSign(user, detached);
+    // Without the challenge it signs, a detached signature proves nothing.
+    const bare = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { signedData, PNFL: '41234567890123' }, headers: anon });
+    expect(bare.statusCode).toBe(401);
+    const ok = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { signedData, challenge: detached, PNFL: '41234567890123' }, headers: anon });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const attached = (await challenge('')).challenge;
+    const again = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { signedData: await opensslCmsSign(user, attached, { attached: true }), challenge: attached, PNFL: '41234567890123' }, headers: anon });
+    expect(again.json().id).toBe(ok.json().id);
+    // An attached signature over one challenge presented with another: refused.
+    const other = (await challenge('')).challenge;
+    const swapped = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { signedData: await opensslCmsSign(user, (await challenge('')).challenge, { attached: true }), challenge: other }, headers: anon });
+    expect(swapped.statusCode).toBe(401);
+  });
+
+  it('says which sign-in methods are set up', async () => {
+    const methods = await app.inject({ method: 'GET', url: '/api/auth/methods', headers: anon });
+    expect(methods.json()).toEqual({ password: true, signature: true, oneId: false });
   });
 });
 

@@ -238,3 +238,55 @@ function encode(certificate: pkijs.Certificate): { certificate: pkijs.Certificat
   const lines = Buffer.from(der).toString('base64').match(/.{1,64}/g) ?? [];
   return { certificate, der, pem: `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n` };
 }
+
+/** The user's private key as PKCS#8 PEM (for openssl). */
+export async function privateKeyPem(user: TestIdentity): Promise<string> {
+  const der = Buffer.from(await subtle.exportKey('pkcs8', user.privateKey));
+  return `-----BEGIN PRIVATE KEY-----\n${(der.toString('base64').match(/.{1,64}/g) ?? []).join('\n')}\n-----END PRIVATE KEY-----\n`;
+}
+
+/**
+ * The user's key and certificate as a password-protected PKCS#12 file, written by the
+ * openssl command line as a person would export one: `modern` (OpenSSL 3's default —
+ * PBES2/AES-256-CBC, SHA-256 MAC) or `legacy` (3DES key, RC2 or 3DES certificates, SHA-1 MAC).
+ */
+export async function exportPkcs12(user: TestUser, password: string, flavour: 'modern' | 'legacy' = 'modern'): Promise<Buffer> {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'test-pfx-'));
+  try {
+    writeFileSync(path.join(dir, 'key.pem'), await privateKeyPem(user), { mode: 0o600 });
+    writeFileSync(path.join(dir, 'cert.pem'), user.pem);
+    writeFileSync(path.join(dir, 'ca.pem'), user.ca.pem);
+    const ciphers = flavour === 'modern'
+      ? ['-keypbe', 'AES-256-CBC', '-certpbe', 'AES-256-CBC', '-macalg', 'sha256']
+      : ['-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1', '-legacy'];
+    execFileSync('openssl', ['pkcs12', '-export', ...ciphers, '-inkey', path.join(dir, 'key.pem'), '-in', path.join(dir, 'cert.pem'), '-certfile', path.join(dir, 'ca.pem'), '-passout', 'env:PFX_PASSWORD', '-out', path.join(dir, 'key.pfx')], { env: { ...process.env, PFX_PASSWORD: password }, stdio: 'pipe' });
+    return readFileSync(path.join(dir, 'key.pfx'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Signs `content` with `openssl cms -sign` exactly as the README tells a user of an external
+ * signing tool to: detached (default) or attached (`-nodetach`), PEM output.
+ */
+export async function opensslCmsSign(user: TestUser, content: string, options: { attached?: boolean } = {}): Promise<string> {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'test-cms-'));
+  try {
+    writeFileSync(path.join(dir, 'key.pem'), await privateKeyPem(user), { mode: 0o600 });
+    writeFileSync(path.join(dir, 'cert.pem'), user.pem);
+    writeFileSync(path.join(dir, 'challenge.txt'), content);
+    execFileSync('openssl', ['cms', '-sign', '-binary', '-md', 'sha256', ...(options.attached ? ['-nodetach'] : []), '-in', path.join(dir, 'challenge.txt'), '-signer', path.join(dir, 'cert.pem'), '-inkey', path.join(dir, 'key.pem'), '-outform', 'PEM', '-out', path.join(dir, 'challenge.p7s')], { stdio: 'pipe' });
+    return readFileSync(path.join(dir, 'challenge.p7s'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,34 +1,61 @@
-import { Button, makeStyles, Title2, tokens, Body1 } from '@fluentui/react-components';
+import { Body1, Button, Divider, makeStyles, Tab, TabList, Title2, tokens } from '@fluentui/react-components';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
 import { useApi } from '../../app/api/context.tsx';
+import { Notice } from '../../app/shell/primitives.tsx';
 import { saveSession, type SignInReply } from '../../app/session.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import { KeySignIn } from './KeySignIn.tsx';
+import { SignatureSignIn } from './SignatureSignIn.tsx';
 
 const useStyles = makeStyles({
-  root: { maxWidth: '420px', margin: '24px auto', display: 'grid', gap: tokens.spacingVerticalM },
-  help: { color: tokens.colorNeutralForeground3 },
+  root: { maxWidth: '440px', margin: '24px auto', display: 'grid', gap: tokens.spacingVerticalM, padding: `0 ${tokens.spacingHorizontalS}` },
+  links: { display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
+  help: { color: tokens.colorNeutralForeground3, display: 'grid', gap: tokens.spacingVerticalXS },
+  tabs: { flexWrap: 'wrap' },
 });
 
-/** What a sign-in screen's options say: its form and the endpoint it posts to. */
+/** A link under the form: its label key and a portal path. */
+interface SignInLink {
+  id: string;
+  labelKey: string;
+  to: string;
+}
+
+/** What a sign-in screen's options say (screens/*.json, kind `signin`). */
 interface SignInOptions {
+  /** The password form and the endpoint every method posts to. */
   schema: JSONSchema7;
   uiSchema?: Record<string, unknown>;
   endpoint: string;
-  helpKey?: string;
+  /** Which methods this screen offers, in order; the server's `methodsEndpoint` says which are set up. */
+  methods?: Array<'password' | 'key' | 'signature' | 'oneId'>;
+  methodsEndpoint?: string;
+  /** The one-time text a signature signs. */
+  challengeEndpoint?: string;
+  /** Where OneID sign-in starts (the server redirects to the provider). */
+  oneIdLogin?: string;
+  links?: SignInLink[];
+  /** The call centre: a number to dial and the key of its working hours. */
+  callCentre?: { phone: string; hoursKey?: string };
+  tutorial?: SignInLink;
 }
+
+type Method = 'password' | 'key' | 'signature';
+interface ServerMethods { password: boolean; signature: boolean; oneId: boolean }
 
 /** Only paths of this portal may be returned to after sign-in (no open redirect). */
 const safeRedirect = (value: string | null): string => (value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/');
 
 /**
- * Sign-in from a definition: the form comes from the screen's options; on success the
- * session is stored and the page reloads at the `redirect` query (the permissions and the
- * menu are rebuilt from the new rules).
+ * Sign-in from a definition: the password form comes from the screen's options, and the
+ * other methods the options list (key file, uploaded signature, OneID) appear when the
+ * server has them set up. On success the session is stored and the page reloads at the
+ * `redirect` query (the permissions and the menu are rebuilt from the new rules).
  */
 export default function SignInScreen({ screen }: ScreenProps) {
   const s = useStyles();
@@ -38,33 +65,86 @@ export default function SignInScreen({ screen }: ScreenProps) {
   const options = screen.options as unknown as SignInOptions;
   const form = useRef<EntityFormHandle>(null);
   const [data, setData] = useState<Record<string, unknown>>({});
+  const [method, setMethod] = useState<Method>('password');
+  const [server, setServer] = useState<ServerMethods | null>(null);
+  const redirect = safeRedirect(params.get('redirect'));
+  const wanted = options.methods ?? ['password'];
+  useEffect(() => {
+    if (!options.methodsEndpoint) return;
+    dataProvider.call<ServerMethods>('GET', options.methodsEndpoint, {}).then(setServer, () => setServer(null));
+  }, [dataProvider, options.methodsEndpoint]);
   // OneID's callback hands the session over in the fragment: store it and go on.
   useEffect(() => {
     const match = /(?:^#|&)session=([A-Za-z0-9_-]+)/.exec(window.location.hash);
     if (!match) return;
     try {
       saveSession(JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(match[1]!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)))) as SignInReply);
-      window.location.replace(safeRedirect(params.get('redirect')));
+      window.location.replace(redirect);
     } catch {
       window.history.replaceState(null, '', window.location.pathname + window.location.search);
     }
-  }, [params]);
+  }, [redirect]);
+  const signedIn = (reply: SignInReply) => {
+    saveSession(reply);
+    window.location.assign(redirect);
+  };
   const send = useLockedAction(async () => {
     if (form.current?.validateFields() === false) return;
     try {
-      const reply = await dataProvider.call<SignInReply>('POST', options.endpoint, data);
-      saveSession(reply);
-      window.location.assign(safeRedirect(params.get('redirect')));
+      signedIn(await dataProvider.call<SignInReply>('POST', options.endpoint, data));
     } catch (error) {
       reportError(error);
     }
   }, 1000);
+  const tabs: Method[] = (['password', 'key', 'signature'] as const).filter((m) => wanted.includes(m) && (m === 'password' || (server?.signature && options.challengeEndpoint)));
+  const current = tabs.includes(method) ? method : 'password';
+  const oneId = wanted.includes('oneId') && server?.oneId && options.oneIdLogin;
+  const help = options.callCentre;
   return (
     <div className={s.root} data-screen={screen.id}>
       <Title2 as="h1">{t(screen.titleKey)}</Title2>
-      <EntityForm ref={form} entity={screen.id} schema={options.schema} uiSchema={options.uiSchema ?? {}} formData={data} onChange={setData} onSubmit={() => void send.run()} />
-      <Button appearance="primary" data-action="sign-in" disabled={send.locked} onClick={() => void send.run()}>{t('auth.signIn')}</Button>
-      {options.helpKey && <Body1 className={s.help}>{t(options.helpKey)}</Body1>}
+      {params.get('error') === 'oneid' && <Notice intent="error" data-error="oneid">{t('auth.oneIdFailed')}</Notice>}
+      {tabs.length > 1 && (
+        <TabList className={s.tabs} selectedValue={current} onTabSelect={(_, d) => setMethod(d.value as Method)}>
+          {tabs.map((m) => <Tab key={m} value={m} data-action={`method-${m}`}>{t(`auth.methods.${m}`)}</Tab>)}
+        </TabList>
+      )}
+      {current === 'password' && (
+        <>
+          <EntityForm ref={form} entity={screen.id} schema={options.schema} uiSchema={options.uiSchema ?? {}} formData={data} onChange={setData} onSubmit={() => void send.run()} />
+          <Button appearance="primary" data-action="sign-in" disabled={send.locked} onClick={() => void send.run()}>{t('auth.signIn')}</Button>
+        </>
+      )}
+      {current === 'key' && <KeySignIn endpoint={options.endpoint} challengeEndpoint={options.challengeEndpoint!} onSignedIn={signedIn} />}
+      {current === 'signature' && <SignatureSignIn endpoint={options.endpoint} challengeEndpoint={options.challengeEndpoint!} onSignedIn={signedIn} />}
+      {oneId && (
+        <>
+          <Divider>{t('auth.or')}</Divider>
+          <Button
+            appearance="outline"
+            data-action="sign-in-oneid"
+            onClick={() => window.location.assign(`${options.oneIdLogin}?redirect=${encodeURIComponent(redirect)}`)}
+          >
+            {t('auth.methods.oneId')}
+          </Button>
+        </>
+      )}
+      {options.links?.length ? (
+        <nav className={s.links} aria-label={t(screen.titleKey)}>
+          {options.links.map((l) => <Link key={l.id} to={l.to} data-link={l.id}>{t(l.labelKey)}</Link>)}
+        </nav>
+      ) : null}
+      {(help || options.tutorial) && (
+        <div className={s.help}>
+          {help && (
+            <Body1 data-help="call-centre">
+              {t('auth.callCentre')}: <a href={`tel:${help.phone.replace(/[^\d+]/g, '')}`}>{help.phone}</a>
+              {help.hoursKey ? ` (${t(help.hoursKey)})` : ''}
+            </Body1>
+          )}
+          {options.tutorial && <Link to={options.tutorial.to} data-link={options.tutorial.id}>{t(options.tutorial.labelKey)}</Link>}
+        </div>
+      )}
     </div>
   );
 }

@@ -26,7 +26,7 @@ export function trustedCas(app: FastifyInstance): string[] {
   return readFileSync(file, 'utf8').split(/(?=-----BEGIN CERTIFICATE-----)/).filter((p) => p.includes('BEGIN CERTIFICATE'));
 }
 
-type SignatureBody = { signedData: string; TIN?: string; tin?: string; INN?: string; PNFL?: string; rememberMe?: boolean };
+type SignatureBody = { signedData: string; challenge?: string; TIN?: string; tin?: string; INN?: string; PNFL?: string; rememberMe?: boolean };
 
 /**
  * Sign-in by a CMS signature over a one-time challenge (GET /api/key-for-login-sign): the
@@ -47,7 +47,8 @@ export function createSignatureSignIn(
     const pinfl = body.PNFL;
     const who = pinfl ?? tin ?? 'signature';
     try {
-      const verified = await verifySignedChallenge({ signedData: body.signedData, trustedCas: cas, expected: { ...(tin ? { tin } : {}), ...(pinfl ? { pinfl } : {}) } });
+      // A detached signature (made by an external signing tool) comes with the challenge it signs.
+      const verified = await verifySignedChallenge({ signedData: body.signedData, challenge: body.challenge, trustedCas: cas, expected: { ...(tin ? { tin } : {}), ...(pinfl ? { pinfl } : {}) } });
       const challenge = await challenges.consume(verified.challenge);
       if (!challenge) throw new SignatureError('malformed', 'unknown, used or expired challenge');
       if ((challenge.tin && challenge.tin !== verified.tin && challenge.tin !== verified.personalTin) || (challenge.pinfl && challenge.pinfl !== verified.pinfl)) {
@@ -60,7 +61,8 @@ export function createSignatureSignIn(
     } catch (error) {
       if (!(error instanceof SignatureError)) throw error;
       await logAttempt(app.db, { username: who, ip: request.ip, outcome: 'bad-credentials', method: 'signature' });
-      throw new ApiError(401, 'errors.signatureRejected', { details: { code: error.code } });
+      // The reason is worth telling: an expired certificate or a wrong key file is the user's to fix.
+      throw new ApiError(401, `errors.signatureReasons.${error.code}`, { details: { code: error.code } });
     }
   };
 }

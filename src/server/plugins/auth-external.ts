@@ -4,6 +4,7 @@ import { createOneIdClient, createSqlPendingLoginStore, OneIdError } from '../au
 import { oneIdConfigFromEnv } from '../auth/oneid/config.ts';
 import { logAttempt } from '../auth/throttle.ts';
 import { ApiError } from '../errors.ts';
+import { trustedCas } from '../auth/external.ts';
 
 /**
  * The routes of the other sign-in methods: the one-time challenge a digital signature signs
@@ -24,6 +25,15 @@ export default fp(
 
     const config = app.config.oneId ?? oneIdConfigFromEnv();
     const client = config ? createOneIdClient(config, createSqlPendingLoginStore(app.db)) : undefined;
+    // The sign-in screen offers only the methods this server can complete.
+    app.get('/api/auth/methods', {
+      schema: {
+        tags: ['Auth'],
+        summary: 'Which sign-in methods are set up here',
+        response: { 200: { type: 'object', properties: { password: { type: 'boolean' }, signature: { type: 'boolean' }, oneId: { type: 'boolean' } } } },
+      },
+    }, async () => ({ password: true, signature: trustedCas(app).length > 0, oneId: Boolean(client) }));
+
     app.get<{ Querystring: { redirect?: string } }>('/api/product-auth/auth/oneid/login', {
       schema: { tags: ['Auth'], summary: 'Starts OneID sign-in (302 to the provider)', querystring: { type: 'object', properties: { redirect: { type: 'string', maxLength: 500 }, lang: { type: 'string' } } } },
     }, async (request, reply) => {

@@ -135,10 +135,10 @@ export default fp(
 
     const signatureSignIn = createSignatureSignIn(app, provision, payloadFor);
 
-    app.post<{ Body: { username?: string; password?: string; rememberMe?: boolean; signedData?: string; TIN?: string; tin?: string; INN?: string; PNFL?: string } }>('/api/auth-payload', {
+    app.post<{ Body: { username?: string; password?: string; rememberMe?: boolean; signedData?: string; challenge?: string; TIN?: string; tin?: string; INN?: string; PNFL?: string } }>('/api/auth-payload', {
       schema: {
         tags: ['Auth'],
-        summary: 'Sign in with username and password',
+        summary: 'Sign in with username and password, or with `signedData` (CMS over the challenge; `challenge` too when detached) and TIN/PNFL',
         body: {
           type: 'object',
           additionalProperties: false,
@@ -147,6 +147,7 @@ export default fp(
             password: { type: 'string', maxLength: 1000 },
             rememberMe: { type: 'boolean' },
             signedData: { type: 'string', maxLength: 400000 },
+            challenge: { type: 'string', maxLength: 100 },
             TIN: { type: 'string', maxLength: 20 },
             tin: { type: 'string', maxLength: 20 },
             INN: { type: 'string', maxLength: 20 },

@@ -1,0 +1,67 @@
+import { Button, Field, Input } from '@fluentui/react-components';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApi } from '../../app/api/context.tsx';
+import { Notice } from '../../app/shell/primitives.tsx';
+import { useLockedAction } from '../common/useLockedAction.ts';
+import type { SignInReply } from '../../app/session.ts';
+
+interface Props {
+  endpoint: string;
+  challengeEndpoint: string;
+  onSignedIn(reply: SignInReply): void;
+}
+
+/**
+ * Sign-in by key file: the person picks their PKCS#12 file and types its password; the file
+ * is opened and the server's one-time challenge signed here in the browser (WebCrypto +
+ * pkijs, loaded on first use). Only the signature and the certificate leave the page.
+ */
+export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn }: Props) {
+  const { t } = useTranslation();
+  const { dataProvider, reportError } = useApi();
+  const [file, setFile] = useState<File | null>(null);
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const send = useLockedAction(async () => {
+    setProblem(null);
+    if (!file) return setProblem(t('auth.fileMissing'));
+    const crypto = await import('./keyfile.ts');
+    let signedData: string;
+    let identity: Record<string, string>;
+    try {
+      const key = await crypto.openKeyFile(await file.arrayBuffer(), password);
+      crypto.assertValid(key);
+      identity = key.pinfl ? { PNFL: key.pinfl } : key.tin ? { TIN: key.tin } : {};
+      if (!identity.PNFL && !identity.TIN) return setProblem(t('auth.keyErrors.noIdentity'));
+      // The challenge is bound to who the certificate says signs it.
+      const { challenge } = await dataProvider.call<{ challenge: string }>('GET', challengeEndpoint, identity);
+      signedData = await crypto.signChallenge(key, challenge);
+    } catch (error) {
+      if (error instanceof crypto.KeyFileError) return setProblem(t(`auth.keyErrors.${error.code}`));
+      return reportError(error);
+    }
+    try {
+      onSignedIn(await dataProvider.call<SignInReply>('POST', endpoint, { signedData, ...identity }));
+    } catch (error) {
+      reportError(error);
+    }
+  }, 1000);
+  return (
+    <form data-method="key" style={{ display: 'grid', gap: 12 }} onSubmit={(e) => { e.preventDefault(); void send.run(); }}>
+      <Field label={t('auth.keyFile')} hint={t('auth.keyHint')} required>
+        <input
+          type="file"
+          data-field="/keyFile"
+          accept=".pfx,.p12,application/x-pkcs12"
+          onChange={(e) => { setFile(e.target.files?.[0] ?? null); setProblem(null); }}
+        />
+      </Field>
+      <Field label={t('auth.keyPassword')}>
+        <Input type="password" data-field="/keyPassword" autoComplete="off" value={password} onChange={(_, d) => setPassword(d.value)} />
+      </Field>
+      {problem && <Notice intent="error" data-error="key">{problem}</Notice>}
+      <Button appearance="primary" type="submit" data-action="sign-in-key" disabled={send.locked}>{t('auth.signInWithKey')}</Button>
+    </form>
+  );
+}

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, REPO_ROOT } from '../../src/server/app.ts';
+import { createServer } from 'node:net';
+import { buildApp, REPO_ROOT, type BuildAppOptions } from '../../src/server/app.ts';
 import { TEST_ADMIN_PASSWORD } from './app.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -34,11 +35,27 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** The whole portal on a free loopback port, in-memory database. */
-export async function startPortal(): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+/** A loopback port free right now (for a server whose URL must be known before it starts). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The whole portal on a loopback port (free, or `port`), in-memory database. `options` go to
+ * buildApp — e.g. trusted CAs or a OneID registration whose redirect URI names `port`.
+ */
+export async function startPortal(options: BuildAppOptions & { port?: number } = {}): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+  const { port: wanted = 0, ...buildOptions } = options;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
-  const app = await buildApp({ dataDir, inMemory: true, adminPassword: TEST_ADMIN_PASSWORD });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  const app = await buildApp({ dataDir, inMemory: true, adminPassword: TEST_ADMIN_PASSWORD, ...buildOptions });
+  await app.listen({ host: '127.0.0.1', port: wanted });
   const { port } = app.server.address() as { port: number };
   return {
     app,

@@ -102,10 +102,19 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
         await page.screenshot({ path: `${SHOTS}/login-${locale}-${width}.png`, fullPage: true });
         if (locale === 'en') {
           await page.locator('[data-action="method-key"]').click();
+          await page.waitForTimeout(500); // the tab indicator slides
           await page.screenshot({ path: `${SHOTS}/login-key-${width}.png`, fullPage: true });
           await page.locator('[data-action="method-signature"]').click();
           await page.locator('[data-challenge]:not([data-challenge=""])').waitFor();
+          await page.waitForTimeout(500);
           await page.screenshot({ path: `${SHOTS}/login-signature-${width}.png`, fullPage: true });
+        }
+        if (locale === 'ru' || width === 1280) {
+          // The tutorial the screen links to, in the language just chosen.
+          await page.locator('[data-link="tutorial"]').click();
+          await page.locator('[data-screen="help-sign-in"] [data-paragraph="p6"]').waitFor();
+          expect(await page.locator('[data-screen="help-sign-in"] h1').innerText()).toBe((JSON.parse(readFileSync(path.join(REPO_ROOT, `src/i18n/locales/${locale}.json`), 'utf8')) as { page: { signInHelp: { title: string } } }).page.signInHelp.title);
+          if (locale === 'ru' || locale === 'en') await page.screenshot({ path: `${SHOTS}/help-${locale}-${width}.png`, fullPage: true });
         }
         await page.context().close();
       }
@@ -179,7 +188,7 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
     page.on('request', (r) => firstVisit.push(r.url()));
     await page.goto(`${portal.url}/login?redirect=${encodeURIComponent('/privacy-policy')}`);
     await page.locator('[data-action="method-key"]').click();
-    await page.locator('[data-field="/keyFile"]').waitFor();
+    await page.locator('[data-field="/keyFile"]').waitFor({ state: 'attached' });
     // pkijs comes only when a key is used.
     expect(firstVisit.filter((u) => /keyfile/i.test(u))).toEqual([]);
     const keyInput = page.locator('input[data-field="/keyFile"]');

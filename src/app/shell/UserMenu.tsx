@@ -12,7 +12,7 @@ export function UserMenu() {
   if (!getSetting('accessToken') || !user) {
     return (
       <Link to="/login" tabIndex={-1} style={{ color: 'inherit' }}>
-        <ShellButton appearance="subtle" data-action="open-sign-in"><PersonRegular fontSize={20} />{t('auth.signIn')}</ShellButton>
+        <ShellButton appearance="subtle" data-action="open-sign-in" style={{ whiteSpace: 'nowrap' }}><PersonRegular fontSize={20} />{t('auth.signIn')}</ShellButton>
       </Link>
     );
   }

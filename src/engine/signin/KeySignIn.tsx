@@ -5,6 +5,7 @@ import { useApi } from '../../app/api/context.tsx';
 import { Notice } from '../../app/shell/primitives.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import type { SignInReply } from '../../app/session.ts';
+import { FilePicker } from './FilePicker.tsx';
 
 interface Props {
   endpoint: string;
@@ -50,12 +51,7 @@ export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn }: Props) {
   return (
     <form data-method="key" style={{ display: 'grid', gap: 12 }} onSubmit={(e) => { e.preventDefault(); void send.run(); }}>
       <Field label={t('auth.keyFile')} hint={t('auth.keyHint')} required>
-        <input
-          type="file"
-          data-field="/keyFile"
-          accept=".pfx,.p12,application/x-pkcs12"
-          onChange={(e) => { setFile(e.target.files?.[0] ?? null); setProblem(null); }}
-        />
+        <FilePicker field="/keyFile" accept=".pfx,.p12,application/x-pkcs12" label={t('auth.keyFile')} file={file} onFile={(f) => { setFile(f); setProblem(null); }} />
       </Field>
       <Field label={t('auth.keyPassword')}>
         <Input type="password" data-field="/keyPassword" autoComplete="off" value={password} onChange={(_, d) => setPassword(d.value)} />

@@ -16,7 +16,8 @@ const useStyles = makeStyles({
   root: { maxWidth: '440px', margin: '24px auto', display: 'grid', gap: tokens.spacingVerticalM, padding: `0 ${tokens.spacingHorizontalS}` },
   links: { display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
   help: { color: tokens.colorNeutralForeground3, display: 'grid', gap: tokens.spacingVerticalXS },
-  tabs: { flexWrap: 'wrap' },
+  tabs: { flexWrap: 'wrap', marginLeft: `-${tokens.spacingHorizontalS}` },
+  link: { color: tokens.colorBrandForegroundLink, textDecorationLine: 'none', ':hover': { textDecorationLine: 'underline', color: tokens.colorBrandForegroundLinkHover } },
 });
 
 /** A link under the form: its label key and a portal path. */
@@ -105,7 +106,7 @@ export default function SignInScreen({ screen }: ScreenProps) {
       <Title2 as="h1">{t(screen.titleKey)}</Title2>
       {params.get('error') === 'oneid' && <Notice intent="error" data-error="oneid">{t('auth.oneIdFailed')}</Notice>}
       {tabs.length > 1 && (
-        <TabList className={s.tabs} selectedValue={current} onTabSelect={(_, d) => setMethod(d.value as Method)}>
+        <TabList size="small" className={s.tabs} selectedValue={current} onTabSelect={(_, d) => setMethod(d.value as Method)}>
           {tabs.map((m) => <Tab key={m} value={m} data-action={`method-${m}`}>{t(`auth.methods.${m}`)}</Tab>)}
         </TabList>
       )}
@@ -131,18 +132,18 @@ export default function SignInScreen({ screen }: ScreenProps) {
       )}
       {options.links?.length ? (
         <nav className={s.links} aria-label={t(screen.titleKey)}>
-          {options.links.map((l) => <Link key={l.id} to={l.to} data-link={l.id}>{t(l.labelKey)}</Link>)}
+          {options.links.map((l) => <Link key={l.id} className={s.link} to={l.to} data-link={l.id}>{t(l.labelKey)}</Link>)}
         </nav>
       ) : null}
       {(help || options.tutorial) && (
         <div className={s.help}>
           {help && (
             <Body1 data-help="call-centre">
-              {t('auth.callCentre')}: <a href={`tel:${help.phone.replace(/[^\d+]/g, '')}`}>{help.phone}</a>
+              {t('auth.callCentre')}: <a className={s.link} href={`tel:${help.phone.replace(/[^\d+]/g, '')}`}>{help.phone}</a>
               {help.hoursKey ? ` (${t(help.hoursKey)})` : ''}
             </Body1>
           )}
-          {options.tutorial && <Link to={options.tutorial.to} data-link={options.tutorial.id}>{t(options.tutorial.labelKey)}</Link>}
+          {options.tutorial && <Link className={s.link} to={options.tutorial.to} data-link={options.tutorial.id}>{t(options.tutorial.labelKey)}</Link>}
         </div>
       )}
     </div>

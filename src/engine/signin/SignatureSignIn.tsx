@@ -5,12 +5,14 @@ import { useApi } from '../../app/api/context.tsx';
 import { Notice } from '../../app/shell/primitives.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import type { SignInReply } from '../../app/session.ts';
+import { FilePicker } from './FilePicker.tsx';
 
 const useStyles = makeStyles({
   challenge: {
     display: 'block', padding: tokens.spacingHorizontalS, fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase300,
     backgroundColor: tokens.colorNeutralBackground3, borderRadius: tokens.borderRadiusMedium, overflowWrap: 'anywhere', userSelect: 'all',
   },
+  download: { color: tokens.colorBrandForegroundLink, fontSize: tokens.fontSizeBase200 },
   row: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'center' },
 });
 
@@ -79,12 +81,16 @@ export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn }: Pro
       <div className={s.row}>
         <Button size="small" data-action="copy-challenge" disabled={!challenge} onClick={() => void navigator.clipboard?.writeText(challenge?.challenge ?? '')}>{t('auth.signature.copy')}</Button>
         <Button size="small" data-action="new-challenge" onClick={fetchChallenge}>{t('auth.signature.newChallenge')}</Button>
+        {challenge && (
+          // As a file, for signing programs that sign files (no newline added: the exact bytes).
+          <a className={s.download} data-action="download-challenge" download="challenge.txt" href={`data:text/plain;charset=utf-8,${encodeURIComponent(challenge.challenge)}`}>{t('auth.signature.download')}</a>
+        )}
       </div>
       <Field label={t('auth.signature.identity')} required>
         <Input data-field="/identity" inputMode="numeric" maxLength={14} value={identity} onChange={(_, d) => setIdentity(d.value)} />
       </Field>
       <Field label={t('auth.signature.file')} required>
-        <input type="file" data-field="/signatureFile" accept=".p7s,.p7b,.p7m,.pem,.sig,.txt,application/pkcs7-signature" onChange={(e) => { setFile(e.target.files?.[0] ?? null); setProblem(null); }} />
+        <FilePicker field="/signatureFile" accept=".p7s,.p7b,.p7m,.pem,.sig,.txt,application/pkcs7-signature" label={t('auth.signature.file')} file={file} onFile={(f) => { setFile(f); setProblem(null); }} />
       </Field>
       {problem && <Notice intent="error" data-error="signature">{problem}</Notice>}
       <Button appearance="primary" type="submit" data-action="sign-in-signature" disabled={send.locked || !challenge}>{t('auth.signature.submit')}</Button>

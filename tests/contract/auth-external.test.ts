@@ -89,6 +89,7 @@ describe('sign-in by OneID', () => {
   });
 
   it('goes through the provider and comes back signed in, with the session in the fragment', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/auth/methods', headers: anon })).json()).toEqual({ password: true, signature: false, oneId: true });
     const start = await app.inject({ method: 'GET', url: '/api/product-auth/auth/oneid/login?redirect=/admin/appeals', headers: anon });
     expect(start.statusCode).toBe(302);
     const { callbackUrl } = await signInWithFetch(String(start.headers.location), { redirectUri });

@@ -197,6 +197,7 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
     await page.locator('input[data-field="/keyPassword"]').fill('key password 1');
     await page.locator('[data-action="sign-in-key"]').click();
     expect(await page.locator('[data-error="key"]').innerText()).toMatch(/old encryption \(3DES\/RC2\)/);
+    await page.screenshot({ path: `${SHOTS}/login-key-error-1280.png`, fullPage: true });
     expect(firstVisit.some((u) => /keyfile/i.test(u))).toBe(true);
 
     await keyInput.setInputFiles({ name: 'key.pfx', mimeType: 'application/x-pkcs12', buffer: await exportPkcs12(holder, 'key password 1') });

@@ -1,4 +1,4 @@
-import { Button, Field, Input } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input } from '@fluentui/react-components';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../app/api/context.tsx';
@@ -11,6 +11,9 @@ interface Props {
   endpoint: string;
   challengeEndpoint: string;
   onSignedIn(reply: SignInReply): void;
+  /** "Remember me", shared with the password form. */
+  rememberMe: boolean;
+  onRememberMe(value: boolean): void;
 }
 
 /**
@@ -18,7 +21,7 @@ interface Props {
  * is opened and the server's one-time challenge signed here in the browser (WebCrypto +
  * pkijs, loaded on first use). Only the signature and the certificate leave the page.
  */
-export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn }: Props) {
+export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn, rememberMe, onRememberMe }: Props) {
   const { t } = useTranslation();
   const { dataProvider, reportError } = useApi();
   const [file, setFile] = useState<File | null>(null);
@@ -43,7 +46,7 @@ export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn }: Props) {
       return reportError(error);
     }
     try {
-      onSignedIn(await dataProvider.call<SignInReply>('POST', endpoint, { signedData, ...identity }));
+      onSignedIn(await dataProvider.call<SignInReply>('POST', endpoint, { signedData, ...identity, rememberMe }));
     } catch (error) {
       reportError(error);
     }
@@ -57,6 +60,7 @@ export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn }: Props) {
         <Input type="password" data-field="/keyPassword" autoComplete="off" value={password} onChange={(_, d) => setPassword(d.value)} />
       </Field>
       {problem && <Notice intent="error" data-error="key">{problem}</Notice>}
+      <Checkbox label={t('auth.rememberMe')} data-field="/rememberMe" checked={rememberMe} onChange={(_, d) => onRememberMe(d.checked === true)} />
       <Button appearance="primary" type="submit" data-action="sign-in-key" disabled={send.locked}>{t('auth.signInWithKey')}</Button>
     </form>
   );

@@ -69,6 +69,8 @@ export default function SignInScreen({ screen }: ScreenProps) {
   const [method, setMethod] = useState<Method>('password');
   const [server, setServer] = useState<ServerMethods | null>(null);
   const redirect = safeRedirect(params.get('redirect'));
+  const remember = data.rememberMe === true;
+  const setRemember = (value: boolean) => setData((d) => ({ ...d, rememberMe: value }));
   const wanted = options.methods ?? ['password'];
   useEffect(() => {
     if (!options.methodsEndpoint) return;
@@ -116,8 +118,8 @@ export default function SignInScreen({ screen }: ScreenProps) {
           <Button appearance="primary" data-action="sign-in" disabled={send.locked} onClick={() => void send.run()}>{t('auth.signIn')}</Button>
         </>
       )}
-      {current === 'key' && <KeySignIn endpoint={options.endpoint} challengeEndpoint={options.challengeEndpoint!} onSignedIn={signedIn} />}
-      {current === 'signature' && <SignatureSignIn endpoint={options.endpoint} challengeEndpoint={options.challengeEndpoint!} onSignedIn={signedIn} />}
+      {current === 'key' && <KeySignIn endpoint={options.endpoint} challengeEndpoint={options.challengeEndpoint!} onSignedIn={signedIn} rememberMe={remember} onRememberMe={setRemember} />}
+      {current === 'signature' && <SignatureSignIn endpoint={options.endpoint} challengeEndpoint={options.challengeEndpoint!} onSignedIn={signedIn} rememberMe={remember} onRememberMe={setRemember} />}
       {oneId && (
         <>
           <Divider>{t('auth.or')}</Divider>

@@ -1,4 +1,4 @@
-import { Button, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../app/api/context.tsx';
@@ -20,6 +20,9 @@ interface Props {
   endpoint: string;
   challengeEndpoint: string;
   onSignedIn(reply: SignInReply): void;
+  /** "Remember me", shared with the password form. */
+  rememberMe: boolean;
+  onRememberMe(value: boolean): void;
 }
 
 /**
@@ -43,7 +46,7 @@ export function signatureFileToBase64(bytes: Uint8Array): string | undefined {
  * the screen shows the one-time text to sign, the person uploads the signature file —
  * detached or with the text inside — and says whose it is (PINFL or TIN).
  */
-export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn }: Props) {
+export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn, rememberMe, onRememberMe }: Props) {
   const s = useStyles();
   const { t } = useTranslation();
   const { dataProvider, reportError } = useApi();
@@ -64,7 +67,7 @@ export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn }: Pro
     if (!signedData) return setProblem(t('auth.signature.fileInvalid'));
     if (!challenge) return;
     try {
-      onSignedIn(await dataProvider.call<SignInReply>('POST', endpoint, { signedData, challenge: challenge.challenge, ...(id.length === 14 ? { PNFL: id } : { TIN: id }) }));
+      onSignedIn(await dataProvider.call<SignInReply>('POST', endpoint, { signedData, challenge: challenge.challenge, rememberMe, ...(id.length === 14 ? { PNFL: id } : { TIN: id }) }));
     } catch (error) {
       reportError(error);
       // A challenge is used up by any attempt that reached it: offer a fresh one.
@@ -93,6 +96,7 @@ export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn }: Pro
         <FilePicker field="/signatureFile" accept=".p7s,.p7b,.p7m,.pem,.sig,.txt,application/pkcs7-signature" label={t('auth.signature.file')} file={file} onFile={(f) => { setFile(f); setProblem(null); }} />
       </Field>
       {problem && <Notice intent="error" data-error="signature">{problem}</Notice>}
+      <Checkbox label={t('auth.rememberMe')} data-field="/rememberMe" checked={rememberMe} onChange={(_, d) => onRememberMe(d.checked === true)} />
       <Button appearance="primary" type="submit" data-action="sign-in-signature" disabled={send.locked || !challenge}>{t('auth.signature.submit')}</Button>
     </form>
   );

@@ -330,6 +330,9 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     access.outerRoles.forEach((code, i) => {
       if (!codes.has(code)) report(file, `/outerRoles/${i}`, `role "${code}" is not among the roles`);
     });
+    access.outerRolesYur?.forEach((code, i) => {
+      if (!codes.has(code)) report(file, `/outerRolesYur/${i}`, `role "${code}" is not among the roles`);
+    });
   }
 
   // --- locales ------------------------------------------------------------------------------

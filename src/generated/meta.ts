@@ -396,9 +396,13 @@ export interface AccessDefinition {
     permissions: Permissions;
   };
   /**
-   * Roles a self-registered citizen or business user gets.
+   * Roles a self-registered citizen gets (and a business user, unless outerRolesYur says otherwise).
    */
   outerRoles: string[];
+  /**
+   * Roles a self-registered business user (legal person or sole trader, registered by STIR: isYur) gets.
+   */
+  outerRolesYur?: string[];
   /**
    * @minItems 1
    */

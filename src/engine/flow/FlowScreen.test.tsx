@@ -80,7 +80,7 @@ const stepId = () => document.querySelector('[data-screen="test-flow"]')!.getAtt
 function server(onDone: (path: string, body: Record<string, unknown>, query?: Record<string, unknown>) => unknown) {
   const call = vi.fn(async (method: string, path: string, params: Record<string, unknown>, query?: Record<string, unknown>) => {
     if (path === '/api/test/start') {
-      if (params.pid === '000') throw new HttpError(400, { message: 'Invalid input', fieldErrors: { '/pid': 'This number is taken' } });
+      if (params.pid === '000') throw new HttpError(400, { message: 'Invalid input', fieldErrors: { '/pid': 'This number is taken' } }, 'bad');
       return { uid: 'u-1', via: 'sms', ignored: 'x' };
     }
     if (path === '/api/test/free') return params.name === 'taken' ? { available: false, message: 'Name already used' } : { available: true };

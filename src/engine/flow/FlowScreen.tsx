@@ -14,7 +14,7 @@ import { StepIndicator } from '../wizard/StepIndicator.tsx';
 import { nextStepIndex, previousStepIndex, requestOf, stepApplies, stepValues, type FlowContext } from './flow.ts';
 
 const useStyles = makeStyles({
-  root: { maxWidth: '560px', margin: '24px auto', display: 'grid', gap: tokens.spacingVerticalM },
+  root: { maxWidth: '760px', margin: '24px auto', display: 'grid', gap: tokens.spacingVerticalM },
   bar: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'center' },
   right: { display: 'flex', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
   hint: { color: tokens.colorNeutralForeground3 },
@@ -110,7 +110,8 @@ export default function FlowScreen({ screen }: ScreenProps) {
     }
     const kept = { ...merged, ...Object.fromEntries((step.keep ?? []).filter((k) => k in reply).map((k) => [k, reply[k]])) };
     setContext(kept);
-    if (step.doneKey) setStatus(step.doneKey);
+    // What the step did ("the code has been sent") shows on the next step only.
+    setStatus(step.doneKey);
     const next = nextStepIndex(steps, index, kept);
     if (next >= 0) {
       goTo(next, kept);

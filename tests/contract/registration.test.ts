@@ -275,6 +275,15 @@ for (const backend of backends()) {
       expect(Object.keys(guess.body.fieldErrors)).toEqual(['/code']);
     });
 
+    it('documents its routes with their schemas in the OpenAPI document', async () => {
+      const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, { tags?: string[]; parameters?: Array<{ name: string }> }>> };
+      for (const route of ['/api/user/check/no-username', '/api/registration/check-inn']) expect(doc.paths[route]?.get?.tags).toEqual(['Registration']);
+      for (const route of ['/api/registration/send/confirmation/code/to-confirmation', '/api/registration/confirmation/phone-confirmed', '/api/registration/confirmation/mail-confirmed', '/api/registration/finish', '/api/auth/forgot-password/send-code', '/api/auth/forgot-password/reset']) {
+        expect(doc.paths[route]?.post, route).toBeDefined();
+      }
+      expect(doc.paths['/api/registration/check-inn']!.get!.parameters!.map((p) => p.name).sort()).toEqual(['isYur', 'pinfl', 'position', 'tin', 'uid']);
+    });
+
     it('keeps messages without a transport as undeliverable, and retries a failing gateway', async () => {
       const offline = createOutboxSender(app.db, app.translator, () => [], () => undefined);
       const id = await offline.send({ channel: 'sms', to: '998900000000', templateKey: 'confirmation.message.registration', params: { code: '123456', minutes: 5 }, locale: 'ru' });

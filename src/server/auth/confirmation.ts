@@ -163,7 +163,9 @@ export function createConfirmations(db: Database, clock: () => Date) {
         const left = CODE_MAX_ATTEMPTS - row.attempts;
         throw codeProblem(pointer, left > 0 ? 'confirmation.errors.wrongCode' : 'confirmation.errors.tooManyAttempts', { left });
       }
-      await db.query(`UPDATE confirmation_session SET code_hash = NULL, updated_at = $2::timestamptz WHERE uid = $1::uuid`, [uid, nowIso()]);
+      // Used up exactly once, even by two right answers at the same moment.
+      const used = await db.query(`UPDATE confirmation_session SET code_hash = NULL, updated_at = $3::timestamptz WHERE uid = $1::uuid AND code_hash = $2`, [uid, row.code_hash, nowIso()]);
+      if (!used.rowCount) throw codeProblem(pointer, 'confirmation.errors.noCode');
     },
   };
 }

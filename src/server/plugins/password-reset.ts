@@ -25,7 +25,7 @@ export default fp(
       const { rows } = await app.db.query<{ id: number; email: string | null; phone: string | null; can_login: boolean }>(
         `SELECT id, ${users.expr('/email')} AS email, ${users.expr('/phone')} AS phone, coalesce((data->>'canLogin')::boolean, false) AS can_login
          FROM ${users.table}
-         WHERE lower(${users.expr('/username')}) = lower($1) OR lower(${users.expr('/email')}) = lower($1) OR ($2::text IS NOT NULL AND ${phoneDigits} = $2)
+         WHERE ${users.expr('/username')} = $1 OR lower(${users.expr('/email')}) = lower($1) OR ($2::text IS NOT NULL AND ${phoneDigits} = $2)
          ORDER BY id LIMIT 1`,
         [login, digits],
       );

@@ -27,9 +27,12 @@ export function createUserLookup(app: FastifyInstance) {
   return {
     table: table.table,
     expr,
-    /** Whether a user has this value at `pointer` (compared as text, case-insensitively for names). */
+    /**
+     * Whether a user has exactly this value at `pointer` (the unique fields' patterns fix their
+     * case: lower-case usernames, upper-case passport series), so their indexes answer.
+     */
     async taken(pointer: string, value: string, tx: Queryable = app.db): Promise<boolean> {
-      const { rows } = await tx.query(`SELECT 1 FROM ${table.table} WHERE lower(${expr(pointer)}) = lower($1) LIMIT 1`, [value]);
+      const { rows } = await tx.query(`SELECT 1 FROM ${table.table} WHERE ${expr(pointer)} = $1 LIMIT 1`, [value]);
       return rows.length > 0;
     },
   };

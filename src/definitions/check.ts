@@ -308,6 +308,23 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     }
     const target = screen.entity ? entities.get(screen.entity) : undefined;
     if (view && target && !target.manifest.views?.[view]) report(file, '/options/view', `entity "${screen.entity}" has no view "${view}"`);
+    if (screen.kind === 'flow') {
+      const options = screen.options!;
+      options.steps?.forEach((step, i) => {
+        const at = `/options/steps/${i}`;
+        for (const k of ['titleKey', 'submitKey', 'doneKey'] as const) useKey(file, `${at}/${k}`, step[k]);
+        step.actions?.forEach((a, j) => {
+          useKey(file, `${at}/actions/${j}/labelKey`, a.labelKey);
+          useKey(file, `${at}/actions/${j}/doneKey`, a.doneKey);
+        });
+        checkRecordSchema(file, step.schema as JSONSchema7, references, report, useKey);
+        const fields = Object.keys((step.schema as JSONSchema7).properties ?? {});
+        step.checks?.forEach((c, j) => {
+          if (!fields.includes(c.field)) report(file, `${at}/checks/${j}/field`, `the step has no field "${c.field}"`);
+        });
+      });
+      useKey(file, '/options/finish/doneKey', options.finish?.doneKey);
+    }
     if (screen.kind === 'wizard' && target) {
       const uiName = view ? target.manifest.views?.[view] : target.manifest.ui;
       if (!(sources.get(`schemas/${screen.entity}/${uiName ?? ''}`)?.json as UiDefinition | undefined)?.wizard) {
@@ -342,6 +359,9 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (!codes.has(access.adminRole)) report(file, '/adminRole', `role "${access.adminRole}" is not among the roles`);
     access.outerRoles.forEach((code, i) => {
       if (!codes.has(code)) report(file, `/outerRoles/${i}`, `role "${code}" is not among the roles`);
+    });
+    access.outerRolesYur?.forEach((code, i) => {
+      if (!codes.has(code)) report(file, `/outerRolesYur/${i}`, `role "${code}" is not among the roles`);
     });
   }
 

@@ -202,7 +202,7 @@ export type ScreenDefinition = {
   id: string;
   description?: string;
   route: string;
-  kind: "list" | "form" | "wizard" | "detail" | "lookup" | "dashboard" | "page" | "signin";
+  kind: "list" | "form" | "wizard" | "detail" | "lookup" | "dashboard" | "page" | "signin" | "flow";
   entity?: string;
   /**
    * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
@@ -232,8 +232,106 @@ export type ScreenDefinition = {
      * form/wizard: offer 'save as draft' beside 'send'.
      */
     drafts?: boolean;
+    /**
+     * flow: the ordered steps. Each step is a form of its own; its values and the kept reply fields form the flow's context, which later steps send.
+     *
+     * @minItems 1
+     */
+    steps?: FlowStep[];
+    /**
+     * flow: what happens after the last step's call succeeds.
+     */
+    finish?: {
+      /**
+       * The last reply is a sign-in reply: store the session (the user is signed in).
+       */
+      session?: boolean;
+      /**
+       * Where to go afterwards (default /).
+       */
+      redirect?: string;
+      /**
+       * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+       */
+      doneKey?: string;
+    };
   };
 };
+
+export interface FlowStep {
+  id: string;
+  /**
+   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   */
+  titleKey: string;
+  /**
+   * The step is shown only when the context has these values (e.g. a business user's step).
+   */
+  when?: {
+    [k: string]: string | number | boolean;
+  };
+  /**
+   * JSON Schema (draft-07) of the step's form; property names are context names.
+   */
+  schema: {};
+  /**
+   * rjsf uiSchema of the step's form.
+   */
+  uiSchema?: {};
+  endpoint?: FlowEndpoint;
+  /**
+   * Fields of the reply kept in the context for later steps (e.g. a session uid).
+   */
+  keep?: string[];
+  /**
+   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   */
+  submitKey?: string;
+  /**
+   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   */
+  doneKey?: string;
+  /**
+   * Live checks while a field is typed: the endpoint answers {available, message?}; a false shows the message on the field.
+   */
+  checks?: {
+    field: string;
+    endpoint: FlowEndpoint1;
+  }[];
+  /**
+   * Further buttons of the step (e.g. send the code again), each calling an endpoint with the context.
+   */
+  actions?: {
+    id: string;
+    /**
+     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     */
+    labelKey: string;
+    endpoint: FlowEndpoint1;
+    /**
+     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     */
+    doneKey?: string;
+  }[];
+}
+/**
+ * Called with the context when the step is submitted; a 400's fieldErrors land on the step's fields. Without it the step only collects values.
+ */
+export interface FlowEndpoint {
+  method: "GET" | "POST";
+  path: string;
+  query?: string[];
+  body?: string[];
+}
+/**
+ * A call of the API. `{name}` in the path is filled from the context; `query` and `body` list the context values sent as query parameters or JSON body fields.
+ */
+export interface FlowEndpoint1 {
+  method: "GET" | "POST";
+  path: string;
+  query?: string[];
+  body?: string[];
+}
 
 export type Transitions = Transition | Transition[];
 
@@ -396,9 +494,13 @@ export interface AccessDefinition {
     permissions: Permissions;
   };
   /**
-   * Roles a self-registered citizen or business user gets.
+   * Roles a self-registered citizen gets (and a business user, unless outerRolesYur says otherwise).
    */
   outerRoles: string[];
+  /**
+   * Roles a self-registered business user (legal person or sole trader, registered by STIR: isYur) gets.
+   */
+  outerRolesYur?: string[];
   /**
    * @minItems 1
    */

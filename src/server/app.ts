@@ -16,6 +16,9 @@ import authExternal from './plugins/auth-external.ts';
 import records from './plugins/records.ts';
 import drafts from './plugins/drafts.ts';
 import web from './plugins/web.ts';
+import notify from './plugins/notify.ts';
+import registration from './plugins/registration.ts';
+import passwordReset from './plugins/password-reset.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,6 +34,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     databaseUrl: env.DATABASE_URL || undefined,
     filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : path.join(dataDir, 'files'),
     ...(env.LIST_COUNT_CAP ? { listCountCap: Number(env.LIST_COUNT_CAP) } : {}),
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM || undefined,
+    smsGatewayUrl: env.SMS_GATEWAY_URL || undefined,
   };
 }
 
@@ -51,6 +57,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     adminPassword: options.adminPassword,
     signatureTrustedCas: options.signatureTrustedCas,
     oneId: options.oneId,
+    clock: options.clock ?? (() => new Date()),
+    smtpUrl: options.smtpUrl,
+    smtpFrom: options.smtpFrom,
+    smsGatewayUrl: options.smsGatewayUrl,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -64,7 +74,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(store);
   await app.register(auth);
   await app.register(authExternal);
+  await app.register(notify);
   await app.register(docs);
+  await app.register(registration);
+  await app.register(passwordReset);
   await app.register(entities);
   await app.register(import('./plugins/export.ts'));
   await app.register(references);

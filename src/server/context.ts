@@ -45,4 +45,11 @@ export interface AppConfig {
   signatureTrustedCas?: string[] | undefined;
   /** OneID (OpenID Connect) settings (else ONEID_* variables; absent = OneID off). */
   oneId?: OneIdConfig | undefined;
+  /** The clock of confirmation codes (tests move it instead of sleeping). */
+  clock: () => Date;
+  /** E-mail delivery: an SMTP URL for nodemailer (SMTP_URL) and the sender address (SMTP_FROM). */
+  smtpUrl?: string | undefined;
+  smtpFrom?: string | undefined;
+  /** SMS delivery: the HTTP gateway taking `POST {to, text}` (SMS_GATEWAY_URL). */
+  smsGatewayUrl?: string | undefined;
 }

@@ -59,8 +59,11 @@ export interface DataProvider {
   getDraft(entity: string, id: string): Promise<Draft>;
   /** Validates the draft like create; on success the record exists and the draft is gone. */
   submitDraft(entity: string, id: string): Promise<StoredRecord>;
-  /** Calls a named endpoint of the API (lookup screens): GET sends params as query, POST as body. */
-  call<T>(method: 'GET' | 'POST', path: string, params: Record<string, unknown>): Promise<T>;
+  /**
+   * Calls a named endpoint of the API (lookup and flow screens): GET sends params as query,
+   * POST as body; `query` adds query parameters to a POST.
+   */
+  call<T>(method: 'GET' | 'POST', path: string, params: Record<string, unknown>, query?: Record<string, unknown>): Promise<T>;
 }
 
 export interface Draft {
@@ -110,8 +113,8 @@ export function createDataProvider(http: HttpClient): DataProvider {
       : http.request('POST', `${baseOf(entity)}/draft`, { body: data })),
     getDraft: (entity, id) => http.request('GET', `${baseOf(entity)}/draft/${id}`),
     submitDraft: (entity, id) => http.request('POST', `${baseOf(entity)}/draft/${id}/submit`),
-    call: (method, path, params) => (method === 'GET'
-      ? http.request('GET', path, { query: params as Record<string, string> })
-      : http.request('POST', path, { body: params })),
+    call: (method, path, params, query) => (method === 'GET'
+      ? http.request('GET', path, { query: { ...query, ...params } as Record<string, string> })
+      : http.request('POST', path, { body: params, ...(query ? { query: query as Record<string, string> } : {}) })),
   };
 }

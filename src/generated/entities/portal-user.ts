@@ -26,6 +26,14 @@ export interface PortalUser {
   employeeId?: number;
   pinfl?: string;
   tin?: string;
+  /**
+   * Passport series and number, e.g. AA1234567; one user per passport.
+   */
+  passport?: string;
+  /**
+   * A business user's position in the business they registered for.
+   */
+  position?: string;
   email?: string;
   phone?: string;
   /**

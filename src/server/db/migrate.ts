@@ -1,6 +1,8 @@
 import type { Database, Queryable } from './database.ts';
 import { SIGNATURE_DDL } from '../auth/signature/challenge.ts';
 import { ONEID_DDL } from '../auth/oneid/pending-store.ts';
+import { CONFIRMATION_DDL } from '../auth/confirmation.ts';
+import { OUTBOX_DDL } from '../notify/outbox.ts';
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import { createEntityTable, keywordIndexDdl, type EntityTable } from './entity-table.ts';
 
@@ -90,6 +92,8 @@ const CORE_DDL = [
   `CREATE INDEX IF NOT EXISTS ix_login_attempt_ip ON login_attempt (ip, at DESC)`,
   ...SIGNATURE_DDL,
   ...ONEID_DDL,
+  ...CONFIRMATION_DDL,
+  ...OUTBOX_DDL,
 ];
 
 // Any constant works; it only has to be the same for every instance of the portal.

@@ -35,7 +35,11 @@ export interface EntityStore {
   /** A blank record: the schema's defaults. */
   empty(entity: string): Record<string, unknown>;
   get(entity: string, id: number, actor: Actor): Promise<StoredRecord>;
-  create(entity: string, input: unknown, actor: Actor): Promise<StoredRecord>;
+  /**
+   * Validates, stores and audits a new record. With `options.tx` it joins the caller's open
+   * transaction (a record created together with other rows: all or nothing).
+   */
+  create(entity: string, input: unknown, actor: Actor, options?: { tx?: Queryable }): Promise<StoredRecord>;
   /** Replaces the record's data; `input.version` must be the version read (else 409). */
   update(entity: string, id: number, input: unknown, actor: Actor): Promise<StoredRecord>;
   remove(entity: string, id: number, actor: Actor, version?: number): Promise<void>;
@@ -252,13 +256,14 @@ export function createEntityStore(
       return toRecord(rows[0]);
     },
 
-    async create(entity, input, actor) {
+    async create(entity, input, actor, options) {
       const c = entityOf(entity);
       must(actor, 'create', c);
       const { data } = withoutSystemFields(input);
       validate(c, data);
       mustStayInRegion(actor, c, data);
-      return db.transaction(async (tx) => {
+      const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => (options?.tx ? fn(options.tx) : db.transaction(fn));
+      return inTransaction(async (tx) => {
         const { rows } = await tx.query<Row>(c.insertSql, [JSON.stringify(data), c.initialStatus, actor.id]).catch((e) => rethrowUnique(e, c));
         const row = rows[0]!;
         if (c.files.length) await linkFiles(tx, c, row.id, data, actor);

@@ -1,0 +1,48 @@
+import fp from 'fastify-plugin';
+import { createOutboxSender, type Channel, type Sender } from '../notify/outbox.ts';
+import { createSmsGatewayTransport, createSmtpTransport, type Transport } from '../notify/transports.ts';
+import { createDeliveryWorker, type DeliveryWorker } from '../notify/delivery-worker.ts';
+
+/** How often the worker looks for due messages (retries; new messages kick it at once). */
+const DELIVERY_INTERVAL_MS = 5_000;
+
+/**
+ * Notifications: one `Sender` for every plugin (messages land in the `outbox` table) and the
+ * delivery worker that sends them — e-mail over SMTP when SMTP_URL is set, SMS through the
+ * HTTP gateway when SMS_GATEWAY_URL is set. Without a transport, messages of its channel stay
+ * in the outbox as `undeliverable`.
+ */
+export default fp(
+  async (app) => {
+    const transports: Transport[] = [];
+    const smtp = app.config.smtpUrl ? createSmtpTransport(app.config.smtpUrl, app.config.smtpFrom ?? 'portal@localhost') : undefined;
+    if (smtp) transports.push(smtp);
+    if (app.config.smsGatewayUrl) transports.push(createSmsGatewayTransport(app.config.smsGatewayUrl));
+    const channels: Channel[] = transports.map((t) => t.channel);
+    const worker = createDeliveryWorker(app.db, transports, (error) => app.log.error({ err: error }, 'outbox delivery failed'));
+    const sender = createOutboxSender(app.db, app.translator, () => channels, () => worker.kick());
+    app.decorate('notify', { sender, worker });
+    app.addHook('onReady', async () => {
+      if (channels.length) {
+        worker.start(DELIVERY_INTERVAL_MS);
+        worker.kick();
+      }
+    });
+    app.addHook('onClose', async () => {
+      await worker.stop();
+      smtp?.close();
+    });
+  },
+  { name: 'notify', dependencies: ['db', 'http'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    notify: {
+      /** Queues messages (in the caller's transaction when given one). */
+      sender: Sender;
+      /** Sends due messages; `kick()` after a commit that queued some. */
+      worker: DeliveryWorker;
+    };
+  }
+}

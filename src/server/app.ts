@@ -16,6 +16,7 @@ import authExternal from './plugins/auth-external.ts';
 import records from './plugins/records.ts';
 import drafts from './plugins/drafts.ts';
 import web from './plugins/web.ts';
+import demo from './plugins/demo.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,6 +32,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     databaseUrl: env.DATABASE_URL || undefined,
     filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : path.join(dataDir, 'files'),
     ...(env.LIST_COUNT_CAP ? { listCountCap: Number(env.LIST_COUNT_CAP) } : {}),
+    demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
   };
 }
 
@@ -51,6 +53,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     adminPassword: options.adminPassword,
     signatureTrustedCas: options.signatureTrustedCas,
     oneId: options.oneId,
+    demoUsers: options.demoUsers ?? false,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -64,6 +67,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(store);
   await app.register(auth);
   await app.register(authExternal);
+  await app.register(demo);
   await app.register(docs);
   await app.register(entities);
   await app.register(import('./plugins/export.ts'));

@@ -45,4 +45,6 @@ export interface AppConfig {
   signatureTrustedCas?: string[] | undefined;
   /** OneID (OpenID Connect) settings (else ONEID_* variables; absent = OneID off). */
   oneId?: OneIdConfig | undefined;
+  /** Demo mode (DEMO=1 or DEMO_USERS=1): one user per default role, passwords printed once. Never on by default. */
+  demoUsers?: boolean | undefined;
 }

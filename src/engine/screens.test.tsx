@@ -239,6 +239,22 @@ describe('what the user may not use is not offered', () => {
     await user.click(await confirmDialog());
     await waitFor(() => expect(update).toHaveBeenCalledWith('gadget', 7, { name: 'Lamp 2', amount: 2, version: 3 }));
   });
+
+  it('keeps read-only fields read-only through the steps of an edit wizard', async () => {
+    const editor = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget'], readOnlyFields: [{ subject: 'Gadget', fields: ['/amount'] }] }]).ability;
+    const update = vi.fn(async (_e: string, _id: number, data: Record<string, unknown>) => record(data));
+    const screen = { ...screenOf('gadget-edit'), kind: 'wizard' } as ScreenDefinition;
+    const { user } = renderScreen(WizardScreen, screen, '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => record(), update }), editor);
+    await waitFor(() => expect(input('/name').value).toBe('Lamp'));
+    await user.type(input('/name'), 's');
+    await user.click(action('next'));
+    await waitFor(() => expect(field('/amount')).toBeTruthy());
+    expect(input('/amount').readOnly).toBe(true);
+    await user.click(within(field('/__confirm')).getByRole('checkbox'));
+    await user.click(action('save'));
+    await user.click(await confirmDialog());
+    await waitFor(() => expect(update).toHaveBeenCalledWith('gadget', 7, { name: 'Lamps', amount: 2, version: 3 }));
+  });
 });
 
 describe('lookup screen', () => {

@@ -79,19 +79,17 @@ export function canOpen(ability: PortalAbility, permission: string): boolean {
   return rule ? ability.can(rule.action, rule.subject) : false;
 }
 
-/** Whether `a` is `b` or inside it (`/customer/pnfl` is within `/customer`). */
-const within = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`);
-
 /**
  * The fields of a subject the ability may read but not change: the fields of its
  * "cannot update" field rules, where it may update the subject at all (otherwise nothing of
- * it changes and there is no field to single out).
+ * it changes and there is no field to single out). `action` may be a workflow event, for
+ * field rules written per transition.
  * @example readOnlyFieldsOf(ability, 'Appeal') // ['/customer', '/regionId']
  */
-export function readOnlyFieldsOf(ability: PortalAbility, subject: string): string[] {
-  if (!ability.can('update', subject)) return [];
-  const fields = ability.possibleRulesFor('update', subject).filter((r) => r.inverted && r.fields).flatMap((r) => r.fields as string[]);
-  return [...new Set(fields)].filter((f) => !ability.can('update', subject, f)).sort();
+export function readOnlyFieldsOf(ability: PortalAbility, subject: string, action = 'update'): string[] {
+  if (!ability.can(action, subject)) return [];
+  const fields = ability.possibleRulesFor(action, subject).filter((r) => r.inverted && r.fields).flatMap((r) => r.fields as string[]);
+  return [...new Set(fields)].filter((f) => !ability.can(action, subject, f)).sort();
 }
 
 /**
@@ -108,6 +106,3 @@ export function mayChangeField(ability: PortalAbility, subject: string, pointer:
   }
   return true;
 }
-
-/** The read-only fields among `pointers` and the fields inside them (for marking a form). */
-export const isReadOnlyField = (readOnly: readonly string[], pointer: string): boolean => readOnly.some((r) => within(pointer, r));

@@ -8,10 +8,22 @@ import { fileURLToPath } from 'node:url';
 import { loadDefinitionSources } from '../src/definitions/sources.ts';
 import { checkDefinitions, formatProblem } from '../src/definitions/check.ts';
 import { implementationNames } from '../src/server/workflow/implementations.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { createDefinitionRegistry } from '../src/definitions/registry.ts';
+import { renderRolesDoc, ROLES_DOC_COMMAND, ROLES_DOC_PATH } from '../src/definitions/roles-doc.ts';
 
 const root = process.argv[2] ? path.resolve(process.argv[2]) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { sources, problems: parseProblems } = await loadDefinitionSources(root);
 const problems = [...parseProblems, ...checkDefinitions(sources, implementationNames)];
+// The written role matrix must say what the definitions say (only once they are valid).
+if (!problems.length) {
+  const registry = createDefinitionRegistry(sources);
+  const docFile = path.join(root, ROLES_DOC_PATH);
+  const expected = registry.access && renderRolesDoc(registry.access, [...registry.entities.values()].map((e) => e.manifest));
+  if (expected && (!existsSync(docFile) || readFileSync(docFile, 'utf8') !== expected)) {
+    problems.push({ file: ROLES_DOC_PATH, pointer: '', message: `stale or missing: it no longer matches schemas/_access/access.json; run \`${ROLES_DOC_COMMAND}\` and commit it` });
+  }
+}
 for (const p of problems) console.error(formatProblem(p));
 if (problems.length) {
   console.error(`check: ${problems.length} problem(s) in ${root}`);

@@ -12,9 +12,12 @@ const guestRules = rulesFromPermissions(access.guest.permissions);
 
 const AbilityContext = createContext<PortalAbility>(createAbility(guestRules));
 
-/** Provides the CASL ability: the signed-in user's persisted rules, or the guest's. */
-export function AbilityProvider({ children }: { children: ReactNode }) {
-  const ability = useMemo(() => createAbility(getSetting('accessToken') ? getSetting('permissionRules') : guestRules), []);
+/**
+ * Provides the CASL ability: the signed-in user's persisted rules (permissions and field
+ * rules), or the guest's; `ability` overrides both (component tests).
+ */
+export function AbilityProvider({ children, ability: given }: { children: ReactNode; ability?: PortalAbility }) {
+  const ability = useMemo(() => given ?? createAbility(getSetting('accessToken') ? getSetting('permissionRules') : guestRules), [given]);
   return <AbilityContext.Provider value={ability}>{children}</AbilityContext.Provider>;
 }
 

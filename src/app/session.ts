@@ -3,7 +3,7 @@
  * renews, and what logout clears (spec §4: token, user info and project data go; the rules
  * return to read-on-everything; the page reloads).
  */
-import { rulesFromPermissions } from '../shared/ability.ts';
+import { rulesFromPermissions, type AbilityRule } from '../shared/ability.ts';
 import { clearSession, getSetting, setSetting } from './settings.ts';
 
 /** The reply of POST /api/auth-payload. */
@@ -17,6 +17,8 @@ export interface SignInReply {
   isOuter: boolean;
   uploadPath: string | null;
   permissions: string[];
+  /** CASL field rules ("cannot update Subject fields"): what the user may read but not change. */
+  fieldRules?: AbilityRule[];
 }
 
 export function saveSession(reply: SignInReply): void {
@@ -26,7 +28,8 @@ export function saveSession(reply: SignInReply): void {
   setSetting('userInfo', { id: reply.id, username: reply.username, employeeId: reply.employeeId, firstName: reply.employee.firstName, lastName: reply.employee.lastName, middleName: reply.employee.middleName ?? undefined });
   setSetting('isOuter', reply.isOuter);
   setSetting('avatarUrl', reply.uploadPath);
-  setSetting('permissionRules', rulesFromPermissions(reply.permissions));
+  // Field rules after the permissions: the later CASL rule wins for those fields.
+  setSetting('permissionRules', [...rulesFromPermissions(reply.permissions), ...(reply.fieldRules ?? [])]);
 }
 
 export const signedIn = (): boolean => Boolean(getSetting('accessToken'));

@@ -3,6 +3,7 @@
  * Every key the client keeps between visits is declared here, nowhere else.
  */
 import type { Locale } from '../shared/locales.ts';
+import type { AbilityRule } from '../shared/ability.ts';
 
 export interface ClientSettings {
   accessToken: string | null;
@@ -21,8 +22,8 @@ export interface ClientSettings {
   menuCondensed: boolean;
   applicationPageType: string | null;
   currentProject: number | null;
-  /** CASL rules as `{action, subject}` pairs; logout resets them to read-on-everything. */
-  permissionRules: Array<{ action: string; subject: string }>;
+  /** CASL rules: `{action, subject}` per permission, then the field rules; logout resets them to read-on-everything. */
+  permissionRules: AbilityRule[];
 }
 
 export const READ_ALL_RULES: ClientSettings['permissionRules'] = [{ action: 'read', subject: 'all' }];

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import type { JSONSchema7 } from 'json-schema';
 import type { DefinitionSources } from './sources.ts';
 import { addPortalVocabulary } from '../shared/validation/vocabulary.ts';
-import { deref, pointerSegments, resolveFieldSchema, scalarType } from './pointer.ts';
+import { deref, isSystemPointer, pointerSegments, resolveFieldSchema, scalarType } from './pointer.ts';
 import { LOCALES } from '../shared/locales.ts';
 import type {
   EntityManifest,
@@ -355,6 +355,18 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       if (codes.has(role.code)) report(file, `/roles/${i}/code`, `duplicate role "${role.code}"`);
       codes.add(role.code);
       checkPermissions(role.permissions, `/roles/${i}/permissions`);
+      const seen = new Set<string>();
+      (role.readOnlyFields ?? []).forEach((rule, j) => {
+        const at = `/roles/${i}/readOnlyFields/${j}`;
+        if (seen.has(rule.subject)) report(file, `${at}/subject`, `subject "${rule.subject}" is listed twice in this role`);
+        seen.add(rule.subject);
+        const target = [...entities.values()].find((e) => e.manifest.subject === rule.subject);
+        if (!target) return report(file, `${at}/subject`, `subject "${rule.subject}" is no entity's subject`);
+        rule.fields.forEach((pointer, k) => {
+          if (isSystemPointer(pointer)) report(file, `${at}/fields/${k}`, `"${pointer}" is a server-owned field: no client changes it anyway`);
+          else if (target.schema && !resolveFieldSchema(target.schema, pointer)) report(file, `${at}/fields/${k}`, `entity "${target.manifest.id}" has no field "${pointer}"`);
+        });
+      });
     });
     if (!codes.has(access.adminRole)) report(file, '/adminRole', `role "${access.adminRole}" is not among the roles`);
     access.outerRoles.forEach((code, i) => {

@@ -17,6 +17,7 @@ import WizardScreen from './wizard/WizardScreen.tsx';
 import DetailScreen from './detail/DetailScreen.tsx';
 import LookupScreen from './lookup/LookupScreen.tsx';
 import PageScreen from './page/PageScreen.tsx';
+import { abilityOfRoles, type PortalAbility } from '../shared/ability.ts';
 
 const fx = vi.hoisted(() => {
   const schema = {
@@ -66,12 +67,12 @@ function Where() {
 }
 
 /** Renders one screen kind at `path` in a data router (leave guards need one). */
-function renderScreen(Kind: (p: ScreenProps) => React.ReactNode, screen: ScreenDefinition, path: string, dataProvider: DataProvider) {
+function renderScreen(Kind: (p: ScreenProps) => React.ReactNode, screen: ScreenDefinition, path: string, dataProvider: DataProvider, ability?: PortalAbility) {
   const router = createMemoryRouter([
     { path: screen.route, element: <><Kind screen={screen} /><Where /></> },
     { path: '*', element: <Where /> },
   ], { initialEntries: [path] });
-  const result = renderWithProviders(<RouterProvider router={router} />, { dataProvider });
+  const result = renderWithProviders(<RouterProvider router={router} />, { dataProvider, ability });
   result.i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
   return { ...result, router };
 }
@@ -214,6 +215,45 @@ describe('detail screen', () => {
     await user.click(await confirmDialog());
     await waitFor(() => expect(remove).toHaveBeenCalledWith('gadget', 7, 3));
     await waitFor(() => expect(dom.getByTestId('where').textContent).toBe('/gadgets'));
+  });
+});
+
+describe('what the user may not use is not offered', () => {
+  it('hides edit and delete from a user who may only read, and creating needs no field rules', async () => {
+    const reader = abilityOfRoles([{ permissions: ['read Gadget'] }]).ability;
+    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => record(), getHistory: async () => [] }), reader);
+    await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
+    expect(action('edit')).toBeNull();
+    expect(action('delete')).toBeNull();
+  });
+
+  it('shows the fields a role may read but not change read-only when editing, and sends them unchanged', async () => {
+    const editor = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget'], readOnlyFields: [{ subject: 'Gadget', fields: ['/amount'] }] }]).ability;
+    const update = vi.fn(async (_e: string, _id: number, data: Record<string, unknown>) => record(data));
+    const { user } = renderScreen(FormScreen, screenOf('gadget-edit'), '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => record(), update }), editor);
+    await waitFor(() => expect(input('/name').value).toBe('Lamp'));
+    expect(input('/amount').readOnly).toBe(true);
+    expect(input('/name').readOnly).toBe(false);
+    await user.type(input('/name'), ' 2');
+    await user.click(action('save'));
+    await user.click(await confirmDialog());
+    await waitFor(() => expect(update).toHaveBeenCalledWith('gadget', 7, { name: 'Lamp 2', amount: 2, version: 3 }));
+  });
+
+  it('keeps read-only fields read-only through the steps of an edit wizard', async () => {
+    const editor = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget'], readOnlyFields: [{ subject: 'Gadget', fields: ['/amount'] }] }]).ability;
+    const update = vi.fn(async (_e: string, _id: number, data: Record<string, unknown>) => record(data));
+    const screen = { ...screenOf('gadget-edit'), kind: 'wizard' } as ScreenDefinition;
+    const { user } = renderScreen(WizardScreen, screen, '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => record(), update }), editor);
+    await waitFor(() => expect(input('/name').value).toBe('Lamp'));
+    await user.type(input('/name'), 's');
+    await user.click(action('next'));
+    await waitFor(() => expect(field('/amount')).toBeTruthy());
+    expect(input('/amount').readOnly).toBe(true);
+    await user.click(within(field('/__confirm')).getByRole('checkbox'));
+    await user.click(action('save'));
+    await user.click(await confirmDialog());
+    await waitFor(() => expect(update).toHaveBeenCalledWith('gadget', 7, { name: 'Lamps', amount: 2, version: 3 }));
   });
 });
 

@@ -474,6 +474,16 @@ export interface ReferenceItem {
 }
 
 export type Permissions = string[];
+/**
+ * Field-level rules: per subject, the record fields (JSON pointers) the role may read but not change. An update that changes one is refused (403 naming the field); creating a record is not restricted by them. A user with several roles is restricted only where every role that may update the subject restricts the field.
+ */
+export type ReadOnlyFields = {
+  subject: string;
+  /**
+   * @minItems 1
+   */
+  fields: string[];
+}[];
 
 /**
  * schemas/_access/access.json: which entities hold users and roles, what an anonymous visitor may do, and the default roles seeded on first start (spec §6: the permission strings are "action Subject").
@@ -509,6 +519,7 @@ export interface AccessDefinition {
     name: string;
     scope: "OWN" | "REGION" | "ALL";
     permissions: Permissions;
+    readOnlyFields?: ReadOnlyFields;
     description?: string;
   }[];
 }

@@ -19,6 +19,7 @@ import web from './plugins/web.ts';
 import notify from './plugins/notify.ts';
 import registration from './plugins/registration.ts';
 import passwordReset from './plugins/password-reset.ts';
+import demo from './plugins/demo.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -37,6 +38,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || undefined,
     smsGatewayUrl: env.SMS_GATEWAY_URL || undefined,
+    demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
   };
 }
 
@@ -61,6 +63,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     smtpUrl: options.smtpUrl,
     smtpFrom: options.smtpFrom,
     smsGatewayUrl: options.smsGatewayUrl,
+    demoUsers: options.demoUsers ?? false,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -75,6 +78,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(auth);
   await app.register(authExternal);
   await app.register(notify);
+  await app.register(demo);
   await app.register(docs);
   await app.register(registration);
   await app.register(passwordReset);

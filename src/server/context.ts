@@ -52,4 +52,6 @@ export interface AppConfig {
   smtpFrom?: string | undefined;
   /** SMS delivery: the HTTP gateway taking `POST {to, text}` (SMS_GATEWAY_URL). */
   smsGatewayUrl?: string | undefined;
+  /** Demo mode (DEMO=1 or DEMO_USERS=1): one user per default role, passwords printed once. Never on by default. */
+  demoUsers?: boolean | undefined;
 }

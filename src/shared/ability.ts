@@ -4,9 +4,33 @@ import { createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/abi
 export type PortalAbility = MongoAbility<[string, string]>;
 export type PortalRule = RawRuleOf<PortalAbility>;
 
+/** A rule as sign-in hands it to the client: a permission, or a field rule (`inverted`, with `fields`). */
+export interface AbilityRule {
+  action: string;
+  subject: string;
+  /** JSON pointers of record fields the rule is about (CASL field names). */
+  fields?: string[];
+  /** A "cannot" rule. */
+  inverted?: boolean;
+}
+
+/** Fields of one subject that a role may read but not change (access.json `readOnlyFields`). */
+export interface ReadOnlyFields {
+  subject: string;
+  fields: string[];
+}
+
+/** What of a role decides its abilities: its permission strings and its read-only fields. */
+export interface RoleRules {
+  permissions: readonly string[];
+  readOnlyFields?: readonly ReadOnlyFields[] | undefined;
+}
+
 /**
  * Turns the permission strings sign-in returns (`"read Appeal"`, `"FINISH PharmacyAppeal"`)
- * into CASL rules: each is split at the first space into action and subject (spec §6).
+ * into CASL rules: each is split at the first space into action and subject (spec §6). An
+ * action may be a workflow event as well as a CRUD verb, so a transition is checked the same
+ * way: `ability.can('FINISH', 'Tender')`.
  * @example rulesFromPermissions(['read Appeal']) // [{ action: 'read', subject: 'Appeal' }]
  */
 export function rulesFromPermissions(permissions: readonly string[]): Array<{ action: string; subject: string }> {
@@ -16,13 +40,69 @@ export function rulesFromPermissions(permissions: readonly string[]): Array<{ ac
   });
 }
 
-/** Builds an ability from rules. */
-export const createAbility = (rules: ReadonlyArray<{ action: string; subject: string }>): PortalAbility =>
+/**
+ * The field rules of a user with these roles: per subject, the fields that every role able
+ * to update that subject declares read-only — a role granting the change outright lifts the
+ * restriction, as permissions are a union. Each becomes a CASL "cannot update Subject fields"
+ * rule; the field names are the JSON pointers of the record (`/regionId`, `/customer`).
+ * @example fieldRulesOf([{ permissions: ['update Appeal'], readOnlyFields: [{ subject: 'Appeal', fields: ['/regionId'] }] }])
+ * // [{ action: 'update', subject: 'Appeal', fields: ['/regionId'], inverted: true }]
+ */
+export function fieldRulesOf(roles: readonly RoleRules[]): AbilityRule[] {
+  const subjects = [...new Set(roles.flatMap((r) => (r.readOnlyFields ?? []).map((f) => f.subject)))].sort();
+  const rules: AbilityRule[] = [];
+  for (const subject of subjects) {
+    const updaters = roles.filter((r) => createAbility(rulesFromPermissions(r.permissions)).can('update', subject));
+    if (!updaters.length) continue;
+    const sets = updaters.map((r) => new Set((r.readOnlyFields ?? []).filter((f) => f.subject === subject).flatMap((f) => f.fields)));
+    const fields = [...sets[0]!].filter((f) => sets.every((s) => s.has(f))).sort();
+    if (fields.length) rules.push({ action: 'update', subject, fields, inverted: true });
+  }
+  return rules;
+}
+
+/** Builds an ability from rules (permission rules first: a later field rule overrides them). */
+export const createAbility = (rules: ReadonlyArray<AbilityRule>): PortalAbility =>
   createMongoAbility<PortalAbility>(rules as PortalRule[]);
+
+/** The ability of a user with these roles: the union of their permissions plus the field rules. */
+export function abilityOfRoles(roles: readonly RoleRules[]): { permissions: string[]; fieldRules: AbilityRule[]; ability: PortalAbility } {
+  const permissions = [...new Set(roles.flatMap((r) => r.permissions))].sort();
+  const fieldRules = fieldRulesOf(roles);
+  return { permissions, fieldRules, ability: createAbility([...rulesFromPermissions(permissions), ...fieldRules]) };
+}
 
 /** Whether a screen's `permission` ("public" or "action Subject") is granted. */
 export function canOpen(ability: PortalAbility, permission: string): boolean {
   if (permission === 'public') return true;
   const [rule] = rulesFromPermissions([permission]);
   return rule ? ability.can(rule.action, rule.subject) : false;
+}
+
+/**
+ * The fields of a subject the ability may read but not change: the fields of its
+ * "cannot update" field rules, where it may update the subject at all (otherwise nothing of
+ * it changes and there is no field to single out). `action` may be a workflow event, for
+ * field rules written per transition.
+ * @example readOnlyFieldsOf(ability, 'Appeal') // ['/customer', '/regionId']
+ */
+export function readOnlyFieldsOf(ability: PortalAbility, subject: string, action = 'update'): string[] {
+  if (!ability.can(action, subject)) return [];
+  const fields = ability.possibleRulesFor(action, subject).filter((r) => r.inverted && r.fields).flatMap((r) => r.fields as string[]);
+  return [...new Set(fields)].filter((f) => !ability.can(action, subject, f)).sort();
+}
+
+/**
+ * Whether the ability may change the field at `pointer` of a subject's record: neither the
+ * field nor an object holding it is read-only (a read-only `/customer` covers
+ * `/customer/pnfl`). Works per workflow event as well (`action` = the event).
+ * @example mayChangeField(ability, 'Appeal', '/customer/pnfl')
+ */
+export function mayChangeField(ability: PortalAbility, subject: string, pointer: string, action = 'update'): boolean {
+  if (!ability.can(action, subject)) return false;
+  const segments = pointer.split('/').slice(1);
+  for (let i = 1; i <= segments.length; i++) {
+    if (!ability.can(action, subject, `/${segments.slice(0, i).join('/')}`)) return false;
+  }
+  return true;
 }

@@ -1,14 +1,16 @@
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { screens } from '../../definitions/client.ts';
+import { canOpen, type PortalAbility } from '../../shared/ability.ts';
 
 /**
  * The route of an entity's screen of a kind, with `:id` filled in: how screens link to each
- * other without naming one another (row click → detail, detail → edit, list → create).
+ * other without naming one another (row click → detail, detail → edit, list → create). With
+ * an ability, a screen whose permission it lacks counts as absent (no button leads there).
  * @example entityScreenPath('x', 'detail', 5) // '/admin/x/5'
  */
-export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string): string | undefined {
+export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string, ability?: PortalAbility): string | undefined {
   const wantsId = id !== undefined;
-  const screen = screens.find((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && !s.options?.view);
+  const screen = screens.find((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && !s.options?.view && (!ability || canOpen(ability, s.permission)));
   return screen && fillRoute(screen.route, id);
 }
 
@@ -17,5 +19,5 @@ export const fillRoute = (route: string, id?: number | string): string =>
   id === undefined ? route : route.replace(':id', encodeURIComponent(String(id)));
 
 /** Other screens of the entity that work on one record (e.g. a wizard over part of it). */
-export const recordViews = (entity: string): ScreenDefinition[] =>
-  screens.filter((s) => s.entity === entity && s.route.includes(':id') && Boolean(s.options?.view));
+export const recordViews = (entity: string, ability?: PortalAbility): ScreenDefinition[] =>
+  screens.filter((s) => s.entity === entity && s.route.includes(':id') && Boolean(s.options?.view) && (!ability || canOpen(ability, s.permission)));

@@ -13,6 +13,11 @@ import { useConfirm } from './useConfirm.tsx';
 import { useLeaveGuard } from './useLeaveGuard.ts';
 import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 import { valueAt } from '../../shared/format.ts';
+import { readOnlyFieldsOf } from '../../shared/ability.ts';
+import { useAbility } from '../../app/ability.tsx';
+import { withReadOnlyFields } from '../form/uiSchema.ts';
+
+const NO_UI = {};
 
 const dataOnly = (record: RecordData): RecordData =>
   Object.fromEntries(Object.entries(record).filter(([k]) => !(SYSTEM_FIELDS as readonly string[]).includes(k)));
@@ -134,10 +139,17 @@ export function useRecordEditor(screen: ScreenDefinition) {
     [uniqueErrors, serverErrors],
   );
 
+  // Editing a record: the fields this user may read but not change are shown read-only (the
+  // server refuses a change to them anyway). Creating is not restricted by them.
+  const ability = useAbility();
+  const subject = definition.data?.manifest.subject;
+  const readOnly = useMemo(() => (recordId !== undefined && subject ? readOnlyFieldsOf(ability, subject) : []), [ability, subject, recordId]);
+  const uiSchema = useMemo(() => (readOnly.length ? withReadOnlyFields(ui.data?.uiSchema as never, readOnly) : ui.data?.uiSchema ?? NO_UI), [ui.data, readOnly]);
+
   const loadError = definition.error ?? ui.error ?? record.error ?? empty.error ?? draft.error;
   const ready = Boolean(definition.data && formData && !ui.isLoading);
   return {
-    entity, recordId, draftId, options, definition: definition.data, ui: ui.data, formData, change, dirty, saving,
+    entity, recordId, draftId, options, definition: definition.data, ui: ui.data, uiSchema, readOnly, formData, change, dirty, saving,
     serverErrors: fieldErrors, submit, saveDraft, ready, loadError, confirmDialog: dialog, version: record.data?.version,
   };
 }

@@ -8,6 +8,7 @@ import type { ScreenProps } from '../types.ts';
 import { useDelete, useGetOne } from '../../app/api/hooks.ts';
 import { useApi } from '../../app/api/context.tsx';
 import { useEntity } from '../common/useEntity.ts';
+import { useAbility } from '../../app/ability.tsx';
 import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { ScreenState } from '../common/ScreenState.tsx';
@@ -35,6 +36,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const { notifySuccess } = useApi();
   const { confirm, dialog } = useConfirm();
   const [tab, setTab] = useState<'record' | 'history'>('record');
+  const ability = useAbility();
 
   if (!definition.data || !record.data) {
     return <ScreenState screenId={screen.id} error={definition.error ?? record.error} onRetry={() => void record.refetch()} />;
@@ -42,7 +44,8 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const def = definition.data;
   const data = record.data;
   const label = def.manifest.labelField ? String(resolveValue(data, def.manifest.labelField) ?? '') : '';
-  const edit = entityScreenPath(entity, ['form', 'wizard'], id);
+  const edit = entityScreenPath(entity, ['form', 'wizard'], id, ability);
+  const mayDelete = ability.can('delete', def.manifest.subject);
   const list = entityScreenPath(entity, ['list']);
   const fieldTitle = (pointer: string) => {
     const title = resolveFieldSchema(def.schema as JSONSchema7, pointer)?.title;
@@ -61,11 +64,11 @@ export default function DetailScreen({ screen }: ScreenProps) {
         <Title2 as="h1">{t(def.manifest.titleKey)} № {id}{label ? ` — ${label}` : ''}</Title2>
         <Badge appearance="tint" data-status={data.status}>{t(`status.${data.status}`, { defaultValue: data.status })}</Badge>
         <div className={s.actions}>
-          {recordViews(entity).map((view) => (
+          {recordViews(entity, ability).map((view) => (
             <Link key={view.id} to={fillRoute(view.route, id)}><Button data-action={view.id}>{t(view.titleKey)}</Button></Link>
           ))}
           {edit && <Link to={edit}><Button appearance="primary" icon={<EditRegular />} data-action="edit">{t('engine.detail.edit')}</Button></Link>}
-          <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>{t('engine.detail.delete')}</Button>
+          {mayDelete && <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>{t('engine.detail.delete')}</Button>}
         </div>
       </div>
       <div className={s.meta}>

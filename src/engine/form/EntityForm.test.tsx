@@ -5,6 +5,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
 import { EntityForm, type EntityFormHandle } from './EntityForm.tsx';
 import { fieldElement, renderWithProviders } from './testing.tsx';
+import { withReadOnlyFields } from './uiSchema.ts';
 
 // Titles are real keys of en.json, so the test sees the texts people see.
 const schema: RJSFSchema = {
@@ -186,6 +187,20 @@ describe('EntityForm', () => {
       await i18n.changeLanguage('ru');
     });
     expect(fieldElement(container, '/shortDescription').textContent).toContain('Обязательное поле');
+  });
+
+  it('renders the fields a user may not change read-only (nested ones too) and the rest editable', () => {
+    const { container } = renderForm({
+      uiSchema: withReadOnlyFields(uiSchema, ['/customer', '/email']),
+      formData: { customer: { surname: 'Karimov', pnfl: '31234567890123' }, email: 'a@b.uz', shortDescription: 'Text' },
+    });
+    const input = (pointer: string) => fieldElement(container, pointer).querySelector('input')!;
+    expect(input('/customer/surname').readOnly).toBe(true);
+    expect(input('/customer/pnfl').readOnly).toBe(true);
+    expect(input('/email').readOnly).toBe(true);
+    expect(input('/shortDescription').readOnly).toBe(false);
+    // The shared uiSchema is not changed by marking a copy.
+    expect(uiSchema.customer).toEqual({ pnfl: { 'ui:widget': 'pinfl' } });
   });
 });
 

@@ -36,7 +36,7 @@ export default function FormScreen({ screen }: ScreenProps) {
         ref={form}
         entity={editor.entity}
         schema={editor.definition.schema}
-        uiSchema={editor.ui?.uiSchema ?? {}}
+        uiSchema={editor.uiSchema}
         formData={editor.formData}
         onChange={editor.change}
         onSubmit={() => void send.run()}

@@ -11,6 +11,8 @@ import i18next, { type i18n } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, vi } from 'vitest';
 import { ApiProvider } from '../../app/api/context.tsx';
+import { AbilityProvider } from '../../app/ability.tsx';
+import { createAbility, type PortalAbility } from '../../shared/ability.ts';
 import type { DataProvider, ReferenceItem } from '../../app/api/data-provider.ts';
 import en from '../../i18n/locales/en.json';
 import testTexts from './test-texts.json';
@@ -86,14 +88,19 @@ export function createFakeDataProvider(overrides: Partial<DataProvider> = {}): D
   });
 }
 
-/** Everything a form needs around it: Fluent, i18next, TanStack Query, the data provider. */
-export function Providers({ children, dataProvider, i18n }: { children: ReactNode; dataProvider: DataProvider; i18n: i18n }) {
+/** Unless a test says otherwise, the user may do everything (the screens' own permission tests narrow it). */
+const MAY_DO_ALL = createAbility([{ action: 'manage', subject: 'all' }]);
+
+/** Everything a form needs around it: Fluent, i18next, TanStack Query, the data provider, the ability. */
+export function Providers({ children, dataProvider, i18n, ability = MAY_DO_ALL }: { children: ReactNode; dataProvider: DataProvider; i18n: i18n; ability?: PortalAbility }) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return (
     <FluentProvider theme={webLightTheme}>
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={client}>
-          <ApiProvider value={{ dataProvider, reportError: vi.fn(), notifySuccess: vi.fn() }}>{children}</ApiProvider>
+          <ApiProvider value={{ dataProvider, reportError: vi.fn(), notifySuccess: vi.fn() }}>
+            <AbilityProvider ability={ability}>{children}</AbilityProvider>
+          </ApiProvider>
         </QueryClientProvider>
       </I18nextProvider>
     </FluentProvider>
@@ -101,12 +108,12 @@ export function Providers({ children, dataProvider, i18n }: { children: ReactNod
 }
 
 /** Renders inside the providers; returns the render result, a user-event session and the provider. */
-export function renderWithProviders(ui: ReactElement, options: { dataProvider?: DataProvider } = {}) {
+export function renderWithProviders(ui: ReactElement, options: { dataProvider?: DataProvider; ability?: PortalAbility } = {}) {
   const dataProvider = options.dataProvider ?? createFakeDataProvider();
   const i18n = createTestI18n();
   const user = userEvent.setup();
   const result: RenderResult = render(
-    <Providers dataProvider={dataProvider} i18n={i18n}>
+    <Providers dataProvider={dataProvider} i18n={i18n} ability={options.ability}>
       {ui}
     </Providers>,
   );

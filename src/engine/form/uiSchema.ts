@@ -53,3 +53,24 @@ function warnOnce(name: string): void {
   warned.add(name);
   console.warn(`[form] unknown ui:widget "${name}": using the default widget of the field's type`);
 }
+
+/**
+ * A copy of the uiSchema with `ui:readonly` on the fields at these JSON pointers (the fields
+ * a user may read but not change, from their ability): rjsf shows them as read-only and
+ * still submits their values unchanged. Nested pointers mark nested fields.
+ * @example withReadOnlyFields({ a: { 'ui:widget': 'textarea' } }, ['/a', '/b/c']) // { a: { 'ui:widget': 'textarea', 'ui:readonly': true }, b: { c: { 'ui:readonly': true } } }
+ */
+export function withReadOnlyFields(uiSchema: UiSchema | undefined, pointers: readonly string[]): UiSchema {
+  const root: UiSchema = { ...(uiSchema ?? {}) };
+  for (const pointer of pointers) {
+    let node: Record<string, unknown> = root;
+    const segments = pointer.split('/').slice(1);
+    segments.forEach((segment, i) => {
+      const next = { ...((node[segment] as Record<string, unknown> | undefined) ?? {}) };
+      if (i === segments.length - 1) next['ui:readonly'] = true;
+      node[segment] = next;
+      node = next;
+    });
+  }
+  return root;
+}

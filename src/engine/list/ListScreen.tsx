@@ -22,6 +22,7 @@ import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { useGetList } from '../../app/api/hooks.ts';
 import { useDataProvider } from '../../app/api/context.tsx';
+import { useAbility } from '../../app/ability.tsx';
 import { HttpError, describeFailure } from '../../app/api/http.ts';
 import type { ReferenceItem, StoredRecord } from '../../app/api/data-provider.ts';
 import { pickLocale } from '../../shared/locales.ts';
@@ -134,12 +135,13 @@ function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: Ent
     return status === machine.initial ? 'informative' : 'warning';
   }, [machine]);
 
-  const hasDetail = entityScreenPath(def.id, ['detail'], 0) !== undefined;
-  const createPath = entityScreenPath(def.id, ['form', 'wizard']);
+  const ability = useAbility();
+  const hasDetail = entityScreenPath(def.id, ['detail'], 0, ability) !== undefined;
+  const createPath = entityScreenPath(def.id, ['form', 'wizard'], undefined, ability);
   const openRow = useCallback((row: StoredRecord) => {
-    const path = entityScreenPath(def.id, ['detail'], row.id);
+    const path = entityScreenPath(def.id, ['detail'], row.id, ability);
     if (path) navigate(path);
-  }, [def, navigate]);
+  }, [def, navigate, ability]);
   const title = useCallback((key: string) => t(key), [t]);
   const sort = useMemo(() => effectiveSort(state.sort, def.grid), [state.sort, def]);
   const exportHref = dataProvider.exportUrl(def.id, { filters: { ...params.filters, lang: locale }, sortBy: params.sortBy, sortDesc: params.sortDesc });

@@ -84,7 +84,7 @@ export default function WizardScreen({ screen }: ScreenProps) {
         key={current.id}
         entity={editor.entity}
         schema={editor.definition.schema}
-        uiSchema={editor.ui?.uiSchema ?? {}}
+        uiSchema={editor.uiSchema}
         formData={editor.formData}
         onChange={editor.change}
         onSubmit={() => (last ? void send.run() : next())}

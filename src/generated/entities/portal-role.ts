@@ -9,6 +9,19 @@ export interface PortalRole {
    * @maxItems 500
    */
   permissions: string[];
+  /**
+   * Per subject, the record fields (JSON pointers such as /regionId) the role may read but not change.
+   *
+   * @maxItems 100
+   */
+  readOnlyFields?: {
+    subject: string;
+    /**
+     * @minItems 1
+     * @maxItems 200
+     */
+    fields: string[];
+  }[];
   description?: string;
 }
 

@@ -1,6 +1,6 @@
 import type { AccessDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import { createAbility, rulesFromPermissions, type PortalAbility } from '../../shared/ability.ts';
+import { abilityOfRoles, createAbility, rulesFromPermissions, type AbilityRule, type PortalAbility, type ReadOnlyFields } from '../../shared/ability.ts';
 
 export type RowScope = 'OWN' | 'REGION' | 'ALL';
 
@@ -13,6 +13,8 @@ export interface Actor {
   region: number | null;
   scope: RowScope;
   permissions: string[];
+  /** CASL "cannot update Subject fields" rules from the roles' read-only fields (sign-in returns them). */
+  fieldRules: AbilityRule[];
   ability: PortalAbility;
 }
 
@@ -21,20 +23,24 @@ const WIDTH: Record<RowScope, number> = { OWN: 0, REGION: 1, ALL: 2 };
 /** An anonymous visitor: only what the access definition grants guests. */
 export function guestActor(access: AccessDefinition | undefined): Actor {
   const permissions = access?.guest.permissions ?? [];
-  return { id: null, username: null, isOuter: true, region: null, scope: 'OWN', permissions, ability: createAbility(rulesFromPermissions(permissions)) };
+  return { id: null, username: null, isOuter: true, region: null, scope: 'OWN', permissions, fieldRules: [], ability: createAbility(rulesFromPermissions(permissions)) };
 }
 
 /** Everything, for the server's own work (seeding, sweeps) — never for a request. */
 export function systemActor(): Actor {
-  return { id: null, username: 'system', isOuter: false, region: null, scope: 'ALL', permissions: ['manage all'], ability: createAbility([{ action: 'manage', subject: 'all' }]) };
+  return { id: null, username: 'system', isOuter: false, region: null, scope: 'ALL', permissions: ['manage all'], fieldRules: [], ability: createAbility([{ action: 'manage', subject: 'all' }]) };
 }
 
 /**
- * A signed-in user's actor: the union of their roles' permissions and the widest of their
- * roles' scopes — except that outer users (citizens, businesses) always see only their own.
+ * A signed-in user's actor: the union of their roles' permissions, the read-only fields all
+ * their roles agree on, and the widest of their roles' scopes — except that outer users
+ * (citizens, businesses) always see only their own.
  */
-export function userActor(user: { id: string; username: string; isOuter: boolean; regionId?: number | null }, roles: Array<{ scope: RowScope; permissions: string[] }>): Actor {
-  const permissions = [...new Set(roles.flatMap((r) => r.permissions))].sort();
+export function userActor(
+  user: { id: string; username: string; isOuter: boolean; regionId?: number | null },
+  roles: Array<{ scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[] }>,
+): Actor {
+  const { permissions, fieldRules, ability } = abilityOfRoles(roles);
   const widest = roles.reduce<RowScope>((acc, r) => (WIDTH[r.scope] > WIDTH[acc] ? r.scope : acc), 'OWN');
   return {
     id: user.id,
@@ -43,7 +49,8 @@ export function userActor(user: { id: string; username: string; isOuter: boolean
     region: user.regionId ?? null,
     scope: user.isOuter ? 'OWN' : widest,
     permissions,
-    ability: createAbility(rulesFromPermissions(permissions)),
+    fieldRules,
+    ability,
   };
 }
 

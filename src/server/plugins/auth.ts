@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { systemActor, userActor, type Actor, type RowScope } from '../auth/access.ts';
+import type { ReadOnlyFields } from '../../shared/ability.ts';
 import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../auth/passwords.ts';
 import { ACCESS_TOKEN_SECONDS, createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
@@ -45,7 +46,7 @@ export default fp(
     // --- first start: roles, then the admin ------------------------------------------------
     for (const role of access.roles) {
       const { rows } = await app.db.query(`SELECT 1 FROM ${roleTable.table} WHERE ${roleCodeColumn} = $1`, [role.code]);
-      if (!rows.length) await app.store.create(access.roleEntity, { code: role.code, name: role.name, scope: role.scope, permissions: role.permissions, ...(role.description ? { description: role.description } : {}) }, system);
+      if (!rows.length) await app.store.create(access.roleEntity, { code: role.code, name: role.name, scope: role.scope, permissions: role.permissions, ...(role.readOnlyFields ? { readOnlyFields: role.readOnlyFields } : {}), ...(role.description ? { description: role.description } : {}) }, system);
     }
     const admin = await app.db.query<{ id: number }>(`SELECT id FROM ${userTable.table} WHERE ${usernameColumn} = 'admin'`);
     if (!admin.rows.length) {
@@ -67,7 +68,7 @@ export default fp(
       const { rows } = await app.db.query<{ data: UserData; status: string }>(`SELECT data, status FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
       const user = rows[0]?.data;
       if (!user || !user.canLogin) return undefined;
-      const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
+      const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
       const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, roles.rows.map((r) => r.data));
       cache.set(userId, { actor, at: Date.now() });
       return actor;
@@ -99,6 +100,8 @@ export default fp(
         uploadPath: user.photo?.[0] ? `/api/file-entity/get/${user.photo[0]}` : null,
         userSettings: {},
         permissions: actor.permissions,
+        // CASL "cannot update Subject fields" rules: the fields the user may read but not change.
+        fieldRules: actor.fieldRules,
       };
     };
 

@@ -11,6 +11,7 @@ import { findFileFields, findReferenceFields, valuesAt, type FileField, type Ref
 import type { ReferenceService } from './references.ts';
 import { buildListQuery, keysetCondition, type SearchPayload } from './list-query.ts';
 import { rowScope, rowVisible, type Actor } from '../auth/access.ts';
+import { readOnlyFieldsOf } from '../../shared/ability.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export type { Actor } from '../auth/access.ts';
@@ -127,6 +128,26 @@ function rethrowUnique(error: unknown, c: { table: EntityTable; def: EntityDefin
   throw error;
 }
 
+/** Equal as JSON values, whatever the order of object keys (an absent field equals an absent one). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameValue(v, (b as unknown[])[i]));
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** The value at a record pointer (`/customer/pnfl`), or undefined where a step is missing. */
+function valueAtPointer(data: unknown, pointer: string): unknown {
+  let node = data;
+  for (const segment of pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
 const changedFields = (before: Record<string, unknown>, after: Record<string, unknown>): string[] =>
   [...new Set([...Object.keys(before), ...Object.keys(after)])]
     .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
@@ -230,6 +251,15 @@ export function createEntityStore(
   const must = (actor: Actor, action: string, c: Compiled): void => {
     if (!actor.ability.can(action, c.def.manifest.subject)) throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
   };
+  /**
+   * Field-level rules: a change to a field the actor may read but not change is refused
+   * (403, the fields named), so nothing of the update is written. Sending the stored value
+   * back is not a change.
+   */
+  const mustKeepReadOnlyFields = (actor: Actor, c: Compiled, before: Record<string, unknown>, data: Record<string, unknown>): void => {
+    const changed = readOnlyFieldsOf(actor.ability, c.def.manifest.subject).filter((p) => !sameValue(valueAtPointer(before, p), valueAtPointer(data, p)));
+    if (changed.length) throw new ApiError(403, 'errors.fieldReadOnly', { fieldErrors: changed.map((pointer) => ({ pointer, key: 'validation.readOnly', params: {} })) });
+  };
   /** A regional actor may not put a record into another region. */
   const mustStayInRegion = (actor: Actor, c: Compiled, data: Record<string, unknown>): void => {
     const field = c.def.manifest.scope?.regionField;
@@ -278,11 +308,13 @@ export function createEntityStore(
       const { data, version } = withoutSystemFields(input);
       if (!c.validateUpdate({ version })) throw badInput(toFieldProblems(c.validateUpdate.errors));
       validate(c, data);
-      mustStayInRegion(actor, c, data);
       return db.transaction(async (tx) => {
         const before = await lockRow(tx, c, id);
         if (!rowVisible(actor, c.def, before)) throw notFound();
         if (before.version !== version) throw staleVersion(before.version);
+        // Read-only fields first, so that a region the actor may not change is named as such.
+        mustKeepReadOnlyFields(actor, c, before.data, data);
+        mustStayInRegion(actor, c, data);
         const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]).catch((e) => rethrowUnique(e, c));
         if (c.files.length) await linkFiles(tx, c, id, data, actor);
         await audit(tx, c, id, 'update', changedFields(before.data, data), actor);

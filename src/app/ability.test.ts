@@ -1,0 +1,55 @@
+// @vitest-environment happy-dom
+/**
+ * The shared ability with field rules, as sign-in hands them over: how several roles combine,
+ * which fields a form marks read-only, what the session stores, and which buttons' screens a
+ * user may open.
+ */
+import { describe, expect, it } from 'vitest';
+import { abilityOfRoles, createAbility, fieldRulesOf, mayChangeField, readOnlyFieldsOf, rulesFromPermissions } from '../shared/ability.ts';
+import { saveSession } from './session.ts';
+import { getSetting } from './settings.ts';
+import { entityScreenPath } from '../engine/common/routes.ts';
+import { screens } from '../definitions/client.ts';
+
+const executor = { permissions: ['read Case', 'update Case'], readOnlyFields: [{ subject: 'Case', fields: ['/regionId', '/customer'] }] };
+
+describe('field rules', () => {
+  it('turns read-only fields into CASL "cannot update" rules that leave the rest changeable', () => {
+    const { ability, fieldRules } = abilityOfRoles([executor]);
+    expect(fieldRules).toEqual([{ action: 'update', subject: 'Case', fields: ['/customer', '/regionId'], inverted: true }]);
+    expect(ability.can('update', 'Case')).toBe(true);
+    expect(ability.can('update', 'Case', '/regionId')).toBe(false);
+    expect(ability.can('read', 'Case', '/regionId')).toBe(true);
+    expect(readOnlyFieldsOf(ability, 'Case')).toEqual(['/customer', '/regionId']);
+    expect(mayChangeField(ability, 'Case', '/customer/pnfl')).toBe(false);
+    expect(mayChangeField(ability, 'Case', '/phone')).toBe(true);
+  });
+
+  it('keeps a field read-only only where every role that may update the subject says so', () => {
+    expect(fieldRulesOf([executor, { permissions: ['update Case'], readOnlyFields: [{ subject: 'Case', fields: ['/regionId'] }] }]))
+      .toEqual([{ action: 'update', subject: 'Case', fields: ['/regionId'], inverted: true }]);
+    expect(fieldRulesOf([executor, { permissions: ['manage all'] }])).toEqual([]);
+    // A role that may not update the subject does not lift anything.
+    expect(fieldRulesOf([executor, { permissions: ['read Case'] }])).toHaveLength(1);
+    expect(readOnlyFieldsOf(createAbility(rulesFromPermissions(['read Case'])), 'Case')).toEqual([]);
+  });
+
+  it('stores the field rules after the permissions at sign-in', () => {
+    const { fieldRules } = abilityOfRoles([executor]);
+    saveSession({ token: 't', refreshToken: 'r', id: 1, username: 'e', employeeId: null, employee: { firstName: 'A', lastName: 'B', middleName: null }, isOuter: false, uploadPath: null, permissions: executor.permissions, fieldRules });
+    const stored = createAbility(getSetting('permissionRules'));
+    expect(stored.can('update', 'Case')).toBe(true);
+    expect(readOnlyFieldsOf(stored, 'Case')).toEqual(['/customer', '/regionId']);
+  });
+});
+
+describe('screens a button leads to', () => {
+  const edit = screens.find((s) => s.kind === 'form' && s.route.includes(':id') && !s.options?.view && s.permission !== 'public')!;
+
+  it('counts a screen whose permission the user lacks as absent', () => {
+    const [rule] = rulesFromPermissions([edit.permission]);
+    expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3)).toBeDefined();
+    expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3, createAbility([{ action: 'read', subject: rule!.subject }]))).toBeUndefined();
+    expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3, createAbility([rule!]))).toBe(edit.route.replace(':id', '3'));
+  });
+});

@@ -1,0 +1,343 @@
+/**
+ * The role × route × action matrix, generated from schemas/_access/access.json and the entity
+ * manifests — no list of expectations is written by hand. For the guest and every default
+ * role, on every entity, each generic route (create, get, list-search, search-by-keyword,
+ * export, update, delete, audit, find-by where the entity has unique fields, and the download
+ * of a record's file where it has files) is allowed (2xx) or denied (401 to a guest, 403 to a
+ * user) as the role's permissions say; the rows each route shows follow the role's scope
+ * (OWN: only the user's own — another user's record answers 404 and is absent from lists;
+ * REGION: only the user's region where the entity has one; ALL: everything). Server-owned
+ * fields in a body are ignored, and a role's read-only fields cannot be changed while
+ * everything else can.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import ExcelJS from 'exceljs';
+import { loadDefinitionSources } from '../../src/definitions/sources.ts';
+import { createDefinitionRegistry, type EntityDefinition } from '../../src/definitions/registry.ts';
+import { resolveFieldSchema } from '../../src/definitions/pointer.ts';
+import { REPO_ROOT } from '../../src/server/app.ts';
+import { createServerAjv } from '../../src/server/validation.ts';
+import { findFileFields, findReferenceFields } from '../../src/server/store/record-schema.ts';
+import { abilityOfRoles, readOnlyFieldsOf, type PortalAbility } from '../../src/shared/ability.ts';
+import { backends } from '../support/databases.ts';
+import { startTestApp } from '../support/app.ts';
+import { createSampler } from '../support/sample-data.ts';
+import { at, dataOf, withField } from '../support/records.ts';
+import { multipart, PNG } from '../support/multipart.ts';
+
+const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
+const access = registry.access!;
+const entities = [...registry.entities.values()].sort((a, b) => a.id.localeCompare(b.id));
+const ajv = createServerAjv();
+const samplers = new Map(entities.map((def) => [def.id, createSampler(def.schema, registry.references, ajv)]));
+
+type Scope = 'OWN' | 'REGION' | 'ALL';
+interface Role { code: string; scope: Scope; ability: PortalAbility; guest: boolean }
+const GUEST = '(guest)';
+const roles: Role[] = [
+  { code: GUEST, scope: 'OWN', guest: true, ability: abilityOfRoles([{ permissions: access.guest.permissions }]).ability },
+  ...access.roles.map((r) => ({ code: r.code, scope: r.scope, guest: false, ability: abilityOfRoles([r]).ability })),
+];
+
+// Two regions from the list the region fields name: the regional users' own and another.
+const regionListOf = (def: EntityDefinition) => {
+  const field = def.manifest.scope?.regionField;
+  return field ? (resolveFieldSchema(def.schema, field) as { reference?: { list: string } } | undefined)?.reference?.list : undefined;
+};
+const regionList = entities.map(regionListOf).find(Boolean)!;
+const [HOME, ELSEWHERE] = registry.references.get(regionList)!.items.map((i) => i.id) as [number, number];
+
+/** Pointers of reference fields whose parent is the field at `pointer` (a district of a region). */
+const dependentsOf = (def: EntityDefinition, pointer: string): Array<{ pointer: string; list: string }> =>
+  findReferenceFields(def.schema)
+    .filter((r) => r.parentField && !r.path.includes('*') && `/${[...r.path.slice(0, -1), r.parentField].join('/')}` === pointer)
+    .map((r) => ({ pointer: `/${r.path.join('/')}`, list: r.list }));
+
+/** A record of the entity placed in a region (with its districts inside it), where it has one. */
+function inRegion(def: EntityDefinition, data: Record<string, unknown>, region: number): Record<string, unknown> {
+  const field = def.manifest.scope?.regionField;
+  if (!field) return data;
+  let out = withField(data, field, region);
+  for (const dep of dependentsOf(def, field)) {
+    out = withField(out, dep.pointer, registry.references.get(dep.list)!.items.find((i) => i.parent === region)!.id);
+  }
+  return out;
+}
+
+/**
+ * For a reference field with a parent (a district): another item under the same parent, so
+ * that changing it alone keeps the record valid; undefined for other fields.
+ */
+function siblingOf(def: EntityDefinition, data: Record<string, unknown>, pointer: string, attempt: number): unknown {
+  const ref = findReferenceFields(def.schema).find((r) => r.parentField && `/${r.path.join('/')}` === pointer);
+  if (!ref) return undefined;
+  const parent = at(data, `/${[...ref.path.slice(0, -1), ref.parentField].join('/')}`);
+  const items = registry.references.get(ref.list)!.items.filter((i) => i.parent === parent && i.id !== at(data, pointer));
+  return items[attempt % Math.max(1, items.length)]?.id;
+}
+
+/** File fields as pointers to the array (or value) holding the ids. */
+const filePointers = (def: EntityDefinition): string[] =>
+  findFileFields(def.schema).filter((f) => f.path.indexOf('*') >= f.path.length - 1 || !f.path.includes('*')).map((f) => `/${f.path.filter((s) => s !== '*').join('/')}`);
+
+// Server-owned fields a client might try to set (mass assignment).
+const FORGED = { id: 987654, status: 'FORGED', owner: 'somebody-else', createdAt: '2000-01-01T00:00:00.000Z', updatedAt: '2000-01-01T00:00:00.000Z' };
+
+const cases = roles.flatMap((role) => entities.map((def) => [role.code, def.id] as const));
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`role × route × action matrix on ${backend.name}`, () => {
+    let app: FastifyInstance;
+    let close: () => Promise<void>;
+    /** Per role code: the bearer header of its user (none for the guest), and its user id. */
+    const sessions = new Map<string, { headers: Record<string, string>; id: string | null }>();
+    /** Per OWN role: a second user with the same role, whose records the first must not reach. */
+    const twins = new Map<string, { headers: Record<string, string>; id: string }>();
+    /** Per entity: a record in the regional users' region, one elsewhere (admin's), and a linked file. */
+    const fixtures = new Map<string, { home: number; elsewhere: number; fileId?: string }>();
+    /** Per role and entity: records the role's twin created. */
+    const twinRecords = new Map<string, number>();
+
+    const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: unknown) =>
+      app.inject({ method, url, headers: { 'accept-language': 'en', ...headers }, payload: payload as never });
+    const asAdmin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+      app.inject({ method, url, headers: { 'accept-language': 'en' }, payload: payload as never });
+    const stored = async (def: EntityDefinition, id: number) => {
+      const res = await asAdmin('GET', `/api${def.manifest.base}/get/${id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as Record<string, unknown> & { id: number; version: number; status: string; owner: string | null; createdAt: string };
+    };
+    let seed = 1000;
+    const sample = (def: EntityDefinition, region = HOME) => inRegion(def, samplers.get(def.id)!((seed += 1), { full: true }), region);
+
+    /**
+     * Sends a record back with only the field at `pointer` changed (and the reference fields
+     * under it, such as a district under a changed region); a mix that breaks a schema rule
+     * (400) is drawn again. Returns the first answer that is not a 400.
+     */
+    const changeOnly = async (def: EntityDefinition, id: number, pointer: string, headers: Record<string, string>) => {
+      const before = await stored(def, id);
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const other = sample(def, ELSEWHERE);
+        const value = siblingOf(def, before, pointer, attempt) ?? at(other, pointer);
+        if (JSON.stringify(value) === JSON.stringify(at(before, pointer))) continue;
+        let body = withField(dataOf(before), pointer, value);
+        for (const dep of dependentsOf(def, pointer)) body = withField(body, dep.pointer, at(other, dep.pointer));
+        const res = await call('PUT', `/api${def.manifest.base}/update/${id}`, headers, { ...body, version: before.version });
+        if (res.statusCode !== 400) return res;
+      }
+      throw new Error(`${def.id}: found no valid change of ${pointer} to try`);
+    };
+
+    let made = 0;
+    const newUser = async (code: string, prefix: string) => {
+      made += 1;
+      const username = `${prefix}-${code}`.slice(0, 50);
+      const created = await asAdmin('POST', '/api/portal-user/create', {
+        username, firstName: 'Matrix', lastName: code, isOuter: access.outerRoles.includes(code), canLogin: true, roles: [code], regionId: HOME,
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const id = created.json().id as number;
+      expect((await asAdmin('POST', '/api/auth/set-password', { userId: id, password: 'matrix password 1' })).statusCode).toBe(200);
+      const ip = `10.77.${made}.1`;
+      const session = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password: 'matrix password 1' }, headers: { authorization: '' }, remoteAddress: ip });
+      expect(session.statusCode, session.body).toBe(200);
+      return { headers: { authorization: `Bearer ${session.json().token as string}` }, id: String(id), reply: session.json() };
+    };
+
+    beforeAll(async () => {
+      ({ app, close } = await startTestApp(backend.name));
+      for (const def of entities) {
+        const files = filePointers(def);
+        let fileId: string | undefined;
+        if (files.length) {
+          const { payload, headers } = multipart([{ name: 'scan.png', type: 'image/png', content: PNG }]);
+          const up = await app.inject({ method: 'POST', url: `/api/file-entity/save/${def.id}`, payload, headers });
+          expect(up.statusCode, up.body).toBe(200);
+          fileId = up.json().list[0].id as string;
+        }
+        const home = await asAdmin('POST', `/api${def.manifest.base}/create`, fileId ? withField(sample(def), files[0]!, [fileId]) : sample(def));
+        const elsewhere = await asAdmin('POST', `/api${def.manifest.base}/create`, sample(def, ELSEWHERE));
+        expect(home.statusCode, home.body).toBe(200);
+        expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+        fixtures.set(def.id, { home: home.json().id, elsewhere: elsewhere.json().id, fileId });
+      }
+      sessions.set(GUEST, { headers: { authorization: '' }, id: null });
+      for (const role of roles.filter((r) => !r.guest)) {
+        const user = await newUser(role.code, 'm');
+        // Sign-in hands out the permission strings as they are, and the field rules beside them.
+        const declared = access.roles.find((r) => r.code === role.code)!;
+        expect([...user.reply.permissions].sort()).toEqual([...new Set(declared.permissions)].sort());
+        expect(user.reply.fieldRules).toEqual(abilityOfRoles([declared]).fieldRules);
+        sessions.set(role.code, user);
+        if (role.scope !== 'OWN' || !entities.some((def) => role.ability.can('create', def.manifest.subject))) continue;
+        const twin = await newUser(role.code, 't');
+        twins.set(role.code, twin);
+        for (const def of entities.filter((d) => role.ability.can('create', d.manifest.subject))) {
+          const res = await call('POST', `/api${def.manifest.base}/create`, twin.headers, sample(def));
+          expect(res.statusCode, res.body).toBe(200);
+          twinRecords.set(`${role.code}:${def.id}`, res.json().id);
+        }
+      }
+    }, 120_000);
+    afterAll(async () => close?.());
+
+    it.each(cases)('%s on %s', async (code, entity) => {
+      const role = roles.find((r) => r.code === code)!;
+      const def = registry.entities.get(entity)!;
+      const base = `/api${def.manifest.base}`;
+      const { headers, id: userId } = sessions.get(code)!;
+      const subject = def.manifest.subject;
+      const may = (action: string) => role.ability.can(action, subject);
+      const denied = role.guest ? 401 : 403;
+      const regionField = def.manifest.scope?.regionField;
+      const fixture = fixtures.get(entity)!;
+      /** Whether a stored row is within the role's scope. */
+      const visible = (row: Record<string, unknown>): boolean =>
+        role.scope === 'ALL' || (role.scope === 'REGION' ? !regionField || at(row, regionField) === HOME : userId !== null && row.owner === userId);
+      const what = (route: string) => `${code} ${route} ${entity}`;
+      const expectStatus = (res: { statusCode: number; body: string }, expected: number, route: string) =>
+        expect(res.statusCode, `${what(route)}: ${res.body.slice(0, 200)}`).toBe(expected);
+
+      // create — server-owned fields in the body are ignored.
+      const created = await call('POST', `${base}/create`, headers, { ...sample(def), ...FORGED, version: 7 });
+      let own: number | undefined;
+      if (may('create')) {
+        expectStatus(created, 200, 'create');
+        const body = created.json();
+        expect(body, what('create (mass assignment)')).toMatchObject({ owner: userId, version: 1 });
+        expect(body.status).not.toBe(FORGED.status);
+        expect(body.id).not.toBe(FORGED.id);
+        expect(body.createdAt).not.toBe(FORGED.createdAt);
+        own = body.id;
+      } else expectStatus(created, denied, 'create');
+
+      // The records to reach: the admin's here and elsewhere, the user's own, another user's of the same role.
+      const targets = [fixture.home, fixture.elsewhere, ...(own ? [own] : []), ...(twinRecords.has(`${code}:${entity}`) ? [twinRecords.get(`${code}:${entity}`)!] : [])];
+      const rows = await Promise.all(targets.map((id) => stored(def, id)));
+      const seen = rows.filter(visible).map((r) => r.id).sort((a, b) => a - b);
+      const unseen = rows.filter((r) => !visible(r)).map((r) => r.id);
+      if (role.scope === 'OWN') expect(unseen, what('fixtures')).toContain(fixture.home);
+
+      // get and audit, one record at a time
+      for (const row of rows) {
+        const expected = !may('read') ? denied : visible(row) ? 200 : 404;
+        expectStatus(await call('GET', `${base}/get/${row.id}`, headers), expected, `get #${row.id}`);
+        expectStatus(await call('GET', `${base}/audit/${row.id}`, headers), expected, `audit #${row.id}`);
+      }
+
+      // list-search, search-by-keyword and export: the rows of the scope, no others
+      const list = await call('POST', `${base}/list-search`, headers, { itemsPerPage: 100 });
+      const keyword = await call('GET', `${base}/search-by-keyword?keyword=&limit=50`, headers);
+      const exported = await call('GET', `${base}/export`, headers);
+      if (!may('read')) {
+        expectStatus(list, denied, 'list-search');
+        if (def.manifest.keywordFields?.length) expectStatus(keyword, denied, 'search-by-keyword');
+        expectStatus(exported, denied, 'export');
+      } else {
+        expectStatus(list, 200, 'list-search');
+        const listed = list.json().list as Array<Record<string, unknown> & { id: number }>;
+        expect(listed.length, what('list-search (one page holds all)')).toBe(list.json().total);
+        expect(listed.filter((r) => !visible(r)).map((r) => r.id), what('list-search rows outside the scope')).toEqual([]);
+        const listedIds = listed.map((r) => r.id);
+        for (const id of seen) expect(listedIds, what(`list-search shows #${id}`)).toContain(id);
+        for (const id of unseen) expect(listedIds, what(`list-search hides #${id}`)).not.toContain(id);
+        if (def.manifest.keywordFields?.length) {
+          expectStatus(keyword, 200, 'search-by-keyword');
+          const found = (keyword.json().list as Array<{ id: number }>).map((r) => r.id);
+          expect([...found].sort((a, b) => a - b), what('search-by-keyword')).toEqual([...listedIds].sort((a, b) => a - b));
+        }
+        expectStatus(exported, 200, 'export');
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(exported.rawPayload as never);
+        expect(workbook.worksheets[0]!.actualRowCount - 1, what('export rows')).toBe(listed.length);
+      }
+
+      // find-by a unique field: the record, or null when it may not be read
+      for (const pointer of def.manifest.unique ?? []) {
+        const row = rows[0]!;
+        const value = at(row, pointer);
+        if (value === undefined) continue;
+        const res = await call('GET', `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`, headers);
+        expectStatus(res, 200, `find-by ${pointer}`);
+        expect(res.json().record?.id ?? null, what(`find-by ${pointer}`)).toBe(may('read') && visible(row) ? row.id : null);
+      }
+
+      // the download of a record's file: exactly for whoever may read the record
+      if (fixture.fileId) {
+        const res = await call('GET', `/api/file-entity/get/${fixture.fileId}`, headers);
+        expectStatus(res, may('read') && visible(rows[0]!) ? 200 : 404, 'file download');
+      }
+
+      // update — the stored data sent back (plus forged server-owned fields) by each record
+      for (const row of rows) {
+        const res = await call('PUT', `${base}/update/${row.id}`, headers, { ...dataOf(row), ...FORGED, version: row.version });
+        const expected = !may('update') ? denied : visible(row) ? 200 : 404;
+        expectStatus(res, expected, `update #${row.id}`);
+        const after = await stored(def, row.id);
+        if (expected === 200) {
+          expect(after, what('update (mass assignment)')).toMatchObject({ id: row.id, status: row.status, owner: row.owner, createdAt: row.createdAt, version: row.version + 1 });
+        } else expect(after.version, what('refused update wrote nothing')).toBe(row.version);
+      }
+
+      // delete — a record made for it (when allowed), and the records outside the scope
+      if (may('delete')) {
+        const victim = await asAdmin('POST', `${base}/create`, sample(def));
+        const victimRow = await stored(def, victim.json().id);
+        expectStatus(await call('DELETE', `${base}/delete/${victimRow.id}`, headers), visible(victimRow) ? 200 : 404, 'delete');
+        for (const id of unseen) expectStatus(await call('DELETE', `${base}/delete/${id}`, headers), 404, `delete #${id}`);
+      } else {
+        for (const row of rows) expectStatus(await call('DELETE', `${base}/delete/${row.id}`, headers), denied, `delete #${row.id}`);
+      }
+      for (const row of rows.filter((r) => !may('delete') || !visible(r))) {
+        expect((await asAdmin('GET', `${base}/get/${row.id}`)).statusCode, what(`delete left #${row.id}`)).toBe(200);
+      }
+
+      // field-level rules: each read-only field cannot change; everything else can
+      const readOnly = readOnlyFieldsOf(role.ability, subject);
+      const target = rows.find((r) => visible(r) && (role.scope !== 'OWN' || r.owner === userId));
+      if (!readOnly.length || !may('update') || !target) return;
+      for (const pointer of readOnly) {
+        const before = await stored(def, target.id);
+        const res = await changeOnly(def, target.id, pointer, headers);
+        expectStatus(res, 403, `update of read-only ${pointer}`);
+        expect(Object.keys(res.json().fieldErrors ?? {}), what(`fieldErrors of ${pointer}`)).toContain(pointer);
+        expect(res.json().fieldErrors[pointer]).toBe('You may not change this field');
+        expect((await stored(def, target.id)).version, what(`refused ${pointer} wrote nothing`)).toBe(before.version);
+      }
+      // Another record's worth of data, with the read-only fields, the region and the files kept.
+      const before = await stored(def, target.id);
+      const pinned = [...readOnly, ...(regionField ? [regionField] : []), ...filePointers(def)];
+      let body = dataOf(sample(def));
+      for (const pointer of [...pinned, ...pinned.flatMap((p) => dependentsOf(def, p).map((d) => d.pointer))]) {
+        body = withField(body, pointer, at(before, pointer));
+      }
+      const res = await call('PUT', `${base}/update/${target.id}`, headers, { ...body, version: before.version });
+      expectStatus(res, 200, 'update of every other field');
+    });
+
+    it('takes read-only fields from the stored role records, as staff edit them', async () => {
+      // A shared registry (no region) and one of its plain top-level fields.
+      const def = entities.find((d) => !d.manifest.scope?.regionField && d.id !== access.roleEntity && d.id !== access.userEntity)!;
+      const pointer = `/${Object.entries(def.schema.properties ?? {}).find(([, p]) => typeof p === 'object' && p.type === 'string' && !p.format && !(p as { reference?: unknown }).reference)![0]}`;
+      const subject = def.manifest.subject;
+      const roles = `/api${registry.entities.get(access.roleEntity)!.manifest.base}`;
+      const role = await asAdmin('POST', `${roles}/create`, { code: 'matrix-custom', name: 'Custom', scope: 'ALL', permissions: [`read ${subject}`, `update ${subject}`], readOnlyFields: [{ subject, fields: [pointer] }] });
+      expect(role.statusCode, role.body).toBe(200);
+      const user = await newUser('matrix-custom', 'c');
+      expect(user.reply.fieldRules).toEqual([{ action: 'update', subject, fields: [pointer], inverted: true }]);
+      const id = fixtures.get(def.id)!.home;
+      const refused = await changeOnly(def, id, pointer, user.headers);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(Object.keys(refused.json().fieldErrors)).toEqual([pointer]);
+
+      // Staff lift the rule: at the next sign-in the field may change.
+      const lifted = await asAdmin('PUT', `${roles}/update/${role.json().id}`, { ...dataOf(role.json()), readOnlyFields: [], version: role.json().version });
+      expect(lifted.statusCode, lifted.body).toBe(200);
+      const again = await newUser('matrix-custom', 'd');
+      expect(again.reply.fieldRules).toEqual([]);
+      expect((await changeOnly(def, id, pointer, again.headers)).statusCode).toBe(200);
+    });
+  });
+}

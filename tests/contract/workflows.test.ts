@@ -197,6 +197,8 @@ for (const backend of backends()) {
             const payload = payloadFor(state, event, 7_000);
             const body = { event, ...(payload ? { payload } : {}) };
             if (guard.type === 'actorIsAssigned') {
+              const offered = await app.inject({ method: 'GET', url: `${base}/events/${record.id}`, headers: { 'accept-language': 'en' } });
+              expect(offered.json().events.map((e: { type: string }) => e.type), `${event} is not offered to another user`).not.toContain(event);
               const before = await footprint(record.id);
               // The admin may send every event but is not the assigned user.
               const res = await app.inject({ method: 'POST', url: `${base}/transition/${record.id}`, payload: { ...body, version: record.version }, headers: { 'accept-language': 'en' } });

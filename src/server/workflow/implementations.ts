@@ -42,6 +42,9 @@ export const guardImplementations: Record<string, GuardImplementation> = {
   actorIsAssigned: (ctx, params) => ctx.actorId !== null && String(readPointer(ctx.record, String(params.field))) === ctx.actorId,
 };
 
+/** Guards that read the event payload: they cannot be judged before the payload exists (GET events). */
+export const payloadGuards: ReadonlySet<string> = new Set(['payloadFilled']);
+
 /** User ids are text on the actor and integers in records (portal-user ids). */
 const asStoredId = (id: string | null): string | number | null => (id !== null && /^\d+$/.test(id) ? Number(id) : id);
 

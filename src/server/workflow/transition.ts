@@ -9,6 +9,7 @@ import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound } from '../errors.ts';
+import { payloadGuards } from './implementations.ts';
 import { computeStep, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
 
 /** An event the actor may send now, as `GET events` lists it. */
@@ -120,9 +121,9 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
       for (const type of Object.keys(machine.states[status]?.on ?? {})) {
         if (!actor.ability.can(type, def.manifest.subject)) continue;
         const step = computeStep(machine, executable, status, contextOf(record, actor), { type, payload: {} });
-        // A guard that reads the payload cannot be judged before the payload exists.
-        if (!step.ok && step.reason === 'notInState') continue;
-        if (!step.ok && !transitionsFor(machine, status, type).some((t) => t.payload)) continue;
+        // A guard that reads the payload cannot be judged before the payload exists: such an event is offered.
+        const readsPayload = transitionsFor(machine, status, type).some((t) => t.guard && payloadGuards.has(typeof t.guard === 'string' ? t.guard : t.guard.type));
+        if (!step.ok && (step.reason === 'notInState' || !readsPayload)) continue;
         const first = transitionsFor(machine, status, type)[0]!;
         const payload = payloadSchemaFor(machine, status, type);
         events.push({ type, target: step.ok ? step.status : (first.target ?? status), description: first.description, ...(payload ? { payload } : {}) });

@@ -2,7 +2,7 @@
  * `npm run docs:workflows`: writes docs/workflows/<id>.md (a Mermaid state diagram and the
  * tables of states and events) for every machine in workflows/, and removes pages of machines
  * that no longer exist. With `--check` it writes nothing and exits 1 when a page is stale
- * (run by `npm run check`).
+ * (run by `npm run check`). An optional argument names another repository root (tests).
  */
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -12,7 +12,8 @@ import { loadDefinitionSources } from '../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../src/definitions/registry.ts';
 import { machineDoc } from '../src/server/workflow/diagram.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rootArg = process.argv.slice(2).find((a) => !a.startsWith('--'));
+const root = rootArg ? path.resolve(rootArg) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, 'docs/workflows');
 const check = process.argv.includes('--check');
 const registry = createDefinitionRegistry((await loadDefinitionSources(root)).sources);

@@ -163,7 +163,7 @@ for (const backend of backends()) {
               expect(history.statusCode).toBe(200);
               const list = history.json().list as Array<Record<string, unknown>>;
               expect(list).toHaveLength(i + 1);
-              expect(list.at(-1)).toMatchObject({ event, from: status, to: target, actor: String(sender.id), machine: machine.id, machineVersion: machine.version, comment: `step ${i + 1}`, payload: payload ?? {} });
+              expect(list.at(-1)).toMatchObject({ event, from: status, to: target, actor: String(sender.id), actorName: 'Tester Flow', machine: machine.id, machineVersion: machine.version, comment: `step ${i + 1}`, payload: payload ?? {} });
               ({ version, status } = res.json());
             }
             expect(status).toBe(String(path.state.value));

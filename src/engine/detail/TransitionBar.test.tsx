@@ -35,7 +35,7 @@ function fakeServer() {
   const call = vi.fn(async (method: string, path: string, params: Record<string, unknown>) => {
     if (method === 'GET' && path === '/api/gizmo/events/5') return { status: 'OPEN', version: 2, machine: 'gizmo', events: [{ type: 'START', target: 'WORKING', description: 'Begin work' }, handOver] };
     if (method === 'GET' && path === '/api/gizmo/history/5') {
-      return { list: [{ id: 1, at: '2026-01-02T03:04:05.000Z', actor: '9', event: 'START', from: 'OPEN', to: 'WORKING', payload: {}, comment: 'on it', machine: 'gizmo', machineVersion: 1 }] };
+      return { list: [{ id: 1, at: '2026-01-02T03:04:05.000Z', actor: '9', actorName: 'Karimov Aziz', event: 'START', from: 'OPEN', to: 'WORKING', payload: {}, comment: 'on it', machine: 'gizmo', machineVersion: 1 }] };
     }
     if (method === 'POST' && path === '/api/gizmo/transition/5') {
       sent.push(params);
@@ -96,5 +96,6 @@ describe('transition bar', () => {
     });
     expect(step.textContent).toContain('Start: Open → Working');
     expect(step.textContent).toContain('on it');
+    expect(step.textContent).toContain('by Karimov Aziz');
   });
 });

@@ -28,6 +28,7 @@ interface HistoryEntry {
   id: number;
   at: string;
   actor: string | null;
+  actorName: string | null;
   event: string;
   from: string;
   to: string;
@@ -160,7 +161,7 @@ export function TransitionTimeline({ entity, base, machine, id }: { entity: stri
             {t(stateKey(machine, row.from), { defaultValue: row.from })} → {t(stateKey(machine, row.to), { defaultValue: row.to })}
           </Body1>
           <br />
-          <Caption1 className={s.muted}>{formatDateTime(row.at)} · {t('workflow.ui.by', { actor: row.actor ?? '—' })}</Caption1>
+          <Caption1 className={s.muted}>{formatDateTime(row.at)} · {t('workflow.ui.by', { actor: row.actorName ?? row.actor ?? '—' })}</Caption1>
           {row.comment && <Body1 as="p">{row.comment}</Body1>}
         </li>
       ))}

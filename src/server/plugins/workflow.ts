@@ -67,7 +67,7 @@ export default fp(
                   items: {
                     type: 'object',
                     properties: {
-                      id: { type: 'integer' }, at: { type: 'string' }, actor: { type: ['string', 'null'] }, event: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' },
+                      id: { type: 'integer' }, at: { type: 'string' }, actor: { type: ['string', 'null'] }, actorName: { type: ['string', 'null'] }, event: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' },
                       payload: { type: 'object', additionalProperties: true }, comment: { type: ['string', 'null'] }, machine: { type: 'string' }, machineVersion: { type: 'integer' },
                     },
                   },

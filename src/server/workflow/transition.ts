@@ -6,6 +6,7 @@ import type { DefinitionRegistry, EntityDefinition } from '../../definitions/reg
 import type { MachineDefinition } from '../../generated/meta.ts';
 import type { Actor, EntityStore, StoredRecord } from '../store/entity-store.ts';
 import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { tableName } from '../db/entity-table.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound } from '../errors.ts';
@@ -26,6 +27,8 @@ export interface HistoryEntry {
   id: number;
   at: string;
   actor: string | null;
+  /** The actor's name as the user entity holds it (last and first name, else the username). */
+  actorName: string | null;
   event: string;
   from: string;
   to: string;
@@ -134,10 +137,15 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     async history(entity, id, actor) {
       entityOf(entity);
       await store.get(entity, id, actor);
+      // Names come from the users' entity (access.json names it); history keeps the id.
+      const users = registry.access?.userEntity;
+      const name = users
+        ? `(SELECT coalesce(nullif(trim(concat_ws(' ', u.data->>'lastName', u.data->>'firstName')), ''), u.data->>'username') FROM ${tableName(users)} u WHERE u.id::text = h.actor)`
+        : 'NULL';
       const { rows } = await db.query<HistoryEntry>(
-        `SELECT id::int AS id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, actor, event,
-           from_status AS "from", to_status AS "to", payload, comment, machine, machine_version AS "machineVersion"
-         FROM workflow_history WHERE entity = $1 AND record_id = $2 ORDER BY id LIMIT 1000`,
+        `SELECT h.id::int AS id, to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, h.actor, ${name} AS "actorName", h.event,
+           h.from_status AS "from", h.to_status AS "to", h.payload, h.comment, h.machine, h.machine_version AS "machineVersion"
+         FROM workflow_history h WHERE h.entity = $1 AND h.record_id = $2 ORDER BY h.id LIMIT 1000`,
         [entity, id],
       );
       return { list: rows };

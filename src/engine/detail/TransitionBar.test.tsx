@@ -10,7 +10,8 @@ import { createFakeDataProvider, renderWithProviders } from '../form/testing.tsx
 import type { DataProvider, StoredRecord } from '../../app/api/data-provider.ts';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 
-configure({ asyncUtilTimeout: 5000 });
+// Fluent's dialogs can take seconds to appear on a loaded machine (shared cores, parallel runs).
+configure({ asyncUtilTimeout: 15_000 });
 
 const TEXTS = {
   workflow: {
@@ -59,6 +60,7 @@ describe('transition bar', () => {
     await user.click(document.querySelector<HTMLElement>('[data-event="START"]')!);
     const prompt = await dom.findByRole('dialog');
     await user.click(within(prompt).getByText('No'));
+    await waitFor(() => expect(dom.queryByRole('dialog')).toBeNull());
     expect(sent).toEqual([]);
     await user.click(document.querySelector<HTMLElement>('[data-event="START"]')!);
     await user.click(within(await dom.findByRole('dialog')).getByText('Yes'));

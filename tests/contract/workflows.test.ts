@@ -246,6 +246,7 @@ for (const backend of backends()) {
           const bad = await send(record.id, { event, version: record.version, payload: badPayload }, sender.headers);
           expect(bad.statusCode, bad.body).toBe(400);
           expect(Object.keys(bad.json().fieldErrors ?? {})).not.toHaveLength(0);
+          for (const pointer of Object.keys(bad.json().fieldErrors)) expect(pointer).toMatch(/^\/payload(\/|$)/);
           expect(await footprint(record.id)).toBe(before);
         });
 

@@ -107,7 +107,8 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     }
     let validate = payloadValidators.get(schema);
     if (!validate) payloadValidators.set(schema, (validate = ajv.compile(schema)));
-    if (!validate(payload ?? {})) throw badInput(toFieldProblems(validate.errors));
+    // Pointers into the body, as for any other input: /payload/<field>.
+    if (!validate(payload ?? {})) throw badInput(toFieldProblems(validate.errors).map((p) => ({ ...p, pointer: `/payload${p.pointer}` })));
   };
 
   return {

@@ -161,6 +161,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (machine.id !== name) report(file, '/id', `id "${machine.id}" must equal the file name "${name}"`);
     machines.set(machine.id, machine);
     checkMachine(file, machine, { guards, actions, delays }, report, useKey);
+    checkMachineTexts(file, machine, strict, report, useKey);
   }
 
   // --- entities -------------------------------------------------------------------------
@@ -183,6 +184,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       report(file, '/workflow', `machine workflows/${manifest.workflow}.machine.json does not exist`);
     }
     if (manifest.workflow && manifest.initialStatus) report(file, '/initialStatus', 'an entity with a workflow takes its initial status from the machine');
+    if (manifest.workflow && machines.has(manifest.workflow)) checkEventAbilities(file, manifest, machines.get(manifest.workflow)!, sources.get('schemas/_access/access.json')?.json as AccessDefinition | undefined, report);
 
     const fileOf = (key: 'schema' | 'ui' | 'grid'): string | undefined => {
       const name = manifest[key];
@@ -483,6 +485,46 @@ function checkUiSchema(file: string, pointer: string, ui: unknown, node: JSONSch
       continue;
     }
     checkUiSchema(file, at, value, child, root, report, useKey);
+  }
+}
+
+/**
+ * The i18n keys a machine's screens show (`workflow.<id>.states.<STATE>`, `workflow.<id>.events.<EVENT>`, and
+ * `status.<STATE>` for lists)
+ * and its payload schemas: each compiles with the record vocabulary and titles its fields with keys.
+ */
+function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, report: Report, useKey: UseKey): void {
+  for (const [stateName, state] of Object.entries(machine.states)) {
+    const base = `/states/${escape(stateName)}`;
+    useKey(file, base, `workflow.${machine.id}.states.${stateName}`);
+    // Lists label statuses of every entity alike (status.<STATE>).
+    useKey(file, base, `status.${stateName}`);
+    for (const [event, value] of Object.entries(state.on ?? {})) {
+      useKey(file, `${base}/on/${escape(event)}`, `workflow.${machine.id}.events.${event}`);
+      (Array.isArray(value) ? value : [value]).forEach((t, i) => {
+        if (!t.payload) return;
+        const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/payload`;
+        try {
+          ajv.compile(t.payload);
+        } catch (error) {
+          report(file, at, `payload schema does not compile: ${(error as Error).message}`);
+        }
+        for (const [name, prop] of Object.entries(t.payload.properties as Record<string, JSONSchema7>)) {
+          if (typeof prop.title !== 'string') report(file, `${at}/properties/${escape(name)}`, 'payload fields need a title (an i18n key)');
+          useKey(file, `${at}/properties/${escape(name)}/title`, prop.title);
+        }
+      });
+    }
+  }
+}
+
+/** Every event of an entity's machine is granted to some role as "<EVENT> <Subject>" (else only admins could send it). */
+function checkEventAbilities(file: string, manifest: EntityManifest, machine: MachineDefinition, access: AccessDefinition | undefined, report: Report): void {
+  if (!access) return;
+  const granted = new Set(access.roles.flatMap((r) => r.permissions));
+  const events = new Set(Object.values(machine.states).flatMap((s) => Object.keys(s.on ?? {})));
+  for (const event of [...events].sort()) {
+    if (!granted.has(`${event} ${manifest.subject}`)) report(file, '/workflow', `no role in schemas/_access/access.json may send ${event} (permission "${event} ${manifest.subject}")`);
   }
 }
 

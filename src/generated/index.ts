@@ -41,13 +41,29 @@ export interface EntityDataMap {
   'tender': Tender;
 }
 
+/** Events of workflows/advertising-passport.machine.json. */
+export type AdvertisingPassportMachineEvent = 'APPROVE' | 'MARK_SEEN' | 'REJECT';
+
+/** Events of workflows/appeal.machine.json. */
+export type AppealMachineEvent = 'EXPLAIN' | 'KEEP_UNDER_REVIEW' | 'MARK_OVERDUE' | 'MARK_SEEN' | 'REJECT' | 'REPEAT' | 'RETURN' | 'TAKE_FOR_REVIEW' | 'TAKE_MEASURES';
+
+/** Events of workflows/compliance-case.machine.json. */
+export type ComplianceCaseMachineEvent = 'DECISION' | 'EXTEND_DEADLINE' | 'FINISH' | 'INSTRUCTION' | 'LETTER' | 'POSTPONE' | 'PROTOCOL' | 'RESUME' | 'RULING' | 'STOP';
+
+/** Events of workflows/pharmacy-appeal.machine.json. */
+export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' | 'CONFIRM' | 'EXTEND_DEADLINE' | 'FINISH' | 'PROCESS' | 'SEND_TO_COURT';
+
 /** Events of workflows/tender.machine.json. */
 export type TenderMachineEvent = 'FINISH' | 'REOPEN';
 
 /** Every machine id (a file of workflows/). */
-export type MachineId = 'tender';
+export type MachineId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'pharmacy-appeal' | 'tender';
 
 /** Event union by machine id. */
 export interface MachineEventMap {
+  'advertising-passport': AdvertisingPassportMachineEvent;
+  'appeal': AppealMachineEvent;
+  'compliance-case': ComplianceCaseMachineEvent;
+  'pharmacy-appeal': PharmacyAppealMachineEvent;
   'tender': TenderMachineEvent;
 }

@@ -336,7 +336,7 @@ export interface FlowEndpoint1 {
 export type Transitions = Transition | Transition[];
 
 /**
- * workflows/<id>.machine.json: an XState v5 machine config as data. Guards, actions and delays are named; their code lives once in the registry.
+ * workflows/<id>.machine.json: an XState v5 machine config as data. Guards, actions and delays are named; their code lives once in the registry. Sending an event needs the permission "<EVENT> <Subject>" (e.g. "FINISH Tender"); `manage all` covers every event.
  */
 export interface MachineDefinition {
   $schema?: string;
@@ -414,6 +414,15 @@ export interface Transition {
       }
   )[];
   description: string;
+  /**
+   * JSON Schema (draft-07) of the input the event carries: a closed object whose properties carry i18n title keys, validated with the record vocabulary (formats, positive, reference…). Without it the event takes no payload.
+   */
+  payload?: {
+    type: "object";
+    properties: {};
+    required?: string[];
+    additionalProperties: false;
+  };
   meta?: {};
 }
 

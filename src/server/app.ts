@@ -15,6 +15,7 @@ import auth from './plugins/auth.ts';
 import authExternal from './plugins/auth-external.ts';
 import records from './plugins/records.ts';
 import drafts from './plugins/drafts.ts';
+import workflow from './plugins/workflow.ts';
 import web from './plugins/web.ts';
 import notify from './plugins/notify.ts';
 import registration from './plugins/registration.ts';
@@ -88,6 +89,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(files);
   await app.register(records);
   await app.register(drafts);
+  await app.register(workflow);
   await app.register(web);
   return app;
 }

@@ -119,6 +119,47 @@ describe('npm run check', () => {
     expectProblem(run(s), 'workflows/tender.machine.json', '/states/FINISHED/on/REOPEN/target', /"LIMBO" does not exist/);
   });
 
+  it('rejects a machine event that no role may send', () => {
+    const s = clone();
+    const access = json(s, 'schemas/_access/access.json');
+    for (const role of access.roles) role.permissions = role.permissions.filter((p: string) => p !== 'FINISH Tender');
+    expectProblem(run(s), 'schemas/tender/entity.json', '/workflow', /no role .* may send FINISH \(permission "FINISH Tender"\)/);
+  });
+
+  it('rejects an event payload field without a title key, and a state or event without its labels', () => {
+    const s = clone();
+    const m = json(s, 'workflows/tender.machine.json');
+    m.states.FINISHED.on.REOPEN.payload = { type: 'object', additionalProperties: false, required: ['why'], properties: { why: { type: 'string' } } };
+    m.states.FINISHED.on.ABANDON = { target: 'LIMBO', description: 'Give up.' };
+    m.states.LIMBO = { description: 'Given up.', type: 'final' };
+    const problems = run(s);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/FINISHED/on/REOPEN/payload/properties/why', /need a title/);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/LIMBO', /"workflow\.tender\.states\.LIMBO" is missing/);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/LIMBO', /"status\.LIMBO" is missing/);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/FINISHED/on/ABANDON', /"workflow\.tender\.events\.ABANDON" is missing/);
+  });
+
+  it('fails on stale workflow diagrams until npm run docs:workflows rewrites them', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'docs-'));
+    const docs = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/docs-workflows.ts'), dir, ...args], { encoding: 'utf8' });
+    try {
+      for (const part of ['schemas', 'workflows', 'src/i18n/locales', 'docs/workflows']) cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
+      expect(docs('--check').status).toBe(0);
+      const file = path.join(dir, 'workflows', 'tender.machine.json');
+      const machine = JSON.parse(readFileSync(file, 'utf8'));
+      machine.states.FINISHED.on.REOPEN.description = 'Reopen it, changed.';
+      writeFileSync(file, JSON.stringify(machine));
+      const stale = docs('--check');
+      expect(stale.status).toBe(1);
+      expect(stale.stderr).toContain('docs/workflows is stale (tender.md)');
+      expect(docs().status).toBe(0);
+      expect(readFileSync(path.join(dir, 'docs/workflows/tender.md'), 'utf8')).toContain('Reopen it, changed.');
+      expect(docs('--check').status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects a screen naming an entity that does not exist', () => {
     const s = clone();
     s.set('screens/ghost-list.json', { path: 'screens/ghost-list.json', json: { id: 'ghost-list', route: '/ghosts', kind: 'list', entity: 'ghost', titleKey: 'app.title', permission: 'public' } });

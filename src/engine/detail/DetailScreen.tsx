@@ -16,6 +16,7 @@ import { formatDateTime } from '../../shared/format.ts';
 import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 import { EntityForm } from '../form/EntityForm.tsx';
 import { HistoryTable } from './HistoryTable.tsx';
+import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 
 const useStyles = makeStyles({
   head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
@@ -35,7 +36,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const remove = useDelete(entity);
   const { notifySuccess } = useApi();
   const { confirm, dialog } = useConfirm();
-  const [tab, setTab] = useState<'record' | 'history'>('record');
+  const [tab, setTab] = useState<'record' | 'history' | 'transitions'>('record');
   const ability = useAbility();
 
   if (!definition.data || !record.data) {
@@ -43,6 +44,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
   }
   const def = definition.data;
   const data = record.data;
+  const workflow = def.manifest.workflow;
   const label = def.manifest.labelField ? String(resolveValue(data, def.manifest.labelField) ?? '') : '';
   const edit = entityScreenPath(entity, ['form', 'wizard'], id, ability);
   const mayDelete = ability.can('delete', def.manifest.subject);
@@ -62,7 +64,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
     <div data-screen={screen.id} data-entity={entity} data-record={id}>
       <div className={s.head}>
         <Title2 as="h1">{t(def.manifest.titleKey)} № {id}{label ? ` — ${label}` : ''}</Title2>
-        <Badge appearance="tint" data-status={data.status}>{t(`status.${data.status}`, { defaultValue: data.status })}</Badge>
+        {!workflow && <Badge appearance="tint" data-status={data.status}>{t(`status.${data.status}`, { defaultValue: data.status })}</Badge>}
         <div className={s.actions}>
           {recordViews(entity, ability).map((view) => (
             <Link key={view.id} to={fillRoute(view.route, id)}><Button data-action={view.id}>{t(view.titleKey)}</Button></Link>
@@ -71,17 +73,19 @@ export default function DetailScreen({ screen }: ScreenProps) {
           {mayDelete && <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>{t('engine.detail.delete')}</Button>}
         </div>
       </div>
+      {workflow && <TransitionBar entity={entity} base={def.manifest.base} machine={workflow} record={data} />}
       <div className={s.meta}>
         {t('common.field.createdAt')}: {formatDateTime(data.createdAt)} · {t('common.field.updatedAt')}: {formatDateTime(data.updatedAt)} · {t('common.field.version')}: {data.version}
       </div>
-      <TabList selectedValue={tab} onTabSelect={(_e, d) => setTab(d.value as 'record' | 'history')}>
+      <TabList selectedValue={tab} onTabSelect={(_e, d) => setTab(d.value as typeof tab)}>
         <Tab value="record" data-tab="record">{t('engine.detail.record')}</Tab>
         <Tab value="history" data-tab="history">{t('engine.detail.history')}</Tab>
+        {workflow && <Tab value="transitions" data-tab="transitions">{t('workflow.ui.history')}</Tab>}
       </TabList>
       <div style={{ marginTop: 12 }}>
-        {tab === 'record'
-          ? <EntityForm entity={entity} schema={def.schema} uiSchema={def.ui?.uiSchema ?? {}} formData={dataOnly(data)} readOnly onSubmit={() => undefined} />
-          : <HistoryTable entity={entity} id={id} fieldTitle={fieldTitle} />}
+        {tab === 'record' && <EntityForm entity={entity} schema={def.schema} uiSchema={def.ui?.uiSchema ?? {}} formData={dataOnly(data)} readOnly onSubmit={() => undefined} />}
+        {tab === 'history' && <HistoryTable entity={entity} id={id} fieldTitle={fieldTitle} />}
+        {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} base={def.manifest.base} machine={workflow} id={id} />}
       </div>
       {dialog}
     </div>

@@ -86,6 +86,10 @@ export interface PharmacyWholesaleAppeal {
     producerStir?: string;
   }[];
   /**
+   * Id of the staff user assigned as executor (set by the "assign executor" event of workflows/pharmacy-appeal.machine.json).
+   */
+  executorId?: number;
+  /**
    * Invoice copy and other documents.
    *
    * @maxItems 5

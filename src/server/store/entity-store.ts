@@ -29,6 +29,7 @@ interface Compiled {
   initialStatus: string;
   insertSql: string;
   updateSql: string;
+  transitionSql: string;
 }
 
 /** The one write path of the server (STYLE rule 4). */
@@ -54,6 +55,14 @@ export interface EntityStore {
    * @example for await (const record of store.streamList('x', { keyword: 'a' }, { sortBy: ['createdAt'] }, actor)) …
    */
   streamList(entity: string, filters: Record<string, unknown>, sort: Pick<SearchPayload, 'sortBy' | 'sortDesc'>, actor: Actor, batchSize?: number): AsyncIterable<StoredRecord>;
+  /**
+   * A status change (the workflow engine's write): locks the record, answers 404 outside the
+   * actor's scope and 409 for a stale `version`, lets `step` compute the new status and data
+   * from the locked record (and write its own rows, e.g. history, on `tx`), validates the data
+   * against the schema, and writes status, data and the audit row — all in one transaction.
+   * The caller checks the abilities (an event's permission is not read/update/delete).
+   */
+  writeTransition(entity: string, id: number, version: number, actor: Actor, step: (before: StoredRecord, tx: Queryable) => Promise<{ status: string; data: Record<string, unknown> }>): Promise<StoredRecord>;
 }
 
 /** Rows per query of `streamList`. */
@@ -193,6 +202,8 @@ export function createEntityStore(
         VALUES ($1::jsonb, $2, $3, ${computed.map(([, e]) => e).join(', ')}) RETURNING ${RECORD_COLUMNS}`,
       updateSql: `UPDATE ${table.table} SET data = $1::jsonb, version = version + 1, updated_at = now(),
         ${computed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
+      transitionSql: `UPDATE ${table.table} SET data = $1::jsonb, status = $3, version = version + 1, updated_at = now(),
+        ${computed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
     });
   }
 
@@ -331,6 +342,20 @@ export function createEntityStore(
         if (version !== undefined && before.version !== version) throw staleVersion(before.version);
         await tx.query(`DELETE FROM ${c.table.table} WHERE id = $1`, [id]);
         await audit(tx, c, id, 'delete', Object.keys(before.data).sort(), actor);
+      });
+    },
+
+    async writeTransition(entity, id, version, actor, step) {
+      const c = entityOf(entity);
+      return db.transaction(async (tx) => {
+        const before = await lockRow(tx, c, id);
+        if (!rowVisible(actor, c.def, before)) throw notFound();
+        if (before.version !== version) throw staleVersion(before.version);
+        const { status, data } = await step(toRecord(before), tx);
+        validate(c, data);
+        const { rows } = await tx.query<Row>(c.transitionSql, [JSON.stringify(data), id, status]).catch((e) => rethrowUnique(e, c));
+        await audit(tx, c, id, 'transition', [...new Set([...changedFields(before.data, data), ...(status !== before.status ? ['status'] : [])])].sort(), actor);
+        return toRecord(rows[0]!);
       });
     },
 

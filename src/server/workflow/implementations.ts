@@ -38,13 +38,27 @@ export const guardImplementations: Record<string, GuardImplementation> = {
   fieldsFilled: (ctx, params) => stringList(params.fields).every((p) => isFilled(readPointer(ctx.record, p))),
   /** Every field named in `params.fields` is filled in the event payload. */
   payloadFilled: (ctx, params) => stringList(params.fields).every((p) => isFilled(readPointer(ctx.payload, p))),
+  /** The actor is the user the record's field `params.field` (a JSON pointer) names, e.g. the assigned executor. */
+  actorIsAssigned: (ctx, params) => ctx.actorId !== null && String(readPointer(ctx.record, String(params.field))) === ctx.actorId,
 };
+
+/** Guards that read the event payload: they cannot be judged before the payload exists (GET events). */
+export const payloadGuards: ReadonlySet<string> = new Set(['payloadFilled']);
+
+/** User ids are text on the actor and integers in records (portal-user ids). */
+const asStoredId = (id: string | null): string | number | null => (id !== null && /^\d+$/.test(id) ? Number(id) : id);
 
 export const actionImplementations: Record<string, ActionImplementation> = {
   /** Sets the top-level field `params.field` to the current time (ISO 8601). */
   stampNow: (ctx, params) => ({ [String(params.field)]: ctx.now.toISOString() }),
   /** Copies payload field `params.from` into record field `params.field`. */
   copyFromPayload: (ctx, params) => ({ [String(params.field)]: readPointer(ctx.payload, `/${String(params.from)}`) }),
+  /** Sets the top-level field `params.field` to today's date (YYYY-MM-DD, UTC) — for `format: date` fields. */
+  stampToday: (ctx, params) => ({ [String(params.field)]: ctx.now.toISOString().slice(0, 10) }),
+  /** Sets the top-level field `params.field` to the acting user's id (e.g. the executor who took the case). */
+  assignActor: (ctx, params) => ({ [String(params.field)]: asStoredId(ctx.actorId) }),
+  /** Removes the top-level field `params.field` (e.g. a deadline that no longer applies). */
+  clearField: (_ctx, params) => ({ [String(params.field)]: undefined }),
 };
 
 export const delayImplementations: Record<string, DelayImplementation> = {

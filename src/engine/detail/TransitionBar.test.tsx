@@ -1,0 +1,103 @@
+// @vitest-environment happy-dom
+/**
+ * The transition bar and timeline of a record page, against a test double of the
+ * DataProvider: buttons come from the events the server offers, an event without input is
+ * confirmed and sent with the version read, one with input is sent only with a valid payload.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { configure, screen as dom, waitFor, within } from '@testing-library/react';
+import { createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
+import type { DataProvider, StoredRecord } from '../../app/api/data-provider.ts';
+import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
+
+// Fluent's dialogs can take seconds to appear on a loaded machine (shared cores, parallel runs).
+configure({ asyncUtilTimeout: 15_000 });
+
+const TEXTS = {
+  workflow: {
+    gizmo: {
+      states: { OPEN: 'Open', WORKING: 'Working', DONE: 'Done' },
+      events: { START: 'Start', HAND_OVER: 'Hand over', CLOSE: 'Close' },
+    },
+    payload: { executorId: 'Executor' },
+  },
+};
+
+const record: StoredRecord = { id: 5, version: 2, status: 'OPEN', createdAt: '2026-01-02T03:04:05.000000Z', updatedAt: '2026-01-02T03:04:05.000000Z' };
+const handOver = {
+  type: 'HAND_OVER',
+  target: 'WORKING',
+  description: 'Give it to someone',
+  payload: { type: 'object', additionalProperties: false, required: ['executorId'], properties: { executorId: { type: 'integer', minimum: 1, title: 'workflow.payload.executorId' } } },
+};
+
+function fakeServer() {
+  const sent: Array<Record<string, unknown>> = [];
+  const call = vi.fn(async (method: string, path: string, params: Record<string, unknown>) => {
+    if (method === 'GET' && path === '/api/gizmo/events/5') return { status: 'OPEN', version: 2, machine: 'gizmo', events: [{ type: 'START', target: 'WORKING', description: 'Begin work' }, handOver] };
+    if (method === 'GET' && path === '/api/gizmo/history/5') {
+      return { list: [{ id: 1, at: '2026-01-02T03:04:05.000Z', actor: '9', actorName: 'Karimov Aziz', event: 'START', from: 'OPEN', to: 'WORKING', payload: {}, comment: 'on it', machine: 'gizmo', machineVersion: 1 }] };
+    }
+    if (method === 'POST' && path === '/api/gizmo/transition/5') {
+      sent.push(params);
+      return { ...record, version: 3, status: 'WORKING' };
+    }
+    throw new Error(`unexpected ${method} ${path}`);
+  });
+  return { sent, dp: createFakeDataProvider({ call: call as DataProvider['call'] }) };
+}
+
+describe('transition bar', () => {
+  it('shows the status and a button per offered event; sends a confirmed event with the version read', async () => {
+    const { sent, dp } = fakeServer();
+    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" base="/gizmo" machine="gizmo" record={record} />, { dataProvider: dp });
+    i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
+    await waitFor(() => expect(document.querySelector('[data-event="START"]')).toBeTruthy());
+    expect(document.querySelector('[data-status="OPEN"]')!.textContent).toBe('Open');
+    expect(document.querySelector('[data-event="START"]')!.textContent).toBe('Start');
+    expect(document.querySelector('[data-event="CLOSE"]')).toBeNull();
+
+    await user.click(document.querySelector<HTMLElement>('[data-event="START"]')!);
+    const prompt = await dom.findByRole('dialog');
+    await user.click(within(prompt).getByText('No'));
+    await waitFor(() => expect(dom.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([]);
+    await user.click(document.querySelector<HTMLElement>('[data-event="START"]')!);
+    await user.click(within(await dom.findByRole('dialog')).getByText('Yes'));
+    await waitFor(() => expect(sent).toEqual([{ event: 'START', version: 2 }]));
+  });
+
+  it('asks for the payload of an event that needs one and sends it only when valid', async () => {
+    const { sent, dp } = fakeServer();
+    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" base="/gizmo" machine="gizmo" record={record} />, { dataProvider: dp });
+    i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
+    await waitFor(() => expect(document.querySelector('[data-event="HAND_OVER"]')).toBeTruthy());
+    await user.click(document.querySelector<HTMLElement>('[data-event="HAND_OVER"]')!);
+    const form = await waitFor(() => {
+      const el = document.querySelector<HTMLElement>('[data-dialog="transition"]');
+      if (!el) throw new Error('no payload dialog');
+      return el;
+    });
+    await user.click(within(form).getByText('Perform'));
+    await waitFor(() => expect(form.querySelector('[data-field="/executorId"]')!.textContent).toContain("Mandatory field"));
+    expect(sent).toEqual([]);
+    await user.type(form.querySelector<HTMLInputElement>('[data-field="/executorId"] input')!, '12');
+    await user.type(form.querySelector<HTMLTextAreaElement>('[data-field="/comment"]')!, 'over to you');
+    await user.click(within(form).getByText('Perform'));
+    await waitFor(() => expect(sent).toEqual([{ event: 'HAND_OVER', version: 2, payload: { executorId: 12 }, comment: 'over to you' }]));
+  });
+
+  it('shows the status history as a timeline', async () => {
+    const { dp } = fakeServer();
+    const { i18n } = renderWithProviders(<TransitionTimeline entity="gizmo" base="/gizmo" machine="gizmo" id={5} />, { dataProvider: dp });
+    i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
+    const step = await waitFor(() => {
+      const el = document.querySelector<HTMLElement>('[data-transition="START"]');
+      if (!el) throw new Error('no timeline');
+      return el;
+    });
+    expect(step.textContent).toContain('Start: Open → Working');
+    expect(step.textContent).toContain('on it');
+    expect(step.textContent).toContain('by Karimov Aziz');
+  });
+});

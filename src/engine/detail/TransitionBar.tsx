@@ -1,0 +1,170 @@
+import {
+  Badge, Body1, Button, Caption1, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle,
+  makeStyles, Spinner, Textarea, tokens,
+} from '@fluentui/react-components';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { JSONSchema7 } from 'json-schema';
+import { useApi, useDataProvider } from '../../app/api/context.tsx';
+import { entityKeys } from '../../app/api/hooks.ts';
+import { HttpError } from '../../app/api/http.ts';
+import type { StoredRecord } from '../../app/api/data-provider.ts';
+import { formatDateTime } from '../../shared/format.ts';
+import { useConfirm } from '../common/useConfirm.tsx';
+import { useLockedAction } from '../common/useLockedAction.ts';
+import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+
+/** An event the server says the user may send now (GET {base}/events/{id}). */
+interface EventOption {
+  type: string;
+  target: string;
+  description: string;
+  payload?: JSONSchema7;
+}
+
+/** One status change (GET {base}/history/{id}). */
+interface HistoryEntry {
+  id: number;
+  at: string;
+  actor: string | null;
+  actorName: string | null;
+  event: string;
+  from: string;
+  to: string;
+  comment: string | null;
+}
+
+const useStyles = makeStyles({
+  bar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', margin: `${tokens.spacingVerticalS} 0` },
+  timeline: { listStyle: 'none', margin: 0, padding: 0, borderLeft: `2px solid ${tokens.colorNeutralStroke1}` },
+  step: { position: 'relative', padding: `0 0 ${tokens.spacingVerticalM} ${tokens.spacingHorizontalL}` },
+  dot: { position: 'absolute', left: '-7px', top: '4px', width: '12px', height: '12px', borderRadius: '50%', backgroundColor: tokens.colorBrandBackground },
+  muted: { color: tokens.colorNeutralForeground3 },
+});
+
+/** The i18n keys of a machine's states and events (checked by `npm run check`). */
+export const stateKey = (machine: string, state: string): string => `workflow.${machine}.states.${state}`;
+export const eventKey = (machine: string, event: string): string => `workflow.${machine}.events.${event}`;
+
+const eventsKey = (entity: string, id: number) => [...entityKeys.all(entity), 'events', id] as const;
+const transitionsKey = (entity: string, id: number) => [...entityKeys.all(entity), 'transitions', id] as const;
+
+/**
+ * The status machine on a record page: the status as a badge and one button per event the
+ * server allows this user now (`data-event`). An event without input asks for confirmation;
+ * one with a payload schema opens its form first. The server decides everything: a refusal
+ * (409, 403) is reported and the page reloads the record.
+ */
+export function TransitionBar({ entity, base, machine, record }: { entity: string; base: string; machine: string; record: StoredRecord }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const dp = useDataProvider();
+  const { reportError, notifySuccess } = useApi();
+  const client = useQueryClient();
+  const { confirm, dialog } = useConfirm();
+  const events = useQuery({
+    queryKey: [...eventsKey(entity, record.id), record.version],
+    queryFn: () => dp.call<{ events: EventOption[] }>('GET', `/api${base}/events/${record.id}`, {}),
+  });
+  const [open, setOpen] = useState<EventOption | null>(null);
+  const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>();
+  const [comment, setComment] = useState('');
+  const form = useRef<EntityFormHandle>(null);
+
+  const send = async (event: EventOption, payload?: Record<string, unknown>) => {
+    try {
+      const next = await dp.call<StoredRecord>('POST', `/api${base}/transition/${record.id}`, {
+        event: event.type, version: record.version, ...(payload ? { payload } : {}), ...(comment.trim() ? { comment: comment.trim() } : {}),
+      });
+      client.setQueryData(entityKeys.one(entity, record.id), next);
+      setOpen(null);
+      setComment('');
+      notifySuccess('workflow.ui.saved');
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 400 && error.fieldErrors && event.payload) {
+        setServerErrors(Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k.replace(/^\/payload/, ''), v])));
+        return;
+      }
+      setOpen(null);
+      reportError(error);
+    }
+    await client.invalidateQueries({ queryKey: entityKeys.all(entity) });
+  };
+  const { run, locked: busy } = useLockedAction(send);
+  // An event without input is confirmed in a prompt; one with input, by its form's own "perform".
+  const confirmAndRun = async (event: EventOption) => {
+    if (await confirm('transition')) await run(event);
+  };
+
+  const status = record.status;
+  return (
+    <div className={s.bar} data-region="transitions" data-machine={machine}>
+      <Caption1>{t('workflow.ui.status')}:</Caption1>
+      <Badge appearance="filled" data-status={status}>{t(stateKey(machine, status), { defaultValue: status })}</Badge>
+      {events.isLoading && <Spinner size="tiny" />}
+      {events.data?.events.map((event) => (
+        <Button
+          key={event.type}
+          data-event={event.type}
+          title={event.description}
+          disabled={busy}
+          onClick={() => {
+            if (event.payload) {
+              setServerErrors(undefined);
+              setOpen(event);
+            } else void confirmAndRun(event);
+          }}
+        >
+          {t(eventKey(machine, event.type), { defaultValue: event.type })}
+        </Button>
+      ))}
+      {events.data && events.data.events.length === 0 && <Caption1 className={s.muted} data-region="no-events">{t('workflow.ui.noActions')}</Caption1>}
+      <Dialog open={open !== null} onOpenChange={(_e, d) => !d.open && setOpen(null)}>
+        <DialogSurface data-dialog="transition" data-event={open?.type}>
+          <DialogBody>
+            <DialogTitle>{open && t(eventKey(machine, open.type), { defaultValue: open.type })}</DialogTitle>
+            <DialogContent>
+              {open?.payload && (
+                <EntityForm entity={entity} schema={open.payload} uiSchema={{}} formData={{}} serverErrors={serverErrors} formRef={form} onSubmit={(data) => void run(open, data)} />
+              )}
+              <Textarea data-field="/comment" aria-label={t('workflow.ui.comment')} placeholder={t('workflow.ui.comment')} value={comment} onChange={(_e, d) => setComment(d.value)} />
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" data-action="cancel" onClick={() => setOpen(null)}>{t('workflow.ui.cancel')}</Button>
+              <Button appearance="primary" data-action="send" disabled={busy} onClick={() => form.current?.submit()}>{t('workflow.ui.send')}</Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
+      {dialog}
+    </div>
+  );
+}
+
+/** The path of the record through its statuses, oldest first, as a timeline. */
+export function TransitionTimeline({ entity, base, machine, id }: { entity: string; base: string; machine: string; id: number }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const dp = useDataProvider();
+  const history = useQuery({ queryKey: transitionsKey(entity, id), queryFn: () => dp.call<{ list: HistoryEntry[] }>('GET', `/api${base}/history/${id}`, {}) });
+  if (history.isLoading) return <Spinner />;
+  if (!history.data?.list.length) return <Body1>{t('workflow.ui.noHistory')}</Body1>;
+  return (
+    <ol className={s.timeline} data-region="transition-history">
+      {history.data.list.map((row) => (
+        <li key={row.id} className={s.step} data-transition={row.event} data-to={row.to}>
+          <span className={s.dot} />
+          <Body1>
+            <strong>{t(eventKey(machine, row.event), { defaultValue: row.event })}</strong>
+            {': '}
+            {t(stateKey(machine, row.from), { defaultValue: row.from })} → {t(stateKey(machine, row.to), { defaultValue: row.to })}
+          </Body1>
+          <br />
+          <Caption1 className={s.muted}>{formatDateTime(row.at)} · {t('workflow.ui.by', { actor: row.actorName ?? row.actor ?? '—' })}</Caption1>
+          {row.comment && <Body1 as="p">{row.comment}</Body1>}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -18,6 +18,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   // Dashboards (charts) come with the statistics work; until then the kind says so plainly.
   dashboard: () => import('./UnknownScreen.tsx'),
   signin: () => import('./signin/SignInScreen.tsx'),
+  tree: () => import('./tree/TreeScreen.tsx'),
+  profile: () => import('./profile/ProfileScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

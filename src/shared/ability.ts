@@ -20,9 +20,10 @@ export function rulesFromPermissions(permissions: readonly string[]): Array<{ ac
 export const createAbility = (rules: ReadonlyArray<{ action: string; subject: string }>): PortalAbility =>
   createMongoAbility<PortalAbility>(rules as PortalRule[]);
 
-/** Whether a screen's `permission` ("public" or "action Subject") is granted. */
-export function canOpen(ability: PortalAbility, permission: string): boolean {
+/** Whether a screen's `permission` ("public", "signedIn" or "action Subject") is granted. */
+export function canOpen(ability: PortalAbility, permission: string, isSignedIn = false): boolean {
   if (permission === 'public') return true;
+  if (permission === 'signedIn') return isSignedIn;
   const [rule] = rulesFromPermissions([permission]);
   return rule ? ability.can(rule.action, rule.subject) : false;
 }

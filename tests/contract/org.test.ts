@@ -11,10 +11,13 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { backends, createTestDatabase } from '../support/databases.ts';
-import { signIn, startTestApp, TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { signIn as signInReply, startTestApp, TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { PDF, PNG, multipart } from '../support/multipart.ts';
 
 const en = { 'accept-language': 'en' };
+/** Sign-in with the session fields these tests read. */
+const signIn = async (...args: Parameters<typeof signInReply>) =>
+  (await signInReply(...args)) as Awaited<ReturnType<typeof signInReply>> & { employeeId: number | null; uploadPath: string | null };
 
 for (const backend of backends()) {
   describe.skipIf(!backend.available)(`organisation on ${backend.name}`, () => {

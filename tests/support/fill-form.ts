@@ -48,7 +48,7 @@ export async function fillForm(page: Page, root: JSONSchema7, data: Record<strin
       // The search combobox picks a record by its number when typed as "#<id>".
       const input = field.locator('input').first();
       await input.fill(`#${String(value)}`);
-      await page.locator(`[role="option"]`).first().click();
+      await page.locator('[role="listbox"] [role="option"]:visible').first().click();
       filled.push(pointer);
       continue;
     }

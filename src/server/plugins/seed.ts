@@ -33,24 +33,28 @@ export default fp(
         if (rows.length) continue;
       }
       const keyPath = `{${seed.key.split('/').slice(1).join(',')}}`;
-      const idOf = async (key: unknown): Promise<number | undefined> => {
-        const { rows } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE data #>> '${keyPath}' = $1 ORDER BY id LIMIT 1`, [String(key)]);
-        return rows[0] ? Number(rows[0].id) : undefined;
-      };
+      // Every present key and its id in one read: a catalogue of hundreds costs one query a start.
+      const present = new Map<string, number>();
+      const { rows } = await app.db.query<{ id: number; key: string | null }>(`SELECT id, data #>> '${keyPath}' AS key FROM ${table.table} ORDER BY id`);
+      for (const r of rows) if (r.key !== null && !present.has(r.key)) present.set(r.key, Number(r.id));
       const keyName = seed.key.slice(1);
       for (const record of seedRecords(def, app.definitions)) {
-        if ((await idOf(record[keyName])) !== undefined) continue;
+        const key = String(record[keyName]);
+        if (present.has(key)) continue;
         const resolved: SeedRecord = {};
         for (const [name, value] of Object.entries(record)) {
-          if (!isPlaceholder(value)) {
-            resolved[name] = value;
-            continue;
-          }
-          const id = await idOf(value.$seed);
-          if (id === undefined) throw new Error(`seed of ${def.id}: no record with ${seed.key} = "${value.$seed}" (list it earlier)`);
-          resolved[name] = id;
+          if (!isPlaceholder(value)) resolved[name] = value;
+          else if (present.has(String(value.$seed))) resolved[name] = present.get(String(value.$seed));
+          else throw new Error(`seed of ${def.id}: no record with ${seed.key} = "${value.$seed}" (list it earlier)`);
         }
-        await app.store.create(def.id, resolved, system);
+        try {
+          present.set(key, (await app.store.create(def.id, resolved, system)).id);
+        } catch (error) {
+          // Another instance starting at the same time seeded it first (the key is unique).
+          const { rows: again } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE data #>> '${keyPath}' = $1`, [key]);
+          if (!again[0]) throw error;
+          present.set(key, Number(again[0].id));
+        }
       }
     }
   },

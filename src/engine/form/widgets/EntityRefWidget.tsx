@@ -39,6 +39,8 @@ export function EntityRefWidget(props: WidgetProps) {
   const styles = useStyles();
   const entity = targetOf(schema) ?? String(props.options.entity ?? '');
   const [text, setText] = useState<string | undefined>(undefined);
+  // Open while typing: the list follows the search, not only the arrow button.
+  const [open, setOpen] = useState(false);
   const current = typeof value === 'number' ? value : undefined;
   const chosen = useQuery({
     queryKey: ['entity', entity, 'one', current ?? 0],
@@ -72,9 +74,15 @@ export function EntityRefWidget(props: WidgetProps) {
       clearable
       placeholder={i18n.t('engine.form.searchRecord')}
       value={text ?? chosenLabel}
+      open={open && (options.length > 0 || found.isFetching)}
+      onOpenChange={(_, data) => setOpen(data.open)}
       selectedOptions={current !== undefined ? [String(current)] : []}
-      onChange={(event) => setText((event.target as HTMLInputElement).value)}
+      onChange={(event) => {
+        setText((event.target as HTMLInputElement).value);
+        setOpen(true);
+      }}
       onOptionSelect={(_, data) => {
+        setOpen(false);
         setText(undefined);
         onChange(data.optionValue ? Number(data.optionValue) : undefined);
       }}
@@ -100,6 +108,7 @@ export function EntityChoicesWidget(props: WidgetProps) {
   const entity = String(options.entity ?? '');
   const valueField = String(options.valueField ?? manifests.get(entity)?.labelField ?? '/id');
   const [filter, setFilter] = useState('');
+  const [open, setOpen] = useState(false);
   const catalogue = useQuery({
     queryKey: ['entity', entity, 'catalogue', valueField],
     queryFn: async () => {
@@ -127,8 +136,13 @@ export function EntityChoicesWidget(props: WidgetProps) {
       disabled={disabled}
       placeholder={selected.length ? selected.join(', ') : i18n.t(catalogue.isLoading ? 'engine.form.loading' : 'engine.form.searchRecord')}
       value={filter}
+      open={open}
+      onOpenChange={(_, data) => setOpen(data.open)}
       selectedOptions={selected}
-      onChange={(event) => setFilter((event.target as HTMLInputElement).value)}
+      onChange={(event) => {
+        setFilter((event.target as HTMLInputElement).value);
+        setOpen(true);
+      }}
       onOptionSelect={(_, data) => onChange(data.selectedOptions)}
       onBlur={() => {
         setFilter('');

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { screen as dom, waitFor } from '@testing-library/react';
+import type { RJSFSchema } from '@rjsf/utils';
 import { createFakeDataProvider, renderEntityForm } from '../testing.tsx';
 
 vi.mock('../../../definitions/client.ts', () => ({
@@ -19,7 +20,7 @@ const schema = {
     unitId: { type: 'integer', title: 'test.text', entityRef: { entity: 'unit' } },
     rights: { type: 'array', title: 'test.text', items: { type: 'string' }, default: [] },
   },
-};
+} as RJSFSchema;
 const uiSchema = { unitId: { 'ui:widget': 'entityRef' }, rights: { 'ui:widget': 'entityChoices', 'ui:options': { entity: 'right', valueField: '/code' } } };
 const unit = (id: number, name: string) => ({ id, version: 1, status: 'ACTIVE', createdAt: '', updatedAt: '', name });
 

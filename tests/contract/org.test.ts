@@ -102,6 +102,9 @@ for (const backend of backends()) {
         const badParent = await call('POST', '/api/department/create', { nameLt: 'Bo‘lim', code: 'X-1', departmentTypeId: 4, sortOrder: 1, parentId: 424242 });
         expect(badParent.body.fieldErrors).toEqual({ '/parentId': 'No such record' });
         expect((await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_employee')).rows[0]!.n).toBe(before.rows[0]!.n);
+        const unit = await call('POST', '/api/department/create', { nameLt: 'Bo‘lim', code: `X-2-${backend.name}`.toUpperCase(), departmentTypeId: 4, sortOrder: 1, parentId: await centralId() });
+        const self = await call('PUT', `/api/department/update/${unit.body.id}`, { ...unit.body, parentId: unit.body.id });
+        expect(self.body.fieldErrors).toEqual({ '/parentId': 'A record cannot link to itself' });
         const good = await call('POST', '/api/employee/create', { lastName: 'Aliyev', firstName: 'Bobur', departmentId: await centralId(), canRegister: false, canLogin: true });
         expect(good.status, JSON.stringify(good.body)).toBe(200);
       });

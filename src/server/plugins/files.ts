@@ -63,14 +63,13 @@ const files: FastifyPluginAsync = async (app) => {
   /** A file is readable exactly when its record is (the store applies the read rules), or by its uploader before it is linked. */
   const mayRead = async (file: FileRow, actor: Actor): Promise<boolean> => {
     if (file.record_id === null) return file.owner !== null && file.owner === actor.id;
-    // One's own photo shows as one's avatar even without the right to read its record.
-    if (actor.id !== null && (await app.authSessions.profileRecordId(actor.id, file.kind)) === file.record_id) return true;
     try {
       await app.store.get(file.kind, file.record_id, actor);
       return true;
     } catch (error) {
-      if (error instanceof ApiError && [401, 403, 404].includes(error.statusCode)) return false;
-      throw error;
+      if (!(error instanceof ApiError && [401, 403, 404].includes(error.statusCode))) throw error;
+      // One's own photo shows as one's avatar even without the right to read its record.
+      return actor.id !== null && (await app.authSessions.profileRecordId(actor.id, file.kind)) === file.record_id;
     }
   };
 

@@ -10,7 +10,9 @@ import type { EntityStore } from './entity-store.ts';
  * Wraps the store so that every create and update first checks its `entityRef` fields: each
  * id must be a record of the named entity (400 `validation.entityRef` on that field, nothing
  * written). Existence only — whether the caller may read that record is not asked, as with
- * reference lists; values of the wrong type are left to the schema check that follows.
+ * reference lists; values of the wrong type are left to the schema check that follows. A
+ * record may not link to itself (a unit its own parent); longer cycles are not looked for
+ * (the tree screen shows them without looping).
  * @example app.decorate('store', withEntityRefs(createEntityStore(…), db, registry, tables))
  */
 export function withEntityRefs(store: EntityStore, db: Database, registry: DefinitionRegistry, tables: Map<string, EntityTable>): EntityStore {
@@ -20,13 +22,16 @@ export function withEntityRefs(store: EntityStore, db: Database, registry: Defin
     if (refs.length) fields.set(def.id, refs);
   }
 
-  const check = async (entity: string, input: unknown): Promise<void> => {
+  const check = async (entity: string, input: unknown, selfId?: number): Promise<void> => {
     const refs = fields.get(entity);
     if (!refs || !input || typeof input !== 'object') return;
     const wanted = refs.flatMap((ref) => valuesAt(input, ref.path)
       .filter((v) => Number.isSafeInteger(v.value) && (v.value as number) > 0)
       .map((v) => ({ pointer: v.pointer, id: v.value as number, entity: ref.entity })));
     const problems: FieldProblem[] = [];
+    // A record cannot be its own parent (or link to itself otherwise).
+    for (const w of wanted) if (selfId !== undefined && w.entity === entity && w.id === selfId) problems.push({ pointer: w.pointer, key: 'validation.entityRefSelf', params: {} });
+    if (problems.length) throw badInput(problems);
     for (const target of new Set(wanted.map((w) => w.entity))) {
       const table = tables.get(target);
       const ids = wanted.filter((w) => w.entity === target).map((w) => w.id);
@@ -46,7 +51,7 @@ export function withEntityRefs(store: EntityStore, db: Database, registry: Defin
       return store.create(entity, input, actor);
     },
     async update(entity, id, input, actor) {
-      await check(entity, input);
+      await check(entity, input, id);
       return store.update(entity, id, input, actor);
     },
   };

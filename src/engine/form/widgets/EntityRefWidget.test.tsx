@@ -65,5 +65,6 @@ describe('entityChoices widget', () => {
     // A multiselect list: its options are checkboxes.
     await user.click(await dom.findByRole('menuitemcheckbox', { name: 'update Unit' }));
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ rights: ['update Unit'] })));
+    await waitFor(() => expect(document.querySelector('[data-field="/rights"] [data-chosen]')?.textContent).toContain('update Unit'));
   });
 });

@@ -7,7 +7,7 @@
  * values not (or no longer) in the catalogue stay and can be removed.
  */
 import { useMemo, useState } from 'react';
-import { Combobox, Input, makeStyles, Option } from '@fluentui/react-components';
+import { Combobox, Input, makeStyles, Option, Tag, TagGroup, tokens } from '@fluentui/react-components';
 import { useQuery } from '@tanstack/react-query';
 import type { RJSFSchema, WidgetProps } from '@rjsf/utils';
 import { manifests } from '../../../definitions/client.ts';
@@ -15,7 +15,10 @@ import { valueAt } from '../../../shared/format.ts';
 import { formContextOf } from '../context.ts';
 import { useTranslator } from '../useTranslator.ts';
 
-const useStyles = makeStyles({ root: { width: '100%', minWidth: 0 } });
+const useStyles = makeStyles({
+  root: { width: '100%', minWidth: 0 },
+  tags: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS, marginTop: tokens.spacingVerticalXS },
+});
 
 /** Options shown at once; typing narrows them. */
 const SHOWN = 50;
@@ -129,30 +132,38 @@ export function EntityChoicesWidget(props: WidgetProps) {
   const needle = filter.trim().toLowerCase();
   const shown = all.filter((v) => !needle || v.toLowerCase().includes(needle)).slice(0, SHOWN * 4);
   return (
-    <Combobox
-      id={id}
-      className={styles.root}
-      multiselect
-      disabled={disabled}
-      placeholder={selected.length ? selected.join(', ') : i18n.t(catalogue.isLoading ? 'engine.form.loading' : 'engine.form.searchRecord')}
-      value={filter}
-      open={open}
-      onOpenChange={(_, data) => setOpen(data.open)}
-      selectedOptions={selected}
-      onChange={(event) => {
-        setFilter((event.target as HTMLInputElement).value);
-        setOpen(true);
-      }}
-      onOptionSelect={(_, data) => onChange(data.selectedOptions)}
-      onBlur={() => {
-        setFilter('');
-        onBlur(id, value);
-      }}
-      onFocus={() => onFocus(id, value)}
-    >
-      {shown.map((v) => (
-        <Option key={v} value={v}>{v}</Option>
-      ))}
-    </Combobox>
+    <div className={styles.root}>
+      <Combobox
+        id={id}
+        className={styles.root}
+        multiselect
+        disabled={disabled}
+        placeholder={i18n.t(catalogue.isLoading ? 'engine.form.loading' : 'engine.form.searchRecord')}
+        value={filter}
+        open={open}
+        onOpenChange={(_, data) => setOpen(data.open)}
+        selectedOptions={selected}
+        onChange={(event) => {
+          setFilter((event.target as HTMLInputElement).value);
+          setOpen(true);
+        }}
+        onOptionSelect={(_, data) => onChange(data.selectedOptions)}
+        onBlur={() => {
+          setFilter('');
+          onBlur(id, value);
+        }}
+        onFocus={() => onFocus(id, value)}
+      >
+        {shown.map((v) => (
+          <Option key={v} value={v}>{v}</Option>
+        ))}
+      </Combobox>
+      {/* The chosen values stay in sight, each removable. */}
+      {selected.length > 0 && (
+        <TagGroup className={styles.tags} size="small" data-chosen onDismiss={(_, data) => onChange(selected.filter((v) => v !== data.value))}>
+          {selected.map((v) => <Tag key={v} value={v} dismissible={!disabled} appearance="brand">{v}</Tag>)}
+        </TagGroup>
+      )}
+    </div>
   );
 }

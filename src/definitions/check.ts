@@ -356,6 +356,22 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       const id = access[key];
       if (id !== undefined && !entities.has(id)) report(file, `/${key}`, `entity "${id}" does not exist`);
     }
+    const unitPermissions = access.unitPermissions;
+    if (unitPermissions) {
+      const at = '/unitPermissions';
+      const fieldOf = (entity: string | undefined, pointer: string, key: string, type: string): void => {
+        const target = entity ? entities.get(entity) : undefined;
+        if (!target) return report(file, key === 'entity' ? `${at}/entity` : `${at}/${key}`, `entity "${entity ?? ''}" does not exist`);
+        const t = target.schema ? resolveFieldSchema(target.schema, pointer) : undefined;
+        if (!t) return report(file, `${at}/${key}`, `field "${pointer}" does not exist in "${entity}"`);
+        if (scalarType(t) !== type) report(file, `${at}/${key}`, `field "${pointer}" of "${entity}" must be of type ${type}`);
+      };
+      fieldOf(unitPermissions.entity, unitPermissions.typeField, 'typeField', 'integer');
+      fieldOf(unitPermissions.entity, unitPermissions.unitField, 'unitField', 'integer');
+      fieldOf(unitPermissions.entity, unitPermissions.permissionsField, 'permissionsField', 'array');
+      fieldOf(unitPermissions.unitEntity, unitPermissions.unitTypeField, 'unitTypeField', 'integer');
+      fieldOf(access.employeeEntity, unitPermissions.employeeUnitField, 'employeeUnitField', 'integer');
+    }
     if (access.employeeUserField) {
       const employee = access.employeeEntity ? entities.get(access.employeeEntity)?.schema : undefined;
       if (!access.employeeEntity) report(file, '/employeeUserField', 'needs employeeEntity');

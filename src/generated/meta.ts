@@ -462,6 +462,33 @@ export interface AccessDefinition {
    * The field of a staff card holding the id of its user account.
    */
   employeeUserField?: string;
+  /**
+   * Permissions that come with a staff member's unit, added to those of their roles (the row scope stays the roles'). Records of `entity` name a unit type (`typeField`) and optionally one unit (`unitField`), and a list of permission strings (`permissionsField`): a record without a unit applies to every unit of its type, one with a unit to that unit only. The user's unit is their staff card's `employeeUnitField` (a record of `unitEntity`, whose type is `unitTypeField`).
+   */
+  unitPermissions?: {
+    entity: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    typeField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    unitField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    permissionsField: string;
+    unitEntity: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    unitTypeField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    employeeUnitField: string;
+  };
 }
 
 /**

@@ -191,6 +191,25 @@ for (const backend of backends()) {
         expect((await signIn(app, me.username, 'second password 2')).id).toBe(me.id);
       });
 
+      it('adds the permissions of the staff member\'s unit (by its type, and for that unit) to their roles\'', async () => {
+        const regional = (await app.db.query<{ id: number }>("SELECT id FROM e_department WHERE data->>'code' = 'R1706'")).rows[0]!.id;
+        const other = (await app.db.query<{ id: number }>("SELECT id FROM e_department WHERE data->>'code' = 'R1703'")).rows[0]!.id;
+        expect((await call('POST', '/api/department-permission-type/create', { departmentTypeId: 2, permissions: ['read Prefix'] })).status).toBe(200);
+        expect((await call('POST', '/api/department-permission-type/create', { departmentTypeId: 2, departmentId: regional, permissions: ['read Employee'] })).status).toBe(200);
+        const me = await user(['security']);
+        await call('POST', '/api/employee/create', { lastName: 'Qodirov', firstName: 'Anvar', departmentId: regional, canRegister: false, canLogin: true, userId: me.id });
+        const session = await signIn(app, me.username, 'first password 1');
+        expect(session.permissions).toEqual(expect.arrayContaining(['read Prefix', 'read Employee']));
+        expect((await call('POST', '/api/prefix/list-search', { page: 0, itemsPerPage: 10 }, session.token)).status).toBe(200);
+        expect((await call('POST', '/api/contractor/list-search', { page: 0, itemsPerPage: 10 }, session.token)).status).toBe(403);
+        // A unit of the same type gets the type's permissions, not the other unit's own.
+        const colleague = await user(['security']);
+        await call('POST', '/api/employee/create', { lastName: 'Qodirova', firstName: 'Nodira', departmentId: other, canRegister: false, canLogin: true, userId: colleague.id });
+        const theirs = await signIn(app, colleague.username, 'first password 1');
+        expect(theirs.permissions).toContain('read Prefix');
+        expect(theirs.permissions).not.toContain('read Employee');
+      });
+
       it('offers the permission catalogue: access.json\'s permissions and CRUD of every subject', async () => {
         const list = await call('POST', '/api/permission/list-search?subject=Department', { page: 0, itemsPerPage: 100 });
         expect(list.body.list.map((p: { code: string }) => p.code).sort()).toEqual(['create Department', 'delete Department', 'read Department', 'update Department']);

@@ -72,6 +72,29 @@ export default fp(
       );
       return rows[0] ? { id: Number(rows[0].id), data: rows[0].data } : undefined;
     };
+    /**
+     * The permissions a staff card's unit brings (access.json `unitPermissions`): those of the
+     * records for the unit's type without a unit, and of the records for the unit itself.
+     */
+    const unitConfig = access.unitPermissions;
+    const unitTable = unitConfig ? app.tables.get(unitConfig.unitEntity) : undefined;
+    const grantTable = unitConfig ? app.tables.get(unitConfig.entity) : undefined;
+    const jsonPath = (pointer: string): string => `{${pointer.split('/').slice(1).join(',')}}`;
+    const unitPermissionsOf = async (employee: EmployeeData | undefined): Promise<string[]> => {
+      if (!unitConfig || !unitTable || !grantTable || !employee) return [];
+      const unitId = employee[unitConfig.employeeUnitField.slice(1)];
+      if (typeof unitId !== 'number') return [];
+      const unit = await app.db.query<{ type: string | null }>(`SELECT data #>> '${jsonPath(unitConfig.unitTypeField)}' AS type FROM ${unitTable.table} WHERE id = $1`, [unitId]);
+      const type = unit.rows[0]?.type ?? null;
+      const { rows } = await app.db.query<{ permissions: string[] | null }>(
+        `SELECT data #> '${jsonPath(unitConfig.permissionsField)}' AS permissions FROM ${grantTable.table}
+         WHERE (data #>> '${jsonPath(unitConfig.typeField)}' = $1 AND data #>> '${jsonPath(unitConfig.unitField)}' IS NULL)
+            OR data #>> '${jsonPath(unitConfig.unitField)}' = $2`,
+        [type, String(unitId)],
+      );
+      return [...new Set(rows.flatMap((r) => (Array.isArray(r.permissions) ? r.permissions.filter((p) => typeof p === 'string') : [])))];
+    };
+
     /** Whether a user may sign in: their own flag and, when linked, their staff card's. */
     const mayLogin = async (userId: string, user: UserData): Promise<boolean> =>
       user.canLogin && (await employeeOf(userId, user))?.data.canLogin !== false;
@@ -100,9 +123,14 @@ export default fp(
       if (hit && Date.now() - hit.at < ACTOR_CACHE_MS) return hit.actor;
       const { rows } = await app.db.query<{ data: UserData; status: string }>(`SELECT data, status FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
       const user = rows[0]?.data;
-      if (!user || !(await mayLogin(userId, user))) return undefined;
+      if (!user?.canLogin) return undefined;
+      const employee = await employeeOf(userId, user);
+      if (employee?.data.canLogin === false) return undefined;
       const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
-      const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, roles.rows.map((r) => r.data));
+      const unit = await unitPermissionsOf(employee?.data);
+      // The unit's permissions add rights, never width: OWN is the narrowest scope, so the roles' wins.
+      const grants = [...roles.rows.map((r) => r.data), ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : [])];
+      const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants);
       cache.set(userId, { actor, at: Date.now() });
       return actor;
     };

@@ -42,17 +42,17 @@ for (const backend of backends()) {
         // Audited as the system actor, through the store.
         const audit = await app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE entity = 'department' AND action = 'create' AND actor IS NULL");
         expect(audit.rows[0]!.n).toBe(15);
-        const permissions = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_permission');
+        const permissions = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_portal_permission');
         // A regional department deleted by staff stays deleted: the table is not empty any more.
         await app.db.query("DELETE FROM e_department WHERE data->>'code' = 'R1735'");
-        await app.db.query("DELETE FROM e_permission WHERE data->>'code' = 'read Department'");
+        await app.db.query("DELETE FROM e_portal_permission WHERE data->>'code' = 'read Department'");
         await app.close();
 
         app = await start();
         const again = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_department');
         expect(again.rows[0]!.n).toBe(14);
         // The catalogue ("missing") puts back what is missing and adds nothing twice.
-        const catalogue = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_permission');
+        const catalogue = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_portal_permission');
         expect(catalogue.rows[0]!.n).toBe(permissions.rows[0]!.n);
         await app.close();
       } finally {
@@ -157,7 +157,7 @@ for (const backend of backends()) {
         expect(image.statusCode).toBe(200);
         expect(image.rawPayload.equals(PNG)).toBe(true);
         const profile = await app.inject({ method: 'GET', url: '/api/auth/profile', headers: { ...auth, ...en } });
-        expect(profile.json()).toMatchObject({ id: me.id, uploadPath, employeeId: card.body.id, roles: [{ code: 'employee', name: 'Employee' }] });
+        expect(profile.json()).toMatchObject({ id: me.id, uploadPath, cardId: card.body.id, names: { firstName: 'Dilnoza', lastName: 'Karimova' }, roles: [{ code: 'employee', name: 'Employee' }] });
         expect((await signIn(app, me.username, 'first password 1')).uploadPath).toBe(uploadPath);
 
         // An admin uploads the photo of a given card; one who may not update cards may not.
@@ -211,9 +211,9 @@ for (const backend of backends()) {
       });
 
       it('offers the permission catalogue: access.json\'s permissions and CRUD of every subject', async () => {
-        const list = await call('POST', '/api/permission/list-search?subject=Department', { page: 0, itemsPerPage: 100 });
+        const list = await call('POST', '/api/portal-permission/list-search?subject=Department', { page: 0, itemsPerPage: 100 });
         expect(list.body.list.map((p: { code: string }) => p.code).sort()).toEqual(['create Department', 'delete Department', 'read Department', 'update Department']);
-        expect((await call('GET', '/api/permission/find-by?field=/code&value=manage%20all')).body.record).toMatchObject({ action: 'manage', subject: 'all' });
+        expect((await call('GET', '/api/portal-permission/find-by?field=/code&value=manage%20all')).body.record).toMatchObject({ action: 'manage', subject: 'all' });
       });
     });
   });

@@ -14,8 +14,9 @@ import { ScreenState } from '../common/ScreenState.tsx';
 interface Profile {
   id: number;
   username: string;
-  employeeId: number | null;
-  employee: { firstName: string; lastName: string; middleName: string | null };
+  /** The linked staff card, if any. */
+  cardId: number | null;
+  names: { firstName: string; lastName: string; middleName: string | null };
   uploadPath: string | null;
   roles: Array<{ code: string; name: string }>;
 }
@@ -56,7 +57,7 @@ export default function ProfileScreen({ screen }: ScreenProps) {
 
   if (!profile.data) return <ScreenState screenId={screen.id} error={profile.error} onRetry={() => void profile.refetch()} />;
   const me = profile.data;
-  const name = [me.employee.lastName, me.employee.firstName, me.employee.middleName].filter(Boolean).join(' ');
+  const name = [me.names.lastName, me.names.firstName, me.names.middleName].filter(Boolean).join(' ');
 
   const upload = async (file: File | undefined) => {
     if (!file || !photoRoute) return;

@@ -7,6 +7,7 @@ import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../
 import { ACCESS_TOKEN_SECONDS, createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
 import { createSignatureSignIn, type ExternalIdentity } from '../auth/external.ts';
+import { sessionReply, type PersonNames } from '../auth/session-reply.ts';
 
 interface UserData {
   username: string;
@@ -22,7 +23,7 @@ interface UserData {
 }
 
 /** The fields of a staff card the session reads (access.json `employeeEntity`). */
-interface EmployeeData extends Record<string, unknown> {
+interface StaffCardData extends Record<string, unknown> {
   firstName?: string;
   lastName?: string;
   middleName?: string;
@@ -63,10 +64,10 @@ export default fp(
      * The staff card of a user (access.json `employeeEntity`): the one the user's employeeId
      * names, else the one whose user field names the user. Undefined without such an entity.
      */
-    const employeeOf = async (userId: string, user: UserData): Promise<{ id: number; data: EmployeeData } | undefined> => {
+    const staffCardOf = async (userId: string, user: UserData): Promise<{ id: number; data: StaffCardData } | undefined> => {
       if (!employeeTable) return undefined;
       const byUser = employeeUserPath ? `OR data #>> '${employeeUserPath}' = $2` : '';
-      const { rows } = await app.db.query<{ id: number; data: EmployeeData }>(
+      const { rows } = await app.db.query<{ id: number; data: StaffCardData }>(
         `SELECT id, data FROM ${employeeTable.table} WHERE id = $1 ${byUser} ORDER BY (id = $1) DESC, id LIMIT 1`,
         employeeUserPath ? [user.employeeId ?? 0, userId] : [user.employeeId ?? 0],
       );
@@ -80,9 +81,9 @@ export default fp(
     const unitTable = unitConfig ? app.tables.get(unitConfig.unitEntity) : undefined;
     const grantTable = unitConfig ? app.tables.get(unitConfig.entity) : undefined;
     const jsonPath = (pointer: string): string => `{${pointer.split('/').slice(1).join(',')}}`;
-    const unitPermissionsOf = async (employee: EmployeeData | undefined): Promise<string[]> => {
-      if (!unitConfig || !unitTable || !grantTable || !employee) return [];
-      const unitId = employee[unitConfig.employeeUnitField.slice(1)];
+    const unitPermissionsOf = async (card: StaffCardData | undefined): Promise<string[]> => {
+      if (!unitConfig || !unitTable || !grantTable || !card) return [];
+      const unitId = card[unitConfig.employeeUnitField.slice(1)];
       if (typeof unitId !== 'number') return [];
       const unit = await app.db.query<{ type: string | null }>(`SELECT data #>> '${jsonPath(unitConfig.unitTypeField)}' AS type FROM ${unitTable.table} WHERE id = $1`, [unitId]);
       const type = unit.rows[0]?.type ?? null;
@@ -97,7 +98,7 @@ export default fp(
 
     /** Whether a user may sign in: their own flag and, when linked, their staff card's. */
     const mayLogin = async (userId: string, user: UserData): Promise<boolean> =>
-      user.canLogin && (await employeeOf(userId, user))?.data.canLogin !== false;
+      user.canLogin && (await staffCardOf(userId, user))?.data.canLogin !== false;
 
     // --- first start: roles, then the admin ------------------------------------------------
     for (const role of access.roles) {
@@ -124,10 +125,10 @@ export default fp(
       const { rows } = await app.db.query<{ data: UserData; status: string }>(`SELECT data, status FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
       const user = rows[0]?.data;
       if (!user?.canLogin) return undefined;
-      const employee = await employeeOf(userId, user);
-      if (employee?.data.canLogin === false) return undefined;
+      const card = await staffCardOf(userId, user);
+      if (card?.data.canLogin === false) return undefined;
       const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
-      const unit = await unitPermissionsOf(employee?.data);
+      const unit = await unitPermissionsOf(card?.data);
       // The unit's permissions add rights, never width: OWN is the narrowest scope, so the roles' wins.
       const grants = [...roles.rows.map((r) => r.data), ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : [])];
       const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants);
@@ -150,26 +151,16 @@ export default fp(
       const { rows } = await app.db.query<{ data: UserData }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
       const user = rows[0]!.data;
       const actor = (await loadActor(userId))!;
-      const employee = await employeeOf(userId, user);
-      const photo = photoOf(access.employeeEntity, employee?.data) ?? photoOf(access.userEntity, user as unknown as Record<string, unknown>);
-      return {
-        id: Number(userId),
-        username: user.username,
-        employeeId: employee?.id ?? user.employeeId ?? null,
-        employee: {
-          firstName: employee?.data.firstName ?? user.firstName,
-          lastName: employee?.data.lastName ?? user.lastName,
-          middleName: (employee ? employee.data.middleName : user.middleName) ?? null,
-        },
-        isOuter: user.isOuter,
-        uploadPath: photo ? `/api/file-entity/get/${photo}` : null,
-        userSettings: {},
-        permissions: actor.permissions,
-        roles: user.roles,
-      };
+      const card = await staffCardOf(userId, user);
+      const names: PersonNames = card
+        ? { firstName: card.data.firstName ?? user.firstName, lastName: card.data.lastName ?? user.lastName, middleName: card.data.middleName ?? null }
+        : { firstName: user.firstName, lastName: user.lastName, middleName: user.middleName ?? null };
+      const photo = photoOf(access.employeeEntity, card?.data) ?? photoOf(access.userEntity, user as unknown as Record<string, unknown>);
+      const reply = sessionReply({ id: Number(userId), username: user.username, cardId: card?.id ?? user.employeeId ?? null, names, isOuter: user.isOuter, photo, permissions: actor.permissions });
+      return { reply, names, roles: user.roles };
     };
     const payloadFor = async (userId: string, remember: boolean) => {
-      const { roles: _roles, ...info } = await sessionInfo(userId);
+      const { reply: info } = await sessionInfo(userId);
       return {
         token: await tokens.sign({ sub: userId, username: info.username }),
         refreshToken: await refresh.issue(userId, remember),
@@ -212,7 +203,7 @@ export default fp(
       if (entity === access.userEntity) return Number(userId);
       if (entity !== access.employeeEntity) return undefined;
       const { rows } = await app.db.query<{ data: UserData }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
-      return rows[0] ? (await employeeOf(userId, rows[0].data))?.id : undefined;
+      return rows[0] ? (await staffCardOf(userId, rows[0].data))?.id : undefined;
     };
     app.decorate('authSessions', { payloadFor, provision, profileRecordId });
 
@@ -347,17 +338,17 @@ export default fp(
     }, async (request) => {
       const id = request.actor.id;
       if (!id) throw new ApiError(401, 'errors.unauthorized');
-      const session = await sessionInfo(id);
-      const roles = await app.db.query<{ data: { code: string; name: string } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[]) ORDER BY ${roleCodeColumn}`, [session.roles]);
+      const { reply, names, roles: codes } = await sessionInfo(id);
+      const roles = await app.db.query<{ data: { code: string; name: string } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[]) ORDER BY ${roleCodeColumn}`, [codes]);
       return {
-        id: Number(id),
-        username: session.username,
-        employeeId: session.employeeId,
-        employee: session.employee,
-        isOuter: session.isOuter,
-        uploadPath: session.uploadPath,
+        id: reply.id,
+        username: reply.username,
+        cardId: reply.employeeId,
+        names,
+        isOuter: reply.isOuter,
+        uploadPath: reply.uploadPath,
         roles: roles.rows.map((r) => ({ code: r.data.code, name: r.data.name })),
-        permissions: session.permissions,
+        permissions: reply.permissions,
       };
     });
   },

@@ -26,17 +26,17 @@ const unit = (id: number, name: string) => ({ id, version: 1, status: 'ACTIVE', 
 
 describe('entityRef widget', () => {
   it('searches by keyword, stores the id and shows the label; "#id" finds by number', async () => {
-    const searchByKeyword = vi.fn(async () => [{ id: 4, label: 'Bukhara department' }]);
-    const getOne = vi.fn(async (_e: string, id: number) => unit(id, id === 4 ? 'Bukhara department' : 'Legal section'));
+    const searchByKeyword = vi.fn(async () => [{ id: 4, label: 'Bukhara office' }]);
+    const getOne = vi.fn(async (_e: string, id: number) => unit(id, id === 4 ? 'Bukhara office' : 'Legal section'));
     const getList = vi.fn(async () => ({ list: [], total: 0 }));
     const onChange = vi.fn();
     const { user } = renderEntityForm({ schema, uiSchema, formData: {}, onChange }, { dataProvider: createFakeDataProvider({ searchByKeyword, getOne, getList }) });
     const input = document.querySelector<HTMLInputElement>('[data-field="/unitId"] input')!;
     await user.type(input, 'Bukh');
     await waitFor(() => expect(searchByKeyword).toHaveBeenCalledWith('unit', 'Bukh', 50));
-    await user.click(await dom.findByRole('option', { name: 'Bukhara department' }));
+    await user.click(await dom.findByRole('option', { name: 'Bukhara office' }));
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ unitId: 4 })));
-    await waitFor(() => expect(input.value).toBe('Bukhara department'));
+    await waitFor(() => expect(input.value).toBe('Bukhara office'));
 
     await user.clear(input);
     await user.type(input, '#9');

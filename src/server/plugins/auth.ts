@@ -51,7 +51,10 @@ export default fp(
     const refresh = createRefreshTokens(app.db);
     const system = systemActor();
     const employeeTable = access.employeeEntity ? app.tables.get(access.employeeEntity) : undefined;
-    const employeeUserPath = access.employeeUserField ? `{${access.employeeUserField.split('/').slice(1).join(',')}}` : undefined;
+    // The card's user field as SQL: its typed, indexed column where the grid filters by it.
+    const employeeUserColumn = access.employeeUserField && employeeTable
+      ? employeeTable.columns.get(access.employeeUserField)?.column ?? `(data #>> '{${access.employeeUserField.split('/').slice(1).join(',')}}')::bigint`
+      : undefined;
 
     /** The photo file id of a record of an entity whose manifest declares `photo.field`. */
     const photoOf = (entity: string | undefined, data: Record<string, unknown> | undefined): string | undefined => {
@@ -66,10 +69,10 @@ export default fp(
      */
     const staffCardOf = async (userId: string, user: UserData): Promise<{ id: number; data: StaffCardData } | undefined> => {
       if (!employeeTable) return undefined;
-      const byUser = employeeUserPath ? `OR data #>> '${employeeUserPath}' = $2` : '';
+      const byUser = employeeUserColumn ? `OR ${employeeUserColumn} = $2` : '';
       const { rows } = await app.db.query<{ id: number; data: StaffCardData }>(
         `SELECT id, data FROM ${employeeTable.table} WHERE id = $1 ${byUser} ORDER BY (id = $1) DESC, id LIMIT 1`,
-        employeeUserPath ? [user.employeeId ?? 0, userId] : [user.employeeId ?? 0],
+        employeeUserColumn ? [user.employeeId ?? 0, Number(userId)] : [user.employeeId ?? 0],
       );
       return rows[0] ? { id: Number(rows[0].id), data: rows[0].data } : undefined;
     };

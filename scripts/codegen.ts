@@ -21,6 +21,7 @@ const META_TYPES: Record<string, string> = {
   'machine.schema.json': 'MachineDefinition',
   'reference.schema.json': 'ReferenceList',
   'access.schema.json': 'AccessDefinition',
+  'seed.schema.json': 'SeedFile',
   'system-fields.schema.json': 'SystemFields',
 };
 

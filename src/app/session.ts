@@ -34,6 +34,15 @@ export function saveSession(reply: SignInReply): void {
 
 export const signedIn = (): boolean => Boolean(getSetting('accessToken'));
 
+/** Fired on window when the session's shown data (the avatar) changes without a reload. */
+export const SESSION_EVENT = 'portal:session';
+
+/** A new avatar for the session (after a photo upload): stored, and the header follows. */
+export function setAvatar(uploadPath: string | null): void {
+  setSetting('avatarUrl', uploadPath);
+  if (typeof window !== 'undefined') window.dispatchEvent(new Event(SESSION_EVENT));
+}
+
 let inFlight: Promise<boolean> | null = null;
 
 /**

@@ -13,7 +13,9 @@ import type {
   ScreenDefinition,
   UiDefinition,
   AccessDefinition,
+  SeedFile,
 } from '../generated/meta.ts';
+import { SEED_GENERATORS } from './seed-generators.ts';
 
 /** One thing wrong with the definitions: the file, where in it, and what. */
 export interface DefinitionProblem {
@@ -38,6 +40,7 @@ const META_FOR = {
   machine: 'machine.schema.json',
   reference: 'reference.schema.json',
   access: 'access.schema.json',
+  seed: 'seed.schema.json',
 } as const;
 
 const uiFileOrNone = (f: string | undefined): string[] => (f ? [f] : []);
@@ -207,6 +210,11 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       report(file, `/views/${escape(name)}`, `file ${path} does not exist`);
       return [];
     });
+    const seedFile = manifest.seed?.file ? `${dir}/${manifest.seed.file}` : undefined;
+    if (seedFile) {
+      claimed.add(seedFile);
+      if (!sources.has(seedFile)) report(file, '/seed/file', `file ${seedFile} does not exist`);
+    }
     for (const other of filesIn(new RegExp(`^${dir}/[^/]+$`))) {
       if (!claimed.has(other)) report(other, '', `not named by ${file}`);
     }
@@ -234,6 +242,30 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
     if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
     manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
+    if (manifest.tree) {
+      field(file, '/tree/parentField', manifest.tree.parentField, { types: ['integer'] });
+      if (manifest.tree.sortField) field(file, '/tree/sortField', manifest.tree.sortField, { scalar: true });
+    }
+    if (manifest.photo) field(file, '/photo/field', manifest.photo.field);
+    if (manifest.seed) {
+      field(file, '/seed/key', manifest.seed.key, { scalar: true });
+      if (!manifest.unique?.includes(manifest.seed.key)) report(file, '/seed/key', `seed key "${manifest.seed.key}" must be one of the manifest's unique fields`);
+      if (manifest.seed.generator && !SEED_GENERATORS.has(manifest.seed.generator)) report(file, '/seed/generator', `seed generator "${manifest.seed.generator}" does not exist`);
+    }
+    if (seedFile && sources.has(seedFile) && metaValid(seedFile, META_FOR.seed)) {
+      const validate = strict.compile(schema);
+      const keyName = manifest.seed!.key.slice(1);
+      const keys = new Set<string>();
+      json<SeedFile>(seedFile).records.forEach((record: Record<string, unknown>, i) => {
+        const placeholder = (v: unknown): boolean => Boolean(v && typeof v === 'object' && '$seed' in v);
+        for (const [name, v] of Object.entries(record)) {
+          if (placeholder(v) && !keys.has(String((v as { $seed: unknown }).$seed))) report(seedFile, `/records/${i}/${escape(name)}`, `no earlier record has ${manifest.seed!.key} = "${String((v as { $seed: unknown }).$seed)}"`);
+        }
+        const resolved = Object.fromEntries(Object.entries(record).map(([k, v]) => [k, placeholder(v) ? 1 : v]));
+        if (!validate(resolved)) for (const e of validate.errors ?? []) report(seedFile, `/records/${i}${e.instancePath}`, e.message ?? 'invalid');
+        keys.add(String((record as Record<string, unknown>)[keyName]));
+      });
+    }
 
     if (gridFile && metaValid(gridFile, META_FOR.grid)) {
       const grid = json<GridDefinition>(gridFile);
@@ -286,6 +318,12 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       }
     }
   }
+  for (const [id, { manifest, schema }] of entities) {
+    const schemaFile = `schemas/${id}/${manifest.schema}`;
+    for (const { pointer, entity } of entityRefsOf(schema)) {
+      if (!entities.has(entity)) report(schemaFile, `${pointer}/entityRef/entity`, `entity "${entity}" does not exist`);
+    }
+  }
   for (const [file] of sources) {
     const m = /^schemas\/([^_/][^/]*)\/[^/]+$/.exec(file);
     if (m && !sources.has(`schemas/${m[1]}/entity.json`)) report(file, '', `folder schemas/${m[1]} has no entity.json`);
@@ -327,6 +365,9 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       });
       useKey(file, '/options/finish/doneKey', options.finish?.doneKey);
     }
+    if (screen.kind === 'tree' && target && !target.manifest.tree) report(file, '/kind', `entity "${screen.entity}" has no tree (manifest "tree": {"parentField"})`);
+    const photoRoute = (screen.options as { photoRoute?: string } | undefined)?.photoRoute;
+    if (photoRoute && ![...entities.values()].some((e) => e.manifest.photo?.route === photoRoute)) report(file, '/options/photoRoute', `no manifest has photo.route "${photoRoute}"`);
     if (screen.kind === 'wizard' && target) {
       const uiName = view ? target.manifest.views?.[view] : target.manifest.ui;
       if (!(sources.get(`schemas/${screen.entity}/${uiName ?? ''}`)?.json as UiDefinition | undefined)?.wizard) {
@@ -343,8 +384,30 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     }
     if (!metaValid(file, META_FOR.access)) continue;
     const access = json<AccessDefinition>(file);
-    for (const key of ['userEntity', 'roleEntity'] as const) {
-      if (!entities.has(access[key])) report(file, `/${key}`, `entity "${access[key]}" does not exist`);
+    for (const key of ['userEntity', 'roleEntity', 'employeeEntity'] as const) {
+      const id = access[key];
+      if (id !== undefined && !entities.has(id)) report(file, `/${key}`, `entity "${id}" does not exist`);
+    }
+    const unitPermissions = access.unitPermissions;
+    if (unitPermissions) {
+      const at = '/unitPermissions';
+      const fieldOf = (entity: string | undefined, pointer: string, key: string, type: string): void => {
+        const target = entity ? entities.get(entity) : undefined;
+        if (!target) return report(file, key === 'entity' ? `${at}/entity` : `${at}/${key}`, `entity "${entity ?? ''}" does not exist`);
+        const t = target.schema ? resolveFieldSchema(target.schema, pointer) : undefined;
+        if (!t) return report(file, `${at}/${key}`, `field "${pointer}" does not exist in "${entity}"`);
+        if (scalarType(t) !== type) report(file, `${at}/${key}`, `field "${pointer}" of "${entity}" must be of type ${type}`);
+      };
+      fieldOf(unitPermissions.entity, unitPermissions.typeField, 'typeField', 'integer');
+      fieldOf(unitPermissions.entity, unitPermissions.unitField, 'unitField', 'integer');
+      fieldOf(unitPermissions.entity, unitPermissions.permissionsField, 'permissionsField', 'array');
+      fieldOf(unitPermissions.unitEntity, unitPermissions.unitTypeField, 'unitTypeField', 'integer');
+      fieldOf(access.employeeEntity, unitPermissions.employeeUnitField, 'employeeUnitField', 'integer');
+    }
+    if (access.employeeUserField) {
+      const employee = access.employeeEntity ? entities.get(access.employeeEntity)?.schema : undefined;
+      if (!access.employeeEntity) report(file, '/employeeUserField', 'needs employeeEntity');
+      else if (employee && scalarType(resolveFieldSchema(employee, access.employeeUserField) ?? {}) !== 'integer') report(file, '/employeeUserField', `field "${access.employeeUserField}" is no integer field of "${access.employeeEntity}"`);
     }
     const subjectNames = new Set(['all', ...[...entities.values()].map((e) => e.manifest.subject)]);
     const checkPermissions = (list: string[], at: string) => list.forEach((p, i) => {
@@ -404,6 +467,20 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (missing.length) report(file, pointer, `i18n key "${key}" is missing in ${missing.join(', ')}`);
   }
   return problems;
+}
+
+/** Every `entityRef` of a record schema, with its schema pointer. */
+function entityRefsOf(schema: JSONSchema7 | undefined): Array<{ pointer: string; entity: string }> {
+  const out: Array<{ pointer: string; entity: string }> = [];
+  const walk = (node: unknown, pointer: string): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${pointer}/${i}`));
+    const ref = (node as { entityRef?: { entity?: unknown } }).entityRef;
+    if (ref && typeof ref.entity === 'string') out.push({ pointer, entity: ref.entity });
+    for (const [k, v] of Object.entries(node)) if (k !== 'entityRef' && typeof v === 'object') walk(v, `${pointer}/${escape(k)}`);
+  };
+  walk(schema, '');
+  return out;
 }
 
 function metaErrorPointer(e: ErrorObject): string {

@@ -6,6 +6,7 @@ import type {
   ReferenceList,
   ScreenDefinition,
   AccessDefinition,
+  SeedFile,
   UiDefinition,
 } from '../generated/meta.ts';
 import type { DefinitionSources } from './sources.ts';
@@ -18,6 +19,8 @@ export interface EntityDefinition {
   schema: JSONSchema7;
   ui: UiDefinition | undefined;
   grid: GridDefinition;
+  /** The records of the manifest's `seed.file` (server side only; the web app never loads them). */
+  seedFile?: SeedFile;
   /** Repository-relative folder, for messages. */
   dir: string;
 }
@@ -57,7 +60,8 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
       const grid = json<GridDefinition>(sources, `${dir}/${manifest.grid}`);
       if (!schema || !grid) continue;
       const ui = manifest.ui ? json<UiDefinition>(sources, `${dir}/${manifest.ui}`) : undefined;
-      registry.entities.set(manifest.id, { id: manifest.id, manifest, schema, ui, grid, dir });
+      const seedFile = manifest.seed?.file ? json<SeedFile>(sources, `${dir}/${manifest.seed.file}`) : undefined;
+      registry.entities.set(manifest.id, { id: manifest.id, manifest, schema, ui, grid, seedFile, dir });
     } else if (/^workflows\/[a-z][a-z0-9-]*\.machine\.json$/.test(file)) {
       const machine = json<MachineDefinition>(sources, file)!;
       registry.machines.set(machine.id, machine);

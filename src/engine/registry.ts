@@ -19,6 +19,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   dashboard: () => import('./UnknownScreen.tsx'),
   signin: () => import('./signin/SignInScreen.tsx'),
   flow: () => import('./flow/FlowScreen.tsx'),
+  tree: () => import('./tree/TreeScreen.tsx'),
+  profile: () => import('./profile/ProfileScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

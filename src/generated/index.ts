@@ -3,11 +3,16 @@ import type { AdvertisingPassport } from './entities/advertising-passport.ts';
 import type { Appeal } from './entities/appeal.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { Contractor } from './entities/contractor.ts';
+import type { Department } from './entities/department.ts';
+import type { DepartmentPermissionType } from './entities/department-permission-type.ts';
+import type { Employee } from './entities/employee.ts';
 import type { OnlineReport } from './entities/online-report.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
+import type { PortalPermission } from './entities/portal-permission.ts';
 import type { PortalRole } from './entities/portal-role.ts';
 import type { PortalUser } from './entities/portal-user.ts';
+import type { Prefix } from './entities/prefix.ts';
 import type { Tender } from './entities/tender.ts';
 
 export type * from './meta.ts';
@@ -15,17 +20,22 @@ export type * from './entities/advertising-passport.ts';
 export type * from './entities/appeal.ts';
 export type * from './entities/compliance-case.ts';
 export type * from './entities/contractor.ts';
+export type * from './entities/department.ts';
+export type * from './entities/department-permission-type.ts';
+export type * from './entities/employee.ts';
 export type * from './entities/online-report.ts';
 export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
+export type * from './entities/portal-permission.ts';
 export type * from './entities/portal-role.ts';
 export type * from './entities/portal-user.ts';
+export type * from './entities/prefix.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'department' | 'department-permission-type' | 'employee' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'department', 'department-permission-type', 'employee', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -33,11 +43,16 @@ export interface EntityDataMap {
   'appeal': Appeal;
   'compliance-case': ComplianceCase;
   'contractor': Contractor;
+  'department': Department;
+  'department-permission-type': DepartmentPermissionType;
+  'employee': Employee;
   'online-report': OnlineReport;
   'pharmacy-appeal': PharmacyAppeal;
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;
+  'portal-permission': PortalPermission;
   'portal-role': PortalRole;
   'portal-user': PortalUser;
+  'prefix': Prefix;
   'tender': Tender;
 }
 

@@ -83,6 +83,43 @@ export interface EntityManifest {
    * Unfinished records may be kept as drafts (`{base}/draft…`): saved without the required-field checks, resumed by their private link, submitted through the normal create.
    */
   drafts?: boolean;
+  /**
+   * Records inserted on start through the normal store write path (validated, audited as the system actor, in order). Either a file of this folder (`file`, shaped by seed.schema.json; a value {"$seed": "<key>"} stands for the id of the record of this entity whose `key` field has that value, so a record may name an earlier one as its parent) or a named generator of the server (`generator`, see src/server/store/seed.ts). `when`: "empty" seeds only while the table has no rows at all (staff edits and deletions stay as they are across restarts); "missing" adds, at every start, each record whose `key` value is not there yet (a catalogue that grows with the definitions).
+   */
+  seed?: {
+    [k: string]: unknown;
+  } & {
+    file?: string;
+    generator?: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    key: string;
+    when: "empty" | "missing";
+  };
+  /**
+   * The records form a tree (screen kind `tree`): parentField holds the id of the parent record of the same entity (absent = a root); sortField orders siblings (then the id).
+   */
+  tree?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    parentField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    sortField?: string;
+  };
+  /**
+   * The record carries a person's photo in `field` (a file field of one image). With `route`, POST /api/file-entity/save/<route>/{id} uploads a record's photo (needs update on the subject) and POST /api/file-entity/save/<route>/for-profile the signed-in user's own (their employee card, else their user record); the photo is the session's avatar (uploadPath).
+   */
+  photo?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    route?: string;
+  };
 }
 
 /**
@@ -202,14 +239,15 @@ export type ScreenDefinition = {
   id: string;
   description?: string;
   route: string;
-  kind: "list" | "form" | "wizard" | "detail" | "lookup" | "dashboard" | "page" | "signin" | "flow";
+  kind:
+    "list" | "form" | "wizard" | "detail" | "lookup" | "dashboard" | "page" | "signin" | "flow" | "tree" | "profile";
   entity?: string;
   /**
    * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
    */
   titleKey: string;
   /**
-   * 'public', or a CASL rule 'action Subject' the user needs.
+   * 'public', 'signedIn' (any signed-in user), or a CASL rule 'action Subject' the user needs.
    */
   permission: string;
   menu?: {
@@ -255,6 +293,14 @@ export type ScreenDefinition = {
        */
       doneKey?: string;
     };
+    /**
+     * tree: label the nodes by nameLt/nameUz/nameRu/nameEn in the user's language (as reference lists), else by the manifest's labelField.
+     */
+    localizedName?: boolean;
+    /**
+     * profile: the photo route (a manifest's photo.route) the avatar is uploaded to.
+     */
+    photoRoute?: string;
   };
 };
 
@@ -531,6 +577,53 @@ export interface AccessDefinition {
     readOnlyFields?: ReadOnlyFields;
     description?: string;
   }[];
+  /**
+   * The entity of staff cards. A user is linked to one by the user's employeeId or by the card's userField; a card with canLogin = false blocks sign-in of its user.
+   */
+  employeeEntity?: string;
+  /**
+   * The field of a staff card holding the id of its user account.
+   */
+  employeeUserField?: string;
+  /**
+   * Permissions that come with a staff member's unit, added to those of their roles (the row scope stays the roles'). Records of `entity` name a unit type (`typeField`) and optionally one unit (`unitField`), and a list of permission strings (`permissionsField`): a record without a unit applies to every unit of its type, one with a unit to that unit only. The user's unit is their staff card's `employeeUnitField` (a record of `unitEntity`, whose type is `unitTypeField`).
+   */
+  unitPermissions?: {
+    entity: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    typeField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    unitField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    permissionsField: string;
+    unitEntity: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    unitTypeField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    employeeUnitField: string;
+  };
+}
+
+/**
+ * schemas/<entity>/<file> named by the manifest's seed.file: records inserted on start (see entity.schema.json seed). Each record must be valid against the entity's schema once every {"$seed": key} is replaced by an id.
+ */
+export interface SeedFile {
+  $schema?: string;
+  description: string;
+  /**
+   * @minItems 1
+   */
+  records: {}[];
 }
 
 /**

@@ -11,6 +11,7 @@ import docs from './plugins/docs.ts';
 import entities from './plugins/entities.ts';
 import references from './plugins/references.ts';
 import files from './plugins/files.ts';
+import seed from './plugins/seed.ts';
 import auth from './plugins/auth.ts';
 import authExternal from './plugins/auth-external.ts';
 import records from './plugins/records.ts';
@@ -76,6 +77,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(http);
   await app.register(db);
   await app.register(store);
+  await app.register(seed);
   await app.register(auth);
   await app.register(authExternal);
   await app.register(notify);

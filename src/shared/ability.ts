@@ -72,9 +72,10 @@ export function abilityOfRoles(roles: readonly RoleRules[]): { permissions: stri
   return { permissions, fieldRules, ability: createAbility([...rulesFromPermissions(permissions), ...fieldRules]) };
 }
 
-/** Whether a screen's `permission` ("public" or "action Subject") is granted. */
-export function canOpen(ability: PortalAbility, permission: string): boolean {
+/** Whether a screen's `permission` ("public", "signedIn" or "action Subject") is granted. */
+export function canOpen(ability: PortalAbility, permission: string, isSignedIn = false): boolean {
   if (permission === 'public') return true;
+  if (permission === 'signedIn') return isSignedIn;
   const [rule] = rulesFromPermissions([permission]);
   return rule ? ability.can(rule.action, rule.subject) : false;
 }

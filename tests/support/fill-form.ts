@@ -1,13 +1,13 @@
 /**
  * Fills an engine-rendered form in the browser from a record, field by field, the way a
  * person would: it finds each field by its `data-field` JSON pointer and uses the control
- * the widget renders (native select, radio, checkbox, masked or plain input).
+ * the widget renders (native select, radio, checkbox, masked or plain input, a record search).
  */
 import type { Page } from 'playwright-core';
 import type { JSONSchema7 } from 'json-schema';
 import { deref } from '../../src/definitions/pointer.ts';
 
-type Annotated = JSONSchema7 & { reference?: unknown; file?: boolean };
+type Annotated = JSONSchema7 & { reference?: unknown; file?: boolean; entityRef?: { entity: string } };
 
 const toDisplayDate = (iso: string): string => {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?/.exec(iso);
@@ -42,6 +42,14 @@ export async function fillForm(page: Page, root: JSONSchema7, data: Record<strin
         }
         filled.push(...(await fillForm(page, root, value[i] as Record<string, unknown>, `${pointer}/${i}`, items)));
       }
+      continue;
+    }
+    if (schema.entityRef) {
+      // The search combobox picks a record by its number when typed as "#<id>".
+      const input = field.locator('input').first();
+      await input.fill(`#${String(value)}`);
+      await page.locator('[role="listbox"] [role="option"]:visible').first().click();
+      filled.push(pointer);
       continue;
     }
     const select = field.locator('select').first();

@@ -28,6 +28,35 @@ const entityWithWizard = (s: DefinitionSources): string | undefined =>
   [...s.keys()].filter((f) => f.endsWith('/ui.json')).find((f) => json(s, f).wizard)?.split('/')[1];
 
 describe('npm run check', () => {
+  it('checks seeds: records valid against the schema, "$seed" naming an earlier record, the key unique', () => {
+    const s = clone();
+    const manifestFile = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).seed?.file)!;
+    const dir = manifestFile.slice(0, -'/entity.json'.length);
+    const seedFile = `${dir}/${json(s, manifestFile).seed.file}`;
+    const records = json(s, seedFile).records;
+    const placeholderAt = records.findIndex((r: Record<string, unknown>) => Object.values(r).some((v) => v && typeof v === 'object' && '$seed' in v));
+    const field = Object.keys(records[placeholderAt]).find((k) => records[placeholderAt][k]?.$seed)!;
+    records[placeholderAt][field] = { $seed: 'NO-SUCH-KEY' };
+    records[0].unknownField = 1;
+    const problems = run(s);
+    expectProblem(problems, seedFile, `/records/${placeholderAt}/${field}`, /no earlier record/);
+    expectProblem(problems, seedFile, '/records/0', /additional properties/);
+  });
+
+  it('rejects an entityRef to an entity that does not exist, and a tree screen of an entity without a tree', () => {
+    const s = clone();
+    const schemaFile = [...s.keys()].find((f) => f.endsWith('/schema.json') && JSON.stringify(json(s, f)).includes('"entityRef"'))!;
+    const schema = json(s, schemaFile);
+    const name = Object.keys(schema.properties).find((k) => schema.properties[k].entityRef)!;
+    schema.properties[name].entityRef.entity = 'no-such-entity';
+    const treeScreen = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).kind === 'tree')!;
+    const other = [...s.keys()].find((f) => f.endsWith('/entity.json') && !json(s, f).tree)!;
+    json(s, treeScreen).entity = json(s, other).id;
+    const problems = run(s);
+    expectProblem(problems, schemaFile, `/properties/${name}/entityRef/entity`, /does not exist/);
+    expectProblem(problems, treeScreen, '/kind', /has no tree/);
+  });
+
   it('accepts the repository as it is', () => {
     expect(run(clone())).toEqual([]);
   });

@@ -48,6 +48,8 @@ export interface DataProvider {
   delete(entity: string, id: number, version?: number): Promise<void>;
   getHistory(entity: string, id: number): Promise<AuditEntry[]>;
   findBy(entity: string, field: string, value: string): Promise<StoredRecord | null>;
+  /** Records whose keyword fields contain `keyword`, as `{id, label}` (label = the manifest's labelField). */
+  searchByKeyword(entity: string, keyword: string, limit?: number): Promise<Array<{ id: number; label: string }>>;
   getReference(kind: string, parent?: number): Promise<ReferenceItem[]>;
   upload(entity: string, files: File[]): Promise<UploadedFile[]>;
   getFileInfo(ids: string[]): Promise<UploadedFile[]>;
@@ -64,6 +66,8 @@ export interface DataProvider {
    * POST as body; `query` adds query parameters to a POST.
    */
   call<T>(method: 'GET' | 'POST', path: string, params: Record<string, unknown>, query?: Record<string, unknown>): Promise<T>;
+  /** Posts files as multipart to a named endpoint (a photo upload); `field` names the part. */
+  postFiles<T>(path: string, files: File[], field?: string): Promise<T>;
 }
 
 export interface Draft {
@@ -95,6 +99,8 @@ export function createDataProvider(http: HttpClient): DataProvider {
     getHistory: async (entity, id) => (await http.request<{ list: AuditEntry[] }>('GET', `${baseOf(entity)}/audit/${id}`)).list,
     findBy: async (entity, field, value) =>
       (await http.request<{ record: StoredRecord | null }>('GET', `${baseOf(entity)}/find-by`, { query: { field, value } })).record,
+    searchByKeyword: async (entity, keyword, limit = 20) =>
+      (await http.request<{ list: Array<{ id: number; label: string }> }>('GET', `${baseOf(entity)}/search-by-keyword`, { query: { keyword, limit } })).list,
     getReference: async (kind, parent) => (await http.request<{ list: ReferenceItem[] }>('GET', `/api/reference/${kind}`, { query: { parent } })).list,
     upload: async (entity, files) => {
       const form = new FormData();
@@ -113,6 +119,11 @@ export function createDataProvider(http: HttpClient): DataProvider {
       : http.request('POST', `${baseOf(entity)}/draft`, { body: data })),
     getDraft: (entity, id) => http.request('GET', `${baseOf(entity)}/draft/${id}`),
     submitDraft: (entity, id) => http.request('POST', `${baseOf(entity)}/draft/${id}/submit`),
+    postFiles: (path, files, field = 'files') => {
+      const form = new FormData();
+      for (const f of files) form.append(field, f, f.name);
+      return http.request('POST', path, { form });
+    },
     call: (method, path, params, query) => (method === 'GET'
       ? http.request('GET', path, { query: { ...query, ...params } as Record<string, string> })
       : http.request('POST', path, { body: params, ...(query ? { query: query as Record<string, string> } : {}) })),

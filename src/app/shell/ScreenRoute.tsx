@@ -15,7 +15,7 @@ import { Notice } from './primitives.tsx';
 export function ScreenRoute({ screen, Kind }: { screen: ScreenDefinition; Kind: ComponentType<ScreenProps> }) {
   const { t } = useTranslation();
   const ability = useAbility();
-  const allowed = canOpen(ability, screen.permission);
+  const allowed = canOpen(ability, screen.permission, signedIn());
   const location = useLocation();
   useEffect(() => {
     document.title = `${t(screen.titleKey)} — ${t('app.shortTitle')}`;

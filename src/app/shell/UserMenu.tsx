@@ -3,12 +3,18 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { getSetting } from '../settings.ts';
 import { signOut } from '../session.ts';
+import { screens } from '../../definitions/client.ts';
 import { ShellButton } from './primitives.tsx';
+import { useAvatar } from './useAvatar.ts';
 
-/** The header's account corner: who is signed in and a way out, or a way in. */
+/** The route of the profile screen, if the definitions have one. */
+const profileRoute = screens.find((s) => s.kind === 'profile')?.route;
+
+/** The header's account corner: who is signed in (avatar and name → the profile) and a way out, or a way in. */
 export function UserMenu() {
   const { t } = useTranslation();
   const user = getSetting('userInfo');
+  const avatar = useAvatar();
   if (!getSetting('accessToken') || !user) {
     return (
       <Link to="/login" tabIndex={-1} style={{ color: 'inherit' }}>
@@ -16,10 +22,21 @@ export function UserMenu() {
       </Link>
     );
   }
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username;
+  const who = (
+    <>
+      {/* Light markup, not Fluent's Avatar: the header is part of every first visit's bundle. */}
+      {avatar
+        ? <img src={avatar} alt="" width={28} height={28} data-avatar="image" style={{ borderRadius: '50%', objectFit: 'cover' }} />
+        : <PersonRegular fontSize={20} aria-hidden data-avatar="none" />}
+      <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{name}</span>
+    </>
+  );
   return (
-    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }} data-user={user.username}>
-      <PersonRegular fontSize={20} aria-hidden />
-      <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{[user.firstName, user.lastName].filter(Boolean).join(' ') || user.username}</span>
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }} data-user={user.username}>
+      {profileRoute
+        ? <Link to={profileRoute} data-action="open-profile" title={t('auth.profile')} style={{ color: 'inherit', display: 'inline-flex', alignItems: 'center', gap: 6, textDecoration: 'none' }}>{who}</Link>
+        : who}
       <ShellButton appearance="subtle" data-action="sign-out" title={t('auth.signOut')} aria-label={t('auth.signOut')} onClick={() => void signOut()}>
         <SignOutRegular fontSize={20} />
       </ShellButton>

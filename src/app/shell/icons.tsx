@@ -1,7 +1,7 @@
 import type { FluentIcon } from '@fluentui/react-icons';
 import {
   BoxMultipleRegular, BuildingRegular, DataBarVerticalRegular, DocumentBulletListRegular, GavelRegular, HomeRegular,
-  MegaphoneRegular, PillRegular, ShieldCheckmarkRegular, AppsListRegular, PeopleRegular, ChatRegular,
+  MegaphoneRegular, PillRegular, ShieldCheckmarkRegular, AppsListRegular, PeopleRegular, ChatRegular, OrganizationRegular,
 } from '@fluentui/react-icons';
 
 /**
@@ -20,6 +20,7 @@ const icons: Record<string, FluentIcon> = {
   ShieldCheckmark: ShieldCheckmarkRegular,
   People: PeopleRegular,
   Chat: ChatRegular,
+  Organization: OrganizationRegular,
 };
 
 export const menuIcon = (name: string | undefined): FluentIcon => (name && icons[name]) || AppsListRegular;

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
+import type { JSONSchema7 } from 'json-schema';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { HttpError } from '../../app/api/http.ts';
 import { useApi } from '../../app/api/context.tsx';
@@ -21,6 +22,25 @@ const NO_UI = {};
 
 const dataOnly = (record: RecordData): RecordData =>
   Object.fromEntries(Object.entries(record).filter(([k]) => !(SYSTEM_FIELDS as readonly string[]).includes(k)));
+
+/**
+ * Initial values of a new record from the query string, for top-level scalar fields only
+ * (`?parentId=5` — a tree's "add a child"), typed by the schema; other parameters are ignored.
+ */
+function prefillOf(schema: JSONSchema7, search: URLSearchParams): RecordData {
+  const out: RecordData = {};
+  for (const [name, raw] of search) {
+    const prop = schema.properties?.[name];
+    if (!prop || typeof prop !== 'object') continue;
+    if (prop.type === 'integer' || prop.type === 'number') {
+      const n = Number(raw);
+      if (raw !== '' && Number.isFinite(n)) out[name] = n;
+    } else if (prop.type === 'boolean') {
+      if (raw === 'true' || raw === 'false') out[name] = raw === 'true';
+    } else if (prop.type === 'string') out[name] = raw;
+  }
+  return out;
+}
 
 interface ScreenOptions {
   view?: string;
@@ -58,8 +78,12 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const [saving, setSaving] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>(undefined);
   useEffect(() => {
-    if (loaded && formData === undefined) setFormData(dataOnly(loaded));
-  }, [loaded, formData]);
+    const creating = recordId === undefined && !draftId;
+    // A new record waits for its schema, which says how to read the query's initial values.
+    if (loaded && formData === undefined && (!creating || definition.data)) {
+      setFormData({ ...dataOnly(loaded), ...(creating && definition.data ? prefillOf(definition.data.schema, search) : {}) });
+    }
+  }, [loaded, formData, recordId, draftId, definition.data, search]);
   useLeaveGuard(dirty, saving);
 
   const change = (data: RecordData) => {

@@ -8,6 +8,7 @@ import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../
 import { ACCESS_TOKEN_SECONDS, createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
 import { createSignatureSignIn, type ExternalIdentity } from '../auth/external.ts';
+import { sessionReply, type PersonNames } from '../auth/session-reply.ts';
 
 interface UserData {
   username: string;
@@ -20,6 +21,14 @@ interface UserData {
   regionId?: number;
   employeeId?: number;
   photo?: string[];
+}
+
+/** The fields of a staff card the session reads (access.json `employeeEntity`). */
+interface StaffCardData extends Record<string, unknown> {
+  firstName?: string;
+  lastName?: string;
+  middleName?: string;
+  canLogin?: boolean;
 }
 
 /** How long a signed-in user's rights are reused before they are read again. */
@@ -42,6 +51,58 @@ export default fp(
     const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined);
     const refresh = createRefreshTokens(app.db);
     const system = systemActor();
+    const employeeTable = access.employeeEntity ? app.tables.get(access.employeeEntity) : undefined;
+    // The card's user field as SQL: its typed, indexed column where the grid filters by it.
+    const employeeUserColumn = access.employeeUserField && employeeTable
+      ? employeeTable.columns.get(access.employeeUserField)?.column ?? `(data #>> '{${access.employeeUserField.split('/').slice(1).join(',')}}')::bigint`
+      : undefined;
+
+    /** The photo file id of a record of an entity whose manifest declares `photo.field`. */
+    const photoOf = (entity: string | undefined, data: Record<string, unknown> | undefined): string | undefined => {
+      const field = entity ? app.definitions.entities.get(entity)?.manifest.photo?.field : undefined;
+      const value = field && data ? data[field.slice(1)] : undefined;
+      return Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
+    };
+
+    /**
+     * The staff card of a user (access.json `employeeEntity`): the one the user's employeeId
+     * names, else the one whose user field names the user. Undefined without such an entity.
+     */
+    const staffCardOf = async (userId: string, user: UserData): Promise<{ id: number; data: StaffCardData } | undefined> => {
+      if (!employeeTable) return undefined;
+      const byUser = employeeUserColumn ? `OR ${employeeUserColumn} = $2` : '';
+      const { rows } = await app.db.query<{ id: number; data: StaffCardData }>(
+        `SELECT id, data FROM ${employeeTable.table} WHERE id = $1 ${byUser} ORDER BY (id = $1) DESC, id LIMIT 1`,
+        employeeUserColumn ? [user.employeeId ?? 0, Number(userId)] : [user.employeeId ?? 0],
+      );
+      return rows[0] ? { id: Number(rows[0].id), data: rows[0].data } : undefined;
+    };
+    /**
+     * The permissions a staff card's unit brings (access.json `unitPermissions`): those of the
+     * records for the unit's type without a unit, and of the records for the unit itself.
+     */
+    const unitConfig = access.unitPermissions;
+    const unitTable = unitConfig ? app.tables.get(unitConfig.unitEntity) : undefined;
+    const grantTable = unitConfig ? app.tables.get(unitConfig.entity) : undefined;
+    const jsonPath = (pointer: string): string => `{${pointer.split('/').slice(1).join(',')}}`;
+    const unitPermissionsOf = async (card: StaffCardData | undefined): Promise<string[]> => {
+      if (!unitConfig || !unitTable || !grantTable || !card) return [];
+      const unitId = card[unitConfig.employeeUnitField.slice(1)];
+      if (typeof unitId !== 'number') return [];
+      const unit = await app.db.query<{ type: string | null }>(`SELECT data #>> '${jsonPath(unitConfig.unitTypeField)}' AS type FROM ${unitTable.table} WHERE id = $1`, [unitId]);
+      const type = unit.rows[0]?.type ?? null;
+      const { rows } = await app.db.query<{ permissions: string[] | null }>(
+        `SELECT data #> '${jsonPath(unitConfig.permissionsField)}' AS permissions FROM ${grantTable.table}
+         WHERE (data #>> '${jsonPath(unitConfig.typeField)}' = $1 AND data #>> '${jsonPath(unitConfig.unitField)}' IS NULL)
+            OR data #>> '${jsonPath(unitConfig.unitField)}' = $2`,
+        [type, String(unitId)],
+      );
+      return [...new Set(rows.flatMap((r) => (Array.isArray(r.permissions) ? r.permissions.filter((p) => typeof p === 'string') : [])))];
+    };
+
+    /** Whether a user may sign in: their own flag and, when linked, their staff card's. */
+    const mayLogin = async (userId: string, user: UserData): Promise<boolean> =>
+      user.canLogin && (await staffCardOf(userId, user))?.data.canLogin !== false;
 
     // --- first start: roles, then the admin ------------------------------------------------
     for (const role of access.roles) {
@@ -67,9 +128,14 @@ export default fp(
       if (hit && Date.now() - hit.at < ACTOR_CACHE_MS) return hit.actor;
       const { rows } = await app.db.query<{ data: UserData; status: string }>(`SELECT data, status FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
       const user = rows[0]?.data;
-      if (!user || !user.canLogin) return undefined;
+      if (!user?.canLogin) return undefined;
+      const card = await staffCardOf(userId, user);
+      if (card?.data.canLogin === false) return undefined;
       const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
-      const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, roles.rows.map((r) => r.data));
+      const unit = await unitPermissionsOf(card?.data);
+      // The unit's permissions add rights, never width: OWN is the narrowest scope, so the roles' wins.
+      const grants = [...roles.rows.map((r) => r.data), ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : [])];
+      const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants);
       cache.set(userId, { actor, at: Date.now() });
       return actor;
     };
@@ -84,24 +150,26 @@ export default fp(
     });
 
     const ipOf = (request: FastifyRequest): string => request.ip;
-    const payloadFor = async (userId: string, remember: boolean) => {
+    /** Who the user is, as sign-in answers and the profile shows it (no tokens). */
+    const sessionInfo = async (userId: string) => {
       const { rows } = await app.db.query<{ data: UserData }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
       const user = rows[0]!.data;
       const actor = (await loadActor(userId))!;
+      const card = await staffCardOf(userId, user);
+      const names: PersonNames = card
+        ? { firstName: card.data.firstName ?? user.firstName, lastName: card.data.lastName ?? user.lastName, middleName: card.data.middleName ?? null }
+        : { firstName: user.firstName, lastName: user.lastName, middleName: user.middleName ?? null };
+      const photo = photoOf(access.employeeEntity, card?.data) ?? photoOf(access.userEntity, user as unknown as Record<string, unknown>);
+      const reply = sessionReply({ id: Number(userId), username: user.username, cardId: card?.id ?? user.employeeId ?? null, names, isOuter: user.isOuter, photo, permissions: actor.permissions, fieldRules: actor.fieldRules });
+      return { reply, names, roles: user.roles };
+    };
+    const payloadFor = async (userId: string, remember: boolean) => {
+      const { reply: info } = await sessionInfo(userId);
       return {
-        token: await tokens.sign({ sub: userId, username: user.username }),
+        token: await tokens.sign({ sub: userId, username: info.username }),
         refreshToken: await refresh.issue(userId, remember),
         expiresIn: ACCESS_TOKEN_SECONDS,
-        id: Number(userId),
-        username: user.username,
-        employeeId: user.employeeId ?? null,
-        employee: { firstName: user.firstName, lastName: user.lastName, middleName: user.middleName ?? null },
-        isOuter: user.isOuter,
-        uploadPath: user.photo?.[0] ? `/api/file-entity/get/${user.photo[0]}` : null,
-        userSettings: {},
-        permissions: actor.permissions,
-        // CASL "cannot update Subject fields" rules: the fields the user may read but not change.
-        fieldRules: actor.fieldRules,
+        ...info,
       };
     };
 
@@ -117,7 +185,7 @@ export default fp(
           ? await app.db.query<{ id: number; data: UserData }>(`SELECT id, data FROM ${userTable.table} WHERE data->>'tin' = $1 ORDER BY id LIMIT 1`, [identity.tin])
           : { rows: [] };
       const user = found.rows[0];
-      if (user) return user.data.canLogin ? String(user.id) : undefined;
+      if (user) return (await mayLogin(String(user.id), user.data)) ? String(user.id) : undefined;
       const key = identity.pinfl ?? identity.tin;
       if (!key) return undefined;
       const [lastName, firstName, middleName] = (identity.fullName ?? '').split(/\s+/);
@@ -134,7 +202,14 @@ export default fp(
       }, system);
       return String(created.id);
     };
-    app.decorate('authSessions', { payloadFor, provision });
+    /** The id of the user's own record of an entity: the user record itself, or their staff card. */
+    const profileRecordId = async (userId: string, entity: string): Promise<number | undefined> => {
+      if (entity === access.userEntity) return Number(userId);
+      if (entity !== access.employeeEntity) return undefined;
+      const { rows } = await app.db.query<{ data: UserData }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
+      return rows[0] ? (await staffCardOf(userId, rows[0].data))?.id : undefined;
+    };
+    app.decorate('authSessions', { payloadFor, provision, profileRecordId });
 
     const signatureSignIn = createSignatureSignIn(app, provision, payloadFor);
 
@@ -181,8 +256,9 @@ export default fp(
       const user = rows[0];
       // The same work whether or not the user exists, and the same answer for every failure.
       const ok = await checkPassword(user?.hash ?? DUMMY_HASH, request.body.password!);
-      if (!user || !user.hash || !ok || !user.data.canLogin) {
-        await logAttempt(app.db, { username, ip, outcome: user && ok && !user.data.canLogin ? 'disabled' : 'bad-credentials', method: 'password' });
+      const allowed = Boolean(user) && (await mayLogin(String(user!.id), user!.data));
+      if (!user || !user.hash || !ok || !allowed) {
+        await logAttempt(app.db, { username, ip, outcome: user && ok && !allowed ? 'disabled' : 'bad-credentials', method: 'password' });
         throw new ApiError(401, 'errors.badCredentials');
       }
       await logAttempt(app.db, { username, ip, outcome: 'ok', method: 'password' });
@@ -234,18 +310,51 @@ export default fp(
       return { ok: true };
     });
 
-    app.post<{ Body: { oldPassword: string; newPassword: string } }>('/api/auth/change-password', {
-      schema: { tags: ['Auth'], body: { type: 'object', additionalProperties: false, required: ['oldPassword', 'newPassword'], properties: { oldPassword: { type: 'string', maxLength: 1000 }, newPassword: { type: 'string', maxLength: 1000 } } } },
+    app.post<{ Body: { oldPassword: string; newPassword: string; confirmPassword?: string } }>('/api/auth/change-password', {
+      schema: {
+        tags: ['Auth'],
+        summary: 'Change one\'s own password: the current one, the new one (8–128) and, when given, its confirmation',
+        body: { type: 'object', additionalProperties: false, required: ['oldPassword', 'newPassword'], properties: { oldPassword: { type: 'string', maxLength: 1000 }, newPassword: { type: 'string', maxLength: 1000 }, confirmPassword: { type: 'string', maxLength: 1000 } } },
+      },
     }, async (request) => {
       const id = request.actor.id;
       if (!id) throw new ApiError(401, 'errors.unauthorized');
+      // The form's own mistakes first: they are told without spending a password check.
+      const { newPassword, confirmPassword } = request.body;
+      const formProblems = [
+        ...(!passwordAcceptable(newPassword) ? [{ pointer: '/newPassword', key: 'validation.password', params: {} }] : []),
+        ...(confirmPassword !== undefined && confirmPassword !== newPassword ? [{ pointer: '/confirmPassword', key: 'validation.passwordMismatch', params: {} }] : []),
+      ];
+      if (formProblems.length) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: formProblems });
       const { rows } = await app.db.query<{ password_hash: string }>('SELECT password_hash FROM credential WHERE user_id = $1', [id]);
       if (!rows[0] || !(await checkPassword(rows[0].password_hash, request.body.oldPassword))) {
-        throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/oldPassword', key: 'errors.badCredentials', params: {} }] });
+        throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/oldPassword', key: 'validation.wrongPassword', params: {} }] });
       }
-      if (!passwordAcceptable(request.body.newPassword)) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/newPassword', key: 'validation.password', params: {} }] });
       await app.db.query('UPDATE credential SET password_hash = $2, updated_at = now() WHERE user_id = $1', [id, await hashPassword(request.body.newPassword)]);
       return { ok: true };
+    });
+
+    app.get('/api/auth/profile', {
+      schema: {
+        tags: ['Auth'],
+        summary: 'The signed-in user\'s own profile: names, roles (code and name), staff card and avatar',
+        querystring: { type: 'object', additionalProperties: false, properties: { lang: { type: 'string' } } },
+      },
+    }, async (request) => {
+      const id = request.actor.id;
+      if (!id) throw new ApiError(401, 'errors.unauthorized');
+      const { reply, names, roles: codes } = await sessionInfo(id);
+      const roles = await app.db.query<{ data: { code: string; name: string } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[]) ORDER BY ${roleCodeColumn}`, [codes]);
+      return {
+        id: reply.id,
+        username: reply.username,
+        cardId: reply.employeeId,
+        names,
+        isOuter: reply.isOuter,
+        uploadPath: reply.uploadPath,
+        roles: roles.rows.map((r) => ({ code: r.data.code, name: r.data.name })),
+        permissions: reply.permissions,
+      };
     });
   },
   { name: 'auth', dependencies: ['store', 'http'] },
@@ -257,6 +366,8 @@ declare module 'fastify' {
     authSessions: {
       payloadFor(userId: string, remember: boolean): Promise<Record<string, unknown>>;
       provision(identity: ExternalIdentity): Promise<string | undefined>;
+      /** The id of the user's own record of an entity (the user record, or their staff card), if any. */
+      profileRecordId(userId: string, entity: string): Promise<number | undefined>;
     };
   }
 }

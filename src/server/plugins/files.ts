@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -9,6 +9,8 @@ import { pipeline } from 'node:stream/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import { ApiError, notFound } from '../errors.ts';
 import type { Actor } from '../store/entity-store.ts';
+import type { EntityDefinition } from '../../definitions/registry.ts';
+import { registerPhotoRoutes, type UploadedFile } from '../files/photo-routes.ts';
 
 /** The uploader defaults of the spec: 5 files of 10 MB each. */
 export const DEFAULT_MAX_FILES = 5;
@@ -65,23 +67,19 @@ const files: FastifyPluginAsync = async (app) => {
       await app.store.get(file.kind, file.record_id, actor);
       return true;
     } catch (error) {
-      if (error instanceof ApiError && [401, 403, 404].includes(error.statusCode)) return false;
-      throw error;
+      if (!(error instanceof ApiError && [401, 403, 404].includes(error.statusCode))) throw error;
+      // One's own photo shows as one's avatar even without the right to read its record.
+      return actor.id !== null && (await app.authSessions.profileRecordId(actor.id, file.kind)) === file.record_id;
     }
   };
 
-  app.post<{ Params: { kind: string } }>('/api/file-entity/save/:kind', {
-    schema: {
-      tags: ['Files'],
-      consumes: ['multipart/form-data'],
-      params: { type: 'object', properties: { kind: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
-      response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
-    },
-  }, async (request) => {
-    const def = app.definitions.entities.get(request.params.kind);
-    if (!def) throw notFound();
+  /**
+   * Streams the request's files to storage under the entity's limits and records them as
+   * uploaded by the caller, not yet linked to a record; all or nothing.
+   */
+  const receive = async (request: FastifyRequest, def: EntityDefinition, filesAtMost?: number): Promise<UploadedFile[]> => {
     if (!request.isMultipart()) throw new ApiError(415, 'errors.unsupportedType');
-    const maxFiles = def.manifest.files?.maxFiles ?? DEFAULT_MAX_FILES;
+    const maxFiles = Math.min(def.manifest.files?.maxFiles ?? DEFAULT_MAX_FILES, filesAtMost ?? Infinity);
     const maxBytes = def.manifest.files?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const allowed = new Set(def.manifest.files?.mimeTypes ?? DEFAULT_MIME_TYPES);
     const storage = app.fileStorage;
@@ -127,8 +125,23 @@ const files: FastifyPluginAsync = async (app) => {
       if (code === 'FST_FILES_LIMIT') throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: maxFiles } });
       throw error;
     }
-    return { list: received.map(({ id, name, mime, size, sha256 }) => ({ id, name, mime, size, sha256 })) };
+    return received.map(({ id, name, mime, size, sha256 }) => ({ id, name, mime, size, sha256 }));
+  };
+
+  app.post<{ Params: { kind: string } }>('/api/file-entity/save/:kind', {
+    schema: {
+      tags: ['Files'],
+      consumes: ['multipart/form-data'],
+      params: { type: 'object', properties: { kind: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
+      response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
+    },
+  }, async (request) => {
+    const def = app.definitions.entities.get(request.params.kind);
+    if (!def) throw notFound();
+    return { list: await receive(request, def) };
   });
+
+  registerPhotoRoutes(app, receive, fileSchema);
 
   app.get<{ Querystring: { ids: string } }>('/api/file-entity/info', {
     schema: {

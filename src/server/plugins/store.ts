@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { createEntityStore } from '../store/entity-store.ts';
+import { withEntityRefs } from '../store/entity-refs.ts';
 import { createReferenceService } from '../store/references.ts';
 import { createLocalFileStorage } from '../files/file-storage.ts';
 
@@ -8,7 +9,8 @@ export default fp(
   async (app) => {
     const references = await createReferenceService(app.db);
     app.decorate('references', references);
-    app.decorate('store', createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap));
+    // Links between records (`entityRef`) are checked before the store's own validation.
+    app.decorate('store', withEntityRefs(createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap), app.db, app.definitions, app.tables));
     app.decorate('fileStorage', createLocalFileStorage(app.config.filesDir));
   },
   { name: 'store', dependencies: ['db'] },

@@ -14,7 +14,13 @@ export interface FileField {
   path: string[];
 }
 
-type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: string }; file?: boolean };
+/** A field holding the id of another entity's record (`entityRef: {entity}`). */
+export interface EntityRefField {
+  path: string[];
+  entity: string;
+}
+
+type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: string }; file?: boolean; entityRef?: { entity: string } };
 
 /** Walks a record schema and calls `visit` for every property schema with its path. */
 function walk(root: JSONSchema7, node: JSONSchema7Definition | undefined, path: string[], visit: (s: Annotated, path: string[]) => void): void {
@@ -34,6 +40,14 @@ export function findReferenceFields(root: JSONSchema7): ReferenceField[] {
   const out = new Map<string, ReferenceField>();
   walk(root, root, [], (s, path) => {
     if (s.reference) out.set(path.join('/'), { path, list: s.reference.list, parentField: s.reference.parentField });
+  });
+  return [...out.values()];
+}
+
+export function findEntityRefFields(root: JSONSchema7): EntityRefField[] {
+  const out = new Map<string, EntityRefField>();
+  walk(root, root, [], (s, path) => {
+    if (s.entityRef) out.set(path.join('/'), { path, entity: s.entityRef.entity });
   });
   return [...out.values()];
 }

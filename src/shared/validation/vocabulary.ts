@@ -31,7 +31,9 @@ export type PortalFormat = keyof typeof portalFormats;
 /**
  * The portal's own keywords. `positive` (≥ 0) and `positiveNotZero` (> 0) validate numbers;
  * `reference` (a reference-list kind, checked against the database by the store) and
- * `file` (the value holds uploaded file ids) are annotations ajv must accept.
+ * `file` (the value holds uploaded file ids) are annotations ajv must accept, and so is
+ * `entityRef: {entity}` (the value is the id of a record of that entity; the server's store
+ * checks that it exists, the form offers a search by keyword).
  */
 export const portalKeywords: KeywordDefinition[] = [
   {
@@ -66,6 +68,16 @@ export const portalKeywords: KeywordDefinition[] = [
     },
   },
   { keyword: 'file', schemaType: 'boolean' },
+  {
+    keyword: 'entityRef',
+    schemaType: 'object',
+    metaSchema: {
+      type: 'object',
+      required: ['entity'],
+      additionalProperties: false,
+      properties: { entity: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } },
+    },
+  },
 ];
 
 /**

@@ -7,6 +7,7 @@
 import type { RegistryWidgetsType } from '@rjsf/utils';
 import { CheckboxWidget } from './CheckboxWidget.tsx';
 import { DateTimeWidget, DateWidget } from './DateWidgets.tsx';
+import { EntityChoicesWidget, EntityRefWidget } from './EntityRefWidget.tsx';
 import { FileWidget } from './FileWidget.tsx';
 import { MapPointWidget } from './MapPointWidget.tsx';
 import { MoneyWidget, MxikWidget, PhoneWidget, PinflWidget, PostIndexWidget } from './MaskedWidgets.tsx';
@@ -35,6 +36,8 @@ export const portalWidgets: RegistryWidgetsType = {
   checkbox: CheckboxWidget,
   file: FileWidget,
   mapPoint: MapPointWidget,
+  entityRef: EntityRefWidget,
+  entityChoices: EntityChoicesWidget,
   hidden: HiddenWidget,
   // rjsf's default component names
   TextWidget,

@@ -1,0 +1,169 @@
+/**
+ * Links to records of another entity. `entityRef` (the schema keyword `entityRef: {entity}`,
+ * an integer id): a combobox that searches that entity by keyword as one types, showing each
+ * record by its manifest's labelField; "#15" picks record 15 by its number. `entityChoices`
+ * (an array of strings, `ui:options: {entity, valueField}`): several values chosen from the
+ * `valueField` of that entity's records — a catalogue such as the permissions of a role;
+ * values not (or no longer) in the catalogue stay and can be removed.
+ */
+import { useMemo, useState } from 'react';
+import { Combobox, Input, makeStyles, Option, Tag, TagGroup, tokens } from '@fluentui/react-components';
+import { useQuery } from '@tanstack/react-query';
+import type { RJSFSchema, WidgetProps } from '@rjsf/utils';
+import { manifests } from '../../../definitions/client.ts';
+import { valueAt } from '../../../shared/format.ts';
+import { formContextOf } from '../context.ts';
+import { useTranslator } from '../useTranslator.ts';
+
+const useStyles = makeStyles({
+  root: { width: '100%', minWidth: 0 },
+  tags: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS, marginTop: tokens.spacingVerticalXS },
+});
+
+/** Options shown at once; typing narrows them. */
+const SHOWN = 50;
+/** Catalogue size read for `entityChoices` (pages of 100). */
+const CATALOGUE_PAGES = 5;
+
+const targetOf = (schema: RJSFSchema): string | undefined => (schema as { entityRef?: { entity?: string } }).entityRef?.entity;
+
+/** The label of a record of an entity: its labelField, else its id. */
+function labelOf(entity: string, record: Record<string, unknown>): string {
+  const field = manifests.get(entity)?.labelField;
+  const value = field ? valueAt(record, field) : undefined;
+  return value === undefined || value === null || value === '' ? `#${String(record.id)}` : String(value);
+}
+
+/** One record of another entity chosen by searching it (see the file comment). */
+export function EntityRefWidget(props: WidgetProps) {
+  const { id, schema, value, disabled, readonly, onChange, onBlur, onFocus, registry } = props;
+  const { dataProvider } = formContextOf(registry);
+  const i18n = useTranslator();
+  const styles = useStyles();
+  const entity = targetOf(schema) ?? String(props.options.entity ?? '');
+  const [text, setText] = useState<string | undefined>(undefined);
+  // Open while typing: the list follows the search, not only the arrow button.
+  const [open, setOpen] = useState(false);
+  const current = typeof value === 'number' ? value : undefined;
+  const chosen = useQuery({
+    queryKey: ['entity', entity, 'one', current ?? 0],
+    queryFn: () => dataProvider.getOne(entity, current!),
+    enabled: current !== undefined && Boolean(entity),
+    staleTime: 60_000,
+  });
+  const chosenLabel = current === undefined ? '' : chosen.data ? labelOf(entity, chosen.data) : `#${current}`;
+  const typed = (text ?? '').trim();
+  const byNumber = /^#\d+$/.test(typed) ? Number(typed.slice(1)) : undefined;
+  const found = useQuery({
+    queryKey: ['entity', entity, 'keyword', typed],
+    queryFn: async () => {
+      if (byNumber !== undefined) {
+        const record = await dataProvider.getOne(entity, byNumber).catch(() => undefined);
+        return record ? [{ id: record.id, label: labelOf(entity, record) }] : [];
+      }
+      return dataProvider.searchByKeyword(entity, typed, SHOWN);
+    },
+    enabled: text !== undefined && typed.length > 0 && Boolean(entity),
+    staleTime: 30_000,
+  });
+
+  if (readonly) return <Input id={id} readOnly value={chosenLabel} />;
+  const options = found.data ?? [];
+  return (
+    <Combobox
+      id={id}
+      className={styles.root}
+      disabled={disabled}
+      clearable
+      placeholder={i18n.t('engine.form.searchRecord')}
+      value={text ?? chosenLabel}
+      open={open && (options.length > 0 || found.isFetching)}
+      onOpenChange={(_, data) => setOpen(data.open)}
+      selectedOptions={current !== undefined ? [String(current)] : []}
+      onChange={(event) => {
+        setText((event.target as HTMLInputElement).value);
+        setOpen(true);
+      }}
+      onOptionSelect={(_, data) => {
+        setOpen(false);
+        setText(undefined);
+        onChange(data.optionValue ? Number(data.optionValue) : undefined);
+      }}
+      onBlur={() => {
+        setText(undefined);
+        onBlur(id, value);
+      }}
+      onFocus={() => onFocus(id, value)}
+    >
+      {options.map((o) => (
+        <Option key={o.id} value={String(o.id)} text={o.label}>{o.label}</Option>
+      ))}
+    </Combobox>
+  );
+}
+
+/** Several values from another entity's catalogue (see the file comment). */
+export function EntityChoicesWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, options, onChange, onBlur, onFocus, registry } = props;
+  const { dataProvider } = formContextOf(registry);
+  const i18n = useTranslator();
+  const styles = useStyles();
+  const entity = String(options.entity ?? '');
+  const valueField = String(options.valueField ?? manifests.get(entity)?.labelField ?? '/id');
+  const [filter, setFilter] = useState('');
+  const [open, setOpen] = useState(false);
+  const catalogue = useQuery({
+    queryKey: ['entity', entity, 'catalogue', valueField],
+    queryFn: async () => {
+      const values: string[] = [];
+      for (let page = 0; page < CATALOGUE_PAGES; page++) {
+        const { list, total } = await dataProvider.getList(entity, { filters: {}, page, itemsPerPage: 100, sortBy: [valueField.slice(1)], sortDesc: [false] });
+        values.push(...list.map((r) => String(valueAt(r, valueField) ?? '')).filter(Boolean));
+        if ((page + 1) * 100 >= total) break;
+      }
+      return values;
+    },
+    enabled: Boolean(entity),
+    staleTime: 60_000,
+  });
+  const selected = Array.isArray(value) ? value.map(String) : [];
+  const all = useMemo(() => [...new Set([...selected, ...(catalogue.data ?? [])])], [selected, catalogue.data]);
+  if (readonly) return <Input id={id} readOnly value={selected.join(', ')} />;
+  const needle = filter.trim().toLowerCase();
+  const shown = all.filter((v) => !needle || v.toLowerCase().includes(needle)).slice(0, SHOWN * 4);
+  return (
+    <div className={styles.root}>
+      <Combobox
+        id={id}
+        className={styles.root}
+        multiselect
+        disabled={disabled}
+        placeholder={i18n.t(catalogue.isLoading ? 'engine.form.loading' : 'engine.form.searchRecord')}
+        value={filter}
+        open={open}
+        onOpenChange={(_, data) => setOpen(data.open)}
+        selectedOptions={selected}
+        onChange={(event) => {
+          setFilter((event.target as HTMLInputElement).value);
+          setOpen(true);
+        }}
+        onOptionSelect={(_, data) => onChange(data.selectedOptions)}
+        onBlur={() => {
+          setFilter('');
+          onBlur(id, value);
+        }}
+        onFocus={() => onFocus(id, value)}
+      >
+        {shown.map((v) => (
+          <Option key={v} value={v}>{v}</Option>
+        ))}
+      </Combobox>
+      {/* The chosen values stay in sight, each removable. */}
+      {selected.length > 0 && (
+        <TagGroup className={styles.tags} size="small" data-chosen onDismiss={(_, data) => onChange(selected.filter((v) => v !== data.value))}>
+          {selected.map((v) => <Tag key={v} value={v} dismissible={!disabled} appearance="brand">{v}</Tag>)}
+        </TagGroup>
+      )}
+    </div>
+  );
+}

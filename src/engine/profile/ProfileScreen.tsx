@@ -1,0 +1,153 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Avatar, Badge, Button, Card, Field, Input, makeStyles, Spinner, Text, Title2, Title3, tokens } from '@fluentui/react-components';
+import { ArrowUploadRegular } from '@fluentui/react-icons';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { ScreenProps } from '../types.ts';
+import { useApi } from '../../app/api/context.tsx';
+import { HttpError } from '../../app/api/http.ts';
+import { setAvatar } from '../../app/session.ts';
+import { useAvatar } from '../../app/shell/useAvatar.ts';
+import { ScreenState } from '../common/ScreenState.tsx';
+
+/** What GET /api/auth/profile answers. */
+interface Profile {
+  id: number;
+  username: string;
+  /** The linked staff card, if any. */
+  cardId: number | null;
+  names: { firstName: string; lastName: string; middleName: string | null };
+  uploadPath: string | null;
+  roles: Array<{ code: string; name: string }>;
+}
+
+/** The password rule of the server (passwordAcceptable): 8 to 128 characters. */
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 128;
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+
+const useStyles = makeStyles({
+  root: { display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '720px' },
+  who: { display: 'flex', gap: tokens.spacingHorizontalL, alignItems: 'center', flexWrap: 'wrap' },
+  roles: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap', marginTop: tokens.spacingVerticalXS },
+  form: { display: 'grid', gap: tokens.spacingVerticalM, maxWidth: '420px' },
+  hint: { color: tokens.colorNeutralForeground3 },
+});
+
+type PasswordField = 'oldPassword' | 'newPassword' | 'confirmPassword';
+
+/**
+ * The signed-in user's own page (kind `profile`): name, username, roles and avatar; a photo
+ * upload (`options.photoRoute` → POST /api/file-entity/save/<route>/for-profile, images only)
+ * whose result becomes the session avatar at once; and the password change (current, new,
+ * confirmation) with errors on their fields — checked here first, then by the server.
+ */
+export default function ProfileScreen({ screen }: ScreenProps) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const { dataProvider, reportError, notifySuccess } = useApi();
+  const photoRoute = (screen.options as { photoRoute?: string } | undefined)?.photoRoute;
+  const profile = useQuery({ queryKey: ['profile'], queryFn: () => dataProvider.call<Profile>('GET', '/api/auth/profile', {}) });
+  const avatar = useAvatar();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+  const [values, setValues] = useState<Record<PasswordField, string>>({ oldPassword: '', newPassword: '', confirmPassword: '' });
+  const [errors, setErrors] = useState<Partial<Record<PasswordField, string>>>({});
+  const [saving, setSaving] = useState(false);
+
+  if (!profile.data) return <ScreenState screenId={screen.id} error={profile.error} onRetry={() => void profile.refetch()} />;
+  const me = profile.data;
+  const name = [me.names.lastName, me.names.firstName, me.names.middleName].filter(Boolean).join(' ');
+
+  const upload = async (file: File | undefined) => {
+    if (!file || !photoRoute) return;
+    setUploading(true);
+    try {
+      const res = await dataProvider.postFiles<{ uploadPath: string }>(`/api/file-entity/save/${photoRoute}/for-profile`, [file], 'employeePhoto');
+      setAvatar(res.uploadPath);
+      notifySuccess('engine.profile.avatarSaved');
+      void profile.refetch();
+    } catch (error) {
+      reportError(error);
+    } finally {
+      setUploading(false);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+
+  const changePassword = async (event: FormEvent) => {
+    event.preventDefault();
+    const problems: Partial<Record<PasswordField, string>> = {};
+    if (!values.oldPassword) problems.oldPassword = t('validation.required');
+    if (values.newPassword.length < PASSWORD_MIN || values.newPassword.length > PASSWORD_MAX) problems.newPassword = t('validation.password');
+    if (values.confirmPassword !== values.newPassword) problems.confirmPassword = t('validation.passwordMismatch');
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    setSaving(true);
+    try {
+      await dataProvider.call('POST', '/api/auth/change-password', values);
+      setValues({ oldPassword: '', newPassword: '', confirmPassword: '' });
+      notifySuccess('engine.profile.passwordChanged');
+    } catch (error) {
+      if (error instanceof HttpError && error.fieldErrors) {
+        setErrors(Object.fromEntries(Object.entries(error.fieldErrors).map(([pointer, message]) => [pointer.slice(1), message])));
+      } else reportError(error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const passwordField = (field: PasswordField, autoComplete: string) => (
+    <Field label={t(`engine.profile.${field}`)} required validationMessage={errors[field]} validationState={errors[field] ? 'error' : 'none'} data-field={`/${field}`}>
+      <Input
+        type="password"
+        autoComplete={autoComplete}
+        maxLength={PASSWORD_MAX * 2}
+        value={values[field]}
+        onChange={(_, data) => {
+          setValues((v) => ({ ...v, [field]: data.value }));
+          setErrors((e) => ({ ...e, [field]: undefined }));
+        }}
+      />
+    </Field>
+  );
+
+  return (
+    <div data-screen={screen.id} className={s.root}>
+      <Title2 as="h1">{t(screen.titleKey)}</Title2>
+      <Card>
+        <div className={s.who}>
+          <Avatar size={96} name={name || me.username} image={avatar ? { src: avatar } : undefined} data-avatar={avatar ? 'image' : 'initials'} />
+          <div>
+            <Title3 as="h2" data-profile="name">{name || me.username}</Title3>
+            <Text block className={s.hint}>{t('engine.profile.username')}: <span data-profile="username">{me.username}</span></Text>
+            <Text block weight="semibold" style={{ marginTop: 8 }}>{t('engine.profile.roles')}</Text>
+            <div className={s.roles} data-profile="roles">
+              {me.roles.map((r) => <Badge key={r.code} appearance="tint" data-role={r.code}>{r.name}</Badge>)}
+            </div>
+          </div>
+        </div>
+        {photoRoute && (
+          <div>
+            <input ref={fileInput} type="file" accept={IMAGE_TYPES.join(',')} hidden data-field="/avatar" onChange={(e) => void upload(e.target.files?.[0])} />
+            <Button icon={uploading ? <Spinner size="tiny" /> : <ArrowUploadRegular />} disabled={uploading} data-action="upload-avatar" onClick={() => fileInput.current?.click()}>
+              {t('engine.profile.uploadAvatar')}
+            </Button>
+            <Text size={200} className={s.hint} style={{ marginLeft: 8 }}>{t('engine.profile.avatarHint')}</Text>
+          </div>
+        )}
+      </Card>
+      <Card>
+        <Title3 as="h2">{t('engine.profile.changePassword')}</Title3>
+        <form className={s.form} onSubmit={(e) => void changePassword(e)} noValidate data-form="change-password">
+          {passwordField('oldPassword', 'current-password')}
+          {passwordField('newPassword', 'new-password')}
+          {passwordField('confirmPassword', 'new-password')}
+          <div>
+            <Button type="submit" appearance="primary" disabled={saving} data-action="change-password">{t('engine.profile.save')}</Button>
+          </div>
+        </form>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import fp from 'fastify-plugin';
+import { systemActor } from '../auth/access.ts';
+import { seedGenerators } from '../../definitions/seed-generators.ts';
+import type { EntityDefinition } from '../../definitions/registry.ts';
+
+type SeedRecord = Record<string, unknown>;
+
+const isPlaceholder = (v: unknown): v is { $seed: string } => Boolean(v && typeof v === 'object' && !Array.isArray(v) && '$seed' in v);
+
+/** The records a manifest's `seed` names: its file's, or its generator's. */
+function seedRecords(def: EntityDefinition, registry: Parameters<(typeof seedGenerators)[string]>[0]): SeedRecord[] {
+  const seed = def.manifest.seed!;
+  if (seed.generator) return seedGenerators[seed.generator]!(registry);
+  return (def.seedFile?.records ?? []) as SeedRecord[];
+}
+
+/**
+ * Seeds entities whose manifest says `seed` (definition-driven, see entity.schema.json):
+ * records go through the store — validated, audited as the system actor — in file order, so
+ * `{"$seed": key}` can name an earlier record (a parent). `when: "empty"` seeds only an empty
+ * table; `when: "missing"` adds each record whose key is not there yet. Both are idempotent:
+ * a restart adds nothing that is already there.
+ */
+export default fp(
+  async (app) => {
+    const system = systemActor();
+    for (const def of app.definitions.entities.values()) {
+      const seed = def.manifest.seed;
+      if (!seed) continue;
+      const table = app.tables.get(def.id)!;
+      if (seed.when === 'empty') {
+        const { rows } = await app.db.query(`SELECT 1 FROM ${table.table} LIMIT 1`);
+        if (rows.length) continue;
+      }
+      const keyPath = `{${seed.key.split('/').slice(1).join(',')}}`;
+      // Every present key and its id in one read: a catalogue of hundreds costs one query a start.
+      const present = new Map<string, number>();
+      const { rows } = await app.db.query<{ id: number; key: string | null }>(`SELECT id, data #>> '${keyPath}' AS key FROM ${table.table} ORDER BY id`);
+      for (const r of rows) if (r.key !== null && !present.has(r.key)) present.set(r.key, Number(r.id));
+      const keyName = seed.key.slice(1);
+      for (const record of seedRecords(def, app.definitions)) {
+        const key = String(record[keyName]);
+        if (present.has(key)) continue;
+        const resolved: SeedRecord = {};
+        for (const [name, value] of Object.entries(record)) {
+          if (!isPlaceholder(value)) resolved[name] = value;
+          else if (present.has(String(value.$seed))) resolved[name] = present.get(String(value.$seed));
+          else throw new Error(`seed of ${def.id}: no record with ${seed.key} = "${value.$seed}" (list it earlier)`);
+        }
+        try {
+          present.set(key, (await app.store.create(def.id, resolved, system)).id);
+        } catch (error) {
+          // Another instance starting at the same time seeded it first (the key is unique).
+          const { rows: again } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE data #>> '${keyPath}' = $1`, [key]);
+          if (!again[0]) throw error;
+          present.set(key, Number(again[0].id));
+        }
+      }
+    }
+  },
+  { name: 'seed', dependencies: ['store'] },
+);

@@ -70,6 +70,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 2 * 1024 * 1024,
+    // PGlite start-up plus the derived migrations can take well over avvio's 10 s default on a
+    // loaded 2-core machine; a plugin that truly hangs still fails, later.
+    pluginTimeout: 120_000,
     ajv: { customOptions: { strict: false } },
   });
   app.decorate('config', config);

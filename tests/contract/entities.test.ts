@@ -56,9 +56,14 @@ for (const backend of backends()) {
             expect(read.status).toBe(200);
             expect(read.body).toEqual(created.body);
 
-            const listed = await call('POST', `${base}/list-search`, { page: 0, itemsPerPage: 100 });
-            expect(listed.status).toBe(200);
-            expect(listed.body.list.map((r: { id: number }) => r.id)).toContain(created.body.id);
+            // The newest record is on the last page (registries seeded on first start can fill several).
+            const first = await call('POST', `${base}/list-search`, { page: 0, itemsPerPage: 100 });
+            expect(first.status).toBe(200);
+            const ids: number[] = first.body.list.map((r: { id: number }) => r.id);
+            for (let page = 1; page < Math.ceil(first.body.total / 100); page++) {
+              ids.push(...(await call('POST', `${base}/list-search`, { page, itemsPerPage: 100 })).body.list.map((r: { id: number }) => r.id));
+            }
+            expect(ids).toContain(created.body.id);
 
             const next = sample(seed + 100 + i, { full: !full });
             const updated = await call('PUT', `${base}/update/${created.body.id}`, { ...next, version: 1 });

@@ -228,7 +228,13 @@ for (const backend of backends()) {
       }
 
       // list-search, search-by-keyword and export: the rows of the scope, no others
+      // Registries seeded on first start can hold more than a page: read every page.
       const list = await call('POST', `${base}/list-search`, headers, { itemsPerPage: 100 });
+      const pages = list.statusCode === 200 ? Math.ceil((list.json().total as number) / 100) : 0;
+      const allRows = list.statusCode === 200 ? [...(list.json().list as Array<Record<string, unknown> & { id: number }>)] : [];
+      for (let page = 1; page < pages; page++) {
+        allRows.push(...((await call('POST', `${base}/list-search`, headers, { page, itemsPerPage: 100 })).json().list as typeof allRows));
+      }
       const keyword = await call('GET', `${base}/search-by-keyword?keyword=&limit=50`, headers);
       const exported = await call('GET', `${base}/export`, headers);
       if (!may('read')) {
@@ -237,8 +243,8 @@ for (const backend of backends()) {
         expectStatus(exported, denied, 'export');
       } else {
         expectStatus(list, 200, 'list-search');
-        const listed = list.json().list as Array<Record<string, unknown> & { id: number }>;
-        expect(listed.length, what('list-search (one page holds all)')).toBe(list.json().total);
+        const listed = allRows;
+        expect(listed.length, what('list-search (every page together)')).toBe(list.json().total);
         expect(listed.filter((r) => !visible(r)).map((r) => r.id), what('list-search rows outside the scope')).toEqual([]);
         const listedIds = listed.map((r) => r.id);
         for (const id of seen) expect(listedIds, what(`list-search shows #${id}`)).toContain(id);
@@ -246,7 +252,12 @@ for (const backend of backends()) {
         if (def.manifest.keywordFields?.length) {
           expectStatus(keyword, 200, 'search-by-keyword');
           const found = (keyword.json().list as Array<{ id: number }>).map((r) => r.id);
-          expect([...found].sort((a, b) => a - b), what('search-by-keyword')).toEqual([...listedIds].sort((a, b) => a - b));
+          // The keyword search answers at most `limit` (50) rows: all of the scope's, or 50 of them.
+          if (listedIds.length <= 50) expect([...found].sort((a, b) => a - b), what('search-by-keyword')).toEqual([...listedIds].sort((a, b) => a - b));
+          else {
+            expect(found.length, what('search-by-keyword (limit)')).toBe(50);
+            expect(found.filter((id) => !listedIds.includes(id)), what('search-by-keyword rows outside the scope')).toEqual([]);
+          }
         }
         expectStatus(exported, 200, 'export');
         const workbook = new ExcelJS.Workbook();

@@ -3,11 +3,15 @@ import type { AdvertisingPassport } from './entities/advertising-passport.ts';
 import type { Appeal } from './entities/appeal.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { Contractor } from './entities/contractor.ts';
+import type { CourtCase } from './entities/court-case.ts';
+import type { Document } from './entities/document.ts';
+import type { DrugComplaint } from './entities/drug-complaint.ts';
 import type { OnlineReport } from './entities/online-report.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
 import type { PortalRole } from './entities/portal-role.ts';
 import type { PortalUser } from './entities/portal-user.ts';
+import type { Project } from './entities/project.ts';
 import type { Tender } from './entities/tender.ts';
 
 export type * from './meta.ts';
@@ -15,17 +19,21 @@ export type * from './entities/advertising-passport.ts';
 export type * from './entities/appeal.ts';
 export type * from './entities/compliance-case.ts';
 export type * from './entities/contractor.ts';
+export type * from './entities/court-case.ts';
+export type * from './entities/document.ts';
+export type * from './entities/drug-complaint.ts';
 export type * from './entities/online-report.ts';
 export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
 export type * from './entities/portal-role.ts';
 export type * from './entities/portal-user.ts';
+export type * from './entities/project.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'court-case' | 'document' | 'drug-complaint' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'project' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'court-case', 'document', 'drug-complaint', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'project', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -33,11 +41,15 @@ export interface EntityDataMap {
   'appeal': Appeal;
   'compliance-case': ComplianceCase;
   'contractor': Contractor;
+  'court-case': CourtCase;
+  'document': Document;
+  'drug-complaint': DrugComplaint;
   'online-report': OnlineReport;
   'pharmacy-appeal': PharmacyAppeal;
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;
   'portal-role': PortalRole;
   'portal-user': PortalUser;
+  'project': Project;
   'tender': Tender;
 }
 
@@ -50,20 +62,36 @@ export type AppealMachineEvent = 'EXPLAIN' | 'KEEP_UNDER_REVIEW' | 'MARK_OVERDUE
 /** Events of workflows/compliance-case.machine.json. */
 export type ComplianceCaseMachineEvent = 'DECISION' | 'EXTEND_DEADLINE' | 'FINISH' | 'INSTRUCTION' | 'LETTER' | 'POSTPONE' | 'PROTOCOL' | 'RESUME' | 'RULING' | 'STOP';
 
+/** Events of workflows/court-case.machine.json. */
+export type CourtCaseMachineEvent = 'CLOSE' | 'FILE_APPEAL' | 'FILE_CASSATION' | 'FILE_REPEATED_CASSATION' | 'REVIEW_NEW_CIRCUMSTANCES' | 'SCHEDULE_HEARING';
+
+/** Events of workflows/document.machine.json. */
+export type DocumentMachineEvent = 'AGREE' | 'ASSIGN_EXECUTOR' | 'DELAY' | 'EXTEND_DEADLINE' | 'FINISH_WORK' | 'MARK_EXPIRED' | 'MARK_INCOMPLETE' | 'MARK_NOT_BELONG' | 'MARK_NO_PERMIT_REQUIRED' | 'MARK_SEEN' | 'REJECT' | 'REOPEN' | 'RESUME' | 'RETURN_TO_DRAFT' | 'SEND_FOR_SIGNATURE' | 'SEND_FOR_VISA' | 'SEND_TO_COMMISSION_CHAIR' | 'SEND_TO_DEPARTMENT_HEAD' | 'SEND_TO_REGION' | 'SIGN' | 'SUSPEND';
+
+/** Events of workflows/drug-complaint.machine.json. */
+export type DrugComplaintMachineEvent = 'APPLY_FINE' | 'ARCHIVE' | 'ASSIGN_EXECUTOR' | 'COMPLETE_EXECUTION' | 'DISTRIBUTE' | 'FINISH' | 'REJECT' | 'SEND_TO_COURT' | 'START_EXECUTION' | 'TAKE_TO_WORK';
+
 /** Events of workflows/pharmacy-appeal.machine.json. */
 export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' | 'CONFIRM' | 'EXTEND_DEADLINE' | 'FINISH' | 'PROCESS' | 'SEND_TO_COURT';
+
+/** Events of workflows/project.machine.json. */
+export type ProjectMachineEvent = 'EXTEND_DEADLINE' | 'FINISH_WORK' | 'MARK_NOT_BELONG' | 'REOPEN' | 'RETURN_TO_DRAFT' | 'SEND_TO_COMMISSION_CHAIR';
 
 /** Events of workflows/tender.machine.json. */
 export type TenderMachineEvent = 'FINISH' | 'REOPEN';
 
 /** Every machine id (a file of workflows/). */
-export type MachineId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'pharmacy-appeal' | 'tender';
+export type MachineId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'court-case' | 'document' | 'drug-complaint' | 'pharmacy-appeal' | 'project' | 'tender';
 
 /** Event union by machine id. */
 export interface MachineEventMap {
   'advertising-passport': AdvertisingPassportMachineEvent;
   'appeal': AppealMachineEvent;
   'compliance-case': ComplianceCaseMachineEvent;
+  'court-case': CourtCaseMachineEvent;
+  'document': DocumentMachineEvent;
+  'drug-complaint': DrugComplaintMachineEvent;
   'pharmacy-appeal': PharmacyAppealMachineEvent;
+  'project': ProjectMachineEvent;
   'tender': TenderMachineEvent;
 }

@@ -59,6 +59,8 @@ export const actionImplementations: Record<string, ActionImplementation> = {
   assignActor: (ctx, params) => ({ [String(params.field)]: asStoredId(ctx.actorId) }),
   /** Removes the top-level field `params.field` (e.g. a deadline that no longer applies). */
   clearField: (_ctx, params) => ({ [String(params.field)]: undefined }),
+  /** Sets the top-level field `params.field` to the fixed `params.value` (e.g. where a record was routed); the value must suit the field's schema. */
+  setValue: (_ctx, params) => ({ [String(params.field)]: params.value }),
 };
 
 export const delayImplementations: Record<string, DelayImplementation> = {

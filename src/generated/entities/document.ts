@@ -62,9 +62,13 @@ export interface Document {
    */
   summary?: string;
   /**
-   * Completion time: by when the document must be dealt with (moved by an extension).
+   * Completion time: by when the document must be dealt with (moved by a signed extension).
    */
   deadline?: string;
+  /**
+   * The new completion time an extension request asks for, until the signer signs it (set by "extend the deadline").
+   */
+  requestedDeadline?: string;
   /**
    * Department whose head received the document (set by "send to a department head").
    */

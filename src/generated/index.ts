@@ -3,8 +3,11 @@ import type { AdvertisingPassport } from './entities/advertising-passport.ts';
 import type { Appeal } from './entities/appeal.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { Contractor } from './entities/contractor.ts';
+import type { CourtCase } from './entities/court-case.ts';
 import type { Department } from './entities/department.ts';
 import type { DepartmentPermissionType } from './entities/department-permission-type.ts';
+import type { Document } from './entities/document.ts';
+import type { DrugComplaint } from './entities/drug-complaint.ts';
 import type { Employee } from './entities/employee.ts';
 import type { OnlineReport } from './entities/online-report.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
@@ -13,6 +16,7 @@ import type { PortalPermission } from './entities/portal-permission.ts';
 import type { PortalRole } from './entities/portal-role.ts';
 import type { PortalUser } from './entities/portal-user.ts';
 import type { Prefix } from './entities/prefix.ts';
+import type { Project } from './entities/project.ts';
 import type { Tender } from './entities/tender.ts';
 
 export type * from './meta.ts';
@@ -20,8 +24,11 @@ export type * from './entities/advertising-passport.ts';
 export type * from './entities/appeal.ts';
 export type * from './entities/compliance-case.ts';
 export type * from './entities/contractor.ts';
+export type * from './entities/court-case.ts';
 export type * from './entities/department.ts';
 export type * from './entities/department-permission-type.ts';
+export type * from './entities/document.ts';
+export type * from './entities/drug-complaint.ts';
 export type * from './entities/employee.ts';
 export type * from './entities/online-report.ts';
 export type * from './entities/pharmacy-appeal.ts';
@@ -30,12 +37,13 @@ export type * from './entities/portal-permission.ts';
 export type * from './entities/portal-role.ts';
 export type * from './entities/portal-user.ts';
 export type * from './entities/prefix.ts';
+export type * from './entities/project.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'department' | 'department-permission-type' | 'employee' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'court-case' | 'department' | 'department-permission-type' | 'document' | 'drug-complaint' | 'employee' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'project' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'department', 'department-permission-type', 'employee', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'court-case', 'department', 'department-permission-type', 'document', 'drug-complaint', 'employee', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'project', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -43,8 +51,11 @@ export interface EntityDataMap {
   'appeal': Appeal;
   'compliance-case': ComplianceCase;
   'contractor': Contractor;
+  'court-case': CourtCase;
   'department': Department;
   'department-permission-type': DepartmentPermissionType;
+  'document': Document;
+  'drug-complaint': DrugComplaint;
   'employee': Employee;
   'online-report': OnlineReport;
   'pharmacy-appeal': PharmacyAppeal;
@@ -53,6 +64,7 @@ export interface EntityDataMap {
   'portal-role': PortalRole;
   'portal-user': PortalUser;
   'prefix': Prefix;
+  'project': Project;
   'tender': Tender;
 }
 
@@ -65,20 +77,36 @@ export type AppealMachineEvent = 'EXPLAIN' | 'KEEP_UNDER_REVIEW' | 'MARK_OVERDUE
 /** Events of workflows/compliance-case.machine.json. */
 export type ComplianceCaseMachineEvent = 'DECISION' | 'EXTEND_DEADLINE' | 'FINISH' | 'INSTRUCTION' | 'LETTER' | 'POSTPONE' | 'PROTOCOL' | 'RESUME' | 'RULING' | 'STOP';
 
+/** Events of workflows/court-case.machine.json. */
+export type CourtCaseMachineEvent = 'CLOSE' | 'FILE_APPEAL' | 'FILE_CASSATION' | 'FILE_REPEATED_CASSATION' | 'REVIEW_NEW_CIRCUMSTANCES' | 'SCHEDULE_HEARING';
+
+/** Events of workflows/document.machine.json. */
+export type DocumentMachineEvent = 'AGREE' | 'ASSIGN_EXECUTOR' | 'DELAY' | 'EXTEND_DEADLINE' | 'FINISH_WORK' | 'MARK_EXPIRED' | 'MARK_INCOMPLETE' | 'MARK_NOT_BELONG' | 'MARK_NO_PERMIT_REQUIRED' | 'MARK_SEEN' | 'REJECT' | 'REOPEN' | 'RESUME' | 'RETURN_TO_DRAFT' | 'SEND_FOR_SIGNATURE' | 'SEND_FOR_VISA' | 'SEND_TO_COMMISSION_CHAIR' | 'SEND_TO_DEPARTMENT_HEAD' | 'SEND_TO_REGION' | 'SIGN' | 'SUSPEND';
+
+/** Events of workflows/drug-complaint.machine.json. */
+export type DrugComplaintMachineEvent = 'APPLY_FINE' | 'ARCHIVE' | 'ASSIGN_EXECUTOR' | 'COMPLETE_EXECUTION' | 'DISTRIBUTE' | 'FINISH' | 'REJECT' | 'SEND_TO_COURT' | 'START_EXECUTION' | 'TAKE_TO_WORK';
+
 /** Events of workflows/pharmacy-appeal.machine.json. */
 export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' | 'CONFIRM' | 'EXTEND_DEADLINE' | 'FINISH' | 'PROCESS' | 'SEND_TO_COURT';
+
+/** Events of workflows/project.machine.json. */
+export type ProjectMachineEvent = 'EXTEND_DEADLINE' | 'FINISH_WORK' | 'MARK_NOT_BELONG' | 'REOPEN' | 'RETURN_TO_DRAFT' | 'SEND_TO_COMMISSION_CHAIR';
 
 /** Events of workflows/tender.machine.json. */
 export type TenderMachineEvent = 'FINISH' | 'REOPEN';
 
 /** Every machine id (a file of workflows/). */
-export type MachineId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'pharmacy-appeal' | 'tender';
+export type MachineId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'court-case' | 'document' | 'drug-complaint' | 'pharmacy-appeal' | 'project' | 'tender';
 
 /** Event union by machine id. */
 export interface MachineEventMap {
   'advertising-passport': AdvertisingPassportMachineEvent;
   'appeal': AppealMachineEvent;
   'compliance-case': ComplianceCaseMachineEvent;
+  'court-case': CourtCaseMachineEvent;
+  'document': DocumentMachineEvent;
+  'drug-complaint': DrugComplaintMachineEvent;
   'pharmacy-appeal': PharmacyAppealMachineEvent;
+  'project': ProjectMachineEvent;
   'tender': TenderMachineEvent;
 }

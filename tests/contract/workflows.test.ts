@@ -207,8 +207,13 @@ for (const backend of backends()) {
               expect(await footprint(record.id)).toBe(before);
             } else if (guard.type === 'fieldsFilled') {
               const current = (await get(`${base}/get/${record.id}`, sender.headers)).json() as Record<string, unknown>;
-              const emptied = { ...current };
-              for (const pointer of (guard.params?.fields as string[]) ?? []) if (/^\/[^/]+$/.test(pointer)) delete emptied[pointer.slice(1)];
+              const emptied = structuredClone(current);
+              // Deletes the field at the pointer, nested ones too (e.g. /firstInstance/result).
+              for (const pointer of (guard.params?.fields as string[]) ?? []) {
+                const segments = pointer.split('/').slice(1);
+                const holder = segments.slice(0, -1).reduce<Record<string, unknown> | undefined>((node, s) => node?.[s] as Record<string, unknown> | undefined, emptied);
+                if (holder) delete holder[segments.at(-1)!];
+              }
               const updated = await app.inject({ method: 'PUT', url: `${base}/update/${record.id}`, payload: emptied, headers: { 'accept-language': 'en' } });
               // A field the schema requires cannot be emptied, so that guard cannot refuse.
               if (updated.statusCode !== 200) continue;

@@ -59,6 +59,10 @@ export const actionImplementations: Record<string, ActionImplementation> = {
   assignActor: (ctx, params) => ({ [String(params.field)]: asStoredId(ctx.actorId) }),
   /** Removes the top-level field `params.field` (e.g. a deadline that no longer applies). */
   clearField: (_ctx, params) => ({ [String(params.field)]: undefined }),
+  /** Copies the record's own top-level field `params.from` into `params.field` (e.g. a requested date that a signature confirms). */
+  copyField: (ctx, params) => ({ [String(params.field)]: readPointer(ctx.record, `/${String(params.from)}`) }),
+  /** Sets the top-level field `params.field` to the fixed `params.value` (e.g. where a record was routed); the value must suit the field's schema. */
+  setValue: (_ctx, params) => ({ [String(params.field)]: params.value }),
 };
 
 export const delayImplementations: Record<string, DelayImplementation> = {

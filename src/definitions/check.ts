@@ -9,6 +9,7 @@ import type {
   EntityManifest,
   GridDefinition,
   MachineDefinition,
+  Transition,
   ReferenceList,
   ScreenDefinition,
   UiDefinition,
@@ -234,6 +235,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
     if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
     manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
+    if (manifest.workflow && machines.has(manifest.workflow)) checkMachineFields(`workflows/${manifest.workflow}.machine.json`, machines.get(manifest.workflow)!, schema, schemaFile!, report);
 
     if (gridFile && metaValid(gridFile, META_FOR.grid)) {
       const grid = json<GridDefinition>(gridFile);
@@ -502,6 +504,12 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
     for (const [event, value] of Object.entries(state.on ?? {})) {
       useKey(file, `${base}/on/${escape(event)}`, `workflow.${machine.id}.events.${event}`);
       (Array.isArray(value) ? value : [value]).forEach((t, i) => {
+        t.notify?.forEach((n, j) => {
+          if (n.channel === 'system') return;
+          const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}/template`;
+          useKey(file, at, `${n.template}.subject`);
+          useKey(file, at, `${n.template}.text`);
+        });
         if (!t.payload) return;
         const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/payload`;
         try {
@@ -518,11 +526,42 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
   }
 }
 
-/** Every event of an entity's machine is granted to some role as "<EVENT> <Subject>" (else only admins could send it). */
+/**
+ * The record fields a machine names exist in the schema of an entity that follows it: each
+ * deadline field is a date or date-time, each notice's contact and locale field a string.
+ */
+function checkMachineFields(file: string, machine: MachineDefinition, schema: JSONSchema7, schemaFile: string, report: Report): void {
+  const string = (at: string, pointer: string, formats?: string[]): void => {
+    const target = resolveFieldSchema(schema, pointer);
+    if (!target) return report(file, at, `field "${pointer}" does not exist in ${schemaFile}`);
+    if (scalarType(target) !== 'string') return report(file, at, `field "${pointer}" of ${schemaFile} must be a string`);
+    if (formats && !formats.includes(String(target.format))) report(file, at, `field "${pointer}" of ${schemaFile} must have format ${formats.join(' or ')}`);
+  };
+  for (const [stateName, state] of Object.entries(machine.states)) {
+    const base = `/states/${escape(stateName)}`;
+    if (state.deadline) string(`${base}/deadline/field`, state.deadline.field, ['date', 'date-time']);
+    for (const [event, value] of Object.entries(state.on ?? {})) {
+      (Array.isArray(value) ? value : [value]).forEach((t: Transition, i) => {
+        t.notify?.forEach((n, j) => {
+          const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}`;
+          if (n.channel === 'system') return;
+          string(`${at}/to`, n.to);
+          if (n.locale) string(`${at}/locale`, n.locale);
+        });
+      });
+    }
+  }
+}
+
+/**
+ * Every event of an entity's machine is granted to some role as "<EVENT> <Subject>" (else only
+ * admins could send it) — except deadline events, which the sweep sends as the system.
+ */
 function checkEventAbilities(file: string, manifest: EntityManifest, machine: MachineDefinition, access: AccessDefinition | undefined, report: Report): void {
   if (!access) return;
   const granted = new Set(access.roles.flatMap((r) => r.permissions));
   const events = new Set(Object.values(machine.states).flatMap((s) => Object.keys(s.on ?? {})));
+  for (const s of Object.values(machine.states)) if (s.deadline) events.delete(s.deadline.event);
   for (const event of [...events].sort()) {
     if (!granted.has(`${event} ${manifest.subject}`)) report(file, '/workflow', `no role in schemas/_access/access.json may send ${event} (permission "${event} ${manifest.subject}")`);
   }
@@ -553,6 +592,7 @@ function checkMachine(
       });
     };
     for (const [event, value] of Object.entries(state.on ?? {})) checkTransitions('on', event, value);
+    if (state.deadline && !state.on?.[state.deadline.event]) report(file, `${base}/deadline/event`, `the state has no event "${state.deadline.event}" for its deadline`);
     for (const [delay, value] of Object.entries(state.after ?? {})) {
       if (!/^\d+$/.test(delay) && !impl.delays.has(delay)) report(file, `${base}/after/${escape(delay)}`, `delay "${delay}" is not in the implementation registry`);
       checkTransitions('after', delay, value);

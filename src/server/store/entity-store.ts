@@ -61,8 +61,10 @@ export interface EntityStore {
    * from the locked record (and write its own rows, e.g. history, on `tx`), validates the data
    * against the schema, and writes status, data and the audit row — all in one transaction.
    * The caller checks the abilities (an event's permission is not read/update/delete).
+   * With `options.tx` it joins the caller's open transaction (the deadline sweep, which has
+   * already locked the row it picked).
    */
-  writeTransition(entity: string, id: number, version: number, actor: Actor, step: (before: StoredRecord, tx: Queryable) => Promise<{ status: string; data: Record<string, unknown> }>): Promise<StoredRecord>;
+  writeTransition(entity: string, id: number, version: number, actor: Actor, step: (before: StoredRecord, tx: Queryable) => Promise<{ status: string; data: Record<string, unknown> }>, options?: { tx?: Queryable }): Promise<StoredRecord>;
 }
 
 /** Rows per query of `streamList`. */
@@ -188,7 +190,10 @@ export function createEntityStore(
   const compiled = new Map<string, Compiled>();
   for (const def of registry.entities.values()) {
     const table = tables.get(def.id)!;
-    const computed = table.computed.map((c) => [c.column, c.expr('$1::jsonb')] as const);
+    // The status of the row being written: the insert's $2, the unchanged column, the transition's $3.
+    const computedAt = (status: string) => table.computed.map((c) => [c.column, c.expr('$1::jsonb', status)] as const);
+    const [computed, transitionComputed] = [computedAt('$2'), computedAt('$3')];
+    const updateComputed = computedAt('status');
     const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
     compiled.set(def.id, {
       def,
@@ -201,9 +206,9 @@ export function createEntityStore(
       insertSql: `INSERT INTO ${table.table} (data, status, owner, ${computed.map(([c]) => c).join(', ')})
         VALUES ($1::jsonb, $2, $3, ${computed.map(([, e]) => e).join(', ')}) RETURNING ${RECORD_COLUMNS}`,
       updateSql: `UPDATE ${table.table} SET data = $1::jsonb, version = version + 1, updated_at = now(),
-        ${computed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
+        ${updateComputed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
       transitionSql: `UPDATE ${table.table} SET data = $1::jsonb, status = $3, version = version + 1, updated_at = now(),
-        ${computed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
+        ${transitionComputed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
     });
   }
 
@@ -345,9 +350,10 @@ export function createEntityStore(
       });
     },
 
-    async writeTransition(entity, id, version, actor, step) {
+    async writeTransition(entity, id, version, actor, step, options) {
       const c = entityOf(entity);
-      return db.transaction(async (tx) => {
+      const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => (options?.tx ? fn(options.tx) : db.transaction(fn));
+      return inTransaction(async (tx) => {
         const before = await lockRow(tx, c, id);
         if (!rowVisible(actor, c.def, before)) throw notFound();
         if (before.version !== version) throw staleVersion(before.version);

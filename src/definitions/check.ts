@@ -165,6 +165,10 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     checkMachineTexts(file, machine, strict, report, useKey);
   }
 
+  // A notice's contact field that no entity following the machine has (an entity without it simply gets no such notice).
+  const noticeContacts = new Map<string, { pointer: string; lacking: string[] }>();
+  const followerCount = new Map<string, number>();
+
   // --- entities -------------------------------------------------------------------------
   const entities = new Map<string, { manifest: EntityManifest; schema?: JSONSchema7 }>();
   const bases = new Map<string, string>();
@@ -235,7 +239,15 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
     if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
     manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
-    if (manifest.workflow && machines.has(manifest.workflow)) checkMachineFields(`workflows/${manifest.workflow}.machine.json`, machines.get(manifest.workflow)!, schema, schemaFile!, report);
+    if (manifest.workflow && machines.has(manifest.workflow)) {
+      const machineFile = `workflows/${manifest.workflow}.machine.json`;
+      for (const missing of checkMachineFields(machineFile, machines.get(manifest.workflow)!, schema, schemaFile!, report)) {
+        const seen = noticeContacts.get(`${machineFile}#${missing.at}`) ?? { pointer: missing.pointer, lacking: [] as string[] };
+        seen.lacking.push(schemaFile!);
+        noticeContacts.set(`${machineFile}#${missing.at}`, seen);
+      }
+      followerCount.set(machineFile, (followerCount.get(machineFile) ?? 0) + 1);
+    }
 
     if (gridFile && metaValid(gridFile, META_FOR.grid)) {
       const grid = json<GridDefinition>(gridFile);
@@ -291,6 +303,11 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
   for (const [file] of sources) {
     const m = /^schemas\/([^_/][^/]*)\/[^/]+$/.exec(file);
     if (m && !sources.has(`schemas/${m[1]}/entity.json`)) report(file, '', `folder schemas/${m[1]} has no entity.json`);
+  }
+
+  for (const [where, seen] of noticeContacts) {
+    const [machineFile, at] = where.split('#') as [string, string];
+    if (seen.lacking.length === followerCount.get(machineFile)) report(machineFile, at, `field "${seen.pointer}" exists in no entity following the machine (${seen.lacking.join(', ')})`);
   }
 
   // --- screens ----------------------------------------------------------------------------
@@ -530,7 +547,8 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
  * The record fields a machine names exist in the schema of an entity that follows it: each
  * deadline field is a date or date-time, each notice's contact and locale field a string.
  */
-function checkMachineFields(file: string, machine: MachineDefinition, schema: JSONSchema7, schemaFile: string, report: Report): void {
+function checkMachineFields(file: string, machine: MachineDefinition, schema: JSONSchema7, schemaFile: string, report: Report): Array<{ at: string; pointer: string }> {
+  const missing: Array<{ at: string; pointer: string }> = [];
   const string = (at: string, pointer: string, formats?: string[]): void => {
     const target = resolveFieldSchema(schema, pointer);
     if (!target) return report(file, at, `field "${pointer}" does not exist in ${schemaFile}`);
@@ -545,12 +563,15 @@ function checkMachineFields(file: string, machine: MachineDefinition, schema: JS
         t.notify?.forEach((n, j) => {
           const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}`;
           if (n.channel === 'system') return;
-          string(`${at}/to`, n.to);
-          if (n.locale) string(`${at}/locale`, n.locale);
+          // A contact field one follower lacks means no such notice for it; lacking in all is a mistake (reported by the caller).
+          if (!resolveFieldSchema(schema, n.to)) missing.push({ at: `${at}/to`, pointer: n.to });
+          else string(`${at}/to`, n.to);
+          if (n.locale && resolveFieldSchema(schema, n.to)) string(`${at}/locale`, n.locale);
         });
       });
     }
   }
+  return missing;
 }
 
 /**

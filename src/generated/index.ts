@@ -48,10 +48,10 @@ export type AdvertisingPassportMachineEvent = 'APPROVE' | 'MARK_SEEN' | 'REJECT'
 export type AppealMachineEvent = 'EXPLAIN' | 'KEEP_UNDER_REVIEW' | 'MARK_OVERDUE' | 'MARK_SEEN' | 'REJECT' | 'REPEAT' | 'RETURN' | 'TAKE_FOR_REVIEW' | 'TAKE_MEASURES';
 
 /** Events of workflows/compliance-case.machine.json. */
-export type ComplianceCaseMachineEvent = 'DECISION' | 'EXTEND_DEADLINE' | 'FINISH' | 'INSTRUCTION' | 'LETTER' | 'POSTPONE' | 'PROTOCOL' | 'RESUME' | 'RULING' | 'STOP';
+export type ComplianceCaseMachineEvent = 'DECISION' | 'EXPIRE' | 'EXTEND_DEADLINE' | 'FINISH' | 'INSTRUCTION' | 'LETTER' | 'POSTPONE' | 'PROTOCOL' | 'RESUME' | 'RULING' | 'STOP';
 
 /** Events of workflows/pharmacy-appeal.machine.json. */
-export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' | 'CONFIRM' | 'EXTEND_DEADLINE' | 'FINISH' | 'PROCESS' | 'SEND_TO_COURT';
+export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' | 'CONFIRM' | 'EXPIRE' | 'EXTEND_DEADLINE' | 'FINISH' | 'PROCESS' | 'SEND_TO_COURT';
 
 /** Events of workflows/tender.machine.json. */
 export type TenderMachineEvent = 'FINISH' | 'REOPEN';

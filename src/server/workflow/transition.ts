@@ -326,6 +326,9 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
       status: notify.translator.t(locale, `status.${step.to}`),
       event: notify.translator.t(locale, `workflow.${step.machine}.events.${step.event}`),
     };
+    // The due date of the state just entered, when it keeps one ("the answer is due by …").
+    const deadline = registry.machines.get(step.machine)?.states[step.to]?.deadline;
+    if (deadline) params.deadline = readPointer(data, deadline.field) ?? '';
     await notify.sender.send({ channel: notice.channel, to, templateKey: notice.template, params, locale }, tx);
     return true;
   }

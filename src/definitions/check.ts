@@ -239,6 +239,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
     if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
     manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
+    if (manifest.localeField) field(file, '/localeField', manifest.localeField, { types: ['string'] });
     if (manifest.workflow && machines.has(manifest.workflow)) {
       const machineFile = `workflows/${manifest.workflow}.machine.json`;
       for (const missing of checkMachineFields(machineFile, machines.get(manifest.workflow)!, schema, schemaFile!, report)) {

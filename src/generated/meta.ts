@@ -68,6 +68,10 @@ export interface EntityManifest {
     mimeTypes?: string[];
   };
   /**
+   * A top-level string field (enum uz, uzCyrillic, ru, en) that create fills with the caller's interface language when the input leaves it empty: the language the record's notices (the machine's notify) are written in.
+   */
+  localeField?: string;
+  /**
    * Scalar fields no two records may share (e.g. a contractor's tax ID); enforced by a unique index, refused with 400 naming the field.
    *
    * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).

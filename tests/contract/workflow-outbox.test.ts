@@ -121,8 +121,26 @@ for (const backend of backends()) {
       expect(rows[1]!.status).toBe('undeliverable');
     });
 
-    it('writes in the default language without a locale, and in English with en; no contact, no notice', async () => {
-      const plain = await newAppeal(12, { phone: '+99891-222-33-44', email: undefined, locale: undefined });
+    it('takes the filer’s language when the record names none, else the default; no contact, no notice', async () => {
+      // Filed in Russian without a locale: the record keeps the filer's language (the manifest's localeField).
+      const data = { ...sampleAppeal(15, { full: true }), phone: '+99890-765-43-21' };
+      delete data.locale;
+      delete data.email;
+      const filed = await app.inject({ method: 'POST', url: '/api/appeal/create', payload: data, headers: { 'accept-language': 'ru-RU,ru;q=0.9' } });
+      expect(filed.statusCode, filed.body).toBe(200);
+      expect(filed.json().locale).toBe('ru');
+      const first = await lastOutboxId(app);
+      expect((await call('POST', `/api/appeal/transition/${filed.json().id}`, { event: 'TAKE_FOR_REVIEW', version: filed.json().version })).status).toBe(200);
+      expect((await outboxSince(app, first)).map((r) => [r.recipient, r.locale])).toEqual([['998907654321', 'ru']]);
+
+      // A record with no language (one stored before, or cleared): the default language.
+      const created = await newAppeal(12, { phone: '+99891-222-33-44', email: undefined, locale: 'uz' });
+      const cleared = { ...(await call('GET', `/api/appeal/get/${created.id}`)).body };
+      for (const f of ['id', 'status', 'owner', 'createdAt', 'updatedAt', 'locale']) delete cleared[f];
+      const updated = await call('PUT', `/api/appeal/update/${created.id}`, cleared);
+      expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+      expect(updated.body.locale).toBeUndefined();
+      const plain = { id: created.id, version: updated.body.version as number };
       const english = await newAppeal(13, { phone: '+99894-888-77-66', email: 'someone@example.uz', locale: 'en' });
       const before = await lastOutboxId(app);
       for (const a of [plain, english]) expect((await call('POST', `/api/appeal/transition/${a.id}`, { event: 'TAKE_FOR_REVIEW', version: a.version })).status).toBe(200);

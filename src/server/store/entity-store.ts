@@ -12,6 +12,7 @@ import type { ReferenceService } from './references.ts';
 import { buildListQuery, keysetCondition, type SearchPayload } from './list-query.ts';
 import { rowScope, rowVisible, type Actor } from '../auth/access.ts';
 import { readOnlyFieldsOf } from '../../shared/ability.ts';
+import type { Locale } from '../../shared/locales.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export type { Actor } from '../auth/access.ts';
@@ -39,9 +40,11 @@ export interface EntityStore {
   get(entity: string, id: number, actor: Actor): Promise<StoredRecord>;
   /**
    * Validates, stores and audits a new record. With `options.tx` it joins the caller's open
-   * transaction (a record created together with other rows: all or nothing).
+   * transaction (a record created together with other rows: all or nothing). With
+   * `options.locale` (the caller's language) it fills the manifest's `localeField` when the
+   * input leaves it empty.
    */
-  create(entity: string, input: unknown, actor: Actor, options?: { tx?: Queryable }): Promise<StoredRecord>;
+  create(entity: string, input: unknown, actor: Actor, options?: { tx?: Queryable; locale?: Locale }): Promise<StoredRecord>;
   /** Replaces the record's data; `input.version` must be the version read (else 409). */
   update(entity: string, id: number, input: unknown, actor: Actor): Promise<StoredRecord>;
   remove(entity: string, id: number, actor: Actor, version?: number): Promise<void>;
@@ -306,6 +309,8 @@ export function createEntityStore(
       const c = entityOf(entity);
       must(actor, 'create', c);
       const { data } = withoutSystemFields(input);
+      const localeField = c.def.manifest.localeField?.slice(1);
+      if (localeField && options?.locale && data && typeof data === 'object' && (data[localeField] === undefined || data[localeField] === '')) data[localeField] = options.locale;
       validate(c, data);
       mustStayInRegion(actor, c, data);
       const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => (options?.tx ? fn(options.tx) : db.transaction(fn));

@@ -317,7 +317,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     // SMS gateways take digits only (998901234567), as registration sends them.
     const to = notice.channel === 'sms' ? contact.replace(/\D/g, '') : contact.trim();
     if (!to) return false;
-    const locale = asLocale(readPointer(data, notice.locale ?? '/locale')) ?? DEFAULT_LOCALE;
+    const locale = asLocale(readPointer(data, notice.locale ?? def.manifest.localeField ?? '/locale')) ?? DEFAULT_LOCALE;
     const label = def.manifest.labelField ? readPointer(data, def.manifest.labelField) : undefined;
     const params: Record<string, unknown> = {
       ...Object.fromEntries(Object.entries(step.payload).filter(([, v]) => typeof v === 'string' || typeof v === 'number')),

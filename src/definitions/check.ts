@@ -615,6 +615,8 @@ function checkMachine(
     };
     for (const [event, value] of Object.entries(state.on ?? {})) checkTransitions('on', event, value);
     if (state.deadline && !state.on?.[state.deadline.event]) report(file, `${base}/deadline/event`, `the state has no event "${state.deadline.event}" for its deadline`);
+    // A stored record runs no timers: an XState `after` would never fire between requests.
+    if (state.after && Object.keys(state.after).length) report(file, `${base}/after`, 'records keep no timers: declare a `deadline` (the record field holding the due date and the event the sweep sends) instead of `after`');
     for (const [delay, value] of Object.entries(state.after ?? {})) {
       if (!/^\d+$/.test(delay) && !impl.delays.has(delay)) report(file, `${base}/after/${escape(delay)}`, `delay "${delay}" is not in the implementation registry`);
       checkTransitions('after', delay, value);

@@ -408,6 +408,9 @@ export interface State {
     event: string;
     description: string;
   };
+  /**
+   * XState delayed transitions. Stored records keep no timers, so `npm run check` refuses them: declare a `deadline` instead.
+   */
   after?: {
     [k: string]: Transitions;
   };

@@ -105,8 +105,14 @@ for (const backend of backends()) {
       // The due date is a typed, indexed column: the end of the due day (UTC).
       const row = await r.app.db.query<{ due: string }>(`SELECT to_char(due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') AS due FROM ${tableName(ENTITY)} WHERE id = $1`, [late.id]);
       expect(row.rows[0]?.due).toBe('2026-03-17T00:00:00');
-      const index = await r.app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE '%(due_at)%'`, [tableName(ENTITY)]);
+      const index = await r.app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE '%(due_at, id)%'`, [tableName(ENTITY)]);
       expect(index.rows[0]?.n).toBe(1);
+      // The sweep's query can be answered from that index alone.
+      const plan = await r.app.db.transaction(async (tx) => {
+        await tx.query('SET LOCAL enable_seqscan = off');
+        return tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT id FROM ${tableName(ENTITY)} WHERE due_at <= now() ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`);
+      });
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(new RegExp(`Index Scan using ix_${tableName(ENTITY)}_due`));
 
       // The last hour of the due day: nothing is due yet.
       time.set('2026-03-16T23:00:00Z');

@@ -84,7 +84,7 @@ export interface Appeal {
   phone: string;
   email?: string;
   /**
-   * The applicant's language (uz, uzCyrillic, ru, en): notices about the appeal are written in it; without it, in the default language.
+   * The applicant's language (uz, uzCyrillic, ru, en): filled on create with the interface language of whoever files the appeal (the manifest's localeField) unless given; notices about the appeal are written in it.
    */
   locale?: "uz" | "uzCyrillic" | "ru" | "en";
   shortDescription: string;

@@ -150,7 +150,7 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   const dueAt = dueAtExpr(def, machine);
   if (dueAt) {
     ddl.push(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS due_at timestamptz`);
-    ddl.push(`CREATE INDEX IF NOT EXISTS ix_${table}_due ON ${table} (due_at) WHERE due_at IS NOT NULL`);
+    ddl.push(`CREATE INDEX IF NOT EXISTS ix_${table}_due ON ${table} (due_at, id) WHERE due_at IS NOT NULL`);
   }
 
   // Index column lists; an index whose columns are a prefix of another's is left out.

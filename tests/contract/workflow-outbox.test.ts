@@ -123,7 +123,7 @@ for (const backend of backends()) {
 
     it('takes the filer’s language when the record names none, else the default; no contact, no notice', async () => {
       // Filed in Russian without a locale: the record keeps the filer's language (the manifest's localeField).
-      const data = { ...sampleAppeal(15, { full: true }), phone: '+99890-765-43-21' };
+      const data: Record<string, unknown> = { ...sampleAppeal(15, { full: true }), phone: '+99890-765-43-21' };
       delete data.locale;
       delete data.email;
       const filed = await app.inject({ method: 'POST', url: '/api/appeal/create', payload: data, headers: { 'accept-language': 'ru-RU,ru;q=0.9' } });

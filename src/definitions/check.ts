@@ -615,6 +615,11 @@ function checkMachine(
     };
     for (const [event, value] of Object.entries(state.on ?? {})) checkTransitions('on', event, value);
     if (state.deadline && !state.on?.[state.deadline.event]) report(file, `${base}/deadline/event`, `the state has no event "${state.deadline.event}" for its deadline`);
+    // The sweep sends the event with no payload: one that requires input could never pass.
+    const deadlineTransitions = state.deadline ? state.on?.[state.deadline.event] : undefined;
+    if (deadlineTransitions && (Array.isArray(deadlineTransitions) ? deadlineTransitions : [deadlineTransitions]).some((t) => t.payload?.required?.length)) {
+      report(file, `${base}/deadline/event`, `"${state.deadline!.event}" requires a payload, but the sweep sends none`);
+    }
     // A stored record runs no timers: an XState `after` would never fire between requests.
     if (state.after && Object.keys(state.after).length) report(file, `${base}/after`, 'records keep no timers: declare a `deadline` (the record field holding the due date and the event the sweep sends) instead of `after`');
     for (const [delay, value] of Object.entries(state.after ?? {})) {

@@ -136,6 +136,12 @@ describe('npm run check', () => {
     expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/deadline/event', /no event "EXPIRE"/);
     expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/deadline/field', /"\/subject" .* must have format date or date-time/);
     expect(problems.filter((p) => /REOPEN/.test(p.message))).toEqual([]);
+    // A deadline event that needs input could never be sent by the sweep.
+    const withPayload = clone();
+    const t = json(withPayload, 'workflows/tender.machine.json');
+    t.states.FINISHED.deadline = { field: '/purchaseDate', event: 'REOPEN', description: 'Reopened by the sweep.' };
+    t.states.FINISHED.on.REOPEN.payload = { type: 'object', additionalProperties: false, required: ['reason'], properties: { reason: { type: 'string', title: 'workflow.payload.reason' } } };
+    expectProblem(run(withPayload), 'workflows/tender.machine.json', '/states/FINISHED/deadline/event', /requires a payload, but the sweep sends none/);
   });
 
   it('rejects a notice whose contact field no follower has, whose template is missing, or whose channel is unknown', () => {

@@ -260,7 +260,7 @@ export async function load(app: FastifyInstance, url: string, rows: number): Pro
 
     // The very columns and expressions the store computes on every write.
     const columns = ['data', 'status', 'created_at', 'updated_at', ...table.computed.map((c) => c.column)];
-    const values = ['g.data', 'g.status', 'g.created_at', 'g.updated_at', ...table.computed.map((c) => c.expr('g.data'))];
+    const values = ['g.data', 'g.status', 'g.created_at', 'g.updated_at', ...table.computed.map((c) => c.expr('g.data', 'g.status'))];
     const pick = (arr: readonly string[], r: string): string => `(ARRAY[${arr.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ')}])[1 + floor(${r} * ${arr.length})::int]`;
     const digits = (n: number, r: string): string => `lpad(floor(${r} * 1e${n})::bigint::text, ${n}, '0')`;
     const surnames = ['Karimov', 'Rahimova', 'Toshmatov', 'Yusupova', 'Aliyev', 'Nazarova', 'Ergashev', 'Saidova', 'Xolmatov', 'Qodirova', 'Ismoilov', 'Mirzayeva'];

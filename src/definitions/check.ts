@@ -9,6 +9,7 @@ import type {
   EntityManifest,
   GridDefinition,
   MachineDefinition,
+  Transition,
   ReferenceList,
   ScreenDefinition,
   UiDefinition,
@@ -167,6 +168,10 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     checkMachineTexts(file, machine, strict, report, useKey);
   }
 
+  // A notice's contact field that no entity following the machine has (an entity without it simply gets no such notice).
+  const noticeContacts = new Map<string, { pointer: string; lacking: string[] }>();
+  const followerCount = new Map<string, number>();
+
   // --- entities -------------------------------------------------------------------------
   const entities = new Map<string, { manifest: EntityManifest; schema?: JSONSchema7 }>();
   const bases = new Map<string, string>();
@@ -266,6 +271,16 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
         keys.add(String((record as Record<string, unknown>)[keyName]));
       });
     }
+    if (manifest.localeField) field(file, '/localeField', manifest.localeField, { types: ['string'] });
+    if (manifest.workflow && machines.has(manifest.workflow)) {
+      const machineFile = `workflows/${manifest.workflow}.machine.json`;
+      for (const missing of checkMachineFields(machineFile, machines.get(manifest.workflow)!, schema, schemaFile!, report)) {
+        const seen = noticeContacts.get(`${machineFile}#${missing.at}`) ?? { pointer: missing.pointer, lacking: [] as string[] };
+        seen.lacking.push(schemaFile!);
+        noticeContacts.set(`${machineFile}#${missing.at}`, seen);
+      }
+      followerCount.set(machineFile, (followerCount.get(machineFile) ?? 0) + 1);
+    }
 
     if (gridFile && metaValid(gridFile, META_FOR.grid)) {
       const grid = json<GridDefinition>(gridFile);
@@ -327,6 +342,11 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
   for (const [file] of sources) {
     const m = /^schemas\/([^_/][^/]*)\/[^/]+$/.exec(file);
     if (m && !sources.has(`schemas/${m[1]}/entity.json`)) report(file, '', `folder schemas/${m[1]} has no entity.json`);
+  }
+
+  for (const [where, seen] of noticeContacts) {
+    const [machineFile, at] = where.split('#') as [string, string];
+    if (seen.lacking.length === followerCount.get(machineFile)) report(machineFile, at, `field "${seen.pointer}" exists in no entity following the machine (${seen.lacking.join(', ')})`);
   }
 
   // --- screens ----------------------------------------------------------------------------
@@ -579,6 +599,12 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
     for (const [event, value] of Object.entries(state.on ?? {})) {
       useKey(file, `${base}/on/${escape(event)}`, `workflow.${machine.id}.events.${event}`);
       (Array.isArray(value) ? value : [value]).forEach((t, i) => {
+        t.notify?.forEach((n, j) => {
+          if (n.channel === 'system') return;
+          const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}/template`;
+          useKey(file, at, `${n.template}.subject`);
+          useKey(file, at, `${n.template}.text`);
+        });
         if (!t.payload) return;
         const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/payload`;
         try {
@@ -595,11 +621,46 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
   }
 }
 
-/** Every event of an entity's machine is granted to some role as "<EVENT> <Subject>" (else only admins could send it). */
+/**
+ * The record fields a machine names exist in the schema of an entity that follows it: each
+ * deadline field is a date or date-time, each notice's contact and locale field a string.
+ */
+function checkMachineFields(file: string, machine: MachineDefinition, schema: JSONSchema7, schemaFile: string, report: Report): Array<{ at: string; pointer: string }> {
+  const missing: Array<{ at: string; pointer: string }> = [];
+  const string = (at: string, pointer: string, formats?: string[]): void => {
+    const target = resolveFieldSchema(schema, pointer);
+    if (!target) return report(file, at, `field "${pointer}" does not exist in ${schemaFile}`);
+    if (scalarType(target) !== 'string') return report(file, at, `field "${pointer}" of ${schemaFile} must be a string`);
+    if (formats && !formats.includes(String(target.format))) report(file, at, `field "${pointer}" of ${schemaFile} must have format ${formats.join(' or ')}`);
+  };
+  for (const [stateName, state] of Object.entries(machine.states)) {
+    const base = `/states/${escape(stateName)}`;
+    if (state.deadline) string(`${base}/deadline/field`, state.deadline.field, ['date', 'date-time']);
+    for (const [event, value] of Object.entries(state.on ?? {})) {
+      (Array.isArray(value) ? value : [value]).forEach((t: Transition, i) => {
+        t.notify?.forEach((n, j) => {
+          const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}`;
+          if (n.channel === 'system') return;
+          // A contact field one follower lacks means no such notice for it; lacking in all is a mistake (reported by the caller).
+          if (!resolveFieldSchema(schema, n.to)) missing.push({ at: `${at}/to`, pointer: n.to });
+          else string(`${at}/to`, n.to);
+          if (n.locale && resolveFieldSchema(schema, n.to)) string(`${at}/locale`, n.locale);
+        });
+      });
+    }
+  }
+  return missing;
+}
+
+/**
+ * Every event of an entity's machine is granted to some role as "<EVENT> <Subject>" (else only
+ * admins could send it) — except deadline events, which the sweep sends as the system.
+ */
 function checkEventAbilities(file: string, manifest: EntityManifest, machine: MachineDefinition, access: AccessDefinition | undefined, report: Report): void {
   if (!access) return;
   const granted = new Set(access.roles.flatMap((r) => r.permissions));
   const events = new Set(Object.values(machine.states).flatMap((s) => Object.keys(s.on ?? {})));
+  for (const s of Object.values(machine.states)) if (s.deadline) events.delete(s.deadline.event);
   for (const event of [...events].sort()) {
     if (!granted.has(`${event} ${manifest.subject}`)) report(file, '/workflow', `no role in schemas/_access/access.json may send ${event} (permission "${event} ${manifest.subject}")`);
   }
@@ -630,6 +691,14 @@ function checkMachine(
       });
     };
     for (const [event, value] of Object.entries(state.on ?? {})) checkTransitions('on', event, value);
+    if (state.deadline && !state.on?.[state.deadline.event]) report(file, `${base}/deadline/event`, `the state has no event "${state.deadline.event}" for its deadline`);
+    // The sweep sends the event with no payload: one that requires input could never pass.
+    const deadlineTransitions = state.deadline ? state.on?.[state.deadline.event] : undefined;
+    if (deadlineTransitions && (Array.isArray(deadlineTransitions) ? deadlineTransitions : [deadlineTransitions]).some((t) => t.payload?.required?.length)) {
+      report(file, `${base}/deadline/event`, `"${state.deadline!.event}" requires a payload, but the sweep sends none`);
+    }
+    // A stored record runs no timers: an XState `after` would never fire between requests.
+    if (state.after && Object.keys(state.after).length) report(file, `${base}/after`, 'records keep no timers: declare a `deadline` (the record field holding the due date and the event the sweep sends) instead of `after`');
     for (const [delay, value] of Object.entries(state.after ?? {})) {
       if (!/^\d+$/.test(delay) && !impl.delays.has(delay)) report(file, `${base}/after/${escape(delay)}`, `delay "${delay}" is not in the implementation registry`);
       checkTransitions('after', delay, value);

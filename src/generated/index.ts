@@ -75,7 +75,7 @@ export type AdvertisingPassportMachineEvent = 'APPROVE' | 'MARK_SEEN' | 'REJECT'
 export type AppealMachineEvent = 'EXPLAIN' | 'KEEP_UNDER_REVIEW' | 'MARK_OVERDUE' | 'MARK_SEEN' | 'REJECT' | 'REPEAT' | 'RETURN' | 'TAKE_FOR_REVIEW' | 'TAKE_MEASURES';
 
 /** Events of workflows/compliance-case.machine.json. */
-export type ComplianceCaseMachineEvent = 'DECISION' | 'EXTEND_DEADLINE' | 'FINISH' | 'INSTRUCTION' | 'LETTER' | 'POSTPONE' | 'PROTOCOL' | 'RESUME' | 'RULING' | 'STOP';
+export type ComplianceCaseMachineEvent = 'DECISION' | 'EXPIRE' | 'EXTEND_DEADLINE' | 'FINISH' | 'INSTRUCTION' | 'LETTER' | 'POSTPONE' | 'PROTOCOL' | 'RESUME' | 'RULING' | 'STOP';
 
 /** Events of workflows/court-case.machine.json. */
 export type CourtCaseMachineEvent = 'CLOSE' | 'FILE_APPEAL' | 'FILE_CASSATION' | 'FILE_REPEATED_CASSATION' | 'REVIEW_NEW_CIRCUMSTANCES' | 'SCHEDULE_HEARING';
@@ -87,7 +87,7 @@ export type DocumentMachineEvent = 'AGREE' | 'ASSIGN_EXECUTOR' | 'DELAY' | 'EXTE
 export type DrugComplaintMachineEvent = 'APPLY_FINE' | 'ARCHIVE' | 'ASSIGN_EXECUTOR' | 'COMPLETE_EXECUTION' | 'DISTRIBUTE' | 'FINISH' | 'REJECT' | 'SEND_TO_COURT' | 'START_EXECUTION' | 'TAKE_TO_WORK';
 
 /** Events of workflows/pharmacy-appeal.machine.json. */
-export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' | 'CONFIRM' | 'EXTEND_DEADLINE' | 'FINISH' | 'PROCESS' | 'SEND_TO_COURT';
+export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' | 'CONFIRM' | 'EXPIRE' | 'EXTEND_DEADLINE' | 'FINISH' | 'PROCESS' | 'SEND_TO_COURT';
 
 /** Events of workflows/project.machine.json. */
 export type ProjectMachineEvent = 'EXTEND_DEADLINE' | 'FINISH_WORK' | 'MARK_NOT_BELONG' | 'REOPEN' | 'RETURN_TO_DRAFT' | 'SEND_TO_COMMISSION_CHAIR';

@@ -68,6 +68,10 @@ export interface EntityManifest {
     mimeTypes?: string[];
   };
   /**
+   * A top-level string field (enum uz, uzCyrillic, ru, en) that create fills with the caller's interface language when the input leaves it empty: the language the record's notices (the machine's notify) are written in.
+   */
+  localeField?: string;
+  /**
    * Scalar fields no two records may share (e.g. a contractor's tax ID); enforced by a unique index, refused with 400 naming the field.
    *
    * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
@@ -380,6 +384,38 @@ export interface FlowEndpoint1 {
 }
 
 export type Transitions = Transition | Transition[];
+/**
+ * One notice. sms/email: to a contact field of the record, the text rendered from the i18n template `<template>.subject` / `<template>.text` in the recipient's language (the record field `locale` names, else the default language), with the record's id, label, new status, event and payload fields as parameters. system: a message of type `message` (e.g. FOR_SIGN_DXA) to another system named by `to`, posted as JSON to that system's configured URL.
+ */
+export type Notice =
+  | {
+      channel: "sms" | "email";
+      /**
+       * The record field holding the phone number (sms) or e-mail address (email); no notice when it is empty.
+       */
+      to: string;
+      /**
+       * i18n key prefix: `<template>.subject` and `<template>.text` must exist in all four languages.
+       */
+      template: string;
+      /**
+       * The record field holding the recipient's language (uz, uzCyrillic, ru, en); default /locale. Without a valid value the default language is used.
+       */
+      locale?: string;
+      description?: string;
+    }
+  | {
+      channel: "system";
+      /**
+       * The receiving system, e.g. state-service; its URL comes from the configuration.
+       */
+      to: string;
+      /**
+       * The message type, e.g. FOR_SIGN_DXA.
+       */
+      message: string;
+      description?: string;
+    };
 
 /**
  * workflows/<id>.machine.json: an XState v5 machine config as data. Guards, actions and delays are named; their code lives once in the registry. Sending an event needs the permission "<EVENT> <Subject>" (e.g. "FINISH Tender"); `manage all` covers every event.
@@ -407,6 +443,20 @@ export interface State {
   on?: {
     [k: string]: Transitions;
   };
+  /**
+   * A deadline kept as data: while the record is in this state, the date (or date-time) in `field` is its due time (stored in the indexed `due_at` column). Once it has passed, the workflow sweep sends `event` through the ordinary transition path as the actor `system` — no in-memory timer, so nothing is lost on a restart. A date is due at the end of that day (UTC). The event must be one of the state's own events.
+   */
+  deadline?: {
+    /**
+     * Record field (format date or date-time) holding the due date.
+     */
+    field: string;
+    event: string;
+    description: string;
+  };
+  /**
+   * XState delayed transitions. Stored records keep no timers, so `npm run check` refuses them: declare a `deadline` instead.
+   */
   after?: {
     [k: string]: Transitions;
   };
@@ -470,6 +520,12 @@ export interface Transition {
     additionalProperties: false;
   };
   meta?: {};
+  /**
+   * Notices this transition sends: outbox rows written in the transition's own transaction (so they exist exactly when the status change does) and delivered afterwards by the outbox worker with retries.
+   *
+   * @minItems 1
+   */
+  notify?: Notice[];
 }
 
 /**

@@ -23,6 +23,9 @@ import registration from './plugins/registration.ts';
 import passwordReset from './plugins/password-reset.ts';
 import demo from './plugins/demo.ts';
 
+/** The workflow sweep's default period under `npm start` (one minute). */
+export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
+
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface BuildAppOptions extends Partial<AppConfig> {
@@ -40,6 +43,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || undefined,
     smsGatewayUrl: env.SMS_GATEWAY_URL || undefined,
+    systemUrls: env.STATE_SERVICE_URL ? { 'state-service': env.STATE_SERVICE_URL } : undefined,
+    sweepIntervalMs: env.WORKFLOW_SWEEP_INTERVAL_MS !== undefined && env.WORKFLOW_SWEEP_INTERVAL_MS !== '' ? Number(env.WORKFLOW_SWEEP_INTERVAL_MS) : DEFAULT_SWEEP_INTERVAL_MS,
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
   };
 }
@@ -65,6 +70,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     smtpUrl: options.smtpUrl,
     smtpFrom: options.smtpFrom,
     smsGatewayUrl: options.smsGatewayUrl,
+    systemUrls: options.systemUrls,
+    // Off unless asked for: tests call the sweep themselves with a moved clock.
+    sweepIntervalMs: options.sweepIntervalMs ?? 0,
     demoUsers: options.demoUsers ?? false,
   };
   const app = Fastify({

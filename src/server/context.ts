@@ -52,6 +52,10 @@ export interface AppConfig {
   smtpFrom?: string | undefined;
   /** SMS delivery: the HTTP gateway taking `POST {to, text}` (SMS_GATEWAY_URL). */
   smsGatewayUrl?: string | undefined;
+  /** Other systems by name and the URL their messages are posted to (STATE_SERVICE_URL → `state-service`). */
+  systemUrls?: Readonly<Record<string, string>> | undefined;
+  /** How often the workflow sweep looks for passed deadlines (WORKFLOW_SWEEP_INTERVAL_MS; 0 = only when called). */
+  sweepIntervalMs?: number | undefined;
   /** Demo mode (DEMO=1 or DEMO_USERS=1): one user per default role, passwords printed once. Never on by default. */
   demoUsers?: boolean | undefined;
 }

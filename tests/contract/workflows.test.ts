@@ -6,6 +6,8 @@
  *  - from every reachable state, every event the state does not allow answers 409 and
  *    leaves the row, its audit and its history byte-for-byte as they were;
  *  - every event sent by a user whose roles do not grant it answers 403, changing nothing;
+ *  - every state's deadline (`deadline` in the machine): once its due date has passed, the
+ *    sweep sends its event as the actor `system`, once;
  *  - two concurrent transitions of one record: exactly one wins.
  * The sender holds a role made of exactly the machine's event permissions ("<EVENT> <Subject>").
  * Guards that need the actor to be the assigned user are satisfied the way staff satisfy
@@ -20,7 +22,8 @@ import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
-import { machineEvents, payloadSchemaFor, toShapeMachine } from '../../src/server/workflow/machine.ts';
+import { deadlinesOf, machineEvents, payloadSchemaFor, toShapeMachine, transitionsFor } from '../../src/server/workflow/machine.ts';
+import { resolveFieldSchema } from '../../src/definitions/pointer.ts';
 import type { MachineDefinition, Transition } from '../../src/generated/meta.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
@@ -61,6 +64,15 @@ function assignedFields(machine: MachineDefinition): { record: Set<string>; payl
   }
   return { record, payload };
 }
+
+/** Sets a JSON pointer's value in a plain object (creating the objects on the way). */
+const setPointer = (data: Record<string, unknown>, pointer: string, value: unknown): Record<string, unknown> => {
+  const segments = pointer.split('/').slice(1);
+  let node = data;
+  for (const segment of segments.slice(0, -1)) node = (node[segment] ??= {}) as Record<string, unknown>;
+  node[segments.at(-1)!] = value;
+  return data;
+};
 
 /** A user id as the schema stores it (portal-user ids are integers). */
 const idAs = (schema: JSONSchema7 | undefined, id: number): unknown => (schema?.type === 'integer' || schema?.type === 'number' ? id : String(id));
@@ -253,6 +265,37 @@ for (const backend of backends()) {
           expect(Object.keys(bad.json().fieldErrors ?? {})).not.toHaveLength(0);
           for (const pointer of Object.keys(bad.json().fieldErrors)) expect(pointer).toMatch(/^\/payload(\/|$)/);
           expect(await footprint(record.id)).toBe(before);
+        });
+
+        it('sends every deadline event as the system once the record’s due date has passed (the sweep)', async () => {
+          const deadlines = deadlinesOf(machine);
+          let n = 0;
+          for (const { state, field, event } of deadlines) {
+            const path = paths.find((p) => String(p.state.value) === state);
+            if (!path) continue;
+            const record = await newRecord(9_300 + (n += 1));
+            let { version } = record;
+            let status = record.status;
+            for (const [i, step] of path.steps.filter((x) => x.event.type !== 'xstate.init').entries()) {
+              const payload = payloadFor(status, step.event.type, 9_300 * n + i);
+              const res = await send(record.id, { event: step.event.type, version, ...(payload ? { payload } : {}) }, sender.headers);
+              expect(res.statusCode, res.body).toBe(200);
+              ({ version, status } = res.json());
+            }
+            expect(status).toBe(state);
+            // Move the due date into the past (the admin may edit it), as time would.
+            const current = (await get(`${base}/get/${record.id}`, sender.headers)).json() as Record<string, unknown>;
+            const format = (resolveFieldSchema(def.schema, field) as JSONSchema7 | undefined)?.format;
+            const edited = setPointer(structuredClone(current), field, format === 'date' ? '2001-02-03' : '2001-02-03T04:05:06Z');
+            const updated = await app.inject({ method: 'PUT', url: `${base}/update/${record.id}`, payload: edited, headers: { 'accept-language': 'en' } });
+            expect(updated.statusCode, updated.body).toBe(200);
+            const target = transitionsFor(machine, state, event)[0]?.target ?? state;
+            const moved = await app.workflow.sweep();
+            expect(moved).toContainEqual({ entity: def.id, id: record.id, event, from: state, to: target });
+            const history = (await get(`${base}/history/${record.id}`, sender.headers)).json().list as Array<Record<string, unknown>>;
+            expect(history.at(-1)).toMatchObject({ actor: 'system', event, from: state, to: target });
+            expect((await app.workflow.sweep()).filter((m) => m.entity === def.id && m.id === record.id)).toEqual([]);
+          }
         });
 
         it('lets exactly one of two concurrent transitions of one record win', async () => {

@@ -155,6 +155,37 @@ describe('npm run check', () => {
     expectProblem(run(s), 'schemas/tender/entity.json', '/workflow', /no role .* may send FINISH \(permission "FINISH Tender"\)/);
   });
 
+  it('rejects a deadline whose event the state lacks or whose field is not a date, and exempts deadline events from role grants', () => {
+    const s = clone();
+    const m = json(s, 'workflows/tender.machine.json');
+    m.states.PROCCESS.deadline = { field: '/subject', event: 'EXPIRE', description: 'A broken deadline.' };
+    m.states.FINISHED.deadline = { field: '/purchaseDate', event: 'REOPEN', description: 'Reopened by the sweep.' };
+    for (const role of json(s, 'schemas/_access/access.json').roles) role.permissions = role.permissions.filter((p: string) => p !== 'REOPEN Tender');
+    const problems = run(s);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/deadline/event', /no event "EXPIRE"/);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/deadline/field', /"\/subject" .* must have format date or date-time/);
+    expect(problems.filter((p) => /REOPEN/.test(p.message))).toEqual([]);
+    // A deadline event that needs input could never be sent by the sweep.
+    const withPayload = clone();
+    const t = json(withPayload, 'workflows/tender.machine.json');
+    t.states.FINISHED.deadline = { field: '/purchaseDate', event: 'REOPEN', description: 'Reopened by the sweep.' };
+    t.states.FINISHED.on.REOPEN.payload = { type: 'object', additionalProperties: false, required: ['reason'], properties: { reason: { type: 'string', title: 'workflow.payload.reason' } } };
+    expectProblem(run(withPayload), 'workflows/tender.machine.json', '/states/FINISHED/deadline/event', /requires a payload, but the sweep sends none/);
+  });
+
+  it('rejects a notice whose contact field no follower has, whose template is missing, or whose channel is unknown', () => {
+    const s = clone();
+    const m = json(s, 'workflows/tender.machine.json');
+    m.states.PROCCESS.on.FINISH.notify = [{ channel: 'sms', to: '/noSuchPhone', template: 'workflow.notice.noSuchTemplate' }];
+    const problems = run(s);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/on/FINISH/notify/0/to', /"\/noSuchPhone" exists in no entity following the machine/);
+    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/on/FINISH/notify/0/template', /"workflow\.notice\.noSuchTemplate\.text" is missing/);
+    // An unknown channel breaks the meta-schema.
+    const other = clone();
+    json(other, 'workflows/tender.machine.json').states.FINISHED.on.REOPEN.notify = [{ channel: 'fax', to: '/subject', template: 'workflow.notice.appealAccepted' }];
+    expect(run(other).some((p) => p.file === 'workflows/tender.machine.json' && p.pointer.startsWith('/states/FINISHED/on/REOPEN/notify/0'))).toBe(true);
+  });
+
   it('rejects an event payload field without a title key, and a state or event without its labels', () => {
     const s = clone();
     const m = json(s, 'workflows/tender.machine.json');

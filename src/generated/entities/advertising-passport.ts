@@ -19,6 +19,10 @@ export interface AdvertisingPassport {
    * STIR of the owner, when the owner is a business.
    */
   ownerStir?: string;
+  /**
+   * The owner's phone, e.g. +99890-123-45-67: the decision on the passport is sent to it by SMS.
+   */
+  ownerPhone?: string;
   regionId: number;
   districtId: number;
   address: string;

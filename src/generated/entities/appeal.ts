@@ -83,8 +83,16 @@ export interface Appeal {
    */
   phone: string;
   email?: string;
+  /**
+   * The applicant's language (uz, uzCyrillic, ru, en): filled on create with the interface language of whoever files the appeal (the manifest's localeField) unless given; notices about the appeal are written in it.
+   */
+  locale?: "uz" | "uzCyrillic" | "ru" | "en";
   shortDescription: string;
   content: string;
+  /**
+   * The review deadline, set by the workflow when the appeal is taken for review (15 days) or kept under review; once it passes, the deadline sweep marks the appeal overdue.
+   */
+  reviewDeadline?: string;
   /**
    * Ids of files uploaded through POST /api/file-entity/save/appeal (at most 5, 10 MB each).
    *

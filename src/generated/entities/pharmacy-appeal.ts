@@ -84,6 +84,10 @@ export interface PharmacyAppeal {
    */
   executorId?: number;
   /**
+   * The extended review deadline, recorded by the "extend deadline" action; once it passes before the appeal is finished, the deadline sweep marks it EXPIRED.
+   */
+  deadline?: string;
+  /**
    * The overcharge has been returned to the consumer.
    */
   refunded?: boolean;

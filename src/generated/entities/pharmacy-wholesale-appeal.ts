@@ -90,6 +90,10 @@ export interface PharmacyWholesaleAppeal {
    */
   executorId?: number;
   /**
+   * The extended review deadline, recorded by the "extend deadline" action; once it passes before the appeal is finished, the deadline sweep marks it EXPIRED.
+   */
+  deadline?: string;
+  /**
    * Invoice copy and other documents.
    *
    * @maxItems 5

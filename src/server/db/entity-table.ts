@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityDefinition } from '../../definitions/registry.ts';
+import type { MachineDefinition } from '../../generated/meta.ts';
 import { isSystemPointer, pointerSegments, resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 
 export type SqlType = 'text' | 'bigint' | 'numeric' | 'boolean' | 'date' | 'timestamptz';
@@ -29,8 +30,13 @@ export interface EntityTable {
   ddl: string[];
   /** Unique indexes (from the manifest's `unique`) by index name → the field they guard. */
   uniqueIndexes: Map<string, string>;
-  /** Every column the server computes from `data` on each write (derived, keywords, region). */
-  computed: Array<{ column: string; expr(source: string): string }>;
+  /**
+   * Every column the server computes from `data` on each write (derived, keywords, region,
+   * due_at); `status` is the SQL of the record's status at that write (default: the column).
+   */
+  computed: Array<{ column: string; expr(source: string, status?: string): string }>;
+  /** Whether the table has the `due_at` column (its machine keeps deadlines). */
+  hasDueAt: boolean;
   /** Hash of the DDL, recorded in _ddl_log. */
   hash: string;
 }
@@ -79,7 +85,25 @@ const shortHash = (s: string): string => createHash('sha256').update(s).digest('
  * grid sorts or filters on, a region column from the manifest's scope, a keyword column
  * from its keyword fields, and the indexes list-search needs.
  */
-export function createEntityTable(def: EntityDefinition): EntityTable {
+/**
+ * The `due_at` column's SQL: the deadline field of the state the record is in (see the
+ * machine's `deadline`), as a timestamp; NULL in states without a deadline. A date is due at
+ * the end of that day (UTC), a date-time at that instant.
+ */
+function dueAtExpr(def: EntityDefinition, machine: MachineDefinition | undefined): ((source: string, status?: string) => string) | undefined {
+  const deadlines = Object.entries(machine?.states ?? {}).flatMap(([state, s]) => {
+    const schema = s.deadline ? resolveFieldSchema(def.schema, s.deadline.field) : undefined;
+    return s.deadline && schema ? [{ state, pointer: s.deadline.field, dateOnly: schema.format === 'date' }] : [];
+  });
+  if (!deadlines.length) return undefined;
+  const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  return (source, status = 'status') =>
+    `CASE ${status}::text ${deadlines
+      .map((d) => `WHEN ${quote(d.state)} THEN ${d.dateOnly ? `((NULLIF(${textAt(source, d.pointer)}, '')::date + 1)::timestamp AT TIME ZONE 'UTC')` : `NULLIF(${textAt(source, d.pointer)}, '')::timestamptz`}`)
+      .join(' ')} END`;
+}
+
+export function createEntityTable(def: EntityDefinition, machine?: MachineDefinition): EntityTable {
   const table = tableName(def.id);
   const columns = new Map<string, DerivedColumn>();
   for (const [pointer, sys] of Object.entries(SYSTEM_COLUMNS)) {
@@ -122,6 +146,12 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
     )`,
     ...derived.map((c) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${c.column} ${c.type}`),
   ];
+  // Deadlines are data: the sweep finds due records with one index range scan.
+  const dueAt = dueAtExpr(def, machine);
+  if (dueAt) {
+    ddl.push(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS due_at timestamptz`);
+    ddl.push(`CREATE INDEX IF NOT EXISTS ix_${table}_due ON ${table} (due_at, id) WHERE due_at IS NOT NULL`);
+  }
 
   // Index column lists; an index whose columns are a prefix of another's is left out.
   const wantedIndexes: string[][] = [];
@@ -163,10 +193,11 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
     ddl.push(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON ${table} (${col.column})`);
   }
   const uniqueDdl = [...new Set(ddl)];
-  const computed: Array<{ column: string; expr: (source: string) => string }> = [
+  const computed: EntityTable['computed'] = [
     ...derived.map((c) => ({ column: c.column, expr: c.expr })),
     { column: 'keywords', expr: (source: string) => (keywordExpr ? keywordExpr(source) : 'NULL') },
     { column: 'region', expr: (source: string) => (regionExpr ? regionExpr(source) : 'NULL') },
+    ...(dueAt ? [{ column: 'due_at', expr: dueAt }] : []),
   ];
   return {
     entity: def.id,
@@ -177,6 +208,7 @@ export function createEntityTable(def: EntityDefinition): EntityTable {
     computed,
     ddl: uniqueDdl,
     uniqueIndexes,
+    hasDueAt: dueAt !== undefined,
     hash: shortHash(uniqueDdl.join(';\n') + '\n' + computed.map((c) => `${c.column}=${c.expr('data')}`).join(',')),
   };
 }

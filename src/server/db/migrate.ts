@@ -124,7 +124,7 @@ const MIGRATION_LOCK = 7_240_917;
  */
 export async function migrate(db: Database, registry: DefinitionRegistry): Promise<Map<string, EntityTable>> {
   const tables = new Map<string, EntityTable>();
-  for (const def of registry.entities.values()) tables.set(def.id, createEntityTable(def));
+  for (const def of registry.entities.values()) tables.set(def.id, createEntityTable(def, def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined));
   let trigram = true;
   await db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);

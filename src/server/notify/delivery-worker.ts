@@ -29,23 +29,25 @@ export interface DeliveryWorker {
  */
 export function createDeliveryWorker(db: Database, transports: readonly Transport[], log: (error: unknown) => void): DeliveryWorker {
   const byChannel = new Map<Channel, Transport>(transports.map((t) => [t.channel, t]));
-  const channels = [...byChannel.keys()];
+  // Channels served for every recipient, and `channel:recipient` pairs served one by one (systems).
+  const channels = transports.filter((t) => !t.recipients).map((t) => t.channel);
+  const pairs = transports.flatMap((t) => (t.recipients ?? []).map((r) => `${t.channel}:${r}`));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let again = false;
 
   const round = async (): Promise<number> => {
-    if (!channels.length) return 0;
+    if (!channels.length && !pairs.length) return 0;
     // A lease, not a held transaction: delivery may take seconds, and the database must not
     // wait for an SMTP server. A row whose instance died mid-delivery is due again after it.
     const { rows } = await db.query<{ id: number; channel: Channel; recipient: string; subject: string; body: string; attempts: number }>(
       `UPDATE outbox SET next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
        WHERE id IN (
          SELECT id FROM outbox
-         WHERE status IN ('pending', 'undeliverable') AND channel = ANY($1::text[]) AND next_attempt_at <= now()
+         WHERE status IN ('pending', 'undeliverable') AND (channel = ANY($1::text[]) OR channel || ':' || recipient = ANY($2::text[])) AND next_attempt_at <= now()
          ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
        RETURNING id, channel, recipient, subject, body, attempts`,
-      [channels],
+      [channels, pairs],
     );
     for (const row of rows) {
       try {

@@ -2,18 +2,20 @@ import type { Queryable } from '../db/database.ts';
 import type { Translator } from '../i18n.ts';
 import type { Locale } from '../../shared/locales.ts';
 
-/** How a message reaches its recipient. */
-export type Channel = 'sms' | 'email';
+/** How a message reaches its recipient: a person by SMS or e-mail, or another system (JSON over HTTP). */
+export type Channel = 'sms' | 'email' | 'system';
 
 /** One message to send: the text is the template `templateKey` in the recipient's language. */
 export interface OutgoingMessage {
   channel: Channel;
-  /** A phone number of digits only, or an e-mail address. */
+  /** A phone number of digits only, an e-mail address, or the name of a system (`state-service`). */
   to: string;
   /** i18n key of the template; `<key>.subject` is the e-mail subject, `<key>.text` the text. */
   templateKey: string;
   params: Record<string, unknown>;
   locale: Locale;
+  /** Content that is not a text template (a system message: its type and JSON body); `templateKey` is then only recorded. */
+  content?: { subject: string; body: string };
 }
 
 /**
@@ -51,15 +53,18 @@ export const OUTBOX_DDL = [
  * `channels` are those a transport serves now; a message for another channel is kept as
  * `undeliverable` (admins see it; it goes out once a transport for it is configured).
  */
-export function createOutboxSender(db: Queryable, translator: Translator, channels: () => readonly Channel[], onQueued: () => void): Sender {
+export function createOutboxSender(db: Queryable, translator: Translator, channels: () => readonly Channel[], onQueued: () => void, systems: () => readonly string[] = () => []): Sender {
   return {
     async send(message, tx) {
       const t = (suffix: string) => translator.t(message.locale, `${message.templateKey}.${suffix}`, message.params);
-      const status = channels().includes(message.channel) ? 'pending' : 'undeliverable';
+      // A system message goes out only to a system whose address is configured.
+      const served = message.channel === 'system' ? systems().includes(message.to) : channels().includes(message.channel);
+      const status = served ? 'pending' : 'undeliverable';
+      const { subject, body } = message.content ?? { subject: t('subject'), body: t('text') };
       const { rows } = await (tx ?? db).query<{ id: number }>(
         `INSERT INTO outbox (channel, recipient, template_key, locale, subject, body, status)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-        [message.channel, message.to, message.templateKey, message.locale, t('subject'), t('text'), status],
+        [message.channel, message.to, message.templateKey, message.locale, subject, body, status],
       );
       // Without a transaction the row is visible now; within one the caller kicks after commit.
       if (!tx && status === 'pending') onQueued();

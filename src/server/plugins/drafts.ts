@@ -79,7 +79,7 @@ const drafts: FastifyPluginAsync = async (app) => {
 
     app.post<{ Params: { id: string } }>(`${base}/:id/submit`, { schema: { tags, summary: 'Submit a draft: validated like create; the draft is gone once the record exists', params: idParams } }, async (request) => {
       const draft = await load(request.params.id, request.actor);
-      const record = await app.store.create(entity, draft.data, request.actor);
+      const record = await app.store.create(entity, draft.data, request.actor, { locale: request.locale });
       await app.db.query('DELETE FROM draft WHERE id = $1', [draft.id]);
       return record;
     });

@@ -43,7 +43,7 @@ const entities: FastifyPluginAsync = async (app) => {
       app.store.get(entity, request.params.id, request.actor));
 
     app.post(`${base}/create`, { validatorCompiler: storeValidatesBody, schema: { tags, body: writeBody, response: { 200: record, ...errors } } }, async (request) =>
-      app.store.create(entity, request.body, request.actor));
+      app.store.create(entity, request.body, request.actor, { locale: request.locale }));
 
     app.put<{ Params: { id: number } }>(`${base}/update/:id`, { validatorCompiler: storeValidatesBody, schema: { tags, params: idParams, body: updateBody, response: { 200: record, ...errors } } }, async (request) =>
       app.store.update(entity, request.params.id, request.body, request.actor));

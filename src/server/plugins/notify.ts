@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { createOutboxSender, type Channel, type Sender } from '../notify/outbox.ts';
-import { createSmsGatewayTransport, createSmtpTransport, type Transport } from '../notify/transports.ts';
+import { createSmsGatewayTransport, createSmtpTransport, createSystemTransport, type Transport } from '../notify/transports.ts';
 import { createDeliveryWorker, type DeliveryWorker } from '../notify/delivery-worker.ts';
 
 /** How often the worker looks for due messages (retries; new messages kick it at once). */
@@ -9,8 +9,10 @@ const DELIVERY_INTERVAL_MS = 5_000;
 /**
  * Notifications: one `Sender` for every plugin (messages land in the `outbox` table) and the
  * delivery worker that sends them — e-mail over SMTP when SMTP_URL is set, SMS through the
- * HTTP gateway when SMS_GATEWAY_URL is set. Without a transport, messages of its channel stay
- * in the outbox as `undeliverable`.
+ * HTTP gateway when SMS_GATEWAY_URL is set, messages to other systems (channel `system`, e.g.
+ * the decision requests of status machines) by HTTP POST when their URL is set
+ * (STATE_SERVICE_URL). Without a transport, messages of its channel stay in the outbox as
+ * `undeliverable`.
  */
 export default fp(
   async (app) => {
@@ -18,12 +20,15 @@ export default fp(
     const smtp = app.config.smtpUrl ? createSmtpTransport(app.config.smtpUrl, app.config.smtpFrom ?? 'portal@localhost') : undefined;
     if (smtp) transports.push(smtp);
     if (app.config.smsGatewayUrl) transports.push(createSmsGatewayTransport(app.config.smsGatewayUrl));
-    const channels: Channel[] = transports.map((t) => t.channel);
+    const systemUrls = app.config.systemUrls ?? {};
+    if (Object.keys(systemUrls).length) transports.push(createSystemTransport(systemUrls));
+    const channels: Channel[] = transports.filter((t) => !t.recipients).map((t) => t.channel);
+    const systems = Object.keys(systemUrls);
     const worker = createDeliveryWorker(app.db, transports, (error) => app.log.error({ err: error }, 'outbox delivery failed'));
-    const sender = createOutboxSender(app.db, app.translator, () => channels, () => worker.kick());
+    const sender = createOutboxSender(app.db, app.translator, () => channels, () => worker.kick(), () => systems);
     app.decorate('notify', { sender, worker });
     app.addHook('onReady', async () => {
-      if (channels.length) {
+      if (transports.length) {
         worker.start(DELIVERY_INTERVAL_MS);
         worker.kick();
       }

@@ -16,12 +16,34 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 /**
  * The status machines' routes, for every entity whose manifest names a `workflow`:
  * `GET {base}/events/{id}` (what the caller may send now), `GET {base}/history/{id}` (the
- * path so far) and `POST {base}/transition/{id}` (the only way a status changes).
+ * path so far) and `POST {base}/transition/{id}` (the only way a status changes); and the
+ * deadline sweep, every `sweepIntervalMs` (WORKFLOW_SWEEP_INTERVAL_MS), also `app.workflow.sweep()`.
  */
 export default fp(
   async (app) => {
-    const engine = createWorkflowEngine(app.db, app.definitions, app.store);
+    const engine = createWorkflowEngine(app.db, app.definitions, app.store, {
+      now: app.config.clock,
+      tables: app.tables,
+      notify: { sender: app.notify.sender, translator: app.translator, onQueued: () => app.notify.worker.kick() },
+      log: (error, what) => app.log.warn({ err: error }, what),
+    });
     app.decorate('workflow', engine);
+    // The deadline sweep: deadlines live in the records (due_at), so a periodic query is all
+    // it takes — nothing is held in memory, and a restart loses nothing.
+    let sweepTimer: NodeJS.Timeout | undefined;
+    let sweeping: Promise<unknown> | undefined;
+    const sweepInterval = app.config.sweepIntervalMs ?? 0;
+    app.addHook('onReady', async () => {
+      if (sweepInterval <= 0) return;
+      sweepTimer = setInterval(() => {
+        sweeping ??= engine.sweep().catch((error: unknown) => app.log.error({ err: error }, 'deadline sweep failed')).finally(() => (sweeping = undefined));
+      }, sweepInterval);
+      sweepTimer.unref();
+    });
+    app.addHook('onClose', async () => {
+      if (sweepTimer) clearInterval(sweepTimer);
+      await sweeping;
+    });
     const queryAjv = createServerAjv({ coerceTypes: true });
     // The engine validates the body itself, so that every refusal has the same shape and order.
     const engineValidatesBody: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
@@ -91,5 +113,5 @@ export default fp(
       }, async (request) => engine.send(entity, request.params.id, request.body, request.actor));
     }
   },
-  { name: 'workflow', dependencies: ['store'] },
+  { name: 'workflow', dependencies: ['store', 'notify'] },
 );

@@ -12,6 +12,7 @@ import type { ReferenceService } from './references.ts';
 import { buildListQuery, keysetCondition, type SearchPayload } from './list-query.ts';
 import { rowScope, rowVisible, type Actor } from '../auth/access.ts';
 import { readOnlyFieldsOf } from '../../shared/ability.ts';
+import type { Locale } from '../../shared/locales.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export type { Actor } from '../auth/access.ts';
@@ -39,9 +40,11 @@ export interface EntityStore {
   get(entity: string, id: number, actor: Actor): Promise<StoredRecord>;
   /**
    * Validates, stores and audits a new record. With `options.tx` it joins the caller's open
-   * transaction (a record created together with other rows: all or nothing).
+   * transaction (a record created together with other rows: all or nothing). With
+   * `options.locale` (the caller's language) it fills the manifest's `localeField` when the
+   * input leaves it empty.
    */
-  create(entity: string, input: unknown, actor: Actor, options?: { tx?: Queryable }): Promise<StoredRecord>;
+  create(entity: string, input: unknown, actor: Actor, options?: { tx?: Queryable; locale?: Locale }): Promise<StoredRecord>;
   /** Replaces the record's data; `input.version` must be the version read (else 409). */
   update(entity: string, id: number, input: unknown, actor: Actor): Promise<StoredRecord>;
   remove(entity: string, id: number, actor: Actor, version?: number): Promise<void>;
@@ -61,8 +64,10 @@ export interface EntityStore {
    * from the locked record (and write its own rows, e.g. history, on `tx`), validates the data
    * against the schema, and writes status, data and the audit row — all in one transaction.
    * The caller checks the abilities (an event's permission is not read/update/delete).
+   * With `options.tx` it joins the caller's open transaction (the deadline sweep, which has
+   * already locked the row it picked).
    */
-  writeTransition(entity: string, id: number, version: number, actor: Actor, step: (before: StoredRecord, tx: Queryable) => Promise<{ status: string; data: Record<string, unknown> }>): Promise<StoredRecord>;
+  writeTransition(entity: string, id: number, version: number, actor: Actor, step: (before: StoredRecord, tx: Queryable) => Promise<{ status: string; data: Record<string, unknown> }>, options?: { tx?: Queryable }): Promise<StoredRecord>;
 }
 
 /** Rows per query of `streamList`. */
@@ -188,7 +193,10 @@ export function createEntityStore(
   const compiled = new Map<string, Compiled>();
   for (const def of registry.entities.values()) {
     const table = tables.get(def.id)!;
-    const computed = table.computed.map((c) => [c.column, c.expr('$1::jsonb')] as const);
+    // The status of the row being written: the insert's $2, the unchanged column, the transition's $3.
+    const computedAt = (status: string) => table.computed.map((c) => [c.column, c.expr('$1::jsonb', status)] as const);
+    const [computed, transitionComputed] = [computedAt('$2'), computedAt('$3')];
+    const updateComputed = computedAt('status');
     const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
     compiled.set(def.id, {
       def,
@@ -201,9 +209,9 @@ export function createEntityStore(
       insertSql: `INSERT INTO ${table.table} (data, status, owner, ${computed.map(([c]) => c).join(', ')})
         VALUES ($1::jsonb, $2, $3, ${computed.map(([, e]) => e).join(', ')}) RETURNING ${RECORD_COLUMNS}`,
       updateSql: `UPDATE ${table.table} SET data = $1::jsonb, version = version + 1, updated_at = now(),
-        ${computed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
+        ${updateComputed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
       transitionSql: `UPDATE ${table.table} SET data = $1::jsonb, status = $3, version = version + 1, updated_at = now(),
-        ${computed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
+        ${transitionComputed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
     });
   }
 
@@ -301,6 +309,8 @@ export function createEntityStore(
       const c = entityOf(entity);
       must(actor, 'create', c);
       const { data } = withoutSystemFields(input);
+      const localeField = c.def.manifest.localeField?.slice(1);
+      if (localeField && options?.locale && data && typeof data === 'object' && (data[localeField] === undefined || data[localeField] === '')) data[localeField] = options.locale;
       validate(c, data);
       mustStayInRegion(actor, c, data);
       const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => (options?.tx ? fn(options.tx) : db.transaction(fn));
@@ -345,9 +355,10 @@ export function createEntityStore(
       });
     },
 
-    async writeTransition(entity, id, version, actor, step) {
+    async writeTransition(entity, id, version, actor, step, options) {
       const c = entityOf(entity);
-      return db.transaction(async (tx) => {
+      const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => (options?.tx ? fn(options.tx) : db.transaction(fn));
+      return inTransaction(async (tx) => {
         const before = await lockRow(tx, c, id);
         if (!rowVisible(actor, c.def, before)) throw notFound();
         if (before.version !== version) throw staleVersion(before.version);

@@ -1,4 +1,4 @@
-import type { MachineDefinition, Transition } from '../../generated/meta.ts';
+import type { MachineDefinition, Notice, Transition } from '../../generated/meta.ts';
 
 /**
  * The documentation page of one machine (docs/workflows/<id>.md): a Mermaid state diagram
@@ -11,6 +11,12 @@ export function machineDoc(machine: MachineDefinition, subjects: string[]): stri
   const transitions = Object.entries(machine.states).flatMap(([state, s]) =>
     Object.entries(s.on ?? {}).flatMap(([event, v]) => (Array.isArray(v) ? v : [v]).map((t: Transition) => ({ state, event, t }))));
   const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const deadlineOf = (state: string) => machine.states[state]?.deadline;
+  /** The event the sweep sends when the state's deadline passes. */
+  const timed = (state: string, event: string): boolean => deadlineOf(state)?.event === event;
+  const noticeText = (n: Notice): string => (n.channel === 'system' ? `system \`${n.to}\`: \`${n.message}\`` : `${n.channel} → \`${n.to}\`: \`${n.template}\``);
+  const deadlines = Object.entries(machine.states).flatMap(([state, s]) => (s.deadline ? [{ state, ...s.deadline }] : []));
+  const notices = transitions.flatMap(({ state, event, t }) => (t.notify ?? []).map((n) => ({ state, event, n })));
   const lines = [
     `# ${machine.id} (version ${machine.version})`,
     '',
@@ -22,7 +28,7 @@ export function machineDoc(machine: MachineDefinition, subjects: string[]): stri
     '```mermaid',
     'stateDiagram-v2',
     `  [*] --> ${machine.initial}`,
-    ...transitions.map(({ state, event, t }) => `  ${state} --> ${t.target ?? state}: ${event}${t.guard ? ` (${implName(t.guard)})` : ''}`),
+    ...transitions.map(({ state, event, t }) => `  ${state} --> ${t.target ?? state}: ${event}${t.guard ? ` (${implName(t.guard)})` : ''}${timed(state, event) ? ` ⏰ ${deadlineOf(state)!.field}` : ''}${t.notify?.length ? ' ✉' : ''}`),
     ...Object.entries(machine.states).filter(([, s]) => s.type === 'final').map(([state]) => `  ${state} --> [*]`),
     '```',
     '',
@@ -38,9 +44,33 @@ export function machineDoc(machine: MachineDefinition, subjects: string[]): stri
     '|---|---|---|---|---|---|---|',
     ...transitions.map(({ state, event, t }) => {
       const payload = t.payload ? Object.keys(t.payload.properties).map((p) => `${p}${t.payload?.required?.includes(p) ? '*' : ''}`).join(', ') : '';
-      return `| \`${state}\` | \`${event}\` | \`${t.target ?? state}\` | ${t.guard ? `\`${JSON.stringify(t.guard)}\`` : ''} | ${(t.actions ?? []).map((a) => `\`${implName(a)}\``).join(', ')} | ${payload} | ${cell(t.description)} |`;
+      return `| \`${state}\` | \`${event}\`${timed(state, event) ? ' ⏰' : ''} | \`${t.target ?? state}\` | ${t.guard ? `\`${JSON.stringify(t.guard)}\`` : ''} | ${(t.actions ?? []).map((a) => `\`${implName(a)}\``).join(', ')} | ${payload} | ${cell(t.description)} |`;
     }),
     '',
+    ...(deadlines.length
+      ? [
+          '## Deadlines',
+          '',
+          'While a record is in one of these states, the date in the field is its due time; once it has passed, the deadline sweep sends the event as the actor `system` (⏰ in the diagram and the events table).',
+          '',
+          '| state | due date field | event | description |',
+          '|---|---|---|---|',
+          ...deadlines.map((d) => `| \`${d.state}\` | \`${d.field}\` | \`${d.event}\` | ${cell(d.description)} |`),
+          '',
+        ]
+      : []),
+    ...(notices.length
+      ? [
+          '## Notices',
+          '',
+          'Written to the outbox in the transition\'s transaction and delivered by the outbox worker (✉ in the diagram). A person gets the template `<template>.subject` / `.text` in their language; a system gets the message type with the record as JSON.',
+          '',
+          '| from | event | channel → recipient: template or message | description |',
+          '|---|---|---|---|',
+          ...notices.map(({ state, event, n }) => `| \`${state}\` | \`${event}\` | ${noticeText(n)} | ${cell(n.description ?? '')} |`),
+          '',
+        ]
+      : []),
   ];
   return lines.join('\n');
 }

@@ -57,6 +57,8 @@ export const actionImplementations: Record<string, ActionImplementation> = {
   stampToday: (ctx, params) => ({ [String(params.field)]: ctx.now.toISOString().slice(0, 10) }),
   /** Sets the top-level field `params.field` to the acting user's id (e.g. the executor who took the case). */
   assignActor: (ctx, params) => ({ [String(params.field)]: asStoredId(ctx.actorId) }),
+  /** Sets the top-level field `params.field` to the date `params.days` days after today (UTC) — e.g. a review deadline, which the sweep then watches. */
+  stampDaysAhead: (ctx, params) => ({ [String(params.field)]: new Date(ctx.now.getTime() + Number(params.days) * 86_400_000).toISOString().slice(0, 10) }),
   /** Removes the top-level field `params.field` (e.g. a deadline that no longer applies). */
   clearField: (_ctx, params) => ({ [String(params.field)]: undefined }),
   /** Copies the record's own top-level field `params.from` into `params.field` (e.g. a requested date that a signature confirms). */

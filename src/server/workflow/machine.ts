@@ -39,6 +39,11 @@ export function machineEvents(machine: MachineDefinition): string[] {
   return [...new Set(Object.values(machine.states).flatMap((s) => Object.keys(s.on ?? {})))].sort();
 }
 
+/** The states that keep a deadline (`deadline`): the field holding the due date and the event the sweep sends. */
+export function deadlinesOf(machine: MachineDefinition): Array<{ state: string; field: string; event: string }> {
+  return Object.entries(machine.states).flatMap(([state, s]) => (s.deadline ? [{ state, field: s.deadline.field, event: s.deadline.event }] : []));
+}
+
 /** The payload schema of an event in a state (the first of its transitions that declares one). */
 export function payloadSchemaFor(machine: MachineDefinition, state: string, event: string): JSONSchema7 | undefined {
   return transitionsFor(machine, state, event).find((t) => t.payload)?.payload as JSONSchema7 | undefined;
@@ -130,7 +135,7 @@ export function toShapeMachine(machine: MachineDefinition): AnyStateMachine {
 /** The outcome of sending an event: refused, or the next status and record. */
 export type Step =
   | { ok: false; reason: 'notInState' | 'guard' }
-  | { ok: true; status: string; record: Record<string, unknown> };
+  | { ok: true; status: string; record: Record<string, unknown>; transition: Transition };
 
 /**
  * Computes, without side effects, what sending `event` to a record in status `status`
@@ -142,5 +147,15 @@ export function computeStep(machine: MachineDefinition, executable: AnyStateMach
   const snapshot = executable.resolveState({ value: status, context });
   if (!snapshot.can(event)) return { ok: false, reason: 'guard' };
   const [next] = transition(executable, snapshot as never, event as never) as unknown as [{ value: unknown; context: WorkflowContext }];
-  return { ok: true, status: String(next.value), record: next.context.record };
+  return { ok: true, status: String(next.value), record: next.context.record, transition: takenTransition(machine, status, context, event) };
+}
+
+/**
+ * Which of the event's transitions XState took: the first whose guard passes, in document
+ * order (XState's rule). Its `notify` entries are the notices of this step.
+ */
+function takenTransition(machine: MachineDefinition, status: string, context: WorkflowContext, event: WorkflowEvent): Transition {
+  const candidates = transitionsFor(machine, status, event.type);
+  const ctx = { ...context, payload: event.payload ?? context.payload };
+  return candidates.find((t) => !t.guard || guardImplementations[implName(t.guard as NamedImpl)]?.(ctx, implParams(t.guard as NamedImpl)) === true) ?? candidates[0]!;
 }

@@ -5,13 +5,20 @@ import type { Database } from '../db/database.ts';
 import type { DefinitionRegistry, EntityDefinition } from '../../definitions/registry.ts';
 import type { MachineDefinition } from '../../generated/meta.ts';
 import type { Actor, EntityStore, StoredRecord } from '../store/entity-store.ts';
+import type { Queryable } from '../db/database.ts';
+import type { EntityTable } from '../db/entity-table.ts';
+import type { Sender } from '../notify/outbox.ts';
+import type { Translator } from '../i18n.ts';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
+import { systemActor } from '../auth/access.ts';
 import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 import { tableName } from '../db/entity-table.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound } from '../errors.ts';
-import { payloadGuards } from './implementations.ts';
-import { computeStep, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
+import { payloadGuards, readPointer } from './implementations.ts';
+import { computeStep, deadlinesOf, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
+import type { Notice } from '../../generated/meta.ts';
 
 /** An event the actor may send now, as `GET events` lists it. */
 export interface EventOption {
@@ -52,7 +59,41 @@ export interface WorkflowEngine {
    * as the actions leave it, the audit row and a history row are written in one transaction.
    */
   send(entity: string, id: number, input: unknown, actor: Actor): Promise<StoredRecord>;
+  /**
+   * The deadline sweep: every record whose state keeps a deadline (`deadline` in the machine)
+   * and whose due time (`due_at`) is not after the clock's now gets the state's deadline event,
+   * through the same path as `send`, as the actor `system`. One record per transaction, picked
+   * with `FOR UPDATE SKIP LOCKED`, so several instances may sweep at once and each record
+   * moves once. Returns what it moved; a refused record is logged and left for the next round.
+   */
+  sweep(limit?: number): Promise<SweptRecord[]>;
 }
+
+/** A record the sweep moved. */
+export interface SweptRecord {
+  entity: string;
+  id: number;
+  event: string;
+  from: string;
+  to: string;
+}
+
+/** What the engine needs besides the store (all optional: tests of the engine alone go without). */
+export interface WorkflowEngineOptions {
+  /** The clock of actions (stamped dates) and of the sweep. */
+  now?: () => Date;
+  /** The entity tables (the sweep reads `due_at`). */
+  tables?: Map<string, EntityTable>;
+  /** Where transition notices go (the outbox), rendered by `translator`; `onQueued` after a commit that queued some. */
+  notify?: { sender: Sender; translator: Translator; onQueued(): void };
+  /** Errors the sweep skipped over. */
+  log?: (error: unknown, what: string) => void;
+}
+
+/** The actor of the sweep: every ability, every row; recorded as `system` in history and audit. */
+const SWEEPER: Actor = { ...systemActor(), id: 'system' };
+/** Records moved per sweep round at most (the next round continues). */
+const SWEEP_LIMIT = 500;
 
 const bodySchema = {
   type: 'object',
@@ -79,7 +120,11 @@ const dataOf = (record: Record<string, unknown>): Record<string, unknown> => {
   return data;
 };
 
-export function createWorkflowEngine(db: Database, registry: DefinitionRegistry, store: EntityStore, now: () => Date = () => new Date()): WorkflowEngine {
+/** A locale value as stored in a record, if it is one of ours. */
+const asLocale = (value: unknown): Locale | undefined => (LOCALES as readonly unknown[]).includes(value) ? (value as Locale) : undefined;
+
+export function createWorkflowEngine(db: Database, registry: DefinitionRegistry, store: EntityStore, options: WorkflowEngineOptions = {}): WorkflowEngine {
+  const now = options.now ?? (() => new Date());
   const ajv = createServerAjv();
   const validateBody = ajv.compile(bodySchema);
   const payloadValidators = new WeakMap<object, ValidateFunction>();
@@ -153,25 +198,138 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     },
 
     async send(entity, id, input, actor) {
-      const { def, machine, executable } = entityOf(entity);
+      const { def } = entityOf(entity);
       if (!validateBody(input)) throw badInput(toFieldProblems(validateBody.errors));
       const body = input as unknown as Body;
       mayRead(actor, def);
       if (!actor.ability.can(body.event, def.manifest.subject)) throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
-      return store.writeTransition(entity, id, body.version, actor, async (before, tx) => {
-        const from = before.status;
-        if (transitionsFor(machine, from, body.event).length === 0) throw new ApiError(409, 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
-        validatePayload(payloadSchemaFor(machine, from, body.event), body.payload);
-        const payload = body.payload ?? {};
-        const step = computeStep(machine, executable, from, contextOf(before, actor, payload), { type: body.event, payload });
-        if (!step.ok) throw new ApiError(409, step.reason === 'guard' ? 'errors.transitionGuard' : 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
-        await tx.query(
-          `INSERT INTO workflow_history (actor, entity, record_id, machine, machine_version, event, from_status, to_status, payload, comment)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10)`,
-          [actor.id, entity, id, machine.id, machine.version, body.event, from, step.status, JSON.stringify(payload), body.comment ?? null],
-        );
-        return { status: step.status, data: dataOf(step.record) };
-      });
+      const { record, queued } = await apply(entity, id, body, actor);
+      if (queued) options.notify?.onQueued();
+      return record;
+    },
+
+    async sweep(limit = SWEEP_LIMIT) {
+      const moved: SweptRecord[] = [];
+      let queued = false;
+      for (const def of registry.entities.values()) {
+        const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
+        const table = options.tables?.get(def.id);
+        if (!machine || !table?.hasDueAt || !deadlinesOf(machine).length) continue;
+        // Records refused in this round (a guard, the schema): skipped until the next round.
+        const refused: number[] = [];
+        while (moved.length < limit) {
+          const done = await db.transaction(async (tx) => {
+            const { rows } = await tx.query<{ id: number; version: number; status: string }>(
+              `SELECT id::int AS id, version::int AS version, status FROM ${table.table}
+               WHERE due_at <= $1 AND NOT (id = ANY($2::bigint[]))
+               ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+              [now().toISOString(), refused],
+            );
+            const row = rows[0];
+            if (!row) return false;
+            const event = machine.states[row.status]?.deadline?.event;
+            if (!event) {
+              refused.push(row.id);
+              return true;
+            }
+            await tx.query('SAVEPOINT sweep_step');
+            try {
+              const result = await apply(def.id, row.id, { event, version: row.version }, SWEEPER, tx);
+              await tx.query('RELEASE SAVEPOINT sweep_step');
+              queued ||= result.queued;
+              moved.push({ entity: def.id, id: row.id, event, from: row.status, to: result.record.status });
+            } catch (error) {
+              await tx.query('ROLLBACK TO SAVEPOINT sweep_step');
+              refused.push(row.id);
+              options.log?.(error, `deadline sweep: ${event} of ${def.id} ${row.id} refused`);
+            }
+            return true;
+          });
+          if (!done) break;
+        }
+      }
+      if (queued) options.notify?.onQueued();
+      return moved;
     },
   };
+
+  /**
+   * The one transition path (`send` and the sweep): on the locked row, the state, the
+   * payload and the guard are checked; the history row, the notices and (by the store) the
+   * new status, data and audit row are written in one transaction — `tx` when given.
+   */
+  async function apply(entity: string, id: number, body: Body, actor: Actor, tx?: Queryable): Promise<{ record: StoredRecord; queued: boolean }> {
+    const { def, machine, executable } = entityOf(entity);
+    let queued = false;
+    const record = await store.writeTransition(entity, id, body.version, actor, async (before, tx) => {
+      const from = before.status;
+      if (transitionsFor(machine, from, body.event).length === 0) throw new ApiError(409, 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
+      validatePayload(payloadSchemaFor(machine, from, body.event), body.payload);
+      const payload = body.payload ?? {};
+      const step = computeStep(machine, executable, from, contextOf(before, actor, payload), { type: body.event, payload });
+      if (!step.ok) throw new ApiError(409, step.reason === 'guard' ? 'errors.transitionGuard' : 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
+      await tx.query(
+        `INSERT INTO workflow_history (actor, entity, record_id, machine, machine_version, event, from_status, to_status, payload, comment)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10)`,
+        [actor.id, entity, id, machine.id, machine.version, body.event, from, step.status, JSON.stringify(payload), body.comment ?? null],
+      );
+      const data = dataOf(step.record);
+      for (const notice of step.transition.notify ?? []) {
+        queued = (await queueNotice(notice, { def, machine: machine.id, id, event: body.event, from, to: step.status, data, payload, actor }, tx)) || queued;
+      }
+      return { status: step.status, data };
+    }, tx ? { tx } : undefined);
+    return { record, queued };
+  }
+
+  /**
+   * Writes one notice of a transition to the outbox, in the transition's transaction. A person
+   * gets the template in their language (the record's locale field, else the default); a
+   * system gets the message type and a JSON body. No contact → no notice. True when queued.
+   */
+  async function queueNotice(
+    notice: Notice,
+    step: { def: EntityDefinition; machine: string; id: number; event: string; from: string; to: string; data: Record<string, unknown>; payload: Record<string, unknown>; actor: Actor },
+    tx: Queryable,
+  ): Promise<boolean> {
+    const notify = options.notify;
+    if (!notify) return false;
+    const { def, data } = step;
+    if (notice.channel === 'system') {
+      const body = {
+        type: notice.message,
+        entity: def.id,
+        subject: def.manifest.subject,
+        recordId: step.id,
+        event: step.event,
+        from: step.from,
+        status: step.to,
+        at: now().toISOString(),
+        actor: step.actor.id,
+        payload: step.payload,
+        record: data,
+      };
+      await notify.sender.send({ channel: 'system', to: notice.to, templateKey: notice.message, params: {}, locale: DEFAULT_LOCALE, content: { subject: notice.message, body: JSON.stringify(body) } }, tx);
+      return true;
+    }
+    const contact = readPointer(data, notice.to);
+    if (typeof contact !== 'string' || !contact.trim()) return false;
+    // SMS gateways take digits only (998901234567), as registration sends them.
+    const to = notice.channel === 'sms' ? contact.replace(/\D/g, '') : contact.trim();
+    if (!to) return false;
+    const locale = asLocale(readPointer(data, notice.locale ?? def.manifest.localeField ?? '/locale')) ?? DEFAULT_LOCALE;
+    const label = def.manifest.labelField ? readPointer(data, def.manifest.labelField) : undefined;
+    const params: Record<string, unknown> = {
+      ...Object.fromEntries(Object.entries(step.payload).filter(([, v]) => typeof v === 'string' || typeof v === 'number')),
+      id: step.id,
+      label: label === undefined || label === null || label === '' ? String(step.id) : String(label),
+      status: notify.translator.t(locale, `status.${step.to}`),
+      event: notify.translator.t(locale, `workflow.${step.machine}.events.${step.event}`),
+    };
+    // The due date of the state just entered, when it keeps one ("the answer is due by …").
+    const deadline = registry.machines.get(step.machine)?.states[step.to]?.deadline;
+    if (deadline) params.deadline = readPointer(data, deadline.field) ?? '';
+    await notify.sender.send({ channel: notice.channel, to, templateKey: notice.template, params, locale }, tx);
+    return true;
+  }
 }

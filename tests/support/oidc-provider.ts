@@ -184,6 +184,9 @@ export async function startTestOidcProvider(options: TestOidcProviderOptions): P
       html(res, name === 'SessionNotFound' ? 400 : 500, page('Error', `<p>${esc(error instanceof Error ? error.message : String(error))}</p>`));
     });
   });
+  // Node closes idle keep-alive sockets after 5 s; on a loaded machine the client's pool can
+  // pick such a socket just as it closes (ECONNRESET). Idle sockets live as long as the test.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

@@ -46,9 +46,10 @@ export function withEntityRefs(store: EntityStore, db: Database, registry: Defin
 
   return {
     ...store,
-    async create(entity, input, actor) {
+    async create(entity, input, actor, options) {
       await check(entity, input);
-      return store.create(entity, input, actor);
+      // The options (the caller's transaction, its language) go through untouched.
+      return store.create(entity, input, actor, options);
     },
     async update(entity, id, input, actor) {
       await check(entity, input, id);

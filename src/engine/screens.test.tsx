@@ -84,7 +84,7 @@ const action = (name: string) => document.querySelector<HTMLButtonElement>(`[dat
 const confirmDialog = async () => within(await dom.findByRole('dialog')).getByText('Yes');
 
 // Under a full, parallel run Fluent's dialogs can take more than the default second to appear.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 20_000 });
 
 beforeEach(() => sessionStorage.clear());
 

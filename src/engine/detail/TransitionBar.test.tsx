@@ -11,7 +11,7 @@ import type { DataProvider, StoredRecord } from '../../app/api/data-provider.ts'
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 
 // Fluent's dialogs can take seconds to appear on a loaded machine (shared cores, parallel runs).
-configure({ asyncUtilTimeout: 15_000 });
+configure({ asyncUtilTimeout: 20_000 });
 
 const TEXTS = {
   workflow: {

@@ -21,7 +21,7 @@ import { EntityForm, type EntityFormHandle, type EntityFormProps } from './Entit
 // vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => cleanup());
 // A full, parallel run is slower than one file alone: give async queries room, not a race.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 20_000 });
 
 // happy-dom's Web Animations reject `finished` with an AbortError nobody awaits when Fluent
 // cancels a motion; without `animate` Fluent's motions finish at once in tests.

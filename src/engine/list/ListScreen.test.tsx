@@ -21,7 +21,7 @@ import { FILTER_DEBOUNCE_MS } from './ListFilters.tsx';
 import { sortFromColumnState } from './ListGrid.tsx';
 
 // The grid's first render in a test worker takes a moment (module setup).
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 20_000 });
 
 const fx = vi.hoisted(() => {
   const schema = {

@@ -3,6 +3,7 @@ import type { AdvertisingPassport } from './entities/advertising-passport.ts';
 import type { Appeal } from './entities/appeal.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { Contractor } from './entities/contractor.ts';
+import type { CourtNotice } from './entities/court-notice.ts';
 import type { OnlineReport } from './entities/online-report.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
@@ -15,6 +16,7 @@ export type * from './entities/advertising-passport.ts';
 export type * from './entities/appeal.ts';
 export type * from './entities/compliance-case.ts';
 export type * from './entities/contractor.ts';
+export type * from './entities/court-notice.ts';
 export type * from './entities/online-report.ts';
 export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
@@ -23,9 +25,9 @@ export type * from './entities/portal-user.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'court-notice' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'court-notice', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -33,6 +35,7 @@ export interface EntityDataMap {
   'appeal': Appeal;
   'compliance-case': ComplianceCase;
   'contractor': Contractor;
+  'court-notice': CourtNotice;
   'online-report': OnlineReport;
   'pharmacy-appeal': PharmacyAppeal;
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;

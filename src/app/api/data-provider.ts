@@ -64,6 +64,11 @@ export interface DataProvider {
    * POST as body; `query` adds query parameters to a POST.
    */
   call<T>(method: 'GET' | 'POST', path: string, params: Record<string, unknown>, query?: Record<string, unknown>): Promise<T>;
+  /**
+   * A public multipart submission (a manifest's `publicSubmit` route): the record as the
+   * `data` field, an optional draft id; the same `idempotencyKey` on a repeat answers the first reply.
+   */
+  submitPublic(path: string, data: RecordData, options: { draftId?: string; idempotencyKey: string }): Promise<{ id: number; referenceNumber: string; createdAt: string }>;
 }
 
 export interface Draft {
@@ -113,6 +118,12 @@ export function createDataProvider(http: HttpClient): DataProvider {
       : http.request('POST', `${baseOf(entity)}/draft`, { body: data })),
     getDraft: (entity, id) => http.request('GET', `${baseOf(entity)}/draft/${id}`),
     submitDraft: (entity, id) => http.request('POST', `${baseOf(entity)}/draft/${id}/submit`),
+    submitPublic: (path, data, options) => {
+      const form = new FormData();
+      form.append('data', JSON.stringify(data));
+      if (options.draftId) form.append('draftId', options.draftId);
+      return http.request('POST', path, { form, headers: { 'idempotency-key': options.idempotencyKey } });
+    },
     call: (method, path, params, query) => (method === 'GET'
       ? http.request('GET', path, { query: { ...query, ...params } as Record<string, string> })
       : http.request('POST', path, { body: params, ...(query ? { query: query as Record<string, string> } : {}) })),

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import multipart from '@fastify/multipart';
 import { mkdir, rm } from 'node:fs/promises';
 import { ApiError, badInput } from '../errors.ts';
 import { receiveFile, type ReceivedFile } from '../files/receive.ts';
@@ -25,6 +26,7 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
  * a repeated submit answer the first one's reply instead of creating a second record.
  */
 const publicSubmit: FastifyPluginAsync = async (app) => {
+  await app.register(multipart, { throwFileSizeLimit: true });
   for (const def of app.definitions.entities.values()) {
     const submit = def.manifest.publicSubmit;
     if (!submit) continue;

@@ -223,7 +223,12 @@ const useStyles = makeStyles({
   scroll: { overflowX: 'auto', maxWidth: '100%' },
   table: { border: `1px solid ${tokens.colorNeutralStroke2}` },
   label: { width: '40%', color: tokens.colorNeutralForeground2 },
-  tabs: { flexWrap: 'wrap', marginBottom: tokens.spacingVerticalM },
+  // Long names (the committee's central office) wrap inside their tab instead of widening the page.
+  tabs: {
+    flexWrap: 'wrap', marginBottom: tokens.spacingVerticalM, maxWidth: '100%',
+    '& .fui-Tab': { maxWidth: '100%', minWidth: 0 },
+    '& .fui-Tab__content': { whiteSpace: 'normal', textAlign: 'start', overflowWrap: 'anywhere' },
+  },
   stats: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: tokens.spacingHorizontalM, margin: `0 0 ${tokens.spacingVerticalL}` },
   stat: { border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingVerticalS },
   statLabel: { color: tokens.colorNeutralForeground2 },

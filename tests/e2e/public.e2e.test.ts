@@ -109,6 +109,12 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
       const phone = width === 360 ? '+99893-360-36-36' : '+99893-128-12-80';
       it('/murojaat: refuses an empty appeal on its fields, then sends one and shows its reference number', async () => {
         await visit(page, '/murojaat', 'murojaat');
+        // A legal entity's tax ID and name are asked only of a legal-entity applicant.
+        await page.locator('[data-field="/stir"]').waitFor({ state: 'hidden' });
+        await page.locator('[data-field="/applicantType"] input[value="LEGAL"]').check();
+        await page.locator('[data-field="/stir"]').waitFor({ state: 'visible' });
+        await page.locator('[data-field="/applicantType"] input[value="INDIVIDUAL"]').check();
+        await page.locator('[data-field="/organizationName"]').waitFor({ state: 'hidden' });
         await page.locator('[data-action="save"]').click();
         await page.locator('[data-field="/shortDescription"]').getByText('Mandatory field').waitFor();
         expect(await axe(page)).toEqual([]);

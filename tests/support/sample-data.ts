@@ -43,6 +43,7 @@ function formatted(rng: Rng, format: string | undefined, maxLength: number): str
     case 'pinfl': return `${int(rng, 3, 6)}${digits(rng, 13)}`;
     case 'mxik': return digits(rng, 17);
     case 'postIndex': return digits(rng, 6);
+    case 'caseNumber': return `${int(rng, 1, 99)}-${pad(int(rng, 1, 12))}/${int(rng, 1, 999)}`;
     case 'integer': return String(int(rng, 0, 100000));
     case 'double': return `${int(rng, 0, 9999)}.${digits(rng, 2)}`;
     case 'uri': return `https://${letters(rng, 8)}.uz/${letters(rng, 4)}`;

@@ -185,6 +185,17 @@ for (const backend of backends()) {
       });
     });
 
+    describe('contractor name by STIR (the appeal form of a legal entity fills it in)', () => {
+      it('answers only the name, to a visitor', async () => {
+        const made = await app.inject({ method: 'POST', url: '/api/contractor/create', payload: { stir: '207654321', name: '“Toshkent Savdo” MChJ', regionId: 14, director: 'Aliyev Vali' } });
+        expect(made.statusCode, made.body).toBe(200);
+        expect((await lookup('/api/public-lookup/contractor/by-stir?stir=207654321', nextIp())).json()).toEqual({ list: [{ name: '“Toshkent Savdo” MChJ' }] });
+        expect((await lookup('/api/public-lookup/contractor/by-stir?stir=207654322', nextIp())).json()).toEqual({ list: [] });
+        // The generic find-by stays closed to a visitor.
+        expect((await app.inject({ method: 'GET', url: '/api/contractor/find-by?field=/stir&value=207654321', headers: { authorization: '' } })).json()).toEqual({ record: null });
+      });
+    });
+
     describe('court notices', () => {
       beforeAll(async () => {
         for (const n of [

@@ -34,7 +34,8 @@ function formatted(rng: Rng, format: string | undefined, maxLength: number): str
   const date = () => `${int(rng, 2015, 2026)}-${pad(int(rng, 1, 12))}-${pad(int(rng, 1, 28))}`;
   switch (format) {
     case 'date': return date();
-    case 'date-time': return `${date()}T${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:${pad(int(rng, 0, 59))}.000Z`;
+    // Whole minutes: the date-time widget, like a person, enters no seconds.
+    case 'date-time': return `${date()}T${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:00.000Z`;
     case 'email': return `${letters(rng, 6)}@${letters(rng, 5)}.uz`;
     case 'uuid': return crypto.randomUUID();
     case 'phoneNumber': return `+99890-${digits(rng, 3)}-${digits(rng, 2)}-${digits(rng, 2)}`;

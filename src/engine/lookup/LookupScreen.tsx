@@ -79,7 +79,7 @@ const rowsOf = (reply: unknown): Array<Record<string, unknown>> => {
 
 /**
  * A small query form whose answer is shown below it (the public lookups: case tracking,
- * appeal tracking, hearing schedule, court notices…). Everything comes from the screen's
+ * tracking of submissions, schedules, notice checks…). Everything comes from the screen's
  * options: tabs of query forms, the endpoint, the result fields, modals for an empty or a
  * found answer, counters. Field errors of a 400 land on the query's fields.
  */

@@ -19,6 +19,7 @@ import { browserTestsEnabled, launchBrowser, startPortal } from '../support/brow
 import { signIn } from '../support/app.ts';
 import { fillForm } from '../support/fill-form.ts';
 import { appealInput, caseInput, noticeInput, REFERENCE_PATTERN } from '../support/public-samples.ts';
+import { PNG } from '../support/multipart.ts';
 
 const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -119,6 +120,8 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
         await page.locator('[data-field="/shortDescription"]').getByText('Mandatory field').waitFor();
         expect(await axe(page)).toEqual([]);
         await fillForm(page, appealSchema, appealInput(width, { phone, files: undefined }));
+        await page.locator('[data-field="/files"] input[type=file]').setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: PNG });
+        await page.locator('[data-field="/files"] [data-file]').waitFor();
         await noSidewaysScroll(page);
         await page.locator('[data-action="save"]').click();
         await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();
@@ -126,7 +129,9 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
         await shown.waitFor();
         reference = await shown.innerText();
         expect(reference).toMatch(REFERENCE_PATTERN);
-        const { rows } = await portal.app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM public_submission WHERE reference = $1 AND record_id IS NOT NULL`, [reference]);
+        // Stored with its attachment, linked to it.
+        const { rows } = await portal.app.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM public_submission s JOIN file_entity f ON f.kind = 'appeal' AND f.record_id = s.record_id WHERE s.reference = $1 AND f.name = 'receipt.png'`, [reference]);
         expect(rows[0]!.n).toBe(1);
       });
 
@@ -216,6 +221,21 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
       });
     });
   }
+
+  it('/murojaat: a draft saved without an account is resumed from its private link in another browser', async () => {
+    const first = await open(360);
+    await visit(first.page, '/murojaat', 'murojaat');
+    await fieldInput(first.page, '/shortDescription').fill('Muddati o‘tgan sut');
+    await first.page.locator('[data-action="save-draft"]').click();
+    await expect.poll(() => new URL(first.page.url()).searchParams.get('draft')).toMatch(/^[0-9a-f-]{36}$/);
+    const link = first.page.url();
+    await first.context.close();
+    const second = await open(1280);
+    await second.page.goto(link);
+    await second.page.locator('[data-screen="murojaat"]').waitFor();
+    await expect.poll(() => fieldInput(second.page, '/shortDescription').inputValue()).toBe('Muddati o‘tgan sut');
+    await second.context.close();
+  });
 
   it('photographs / and /murojaat at 360 px in every language', async () => {
     for (const locale of LOCALES) {

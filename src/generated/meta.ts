@@ -149,7 +149,7 @@ export interface EntityManifest {
       mask?: "name" | "partial";
     }[];
     /**
-     * list (default): {list} of rows; summary: {count, lastAt, referenceNumber (only when count is 1)} and the returns of the newest row.
+     * list (default): {list} of rows; summary: {count, lastAt} and the returns of the newest row, plus its referenceNumber when count is 1 and the entity has publicSubmit.
      */
     mode?: "list" | "summary";
     sort?: {

@@ -83,7 +83,8 @@ const publicLookups: FastifyPluginAsync = async (app) => {
           if (found) {
             const newest = await app.db.query<Row>(`SELECT ${select} FROM ${table.table} ${where.sql} ORDER BY created_at DESC, id DESC LIMIT 1`, where.params);
             Object.assign(answer, projectRow(lookup, rowAsRecord(newest.rows[0]!)));
-            if (found === 1) {
+            // Publicly submitted records have a reference number; a single one is named.
+            if (found === 1 && def.manifest.publicSubmit) {
               const ref = await app.db.query<{ reference: string }>('SELECT reference FROM public_submission WHERE entity = $1 AND record_id = $2 AND reference IS NOT NULL', [def.id, newest.rows[0]!.id]);
               answer.referenceNumber = ref.rows[0]?.reference ?? null;
             }

@@ -1,6 +1,6 @@
 import {
-  Body1, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, makeStyles, MessageBar, MessageBarBody,
-  Tab, TabList, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Title2, tokens,
+  Body1, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, makeStyles, MessageBar, MessageBarBody,
+  Select, Tab, TabList, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Title2, tokens,
 } from '@fluentui/react-components';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { useApi } from '../../app/api/context.tsx';
 import { useGetReference } from '../../app/api/hooks.ts';
 import { HttpError } from '../../app/api/http.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
+import { useMediaQuery } from '../common/useMediaQuery.ts';
 import { formatDate, formatDateTime, formatMoney } from '../../shared/format.ts';
 import { localizedName, type Locale } from '../../shared/locales.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
@@ -42,7 +43,7 @@ export interface LookupOptions {
   /** Several query forms as tabs (e.g. by phone / by PINFL); each tab's values are the query. */
   tabs?: LookupTab[];
   /** Tabs from a reference list (e.g. regions): the chosen item's id goes to the query as `param`; the first tab (`allKey`) sends none. */
-  tabsFrom?: { reference: string; param: string; allKey: string };
+  tabsFrom?: { reference: string; param: string; allKey: string; labelKey?: string };
   /** `table`: a list answer as one table with the result fields as columns (default: one block per row). */
   layout?: 'fields' | 'table';
   /** The empty answer opens a modal instead of an inline message. */
@@ -133,6 +134,10 @@ export default function LookupScreen({ screen }: ScreenProps) {
       ? [{ id: 'all', label: t(options.tabsFrom.allKey) }, ...(refTabs.data ?? []).map((r) => ({ id: String(r.id), label: localizedName(r, i18n.language as Locale) }))]
       : undefined;
   const showRows = answer && answer.length > 0 && !options.foundKey;
+  // On a phone a wide table becomes one block per row, and a long row of tabs a drop-down.
+  const narrow = useMediaQuery('(max-width: 640px)');
+  const asTable = options.layout === 'table' && !narrow;
+  const tabsAsSelect = narrow && (tabList?.length ?? 0) > 4;
 
   return (
     <div data-screen={screen.id} className={s.root}>
@@ -147,7 +152,14 @@ export default function LookupScreen({ screen }: ScreenProps) {
           ))}
         </dl>
       )}
-      {tabList && (
+      {tabList && tabsAsSelect && (
+        <Field label={t(options.tabsFrom?.labelKey ?? 'engine.lookup.section')} className={s.tabs}>
+          <Select value={tabId} onChange={(_e, d) => switchTab(d.value)} data-region="tabs" root={{ className: s.select }}>
+            {tabList.map((x) => <option key={x.id} value={x.id} data-tab={x.id}>{x.label}</option>)}
+          </Select>
+        </Field>
+      )}
+      {tabList && !tabsAsSelect && (
         <TabList selectedValue={tabId} onTabSelect={(_e, d) => switchTab(String(d.value))} className={s.tabs} data-region="tabs" aria-label={t(screen.titleKey)}>
           {tabList.map((x) => <Tab key={x.id} value={x.id} data-tab={x.id}>{x.label}</Tab>)}
         </TabList>
@@ -171,7 +183,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
         {answer !== undefined && !answer.length && !options.emptyModal && (
           <MessageBar intent="info"><MessageBarBody>{t(options.emptyKey ?? 'errors.notFound')}</MessageBarBody></MessageBar>
         )}
-        {showRows && options.layout === 'table' && (
+        {showRows && asTable && (
           <div className={s.scroll}>
             <Table size="small" className={s.table}>
               <TableHeader>
@@ -187,7 +199,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
             </Table>
           </div>
         )}
-        {showRows && options.layout !== 'table' && answer.map((row, i) => (
+        {showRows && !asTable && answer.map((row, i) => (
           <Table key={i} size="small" className={s.table} data-row={i}>
             <TableBody>
               {options.result.map((f) => (
@@ -229,6 +241,8 @@ const useStyles = makeStyles({
     '& .fui-Tab': { maxWidth: '100%', minWidth: 0 },
     '& .fui-Tab__content': { whiteSpace: 'normal', textAlign: 'start', overflowWrap: 'anywhere' },
   },
+  // A long option (the committee's full name) must not widen the page.
+  select: { width: '100%', maxWidth: '100%', minWidth: 0, '& select': { width: '100%', maxWidth: '100%', textOverflow: 'ellipsis' } },
   stats: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: tokens.spacingHorizontalM, margin: `0 0 ${tokens.spacingVerticalL}` },
   stat: { border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingVerticalS },
   statLabel: { color: tokens.colorNeutralForeground2 },

@@ -288,6 +288,43 @@ describe('lookup screen', () => {
     await user.click(action('search'));
     await waitFor(() => expect(document.querySelector('[data-region="result"]')!.textContent).toContain('Nothing found'));
   }, 15_000);
+
+  it('tabs of query forms; a found or empty answer in a modal; a 400 puts its message on the field', async () => {
+    const tabbed = {
+      ...lookup,
+      options: {
+        endpoint: '/api/gadget/check', emptyKey: 'test.gadget.notFound', emptyModal: true, foundKey: 'test.gadget.answer', result: [],
+        tabs: [
+          { id: 'a', titleKey: 'test.gadget.name', query: { type: 'object', required: ['name'], properties: { name: { type: 'string', title: 'test.gadget.name' } } } },
+          { id: 'b', titleKey: 'test.gadget.note', query: { type: 'object', required: ['note'], properties: { note: { type: 'string', title: 'test.gadget.note' } } } },
+        ],
+      },
+    } as unknown as ScreenDefinition;
+    const call = vi.fn(async (_m: string, _p: string, params: Record<string, unknown>) => {
+      if (params.note === 'bad') throw new HttpError(400, { message: 'Invalid', fieldErrors: { '/note': 'Refused by the server' } }, 'Invalid');
+      return { count: params.name === 'yes' ? 1 : 0 };
+    });
+    const { user } = renderScreen(LookupScreen, tabbed, '/gadget-lookup', createFakeDataProvider({ call: call as DataProvider['call'] }));
+    await waitFor(() => expect(field('/name')).toBeTruthy());
+    await user.type(input('/name'), 'yes');
+    await user.click(action('search'));
+    expect(within(await dom.findByRole('dialog')).getByText('Answer')).toBeTruthy();
+    await user.click(within(dom.getByRole('dialog')).getByText('Close'));
+    await waitFor(() => expect(dom.queryByRole('dialog')).toBeNull());
+    await user.click(document.querySelector<HTMLElement>('[data-tab="b"]')!);
+    await waitFor(() => expect(field('/note')).toBeTruthy());
+    expect(document.querySelector('[data-field="/name"]')).toBeNull();
+    await user.type(input('/note'), 'bad');
+    await new Promise((r) => setTimeout(r, 1100));
+    await user.click(action('search'));
+    await waitFor(() => expect(field('/note').textContent).toContain('Refused by the server'));
+    expect(call).toHaveBeenLastCalledWith('GET', '/api/gadget/check', { note: 'bad' });
+    await user.clear(input('/note'));
+    await user.type(input('/note'), 'fine');
+    await new Promise((r) => setTimeout(r, 1100));
+    await user.click(action('search'));
+    expect(within(await dom.findByRole('dialog')).getByText('Nothing found')).toBeTruthy();
+  }, 15_000);
 });
 
 describe('page screen', () => {

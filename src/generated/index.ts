@@ -4,6 +4,7 @@ import type { Appeal } from './entities/appeal.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { Contractor } from './entities/contractor.ts';
 import type { CourtCase } from './entities/court-case.ts';
+import type { CourtNotice } from './entities/court-notice.ts';
 import type { Department } from './entities/department.ts';
 import type { DepartmentPermissionType } from './entities/department-permission-type.ts';
 import type { Document } from './entities/document.ts';
@@ -25,6 +26,7 @@ export type * from './entities/appeal.ts';
 export type * from './entities/compliance-case.ts';
 export type * from './entities/contractor.ts';
 export type * from './entities/court-case.ts';
+export type * from './entities/court-notice.ts';
 export type * from './entities/department.ts';
 export type * from './entities/department-permission-type.ts';
 export type * from './entities/document.ts';
@@ -41,9 +43,9 @@ export type * from './entities/project.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'court-case' | 'department' | 'department-permission-type' | 'document' | 'drug-complaint' | 'employee' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'project' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'court-case' | 'court-notice' | 'department' | 'department-permission-type' | 'document' | 'drug-complaint' | 'employee' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'project' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'court-case', 'department', 'department-permission-type', 'document', 'drug-complaint', 'employee', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'project', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'court-case', 'court-notice', 'department', 'department-permission-type', 'document', 'drug-complaint', 'employee', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'project', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -52,6 +54,7 @@ export interface EntityDataMap {
   'compliance-case': ComplianceCase;
   'contractor': Contractor;
   'court-case': CourtCase;
+  'court-notice': CourtNotice;
   'department': Department;
   'department-permission-type': DepartmentPermissionType;
   'document': Document;

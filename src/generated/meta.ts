@@ -124,6 +124,117 @@ export interface EntityManifest {
     field: string;
     route?: string;
   };
+  /**
+   * Lookups anyone may run without an account (public services: tracking, schedules, checks), served by one generic route GET /api/public-lookup/<entity>/<name>. Only the declared `returns` leave the server, masked as declared; every call is rate-limited per address and written to public_lookup_log (values hashed).
+   */
+  publicLookups?: {
+    name: string;
+    description?: string;
+    /**
+     * Query parameters, each compared with one record field.
+     *
+     * @minItems 1
+     */
+    by: {
+      param: string;
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      field: string;
+      /**
+       * eq (default); gte/lte compare a date parameter with a date or date-time field (lte includes the whole day).
+       */
+      op?: "eq" | "gte" | "lte";
+      /**
+       * Type of the parameter (default string).
+       */
+      type?: "string" | "integer" | "date";
+      /**
+       * A portal format the value must have (pinfl, stir, phoneNumber, caseNumber…); its localized message is validation.<format>.
+       */
+      format?: string;
+      /**
+       * May be left out (no condition then).
+       */
+      optional?: boolean;
+    }[];
+    /**
+     * Exactly one of the `by` parameters is given (e.g. a case number, a STIR or a PINFL); the others are then ignored.
+     */
+    oneOf?: boolean;
+    /**
+     * Fixed conditions every returned row meets.
+     */
+    where?: {
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      field: string;
+      equals: string | number | boolean;
+    }[];
+    /**
+     * What the answer holds per row: `as` ← a field (or several joined by spaces), optionally masked: `name` keeps the first letter of every word, `partial` the first and last two characters.
+     */
+    returns: {
+      as: string;
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      field?: string;
+      /**
+       * @minItems 1
+       *
+       * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      fields?: string[];
+      mask?: "name" | "partial";
+    }[];
+    /**
+     * list (default): {list} of rows; summary: {count, lastAt} and the returns of the newest row, plus its referenceNumber when count is 1 and the entity has publicSubmit.
+     */
+    mode?: "list" | "summary";
+    sort?: {
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      field: string;
+      desc?: boolean;
+    };
+    /**
+     * Rows of a list answer (default 50).
+     */
+    limit?: number;
+    /**
+     * Calls of all public lookups one address may make in a minute (default 30); beyond it 429.
+     */
+    perMinute?: number;
+    /**
+     * Counters served at GET /api/public-lookup/<entity>/<name>/stats: `checks` counts the calls of this lookup (from its log), `field` the records where the field is set; `today` only today's (Tashkent time).
+     */
+    stats?: {
+      name: string;
+      source: "checks" | "field";
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      field?: string;
+      today?: boolean;
+    }[];
+  }[];
+  /**
+   * A public multipart submission route (no account needed): POST /api<path> with a `data` field (the record as JSON), optional `draftId` and files; an `Idempotency-Key` header makes repeats one record. The record, its files, the submission row and its reference number are committed in one transaction before the answer {id, referenceNumber}.
+   */
+  publicSubmit?: {
+    path: string;
+    /**
+     * Reference numbers read <prefix>-<year>-<6-digit sequence>.
+     */
+    referencePrefix: string;
+    /**
+     * Submissions one address may make in a minute (default 10).
+     */
+    perMinute?: number;
+  };
 }
 
 /**
@@ -305,6 +416,16 @@ export type ScreenDefinition = {
      * profile: the photo route (a manifest's photo.route) the avatar is uploaded to.
      */
     photoRoute?: string;
+    /**
+     * form: send a new record to a public submission route (a manifest's publicSubmit, multipart, with an idempotency key) and show the reference number it answers, instead of opening the record.
+     */
+    submit?: {
+      endpoint: string;
+      /**
+       * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+       */
+      doneKey?: string;
+    };
   };
 };
 

@@ -22,6 +22,8 @@ import notify from './plugins/notify.ts';
 import registration from './plugins/registration.ts';
 import passwordReset from './plugins/password-reset.ts';
 import demo from './plugins/demo.ts';
+import publicLookups from './plugins/public-lookups.ts';
+import publicSubmit from './plugins/public-submit.ts';
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -102,6 +104,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(files);
   await app.register(records);
   await app.register(drafts);
+  await app.register(publicLookups);
+  await app.register(publicSubmit);
   await app.register(workflow);
   await app.register(web);
   return app;

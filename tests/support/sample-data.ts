@@ -37,7 +37,8 @@ function formatted(rng: Rng, format: string | undefined, maxLength: number): str
   const date = () => `${int(rng, 2015, 2026)}-${pad(int(rng, 1, 12))}-${pad(int(rng, 1, 28))}`;
   switch (format) {
     case 'date': return date();
-    case 'date-time': return `${date()}T${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:${pad(int(rng, 0, 59))}.000Z`;
+    // Whole minutes: the date-time widget, like a person, enters no seconds.
+    case 'date-time': return `${date()}T${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:00.000Z`;
     case 'email': return `${letters(rng, 6)}@${letters(rng, 5)}.uz`;
     case 'uuid': return crypto.randomUUID();
     case 'phoneNumber': return `+99890-${digits(rng, 3)}-${digits(rng, 2)}-${digits(rng, 2)}`;
@@ -46,6 +47,7 @@ function formatted(rng: Rng, format: string | undefined, maxLength: number): str
     case 'pinfl': return `${int(rng, 3, 6)}${digits(rng, 13)}`;
     case 'mxik': return digits(rng, 17);
     case 'postIndex': return digits(rng, 6);
+    case 'caseNumber': return `${int(rng, 1, 99)}-${pad(int(rng, 1, 12))}/${int(rng, 1, 999)}`;
     case 'integer': return String(int(rng, 0, 100000));
     case 'double': return `${int(rng, 0, 9999)}.${digits(rng, 2)}`;
     case 'uri': return `https://${letters(rng, 8)}.uz/${letters(rng, 4)}`;

@@ -68,6 +68,11 @@ export interface DataProvider {
   call<T>(method: 'GET' | 'POST', path: string, params: Record<string, unknown>, query?: Record<string, unknown>): Promise<T>;
   /** Posts files as multipart to a named endpoint (a photo upload); `field` names the part. */
   postFiles<T>(path: string, files: File[], field?: string): Promise<T>;
+  /**
+   * A public multipart submission (a manifest's `publicSubmit` route): the record as the
+   * `data` field, an optional draft id; the same `idempotencyKey` on a repeat answers the first reply.
+   */
+  submitPublic(path: string, data: RecordData, options: { draftId?: string; idempotencyKey: string }): Promise<{ id: number; referenceNumber: string; createdAt: string }>;
 }
 
 export interface Draft {
@@ -123,6 +128,12 @@ export function createDataProvider(http: HttpClient): DataProvider {
       const form = new FormData();
       for (const f of files) form.append(field, f, f.name);
       return http.request('POST', path, { form });
+    },
+    submitPublic: (path, data, options) => {
+      const form = new FormData();
+      form.append('data', JSON.stringify(data));
+      if (options.draftId) form.append('draftId', options.draftId);
+      return http.request('POST', path, { form, headers: { 'idempotency-key': options.idempotencyKey } });
     },
     call: (method, path, params, query) => (method === 'GET'
       ? http.request('GET', path, { query: { ...query, ...params } as Record<string, string> })

@@ -45,6 +45,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** FormData is sent as multipart. */
   form?: FormData;
+  /** Further request headers (e.g. an idempotency key). */
+  headers?: Record<string, string>;
 }
 
 export interface HttpClientDeps {
@@ -84,7 +86,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const client: HttpClient = {
     url,
     async request<T>(method: string, path: string, options: RequestOptions = {}, retried = false): Promise<T> {
-      const headers: Record<string, string> = { 'x-locale': deps.getLocale(), accept: 'application/json' };
+      const headers: Record<string, string> = { ...options.headers, 'x-locale': deps.getLocale(), accept: 'application/json' };
       const token = deps.getToken();
       if (token) headers.authorization = `Bearer ${token}`;
       let body: BodyInit | undefined;

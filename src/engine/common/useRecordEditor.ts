@@ -45,6 +45,8 @@ function prefillOf(schema: JSONSchema7, search: URLSearchParams): RecordData {
 interface ScreenOptions {
   view?: string;
   drafts?: boolean;
+  /** A public submission route (`publicSubmit` of the manifest): send there, show the reference number. */
+  submit?: { endpoint: string; doneKey?: string };
 }
 
 /**
@@ -77,6 +79,9 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const [dirty, setDirty] = useState(false);
   const [saving, setSaving] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>(undefined);
+  // One key per filled-in form: a double click or a retry after a lost answer is one record.
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const [submitted, setSubmitted] = useState<{ id: number; referenceNumber: string; createdAt: string } | undefined>(undefined);
   useEffect(() => {
     const creating = recordId === undefined && !draftId;
     // A new record waits for its schema, which says how to read the query's initial values.
@@ -102,6 +107,13 @@ export function useRecordEditor(screen: ScreenDefinition) {
     setSaving(true);
     setServerErrors(undefined);
     try {
+      if (options.submit && recordId === undefined) {
+        const sent = await dataProvider.submitPublic(options.submit.endpoint, data, { draftId, idempotencyKey });
+        setDirty(false);
+        setSubmitted(sent);
+        notifySuccess('engine.saved.sent');
+        return true;
+      }
       const saved = draftId && recordId === undefined
         ? await dataProvider.submitDraft(entity, await dataProvider.saveDraft(entity, draftId, data).then((d) => d.id))
         : await save.mutateAsync({ id: recordId, data: recordId !== undefined ? { ...data, version: record.data?.version } : data });
@@ -174,6 +186,6 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const ready = Boolean(definition.data && formData && !ui.isLoading);
   return {
     entity, recordId, draftId, options, definition: definition.data, ui: ui.data, uiSchema, readOnly, formData, change, dirty, saving,
-    serverErrors: fieldErrors, submit, saveDraft, ready, loadError, confirmDialog: dialog, version: record.data?.version,
+    serverErrors: fieldErrors, submit, saveDraft, submitted, ready, loadError, confirmDialog: dialog, version: record.data?.version,
   };
 }

@@ -1,4 +1,4 @@
-import { Button, makeStyles, Title2, tokens } from '@fluentui/react-components';
+import { Body1, Button, makeStyles, MessageBar, MessageBarBody, MessageBarTitle, Title2, tokens } from '@fluentui/react-components';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -13,6 +13,7 @@ const useStyles = makeStyles({
     position: 'sticky', bottom: 0, display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', justifyContent: 'flex-end',
     padding: `${tokens.spacingVerticalS} 0`, backgroundColor: tokens.colorNeutralBackground1, borderTop: `1px solid ${tokens.colorNeutralStroke2}`, marginTop: tokens.spacingVerticalL,
   },
+  done: { marginTop: tokens.spacingVerticalL },
 });
 
 /** Create or edit one record with the entity's form (the route's `:id` selects edit). */
@@ -28,6 +29,20 @@ export default function FormScreen({ screen }: ScreenProps) {
   });
   const draft = useLockedAction(async () => editor.saveDraft(editor.formData ?? {}));
 
+  if (editor.submitted) {
+    // A public submission: the applicant cannot open the record, so the answer is its reference number.
+    return (
+      <div data-screen={screen.id} data-entity={editor.entity}>
+        <Title2 as="h1">{t(screen.titleKey)}</Title2>
+        <MessageBar intent="success" data-region="submitted" className={s.done}>
+          <MessageBarBody>
+            <MessageBarTitle>{t(editor.options.submit?.doneKey ?? 'engine.form.submitted')}</MessageBarTitle>
+            <Body1 as="p">{t('engine.form.referenceNumber')}: <strong data-reference-number>{editor.submitted.referenceNumber}</strong></Body1>
+          </MessageBarBody>
+        </MessageBar>
+      </div>
+    );
+  }
   if (!editor.ready || !editor.definition) return <ScreenState screenId={screen.id} error={editor.loadError} />;
   return (
     <div data-screen={screen.id} data-entity={editor.entity}>

@@ -34,6 +34,7 @@ import {
 import ListGrid, { type StatusColor } from './ListGrid.tsx';
 import ListFilters from './ListFilters.tsx';
 import ListPager, { pageCount } from './ListPager.tsx';
+import { useMediaQuery } from '../common/useMediaQuery.ts';
 
 /** Below this width the filters move into a side panel. */
 export const NARROW_QUERY = '(max-width: 640px)';
@@ -44,21 +45,6 @@ const useStyles = makeStyles({
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   state: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, padding: tokens.spacingVerticalXXL },
 });
-
-/** Whether a media query matches, following changes. */
-function useMediaQuery(query: string): boolean {
-  const get = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
-  const [matches, setMatches] = useState(get);
-  useEffect(() => {
-    if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return undefined;
-    const mq = window.matchMedia(query);
-    const onChange = () => setMatches(mq.matches);
-    onChange();
-    mq.addEventListener('change', onChange);
-    return () => mq.removeEventListener('change', onChange);
-  }, [query]);
-  return matches;
-}
 
 /** Status names of an entity: its machine's states, else the status new records get. */
 export const statusesOf = (def: EntityDefinition, machine: MachineDefinition | null | undefined): string[] =>

@@ -1,12 +1,31 @@
-import { Body1, Button, makeStyles, MessageBar, MessageBarBody, Table, TableBody, TableCell, TableRow, Title2, tokens } from '@fluentui/react-components';
+import {
+  Body1, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, makeStyles, MessageBar, MessageBarBody,
+  Select, Tab, TabList, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Title2, tokens,
+} from '@fluentui/react-components';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
 import { useApi } from '../../app/api/context.tsx';
+import { useGetReference } from '../../app/api/hooks.ts';
+import { HttpError } from '../../app/api/http.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
+import { useMediaQuery } from '../common/useMediaQuery.ts';
 import { formatDate, formatDateTime, formatMoney } from '../../shared/format.ts';
+import { localizedName, type Locale } from '../../shared/locales.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+
+type ResultField = { field: string; titleKey: string; format?: 'text' | 'date' | 'datetime' | 'money' | 'status' };
+
+/** One query form of a lookup screen: its schema and, optionally, its own endpoint. */
+export interface LookupTab {
+  id: string;
+  titleKey: string;
+  query: JSONSchema7;
+  uiSchema?: Record<string, unknown>;
+  endpoint?: string;
+}
 
 /** What a lookup screen's `options` say: the query form, the endpoint and the result fields. */
 export interface LookupOptions {
@@ -16,79 +35,216 @@ export interface LookupOptions {
   query: JSONSchema7;
   uiSchema?: Record<string, unknown>;
   /** Fields of the answer to show, in order. The answer is an object, or `{list}` of objects. */
-  result: Array<{ field: string; titleKey: string; format?: 'text' | 'date' | 'datetime' | 'money' }>;
-  /** Shown when the answer is empty (null, `{list: []}`). */
+  result: ResultField[];
+  /** Shown when the answer is empty (null, `{list: []}`, or `{count: 0}`). */
   emptyKey?: string;
   submitKey?: string;
+  // Additive options (public services, issue #6):
+  /** Several query forms as tabs (e.g. by phone / by PINFL); each tab's values are the query. */
+  tabs?: LookupTab[];
+  /** Tabs from a reference list (e.g. regions): the chosen item's id goes to the query as `param`; the first tab (`allKey`) sends none. */
+  tabsFrom?: { reference: string; param: string; allKey: string; labelKey?: string };
+  /** `table`: a list answer as one table with the result fields as columns (default: one block per row). */
+  layout?: 'fields' | 'table';
+  /** The empty answer opens a modal instead of an inline message. */
+  emptyModal?: boolean;
+  /** A non-empty answer opens a modal with this text instead of showing fields (e.g. "a document was sent to you"). */
+  foundKey?: string;
+  /** A note under the form (e.g. "full details after sign-in"). */
+  noteKey?: string;
+  /** Counters shown above the form, read from `statsEndpoint`. */
+  statsEndpoint?: string;
+  stats?: Array<{ field: string; titleKey: string }>;
 }
 
 const read = (row: Record<string, unknown>, pointer: string): unknown =>
   pointer.split('/').slice(1).reduce<unknown>((node, seg) => (node as Record<string, unknown> | undefined)?.[seg], row);
 
-const show = (value: unknown, format: LookupOptions['result'][number]['format']): string => {
-  if (value === null || value === undefined) return '—';
+const show = (value: unknown, format: ResultField['format'], t: (k: string) => string): string => {
+  if (value === null || value === undefined || value === '') return '—';
   if (format === 'date') return formatDate(String(value));
   if (format === 'datetime') return formatDateTime(String(value));
   if (format === 'money') return formatMoney(Number(value));
+  if (format === 'status') return t(`status.${String(value)}`);
   return String(value);
+};
+
+/** Rows of an answer: `{list}`, a summary with `count` (empty at 0), an object, or nothing. */
+const rowsOf = (reply: unknown): Array<Record<string, unknown>> => {
+  if (!reply || typeof reply !== 'object') return [];
+  const r = reply as { list?: unknown; count?: unknown };
+  if (Array.isArray(r.list)) return r.list as Array<Record<string, unknown>>;
+  if (typeof r.count === 'number' && r.count === 0) return [];
+  return [reply as Record<string, unknown>];
 };
 
 /**
  * A small query form whose answer is shown below it (the public lookups: case tracking,
- * product information, decisions…). Everything comes from the screen's options.
+ * tracking of submissions, schedules, notice checks…). Everything comes from the screen's
+ * options: tabs of query forms, the endpoint, the result fields, modals for an empty or a
+ * found answer, counters. Field errors of a 400 land on the query's fields.
  */
 export default function LookupScreen({ screen }: ScreenProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const s = useStyles();
   const { dataProvider, reportError } = useApi();
   const options = screen.options as unknown as LookupOptions;
   const form = useRef<EntityFormHandle>(null);
+  const [tabId, setTabId] = useState<string>(options.tabs?.[0]?.id ?? 'all');
+  const tab = options.tabs?.find((x) => x.id === tabId);
   const [query, setQuery] = useState<Record<string, unknown>>({});
+  const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>(undefined);
   const [answer, setAnswer] = useState<Array<Record<string, unknown>> | undefined>(undefined);
+  const [modal, setModal] = useState<string | undefined>(undefined);
+  const refTabs = useGetReference(options.tabsFrom?.reference);
+  const stats = useQuery({
+    queryKey: ['lookup-stats', options.statsEndpoint],
+    queryFn: () => dataProvider.call<Record<string, number>>('GET', options.statsEndpoint!, {}),
+    enabled: Boolean(options.statsEndpoint),
+  });
+
+  const switchTab = (id: string) => {
+    setTabId(id);
+    if (options.tabs) setQuery({});
+    setAnswer(undefined);
+    setServerErrors(undefined);
+  };
+
   const run = useLockedAction(async () => {
     if (form.current?.validateFields() === false) return;
+    setServerErrors(undefined);
+    const params: Record<string, unknown> = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
+    if (options.tabsFrom && tabId !== 'all') params[options.tabsFrom.param] = tabId;
     try {
-      const reply = await dataProvider.call<unknown>(options.method ?? 'GET', options.endpoint, query);
-      const rows = reply && typeof reply === 'object' && Array.isArray((reply as { list?: unknown }).list)
-        ? (reply as { list: Array<Record<string, unknown>> }).list
-        : reply ? [reply as Record<string, unknown>] : [];
+      const reply = await dataProvider.call<unknown>(options.method ?? 'GET', tab?.endpoint ?? options.endpoint, params);
+      const rows = rowsOf(reply);
       setAnswer(rows);
+      if (!rows.length && options.emptyModal) setModal(options.emptyKey ?? 'errors.notFound');
+      if (rows.length && options.foundKey) setModal(options.foundKey);
+      if (options.statsEndpoint) void stats.refetch();
     } catch (error) {
+      if (error instanceof HttpError && error.fieldErrors) setServerErrors(error.fieldErrors);
       reportError(error);
     }
   }, 1000);
 
+  const tabList = options.tabs
+    ? options.tabs.map((x) => ({ id: x.id, label: t(x.titleKey) }))
+    : options.tabsFrom
+      ? [{ id: 'all', label: t(options.tabsFrom.allKey) }, ...(refTabs.data ?? []).map((r) => ({ id: String(r.id), label: localizedName(r, i18n.language as Locale) }))]
+      : undefined;
+  const showRows = answer && answer.length > 0 && !options.foundKey;
+  // On a phone a wide table becomes one block per row, and a long row of tabs a drop-down.
+  const narrow = useMediaQuery('(max-width: 640px)');
+  const asTable = options.layout === 'table' && !narrow;
+  const tabsAsSelect = narrow && (tabList?.length ?? 0) > 4;
+
   return (
-    <div data-screen={screen.id}>
+    <div data-screen={screen.id} className={s.root}>
       <Title2 as="h1">{t(screen.titleKey)}</Title2>
-      <EntityForm ref={form} entity={screen.entity ?? screen.id} schema={options.query} uiSchema={options.uiSchema ?? {}} formData={query} onChange={setQuery} onSubmit={() => void run.run()} />
+      {options.stats && (
+        <dl className={s.stats} data-region="stats">
+          {options.stats.map((c) => (
+            <div key={c.field} className={s.stat} data-stat={c.field}>
+              <dt className={s.statLabel}>{t(c.titleKey)}</dt>
+              <dd className={s.statValue}>{stats.data?.[c.field] ?? '—'}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {tabList && tabsAsSelect && (
+        <Field label={t(options.tabsFrom?.labelKey ?? 'engine.lookup.section')} className={s.tabs}>
+          <Select value={tabId} onChange={(_e, d) => switchTab(d.value)} data-region="tabs" root={{ className: s.select }}>
+            {tabList.map((x) => <option key={x.id} value={x.id} data-tab={x.id}>{x.label}</option>)}
+          </Select>
+        </Field>
+      )}
+      {tabList && !tabsAsSelect && (
+        <TabList selectedValue={tabId} onTabSelect={(_e, d) => switchTab(String(d.value))} className={s.tabs} data-region="tabs" aria-label={t(screen.titleKey)}>
+          {tabList.map((x) => <Tab key={x.id} value={x.id} data-tab={x.id}>{x.label}</Tab>)}
+        </TabList>
+      )}
+      <EntityForm
+        key={options.tabs ? tabId : 'query'}
+        ref={form}
+        entity={screen.entity ?? screen.id}
+        schema={tab?.query ?? options.query}
+        uiSchema={tab?.uiSchema ?? options.uiSchema ?? {}}
+        formData={query}
+        onChange={setQuery}
+        onSubmit={() => void run.run()}
+        serverErrors={serverErrors}
+      />
       <Button appearance="primary" data-action="search" disabled={run.locked} onClick={() => void run.run()} className={s.button}>
         {t(options.submitKey ?? 'engine.lookup.search')}
       </Button>
-      <div data-region="result" className={s.result}>
-        {answer !== undefined && !answer.length && (
+      {options.noteKey && <Body1 as="p" className={s.note}>{t(options.noteKey)}</Body1>}
+      <div data-region="result" className={s.result} aria-live="polite">
+        {answer !== undefined && !answer.length && !options.emptyModal && (
           <MessageBar intent="info"><MessageBarBody>{t(options.emptyKey ?? 'errors.notFound')}</MessageBarBody></MessageBar>
         )}
-        {answer?.map((row, i) => (
+        {showRows && asTable && (
+          <div className={s.scroll}>
+            <Table size="small" className={s.table}>
+              <TableHeader>
+                <TableRow>{options.result.map((f) => <TableHeaderCell key={f.field}>{t(f.titleKey)}</TableHeaderCell>)}</TableRow>
+              </TableHeader>
+              <TableBody>
+                {answer.map((row, i) => (
+                  <TableRow key={i} data-row={i}>
+                    {options.result.map((f) => <TableCell key={f.field} data-result-field={f.field}>{show(read(row, f.field), f.format, t)}</TableCell>)}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+        )}
+        {showRows && !asTable && answer.map((row, i) => (
           <Table key={i} size="small" className={s.table} data-row={i}>
             <TableBody>
               {options.result.map((f) => (
                 <TableRow key={f.field} data-result-field={f.field}>
                   <TableCell className={s.label}><Body1>{t(f.titleKey)}</Body1></TableCell>
-                  <TableCell>{show(read(row, f.field), f.format)}</TableCell>
+                  <TableCell>{show(read(row, f.field), f.format, t)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
         ))}
       </div>
+      <Dialog open={modal !== undefined} onOpenChange={(_e, d) => !d.open && setModal(undefined)}>
+        <DialogSurface data-dialog="lookup-result" data-found={answer && answer.length > 0 ? 'true' : 'false'}>
+          <DialogBody>
+            <DialogTitle>{t(screen.titleKey)}</DialogTitle>
+            <DialogContent>{modal ? t(modal) : ''}</DialogContent>
+            <DialogActions>
+              <Button appearance="primary" data-action="close" onClick={() => setModal(undefined)}>{t('engine.lookup.close')}</Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
     </div>
   );
 }
 
 const useStyles = makeStyles({
+  root: { maxWidth: '1100px', margin: '0 auto', minWidth: 0 },
   button: { marginTop: tokens.spacingVerticalM },
-  result: { marginTop: tokens.spacingVerticalL, display: 'grid', gap: tokens.spacingVerticalM },
+  note: { marginTop: tokens.spacingVerticalM, color: tokens.colorNeutralForeground2 },
+  result: { marginTop: tokens.spacingVerticalL, display: 'grid', gap: tokens.spacingVerticalM, minWidth: 0 },
+  scroll: { overflowX: 'auto', maxWidth: '100%' },
   table: { border: `1px solid ${tokens.colorNeutralStroke2}` },
-  label: { width: '40%', color: tokens.colorNeutralForeground3 },
+  label: { width: '40%', color: tokens.colorNeutralForeground2 },
+  // Long names (the committee's central office) wrap inside their tab instead of widening the page.
+  tabs: {
+    flexWrap: 'wrap', marginBottom: tokens.spacingVerticalM, maxWidth: '100%',
+    '& .fui-Tab': { maxWidth: '100%', minWidth: 0 },
+    '& .fui-Tab__content': { whiteSpace: 'normal', textAlign: 'start', overflowWrap: 'anywhere' },
+  },
+  // A long option (the committee's full name) must not widen the page.
+  select: { width: '100%', maxWidth: '100%', minWidth: 0, '& select': { width: '100%', maxWidth: '100%', textOverflow: 'ellipsis' } },
+  stats: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: tokens.spacingHorizontalM, margin: `0 0 ${tokens.spacingVerticalL}` },
+  stat: { border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingVerticalS },
+  statLabel: { color: tokens.colorNeutralForeground2 },
+  statValue: { margin: 0, fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
 });

@@ -22,6 +22,10 @@ export interface ComplianceCase {
    */
   stir: string;
   /**
+   * JSHSHIR (PINFL) when the case is against a sole trader; public case tracking finds the case by it.
+   */
+  pinfl?: string;
+  /**
    * Name of the business entity (the monitoring table's "subject name").
    */
   name: string;

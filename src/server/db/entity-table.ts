@@ -117,6 +117,13 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   const regionField = def.manifest.scope?.regionField;
   if (regionField) wanted.add(regionField);
   for (const pointer of def.manifest.unique ?? []) wanted.add(pointer);
+  // Fields public lookups search by get a column and an index (a lookup is an equality or range scan).
+  const lookupFields = (def.manifest.publicLookups ?? []).flatMap((l) => l.by.map((b) => b.field));
+  for (const pointer of lookupFields) wanted.add(pointer);
+  for (const l of def.manifest.publicLookups ?? []) {
+    if (l.sort) wanted.add(l.sort.field);
+    for (const st of l.stats ?? []) if (st.field) wanted.add(st.field);
+  }
   for (const pointer of [...wanted].sort()) {
     if (isSystemPointer(pointer)) continue;
     const schema = resolveFieldSchema(def.schema, pointer);
@@ -177,6 +184,10 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   // page (a range scan in sort order) and its total (an index-only scan).
   if (eqColumns.includes('region') && eqColumns.includes('status')) wantedIndexes.push(['region', 'status', ...sortKey]);
   if (def.manifest.scope?.owner) wantedIndexes.push(['owner', ...sortKey]);
+  for (const pointer of lookupFields) {
+    const col = columns.get(pointer);
+    if (col) wantedIndexes.push([col.column]);
+  }
   const bare = (cols: string[]) => cols.map((c) => c.replace(/ DESC$/, ''));
   const isPrefix = (a: string[], b: string[]) => a.length < b.length && bare(a).every((c, i) => bare(b)[i] === c);
   const keys = [...new Map(wantedIndexes.map((cols) => [cols.join(','), cols])).values()];

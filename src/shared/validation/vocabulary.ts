@@ -18,6 +18,8 @@ export const portalFormats = {
   pinfl: /^[0-9]{14}$/,
   /** National product classifier code (MXIK / IKPU): 17 digits. */
   mxik: /^[0-9]{17}$/,
+  /** A case number: letters and digits in groups joined by "-" or "/" (e.g. 14-05/123); public case tracking refuses one without them. */
+  caseNumber: /^[^\s/-]+(?:[-/][^\s/-]+)+$/,
   /** Post index: 6 digits. */
   postIndex: /^[0-9]{6}$/,
   /** A whole number typed as text. */

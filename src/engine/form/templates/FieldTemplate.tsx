@@ -1,7 +1,7 @@
 import { useContext, useRef } from 'react';
 import { Field, makeStyles, tokens } from '@fluentui/react-components';
 import { getSchemaType, getUiOptions, type FieldTemplateProps, type Registry, type RJSFSchema, type UIOptionsType } from '@rjsf/utils';
-import { ErrorVisibilityContext, FieldPathContext, ServerErrorsContext, useErrorsRevealed } from '../context.ts';
+import { ErrorVisibilityContext, FieldPathContext, ServerErrorsContext, useErrorsRevealed, useSiblingValue } from '../context.ts';
 import { translateKnown, translateMessage, translateTitle } from '../messages.ts';
 import { pathToPointer } from '../pointer.ts';
 import { useTranslator } from '../useTranslator.ts';
@@ -44,9 +44,14 @@ export function FieldTemplate(props: FieldTemplateProps) {
   const changed = useRef(false);
   if (!changed.current && !Object.is(formData, initial.current)) changed.current = true;
 
+  // `ui:options.showWhen: {sibling: value}`: the field is shown only while its siblings have
+  // these values (a legal entity's tax ID only for a legal-entity applicant).
+  const showWhen = (uiSchema?.['ui:options'] as { showWhen?: Record<string, unknown> } | undefined)?.showWhen;
+  const [whenField, whenValue] = showWhen ? Object.entries(showWhen)[0]! : [undefined, undefined];
+  const sibling = useSiblingValue(whenField);
   const content = <FieldPathContext.Provider value={path}>{children}</FieldPathContext.Provider>;
   if (path.length === 0) return content;
-  if (hidden) return <div hidden data-field={pointer}>{content}</div>;
+  if (hidden || (whenField !== undefined && sibling !== whenValue)) return <div hidden data-field={pointer}>{content}</div>;
 
   const show = revealed || (Boolean(required) && changed.current);
   const messages = [...new Set([...(show ? (rawErrors ?? []).map((m) => translateMessage(i18n, m)) : []), ...(fromServer ? [fromServer] : [])])];

@@ -29,7 +29,9 @@ const fillOf = (fill: unknown): Record<string, string> =>
 /**
  * Tax ID (STIR): 9 digits. When the ninth digit is typed and `ui:options.lookup` names an
  * entity, that entity is searched by `/stir` and `ui:options.fill` ({sibling: sourceField})
- * copies the found record's fields into the sibling fields of the same object.
+ * copies the found record's fields into the sibling fields of the same object. Where the
+ * caller may not read that entity (a visitor without an account), `ui:options.publicLookup`
+ * — a public lookup's path taking `stir` — is asked instead, and its first row fills.
  */
 export function StirWidget(props: WidgetProps) {
   const { options, registry } = props;
@@ -39,6 +41,7 @@ export function StirWidget(props: WidgetProps) {
   const [status, setStatus] = useState<LookupStatus>('idle');
   const request = useRef(0);
   const lookup = typeof options.lookup === 'string' ? options.lookup : undefined;
+  const publicLookup = typeof options.publicLookup === 'string' ? options.publicLookup : undefined;
 
   const onTyped = (value: string | undefined) => {
     const n = ++request.current;
@@ -48,7 +51,12 @@ export function StirWidget(props: WidgetProps) {
     }
     const { dataProvider, setFieldValue } = formContextOf(registry);
     setStatus('searching');
-    dataProvider.findBy(lookup, '/stir', value).then(
+    const viaPublic = async (): Promise<Record<string, unknown> | null> => {
+      if (!publicLookup) return null;
+      const reply = await dataProvider.call<{ list?: Array<Record<string, unknown>> }>('GET', publicLookup, { stir: value });
+      return reply?.list?.[0] ?? null;
+    };
+    dataProvider.findBy(lookup, '/stir', value).then((found) => found ?? viaPublic()).then(
       (found) => {
         if (n !== request.current) return;
         if (!found) {

@@ -1,0 +1,137 @@
+import type { FastifyPluginAsync } from 'fastify';
+import multipart from '@fastify/multipart';
+import { mkdir, rm } from 'node:fs/promises';
+import { ApiError, badInput } from '../errors.ts';
+import { receiveFile, type ReceivedFile } from '../files/receive.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MIME_TYPES, formatBytes } from './files.ts';
+import { findFileFields } from '../store/record-schema.ts';
+
+/** Submissions one address may make in a minute unless the manifest says otherwise. */
+export const DEFAULT_SUBMITS_PER_MINUTE = 10;
+
+interface Reply { id: number; referenceNumber: string; createdAt: string }
+
+/** Thrown inside the transaction when another request with the same key won the race. */
+class DuplicateKey extends Error {}
+
+const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
+
+/**
+ * Public multipart submissions (manifest `publicSubmit`): `POST /api<path>` with a `data`
+ * field (the record as JSON), an optional `draftId` (a draft of the entity, removed with the
+ * submit) and the attached files, without an account. The files, the record (created
+ * through the store: validated, audited, files linked), its submission row with the
+ * reference number and the draft's removal are one transaction, committed before the
+ * answer — an acknowledged submission survives a crash. An `Idempotency-Key` header makes
+ * a repeated submit answer the first one's reply instead of creating a second record.
+ */
+const publicSubmit: FastifyPluginAsync = async (app) => {
+  await app.register(multipart, { throwFileSizeLimit: true });
+  for (const def of app.definitions.entities.values()) {
+    const submit = def.manifest.publicSubmit;
+    if (!submit) continue;
+    const entity = def.id;
+    // Attachments go to the record's top-level list of file ids.
+    const fileField = findFileFields(def.schema).find((f) => f.path.length === 2 && f.path[1] === '*');
+    const maxFiles = def.manifest.files?.maxFiles ?? DEFAULT_MAX_FILES;
+    const maxBytes = def.manifest.files?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    const allowed = new Set(def.manifest.files?.mimeTypes ?? DEFAULT_MIME_TYPES);
+    const perMinute = submit.perMinute ?? DEFAULT_SUBMITS_PER_MINUTE;
+
+    const earlier = async (key: string): Promise<Reply | undefined> => {
+      const { rows } = await app.db.query<{ reply: Reply | null }>('SELECT reply FROM public_submission WHERE entity = $1 AND idempotency_key = $2', [entity, key]);
+      return rows[0]?.reply ?? undefined;
+    };
+
+    app.post(`/api${submit.path}`, {
+      schema: {
+        tags: [def.manifest.subject],
+        summary: `Submit a ${entity} without an account (multipart: data, draftId?, files); answers its reference number`,
+        consumes: ['multipart/form-data'],
+        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string' } } },
+        response: { 200: { type: 'object', properties: { id: { type: 'integer' }, referenceNumber: { type: 'string' }, createdAt: { type: 'string' } } } },
+      },
+    }, async (request, reply) => {
+      if (!request.isMultipart()) throw new ApiError(415, 'errors.unsupportedType');
+      const keyHeader = request.headers['idempotency-key'];
+      const key = typeof keyHeader === 'string' && keyHeader ? keyHeader : undefined;
+      if (key !== undefined && !KEY_PATTERN.test(key)) throw new ApiError(400, 'errors.badIdempotencyKey');
+      if (key) {
+        const done = await earlier(key);
+        if (done) return done;
+      }
+      const recent = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM public_submission WHERE ip = $1 AND at > now() - interval '1 minute'`, [request.ip]);
+      if (recent.rows[0]!.n >= perMinute) {
+        reply.header('retry-after', '60');
+        throw new ApiError(429, 'errors.tooManyRequests', { params: { seconds: 60 } });
+      }
+
+      const storage = app.fileStorage;
+      await mkdir(storage.tempDir, { recursive: true });
+      const received: ReceivedFile[] = [];
+      const cleanup = () => Promise.all(received.flatMap((f) => [rm(f.temp, { force: true }), storage.remove(f.id)]));
+      let dataText: string | undefined;
+      let draftId: string | undefined;
+      try {
+        for await (const part of request.parts({ limits: { fileSize: maxBytes, files: maxFiles + 1, fields: 5, fieldSize: 1024 * 1024 } })) {
+          if (part.type === 'field') {
+            if (part.fieldname === 'data') dataText = String(part.value);
+            else if (part.fieldname === 'draftId') draftId = String(part.value);
+            continue;
+          }
+          if (!fileField || received.length >= maxFiles) {
+            part.file.resume();
+            throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: fileField ? maxFiles : 0 } });
+          }
+          await receiveFile(part, storage.tempDir, allowed, received);
+        }
+        let data: Record<string, unknown>;
+        try {
+          data = JSON.parse(dataText ?? '') as Record<string, unknown>;
+        } catch {
+          throw badInput([{ pointer: '/data', key: 'validation.required', params: {} }]);
+        }
+        if (!data || typeof data !== 'object' || Array.isArray(data)) throw badInput([{ pointer: '/data', key: 'validation.type', params: {} }]);
+        if (draftId !== undefined && !/^[0-9a-f-]{36}$/.test(draftId)) throw badInput([{ pointer: '/draftId', key: 'validation.format', params: {} }]);
+        if (fileField && received.length) {
+          // Attachments of this request join the ids of files uploaded before (through /file-entity/save).
+          const before = Array.isArray(data[fileField.path[0]!]) ? (data[fileField.path[0]!] as unknown[]) : [];
+          data = { ...data, [fileField.path[0]!]: [...before, ...received.map((f) => f.id)] };
+        }
+        for (const f of received) await storage.put(f.id, f.temp);
+        const result = await app.db.transaction(async (tx) => {
+          const claimed = await tx.query<{ id: number }>(
+            `INSERT INTO public_submission (entity, idempotency_key, ip) VALUES ($1, $2, $3) ON CONFLICT (entity, idempotency_key) DO NOTHING RETURNING id`,
+            [entity, key ?? null, request.ip],
+          );
+          if (!claimed.rows[0]) throw new DuplicateKey();
+          for (const f of received) {
+            await tx.query('INSERT INTO file_entity (id, kind, name, mime, size, sha256, owner) VALUES ($1, $2, $3, $4, $5, $6, $7)', [f.id, entity, f.name, f.mime, f.size, f.sha256, request.actor.id]);
+          }
+          const record = await app.store.create(entity, data, request.actor, { tx });
+          const year = new Date(String(record.createdAt)).getUTCFullYear();
+          const referenceNumber = `${submit.referencePrefix}-${year}-${String(claimed.rows[0].id).padStart(6, '0')}`;
+          const answer: Reply = { id: record.id, referenceNumber, createdAt: String(record.createdAt) };
+          await tx.query('UPDATE public_submission SET record_id = $2, reference = $3, reply = $4::jsonb WHERE id = $1', [claimed.rows[0].id, record.id, referenceNumber, JSON.stringify(answer)]);
+          // A draft started by a signed-in user stays theirs; an anonymous one belongs to its link.
+          if (draftId) await tx.query('DELETE FROM draft WHERE id = $1 AND entity = $2 AND (owner IS NULL OR owner = $3)', [draftId, entity, request.actor.id]);
+          return answer;
+        });
+        return result;
+      } catch (error) {
+        await cleanup();
+        if (error instanceof DuplicateKey && key) {
+          const done = await earlier(key);
+          if (done) return done;
+          throw new ApiError(409, 'errors.duplicateSubmit');
+        }
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'errors.tooLarge', { params: { limit: formatBytes(maxBytes) } });
+        if (code === 'FST_FILES_LIMIT') throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: maxFiles } });
+        throw error;
+      }
+    });
+  }
+};
+
+export default publicSubmit;

@@ -21,6 +21,8 @@ import notify from './plugins/notify.ts';
 import registration from './plugins/registration.ts';
 import passwordReset from './plugins/password-reset.ts';
 import demo from './plugins/demo.ts';
+import messenger from './plugins/messenger.ts';
+import stomp from './plugins/stomp.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -40,6 +42,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     smtpFrom: env.SMTP_FROM || undefined,
     smsGatewayUrl: env.SMS_GATEWAY_URL || undefined,
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
+    stompRelayUrl: env.STOMP_RELAY_URL || undefined,
+    allowedOrigins: env.STOMP_ALLOWED_ORIGINS ? env.STOMP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
   };
 }
 
@@ -65,6 +69,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     smtpFrom: options.smtpFrom,
     smsGatewayUrl: options.smsGatewayUrl,
     demoUsers: options.demoUsers ?? false,
+    stompRelayUrl: options.stompRelayUrl,
+    allowedOrigins: options.allowedOrigins,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -90,6 +96,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(records);
   await app.register(drafts);
   await app.register(workflow);
+  await app.register(messenger);
+  await app.register(stomp);
   await app.register(web);
   return app;
 }

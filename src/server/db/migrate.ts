@@ -3,6 +3,7 @@ import { SIGNATURE_DDL } from '../auth/signature/challenge.ts';
 import { ONEID_DDL } from '../auth/oneid/pending-store.ts';
 import { CONFIRMATION_DDL } from '../auth/confirmation.ts';
 import { OUTBOX_DDL } from '../notify/outbox.ts';
+import { MESSENGER_DDL } from '../messenger/store.ts';
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import { createEntityTable, keywordIndexDdl, type EntityTable } from './entity-table.ts';
 
@@ -110,6 +111,8 @@ const CORE_DDL = [
     comment text
   )`,
   `CREATE INDEX IF NOT EXISTS ix_workflow_history_record ON workflow_history (entity, record_id, id)`,
+  // The staff messenger (src/server/messenger/store.ts).
+  ...MESSENGER_DDL,
 ];
 
 // Any constant works; it only has to be the same for every instance of the portal.

@@ -29,7 +29,7 @@ const SNIFF_BYTES = 4100;
 interface FileRow { kind: string; name: string; mime: string; size: number; sha256: string; owner: string | null; record_id: number | null }
 
 /** The type of a file by its first bytes; text without a signature counts as text/plain. */
-async function sniff(head: Buffer): Promise<string> {
+export async function sniff(head: Buffer): Promise<string> {
   const detected = await fileTypeFromBuffer(head);
   if (detected) return detected.mime;
   if (head.includes(0)) return 'application/octet-stream';

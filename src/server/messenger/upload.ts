@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ApiError } from '../errors.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MIME_TYPES, sniff } from '../plugins/files.ts';
+
+export const MESSENGER_FILE_KIND = 'chat-message';
+
+/**
+ * A messenger form: its text fields and at most one file, stored like every upload (type by
+ * magic bytes, hashed, the default size and type limits) with the caller as its owner.
+ * JSON bodies are accepted too (no file then).
+ */
+export async function readMessengerForm(app: FastifyInstance, request: FastifyRequest, me: string): Promise<{ fields: Record<string, string>; fileId?: string }> {
+  if (!request.isMultipart()) {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    return { fields: Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, String(v)])) };
+  }
+  const fields: Record<string, string> = {};
+  const storage = app.fileStorage;
+  await mkdir(storage.tempDir, { recursive: true });
+  let file: { id: string; temp: string; name: string; mime: string; size: number; sha256: string } | undefined;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: DEFAULT_MAX_FILE_BYTES, files: 1, fields: 20 } })) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = String(part.value ?? '');
+        continue;
+      }
+      const id = randomUUID();
+      const temp = path.join(storage.tempDir, id);
+      const hash = createHash('sha256');
+      let head = Buffer.alloc(0);
+      let size = 0;
+      const tap = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk);
+          size += chunk.length;
+          if (head.length < 4100) head = Buffer.concat([head, chunk.subarray(0, 4100 - head.length)]);
+          done(null, chunk);
+        },
+      });
+      file = { id, temp, name: part.filename.slice(0, 255) || 'file', mime: '', size: 0, sha256: '' };
+      await pipeline(part.file, tap, createWriteStream(temp));
+      const mime = await sniff(head);
+      if (!DEFAULT_MIME_TYPES.includes(mime)) throw new ApiError(415, 'errors.unsupportedType', { details: { file: part.filename, detected: mime } });
+      Object.assign(file, { mime, size, sha256: hash.digest('hex') });
+    }
+    if (file && file.size === 0) { await rm(file.temp, { force: true }); file = undefined; }
+    if (file) {
+      await storage.put(file.id, file.temp);
+      await app.db.query('INSERT INTO file_entity (id, kind, name, mime, size, sha256, owner) VALUES ($1, $2, $3, $4, $5, $6, $7)', [file.id, MESSENGER_FILE_KIND, file.name, file.mime, file.size, file.sha256, me]);
+    }
+  } catch (error) {
+    if (file) await Promise.all([rm(file.temp, { force: true }), storage.remove(file.id)]);
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'errors.tooLarge', { params: { limit: `${DEFAULT_MAX_FILE_BYTES / 1024 / 1024} MB` } });
+    if (code === 'FST_FILES_LIMIT') throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: 1 } });
+    throw error;
+  }
+  return file ? { fields, fileId: file.id } : { fields };
+}

@@ -133,6 +133,12 @@ for (const backend of backends()) {
       const g = await connectLive(url, guard.token, guard.id);
       open.push(g);
       await g.subscribe('incomingPerson');
+      const told = await app.inject({ method: 'POST', url: '/api/incoming-person', payload: { personName: 'Karimov A.', deviceName: 'enter' } });
+      expect(told.json().notified).toBe(1);
+      expect(await g.next('incomingPerson')).toMatchObject({ personName: 'Karimov A.', direction: 'ENTER' });
+      await app.inject({ method: 'POST', url: '/api/incoming-person', payload: { personName: 'Karimov A.', deviceName: 'turnstile-2' } });
+      expect(await g.next('incomingPerson', (e) => e.direction === 'EXIT')).toMatchObject({ deviceName: 'turnstile-2' });
+      expect((await as(alice, 'POST', '/api/incoming-person', { personName: 'x', deviceName: 'enter' })).statusCode).toBe(403);
     });
 
     it('refuses a bad token, a missing token and a foreign origin', async () => {

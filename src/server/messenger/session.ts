@@ -218,6 +218,11 @@ export class StompSession {
     throw new Error(`nothing to acknowledge with id ${ackId}`);
   }
 
+  /** Whether this session has a subscription to `channel`. */
+  listens(channel: string): boolean {
+    return [...this.subscriptions.values()].some((s) => s.channel === channel);
+  }
+
   /** Sends an event straight to this socket (replies to a request of this session). */
   reply(event: LiveEvent): void {
     this.deliver(event);

@@ -6,6 +6,8 @@ import { createEmbeddedBroker, type Broker } from '../messenger/broker.ts';
 import { createRelayBroker } from '../messenger/relay.ts';
 import { createMessengerStore, type MessengerStore } from '../messenger/store.ts';
 import { MESSENGER_FILE_KIND, readMessengerForm } from '../messenger/upload.ts';
+import { createCounters, type Counters } from '../messenger/counters.ts';
+import { SECURITY_ROLE } from '../messenger/session.ts';
 
 const paging = {
   type: 'object',
@@ -37,7 +39,8 @@ export default fp(async (app) => {
   const relayUrl = app.config.stompRelayUrl;
   const broker: Broker = relayUrl ? await createRelayBroker(relayUrl) : createEmbeddedBroker();
   const m = createMessengerStore(app.db, broker, { table: userTable });
-  app.decorate('messenger', Object.assign(m, { broker }));
+  const counters = createCounters(app);
+  app.decorate('messenger', Object.assign(m, { broker, counters }));
   app.addHook('onClose', async () => broker.close());
   // The routes live in their own scope with their own multipart parser (the files plugin's is encapsulated).
   await app.register(async (app) => {
@@ -165,6 +168,24 @@ export default fp(async (app) => {
     // Counter failures show 0 in the client (spec §8); a visitor simply has none.
     if (!request.actor?.id || request.actor.isOuter) return { total: 0, chats: [], groupChats: [] };
     return m.unreadCounts(request.actor.id);
+  });
+  app.post<{ Body: { personName: string; deviceName: string; photo?: string; at?: string } }>('/api/incoming-person', {
+    schema: {
+      tags: ['Messenger'],
+      summary: 'An entrance event (turnstile, camera): told live to every user of the security role on incomingPerson. deviceName "enter" is entering, anything else exiting. Needs "manage all" (the integration account).',
+      body: { type: 'object', required: ['personName', 'deviceName'], additionalProperties: false, properties: { personName: { type: 'string', minLength: 1, maxLength: 300 }, deviceName: { type: 'string', minLength: 1, maxLength: 100 }, photo: { type: 'string', maxLength: 500 }, at: { type: 'string', format: 'date-time' } } },
+    },
+  }, async (request) => {
+    if (!request.actor?.id) throw new ApiError(401, 'errors.sessionExpired');
+    if (!request.actor.ability.can('manage', 'all')) throw new ApiError(403, 'errors.forbidden');
+    const { rows } = await app.db.query<{ id: number }>(`SELECT id FROM ${userTable} u WHERE u.data->'roles' ? $1 AND ${staffWhere}`, [SECURITY_ROLE]);
+    const event = { ...request.body, direction: request.body.deviceName === 'enter' ? 'ENTER' : 'EXIT', at: request.body.at ?? new Date().toISOString() };
+    await m.emit(rows.map((r) => String(r.id)), 'incomingPerson', event);
+    return { notified: rows.length };
+  });
+  app.get('/api/letter/get-all-count', { schema: { tags: ['Messenger'], summary: 'The header counters (schemas/_counters/letter-counters.json); also pushed live on notificationMsg' } }, async (request) => {
+    const id = me(request);
+    return counters.of(id);
   });
   app.get('/api/notification/unread-messages', { schema: { tags: ['Messenger'], summary: 'The number of unread messages' } }, async (request) => {
     if (!request.actor?.id || request.actor.isOuter) return 0;
@@ -327,6 +348,6 @@ export default fp(async (app) => {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    messenger: MessengerStore & { broker: Broker };
+    messenger: MessengerStore & { broker: Broker; counters: { of(userId: string): Promise<Counters> } };
   }
 }

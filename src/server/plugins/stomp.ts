@@ -74,6 +74,12 @@ export default fp(async (app) => {
       return { id: person.id, security: person.roles.includes(SECURITY_ROLE), locale: pickLocale(headers['accept-language']) };
     },
     async pending(userId: string, channel: string): Promise<LiveEvent[]> {
+      // Counters are state: a new subscriber gets the current figures at once.
+      if (channel === 'notificationMsg') {
+        const now = await messenger.counters.of(userId);
+        lastCounters.set(userId, JSON.stringify(now));
+        return [{ id: 0, userId, channel, body: now }];
+      }
       await flush();
       const { rows } = await app.db.query<{ id: number; body: unknown }>(
         'SELECT id, body FROM messenger_event WHERE user_id = $1 AND channel = $2 AND delivered_at IS NULL ORDER BY id LIMIT 1000',
@@ -127,6 +133,38 @@ export default fp(async (app) => {
     },
   };
 
+  // --- live counters ---------------------------------------------------------------------------
+  // After a change through this instance (debounced) and every 15 s (changes made through
+  // other instances), each connected user's counters are computed again and pushed on
+  // notificationMsg when they differ from what that user was last sent.
+  const lastCounters = new Map<string, string>();
+  let refreshTimer: NodeJS.Timeout | undefined;
+  let refreshing = false;
+  const refreshCounters = async () => {
+    refreshTimer = undefined;
+    if (refreshing) return;
+    refreshing = true;
+    try {
+      const users = new Map<string, StompSession[]>();
+      for (const s of sessions) if (s.user && s.listens('notificationMsg')) users.set(s.user.id, [...(users.get(s.user.id) ?? []), s]);
+      for (const [userId, own] of users) {
+        const now = JSON.stringify(await messenger.counters.of(userId));
+        if (lastCounters.get(userId) === now) continue;
+        lastCounters.set(userId, now);
+        for (const s of own) s.reply({ id: 0, userId, channel: 'notificationMsg', body: JSON.parse(now) });
+      }
+      for (const userId of lastCounters.keys()) if (!users.has(userId)) lastCounters.delete(userId);
+    } catch (error) {
+      app.log.error(error);
+    } finally {
+      refreshing = false;
+    }
+  };
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && sessions.size) refreshTimer ??= setTimeout(() => void refreshCounters(), 300);
+  });
+  const poll = setInterval(() => void refreshCounters(), 15_000).unref();
+
   const onUpgrade = (request: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== STOMP_PATH) return;
@@ -148,6 +186,8 @@ export default fp(async (app) => {
     for (const client of wss.clients) client.terminate();
     wss.close();
     clearTimeout(flushTimer);
+    clearTimeout(refreshTimer);
+    clearInterval(poll);
     await flush();
   });
 }, { name: 'stomp', dependencies: ['messenger'] });

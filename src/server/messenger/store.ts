@@ -220,7 +220,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
       return stage(tx, everyone, chatId !== null ? 'msg' : 'groupMsg', { action: 'NEW' satisfies MessageAction, ...dto, isRead: 'UNREAD' });
     });
     await publish(events);
-    for (const u of events.map((e) => e.userId).filter((u) => u !== me)) await pushUnreadOf(u, dto);
+    await pushUnread(events.map((e) => e.userId).filter((u) => u !== me), dto);
     return dto;
   };
 
@@ -234,11 +234,19 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
       groupChats: rows.filter((r) => r.group_chat_id !== null).map((r) => ({ groupChatId: r.group_chat_id!, count: r.n })),
     };
   };
-  const pushUnreadOf = async (userId: string, m: { chatId: number | null; groupChatId: number | null }) => {
-    const counts = await unreadCounts(userId);
-    const count = m.chatId !== null ? counts.chats.find((c) => c.chatId === m.chatId)?.count ?? 0 : counts.groupChats.find((c) => c.groupChatId === m.groupChatId)?.count ?? 0;
-    await push(userId, 'unreadMessage', { chatId: m.chatId, groupChatId: m.groupChatId, count, total: counts.total });
+  /** Tells each user their unread count in one chat and in all, on unreadMessage (one query for all of them). */
+  const pushUnread = async (userIds: string[], m: { chatId: number | null; groupChatId: number | null }) => {
+    if (!userIds.length) return;
+    const column = m.chatId !== null ? 'chat_id' : 'group_chat_id';
+    const { rows } = await db.query<{ user_id: string; total: number; here: number }>(
+      `SELECT u.user_id, count(x.message_id)::int AS total, count(x.message_id) FILTER (WHERE mm.${column} = $2)::int AS here
+         FROM unnest($1::text[]) AS u(user_id)
+         LEFT JOIN message_receipt x ON x.user_id = u.user_id AND x.read_at IS NULL
+         LEFT JOIN chat_message mm ON mm.id = x.message_id
+        GROUP BY u.user_id`, [userIds, m.chatId ?? m.groupChatId]);
+    for (const r of rows) await push(r.user_id, 'unreadMessage', { chatId: m.chatId, groupChatId: m.groupChatId, count: r.here, total: r.total });
   };
+  const pushUnreadOf = (userId: string, m: { chatId: number | null; groupChatId: number | null }) => pushUnread([userId], m);
 
   /** Only the author edits or deletes; everyone in the chat sees it live. */
   const ownMessage = async (tx: Queryable, id: number, me: string) => {
@@ -271,7 +279,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
       return stage(tx, m.everyone, m.chat_id !== null ? 'msg' : 'groupMsg', { action: 'DELETE' satisfies MessageAction, id, chatId: m.chat_id, groupChatId: m.group_chat_id });
     });
     await publish(events);
-    for (const u of target.others) await pushUnreadOf(u, target);
+    await pushUnread(target.others, target);
   };
 
   /** Marks everything unread in one chat as read by me; the authors get `makeRead`. */

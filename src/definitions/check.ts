@@ -15,6 +15,9 @@ import type {
   AccessDefinition,
 } from '../generated/meta.ts';
 
+/** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger). */
+export const SUBSYSTEM_SUBJECTS = ['Message'] as const;
+
 /** One thing wrong with the definitions: the file, where in it, and what. */
 export interface DefinitionProblem {
   file: string;
@@ -346,10 +349,10 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     for (const key of ['userEntity', 'roleEntity'] as const) {
       if (!entities.has(access[key])) report(file, `/${key}`, `entity "${access[key]}" does not exist`);
     }
-    const subjectNames = new Set(['all', ...[...entities.values()].map((e) => e.manifest.subject)]);
+    const subjectNames = new Set(['all', ...SUBSYSTEM_SUBJECTS, ...[...entities.values()].map((e) => e.manifest.subject)]);
     const checkPermissions = (list: string[], at: string) => list.forEach((p, i) => {
       const subject = p.slice(p.indexOf(' ') + 1);
-      if (!subjectNames.has(subject)) report(file, `${at}/${i}`, `subject "${subject}" is no entity's subject (nor "all")`);
+      if (!subjectNames.has(subject)) report(file, `${at}/${i}`, `subject "${subject}" is no entity's subject (nor "all", nor a subsystem's: ${SUBSYSTEM_SUBJECTS.join(', ')})`);
     });
     checkPermissions(access.guest.permissions, '/guest/permissions');
     const codes = new Set<string>();

@@ -19,6 +19,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   dashboard: () => import('./UnknownScreen.tsx'),
   signin: () => import('./signin/SignInScreen.tsx'),
   flow: () => import('./flow/FlowScreen.tsx'),
+  // A subsystem screen: the staff messenger (entity-free; REST and the live socket).
+  messenger: () => import('./messenger/MessengerScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

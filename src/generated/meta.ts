@@ -202,7 +202,7 @@ export type ScreenDefinition = {
   id: string;
   description?: string;
   route: string;
-  kind: "list" | "form" | "wizard" | "detail" | "lookup" | "dashboard" | "page" | "signin" | "flow";
+  kind: "list" | "form" | "wizard" | "detail" | "lookup" | "dashboard" | "page" | "signin" | "flow" | "messenger";
   entity?: string;
   /**
    * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.

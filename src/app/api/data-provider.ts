@@ -64,6 +64,8 @@ export interface DataProvider {
    * POST as body; `query` adds query parameters to a POST.
    */
   call<T>(method: 'GET' | 'POST', path: string, params: Record<string, unknown>, query?: Record<string, unknown>): Promise<T>;
+  /** Any request of a subsystem API (the messenger): JSON body or multipart form, query. */
+  send<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options?: { body?: unknown; form?: FormData; query?: Record<string, string | number | undefined> }): Promise<T>;
 }
 
 export interface Draft {
@@ -116,5 +118,6 @@ export function createDataProvider(http: HttpClient): DataProvider {
     call: (method, path, params, query) => (method === 'GET'
       ? http.request('GET', path, { query: { ...query, ...params } as Record<string, string> })
       : http.request('POST', path, { body: params, ...(query ? { query: query as Record<string, string> } : {}) })),
+    send: (method, path, options = {}) => http.request(method, path, options),
   };
 }

@@ -1,0 +1,89 @@
+/**
+ * Two staff members chat in Chromium, each in a browser profile of their own: Alice at
+ * desktop width, Bob on a 360 px phone. Messages, an edit, a delete and the read mark move
+ * live over the STOMP socket; the unread counter shows before Bob opens the chat. A
+ * screenshot of Bob's phone goes to /tmp/messenger-shots.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+import { createStaff, STOMP_PASSWORD } from '../support/stomp.ts';
+
+const SHOTS = '/tmp/messenger-shots';
+
+describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatting', () => {
+  let browser: Browser;
+  let portal: Awaited<ReturnType<typeof startPortal>>;
+  const contexts: BrowserContext[] = [];
+  let alice: { id: string };
+  let bob: { id: string };
+
+  const signedIn = async (username: string, width: number): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width, height: 760 }, locale: 'en-US' });
+    contexts.push(context);
+    await context.addInitScript(() => localStorage.setItem('portal.locale', JSON.stringify('en')));
+    const page = await context.newPage();
+    await page.goto(`${portal.url}/admin/messenger`);
+    await page.locator('[data-screen="login"]').waitFor();
+    await page.locator('[data-field="/username"] input').fill(username);
+    await page.locator('[data-field="/password"] input').fill(STOMP_PASSWORD);
+    await page.locator('[data-action="sign-in"]').click();
+    await page.locator('[data-screen="messenger"][data-live="connected"]').waitFor();
+    return page;
+  };
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    portal = await startPortal();
+    alice = await createStaff(portal.app, 'alice', ['employee'], { firstName: 'Alisher', lastName: 'Karimov' });
+    bob = await createStaff(portal.app, 'bob', ['employee'], { firstName: 'Bobur', lastName: 'Toshmatov' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await portal?.close();
+  });
+
+  it('Alice writes, Bob (360 px) sees the unread count, reads and answers; edit, delete and read state move live', async () => {
+    const a = await signedIn('alice', 1280);
+    const b = await signedIn('bob', 360);
+
+    await a.locator('[data-tab="contacts"]').click();
+    await a.locator(`[data-row="user-${bob.id}"]`).click();
+    await a.locator('[data-input="message"] textarea, textarea[data-input="message"]').first().fill('Salom, Bobur! Hisobot tayyormi?');
+    await a.locator('[data-action="send"]').click();
+    await a.locator('[data-region="messages"] [data-message]', { hasText: 'Hisobot tayyormi' }).waitFor();
+
+    // Bob's chat list shows the new chat with one unread message, without reloading.
+    await b.locator(`[data-row="user-${alice.id}"] [data-unread="1"]`).waitFor();
+    await b.locator(`[data-row="user-${alice.id}"]`).click();
+    await b.locator('[data-region="messages"] [data-message]', { hasText: 'Hisobot tayyormi' }).waitFor();
+    // Opening the chat reads it: Alice's message turns READ on her screen.
+    await a.locator('[data-message][data-own="true"][data-read="READ"]').waitFor();
+
+    const bobInput = b.locator('textarea').first();
+    await bobInput.fill('Ha, soat 15 gacha yuboraman');
+    await bobInput.press('Enter');
+    await a.locator('[data-region="messages"] [data-message]', { hasText: 'soat 15 gacha' }).waitFor();
+
+    // Alice edits her message: Bob sees the new text and the edited mark.
+    const own = a.locator('[data-message][data-own="true"]').first();
+    await own.hover();
+    await own.locator('[data-action="edit"]').click();
+    await a.locator('textarea').first().fill('Salom, Bobur! Hisobot bugun tayyormi?');
+    await a.locator('[data-action="send"]').click();
+    await b.locator('[data-message]', { hasText: 'bugun tayyormi' }).locator('[data-edited]').waitFor();
+
+    await b.screenshot({ path: `${SHOTS}/bob-360.png`, fullPage: false });
+    const width = await b.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(360);
+
+    // Bob deletes his answer: it goes from Alice's view.
+    const bobsOwn = b.locator('[data-message][data-own="true"]', { hasText: 'soat 15 gacha' });
+    await bobsOwn.locator('[data-action="delete"]').click();
+    await a.locator('[data-message]', { hasText: 'soat 15 gacha' }).waitFor({ state: 'detached' });
+    await a.screenshot({ path: `${SHOTS}/alice-desktop.png` });
+  });
+});

@@ -103,6 +103,27 @@ for (const backend of backends()) {
       expect((await as(carol, 'POST', '/api/chat-message/forward-message', { id: reply.json().id, receiverId: Number(bob.id) })).statusCode).toBe(404);
     });
 
+    it('sets employee photos: one’s own, and another’s by whoever may update users; staff see them', async () => {
+      const photo = () => form({}, { name: 'me.png', content: PNG, type: 'image/png' });
+      const own = photo();
+      const mine = await as(bob, 'POST', '/api/file-entity/save/employee-photo/for-profile', own.payload, own.headers);
+      expect(mine.statusCode, mine.body).toBe(200);
+      expect(mine.json().uploadPath).toBe(`/api/employee/photo/${bob.id}`);
+      const seen = await as(alice, 'GET', mine.json().uploadPath);
+      expect(seen.statusCode).toBe(200);
+      expect(seen.rawPayload.equals(PNG)).toBe(true);
+      const contacts = (await as(alice, 'POST', '/api/employee/get-by-chat?search=toshmatov', {})).json();
+      expect(contacts.list[0].uploadPath).toBe(`/api/employee/photo/${bob.id}`);
+
+      const other = photo();
+      expect((await as(alice, 'POST', `/api/file-entity/save/employee-photo/${carol.id}`, other.payload, other.headers)).statusCode).toBe(403);
+      const byAdmin = photo();
+      const set = await app.inject({ method: 'POST', url: `/api/file-entity/save/employee-photo/${carol.id}`, payload: byAdmin.payload, headers: byAdmin.headers });
+      expect(set.statusCode, set.body).toBe(200);
+      const pdf = form({}, { name: 'x.pdf', content: PDF, type: 'application/pdf' });
+      expect((await as(bob, 'POST', '/api/file-entity/save/employee-photo/for-profile', pdf.payload, pdf.headers)).statusCode).toBe(415);
+    });
+
     it('manages group chats: create, rename, photo, members, list with search, delete', async () => {
       const created = await as(alice, 'POST', '/api/groupChat/create', { name: 'Tahlil guruhi', memberIds: [Number(bob.id)] });
       expect(created.statusCode, created.body).toBe(200);

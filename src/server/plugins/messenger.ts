@@ -8,6 +8,7 @@ import { createMessengerStore, type MessengerStore } from '../messenger/store.ts
 import { MESSENGER_FILE_KIND, readMessengerForm } from '../messenger/upload.ts';
 import { createCounters, type Counters } from '../messenger/counters.ts';
 import { SECURITY_ROLE } from '../messenger/session.ts';
+import { systemActor } from '../auth/access.ts';
 
 const paging = {
   type: 'object',
@@ -54,7 +55,7 @@ export default fp(async (app) => {
     return actor.id;
   };
   const staffWhere = `coalesce((u.data->>'isOuter')::boolean, true) = false AND coalesce((u.data->>'canLogin')::boolean, false)`;
-  const photoPath = (alias: string) => `CASE WHEN ${alias}.data->'photo'->>0 IS NULL THEN NULL ELSE '/api/file-entity/get/' || (${alias}.data->'photo'->>0) END`;
+  const photoPath = (alias: string) => `CASE WHEN ${alias}.data->'photo'->>0 IS NULL THEN NULL ELSE '/api/employee/photo/' || ${alias}.id END`;
   const int = (v: string | undefined, pointer: string): number | undefined => {
     if (v === undefined || v === '') return undefined;
     const n = Number(v);
@@ -336,6 +337,36 @@ export default fp(async (app) => {
     await groupEvent(members, { action: 'GROUP_EDITED', groupChat: dto });
     return dto;
   });
+  // --- employee photos ------------------------------------------------------------------------
+  /** Sets a user's photo: the file is stored like every upload, then the user record is updated through the store. */
+  const setPhoto = async (request: FastifyRequest, userId: number, own: boolean) => {
+    const actor = own ? systemActor() : request.actor;
+    // Own photo: the update runs as the system (staff may not edit users), so the file has no owner until it is linked.
+    const { fileId, mime } = await readMessengerForm(app, request, own ? null : actor.id, access.userEntity);
+    if (!fileId) throw new ApiError(400, 'errors.noFiles');
+    if (!mime?.startsWith('image/')) {
+      await app.db.query('DELETE FROM file_entity WHERE id = $1', [fileId]);
+      await app.fileStorage.remove(fileId);
+      throw new ApiError(415, 'errors.unsupportedType');
+    }
+    const record = await app.store.get(access.userEntity, userId, actor);
+    const { id: _id, version, status: _s, createdAt: _c, updatedAt: _u, ...data } = record as Record<string, unknown> & { id: number; version: number };
+    await app.store.update(access.userEntity, userId, { ...data, photo: [fileId], version }, actor);
+    return { uploadPath: `/api/employee/photo/${userId}` };
+  };
+  app.post('/api/file-entity/save/employee-photo/for-profile', { schema: { tags: ['Messenger'], summary: 'My own photo (multipart: employeePhoto)' } }, async (request) => setPhoto(request, Number(me(request)), true));
+  app.post<{ Params: { id: number } }>('/api/file-entity/save/employee-photo/:id', {
+    schema: { tags: ['Messenger'], summary: 'A user’s photo, by whoever may update that user (multipart: employeePhoto)', params: idParam },
+  }, async (request) => { me(request); return setPhoto(request, request.params.id, false); });
+  app.get<{ Params: { id: number } }>('/api/employee/photo/:id', { schema: { tags: ['Messenger'], summary: 'A staff member’s photo, to staff', params: idParam } }, async (request, reply) => {
+    me(request);
+    const { rows } = await app.db.query<{ photo: string | null; mime: string; size: number }>(
+      `SELECT u.data->'photo'->>0 AS photo, f.mime, f.size FROM ${userTable} u JOIN file_entity f ON f.id::text = u.data->'photo'->>0 WHERE u.id = $1 AND ${staffWhere}`, [request.params.id]);
+    const stream = rows[0]?.photo ? app.fileStorage.open(rows[0].photo) : undefined;
+    if (!stream) throw notFound();
+    return reply.header('content-type', rows[0]!.mime).header('content-length', rows[0]!.size).header('x-content-type-options', 'nosniff').send(stream);
+  });
+
   app.get<{ Params: { id: number } }>('/api/groupChat/photo/:id', { schema: { tags: ['Messenger'], summary: 'The photo of a group chat, to its members', params: idParam } }, async (request, reply) => {
     await m.membersOf(app.db, request.params.id, me(request));
     const { rows } = await app.db.query<{ photo: string | null; mime: string; size: number }>('SELECT g.photo::text, f.mime, f.size FROM group_chat g JOIN file_entity f ON f.id = g.photo WHERE g.id = $1', [request.params.id]);

@@ -46,7 +46,15 @@ export async function createRelayBroker(url: string): Promise<Broker> {
   return {
     kind: 'rabbitmq',
     async publish(event) {
-      client.publish({ destination: destination(event.userId), body: JSON.stringify(event), headers: { 'content-type': 'application/json' } });
+      // While RabbitMQ is away, this instance's own sockets still get the event; for the
+      // others it stays undelivered in the database and their next SUBSCRIBE replays it.
+      // The write that caused it stands either way.
+      if (!client.connected) return fanout.deliver(event);
+      try {
+        client.publish({ destination: destination(event.userId), body: JSON.stringify(event), headers: { 'content-type': 'application/json' } });
+      } catch {
+        fanout.deliver(event);
+      }
     },
     subscribe(userId, handler) {
       const { first, remove } = fanout.add(userId, handler);

@@ -164,6 +164,10 @@ export default fp(async (app) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && sessions.size) refreshTimer ??= setTimeout(() => void refreshCounters(), 300);
   });
   const poll = setInterval(() => void refreshCounters(), 15_000).unref();
+  // Delivered events are kept a week (for support questions), undelivered ones a month.
+  const sweep = setInterval(() => {
+    app.db.query(`DELETE FROM messenger_event WHERE (delivered_at < now() - interval '7 days') OR (created_at < now() - interval '30 days')`).catch((error: Error) => app.log.error(error));
+  }, 3600_000).unref();
 
   const onUpgrade = (request: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -188,6 +192,7 @@ export default fp(async (app) => {
     clearTimeout(flushTimer);
     clearTimeout(refreshTimer);
     clearInterval(poll);
+    clearInterval(sweep);
     await flush();
   });
 }, { name: 'stomp', dependencies: ['messenger'] });

@@ -86,4 +86,25 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
     await a.locator('[data-message]', { hasText: 'soat 15 gacha' }).waitFor({ state: 'detached' });
     await a.screenshot({ path: `${SHOTS}/alice-desktop.png` });
   });
+
+  it('loads older messages as Bob scrolls up (infinite scroll) until the first one', async () => {
+    const carol = await createStaff(portal.app, 'carol', ['employee'], { firstName: 'Kamola', lastName: 'Rahimova' });
+    const auth = { authorization: `Bearer ${carol.token}`, 'content-type': 'application/json' };
+    const chatId = (await (await fetch(`${portal.url}/api/chat/create/${bob.id}`, { method: 'POST', headers: { authorization: auth.authorization } })).json()).chatId;
+    for (let i = 1; i <= 70; i++) {
+      await fetch(`${portal.url}/api/chat-message/sendMessage`, { method: 'POST', headers: auth, body: JSON.stringify({ chatId, message: `eski xabar ${i}` }) });
+    }
+    const b = await signedIn('bob', 360);
+    await b.locator(`[data-row="user-${carol.id}"]`).click();
+    await b.locator('[data-message]', { hasText: 'eski xabar 70' }).waitFor();
+    const oldest = b.locator('[data-message] [data-text]').filter({ hasText: /^eski xabar 1$/ });
+    expect(await oldest.count()).toBe(0);
+    const area = b.locator('[data-region="messages"]');
+    for (let i = 0; i < 10 && !(await oldest.count()); i++) {
+      await area.evaluate((el) => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); });
+      await b.waitForTimeout(300);
+    }
+    await oldest.waitFor();
+    expect(await b.locator('[data-message]').count()).toBe(70);
+  });
 });

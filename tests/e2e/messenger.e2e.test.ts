@@ -107,4 +107,29 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
     await oldest.waitFor();
     expect(await b.locator('[data-message]').count()).toBe(70);
   });
+
+  it('Alice makes a group in the dialog, writes there and renames it; Bob sees both live', async () => {
+    const a = await signedIn('alice', 1280);
+    const b = await signedIn('bob', 1280);
+    await a.locator('[data-tab="groups"]').click();
+    await a.locator('[data-action="new-group"]').click();
+    await a.locator('[data-input="group-name"] input, input[data-input="group-name"]').first().fill('Hisobotlar');
+    await a.locator(`input[data-member="${bob.id}"], [data-member="${bob.id}"] input`).first().check();
+    await a.locator('[data-action="create-group"]').click();
+    await a.locator('[data-chat-title]', { hasText: 'Hisobotlar' }).waitFor();
+    await a.locator('textarea').first().fill('Guruhga xush kelibsiz');
+    await a.locator('[data-action="send"]').click();
+
+    await b.locator('[data-tab="groups"]').click();
+    const row = b.locator('[data-row^="group-"]', { hasText: 'Hisobotlar' });
+    await row.locator('[data-unread="1"]').waitFor();
+    await row.click();
+    await b.locator('[data-text]', { hasText: 'Guruhga xush kelibsiz' }).waitFor();
+
+    await a.locator('[data-action="group-settings"]').click();
+    const name = a.locator('[data-region="group-settings"] input').first();
+    await name.fill('Oylik hisobotlar');
+    await a.locator('[data-action="rename-group"]').click();
+    await b.locator('[data-row^="group-"]', { hasText: 'Oylik hisobotlar' }).waitFor();
+  });
 });

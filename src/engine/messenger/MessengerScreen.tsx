@@ -7,7 +7,7 @@ import {
 } from '@fluentui/react-components';
 import {
   AddRegular, ArrowLeftRegular, ArrowReplyRegular, AttachRegular, CheckmarkRegular, DeleteRegular, DismissRegular, DocumentPdfRegular,
-  DocumentRegular, EditRegular, ImageRegular, SendRegular,
+  DocumentRegular, EditRegular, ImageRegular, PeopleRegular, SendRegular,
 } from '@fluentui/react-icons';
 import type { ScreenProps } from '../types.ts';
 import { useApi } from '../../app/api/context.tsx';
@@ -201,6 +201,7 @@ function ChatView({ open, me, connected, onBack }: { open: Open; me: number | nu
     if (el.scrollTop < 60 && messages.hasNextPage && !messages.isFetchingNextPage) void messages.fetchNextPage();
   };
 
+  const [settings, setSettings] = useState(false);
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | undefined>();
   const [editing, setEditing] = useState<Message | undefined>();
@@ -238,7 +239,9 @@ function ChatView({ open, me, connected, onBack }: { open: Open; me: number | nu
         <Avatar name={open.title} size={28} />
         <strong className={mergeClasses(s.grow, s.ellipsis)} data-chat-title>{open.title}</strong>
         <span className={s.muted} data-live-status>{connected ? t('messenger.online') : t('messenger.offline')}</span>
+        {open.kind === 'group' && <Button appearance="subtle" icon={<PeopleRegular />} aria-label={t('messenger.groupSettings')} title={t('messenger.groupSettings')} data-action="group-settings" onClick={() => setSettings(true)} />}
       </div>
+      {settings && open.kind === 'group' && <GroupSettingsDialog groupChatId={open.id} me={me} onClose={() => setSettings(false)} onDeleted={onBack} />}
       <div className={s.messages} ref={scroller} onScroll={onScroll} data-region="messages">
         {messages.isFetchingNextPage && <Spinner size="tiny" />}
         {!messages.isLoading && !shown.length && <div className={s.empty}>{t('messenger.noMessages')}</div>}
@@ -314,6 +317,74 @@ function NewGroupDialog({ onClose, onCreated }: { onClose: () => void; onCreated
           <DialogActions>
             <Button onClick={onClose}>{t('messenger.cancel')}</Button>
             <Button appearance="primary" disabled={!name.trim() || create.isPending} onClick={() => create.mutate()} data-action="create-group">{t('messenger.create')}</Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+/** A group's name, photo and members: everyone sees them; its creator changes them or deletes the group. */
+function GroupSettingsDialog({ groupChatId, me, onClose, onDeleted }: { groupChatId: number; me: number | null; onClose: () => void; onDeleted: () => void }) {
+  const { t } = useTranslation();
+  const { dataProvider: dp, reportError } = useApi();
+  const queryClient = useQueryClient();
+  const group = useQuery({
+    queryKey: ['messenger', 'group', groupChatId],
+    queryFn: async () => (await dp.send<{ list: GroupRow[] }>('POST', '/api/groupChat/list', { body: { page: 0, itemsPerPage: 200 } })).list.find((g) => g.id === groupChatId),
+  });
+  const members = useQuery({ queryKey: ['messenger', 'members', groupChatId], queryFn: () => dp.send<{ list: Contact[] }>('POST', `/api/groupChat/members/${groupChatId}`, { body: { page: 0, itemsPerPage: 200 } }) });
+  const contacts = useQuery({ queryKey: ['messenger', 'contacts-all'], queryFn: () => dp.send<{ list: Contact[] }>('POST', '/api/employee/get-by-chat', { body: { page: 0, itemsPerPage: 200 } }) });
+  const owner = group.data?.ownerId === me;
+  const [name, setName] = useState<string | undefined>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['messenger'] });
+  const act = (fn: () => Promise<unknown>) => () => void fn().then(refresh).catch(reportError);
+  const inGroup = new Set((members.data?.list ?? []).map((m) => m.employeeId));
+  const photoInput = useRef<HTMLInputElement>(null);
+  return (
+    <Dialog open onOpenChange={(_, d) => { if (!d.open) onClose(); }}>
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>{t('messenger.groupSettings')}</DialogTitle>
+          <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: 8 }} data-region="group-settings">
+            <div style={{ display: 'flex', gap: 6 }}>
+              <Input style={{ flexGrow: 1, minWidth: 0 }} value={name ?? group.data?.name ?? ''} disabled={!owner} onChange={(_, d) => setName(d.value)} aria-label={t('messenger.groupName')} data-input="group-name" />
+              {owner && <Button disabled={!name?.trim()} onClick={act(() => dp.send('POST', '/api/groupChat/edit', { body: { id: groupChatId, name } }))} data-action="rename-group">{t('messenger.save')}</Button>}
+            </div>
+            {owner && (
+              <>
+                <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  if (!f) return;
+                  const form = new FormData();
+                  form.set('groupChatId', String(groupChatId));
+                  form.set('file', f);
+                  act(() => dp.send('POST', '/api/groupChat/uploadPhoto', { form }))();
+                }} />
+                <Button icon={<ImageRegular />} onClick={() => photoInput.current?.click()}>{t('messenger.photo')}</Button>
+              </>
+            )}
+            <strong>{t('messenger.members')} ({members.data?.list.length ?? 0})</strong>
+            <div style={{ maxHeight: 240, overflowY: 'auto', display: 'flex', flexDirection: 'column' }}>
+              {(members.data?.list ?? []).map((m) => (
+                <div key={m.employeeId} style={{ display: 'flex', alignItems: 'center', gap: 6 }} data-member={m.employeeId}>
+                  <span style={{ flexGrow: 1 }}>{nameOf(m)}</span>
+                  {owner && m.employeeId !== me && <Button size="small" appearance="subtle" icon={<DismissRegular />} aria-label={t('messenger.removeMember')} title={t('messenger.removeMember')}
+                    onClick={act(() => dp.send('POST', `/api/groupChat/delete-members/${groupChatId}`, { body: { memberIds: [m.employeeId] } }))} />}
+                </div>
+              ))}
+              {owner && (contacts.data?.list ?? []).filter((c) => !inGroup.has(c.employeeId)).map((c) => (
+                <div key={c.employeeId} style={{ display: 'flex', alignItems: 'center', gap: 6 }} data-candidate={c.employeeId}>
+                  <span style={{ flexGrow: 1, color: tokens.colorNeutralForeground3 }}>{nameOf(c)}</span>
+                  <Button size="small" appearance="subtle" icon={<AddRegular />} aria-label={t('messenger.addMember')} title={t('messenger.addMember')}
+                    onClick={act(() => dp.send('POST', `/api/groupChat/add-members/${groupChatId}`, { body: { memberIds: [c.employeeId] } }))} />
+                </div>
+              ))}
+            </div>
+          </DialogContent>
+          <DialogActions>
+            {owner && <Button icon={<DeleteRegular />} data-action="delete-group" onClick={() => void dp.send('POST', '/api/groupChat/delete', { body: { id: groupChatId } }).then(() => { void refresh(); onClose(); onDeleted(); }).catch(reportError)}>{t('messenger.deleteGroup')}</Button>}
+            <Button appearance="primary" onClick={onClose}>{t('messenger.close')}</Button>
           </DialogActions>
         </DialogBody>
       </DialogSurface>

@@ -17,6 +17,8 @@ export interface Broker {
   publish(event: LiveEvent): Promise<void>;
   /** Starts receiving one user's events on this instance; the returned function stops it. */
   subscribe(userId: string, handler: (event: LiveEvent) => void): () => void;
+  /** Resolves once events published anywhere for this user reach this instance (the relay's upstream subscription is confirmed). */
+  ready(userId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export function createEmbeddedBroker(): Broker {
       const { remove } = fanout.add(userId, handler);
       return () => void remove();
     },
+    async ready() {},
     async close() {},
   };
 }

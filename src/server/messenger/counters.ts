@@ -5,6 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { rowScope, userActor, type Actor, type RowScope } from '../auth/access.ts';
 import type { ReadOnlyFields } from '../../shared/ability.ts';
 
+/** The CASL subject of the messenger (a subsystem, not an entity): staff roles have `read Message`. */
+export const MESSENGER_SUBJECT = 'Message';
+
 /** The seven counters of the header, in the spec's order; `total` is their sum. */
 export const COUNTER_NAMES = ['applicationDXACount', 'descendedDXACount', 'applicationCount', 'resolutionCount', 'descendedCount', 'outgoingCount', 'incomeCount'] as const;
 export type Counters = Record<(typeof COUNTER_NAMES)[number] | 'total', number>;
@@ -73,6 +76,8 @@ export function createCounters(app: FastifyInstance) {
   };
 
   return {
+    /** The user's actor as a request would have it (roles read afresh), or undefined when they may not sign in. */
+    actorOf,
     async of(userId: string): Promise<Counters> {
       const actor = await actorOf(userId);
       const result = Object.fromEntries([...COUNTER_NAMES, 'total'].map((n) => [n, 0])) as Counters;

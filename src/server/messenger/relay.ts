@@ -15,6 +15,8 @@ export async function createRelayBroker(url: string): Promise<Broker> {
   const parsed = new URL(url);
   const fanout = new LocalFanout();
   const upstream = new Map<string, StompSubscription>();
+  const confirmed = new Map<string, Promise<void>>();
+  let receipts = 0;
   const login = decodeURIComponent(parsed.username || 'guest');
   const passcode = decodeURIComponent(parsed.password || 'guest');
   const vhost = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || '/';
@@ -27,9 +29,15 @@ export async function createRelayBroker(url: string): Promise<Broker> {
   });
   const destination = (userId: string) => `/exchange/amq.topic/u.${userId}`;
   const listen = (userId: string) => {
+    const receipt = `sub-${++receipts}`;
+    // RabbitMQ answers the SUBSCRIBE's receipt once the binding exists: from then on nothing published for the user is missed here.
+    confirmed.set(userId, new Promise((resolve) => {
+      client.watchForReceipt(receipt, () => resolve());
+      setTimeout(resolve, 5000).unref();
+    }));
     upstream.set(userId, client.subscribe(destination(userId), (message) => {
       fanout.deliver(JSON.parse(message.body) as LiveEvent);
-    }));
+    }, { receipt }));
   };
   const connected = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`STOMP relay ${parsed.host} did not answer`)), 15_000);
@@ -64,8 +72,12 @@ export async function createRelayBroker(url: string): Promise<Broker> {
         if (!remove()) return;
         const sub = upstream.get(userId);
         upstream.delete(userId);
+        confirmed.delete(userId);
         if (sub && client.connected) sub.unsubscribe();
       };
+    },
+    async ready(userId) {
+      await confirmed.get(userId);
     },
     async close() {
       await client.deactivate();

@@ -159,11 +159,13 @@ export class StompSession {
     const [cx, cy] = (frame.headers['heart-beat'] ?? '0,0').split(',').map((n) => Number(n) || 0) as [number, number];
     const out = cy && SERVER_HEARTBEAT.send ? Math.max(cy, SERVER_HEARTBEAT.send) : 0;
     const inc = cx && SERVER_HEARTBEAT.receive ? Math.max(cx, SERVER_HEARTBEAT.receive) : 0;
-    this.write({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': `${SERVER_HEARTBEAT.send},${SERVER_HEARTBEAT.receive}`, session: this.id, server: 'portal' }, body: '' });
     if (out) this.outTimer = setInterval(() => { if (Date.now() - this.lastOut >= out) { this.lastOut = Date.now(); if (this.ws.readyState === this.ws.OPEN) this.ws.send('\n'); } }, out / 2).unref();
     // A silent peer (two intervals and a margin) is gone: close, its events stay undelivered.
     if (inc) this.inTimer = setInterval(() => { if (Date.now() - this.lastIn > inc * 2 + 1000) this.ws.terminate(); }, inc).unref();
     this.unsubscribeBroker = this.broker.subscribe(user.id, (event) => this.deliver(event));
+    // CONNECTED only when events for this user reach this instance: a SUBSCRIBE's replay and live delivery then leave no gap.
+    await this.broker.ready(user.id);
+    this.write({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': `${SERVER_HEARTBEAT.send},${SERVER_HEARTBEAT.receive}`, session: this.id, server: 'portal' }, body: '' });
   }
 
   private async subscribe(frame: Frame): Promise<void> {

@@ -6,7 +6,7 @@ import { createEmbeddedBroker, type Broker } from '../messenger/broker.ts';
 import { createRelayBroker } from '../messenger/relay.ts';
 import { createMessengerStore, type MessengerStore } from '../messenger/store.ts';
 import { MESSENGER_FILE_KIND, readMessengerForm } from '../messenger/upload.ts';
-import { createCounters, type Counters } from '../messenger/counters.ts';
+import { createCounters, MESSENGER_SUBJECT } from '../messenger/counters.ts';
 import { SECURITY_ROLE } from '../messenger/session.ts';
 import { systemActor } from '../auth/access.ts';
 
@@ -51,7 +51,7 @@ export default fp(async (app) => {
   const me = (request: FastifyRequest): string => {
     const actor = request.actor;
     if (!actor?.id) throw new ApiError(401, 'errors.sessionExpired');
-    if (actor.isOuter) throw new ApiError(403, 'errors.forbidden');
+    if (actor.isOuter || !actor.ability.can('read', MESSENGER_SUBJECT)) throw new ApiError(403, 'errors.forbidden');
     return actor.id;
   };
   const staffWhere = `coalesce((u.data->>'isOuter')::boolean, true) = false AND coalesce((u.data->>'canLogin')::boolean, false)`;
@@ -167,7 +167,7 @@ export default fp(async (app) => {
   }, async (request) => m.markRead(me(request), request.body));
   app.get('/api/unread-messages', { schema: { tags: ['Messenger'], summary: 'Unread messages: total, per chat and per group chat' } }, async (request) => {
     // Counter failures show 0 in the client (spec §8); a visitor simply has none.
-    if (!request.actor?.id || request.actor.isOuter) return { total: 0, chats: [], groupChats: [] };
+    if (!request.actor?.id || request.actor.isOuter || !request.actor.ability.can('read', MESSENGER_SUBJECT)) return { total: 0, chats: [], groupChats: [] };
     return m.unreadCounts(request.actor.id);
   });
   app.post<{ Body: { personName: string; deviceName: string; photo?: string; at?: string } }>('/api/incoming-person', {
@@ -189,7 +189,7 @@ export default fp(async (app) => {
     return counters.of(id);
   });
   app.get('/api/notification/unread-messages', { schema: { tags: ['Messenger'], summary: 'The number of unread messages' } }, async (request) => {
-    if (!request.actor?.id || request.actor.isOuter) return 0;
+    if (!request.actor?.id || request.actor.isOuter || !request.actor.ability.can('read', MESSENGER_SUBJECT)) return 0;
     return (await m.unreadCounts(request.actor.id)).total;
   });
 
@@ -379,6 +379,6 @@ export default fp(async (app) => {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    messenger: MessengerStore & { broker: Broker; counters: { of(userId: string): Promise<Counters> } };
+    messenger: MessengerStore & { broker: Broker; counters: ReturnType<typeof createCounters> };
   }
 }

@@ -6,6 +6,7 @@ import { createTokenService } from '../auth/tokens.ts';
 import { SECURITY_ROLE, StompSession, type SessionUser } from '../messenger/session.ts';
 import type { LiveEvent } from '../messenger/broker.ts';
 import { pickLocale } from '../../shared/locales.ts';
+import { MESSENGER_SUBJECT } from '../messenger/counters.ts';
 
 export const STOMP_PATH = '/gs-guide-websocket';
 
@@ -71,6 +72,8 @@ export default fp(async (app) => {
       if (!claims) return undefined;
       const person = await messenger.person(claims.sub);
       if (!person || !person.canLogin || person.isOuter) return undefined;
+      const actor = await messenger.counters.actorOf(claims.sub);
+      if (!actor?.ability.can('read', MESSENGER_SUBJECT)) return undefined;
       return { id: person.id, security: person.roles.includes(SECURITY_ROLE), locale: pickLocale(headers['accept-language']) };
     },
     async pending(userId: string, channel: string): Promise<LiveEvent[]> {

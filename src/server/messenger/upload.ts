@@ -1,12 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../errors.ts';
-import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MIME_TYPES, sniff } from '../plugins/files.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MIME_TYPES } from '../plugins/files.ts';
+import { receiveFile, type ReceivedFile } from '../files/receive.ts';
 
 export const MESSENGER_FILE_KIND = 'chat-message';
 
@@ -23,31 +19,15 @@ export async function readMessengerForm(app: FastifyInstance, request: FastifyRe
   const fields: Record<string, string> = {};
   const storage = app.fileStorage;
   await mkdir(storage.tempDir, { recursive: true });
-  let file: { id: string; temp: string; name: string; mime: string; size: number; sha256: string } | undefined;
+  let file: ReceivedFile | undefined;
   try {
     for await (const part of request.parts({ limits: { fileSize: DEFAULT_MAX_FILE_BYTES, files: 1, fields: 20 } })) {
       if (part.type === 'field') {
         fields[part.fieldname] = String(part.value ?? '');
         continue;
       }
-      const id = randomUUID();
-      const temp = path.join(storage.tempDir, id);
-      const hash = createHash('sha256');
-      let head = Buffer.alloc(0);
-      let size = 0;
-      const tap = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          hash.update(chunk);
-          size += chunk.length;
-          if (head.length < 4100) head = Buffer.concat([head, chunk.subarray(0, 4100 - head.length)]);
-          done(null, chunk);
-        },
-      });
-      file = { id, temp, name: part.filename.slice(0, 255) || 'file', mime: '', size: 0, sha256: '' };
-      await pipeline(part.file, tap, createWriteStream(temp));
-      const mime = await sniff(head);
-      if (!DEFAULT_MIME_TYPES.includes(mime)) throw new ApiError(415, 'errors.unsupportedType', { details: { file: part.filename, detected: mime } });
-      Object.assign(file, { mime, size, sha256: hash.digest('hex') });
+      const received = await receiveFile(part, storage.tempDir, (entry) => { file = entry; });
+      if (!DEFAULT_MIME_TYPES.includes(received.mime)) throw new ApiError(415, 'errors.unsupportedType', { details: { file: part.filename, detected: received.mime } });
     }
     if (file && file.size === 0) { await rm(file.temp, { force: true }); file = undefined; }
     if (file) {

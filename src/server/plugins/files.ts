@@ -1,12 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { fileTypeFromBuffer } from 'file-type';
+import { receiveFile, type ReceivedFile } from '../files/receive.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Actor } from '../store/entity-store.ts';
 
@@ -24,22 +19,7 @@ export const DEFAULT_MIME_TYPES = [
   'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 ];
 
-const SNIFF_BYTES = 4100;
-
 interface FileRow { kind: string; name: string; mime: string; size: number; sha256: string; owner: string | null; record_id: number | null }
-
-/** The type of a file by its first bytes; text without a signature counts as text/plain. */
-export async function sniff(head: Buffer): Promise<string> {
-  const detected = await fileTypeFromBuffer(head);
-  if (detected) return detected.mime;
-  if (head.includes(0)) return 'application/octet-stream';
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, Math.max(0, head.length - 4)));
-    return 'text/plain';
-  } catch {
-    return 'application/octet-stream';
-  }
-}
 
 const fileSchema = {
   type: 'object',
@@ -86,31 +66,15 @@ const files: FastifyPluginAsync = async (app) => {
     const allowed = new Set(def.manifest.files?.mimeTypes ?? DEFAULT_MIME_TYPES);
     const storage = app.fileStorage;
     await mkdir(storage.tempDir, { recursive: true });
-    const received: Array<{ id: string; temp: string; name: string; mime: string; size: number; sha256: string }> = [];
+    const received: ReceivedFile[] = [];
     try {
       for await (const part of request.files({ limits: { fileSize: maxBytes, files: maxFiles + 1, fields: 10 } })) {
         if (received.length >= maxFiles) {
           part.file.resume();
           throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: maxFiles } });
         }
-        const id = randomUUID();
-        const temp = path.join(storage.tempDir, id);
-        const hash = createHash('sha256');
-        let head = Buffer.alloc(0);
-        let size = 0;
-        const tap = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            hash.update(chunk);
-            size += chunk.length;
-            if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
-            done(null, chunk);
-          },
-        });
-        received.push({ id, temp, name: part.filename.slice(0, 255) || 'file', mime: '', size: 0, sha256: '' });
-        await pipeline(part.file, tap, createWriteStream(temp));
-        const mime = await sniff(head);
-        if (!allowed.has(mime)) throw new ApiError(415, 'errors.unsupportedType', { details: { file: part.filename, detected: mime } });
-        Object.assign(received[received.length - 1]!, { mime, size, sha256: hash.digest('hex') });
+        const f = await receiveFile(part, storage.tempDir, (entry) => received.push(entry));
+        if (!allowed.has(f.mime)) throw new ApiError(415, 'errors.unsupportedType', { details: { file: part.filename, detected: f.mime } });
       }
       if (!received.length) throw new ApiError(400, 'errors.noFiles');
       for (const f of received) await storage.put(f.id, f.temp);

@@ -152,6 +152,13 @@ for (const backend of backends()) {
         ws.on('error', () => undefined);
       });
       expect(status).toBe(403);
+      const elsewhere = await new Promise<number>((resolve) => {
+        const ws = new WebSocket(url.replace('/gs-guide-websocket', '/somewhere-else'), ['v12.stomp']);
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('open', () => resolve(101));
+        ws.on('error', () => undefined);
+      });
+      expect(elsewhere).toBe(404);
       const own = await connectLive(url, alice.token, alice.id, { origin: url.replace('ws://', 'http://').replace('/gs-guide-websocket', '') });
       open.push(own);
     });

@@ -174,7 +174,11 @@ export default fp(async (app) => {
 
   const onUpgrade = (request: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== STOMP_PATH) return;
+    if (url.pathname !== STOMP_PATH) {
+      // Nobody else takes upgrades: an unknown path is refused rather than left hanging.
+      if (app.server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     if (!originAllowed(request)) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;

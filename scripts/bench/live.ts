@@ -144,7 +144,7 @@ async function runClients(setup: Setup): Promise<void> {
     process.send!({ phase: `direct, ${BURST} at once`, latencies, delivered: latencies.length, expected: BURST, seconds: (now() - start) / 1000 } satisfies Report);
   }
   await Promise.all(clients.map((c) => c.deactivate()));
-  process.send!({ finished: true });
+  process.send!({ finished: true }, () => process.exit(0));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -193,6 +193,7 @@ async function main(): Promise<void> {
       });
       child.on('exit', (code) => (code ? reject(new Error(`clients exited with ${code}`)) : resolve()));
     });
+    if (child.exitCode === null) child.kill();
     const paced = reports.filter((r) => r.phase.includes('paced'));
     const worst = Math.max(...paced.map((r) => percentile(r.latencies, 99)));
     console.log(`target: p99 ≤ ${TARGET_P99_MS} ms for paced delivery — ${worst <= TARGET_P99_MS ? 'met' : 'NOT met'} (worst p99 ${ms(worst)})`);

@@ -9,5 +9,5 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: false, manifest: true, chunkSizeWarningLimit: 2000 },
-  server: { proxy: { '/api': 'http://localhost:8080' } },
+  server: { proxy: { '/api': 'http://localhost:8080', '/gs-guide-websocket': { target: 'ws://localhost:8080', ws: true } } },
 });

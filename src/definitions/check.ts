@@ -18,6 +18,9 @@ import type {
 } from '../generated/meta.ts';
 import { SEED_GENERATORS } from './seed-generators.ts';
 
+/** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger). */
+export const SUBSYSTEM_SUBJECTS = ['Message'] as const;
+
 /** One thing wrong with the definitions: the file, where in it, and what. */
 export interface DefinitionProblem {
   file: string;
@@ -429,10 +432,10 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       if (!access.employeeEntity) report(file, '/employeeUserField', 'needs employeeEntity');
       else if (employee && scalarType(resolveFieldSchema(employee, access.employeeUserField) ?? {}) !== 'integer') report(file, '/employeeUserField', `field "${access.employeeUserField}" is no integer field of "${access.employeeEntity}"`);
     }
-    const subjectNames = new Set(['all', ...[...entities.values()].map((e) => e.manifest.subject)]);
+    const subjectNames = new Set(['all', ...SUBSYSTEM_SUBJECTS, ...[...entities.values()].map((e) => e.manifest.subject)]);
     const checkPermissions = (list: string[], at: string) => list.forEach((p, i) => {
       const subject = p.slice(p.indexOf(' ') + 1);
-      if (!subjectNames.has(subject)) report(file, `${at}/${i}`, `subject "${subject}" is no entity's subject (nor "all")`);
+      if (!subjectNames.has(subject)) report(file, `${at}/${i}`, `subject "${subject}" is no entity's subject (nor "all", nor a subsystem's: ${SUBSYSTEM_SUBJECTS.join(', ')})`);
     });
     checkPermissions(access.guest.permissions, '/guest/permissions');
     const codes = new Set<string>();

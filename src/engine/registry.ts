@@ -21,6 +21,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   flow: () => import('./flow/FlowScreen.tsx'),
   tree: () => import('./tree/TreeScreen.tsx'),
   profile: () => import('./profile/ProfileScreen.tsx'),
+  // A subsystem screen: the staff messenger (entity-free; REST and the live socket).
+  messenger: () => import('./messenger/MessengerScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

@@ -355,7 +355,18 @@ export type ScreenDefinition = {
   description?: string;
   route: string;
   kind:
-    "list" | "form" | "wizard" | "detail" | "lookup" | "dashboard" | "page" | "signin" | "flow" | "tree" | "profile";
+    | "list"
+    | "form"
+    | "wizard"
+    | "detail"
+    | "lookup"
+    | "dashboard"
+    | "page"
+    | "signin"
+    | "flow"
+    | "tree"
+    | "profile"
+    | "messenger";
   entity?: string;
   /**
    * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.

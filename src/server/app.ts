@@ -27,6 +27,8 @@ import publicSubmit from './plugins/public-submit.ts';
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
+import messenger from './plugins/messenger.ts';
+import stomp from './plugins/stomp.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -48,6 +50,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     systemUrls: env.STATE_SERVICE_URL ? { 'state-service': env.STATE_SERVICE_URL } : undefined,
     sweepIntervalMs: env.WORKFLOW_SWEEP_INTERVAL_MS !== undefined && env.WORKFLOW_SWEEP_INTERVAL_MS !== '' ? Number(env.WORKFLOW_SWEEP_INTERVAL_MS) : DEFAULT_SWEEP_INTERVAL_MS,
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
+    stompRelayUrl: env.STOMP_RELAY_URL || undefined,
+    allowedOrigins: env.STOMP_ALLOWED_ORIGINS ? env.STOMP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
   };
 }
 
@@ -76,6 +80,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     // Off unless asked for: tests call the sweep themselves with a moved clock.
     sweepIntervalMs: options.sweepIntervalMs ?? 0,
     demoUsers: options.demoUsers ?? false,
+    stompRelayUrl: options.stompRelayUrl,
+    allowedOrigins: options.allowedOrigins,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -107,6 +113,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(publicLookups);
   await app.register(publicSubmit);
   await app.register(workflow);
+  await app.register(messenger);
+  await app.register(stomp);
   await app.register(web);
   return app;
 }

@@ -58,4 +58,8 @@ export interface AppConfig {
   sweepIntervalMs?: number | undefined;
   /** Demo mode (DEMO=1 or DEMO_USERS=1): one user per default role, passwords printed once. Never on by default. */
   demoUsers?: boolean | undefined;
+  /** Messenger broker: RabbitMQ's STOMP plugin (`stomp://user:pass@host:61613`, STOMP_RELAY_URL); absent = in-process. */
+  stompRelayUrl?: string | undefined;
+  /** Browser origins allowed on the live socket besides the portal's own host (STOMP_ALLOWED_ORIGINS, comma-separated). */
+  allowedOrigins?: string[] | undefined;
 }

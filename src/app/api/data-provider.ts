@@ -73,6 +73,8 @@ export interface DataProvider {
    * `data` field, an optional draft id; the same `idempotencyKey` on a repeat answers the first reply.
    */
   submitPublic(path: string, data: RecordData, options: { draftId?: string; idempotencyKey: string }): Promise<{ id: number; referenceNumber: string; createdAt: string }>;
+  /** Any request of a subsystem API (the messenger): JSON body or multipart form, query. */
+  send<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options?: { body?: unknown; form?: FormData; query?: Record<string, string | number | undefined> }): Promise<T>;
 }
 
 export interface Draft {
@@ -138,5 +140,6 @@ export function createDataProvider(http: HttpClient): DataProvider {
     call: (method, path, params, query) => (method === 'GET'
       ? http.request('GET', path, { query: { ...query, ...params } as Record<string, string> })
       : http.request('POST', path, { body: params, ...(query ? { query: query as Record<string, string> } : {}) })),
+    send: (method, path, options = {}) => http.request(method, path, options),
   };
 }

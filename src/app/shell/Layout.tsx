@@ -12,6 +12,7 @@ import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 import { ScrollToTop } from './ScrollToTop.tsx';
 import { menuIcon } from './icons.tsx';
+import { NotificationCounters } from './Counters.tsx';
 import { PageSpinner, ShellButton } from './primitives.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
@@ -82,6 +83,7 @@ export function Layout() {
         <ShellButton appearance="subtle" aria-label={t('app.menu')} data-action="menu" onClick={toggle}><NavigationRegular fontSize={22} /></ShellButton>
         <NavLink to="/" className={s.title}>{t('app.shortTitle')}</NavLink>
         <div className={s.onBrand}><LanguageSwitcher /></div>
+        <NotificationCounters />
         <UserMenu />
       </header>
       <div className={s.body}>

@@ -1,6 +1,7 @@
 import { PersonRegular, SignOutRegular } from '@fluentui/react-icons';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { makeStyles } from '@fluentui/react-components';
 import { getSetting } from '../settings.ts';
 import { signOut } from '../session.ts';
 import { screens } from '../../definitions/client.ts';
@@ -10,9 +11,15 @@ import { useAvatar } from './useAvatar.ts';
 /** The route of the profile screen, if the definitions have one. */
 const profileRoute = screens.find((s) => s.kind === 'profile')?.route;
 
+const useStyles = makeStyles({
+  // On a phone the header holds the menu, language, counters and sign-out; the name yields.
+  name: { maxWidth: '160px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', '@media (max-width: 419px)': { display: 'none' } },
+});
+
 /** The header's account corner: who is signed in (avatar and name → the profile) and a way out, or a way in. */
 export function UserMenu() {
   const { t } = useTranslation();
+  const s = useStyles();
   const user = getSetting('userInfo');
   const avatar = useAvatar();
   if (!getSetting('accessToken') || !user) {
@@ -29,7 +36,7 @@ export function UserMenu() {
       {avatar
         ? <img src={avatar} alt="" width={28} height={28} data-avatar="image" style={{ borderRadius: '50%', objectFit: 'cover' }} />
         : <PersonRegular fontSize={20} aria-hidden data-avatar="none" />}
-      <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{name}</span>
+      <span className={s.name}>{name}</span>
     </>
   );
   return (

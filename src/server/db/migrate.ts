@@ -4,6 +4,7 @@ import { ONEID_DDL } from '../auth/oneid/pending-store.ts';
 import { CONFIRMATION_DDL } from '../auth/confirmation.ts';
 import { OUTBOX_DDL } from '../notify/outbox.ts';
 import { PUBLIC_DDL } from '../public/ddl.ts';
+import { MESSENGER_DDL } from '../messenger/store.ts';
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import { createEntityTable, keywordIndexDdl, type EntityTable } from './entity-table.ts';
 
@@ -112,6 +113,8 @@ const CORE_DDL = [
     comment text
   )`,
   `CREATE INDEX IF NOT EXISTS ix_workflow_history_record ON workflow_history (entity, record_id, id)`,
+  // The staff messenger (src/server/messenger/store.ts).
+  ...MESSENGER_DDL,
 ];
 
 // Any constant works; it only has to be the same for every instance of the portal.

@@ -1,0 +1,211 @@
+import fp from 'fastify-plugin';
+import { WebSocketServer } from 'ws';
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../errors.ts';
+import { createTokenService } from '../auth/tokens.ts';
+import { SECURITY_ROLE, StompSession, type SessionUser } from '../messenger/session.ts';
+import type { LiveEvent } from '../messenger/broker.ts';
+import { pickLocale } from '../../shared/locales.ts';
+import { MESSENGER_SUBJECT } from '../messenger/counters.ts';
+
+export const STOMP_PATH = '/gs-guide-websocket';
+
+/**
+ * The live socket (spec §7): STOMP 1.2 over WebSocket at /gs-guide-websocket. CONNECT carries
+ * the bearer token (`Authorization: Bearer …`, or `passcode`); the Origin of a browser must be
+ * the portal's own host or one of STOMP_ALLOWED_ORIGINS. Events reach sockets through the
+ * messenger's broker, so a user connected to another instance is reached through the relay.
+ */
+export default fp(async (app) => {
+  const access = app.definitions.access!;
+  const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined);
+  const messenger = app.messenger;
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 1024 * 1024,
+    handleProtocols: (protocols) => (protocols.has('v12.stomp') ? 'v12.stomp' : false),
+  });
+  const sessions = new Set<StompSession>();
+
+  const originAllowed = (request: IncomingMessage): boolean => {
+    const origin = request.headers.origin;
+    // Non-browser clients send no Origin; they cannot be tricked into using someone's cookies
+    // either (the token is sent explicitly), so only browsers' origins are checked.
+    if (!origin) return true;
+    if (app.config.allowedOrigins?.includes(origin)) return true;
+    try {
+      return new URL(origin).host === request.headers.host;
+    } catch {
+      return false;
+    }
+  };
+
+  // Delivered marks are batched: one UPDATE per burst, not one per message.
+  let pendingMarks: number[] = [];
+  let flushing: Promise<void> = Promise.resolve();
+  let flushTimer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    flushTimer = undefined;
+    const ids = pendingMarks;
+    pendingMarks = [];
+    if (!ids.length) return flushing;
+    flushing = flushing.then(() => app.db.query('UPDATE messenger_event SET delivered_at = now() WHERE id = ANY($1::bigint[]) AND delivered_at IS NULL', [ids])).then(() => undefined, (error: Error) => app.log.error(error));
+    return flushing;
+  };
+
+  const json = (body: string): Record<string, unknown> => {
+    try {
+      const value: unknown = JSON.parse(body || '{}');
+      if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      // reported below
+    }
+    throw new Error('the body must be a JSON object');
+  };
+  const optionalId = (v: unknown): number | undefined => (v === undefined || v === null || v === '' ? undefined : Number.isSafeInteger(Number(v)) && Number(v) > 0 ? Number(v) : NaN);
+
+  const hooks = {
+    async authenticate(headers: Record<string, string>): Promise<SessionUser | undefined> {
+      const raw = headers.Authorization ?? headers.authorization ?? headers.passcode ?? '';
+      const token = raw.replace(/^Bearer\s+/i, '').trim();
+      const claims = token ? await tokens.verify(token) : undefined;
+      if (!claims) return undefined;
+      const person = await messenger.person(claims.sub);
+      if (!person || !person.canLogin || person.isOuter) return undefined;
+      const actor = await messenger.counters.actorOf(claims.sub);
+      if (!actor?.ability.can('read', MESSENGER_SUBJECT)) return undefined;
+      return { id: person.id, security: person.roles.includes(SECURITY_ROLE), locale: pickLocale(headers['accept-language']) };
+    },
+    async pending(userId: string, channel: string): Promise<LiveEvent[]> {
+      // Counters are state: a new subscriber gets the current figures at once.
+      if (channel === 'notificationMsg') {
+        const now = await messenger.counters.of(userId);
+        lastCounters.set(userId, JSON.stringify(now));
+        return [{ id: 0, userId, channel, body: now }];
+      }
+      await flush();
+      const { rows } = await app.db.query<{ id: number; body: unknown }>(
+        'SELECT id, body FROM messenger_event WHERE user_id = $1 AND channel = $2 AND delivered_at IS NULL ORDER BY id LIMIT 1000',
+        [userId, channel],
+      );
+      return rows.map((r) => ({ id: r.id, userId, channel, body: r.body }));
+    },
+    delivered(ids: number[]) {
+      pendingMarks.push(...ids);
+      flushTimer ??= setTimeout(flush, 20);
+    },
+    async onSend(user: SessionUser, destination: string, body: string, session: StompSession) {
+      try {
+        switch (destination) {
+          case '/app/register':
+          case '/app/allUnreadMessages': {
+            // allUnreadMessages carries the user id (spec §7): only one's own counts are told.
+            if (destination === '/app/allUnreadMessages' && body.trim() && body.trim().replace(/^"|"$/g, '') !== user.id) throw new Error('forbidden: another user');
+            session.reply({ id: 0, userId: user.id, channel: 'unreadMessages', body: await messenger.unreadCounts(user.id) });
+            return;
+          }
+          case '/app/sendMessage': {
+            const b = json(body);
+            await messenger.send(user.id, { chatId: optionalId(b.chatId), receiverId: b.receiverId === undefined ? undefined : String(b.receiverId), message: String(b.message ?? ''), replyTo: optionalId(b.replyTo ?? b.id) });
+            return;
+          }
+          case '/app/sendGroupMessage': {
+            const b = json(body);
+            const groupChatId = optionalId(b.groupChatId);
+            if (groupChatId === undefined) throw new Error('groupChatId is required');
+            await messenger.send(user.id, { groupChatId, message: String(b.message ?? ''), replyTo: optionalId(b.replyTo ?? b.id) });
+            return;
+          }
+          case '/app/announcementDocumentMarking': {
+            const { userIds, ...rest } = json(body);
+            if (!Array.isArray(userIds) || !userIds.length || userIds.length > 1000 || !userIds.every((u) => Number.isSafeInteger(Number(u)))) throw new Error('userIds must be a list of user ids');
+            await messenger.emit([...new Set(userIds.map(String))], 'documentMarking', { ...rest, fromUserId: Number(user.id) });
+            return;
+          }
+          default:
+            throw new Error(`unknown destination ${destination}`);
+        }
+      } catch (error) {
+        if (error instanceof ApiError) {
+          const locale = user.locale;
+          const fields = (error.fieldErrors ?? []).map((f) => `${f.pointer}: ${app.translator.t(locale, f.key, f.params)}`).join('; ');
+          throw new Error(`${app.translator.t(locale, error.key, error.params)}${fields ? ` (${fields})` : ''}`);
+        }
+        throw error;
+      }
+    },
+  };
+
+  // --- live counters ---------------------------------------------------------------------------
+  // After a change through this instance (debounced) and every 15 s (changes made through
+  // other instances), each connected user's counters are computed again and pushed on
+  // notificationMsg when they differ from what that user was last sent.
+  const lastCounters = new Map<string, string>();
+  let refreshTimer: NodeJS.Timeout | undefined;
+  let refreshing = false;
+  const refreshCounters = async () => {
+    refreshTimer = undefined;
+    if (refreshing) return;
+    refreshing = true;
+    try {
+      const users = new Map<string, StompSession[]>();
+      for (const s of sessions) if (s.user && s.listens('notificationMsg')) users.set(s.user.id, [...(users.get(s.user.id) ?? []), s]);
+      for (const [userId, own] of users) {
+        const now = JSON.stringify(await messenger.counters.of(userId));
+        if (lastCounters.get(userId) === now) continue;
+        lastCounters.set(userId, now);
+        for (const s of own) s.reply({ id: 0, userId, channel: 'notificationMsg', body: JSON.parse(now) });
+      }
+      for (const userId of lastCounters.keys()) if (!users.has(userId)) lastCounters.delete(userId);
+    } catch (error) {
+      app.log.error(error);
+    } finally {
+      refreshing = false;
+    }
+  };
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && sessions.size) refreshTimer ??= setTimeout(() => void refreshCounters(), 300);
+  });
+  const poll = setInterval(() => void refreshCounters(), 15_000).unref();
+  // Delivered events are kept a week (for support questions), undelivered ones a month.
+  const sweep = setInterval(() => {
+    app.db.query(`DELETE FROM messenger_event WHERE (delivered_at < now() - interval '7 days') OR (created_at < now() - interval '30 days')`).catch((error: Error) => app.log.error(error));
+  }, 3600_000).unref();
+
+  const onUpgrade = (request: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== STOMP_PATH) {
+      // Nobody else takes upgrades: an unknown path is refused rather than left hanging.
+      if (app.server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    if (!originAllowed(request)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const session = new StompSession(ws, messenger.broker, hooks);
+      sessions.add(session);
+      ws.on('close', () => sessions.delete(session));
+    });
+  };
+  app.server.on('upgrade', onUpgrade);
+  app.decorate('stompSessions', sessions);
+
+  app.addHook('preClose', async () => {
+    app.server.off('upgrade', onUpgrade);
+    for (const client of wss.clients) client.terminate();
+    wss.close();
+    clearTimeout(flushTimer);
+    clearTimeout(refreshTimer);
+    clearInterval(poll);
+    clearInterval(sweep);
+    await flush();
+  });
+}, { name: 'stomp', dependencies: ['messenger'] });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    stompSessions: Set<StompSession>;
+  }
+}

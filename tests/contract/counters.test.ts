@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadDefinitionSources } from '../../src/definitions/sources.ts';
+import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
+import { REPO_ROOT } from '../../src/server/app.ts';
+import { createServerAjv } from '../../src/server/validation.ts';
+import { COUNTER_NAMES, COUNTERS_FILE } from '../../src/server/messenger/counters.ts';
+import { backends } from '../support/databases.ts';
+import { signIn, startTestApp, TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { createSampler } from '../support/sample-data.ts';
+import { connectLive, type LiveClient } from '../support/stomp.ts';
+
+const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
+const mapping = JSON.parse(readFileSync(path.join(REPO_ROOT, COUNTERS_FILE), 'utf8')) as { counters: Record<string, Array<{ entity: string; statuses: string[]; assignedTo?: string }>> };
+// A counter that counts records in the status they are created in, without an assignee.
+const [counter, rule] = Object.entries(mapping.counters).flatMap(([name, rules]) => rules.map((r) => [name, r] as const))
+  .find(([, r]) => !r.assignedTo && r.statuses.includes(registry.machines.get(registry.entities.get(r.entity)!.manifest.workflow ?? '')?.initial ?? 'none'))!;
+const def = registry.entities.get(rule.entity)!;
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`notification counters on ${backend.name} (${counter} via ${def.id})`, () => {
+    let app: FastifyInstance;
+    let close: () => Promise<void>;
+    let client: LiveClient | undefined;
+    beforeAll(async () => {
+      ({ app, close } = await startTestApp(backend.name));
+      await app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    afterAll(async () => {
+      await client?.close();
+      await close?.();
+    });
+
+    it('GET /api/letter/get-all-count gives the seven counters and their total; a new record is pushed on notificationMsg', async () => {
+      const first = (await app.inject({ method: 'GET', url: '/api/letter/get-all-count' })).json() as Record<string, number>;
+      expect(Object.keys(first).sort()).toEqual([...COUNTER_NAMES, 'total'].sort());
+      expect(first.total).toBe(COUNTER_NAMES.reduce((s, n) => s + first[n]!, 0));
+
+      const admin = await signIn(app, 'admin', TEST_ADMIN_PASSWORD);
+      client = await connectLive(`ws://127.0.0.1:${(app.server.address() as { port: number }).port}/gs-guide-websocket`, admin.token, String(admin.id));
+      await client.subscribe('notificationMsg');
+      expect(await client.next('notificationMsg')).toEqual(first);
+
+      const sample = createSampler(def.schema, registry.references, createServerAjv());
+      const created = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: sample(11, { full: true }), headers: { 'accept-language': 'en' } });
+      expect(created.statusCode, created.body).toBe(200);
+      const pushed = await client.next('notificationMsg', (b) => b[counter] === first[counter]! + 1);
+      expect(pushed.total).toBe(first.total! + 1);
+      expect((await app.inject({ method: 'GET', url: '/api/letter/get-all-count' })).json()).toEqual(pushed);
+      // Anonymous callers have no counters.
+      expect((await app.inject({ method: 'GET', url: '/api/letter/get-all-count', headers: { authorization: '' } })).statusCode).toBe(401);
+    });
+  });
+}

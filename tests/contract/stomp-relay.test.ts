@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app.ts';
+import { backends, createTestDatabase } from '../support/databases.ts';
+import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { connectLive, createStaff, type LiveClient } from '../support/stomp.ts';
+import { rabbitmqMissing, startRabbitmq } from '../support/rabbitmq.ts';
+
+const postgres = backends().find((b) => b.name === 'postgres')!;
+const missing = rabbitmqMissing() ?? (postgres.available ? undefined : 'PostgreSQL is unavailable (two instances share one database)');
+if (missing) console.warn(`[stomp-relay] skipped: ${missing}`);
+
+describe.skipIf(!!missing)('two portal instances through RabbitMQ (STOMP relay)', () => {
+  let rabbit: Awaited<ReturnType<typeof startRabbitmq>>;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const apps: FastifyInstance[] = [];
+  const clients: LiveClient[] = [];
+  const dirs: string[] = [];
+
+  const instance = async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-relay-'));
+    dirs.push(dataDir);
+    const app = await buildApp({ dataDir, databaseUrl: database.url, adminPassword: TEST_ADMIN_PASSWORD, stompRelayUrl: rabbit.url });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    apps.push(app);
+    return { app, url: `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/gs-guide-websocket` };
+  };
+
+  beforeAll(async () => {
+    rabbit = await startRabbitmq();
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    for (const app of apps) await app.close();
+    await database?.drop();
+    await rabbit?.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a message from a user on instance A reaches a user on instance B', async () => {
+    const a = await instance();
+    const b = await instance();
+    expect(a.app.messenger.broker.kind).toBe('rabbitmq');
+    const alice = await createStaff(a.app, 'alice');
+    const bob = await createStaff(a.app, 'bob');
+    const onA = await connectLive(a.url, alice.token, alice.id);
+    const onB = await connectLive(b.url, bob.token, bob.id);
+    clients.push(onA, onB);
+    await onA.subscribe('msg');
+    await onB.subscribe('msg');
+    await onB.subscribe('unreadMessage');
+    await onA.send('/app/sendMessage', { receiverId: Number(bob.id), message: 'A dan B ga salom' });
+    const got = await onB.next('msg', (m) => m.message === 'A dan B ga salom');
+    expect(got).toMatchObject({ action: 'NEW', ownerId: Number(alice.id) });
+    expect(await onB.next('unreadMessage')).toMatchObject({ chatId: got.chatId, count: 1 });
+    // And back, through REST on B to the socket on A.
+    const reply = await b.app.inject({ method: 'POST', url: '/api/chat-message/sendMessage', headers: { authorization: `Bearer ${bob.token}` }, payload: { chatId: got.chatId, message: 'B dan javob' } });
+    expect(reply.statusCode, reply.body).toBe(200);
+    await onA.next('msg', (m) => m.message === 'B dan javob');
+  });
+});

@@ -52,5 +52,28 @@ for (const backend of backends()) {
       // Anonymous callers have no counters.
       expect((await app.inject({ method: 'GET', url: '/api/letter/get-all-count', headers: { authorization: '' } })).statusCode).toBe(401);
     });
+
+    it('counts a record under an assignee rule only for the user its field names', async () => {
+      // Each rule with `assignedTo`: a record in the rule's first status, assigned to the admin,
+      // counts once for the admin; the same record assigned to somebody else does not.
+      const admin = await signIn(app, 'admin', TEST_ADMIN_PASSWORD);
+      const auth = { authorization: `Bearer ${admin.token}` };
+      const count = async (name: string) => ((await app.inject({ method: 'GET', url: '/api/letter/get-all-count', headers: auth })).json() as Record<string, number>)[name]!;
+      const assigned = Object.entries(mapping.counters).flatMap(([name, rules]) => rules.filter((r) => r.assignedTo).map((r) => [name, r] as const));
+      expect(assigned.length).toBeGreaterThan(0);
+      for (const [name, r] of assigned) {
+        const target = registry.entities.get(r.entity)!;
+        const table = (app as unknown as { tables: Map<string, { table: string }> }).tables.get(r.entity)!.table;
+        const created = await app.inject({ method: 'POST', url: `/api${target.manifest.base}/create`, payload: createSampler(target.schema, registry.references, createServerAjv())(23, { full: false }), headers: auth });
+        expect(created.statusCode, created.body).toBe(200);
+        const keys = r.assignedTo!.split('/').slice(1);
+        const before = await count(name);
+        // Test setup only: the status and assignee are placed directly (the machines' paths are covered elsewhere).
+        await app.db.query(`UPDATE ${table} SET status = $1, data = jsonb_set(data, $2::text[], to_jsonb($3::int)) WHERE id = $4`, [r.statuses[0], keys, Number(admin.id), created.json().id]);
+        expect(await count(name), `${name}: ${r.entity} in ${r.statuses[0]} assigned to me`).toBe(before + 1);
+        await app.db.query(`UPDATE ${table} SET data = jsonb_set(data, $1::text[], to_jsonb($2::int)) WHERE id = $3`, [keys, Number(admin.id) + 1000, created.json().id]);
+        expect(await count(name), `${name}: assigned to another user`).toBe(before);
+      }
+    });
   });
 }

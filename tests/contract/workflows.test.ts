@@ -168,8 +168,13 @@ for (const backend of backends()) {
               expect(offered.statusCode, offered.body).toBe(200);
               expect(offered.json().events.map((e: { type: string }) => e.type), `${status} offers ${event}`).toContain(event);
               const payload = payloadFor(status, event, n * 100 + i);
+              const outboxBefore = (await app.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM outbox')).rows[0]!.id;
               const res = await send(record.id, { event, version, ...(payload ? { payload } : {}), comment: `step ${i + 1}` }, sender.headers);
               expect(res.statusCode, `${status} --${event}--> ${target}: ${res.body}`).toBe(200);
+              // The transition's messages to other systems are queued with it (contact-less, so always).
+              const systemNotices = (transitionsFor(machine, status, event).find((t) => (t.target ?? status) === target)?.notify ?? []).filter((x) => x.channel === 'system').map((x) => `${x.to} ${(x as { message?: string }).message}`);
+              const queued = await app.db.query<{ what: string }>("SELECT recipient || ' ' || template_key AS what FROM outbox WHERE id > $1 AND channel = 'system' ORDER BY id", [outboxBefore]);
+              expect(queued.rows.map((r) => r.what), `${status} --${event}--> system messages`).toEqual(systemNotices);
               expect(res.json()).toMatchObject({ id: record.id, status: target, version: version + 1 });
               const history = await get(`${base}/history/${record.id}`, sender.headers);
               expect(history.statusCode).toBe(200);

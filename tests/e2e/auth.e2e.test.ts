@@ -15,7 +15,7 @@ import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { canOpen, createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
 import { LOCALES } from '../../src/shared/locales.ts';
-import { browserTestsEnabled, freePort, launchBrowser, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled, freePort, launchBrowser, startPortal, newPortalContext } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { createTestCa, exportPkcs12, issueUserCertificate, signCms, type TestCa } from '../support/test-ca.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
@@ -44,11 +44,8 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
 
   /** A fresh browser profile (nothing remembered) in English, at `width`. */
   const newPage = async (width = 1280, locale = 'en'): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' });
+    const context = await newPortalContext(browser, locale, width);
     contexts.push(context);
-    await context.addInitScript((l) => {
-      if (!localStorage.getItem('portal.locale')) localStorage.setItem('portal.locale', JSON.stringify(l));
-    }, locale);
     return context.newPage();
   };
   const createUser = async (data: Record<string, unknown>, password?: string): Promise<number> => {

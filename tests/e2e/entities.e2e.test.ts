@@ -11,7 +11,7 @@ import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
-import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled, launchBrowser, startPortal, newPortalContext } from '../support/browser.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { fillForm } from '../support/fill-form.ts';
@@ -30,10 +30,7 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     portal = await startPortal();
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await context.addInitScript(() => {
-      if (!localStorage.getItem('portal.locale')) localStorage.setItem('portal.locale', JSON.stringify('en'));
-    });
+    context = await newPortalContext(browser);
     page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
     const signIn = await fetch(`${portal.url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }) });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { deflateSync, crc32 } from 'node:zlib';
-import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled, launchBrowser, startPortal, newPortalContext } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 
 /** Where the screenshots go (looked at by a person, not compared). */
@@ -39,10 +39,7 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
   beforeAll(async () => {
     portal = await startPortal();
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await context.addInitScript(() => {
-      if (!localStorage.getItem('portal.locale')) localStorage.setItem('portal.locale', JSON.stringify('en'));
-    });
+    const context = await newPortalContext(browser);
     page = await context.newPage();
     await page.goto(`${portal.url}/admin/departments`);
     await page.locator('[data-screen="login"]').waitFor();

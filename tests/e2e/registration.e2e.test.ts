@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/server/app.ts';
-import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled, launchBrowser, startPortal, newPortalContext } from '../support/browser.ts';
 
 const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const PHONE = '+99890-555-12-34';
@@ -23,10 +23,7 @@ describe.skipIf(!browserTestsEnabled())('registration in Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     portal = await startPortal();
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await context.addInitScript(() => {
-      if (!localStorage.getItem('portal.locale')) localStorage.setItem('portal.locale', JSON.stringify('en'));
-    });
+    context = await newPortalContext(browser);
     page = await context.newPage();
   });
   afterAll(async () => {

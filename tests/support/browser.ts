@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { createServer } from 'node:net';
 import { buildApp, REPO_ROOT, type BuildAppOptions } from '../../src/server/app.ts';
@@ -36,6 +36,18 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A loopback port free right now (for a server whose URL must be known before it starts). */
+/**
+ * A new browser context whose portal starts in `locale` (unless the page chose another),
+ * at the given width.
+ */
+export async function newPortalContext(browser: Browser, locale = 'en', width = 1280): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' });
+  await context.addInitScript((l) => {
+    if (!localStorage.getItem('portal.locale')) localStorage.setItem('portal.locale', JSON.stringify(l));
+  }, locale);
+  return context;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();

@@ -14,6 +14,7 @@ import { formatDateTime } from '../../shared/format.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import type { HistoryEntry } from '../../shared/workflow.ts';
 
 /** An event the server says the user may send now (GET {base}/events/{id}). */
 interface EventOption {
@@ -23,17 +24,6 @@ interface EventOption {
   payload?: JSONSchema7;
 }
 
-/** One status change (GET {base}/history/{id}). */
-interface HistoryEntry {
-  id: number;
-  at: string;
-  actor: string | null;
-  actorName: string | null;
-  event: string;
-  from: string;
-  to: string;
-  comment: string | null;
-}
 
 const useStyles = makeStyles({
   bar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', margin: `${tokens.spacingVerticalS} 0` },

@@ -7,7 +7,8 @@ import { useLockedAction } from '../common/useLockedAction.ts';
 import type { SignInReply } from '../../app/session.ts';
 import { FilePicker } from './FilePicker.tsx';
 
-interface Props {
+/** What the sign-in screen gives each signature method. */
+export interface SignatureMethodProps {
   endpoint: string;
   challengeEndpoint: string;
   onSignedIn(reply: SignInReply): void;
@@ -21,7 +22,7 @@ interface Props {
  * is opened and the server's one-time challenge signed here in the browser (WebCrypto +
  * pkijs, loaded on first use). Only the signature and the certificate leave the page.
  */
-export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn, rememberMe, onRememberMe }: Props) {
+export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn, rememberMe, onRememberMe }: SignatureMethodProps) {
   const { t } = useTranslation();
   const { dataProvider, reportError } = useApi();
   const [file, setFile] = useState<File | null>(null);

@@ -6,6 +6,7 @@ import { Notice } from '../../app/shell/primitives.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import type { SignInReply } from '../../app/session.ts';
 import { FilePicker } from './FilePicker.tsx';
+import type { SignatureMethodProps } from './KeySignIn.tsx';
 
 const useStyles = makeStyles({
   challenge: {
@@ -16,14 +17,7 @@ const useStyles = makeStyles({
   row: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'center' },
 });
 
-interface Props {
-  endpoint: string;
-  challengeEndpoint: string;
-  onSignedIn(reply: SignInReply): void;
-  /** "Remember me", shared with the password form. */
-  rememberMe: boolean;
-  onRememberMe(value: boolean): void;
-}
+type Props = SignatureMethodProps;
 
 /**
  * A CMS signature file as the server wants it: base64 of the DER. Accepts DER bytes, a PEM

@@ -29,21 +29,9 @@ export interface EventOption {
   payload?: JSONSchema7;
 }
 
-/** One status change, as `GET history` lists it. */
-export interface HistoryEntry {
-  id: number;
-  at: string;
-  actor: string | null;
-  /** The actor's name as the user entity holds it (last and first name, else the username). */
-  actorName: string | null;
-  event: string;
-  from: string;
-  to: string;
-  payload: Record<string, unknown>;
-  comment: string | null;
-  machine: string;
-  machineVersion: number;
-}
+import type { HistoryEntry } from '../../shared/workflow.ts';
+
+export type { HistoryEntry };
 
 /** The workflow engine: what a record's status machine allows, and the one way to change a status. */
 export interface WorkflowEngine {

@@ -3,13 +3,12 @@ import type { AdvertisingPassport } from './entities/advertising-passport.ts';
 import type { Appeal } from './entities/appeal.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { Contractor } from './entities/contractor.ts';
+import type { Correspondence } from './entities/correspondence.ts';
 import type { CourtCase } from './entities/court-case.ts';
 import type { CourtNotice } from './entities/court-notice.ts';
 import type { Department } from './entities/department.ts';
 import type { DepartmentPermissionType } from './entities/department-permission-type.ts';
-import type { Document } from './entities/document.ts';
 import type { DrugComplaint } from './entities/drug-complaint.ts';
-import type { Employee } from './entities/employee.ts';
 import type { OnlineReport } from './entities/online-report.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
@@ -18,6 +17,7 @@ import type { PortalRole } from './entities/portal-role.ts';
 import type { PortalUser } from './entities/portal-user.ts';
 import type { Prefix } from './entities/prefix.ts';
 import type { Project } from './entities/project.ts';
+import type { StaffMember } from './entities/staff-member.ts';
 import type { Tender } from './entities/tender.ts';
 
 export type * from './meta.ts';
@@ -25,13 +25,12 @@ export type * from './entities/advertising-passport.ts';
 export type * from './entities/appeal.ts';
 export type * from './entities/compliance-case.ts';
 export type * from './entities/contractor.ts';
+export type * from './entities/correspondence.ts';
 export type * from './entities/court-case.ts';
 export type * from './entities/court-notice.ts';
 export type * from './entities/department.ts';
 export type * from './entities/department-permission-type.ts';
-export type * from './entities/document.ts';
 export type * from './entities/drug-complaint.ts';
-export type * from './entities/employee.ts';
 export type * from './entities/online-report.ts';
 export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
@@ -40,12 +39,13 @@ export type * from './entities/portal-role.ts';
 export type * from './entities/portal-user.ts';
 export type * from './entities/prefix.ts';
 export type * from './entities/project.ts';
+export type * from './entities/staff-member.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'court-case' | 'court-notice' | 'department' | 'department-permission-type' | 'document' | 'drug-complaint' | 'employee' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'project' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'compliance-case' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'department' | 'department-permission-type' | 'drug-complaint' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'project' | 'staff-member' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'court-case', 'court-notice', 'department', 'department-permission-type', 'document', 'drug-complaint', 'employee', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'project', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'compliance-case', 'contractor', 'correspondence', 'court-case', 'court-notice', 'department', 'department-permission-type', 'drug-complaint', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'project', 'staff-member', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -53,13 +53,12 @@ export interface EntityDataMap {
   'appeal': Appeal;
   'compliance-case': ComplianceCase;
   'contractor': Contractor;
+  'correspondence': Correspondence;
   'court-case': CourtCase;
   'court-notice': CourtNotice;
   'department': Department;
   'department-permission-type': DepartmentPermissionType;
-  'document': Document;
   'drug-complaint': DrugComplaint;
-  'employee': Employee;
   'online-report': OnlineReport;
   'pharmacy-appeal': PharmacyAppeal;
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;
@@ -68,6 +67,7 @@ export interface EntityDataMap {
   'portal-user': PortalUser;
   'prefix': Prefix;
   'project': Project;
+  'staff-member': StaffMember;
   'tender': Tender;
 }
 

@@ -95,13 +95,13 @@ for (const backend of backends()) {
       });
 
       it('refuses a link to a record that does not exist, naming the field, and writes nothing', async () => {
-        const before = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_employee');
+        const before = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_staff_member');
         const bad = await call('POST', '/api/employee/create', { lastName: 'Aliyev', firstName: 'Bobur', departmentId: 999999, canRegister: false, canLogin: true });
         expect(bad.status).toBe(400);
         expect(bad.body.fieldErrors).toEqual({ '/departmentId': 'No such record' });
         const badParent = await call('POST', '/api/department/create', { nameLt: 'Bo‘lim', code: 'X-1', departmentTypeId: 4, sortOrder: 1, parentId: 424242 });
         expect(badParent.body.fieldErrors).toEqual({ '/parentId': 'No such record' });
-        expect((await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_employee')).rows[0]!.n).toBe(before.rows[0]!.n);
+        expect((await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_staff_member')).rows[0]!.n).toBe(before.rows[0]!.n);
         const unit = await call('POST', '/api/department/create', { nameLt: 'Bo‘lim', code: `X-2-${backend.name}`.toUpperCase(), departmentTypeId: 4, sortOrder: 1, parentId: await centralId() });
         const self = await call('PUT', `/api/department/update/${unit.body.id}`, { ...unit.body, parentId: unit.body.id });
         expect(self.body.fieldErrors).toEqual({ '/parentId': 'A record cannot link to itself' });
@@ -149,7 +149,7 @@ for (const backend of backends()) {
         expect(recordId).toBe(card.body.id);
         expect(uploadPath).toBe(`/api/file-entity/get/${list[0].id}`);
         // The card now holds it (audited as the user), and the user — who may not read cards — may read it.
-        const stored = await app.db.query<{ data: { photo: string[] } }>('SELECT data FROM e_employee WHERE id = $1', [card.body.id]);
+        const stored = await app.db.query<{ data: { photo: string[] } }>('SELECT data FROM e_staff_member WHERE id = $1', [card.body.id]);
         expect(stored.rows[0]!.data.photo).toEqual([list[0].id]);
         const audit = await app.db.query<{ actor: string }>("SELECT actor FROM audit_log WHERE entity = 'employee' AND record_id = $1 AND action = 'update'", [card.body.id]);
         expect(audit.rows.map((r) => r.actor)).toEqual([String(me.id)]);

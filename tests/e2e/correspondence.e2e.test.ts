@@ -13,7 +13,7 @@ import { browserTestsEnabled } from '../support/browser.ts';
 import { registry, workflowInBrowser } from '../support/workflow-browser.ts';
 import { createSampler } from '../support/sample-data.ts';
 
-const ENTITY = 'document';
+const ENTITY = 'correspondence';
 const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 
 describe.skipIf(!browserTestsEnabled())('a document through its status machine in Chromium', () => {

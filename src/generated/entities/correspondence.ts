@@ -4,7 +4,7 @@ import type { SystemFields } from '../meta.ts';
 /**
  * One document of the document workflow: an incoming or outgoing letter, decision, protocol, notice or commission paper.
  */
-export interface Document {
+export interface Correspondence {
   /**
    * Registration number of the document.
    */
@@ -124,5 +124,5 @@ export interface Document {
   files?: string[];
 }
 
-/** A stored document as the API returns it: its data plus the server-owned fields. */
-export type DocumentRecord = Document & SystemFields;
+/** A stored correspondence as the API returns it: its data plus the server-owned fields. */
+export type CorrespondenceRecord = Correspondence & SystemFields;

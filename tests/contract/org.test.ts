@@ -151,7 +151,7 @@ for (const backend of backends()) {
         // The card now holds it (audited as the user), and the user — who may not read cards — may read it.
         const stored = await app.db.query<{ data: { photo: string[] } }>('SELECT data FROM e_staff_member WHERE id = $1', [card.body.id]);
         expect(stored.rows[0]!.data.photo).toEqual([list[0].id]);
-        const audit = await app.db.query<{ actor: string }>("SELECT actor FROM audit_log WHERE entity = 'employee' AND record_id = $1 AND action = 'update'", [card.body.id]);
+        const audit = await app.db.query<{ actor: string }>("SELECT actor FROM audit_log WHERE entity = 'staff-member' AND record_id = $1 AND action = 'update'", [card.body.id]);
         expect(audit.rows.map((r) => r.actor)).toEqual([String(me.id)]);
         const image = await app.inject({ method: 'GET', url: uploadPath, headers: auth });
         expect(image.statusCode).toBe(200);

@@ -14,6 +14,16 @@ describe('STOMP 1.2 frame codec', () => {
     }));
   });
 
+  it('keeps headers named like Object.prototype members (constructor, __proto__, toString)', () => {
+    // JSON.parse makes `__proto__` an own property, as a header read off the wire is.
+    const headers = JSON.parse('{"constructor": "", "__proto__": "x", "toString": "y"}') as Record<string, string>;
+    const frame = new FrameParser().push(encodeFrame({ command: 'SEND', headers, body: '' })).frames[0]!;
+    expect(Object.hasOwn(frame.headers, 'constructor')).toBe(true);
+    expect(frame.headers.constructor).toBe('');
+    expect(Object.hasOwn(frame.headers, '__proto__')).toBe(true);
+    expect(frame.headers.toString).toBe('y');
+  });
+
   it('reads several frames in one chunk, a frame split over chunks, and counts heart-beats', () => {
     const parser = new FrameParser();
     const two = encodeFrame({ command: 'SEND', headers: { destination: '/app/a' }, body: 'Салом' }) + '\n\n' + encodeFrame({ command: 'ACK', headers: { id: '7' }, body: '' });

@@ -69,13 +69,13 @@ export class FrameParser {
       const command = headLines.shift()!;
       if (!/^[A-Z]+$/.test(command)) throw new FrameError(`bad command ${JSON.stringify(command.slice(0, 20))}`);
       const raw = RAW_HEADER_COMMANDS.has(command);
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = Object.create(null) as Record<string, string>;
       for (const line of headLines) {
         const colon = line.indexOf(':');
         if (colon < 1) throw new FrameError('bad header line');
         const key = raw ? line.slice(0, colon) : unescape(line.slice(0, colon));
         // Repeated headers: the first one counts (spec §"Repeated Header Entries").
-        if (!(key in headers)) headers[key] = raw ? line.slice(colon + 1) : unescape(line.slice(colon + 1));
+        if (!Object.hasOwn(headers, key)) headers[key] = raw ? line.slice(colon + 1) : unescape(line.slice(colon + 1));
       }
       const bodyStart = headEnd + sep;
       let bodyEnd: number;

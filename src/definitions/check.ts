@@ -186,7 +186,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (manifest.workflow && manifest.initialStatus) report(file, '/initialStatus', 'an entity with a workflow takes its initial status from the machine');
     if (manifest.workflow && machines.has(manifest.workflow)) checkEventAbilities(file, manifest, machines.get(manifest.workflow)!, sources.get('schemas/_access/access.json')?.json as AccessDefinition | undefined, report);
 
-    const fileOf = (key: 'schema' | 'ui' | 'grid'): string | undefined => {
+    const fileOf = (key: 'schema' | 'ui' | 'grid' | 'seed'): string | undefined => {
       const name = manifest[key];
       if (!name) return undefined;
       const path = `${dir}/${name}`;
@@ -207,6 +207,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       report(file, `/views/${escape(name)}`, `file ${path} does not exist`);
       return [];
     });
+    const seedFile = manifest.seed ? fileOf('seed') : undefined;
     for (const other of filesIn(new RegExp(`^${dir}/[^/]+$`))) {
       if (!claimed.has(other)) report(other, '', `not named by ${file}`);
     }
@@ -234,6 +235,27 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
     if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
     manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
+    for (const [name, aggregate] of Object.entries(manifest.aggregates ?? {})) {
+      const at = `/aggregates/${escape(name)}`;
+      aggregate.groupBy?.forEach((p, i) => field(file, `${at}/groupBy/${i}`, p, { scalar: true }));
+      if (aggregate.dateBucket) field(file, `${at}/dateBucket/field`, aggregate.dateBucket.field, { types: ['string'] });
+      aggregate.measures.forEach((m, i) => {
+        if (m.fn === 'count') return;
+        if (!m.field) report(file, `${at}/measures/${i}`, `measure "${m.name}" (${m.fn}) needs a field`);
+        else field(file, `${at}/measures/${i}/field`, m.field, { types: ['integer', 'number'] });
+      });
+    }
+    if (seedFile) {
+      // Seed records are inserted through the store at start: an invalid one would stop the server.
+      const records = json<unknown>(seedFile);
+      if (!Array.isArray(records)) report(seedFile, '', 'must be an array of records');
+      else {
+        const validate = strict.compile(schema);
+        records.forEach((r, i) => {
+          if (!validate(r)) report(seedFile, `/${i}`, `does not match ${schemaFile}: ${validate.errors?.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
+        });
+      }
+    }
 
     if (gridFile && metaValid(gridFile, META_FOR.grid)) {
       const grid = json<GridDefinition>(gridFile);

@@ -83,6 +83,60 @@ export interface EntityManifest {
    * Unfinished records may be kept as drafts (`{base}/draft…`): saved without the required-field checks, resumed by their private link, submitted through the normal create.
    */
   drafts?: boolean;
+  /**
+   * The rows are public information (published prices, a classifier): anyone, signed in or not, may read every row — get, list-search, search-by-keyword, find-by, export and the aggregates — whatever their role's scope. Writing still needs the role's permission and scope.
+   */
+  publicRead?: boolean;
+  /**
+   * File beside the manifest holding an array of sample records, inserted through the store (validated and audited) when the entity's table is empty at start.
+   */
+  seed?: string;
+  /**
+   * Named aggregate queries served by GET /api{base}/aggregate/{name}: rows grouped by fields and an optional date bucket, with min/max/avg/sum/count measures. The query string takes the grid's filters (as list-search), plus `bucket` where a date bucket is declared. Read like list-search: the role's read permission and scope, or anyone where publicRead.
+   */
+  aggregates?: {
+    [k: string]: Aggregate;
+  };
+}
+export interface Aggregate {
+  description?: string;
+  /**
+   * Scalar fields to group by; each appears in the answer under its last segment (/fuelTypeId → fuelTypeId).
+   *
+   * @maxItems 5
+   *
+   * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  groupBy?: string[];
+  /**
+   * Group by a date field cut to the day or the month; the answer carries `bucket` as YYYY-MM-DD or YYYY-MM. The first unit is the default; the query's `bucket` picks another.
+   */
+  dateBucket?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    /**
+     * @minItems 1
+     */
+    units: ("day" | "month" | "year")[];
+  };
+  /**
+   * @minItems 1
+   * @maxItems 10
+   */
+  measures: {
+    name: string;
+    fn: "min" | "max" | "avg" | "sum" | "count";
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field?: string;
+  }[];
+  /**
+   * Most rows answered (default 1000).
+   */
+  limit?: number;
 }
 
 /**

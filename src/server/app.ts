@@ -21,6 +21,10 @@ import notify from './plugins/notify.ts';
 import registration from './plugins/registration.ts';
 import passwordReset from './plugins/password-reset.ts';
 import demo from './plugins/demo.ts';
+import rateLimit from './plugins/rate-limit.ts';
+import aggregates from './plugins/aggregates.ts';
+import seed from './plugins/seed.ts';
+import visits from './plugins/visits.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -40,6 +44,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     smtpFrom: env.SMTP_FROM || undefined,
     smsGatewayUrl: env.SMS_GATEWAY_URL || undefined,
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
+    seedSamples: env.SEED_SAMPLES !== '0',
+    ...(env.PUBLIC_RATE_LIMIT ? { publicRateLimit: Number(env.PUBLIC_RATE_LIMIT) } : {}),
   };
 }
 
@@ -65,6 +71,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     smtpFrom: options.smtpFrom,
     smsGatewayUrl: options.smsGatewayUrl,
     demoUsers: options.demoUsers ?? false,
+    publicRateLimit: options.publicRateLimit,
+    seedSamples: options.seedSamples ?? false,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -74,12 +82,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.decorate('config', config);
   await app.register(definitions);
   await app.register(http);
+  await app.register(rateLimit);
   await app.register(db);
   await app.register(store);
   await app.register(auth);
   await app.register(authExternal);
   await app.register(notify);
   await app.register(demo);
+  await app.register(seed);
   await app.register(docs);
   await app.register(registration);
   await app.register(passwordReset);
@@ -90,6 +100,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(records);
   await app.register(drafts);
   await app.register(workflow);
+  await app.register(aggregates);
+  await app.register(visits);
   await app.register(web);
   return app;
 }

@@ -54,4 +54,8 @@ export interface AppConfig {
   smsGatewayUrl?: string | undefined;
   /** Demo mode (DEMO=1 or DEMO_USERS=1): one user per default role, passwords printed once. Never on by default. */
   demoUsers?: boolean | undefined;
+  /** Requests per address and minute on the public endpoints (PUBLIC_RATE_LIMIT, default 120). */
+  publicRateLimit?: number | undefined;
+  /** Insert the manifests' `seed` records into empty tables (npm start: on unless SEED_SAMPLES=0; tests opt in). */
+  seedSamples?: boolean | undefined;
 }

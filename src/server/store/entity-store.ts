@@ -285,7 +285,7 @@ export function createEntityStore(
   };
   /** Reading needs the role's permission, except for public registries (manifest `publicRead`). */
   const mustRead = (actor: Actor, c: Compiled): void => {
-    if (!c.def.manifest.publicRead) mustRead(actor, c);
+    if (!c.def.manifest.publicRead) must(actor, 'read', c);
   };
   /** The list query narrowed to the rows the actor may see (every row of a public registry). */
   const scoped = <Q extends { where: string; params: unknown[] }>(c: Compiled, q: Q, actor: Actor): Q => {

@@ -20,6 +20,14 @@ export interface LookupOptions {
   /** Shown when the answer is empty (null, `{list: []}`). */
   emptyKey?: string;
   submitKey?: string;
+  /** POST only: send the query as query parameters with an empty body (e.g. list-search's filters). */
+  send?: 'body' | 'query';
+  /**
+   * Several ways to look the same thing up (product by tariff code, barcode or MXIK): each tab
+   * replaces any of the options above; the first tab (or `initialTab`) is open first.
+   */
+  tabs?: Array<Partial<Omit<LookupOptions, 'tabs' | 'initialTab'>> & { id: string; titleKey: string }>;
+  initialTab?: string;
 }
 
 const read = (row: Record<string, unknown>, pointer: string): unknown =>
@@ -41,14 +49,24 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const { t } = useTranslation();
   const s = useStyles();
   const { dataProvider, reportError } = useApi();
-  const options = screen.options as unknown as LookupOptions;
+  const all = screen.options as unknown as LookupOptions;
+  const [tab, setTab] = useState<string | undefined>(all.initialTab ?? all.tabs?.[0]?.id);
+  const options: LookupOptions = { ...all, ...all.tabs?.find((x) => x.id === tab) };
   const form = useRef<EntityFormHandle>(null);
   const [query, setQuery] = useState<Record<string, unknown>>({});
   const [answer, setAnswer] = useState<Array<Record<string, unknown>> | undefined>(undefined);
+  const switchTab = (id: string) => {
+    setTab(id);
+    setQuery({});
+    setAnswer(undefined);
+  };
   const run = useLockedAction(async () => {
     if (form.current?.validateFields() === false) return;
     try {
-      const reply = await dataProvider.call<unknown>(options.method ?? 'GET', options.endpoint, query);
+      const method = options.method ?? 'GET';
+      const reply = method === 'POST' && options.send === 'query'
+        ? await dataProvider.call<unknown>('POST', options.endpoint, {}, query)
+        : await dataProvider.call<unknown>(method, options.endpoint, query);
       const rows = reply && typeof reply === 'object' && Array.isArray((reply as { list?: unknown }).list)
         ? (reply as { list: Array<Record<string, unknown>> }).list
         : reply ? [reply as Record<string, unknown>] : [];
@@ -61,7 +79,16 @@ export default function LookupScreen({ screen }: ScreenProps) {
   return (
     <div data-screen={screen.id}>
       <Title2 as="h1">{t(screen.titleKey)}</Title2>
-      <EntityForm ref={form} entity={screen.entity ?? screen.id} schema={options.query} uiSchema={options.uiSchema ?? {}} formData={query} onChange={setQuery} onSubmit={() => void run.run()} />
+      {all.tabs && (
+        <div role="tablist" className={s.tabs} aria-label={t(screen.titleKey)}>
+          {all.tabs.map((x) => (
+            <Button key={x.id} role="tab" id={`tab-${x.id}`} aria-selected={x.id === tab} data-tab={x.id} appearance={x.id === tab ? 'primary' : 'secondary'} onClick={() => switchTab(x.id)}>
+              {t(x.titleKey)}
+            </Button>
+          ))}
+        </div>
+      )}
+      <EntityForm key={tab} ref={form} entity={screen.entity ?? screen.id} schema={options.query} uiSchema={options.uiSchema ?? {}} formData={query} onChange={setQuery} onSubmit={() => void run.run()} />
       <Button appearance="primary" data-action="search" disabled={run.locked} onClick={() => void run.run()} className={s.button}>
         {t(options.submitKey ?? 'engine.lookup.search')}
       </Button>
@@ -87,6 +114,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
 }
 
 const useStyles = makeStyles({
+  tabs: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, margin: `${tokens.spacingVerticalM} 0` },
   button: { marginTop: tokens.spacingVerticalM },
   result: { marginTop: tokens.spacingVerticalL, display: 'grid', gap: tokens.spacingVerticalM },
   table: { border: `1px solid ${tokens.colorNeutralStroke2}` },

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigation } from 'react-router-dom';
 import { tokens } from '@fluentui/react-components';
+import { useTranslation } from 'react-i18next';
 
 /** Finish delay and trickle of spec §9 (start at 25 %, finish ~250 ms after the page is ready). */
 export const PROGRESS_FINISH_DELAY_MS = 250;
@@ -8,6 +9,7 @@ const START = 0.25;
 
 /** A thin bar at the top that runs on every navigation. */
 export function ProgressBar() {
+  const { t } = useTranslation();
   const navigation = useNavigation();
   const location = useLocation();
   const [progress, setProgress] = useState<number | null>(null);
@@ -34,6 +36,7 @@ export function ProgressBar() {
   return (
     <div
       role="progressbar"
+      aria-label={t('engine.loading')}
       aria-valuenow={Math.round(progress * 100)}
       data-progress={progress === 1 ? 'done' : 'running'}
       style={{

@@ -28,7 +28,7 @@ export interface ChartProps {
  */
 export default function DashboardChart({ kind, categories, series, xTitle, yTitle, label, format }: ChartProps) {
   return (
-    <div role="img" aria-label={label} data-chart={kind}>
+    <div role="figure" aria-label={label} data-chart={kind}>
       <Chart
         type={kind}
         height={320}

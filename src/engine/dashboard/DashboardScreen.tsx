@@ -158,7 +158,7 @@ function PanelTable({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
   const s = useStyles();
   const columns = panel.columns ?? [];
   return (
-    <div className={s.scroll} tabIndex={0} role="region" aria-label={t(panel.titleKey)}>
+    <div className={s.scroll} data-scroll tabIndex={0} role="region" aria-label={t(panel.titleKey)}>
       <table className={mergeClasses(s.table, s.stacked)}>
         <thead>
           <tr>{columns.map((c) => <th key={c.field} scope="col" className={s.th}>{t(c.titleKey)}</th>)}</tr>
@@ -198,7 +198,7 @@ function PanelChart({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
   const format = (v: number) => label(ys[0], v);
   return (
     <>
-      <Suspense fallback={<PageSpinner />}>
+      <Suspense fallback={<PageSpinner label={t('engine.dashboard.loading')} />}>
         <DashboardChart
           kind={panel.kind === 'line' ? 'line' : 'bar'}
           categories={chart.categories.map((c) => label(x, c))}
@@ -211,7 +211,7 @@ function PanelChart({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
       </Suspense>
       <details className={s.details}>
         <summary>{t('engine.dashboard.asTable')}</summary>
-        <div className={s.scroll} tabIndex={0} role="region" aria-label={t(panel.titleKey)}>
+        <div className={s.scroll} data-scroll tabIndex={0} role="region" aria-label={t(panel.titleKey)}>
           <table className={s.table}>
             <thead><tr><th scope="col" className={s.th}>{t(x.titleKey)}</th>{chart.series.map((se) => <th key={se.name} scope="col" className={s.th}>{se.name}</th>)}</tr></thead>
             <tbody>

@@ -94,7 +94,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
       </Button>
       <div data-region="result" className={s.result}>
         {answer !== undefined && !answer.length && (
-          <MessageBar intent="info"><MessageBarBody>{t(options.emptyKey ?? 'errors.notFound')}</MessageBarBody></MessageBar>
+          <MessageBar intent="info" layout="multiline"><MessageBarBody>{t(options.emptyKey ?? 'errors.notFound')}</MessageBarBody></MessageBar>
         )}
         {answer?.map((row, i) => (
           <Table key={i} size="small" className={s.table} data-row={i}>
@@ -102,7 +102,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
               {options.result.map((f) => (
                 <TableRow key={f.field} data-result-field={f.field}>
                   <TableCell className={s.label}><Body1>{t(f.titleKey)}</Body1></TableCell>
-                  <TableCell>{show(read(row, f.field), f.format)}</TableCell>
+                  <TableCell className={s.value}>{show(read(row, f.field), f.format)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -117,6 +117,8 @@ const useStyles = makeStyles({
   tabs: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, margin: `${tokens.spacingVerticalM} 0` },
   button: { marginTop: tokens.spacingVerticalM },
   result: { marginTop: tokens.spacingVerticalL, display: 'grid', gap: tokens.spacingVerticalM },
-  table: { border: `1px solid ${tokens.colorNeutralStroke2}` },
+  table: { border: `1px solid ${tokens.colorNeutralStroke2}`, tableLayout: 'fixed', width: '100%' },
+  // Long codes and names wrap instead of widening the page on a phone.
+  value: { overflowWrap: 'anywhere' },
   label: { width: '40%', color: tokens.colorNeutralForeground3 },
 });

@@ -21,6 +21,7 @@ const META_TYPES: Record<string, string> = {
   'machine.schema.json': 'MachineDefinition',
   'reference.schema.json': 'ReferenceList',
   'access.schema.json': 'AccessDefinition',
+  'opendata.schema.json': 'OpenDataset',
   'system-fields.schema.json': 'SystemFields',
 };
 

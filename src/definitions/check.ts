@@ -13,6 +13,7 @@ import type {
   ScreenDefinition,
   UiDefinition,
   AccessDefinition,
+  OpenDataset,
 } from '../generated/meta.ts';
 
 /** One thing wrong with the definitions: the file, where in it, and what. */
@@ -38,6 +39,7 @@ const META_FOR = {
   machine: 'machine.schema.json',
   reference: 'reference.schema.json',
   access: 'access.schema.json',
+  openData: 'opendata.schema.json',
 } as const;
 
 const uiFileOrNone = (f: string | undefined): string[] => (f ? [f] : []);
@@ -355,6 +357,29 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
         report(file, '/kind', `entity "${screen.entity}" has no wizard steps in ${uiName ?? 'its ui definition'}`);
       }
     }
+  }
+
+  // --- open data ----------------------------------------------------------------------------
+  for (const file of filesIn(/^schemas\/_opendata\/[^/]+$/)) {
+    if (!metaValid(file, META_FOR.openData)) continue;
+    const dataset = json<OpenDataset>(file);
+    if (file !== `schemas/_opendata/${dataset.code}.json`) report(file, '/code', `code "${dataset.code}" must equal the file name`);
+    useKey(file, '/titleKey', dataset.titleKey);
+    useKey(file, '/descriptionKey', dataset.descriptionKey);
+    const source = entities.get(dataset.entity);
+    if (!source) {
+      report(file, '/entity', `entity "${dataset.entity}" does not exist`);
+      continue;
+    }
+    // Downloads are for anyone: a source whose rows are not public would publish nothing (or too much).
+    if (!source.manifest.publicRead) report(file, '/entity', `entity "${dataset.entity}" is not a public registry (publicRead)`);
+    const fieldOk = (pointer: string, at: string) => {
+      const target = source.schema ? resolveFieldSchema(source.schema, pointer) : undefined;
+      const type = target ? scalarType(target) : undefined;
+      if (!isSystemPointer(pointer) && (!type || type === 'object' || type === 'array')) report(file, at, `"${pointer}" is not a scalar field of ${dataset.entity}`);
+    };
+    dataset.fields.forEach((f, i) => fieldOk(f.field, `/fields/${i}/field`));
+    dataset.sort?.forEach((f, i) => fieldOk(f.field, `/sort/${i}/field`));
   }
 
   // --- access -------------------------------------------------------------------------------

@@ -588,6 +588,60 @@ export interface AccessDefinition {
 }
 
 /**
+ * schemas/_opendata/<code>.json: one dataset of the open-data catalogue (spec §1, §2: codes 2-009-0001 … 2-009-0028), produced from the live rows of a public entity and downloaded as CSV or JSON from GET /api/open-data/{code}/data.csv|json.
+ */
+export interface OpenDataset {
+  $schema?: string;
+  /**
+   * Must equal the file name.
+   */
+  code: string;
+  /**
+   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   */
+  titleKey: string;
+  /**
+   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   */
+  descriptionKey: string;
+  /**
+   * The source entity; it must be a public registry (manifest publicRead).
+   */
+  entity: string;
+  /**
+   * The columns, in order: a scalar field of the entity (reference ids are given with their localized name beside them).
+   *
+   * @minItems 1
+   */
+  fields: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    /**
+     * Column name in the CSV header and the JSON keys.
+     */
+    name: string;
+  }[];
+  /**
+   * Fixed grid filters of the source (list-search query values).
+   */
+  filters?: {
+    [k: string]: string | number | boolean;
+  };
+  sort?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    desc?: boolean;
+  }[];
+  publisher: string;
+  updateFrequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly" | "on-change";
+  license?: string;
+}
+
+/**
  * Fields every record carries that only the server writes; never taken from input.
  */
 export interface SystemFields {

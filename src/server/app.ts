@@ -25,6 +25,7 @@ import rateLimit from './plugins/rate-limit.ts';
 import aggregates from './plugins/aggregates.ts';
 import seed from './plugins/seed.ts';
 import visits from './plugins/visits.ts';
+import openData from './plugins/open-data.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(workflow);
   await app.register(aggregates);
   await app.register(visits);
+  await app.register(openData);
   await app.register(web);
   return app;
 }

@@ -95,6 +95,32 @@ for (const backend of backends()) {
       expect(closed.statusCode).toBe(401);
     });
 
+    it('open data: catalogue metadata, CSV and JSON produced from the live rows', async () => {
+      const catalogue = await app.inject({ method: 'GET', url: '/api/open-data?lang=en', headers: anon });
+      expect(catalogue.statusCode).toBe(200);
+      const codes = (catalogue.json().list as Array<{ code: string }>).map((d) => d.code);
+      expect(codes).toEqual(['2-009-0001', '2-009-0005', '2-009-0008']);
+      const created = await app.inject({ method: 'POST', url: '/api/fuel-price/create', payload: { stationName: 'Test "Quoted", station', address: 'Toshkent sh.\nYangi ko\'cha 1', regionId: 14, fuelTypeId: 4, price: 12345, date: '2026-11-21' } });
+      expect(created.statusCode).toBe(200);
+      const meta = (await app.inject({ method: 'GET', url: '/api/open-data/2-009-0001?lang=en', headers: anon })).json();
+      expect(meta.rows).toBe(seedOf('fuel-price').length + 1);
+      expect(meta.title).toBe('Prices at filling stations');
+      const csv = await app.inject({ method: 'GET', url: '/api/open-data/2-009-0001/data.csv?lang=ru', headers: anon });
+      expect(csv.statusCode).toBe(200);
+      expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+      const lines = csv.body.replace(/^\uFEFF/, '').split('\r\n');
+      expect(lines[0]).toBe('date,region,regionName,station,address,fuelType,fuelTypeName,priceSom');
+      // Newest first; quotes doubled, the comma and the line break kept inside quotes.
+      expect(lines[1]).toBe('2026-11-21,14,город Ташкент,"Test ""Quoted"", station","Toshkent sh.\nYangi ko\'cha 1",4,Бензин АИ-95,12345');
+      expect(lines.filter(Boolean)).toHaveLength(meta.rows + 1);
+      const json = await app.inject({ method: 'GET', url: '/api/open-data/2-009-0001/data.json?lang=en', headers: anon });
+      const rows = json.json() as Array<Record<string, unknown>>;
+      expect(rows).toHaveLength(meta.rows);
+      expect(rows[0]).toEqual({ date: '2026-11-21', region: 14, regionName: 'Tashkent City', station: 'Test "Quoted", station', address: 'Toshkent sh.\nYangi ko\'cha 1', fuelType: 4, fuelTypeName: 'Petrol AI-95', priceSom: 12345 });
+      expect((await app.inject({ method: 'GET', url: '/api/open-data/2-009-0027/data.csv', headers: anon })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'GET', url: '/api/open-data/2-009-0001/data.xml', headers: anon })).statusCode).toBe(400);
+    });
+
     it('counts visits per day and answers every day of a month', async () => {
       const before = (await app.inject({ method: 'GET', url: '/api/visit/current-date-stats', headers: anon })).json();
       const added = await app.inject({ method: 'POST', url: '/api/visit/add', headers: anon });

@@ -167,7 +167,11 @@ function PanelTable({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
           {rows.map((row, i) => (
             <tr key={i} data-row={i}>
               {columns.map((c) => (
-                <td key={c.field} data-cell={c.field} data-label={t(c.titleKey)} className={c.format === 'money' || c.format === 'number' ? s.num : s.td}>{label(c, row[c.field])}</td>
+                <td key={c.field} data-cell={c.field} data-label={t(c.titleKey)} className={c.format === 'money' || c.format === 'number' ? s.num : s.td}>
+                  {c.format === 'link' && typeof row[c.field] === 'string'
+                    ? <a href={String(row[c.field])} download>{t(c.titleKey)}</a>
+                    : label(c, row[c.field])}
+                </td>
               ))}
             </tr>
           ))}

@@ -21,7 +21,8 @@ export interface DashboardFilter {
 export interface DashboardField {
   field: string;
   titleKey: string;
-  format?: 'text' | 'number' | 'money' | 'date' | 'day';
+  /** `link`: the value is a URL, shown as a link named by the column title (e.g. a download). */
+  format?: 'text' | 'number' | 'money' | 'date' | 'day' | 'link';
   /** The value is an id of this reference list: show its localized name. */
   reference?: string;
 }

@@ -97,6 +97,18 @@ export interface EntityManifest {
   aggregates?: {
     [k: string]: Aggregate;
   };
+  /**
+   * Records may be merged (POST /api{base}/merge with {ids: [≥ 2 ids]}; spec §5 'at least 2 reports must be selected to merge'): a new record is created from the first record (lowest id) with the listed array fields concatenated from all of them, in id order. Needs read on every record and create on the entity; the list offers it on selected rows.
+   */
+  merge?: {
+    /**
+     * @minItems 1
+     *
+     * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    arrays: string[];
+    maxRecords?: number;
+  };
 }
 export interface Aggregate {
   description?: string;

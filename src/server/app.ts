@@ -26,6 +26,7 @@ import aggregates from './plugins/aggregates.ts';
 import seed from './plugins/seed.ts';
 import visits from './plugins/visits.ts';
 import openData from './plugins/open-data.ts';
+import merge from './plugins/merge.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -104,6 +105,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(aggregates);
   await app.register(visits);
   await app.register(openData);
+  await app.register(merge);
   await app.register(web);
   return app;
 }

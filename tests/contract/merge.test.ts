@@ -25,7 +25,7 @@ for (const backend of backends()) {
     }, 120_000);
     afterAll(async () => close?.());
 
-    const create = async (body: unknown) => {
+    const create = async (body: ReturnType<typeof report>) => {
       const res = await app.inject({ method: 'POST', url: '/api/online-report/create', payload: body });
       expect(res.statusCode, res.body).toBe(200);
       return res.json() as { id: number; version: number };

@@ -116,6 +116,29 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
       await page.context().close();
     });
 
+    it(`/open-data at ${width} px: the catalogue with working CSV and JSON links`, async () => {
+      const page = await open('/open-data', width);
+      await page.waitForSelector('[data-panel="datasets"] [data-row]');
+      expect(await page.locator('[data-panel="datasets"] [data-row]').count()).toBe(3);
+      const href = await page.locator('[data-row="0"] [data-cell="csvUrl"] a').getAttribute('href');
+      const csv = await page.request.get(`${portal.url}${href}`);
+      expect(csv.status()).toBe(200);
+      expect((await csv.text()).split('\r\n')[0]).toContain('priceSom');
+      await noOverflow(page);
+      expect(await axeProblems(page)).toEqual([]);
+      await page.context().close();
+    });
+
+    it(`/faq at ${width} px: the four categories`, async () => {
+      const page = await open('/faq', width);
+      await page.waitForSelector('[data-heading]');
+      expect(await page.locator('[data-heading]').allInnerTexts()).toEqual(['Social and financial', 'Advertising', 'Trade and tourism', 'Housing and utilities']);
+      expect(await page.locator('[data-screen="faq"]').innerText()).toContain('14 days');
+      await noOverflow(page);
+      expect(await axeProblems(page)).toEqual([]);
+      await page.context().close();
+    });
+
     for (const route of ['/tovar-mahsulot', '/ish-xizmatlar', '/online-report']) {
       it(`${route} at ${width} px renders without serious accessibility problems`, async () => {
         const page = await open(route, width);

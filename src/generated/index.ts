@@ -3,6 +3,8 @@ import type { AdvertisingPassport } from './entities/advertising-passport.ts';
 import type { Appeal } from './entities/appeal.ts';
 import type { ClassifierProduct } from './entities/classifier-product.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
+import type { ConsentMerger } from './entities/consent-merger.ts';
+import type { ConsentShareAcquisition } from './entities/consent-share-acquisition.ts';
 import type { Contractor } from './entities/contractor.ts';
 import type { FairPrice } from './entities/fair-price.ts';
 import type { FuelPrice } from './entities/fuel-price.ts';
@@ -18,6 +20,8 @@ export type * from './entities/advertising-passport.ts';
 export type * from './entities/appeal.ts';
 export type * from './entities/classifier-product.ts';
 export type * from './entities/compliance-case.ts';
+export type * from './entities/consent-merger.ts';
+export type * from './entities/consent-share-acquisition.ts';
 export type * from './entities/contractor.ts';
 export type * from './entities/fair-price.ts';
 export type * from './entities/fuel-price.ts';
@@ -29,9 +33,9 @@ export type * from './entities/portal-user.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'classifier-product' | 'compliance-case' | 'contractor' | 'fair-price' | 'fuel-price' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'fair-price' | 'fuel-price' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'classifier-product', 'compliance-case', 'contractor', 'fair-price', 'fuel-price', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'fair-price', 'fuel-price', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -39,6 +43,8 @@ export interface EntityDataMap {
   'appeal': Appeal;
   'classifier-product': ClassifierProduct;
   'compliance-case': ComplianceCase;
+  'consent-merger': ConsentMerger;
+  'consent-share-acquisition': ConsentShareAcquisition;
   'contractor': Contractor;
   'fair-price': FairPrice;
   'fuel-price': FuelPrice;

@@ -6,6 +6,7 @@ import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { ConsentMerger } from './entities/consent-merger.ts';
 import type { ConsentShareAcquisition } from './entities/consent-share-acquisition.ts';
 import type { Contractor } from './entities/contractor.ts';
+import type { CustomsRecord } from './entities/customs-record.ts';
 import type { FairPrice } from './entities/fair-price.ts';
 import type { FuelPrice } from './entities/fuel-price.ts';
 import type { OnlineReport } from './entities/online-report.ts';
@@ -13,6 +14,7 @@ import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
 import type { PortalRole } from './entities/portal-role.ts';
 import type { PortalUser } from './entities/portal-user.ts';
+import type { StatPrice } from './entities/stat-price.ts';
 import type { Tender } from './entities/tender.ts';
 
 export type * from './meta.ts';
@@ -23,6 +25,7 @@ export type * from './entities/compliance-case.ts';
 export type * from './entities/consent-merger.ts';
 export type * from './entities/consent-share-acquisition.ts';
 export type * from './entities/contractor.ts';
+export type * from './entities/customs-record.ts';
 export type * from './entities/fair-price.ts';
 export type * from './entities/fuel-price.ts';
 export type * from './entities/online-report.ts';
@@ -30,12 +33,13 @@ export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
 export type * from './entities/portal-role.ts';
 export type * from './entities/portal-user.ts';
+export type * from './entities/stat-price.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'fair-price' | 'fuel-price' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'customs-record' | 'fair-price' | 'fuel-price' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-role' | 'portal-user' | 'stat-price' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'fair-price', 'fuel-price', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'customs-record', 'fair-price', 'fuel-price', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-role', 'portal-user', 'stat-price', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -46,6 +50,7 @@ export interface EntityDataMap {
   'consent-merger': ConsentMerger;
   'consent-share-acquisition': ConsentShareAcquisition;
   'contractor': Contractor;
+  'customs-record': CustomsRecord;
   'fair-price': FairPrice;
   'fuel-price': FuelPrice;
   'online-report': OnlineReport;
@@ -53,6 +58,7 @@ export interface EntityDataMap {
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;
   'portal-role': PortalRole;
   'portal-user': PortalUser;
+  'stat-price': StatPrice;
   'tender': Tender;
 }
 

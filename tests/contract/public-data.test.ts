@@ -121,6 +121,18 @@ for (const backend of backends()) {
       expect((await app.inject({ method: 'GET', url: '/api/open-data/2-009-0001/data.xml', headers: anon })).statusCode).toBe(400);
     });
 
+    it('statistics prices are public and aggregate per region; customs records stay with staff', async () => {
+      const rows = seedOf('stat-price').filter((r) => r.productId === 1 && r.regionId === 14);
+      const res = await app.inject({ method: 'GET', url: '/api/stat-price/aggregate/by-region?productId=1', headers: anon });
+      const tashkent = (res.json().list as Array<{ regionId: number; avgPrice: number; entries: number }>).find((r) => Number(r.regionId) === 14)!;
+      expect(tashkent.entries).toBe(rows.length);
+      expect(tashkent.avgPrice).toBeCloseTo(round2(rows.reduce((a, r) => a + Number(r.avgPrice), 0) / rows.length), 2);
+      expect((await app.inject({ method: 'POST', url: '/api/customs-record/list-search', payload: {}, headers: anon })).statusCode).toBe(401);
+      const staff = await app.inject({ method: 'GET', url: '/api/customs-record/aggregate/by-tariff' });
+      expect((staff.json().list as Array<{ declarations: number }>).reduce((n, r) => n + r.declarations, 0)).toBe(seedOf('customs-record').length);
+      expect((await app.inject({ method: 'GET', url: '/api/customs-record/aggregate/by-tariff', headers: anon })).statusCode).toBe(401);
+    });
+
     it('counts visits per day and answers every day of a month', async () => {
       const before = (await app.inject({ method: 'GET', url: '/api/visit/current-date-stats', headers: anon })).json();
       const added = await app.inject({ method: 'POST', url: '/api/visit/add', headers: anon });

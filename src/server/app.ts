@@ -79,6 +79,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 2 * 1024 * 1024,
+    // Start-up work (PGlite, DDL, seeding sample rows through the store) can pass Fastify's
+    // 10 s default on a busy machine; a slow start is not a failed one.
+    pluginTimeout: 60_000,
     ajv: { customOptions: { strict: false } },
   });
   app.decorate('config', config);

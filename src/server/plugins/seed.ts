@@ -19,7 +19,10 @@ export default fp(
       const { rows } = await app.db.query(`SELECT 1 FROM ${table.table} LIMIT 1`);
       if (rows.length) continue;
       const records = JSON.parse(await readFile(path.join(app.config.root, def.dir, def.manifest.seed), 'utf8')) as unknown[];
-      for (const record of records) await app.store.create(def.id, record, system);
+      // One transaction per entity: all or nothing, and one commit instead of one per row.
+      await app.db.transaction(async (tx) => {
+        for (const record of records) await app.store.create(def.id, record, system, { tx });
+      });
     }
   },
   { name: 'seed', dependencies: ['store'] },

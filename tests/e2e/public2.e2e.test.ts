@@ -139,6 +139,16 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
       await page.context().close();
     });
 
+    it(`/statistics-prices at ${width} px: average per region and by month`, async () => {
+      const page = await open('/statistics-prices', width);
+      await page.waitForSelector('[data-panel="regions"] [data-row]');
+      expect(await page.locator('[data-panel="regions"] [data-row]').count()).toBe(14);
+      await page.waitForSelector('[data-panel="trend"] [data-chart="bar"] svg');
+      await noOverflow(page);
+      expect(await axeProblems(page)).toEqual([]);
+      await page.context().close();
+    });
+
     for (const route of ['/tovar-mahsulot', '/ish-xizmatlar', '/online-report']) {
       it(`${route} at ${width} px renders without serious accessibility problems`, async () => {
         const page = await open(route, width);

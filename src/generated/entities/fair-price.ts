@@ -6,10 +6,16 @@ export interface FairPrice {
   unitId: number;
   marketTypeId: number;
   regionId: number;
+  /**
+   * Whole som (UZS has no decimals, spec §9).
+   */
   minPrice: number;
+  /**
+   * Whole som (UZS has no decimals, spec §9).
+   */
   maxPrice: number;
   /**
-   * The buyer-friendly average price: what a buyer typically pays at the monitored places (entered by the monitor, not computed from min and max).
+   * The buyer-friendly average price: what a buyer typically pays at the monitored places (entered by the monitor, not computed from min and max). Whole som (UZS has no decimals, spec §9).
    */
   avgPrice: number;
   date: string;

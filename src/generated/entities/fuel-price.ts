@@ -8,7 +8,7 @@ export interface FuelPrice {
   regionId: number;
   fuelTypeId: number;
   /**
-   * Retail price per litre (per cubic metre for methane), in som.
+   * Retail price per litre (per cubic metre for methane), in som. Whole som (UZS has no decimals, spec §9).
    */
   price: number;
   date: string;

@@ -7,6 +7,9 @@ export interface StatPrice {
   districtId?: number;
   productId: number;
   date: string;
+  /**
+   * Whole som (UZS has no decimals, spec §9).
+   */
   avgPrice: number;
 }
 

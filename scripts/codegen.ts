@@ -22,6 +22,7 @@ const META_TYPES: Record<string, string> = {
   'reference.schema.json': 'ReferenceList',
   'access.schema.json': 'AccessDefinition',
   'seed.schema.json': 'SeedFile',
+  'opendata.schema.json': 'OpenDataset',
   'system-fields.schema.json': 'SystemFields',
 };
 

@@ -49,7 +49,7 @@ console.log('First visit to / (entry + home screen kind + default locale), gzip:
 console.log(`  JS  ${kb(sum(first, '.js'))}   (target ≤ 170 KB)`);
 console.log(`  CSS ${kb(sum(first, '.css'))}`);
 
-const kinds = ['list/ListScreen', 'form/FormScreen', 'wizard/WizardScreen', 'detail/DetailScreen', 'lookup/LookupScreen', 'page/PageScreen', 'signin/SignInScreen'];
+const kinds = ['list/ListScreen', 'form/FormScreen', 'wizard/WizardScreen', 'detail/DetailScreen', 'lookup/LookupScreen', 'page/PageScreen', 'signin/SignInScreen', 'dashboard/DashboardScreen'];
 let largest = { kind: '', js: 0 };
 console.log('\nBy screen kind (entry + kind chunk + its imports + locale), gzip JS:');
 for (const kind of kinds) {
@@ -64,7 +64,10 @@ for (const kind of kinds) {
 }
 console.log(`\nLargest route: ${largest.kind} — ${kb(largest.js)}`);
 // Loaded on demand inside a screen, not with its route.
-const onDemand = { 'signin/keyfile (pkijs, when a key file is used)': 'src/engine/signin/keyfile.ts' };
+const onDemand = {
+  'signin/keyfile (pkijs, when a key file is used)': 'src/engine/signin/keyfile.ts',
+  'dashboard/Chart (apexcharts, when a chart panel shows)': 'src/engine/dashboard/Chart.tsx',
+};
 for (const [name, src] of Object.entries(onDemand)) {
   const key = keyOf(src);
   if (key) console.log(`On demand: ${name} ${kb(sum(closure(key), '.js'))}`);

@@ -8,6 +8,7 @@ import { portalTheme } from './theme.ts';
 import { Feedback } from './Feedback.tsx';
 import { AbilityProvider } from './ability.tsx';
 import { createRouter } from './router.tsx';
+import { countVisitOnce } from './visits.ts';
 import './global.css';
 
 const queryClient = new QueryClient({
@@ -15,6 +16,7 @@ const queryClient = new QueryClient({
 });
 
 await initI18n();
+countVisitOnce();
 const router = createRouter();
 
 createRoot(document.getElementById('root')!).render(

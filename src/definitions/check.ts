@@ -15,6 +15,7 @@ import type {
   UiDefinition,
   AccessDefinition,
   SeedFile,
+  OpenDataset,
 } from '../generated/meta.ts';
 import { SEED_GENERATORS } from './seed-generators.ts';
 
@@ -45,6 +46,7 @@ const META_FOR = {
   reference: 'reference.schema.json',
   access: 'access.schema.json',
   seed: 'seed.schema.json',
+  openData: 'opendata.schema.json',
 } as const;
 
 const uiFileOrNone = (f: string | undefined): string[] => (f ? [f] : []);
@@ -256,22 +258,36 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     }
     if (manifest.photo) field(file, '/photo/field', manifest.photo.field);
     if (manifest.seed) {
-      field(file, '/seed/key', manifest.seed.key, { scalar: true });
-      if (!manifest.unique?.includes(manifest.seed.key)) report(file, '/seed/key', `seed key "${manifest.seed.key}" must be one of the manifest's unique fields`);
+      // A key names records ("missing" looks them up, {"$seed"} points at them); "empty" needs none.
+      if (manifest.seed.key) {
+        field(file, '/seed/key', manifest.seed.key, { scalar: true });
+        if (!manifest.unique?.includes(manifest.seed.key)) report(file, '/seed/key', `seed key "${manifest.seed.key}" must be one of the manifest's unique fields`);
+      } else if (manifest.seed.when === 'missing') report(file, '/seed/key', 'a seed with when "missing" needs a key');
       if (manifest.seed.generator && !SEED_GENERATORS.has(manifest.seed.generator)) report(file, '/seed/generator', `seed generator "${manifest.seed.generator}" does not exist`);
     }
     if (seedFile && sources.has(seedFile) && metaValid(seedFile, META_FOR.seed)) {
       const validate = strict.compile(schema);
-      const keyName = manifest.seed!.key.slice(1);
+      const keyName = manifest.seed!.key?.slice(1);
       const keys = new Set<string>();
       json<SeedFile>(seedFile).records.forEach((record: Record<string, unknown>, i) => {
         const placeholder = (v: unknown): boolean => Boolean(v && typeof v === 'object' && '$seed' in v);
         for (const [name, v] of Object.entries(record)) {
-          if (placeholder(v) && !keys.has(String((v as { $seed: unknown }).$seed))) report(seedFile, `/records/${i}/${escape(name)}`, `no earlier record has ${manifest.seed!.key} = "${String((v as { $seed: unknown }).$seed)}"`);
+          if (placeholder(v) && !keyName) report(seedFile, `/records/${i}/${escape(name)}`, 'a {"$seed"} reference needs the manifest\'s seed.key');
+          else if (placeholder(v) && !keys.has(String((v as { $seed: unknown }).$seed))) report(seedFile, `/records/${i}/${escape(name)}`, `no earlier record has ${manifest.seed!.key} = "${String((v as { $seed: unknown }).$seed)}"`);
         }
         const resolved = Object.fromEntries(Object.entries(record).map(([k, v]) => [k, placeholder(v) ? 1 : v]));
         if (!validate(resolved)) for (const e of validate.errors ?? []) report(seedFile, `/records/${i}${e.instancePath}`, e.message ?? 'invalid');
-        keys.add(String((record as Record<string, unknown>)[keyName]));
+        if (keyName) keys.add(String((record as Record<string, unknown>)[keyName]));
+      });
+    }
+    for (const [name, aggregate] of Object.entries(manifest.aggregates ?? {})) {
+      const at = `/aggregates/${escape(name)}`;
+      aggregate.groupBy?.forEach((p, i) => field(file, `${at}/groupBy/${i}`, p, { scalar: true }));
+      if (aggregate.dateBucket) field(file, `${at}/dateBucket/field`, aggregate.dateBucket.field, { types: ['string'] });
+      aggregate.measures.forEach((m, i) => {
+        if (m.fn === 'count') return;
+        if (!m.field) report(file, `${at}/measures/${i}`, `measure "${m.name}" (${m.fn}) needs a field`);
+        else field(file, `${at}/measures/${i}/field`, m.field, { types: ['integer', 'number'] });
       });
     }
     if (manifest.localeField) field(file, '/localeField', manifest.localeField, { types: ['string'] });
@@ -397,6 +413,29 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
         report(file, '/kind', `entity "${screen.entity}" has no wizard steps in ${uiName ?? 'its ui definition'}`);
       }
     }
+  }
+
+  // --- open data ----------------------------------------------------------------------------
+  for (const file of filesIn(/^schemas\/_opendata\/[^/]+$/)) {
+    if (!metaValid(file, META_FOR.openData)) continue;
+    const dataset = json<OpenDataset>(file);
+    if (file !== `schemas/_opendata/${dataset.code}.json`) report(file, '/code', `code "${dataset.code}" must equal the file name`);
+    useKey(file, '/titleKey', dataset.titleKey);
+    useKey(file, '/descriptionKey', dataset.descriptionKey);
+    const source = entities.get(dataset.entity);
+    if (!source) {
+      report(file, '/entity', `entity "${dataset.entity}" does not exist`);
+      continue;
+    }
+    // Downloads are for anyone: a source whose rows are not public would publish nothing (or too much).
+    if (!source.manifest.publicRead) report(file, '/entity', `entity "${dataset.entity}" is not a public registry (publicRead)`);
+    const fieldOk = (pointer: string, at: string) => {
+      const target = source.schema ? resolveFieldSchema(source.schema, pointer) : undefined;
+      const type = target ? scalarType(target) : undefined;
+      if (!isSystemPointer(pointer) && (!type || type === 'object' || type === 'array')) report(file, at, `"${pointer}" is not a scalar field of ${dataset.entity}`);
+    };
+    dataset.fields.forEach((f, i) => fieldOk(f.field, `/fields/${i}/field`));
+    dataset.sort?.forEach((f, i) => fieldOk(f.field, `/sort/${i}/field`));
   }
 
   // --- access -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import type {
   AccessDefinition,
   SeedFile,
   UiDefinition,
+  OpenDataset,
 } from '../generated/meta.ts';
 import type { DefinitionSources } from './sources.ts';
 import { LOCALES, type Locale } from '../shared/locales.ts';
@@ -33,6 +34,8 @@ export interface DefinitionRegistry {
   references: Map<string, ReferenceList>;
   /** schemas/_access/access.json: users, roles and what anonymous visitors may do. */
   access: AccessDefinition | undefined;
+  /** schemas/_opendata/*.json: the open-data catalogue by dataset code. */
+  openData: Map<string, OpenDataset>;
   locales: Record<Locale, Record<string, unknown>>;
 }
 
@@ -48,6 +51,7 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
     machines: new Map(),
     screens: new Map(),
     references: new Map(),
+    openData: new Map(),
     access: json<AccessDefinition>(sources, 'schemas/_access/access.json'),
     locales: Object.fromEntries(LOCALES.map((l) => [l, {}])) as DefinitionRegistry['locales'],
   };
@@ -68,6 +72,9 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
     } else if (/^screens\/[a-z][a-z0-9-]*\.json$/.test(file)) {
       const screen = json<ScreenDefinition>(sources, file)!;
       registry.screens.set(screen.id, screen);
+    } else if (/^schemas\/_opendata\/[0-9-]+\.json$/.test(file)) {
+      const dataset = json<OpenDataset>(sources, file)!;
+      registry.openData.set(dataset.code, dataset);
     } else if (/^schemas\/_reference\/[a-z][a-z0-9-]*\.json$/.test(file)) {
       const list = json<ReferenceList>(sources, file)!;
       registry.references.set(list.kind, list);

@@ -15,8 +15,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   detail: () => import('./detail/DetailScreen.tsx'),
   lookup: () => import('./lookup/LookupScreen.tsx'),
   page: () => import('./page/PageScreen.tsx'),
-  // Dashboards (charts) come with the statistics work; until then the kind says so plainly.
-  dashboard: () => import('./UnknownScreen.tsx'),
+  // Tables and apexcharts charts over API answers (the aggregates); apexcharts is a chunk of its own.
+  dashboard: () => import('./dashboard/DashboardScreen.tsx'),
   signin: () => import('./signin/SignInScreen.tsx'),
   flow: () => import('./flow/FlowScreen.tsx'),
   tree: () => import('./tree/TreeScreen.tsx'),

@@ -54,7 +54,7 @@ const TEXTS = {
     gadget: {
       title: 'Gadget', new: 'New gadget', edit: 'Edit gadget', name: 'Name', amount: 'Amount', note: 'Note',
       confirm: 'The gadget data is right', stepOne: 'Naming', stepTwo: 'Counting', notFound: 'Nothing found',
-      query: 'Number', answer: 'Answer', page: { title: 'About gadgets', p1: 'First paragraph.', p2: 'Second paragraph.' },
+      query: 'Number', answer: 'Answer', page: { title: 'About gadgets', p1: 'First paragraph.', headingMore: 'More', p2: 'Second paragraph.' },
     },
   },
 };
@@ -327,12 +327,54 @@ describe('lookup screen', () => {
   }, 15_000);
 });
 
+describe('lookup tabs that replace options', () => {
+  it('opens on initialTab; a tab may bring its own endpoint, method, query sending and result fields', async () => {
+    const screen = {
+      id: 'gadget-lookup', route: '/gadget-lookup', kind: 'lookup', titleKey: 'test.gadget.title', permission: 'public',
+      options: {
+        endpoint: '/api/gadget/lookup', method: 'GET', emptyKey: 'test.gadget.notFound', initialTab: 'code',
+        query: { type: 'object', required: ['name'], properties: { name: { type: 'string', title: 'test.gadget.name' } } },
+        result: [{ field: '/answer', titleKey: 'test.gadget.answer' }],
+        tabs: [
+          { id: 'name', titleKey: 'test.gadget.name' },
+          {
+            id: 'code', titleKey: 'test.gadget.note', endpoint: '/api/gadget/list-search', method: 'POST', send: 'query',
+            query: { type: 'object', required: ['note'], properties: { note: { type: 'string', title: 'test.gadget.note' } } },
+            result: [{ field: '/price', titleKey: 'test.gadget.amount', format: 'money' }],
+          },
+        ],
+      },
+    } as unknown as ScreenDefinition;
+    const call = vi.fn(async (_m: string, path: string) => (path.endsWith('list-search') ? { list: [{ price: 5000 }] } : { answer: 'By name' }));
+    const { user } = renderScreen(LookupScreen, screen, '/gadget-lookup', createFakeDataProvider({ call: call as DataProvider['call'] }));
+    await waitFor(() => expect(field('/note')).toBeTruthy());
+    expect(document.querySelector('[data-field="/name"]')).toBeNull();
+    await user.type(input('/note'), 'x1');
+    await user.click(action('search'));
+    await waitFor(() => expect(document.querySelector('[data-result-field="/price"]')?.textContent).toContain('5 000'));
+    // send: "query" — the POST's body is empty and the query goes in the query string.
+    expect(call).toHaveBeenLastCalledWith('POST', '/api/gadget/list-search', {}, { note: 'x1' });
+    expect(document.querySelector('[data-result-field="/answer"]')).toBeNull();
+    await user.click(document.querySelector<HTMLElement>('[data-tab="name"]')!);
+    await waitFor(() => expect(field('/name')).toBeTruthy());
+    expect(document.querySelector('[data-region="result"]')!.textContent).toBe('');
+    await user.type(input('/name'), 'lamp');
+    await new Promise((r) => setTimeout(r, 1100));
+    await user.click(action('search'));
+    await waitFor(() => expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('By name'));
+    expect(call).toHaveBeenLastCalledWith('GET', '/api/gadget/lookup', { name: 'lamp' });
+  }, 15_000);
+});
+
 describe('page screen', () => {
   it('renders the title and paragraphs of its content key', async () => {
     const page = { id: 'about', route: '/about', kind: 'page', titleKey: 'test.gadget.title', permission: 'public', options: { contentKey: 'test.gadget.page' } } as unknown as ScreenDefinition;
     renderScreen(PageScreen, page, '/about', createFakeDataProvider());
     await waitFor(() => expect(dom.getByRole('heading', { level: 1 }).textContent).toBe('About gadgets'));
     expect([...document.querySelectorAll('[data-paragraph]')].map((p) => p.textContent)).toEqual(['First paragraph.', 'Second paragraph.']);
+    // A key named heading… is a section heading between the paragraphs, not a paragraph.
+    expect(dom.getByRole('heading', { level: 2 }).textContent).toBe('More');
+    expect(document.querySelector('[data-heading="headingMore"]')?.previousElementSibling?.textContent).toBe('First paragraph.');
     await act(async () => undefined);
   });
 });

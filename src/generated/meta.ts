@@ -88,7 +88,7 @@ export interface EntityManifest {
    */
   drafts?: boolean;
   /**
-   * Records inserted on start through the normal store write path (validated, audited as the system actor, in order). Either a file of this folder (`file`, shaped by seed.schema.json; a value {"$seed": "<key>"} stands for the id of the record of this entity whose `key` field has that value, so a record may name an earlier one as its parent) or a named generator of the server (`generator`, see src/server/store/seed.ts). `when`: "empty" seeds only while the table has no rows at all (staff edits and deletions stay as they are across restarts); "missing" adds, at every start, each record whose `key` value is not there yet (a catalogue that grows with the definitions).
+   * Records inserted on start through the normal store write path (validated, audited as the system actor, in order). Either a file of this folder (`file`, shaped by seed.schema.json; a value {"$seed": "<key>"} stands for the id of the record of this entity whose `key` field has that value, so a record may name an earlier one as its parent) or a named generator of the server (`generator`, see src/definitions/seed-generators.ts). `when`: "empty" seeds only while the table has no rows at all (staff edits and deletions stay as they are across restarts); "missing" adds, at every start, each record whose `key` value is not there yet (a catalogue that grows with the definitions) and so needs `key`. `key` (a unique field of the manifest) is required with "missing" and with {"$seed"} references, optional with "empty". `samples: true` marks sample/demo rows: they are inserted only when the server's config says so (seedSamples: env SEED_SAMPLES, on under npm start unless SEED_SAMPLES=0, off by default in buildApp so tests see only their own rows); seeds without it (required catalogues) always run.
    */
   seed?: {
     [k: string]: unknown;
@@ -98,8 +98,12 @@ export interface EntityManifest {
     /**
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
-    key: string;
+    key?: string;
     when: "empty" | "missing";
+    /**
+     * Sample/demo records, inserted only when the server's seedSamples config is on.
+     */
+    samples?: boolean;
   };
   /**
    * The records form a tree (screen kind `tree`): parentField holds the id of the parent record of the same entity (absent = a root); sortField orders siblings (then the id).
@@ -235,6 +239,68 @@ export interface EntityManifest {
      */
     perMinute?: number;
   };
+  /**
+   * The rows are public information (published prices, a classifier): anyone, signed in or not, may read every row — get, list-search, search-by-keyword, find-by, export and the aggregates — whatever their role's scope. Writing still needs the role's permission and scope.
+   */
+  publicRead?: boolean;
+  /**
+   * Named aggregate queries served by GET /api{base}/aggregate/{name}: rows grouped by fields and an optional date bucket, with min/max/avg/sum/count measures. The query string takes the grid's filters (as list-search), plus `bucket` where a date bucket is declared. Read like list-search: the role's read permission and scope, or anyone where publicRead.
+   */
+  aggregates?: {
+    [k: string]: Aggregate;
+  };
+  /**
+   * Records may be merged (POST /api{base}/merge with {ids: [≥ 2 ids]}; spec §5 'at least 2 reports must be selected to merge'): a new record is created from the first record (lowest id) with the listed array fields concatenated from all of them, in id order. Needs read on every record and create on the entity; the list offers it on selected rows.
+   */
+  merge?: {
+    /**
+     * @minItems 1
+     *
+     * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    arrays: string[];
+    maxRecords?: number;
+  };
+}
+export interface Aggregate {
+  description?: string;
+  /**
+   * Scalar fields to group by; each appears in the answer under its last segment (/fuelTypeId → fuelTypeId).
+   *
+   * @maxItems 5
+   *
+   * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  groupBy?: string[];
+  /**
+   * Group by a date field cut to the day or the month; the answer carries `bucket` as YYYY-MM-DD or YYYY-MM. The first unit is the default; the query's `bucket` picks another.
+   */
+  dateBucket?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    /**
+     * @minItems 1
+     */
+    units: ("day" | "month" | "year")[];
+  };
+  /**
+   * @minItems 1
+   * @maxItems 10
+   */
+  measures: {
+    name: string;
+    fn: "min" | "max" | "avg" | "sum" | "count";
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field?: string;
+  }[];
+  /**
+   * Most rows answered (default 1000).
+   */
+  limit?: number;
 }
 
 /**
@@ -812,6 +878,60 @@ export interface SeedFile {
    * @minItems 1
    */
   records: {}[];
+}
+
+/**
+ * schemas/_opendata/<code>.json: one dataset of the open-data catalogue (spec §1, §2: codes 2-009-0001 … 2-009-0028), produced from the live rows of a public entity and downloaded as CSV or JSON from GET /api/open-data/{code}/data.csv|json.
+ */
+export interface OpenDataset {
+  $schema?: string;
+  /**
+   * Must equal the file name.
+   */
+  code: string;
+  /**
+   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   */
+  titleKey: string;
+  /**
+   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   */
+  descriptionKey: string;
+  /**
+   * The source entity; it must be a public registry (manifest publicRead).
+   */
+  entity: string;
+  /**
+   * The columns, in order: a scalar field of the entity (reference ids are given with their localized name beside them).
+   *
+   * @minItems 1
+   */
+  fields: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    /**
+     * Column name in the CSV header and the JSON keys.
+     */
+    name: string;
+  }[];
+  /**
+   * Fixed grid filters of the source (list-search query values).
+   */
+  filters?: {
+    [k: string]: string | number | boolean;
+  };
+  sort?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    desc?: boolean;
+  }[];
+  publisher: string;
+  updateFrequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly" | "on-change";
+  license?: string;
 }
 
 /**

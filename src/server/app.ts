@@ -24,11 +24,16 @@ import passwordReset from './plugins/password-reset.ts';
 import demo from './plugins/demo.ts';
 import publicLookups from './plugins/public-lookups.ts';
 import publicSubmit from './plugins/public-submit.ts';
+import messenger from './plugins/messenger.ts';
+import stomp from './plugins/stomp.ts';
+import rateLimit from './plugins/rate-limit.ts';
+import aggregates from './plugins/aggregates.ts';
+import visits from './plugins/visits.ts';
+import openData from './plugins/open-data.ts';
+import merge from './plugins/merge.ts';
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
-import messenger from './plugins/messenger.ts';
-import stomp from './plugins/stomp.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -52,6 +57,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
     stompRelayUrl: env.STOMP_RELAY_URL || undefined,
     allowedOrigins: env.STOMP_ALLOWED_ORIGINS ? env.STOMP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
+    seedSamples: env.SEED_SAMPLES !== '0',
+    ...(env.PUBLIC_RATE_LIMIT ? { publicRateLimit: Number(env.PUBLIC_RATE_LIMIT) } : {}),
   };
 }
 
@@ -82,6 +89,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     demoUsers: options.demoUsers ?? false,
     stompRelayUrl: options.stompRelayUrl,
     allowedOrigins: options.allowedOrigins,
+    publicRateLimit: options.publicRateLimit,
+    seedSamples: options.seedSamples ?? false,
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -94,6 +103,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.decorate('config', config);
   await app.register(definitions);
   await app.register(http);
+  await app.register(rateLimit);
   await app.register(db);
   await app.register(store);
   await app.register(seed);
@@ -115,6 +125,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(workflow);
   await app.register(messenger);
   await app.register(stomp);
+  await app.register(aggregates);
+  await app.register(visits);
+  await app.register(openData);
+  await app.register(merge);
   await app.register(web);
   return app;
 }

@@ -62,4 +62,8 @@ export interface AppConfig {
   stompRelayUrl?: string | undefined;
   /** Browser origins allowed on the live socket besides the portal's own host (STOMP_ALLOWED_ORIGINS, comma-separated). */
   allowedOrigins?: string[] | undefined;
+  /** Requests per address and minute on the public endpoints (PUBLIC_RATE_LIMIT, default 120). */
+  publicRateLimit?: number | undefined;
+  /** Run the manifests' sample seeds (`seed.samples: true`; npm start: on unless SEED_SAMPLES=0; tests opt in). Required seeds always run. */
+  seedSamples?: boolean | undefined;
 }

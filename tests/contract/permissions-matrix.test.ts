@@ -196,6 +196,10 @@ for (const backend of backends()) {
       /** Whether a stored row is within the role's scope. */
       const visible = (row: Record<string, unknown>): boolean =>
         role.scope === 'ALL' || (role.scope === 'REGION' ? !regionField || at(row, regionField) === HOME : userId !== null && row.owner === userId);
+      // A public registry (manifest publicRead) is read by anyone, every row; writes keep the scope.
+      const publicRead = def.manifest.publicRead === true;
+      const mayRead = publicRead || may('read');
+      const readable = (row: Record<string, unknown>): boolean => publicRead || visible(row);
       const what = (route: string) => `${code} ${route} ${entity}`;
       const expectStatus = (res: { statusCode: number; body: string }, expected: number, route: string) =>
         expect(res.statusCode, `${what(route)}: ${res.body.slice(0, 200)}`).toBe(expected);
@@ -216,13 +220,13 @@ for (const backend of backends()) {
       // The records to reach: the admin's here and elsewhere, the user's own, another user's of the same role.
       const targets = [fixture.home, fixture.elsewhere, ...(own ? [own] : []), ...(twinRecords.has(`${code}:${entity}`) ? [twinRecords.get(`${code}:${entity}`)!] : [])];
       const rows = await Promise.all(targets.map((id) => stored(def, id)));
-      const seen = rows.filter(visible).map((r) => r.id).sort((a, b) => a - b);
-      const unseen = rows.filter((r) => !visible(r)).map((r) => r.id);
-      if (role.scope === 'OWN') expect(unseen, what('fixtures')).toContain(fixture.home);
+      const seen = rows.filter(readable).map((r) => r.id).sort((a, b) => a - b);
+      const unseen = rows.filter((r) => !readable(r)).map((r) => r.id);
+      if (role.scope === 'OWN') expect(rows.filter((r) => !visible(r)).map((r) => r.id), what('fixtures')).toContain(fixture.home);
 
       // get and audit, one record at a time
       for (const row of rows) {
-        const expected = !may('read') ? denied : visible(row) ? 200 : 404;
+        const expected = !mayRead ? denied : readable(row) ? 200 : 404;
         expectStatus(await call('GET', `${base}/get/${row.id}`, headers), expected, `get #${row.id}`);
         expectStatus(await call('GET', `${base}/audit/${row.id}`, headers), expected, `audit #${row.id}`);
       }
@@ -237,7 +241,7 @@ for (const backend of backends()) {
       }
       const keyword = await call('GET', `${base}/search-by-keyword?keyword=&limit=50`, headers);
       const exported = await call('GET', `${base}/export`, headers);
-      if (!may('read')) {
+      if (!mayRead) {
         expectStatus(list, denied, 'list-search');
         if (def.manifest.keywordFields?.length) expectStatus(keyword, denied, 'search-by-keyword');
         expectStatus(exported, denied, 'export');
@@ -245,7 +249,7 @@ for (const backend of backends()) {
         expectStatus(list, 200, 'list-search');
         const listed = allRows;
         expect(listed.length, what('list-search (every page together)')).toBe(list.json().total);
-        expect(listed.filter((r) => !visible(r)).map((r) => r.id), what('list-search rows outside the scope')).toEqual([]);
+        expect(listed.filter((r) => !readable(r)).map((r) => r.id), what('list-search rows outside the scope')).toEqual([]);
         const listedIds = listed.map((r) => r.id);
         for (const id of seen) expect(listedIds, what(`list-search shows #${id}`)).toContain(id);
         for (const id of unseen) expect(listedIds, what(`list-search hides #${id}`)).not.toContain(id);
@@ -272,7 +276,7 @@ for (const backend of backends()) {
         if (value === undefined) continue;
         const res = await call('GET', `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`, headers);
         expectStatus(res, 200, `find-by ${pointer}`);
-        expect(res.json().record?.id ?? null, what(`find-by ${pointer}`)).toBe(may('read') && visible(row) ? row.id : null);
+        expect(res.json().record?.id ?? null, what(`find-by ${pointer}`)).toBe(mayRead && readable(row) ? row.id : null);
       }
 
       // the download of a record's file: exactly for whoever may read the record

@@ -30,7 +30,9 @@ const entityWithWizard = (s: DefinitionSources): string | undefined =>
 describe('npm run check', () => {
   it('checks seeds: records valid against the schema, "$seed" naming an earlier record, the key unique', () => {
     const s = clone();
-    const manifestFile = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).seed?.file)!;
+    // A seed file whose records name earlier ones (a tree of units), not a flat sample file.
+    const manifestFile = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).seed?.file
+      && JSON.stringify(json(s, `${f.slice(0, -'entity.json'.length)}${json(s, f).seed.file}`)).includes('"$seed"'))!;
     const dir = manifestFile.slice(0, -'/entity.json'.length);
     const seedFile = `${dir}/${json(s, manifestFile).seed.file}`;
     const records = json(s, seedFile).records;
@@ -41,6 +43,15 @@ describe('npm run check', () => {
     const problems = run(s);
     expectProblem(problems, seedFile, `/records/${placeholderAt}/${field}`, /no earlier record/);
     expectProblem(problems, seedFile, '/records/0', /additional properties/);
+  });
+
+  it('needs a seed key for "missing" (and for "$seed" references), not for a sample seed of an empty table', () => {
+    const s = clone();
+    const samples = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).seed?.samples === true)!;
+    expect(json(s, samples).seed.key).toBeUndefined();
+    json(s, samples).seed.when = 'missing';
+    const problems = run(s);
+    expectProblem(problems, samples, '/seed/key', /needs a key/);
   });
 
   it('rejects an entityRef to an entity that does not exist, and a tree screen of an entity without a tree', () => {

@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { AgGridReact, type CustomCellRendererProps } from 'ag-grid-react';
-import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, type CellKeyDownEvent, type ColDef, type RowClickedEvent, type SortChangedEvent } from 'ag-grid-community';
+import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, RowSelectionModule, type CellKeyDownEvent, type ColDef, type RowClickedEvent, type SelectionChangedEvent, type SortChangedEvent } from 'ag-grid-community';
 import { Badge, makeStyles, type BadgeProps } from '@fluentui/react-components';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { StoredRecord } from '../../app/api/data-provider.ts';
@@ -17,6 +17,8 @@ import type { SortItem } from './list-state.ts';
  * (right-aligned numbers) and the column API (reading the sort back).
  */
 const GRID_MODULES = [ClientSideRowModelModule, CellStyleModule, ColumnApiModule];
+/** Lists with a bulk action (e.g. merge) also select rows by checkbox. */
+const SELECTING_MODULES = [...GRID_MODULES, RowSelectionModule];
 
 export type StatusColor = NonNullable<BadgeProps['color']>;
 
@@ -34,6 +36,8 @@ export interface ListGridProps {
   statusColor(status: string): StatusColor;
   /** Translates a column title key. */
   title(key: string): string;
+  /** Rows can be selected by checkbox (for a bulk action); called with the selected ids. */
+  onSelect?(ids: number[]): void;
 }
 
 const useStyles = makeStyles({
@@ -67,7 +71,7 @@ const sameSort = (a: readonly SortItem[], b: readonly SortItem[]): boolean =>
   a.length === b.length && a.every((s, i) => s.field === b[i]!.field && s.desc === b[i]!.desc);
 
 /** The grid of one list page. */
-export default function ListGrid({ def, rows, sort, onSortChange, onOpen, format, statusColor, title }: ListGridProps) {
+export default function ListGrid({ def, rows, sort, onSortChange, onOpen, format, statusColor, title, onSelect }: ListGridProps) {
   const styles = useStyles();
   const sortableFields = useMemo(() => new Set(def.grid.defaultSort.map((s) => s.field)), [def]);
   const columnDefs = useMemo<ColDef<StoredRecord>[]>(() => def.grid.columns.map((column) => {
@@ -102,7 +106,11 @@ export default function ListGrid({ def, rows, sort, onSortChange, onOpen, format
   return (
     <div className={onOpen ? styles.grid : styles.plain} data-entity={def.id} data-grid={def.id}>
       <AgGridReact<StoredRecord>
-        modules={GRID_MODULES}
+        modules={onSelect ? SELECTING_MODULES : GRID_MODULES}
+        {...(onSelect ? {
+          rowSelection: { mode: 'multiRow' as const, checkboxes: true, headerCheckbox: true, enableClickSelection: false },
+          onSelectionChanged: (e: SelectionChangedEvent<StoredRecord>) => onSelect(e.api.getSelectedRows().map((r) => r.id)),
+        } : {})}
         rowData={rows}
         columnDefs={columnDefs}
         getRowId={(p) => String(p.data.id)}

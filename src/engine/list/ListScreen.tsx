@@ -13,7 +13,7 @@ import {
   Button, DrawerBody, DrawerHeader, DrawerHeaderTitle, MessageBar, MessageBarActions, MessageBarBody,
   OverlayDrawer, Spinner, Text, Title2, makeStyles, tokens,
 } from '@fluentui/react-components';
-import { AddRegular, ArrowClockwiseRegular, ArrowDownloadRegular, DismissRegular, FilterRegular } from '@fluentui/react-icons';
+import { AddRegular, ArrowClockwiseRegular, ArrowDownloadRegular, DismissRegular, FilterRegular, MergeRegular } from '@fluentui/react-icons';
 import type { MachineDefinition, ScreenDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { loadMachine } from '../../definitions/client.ts';
@@ -21,7 +21,7 @@ import { useEntity } from '../common/useEntity.ts';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { useGetList } from '../../app/api/hooks.ts';
-import { useDataProvider } from '../../app/api/context.tsx';
+import { useApi, useDataProvider } from '../../app/api/context.tsx';
 import { useAbility } from '../../app/ability.tsx';
 import { HttpError, describeFailure } from '../../app/api/http.ts';
 import type { ReferenceItem, StoredRecord } from '../../app/api/data-provider.ts';
@@ -129,6 +129,27 @@ function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: Ent
     if (path) navigate(path);
   }, [def, navigate, ability]);
   const title = useCallback((key: string) => t(key), [t]);
+  // A manifest's `merge`: selected rows become one new record (POST {base}/merge), then it opens.
+  const { reportError, notifySuccess } = useApi();
+  const canMerge = Boolean(def.manifest.merge) && ability.can('create', def.manifest.subject);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [mergeHint, setMergeHint] = useState(false);
+  const merge = async () => {
+    if (selected.length < 2) {
+      setMergeHint(true);
+      return;
+    }
+    setMergeHint(false);
+    try {
+      const merged = await dataProvider.call<StoredRecord>('POST', `/api${def.manifest.base}/merge`, { ids: selected });
+      notifySuccess('engine.list.merged');
+      const path = entityScreenPath(def.id, ['detail'], merged.id, ability);
+      if (path) navigate(path);
+      else void list.refetch();
+    } catch (error) {
+      reportError(error);
+    }
+  };
   const sort = useMemo(() => effectiveSort(state.sort, def.grid), [state.sort, def]);
   const exportHref = dataProvider.exportUrl(def.id, { filters: { ...params.filters, lang: locale }, sortBy: params.sortBy, sortDesc: params.sortDesc });
   const hasFilters = Object.keys(state.filters).length > 0;
@@ -157,6 +178,7 @@ function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: Ent
           {hasFilters && <Button appearance="subtle" data-action="clear-filters" onClick={clearFilters}>{t('engine.list.clearFilters')}</Button>}
           <Button icon={<ArrowClockwiseRegular />} data-action="refresh" aria-label={t('engine.list.refresh')} title={t('engine.list.refresh')} onClick={() => void list.refetch()} />
           <Button as="a" href={exportHref} download icon={<ArrowDownloadRegular />} data-action="export">{t('engine.list.export')}</Button>
+          {canMerge && <Button icon={<MergeRegular />} data-action="merge" onClick={() => void merge()}>{t('engine.list.merge')}{selected.length ? ` (${selected.length})` : ''}</Button>}
           {createPath && <Button appearance="primary" icon={<AddRegular />} data-action="create" onClick={() => navigate(createPath)}>{t('engine.list.create')}</Button>}
         </div>
       </header>
@@ -171,6 +193,10 @@ function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: Ent
           <DrawerBody>{filters}</DrawerBody>
         </OverlayDrawer>
       ) : filters}
+
+      {mergeHint && selected.length < 2 && (
+        <MessageBar intent="warning" data-state="merge-hint"><MessageBarBody>{t('errors.mergeAtLeastTwo')}</MessageBarBody></MessageBar>
+      )}
 
       {failure && (
         <MessageBar intent="error" data-state="error">
@@ -200,6 +226,7 @@ function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: Ent
             format={format}
             statusColor={statusColor}
             title={title}
+            {...(canMerge ? { onSelect: setSelected } : {})}
           />
           <ListPager page={state.page} itemsPerPage={itemsPerPage} total={list.data.total} capped={list.data.totalCapped === true} onPage={setPage} onPageSize={setPageSize} />
         </>

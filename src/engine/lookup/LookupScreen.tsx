@@ -18,14 +18,12 @@ import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 
 type ResultField = { field: string; titleKey: string; format?: 'text' | 'date' | 'datetime' | 'money' | 'status' };
 
-/** One query form of a lookup screen: its schema and, optionally, its own endpoint. */
-export interface LookupTab {
-  id: string;
-  titleKey: string;
-  query: JSONSchema7;
-  uiSchema?: Record<string, unknown>;
-  endpoint?: string;
-}
+/**
+ * One tab of a lookup screen: any of the screen's options replaced for this tab (its own query
+ * form, endpoint, result fields…), e.g. by phone / by PINFL, or a product by tariff code,
+ * barcode or MXIK.
+ */
+export type LookupTab = Partial<Omit<LookupOptions, 'tabs' | 'initialTab' | 'tabsFrom'>> & { id: string; titleKey: string };
 
 /** What a lookup screen's `options` say: the query form, the endpoint and the result fields. */
 export interface LookupOptions {
@@ -39,9 +37,12 @@ export interface LookupOptions {
   /** Shown when the answer is empty (null, `{list: []}`, or `{count: 0}`). */
   emptyKey?: string;
   submitKey?: string;
+  /** POST only: send the query as query parameters with an empty body (e.g. list-search's filters). */
+  send?: 'body' | 'query';
   // Additive options (public services, issue #6):
-  /** Several query forms as tabs (e.g. by phone / by PINFL); each tab's values are the query. */
+  /** Several query forms as tabs; each tab's values are the query. The first tab (or `initialTab`) is open first. */
   tabs?: LookupTab[];
+  initialTab?: string;
   /** Tabs from a reference list (e.g. regions): the chosen item's id goes to the query as `param`; the first tab (`allKey`) sends none. */
   tabsFrom?: { reference: string; param: string; allKey: string; labelKey?: string };
   /** `table`: a list answer as one table with the result fields as columns (default: one block per row). */
@@ -88,10 +89,10 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const { t, i18n } = useTranslation();
   const s = useStyles();
   const { dataProvider, reportError } = useApi();
-  const options = screen.options as unknown as LookupOptions;
+  const all = screen.options as unknown as LookupOptions;
   const form = useRef<EntityFormHandle>(null);
-  const [tabId, setTabId] = useState<string>(options.tabs?.[0]?.id ?? 'all');
-  const tab = options.tabs?.find((x) => x.id === tabId);
+  const [tabId, setTabId] = useState<string>(all.initialTab ?? all.tabs?.[0]?.id ?? 'all');
+  const options: LookupOptions = { ...all, ...all.tabs?.find((x) => x.id === tabId) };
   const [query, setQuery] = useState<Record<string, unknown>>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>(undefined);
   const [answer, setAnswer] = useState<Array<Record<string, unknown>> | undefined>(undefined);
@@ -105,7 +106,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
 
   const switchTab = (id: string) => {
     setTabId(id);
-    if (options.tabs) setQuery({});
+    if (all.tabs) setQuery({});
     setAnswer(undefined);
     setServerErrors(undefined);
   };
@@ -116,7 +117,10 @@ export default function LookupScreen({ screen }: ScreenProps) {
     const params: Record<string, unknown> = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
     if (options.tabsFrom && tabId !== 'all') params[options.tabsFrom.param] = tabId;
     try {
-      const reply = await dataProvider.call<unknown>(options.method ?? 'GET', tab?.endpoint ?? options.endpoint, params);
+      const method = options.method ?? 'GET';
+      const reply = method === 'POST' && options.send === 'query'
+        ? await dataProvider.call<unknown>('POST', options.endpoint, {}, params)
+        : await dataProvider.call<unknown>(method, options.endpoint, params);
       const rows = rowsOf(reply);
       setAnswer(rows);
       if (!rows.length && options.emptyModal) setModal(options.emptyKey ?? 'errors.notFound');
@@ -128,8 +132,8 @@ export default function LookupScreen({ screen }: ScreenProps) {
     }
   }, 1000);
 
-  const tabList = options.tabs
-    ? options.tabs.map((x) => ({ id: x.id, label: t(x.titleKey) }))
+  const tabList = all.tabs
+    ? all.tabs.map((x) => ({ id: x.id, label: t(x.titleKey) }))
     : options.tabsFrom
       ? [{ id: 'all', label: t(options.tabsFrom.allKey) }, ...(refTabs.data ?? []).map((r) => ({ id: String(r.id), label: localizedName(r, i18n.language as Locale) }))]
       : undefined;
@@ -165,11 +169,11 @@ export default function LookupScreen({ screen }: ScreenProps) {
         </TabList>
       )}
       <EntityForm
-        key={options.tabs ? tabId : 'query'}
+        key={all.tabs ? tabId : 'query'}
         ref={form}
         entity={screen.entity ?? screen.id}
-        schema={tab?.query ?? options.query}
-        uiSchema={tab?.uiSchema ?? options.uiSchema ?? {}}
+        schema={options.query}
+        uiSchema={options.uiSchema ?? {}}
         formData={query}
         onChange={setQuery}
         onSubmit={() => void run.run()}
@@ -181,7 +185,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
       {options.noteKey && <Body1 as="p" className={s.note}>{t(options.noteKey)}</Body1>}
       <div data-region="result" className={s.result} aria-live="polite">
         {answer !== undefined && !answer.length && !options.emptyModal && (
-          <MessageBar intent="info"><MessageBarBody>{t(options.emptyKey ?? 'errors.notFound')}</MessageBarBody></MessageBar>
+          <MessageBar intent="info" layout="multiline"><MessageBarBody>{t(options.emptyKey ?? 'errors.notFound')}</MessageBarBody></MessageBar>
         )}
         {showRows && asTable && (
           <div className={s.scroll}>
@@ -200,12 +204,12 @@ export default function LookupScreen({ screen }: ScreenProps) {
           </div>
         )}
         {showRows && !asTable && answer.map((row, i) => (
-          <Table key={i} size="small" className={s.table} data-row={i}>
+          <Table key={i} size="small" className={s.blockTable} data-row={i}>
             <TableBody>
               {options.result.map((f) => (
                 <TableRow key={f.field} data-result-field={f.field}>
                   <TableCell className={s.label}><Body1>{t(f.titleKey)}</Body1></TableCell>
-                  <TableCell>{show(read(row, f.field), f.format, t)}</TableCell>
+                  <TableCell className={s.value}>{show(read(row, f.field), f.format, t)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -234,6 +238,9 @@ const useStyles = makeStyles({
   result: { marginTop: tokens.spacingVerticalL, display: 'grid', gap: tokens.spacingVerticalM, minWidth: 0 },
   scroll: { overflowX: 'auto', maxWidth: '100%' },
   table: { border: `1px solid ${tokens.colorNeutralStroke2}` },
+  blockTable: { border: `1px solid ${tokens.colorNeutralStroke2}`, tableLayout: 'fixed', width: '100%' },
+  // Long codes and names wrap instead of widening the page on a phone.
+  value: { overflowWrap: 'anywhere' },
   label: { width: '40%', color: tokens.colorNeutralForeground2 },
   // Long names (the committee's central office) wrap inside their tab instead of widening the page.
   tabs: {

@@ -27,15 +27,16 @@ interface PageOptions {
   sections?: PageSection[];
 }
 
-/** Paragraphs of a locale object, in order: every string but its `title`. */
+/** Headings and paragraphs of a locale object, in order: every string but its `title`. */
 const paragraphs = (content: unknown): Array<[string, string]> =>
   content && typeof content === 'object' ? Object.entries(content as Record<string, unknown>).filter((e): e is [string, string] => e[0] !== 'title' && typeof e[1] === 'string') : [];
 
 /**
  * Static content from the locale files: `options.contentKey` names an object with a
- * `title` and paragraphs (any other keys, in order), so the text is translated like
- * everything else and edited in pull requests; `cards` link to services and `sections` add
- * titled blocks. Drawn with the shell's light primitives: public pages are often a first visit.
+ * `title`, section headings (keys starting with `heading`) and paragraphs (any other keys, in
+ * order), so the text is translated like everything else and edited in pull requests; `cards`
+ * link to services and `sections` add titled blocks. Drawn with the shell's light primitives:
+ * public pages are often a first visit.
  */
 export default function PageScreen({ screen }: ScreenProps) {
   const { t } = useTranslation();
@@ -43,12 +44,17 @@ export default function PageScreen({ screen }: ScreenProps) {
   const options = (screen.options ?? {}) as PageOptions;
   const content = options.contentKey ? (t(options.contentKey, { returnObjects: true }) as Record<string, string> | string) : undefined;
   const title = content && typeof content === 'object' && typeof content.title === 'string' ? content.title : t(screen.titleKey);
+  // Keys named heading… are section headings (e.g. the FAQ's categories), the rest paragraphs;
+  // inside a titled section they are one level lower.
+  const blocks = (from: unknown, level: 'h2' | 'h3' = 'h2') => paragraphs(from).map(([k, v]) => {
+    if (!k.startsWith('heading')) return <Paragraph key={k} data-paragraph={k}>{v}</Paragraph>;
+    const H = level;
+    return <H key={k} data-heading={k} className={s.h2}>{v}</H>;
+  });
   return (
     <article className={s.root} data-screen={screen.id}>
       <Heading>{title}</Heading>
-      {paragraphs(content).map(([k, v]) => (
-        <Paragraph key={k} data-paragraph={k}>{v}</Paragraph>
-      ))}
+      {blocks(content)}
       {options.cards && (
         <section aria-labelledby={`${screen.id}-cards`} data-region="cards">
           <h2 id={`${screen.id}-cards`} className={s.h2}>{t(options.cardsTitleKey ?? 'engine.page.services')}</h2>
@@ -67,9 +73,7 @@ export default function PageScreen({ screen }: ScreenProps) {
       {options.sections?.map((section) => (
         <section key={section.id} aria-labelledby={`${screen.id}-${section.id}`} data-section={section.id} className={s.section}>
           <h2 id={`${screen.id}-${section.id}`} className={s.h2}>{t(section.titleKey)}</h2>
-          {paragraphs(t(section.contentKey, { returnObjects: true })).map(([k, v]) => (
-            <Paragraph key={k} data-paragraph={k}>{v}</Paragraph>
-          ))}
+          {blocks(t(section.contentKey, { returnObjects: true }), 'h3')}
         </section>
       ))}
     </article>

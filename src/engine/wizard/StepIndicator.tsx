@@ -2,7 +2,8 @@ import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { CheckmarkCircleFilled } from '@fluentui/react-icons';
 
 const useStyles = makeStyles({
-  list: { display: 'flex', gap: tokens.spacingHorizontalS, listStyle: 'none', padding: 0, margin: `${tokens.spacingVerticalM} 0`, overflowX: 'auto' },
+  list: { display: 'flex', gap: tokens.spacingHorizontalS, listStyle: 'none', padding: 0, margin: `${tokens.spacingVerticalM} 0`, flexWrap: 'wrap' },
+  // Wrapped rather than scrolled sideways: on a 360 px phone every step stays visible.
   step: {
     display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, padding: '6px 10px', borderRadius: tokens.borderRadiusMedium,
     whiteSpace: 'nowrap', color: tokens.colorNeutralForeground3, border: `1px solid ${tokens.colorNeutralStroke2}`, cursor: 'default',
@@ -24,6 +25,14 @@ export function StepIndicator({ titles, current, onSelect }: { titles: string[];
           data-step={i}
           aria-current={i === current ? 'step' : undefined}
           onClick={() => i < current && onSelect(i)}
+          // Passed steps are revisited by keyboard too.
+          tabIndex={i < current ? 0 : undefined}
+          onKeyDown={(e) => {
+            if (i < current && (e.key === 'Enter' || e.key === ' ')) {
+              e.preventDefault();
+              onSelect(i);
+            }
+          }}
         >
           {i < current ? <CheckmarkCircleFilled /> : <span className={s.number}>{i + 1}</span>}
           <span>{title}</span>

@@ -18,37 +18,58 @@ function seedRecords(def: EntityDefinition, registry: Parameters<(typeof seedGen
  * Seeds entities whose manifest says `seed` (definition-driven, see entity.schema.json):
  * records go through the store — validated, audited as the system actor — in file order, so
  * `{"$seed": key}` can name an earlier record (a parent). `when: "empty"` seeds only an empty
- * table; `when: "missing"` adds each record whose key is not there yet. Both are idempotent:
- * a restart adds nothing that is already there.
+ * table, all records in one transaction (all or nothing, one commit instead of one per row);
+ * `when: "missing"` adds each record whose key is not there yet. Both are idempotent: a
+ * restart adds nothing that is already there. Seeds marked `samples` (demo rows) run only
+ * when the config asks for them (`seedSamples`), so tests see only their own rows.
  */
 export default fp(
   async (app) => {
     const system = systemActor();
     for (const def of app.definitions.entities.values()) {
       const seed = def.manifest.seed;
-      if (!seed) continue;
+      if (!seed || (seed.samples && !app.config.seedSamples)) continue;
       const table = app.tables.get(def.id)!;
-      if (seed.when === 'empty') {
-        const { rows } = await app.db.query(`SELECT 1 FROM ${table.table} LIMIT 1`);
-        if (rows.length) continue;
-      }
-      const keyPath = `{${seed.key.split('/').slice(1).join(',')}}`;
-      // Every present key and its id in one read: a catalogue of hundreds costs one query a start.
-      const present = new Map<string, number>();
-      const { rows } = await app.db.query<{ id: number; key: string | null }>(`SELECT id, data #>> '${keyPath}' AS key FROM ${table.table} ORDER BY id`);
-      for (const r of rows) if (r.key !== null && !present.has(r.key)) present.set(r.key, Number(r.id));
-      const keyName = seed.key.slice(1);
-      for (const record of seedRecords(def, app.definitions)) {
-        const key = String(record[keyName]);
-        if (present.has(key)) continue;
+      const keyName = seed.key?.slice(1);
+      const keyPath = seed.key ? `{${seed.key.split('/').slice(1).join(',')}}` : undefined;
+      /** Replaces each {"$seed": key} by the id of the record seeded (or present) with that key. */
+      const resolve = (record: SeedRecord, present: Map<string, number>): SeedRecord => {
         const resolved: SeedRecord = {};
         for (const [name, value] of Object.entries(record)) {
           if (!isPlaceholder(value)) resolved[name] = value;
           else if (present.has(String(value.$seed))) resolved[name] = present.get(String(value.$seed));
           else throw new Error(`seed of ${def.id}: no record with ${seed.key} = "${value.$seed}" (list it earlier)`);
         }
+        return resolved;
+      };
+
+      if (seed.when === 'empty') {
+        const isEmpty = async () => (await app.db.query(`SELECT 1 FROM ${table.table} LIMIT 1`)).rows.length === 0;
+        if (!(await isEmpty())) continue;
         try {
-          present.set(key, (await app.store.create(def.id, resolved, system)).id);
+          await app.db.transaction(async (tx) => {
+            const present = new Map<string, number>();
+            for (const record of seedRecords(def, app.definitions)) {
+              const { id } = await app.store.create(def.id, resolve(record, present), system, { tx });
+              if (keyName) present.set(String(record[keyName]), id);
+            }
+          });
+        } catch (error) {
+          // Another instance starting at the same time seeded the table first.
+          if (await isEmpty()) throw error;
+        }
+        continue;
+      }
+
+      // Every present key and its id in one read: a catalogue of hundreds costs one query a start.
+      const present = new Map<string, number>();
+      const { rows } = await app.db.query<{ id: number; key: string | null }>(`SELECT id, data #>> '${keyPath}' AS key FROM ${table.table} ORDER BY id`);
+      for (const r of rows) if (r.key !== null && !present.has(r.key)) present.set(r.key, Number(r.id));
+      for (const record of seedRecords(def, app.definitions)) {
+        const key = String(record[keyName!]);
+        if (present.has(key)) continue;
+        try {
+          present.set(key, (await app.store.create(def.id, resolve(record, present), system)).id);
         } catch (error) {
           // Another instance starting at the same time seeded it first (the key is unique).
           const { rows: again } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE data #>> '${keyPath}' = $1`, [key]);

@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
 import type { FieldProblem } from '../../shared/validation/field-errors.ts';
@@ -22,7 +22,10 @@ export function withEntityRefs(store: EntityStore, db: Database, registry: Defin
     if (refs.length) fields.set(def.id, refs);
   }
 
-  const check = async (entity: string, input: unknown, selfId?: number): Promise<void> => {
+  // `on`: the caller's open transaction when there is one — a record created earlier in it (a
+  // parent seeded in the same transaction) exists there, and PGlite's one connection is not
+  // asked twice at once.
+  const check = async (entity: string, input: unknown, selfId?: number, on: Queryable = db): Promise<void> => {
     const refs = fields.get(entity);
     if (!refs || !input || typeof input !== 'object') return;
     const wanted = refs.flatMap((ref) => valuesAt(input, ref.path)
@@ -36,7 +39,7 @@ export function withEntityRefs(store: EntityStore, db: Database, registry: Defin
       const table = tables.get(target);
       const ids = wanted.filter((w) => w.entity === target).map((w) => w.id);
       const { rows } = table
-        ? await db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE id = ANY($1::bigint[])`, [ids])
+        ? await on.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE id = ANY($1::bigint[])`, [ids])
         : { rows: [] };
       const found = new Set(rows.map((r) => Number(r.id)));
       for (const w of wanted) if (w.entity === target && !found.has(w.id)) problems.push({ pointer: w.pointer, key: 'validation.entityRef', params: {} });
@@ -47,7 +50,7 @@ export function withEntityRefs(store: EntityStore, db: Database, registry: Defin
   return {
     ...store,
     async create(entity, input, actor, options) {
-      await check(entity, input);
+      await check(entity, input, undefined, options?.tx);
       // The options (the caller's transaction, its language) go through untouched.
       return store.create(entity, input, actor, options);
     },

@@ -57,6 +57,11 @@ export interface EntityStore {
    * sort fields throw (400) when this is called, before any row is read.
    * @example for await (const record of store.streamList('x', { keyword: 'a' }, { sortBy: ['createdAt'] }, actor)) …
    */
+  /**
+   * The WHERE clause (and its parameters) of list-search's filters, narrowed to the rows the
+   * actor may read — for other read-only queries over the same rows (the aggregates).
+   */
+  readableWhere(entity: string, filters: Record<string, unknown>, actor: Actor): { where: string; params: unknown[] };
   streamList(entity: string, filters: Record<string, unknown>, sort: Pick<SearchPayload, 'sortBy' | 'sortDesc'>, actor: Actor, batchSize?: number): AsyncIterable<StoredRecord>;
   /**
    * A status change (the workflow engine's write): locks the record, answers 404 outside the
@@ -286,8 +291,13 @@ export function createEntityStore(
     const region = valuesAt(data, field.split('/').slice(1))[0]?.value;
     if (region !== undefined && Number(region) !== actor.region) throw new ApiError(403, 'errors.forbidden');
   };
-  /** The list query narrowed to the rows the actor may see. */
+  /** Reading needs the role's permission, except for public registries (manifest `publicRead`). */
+  const mustRead = (actor: Actor, c: Compiled): void => {
+    if (!c.def.manifest.publicRead) must(actor, 'read', c);
+  };
+  /** The list query narrowed to the rows the actor may see (every row of a public registry). */
   const scoped = <Q extends { where: string; params: unknown[] }>(c: Compiled, q: Q, actor: Actor): Q => {
+    if (c.def.manifest.publicRead) return q;
     const params = [...q.params];
     const condition = rowScope(actor, c.def, (v) => `$${params.push(v)}`);
     return condition ? { ...q, params, where: q.where ? `${q.where} AND ${condition}` : `WHERE ${condition}` } : q;
@@ -298,10 +308,10 @@ export function createEntityStore(
 
     async get(entity, id, actor) {
       const c = entityOf(entity);
-      must(actor, 'read', c);
+      mustRead(actor, c);
       const { rows } = await db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1`, [id]);
       // Another user's record is "not found", not "forbidden": its existence is not told either.
-      if (!rows[0] || !rowVisible(actor, c.def, rows[0])) throw notFound();
+      if (!rows[0] || (!c.def.manifest.publicRead && !rowVisible(actor, c.def, rows[0]))) throw notFound();
       return toRecord(rows[0]);
     },
 
@@ -372,7 +382,7 @@ export function createEntityStore(
 
     async listSearch(entity, filters, payload, actor) {
       const c = entityOf(entity);
-      must(actor, 'read', c);
+      mustRead(actor, c);
       const q = scoped(c, buildListQuery(c.def, c.table, filters, payload), actor);
       const sql = listSearchSql(c.table, q, countCap);
       const [page, count] = await Promise.all([db.query<Row>(sql.page, q.params), db.query<{ total: number }>(sql.count, q.params)]);
@@ -380,9 +390,16 @@ export function createEntityStore(
       return total > countCap ? { list: page.rows.map(toRecord), total: countCap, totalCapped: true } : { list: page.rows.map(toRecord), total };
     },
 
+    readableWhere(entity, filters, actor) {
+      const c = entityOf(entity);
+      mustRead(actor, c);
+      const q = scoped(c, buildListQuery(c.def, c.table, filters, {}), actor);
+      return { where: q.where, params: q.params };
+    },
+
     streamList(entity, filters, sort, actor, batchSize = STREAM_BATCH_SIZE) {
       const c = entityOf(entity);
-      must(actor, 'read', c);
+      mustRead(actor, c);
       const q = scoped(c, buildListQuery(c.def, c.table, filters, { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true }), actor);
       const keys = q.keys;
       const orderBy = `ORDER BY ${keys.map((k) => `${k.column} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}`;
@@ -408,7 +425,7 @@ export function createEntityStore(
 
     async searchByKeyword(entity, keyword, limit, actor) {
       const c = entityOf(entity);
-      must(actor, 'read', c);
+      mustRead(actor, c);
       if (!c.table.keywordExpr) throw new ApiError(404, 'errors.notFound');
       const label = c.def.manifest.labelField
         ? `(data #>> '{${c.def.manifest.labelField.split('/').slice(1).join(',')}}')`

@@ -1,0 +1,258 @@
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { useQueries } from '@tanstack/react-query';
+import type { ScreenProps } from '../types.ts';
+import type { DashboardField, DashboardFilter, DashboardOptions, DashboardPanel } from './types.ts';
+import { useApi } from '../../app/api/context.tsx';
+import { useGetReference } from '../../app/api/hooks.ts';
+import { Heading, Notice, PageSpinner, ShellButton } from '../../app/shell/primitives.tsx';
+import { localizedName, pickLocale } from '../../shared/locales.ts';
+import { formatDate, formatMoney, formatNumber } from '../../shared/format.ts';
+import { TIME_ZONE } from '../../shared/format.ts';
+
+// apexcharts arrives only with a chart panel, never with the first visit.
+const DashboardChart = lazy(() => import('./Chart.tsx'));
+
+type Row = Record<string, unknown>;
+
+/** This month in Tashkent as YYYY-MM. */
+const currentMonth = (): string => new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit' }).format(new Date()).slice(0, 7);
+
+const initialValues = (filters: DashboardFilter[]): Record<string, string> =>
+  Object.fromEntries(filters.map((f) => [f.name, f.default !== undefined ? String(f.default) : f.month ? currentMonth() : f.choices && f.required ? f.choices[0]!.value : '']));
+
+/** A labeller of values by a field's format and reference list. */
+function useFieldLabel(fields: Array<DashboardField | undefined>) {
+  const { i18n } = useTranslation();
+  const locale = pickLocale(i18n.language);
+  const kinds = [...new Set(fields.map((f) => f?.reference).filter((k): k is string => Boolean(k)))];
+  // Reference lists are few and cached for ten minutes; one hook per distinct kind, in a stable order.
+  const lists = kinds.map((kind) => ({ kind, query: useGetReference(kind) }));
+  return (field: DashboardField | undefined, value: unknown): string => {
+    if (value === null || value === undefined || value === '') return '—';
+    if (field?.reference) {
+      const item = lists.find((l) => l.kind === field.reference)?.query.data?.find((i) => i.id === Number(value));
+      return item ? localizedName(item, locale) : String(value);
+    }
+    switch (field?.format) {
+      case 'money': return formatMoney(value);
+      case 'number': return formatNumber(value, locale);
+      case 'date': return formatDate(value);
+      case 'day': return String(value).slice(8, 10);
+      default: return String(value);
+    }
+  };
+}
+
+/**
+ * A page of tables and charts over API answers (`{list: [...]}`), typically the generic
+ * aggregates of an entity: filters on top (reference lists, choices, a month), each panel a
+ * table or an apexcharts bar/line chart declared in the screen's options, with loading,
+ * no-data and error states per panel. Tables scroll sideways on a phone; charts also carry
+ * an accessible label and, for keyboard and screen-reader users, the same numbers as a table.
+ */
+export default function DashboardScreen({ screen }: ScreenProps) {
+  const { t } = useTranslation();
+  const s = useStyles();
+  const navigate = useNavigate();
+  const { dataProvider } = useApi();
+  const options = screen.options as unknown as DashboardOptions;
+  const filters = options.filters ?? [];
+  const [values, setValues] = useState<Record<string, string>>(() => initialValues(filters));
+
+  const requests = options.panels.map((panel) => {
+    const query: Record<string, unknown> = { ...panel.source.query };
+    for (const name of panel.source.filters ?? []) if (values[name]) query[name] = values[name];
+    return { panel, query };
+  });
+  const results = useQueries({
+    queries: requests.map(({ panel, query }) => ({
+      queryKey: ['dashboard', screen.id, panel.id, query],
+      queryFn: async () => {
+        const reply = panel.source.method === 'POST'
+          ? await dataProvider.call<{ list: Row[] }>('POST', panel.source.endpoint, panel.source.body ?? {}, query)
+          : await dataProvider.call<{ list: Row[] }>('GET', panel.source.endpoint, query);
+        return reply.list;
+      },
+      staleTime: 60_000,
+      retry: 1,
+    })),
+  });
+
+  const fields = options.panels.flatMap((p) => [...(p.columns ?? []), p.x, p.seriesBy, ...(p.y ?? [])]).concat(filters.map((f) => (f.reference ? { field: f.name, titleKey: f.titleKey, reference: f.reference } : undefined)));
+  const label = useFieldLabel(fields);
+
+  return (
+    <div data-screen={screen.id} className={s.root}>
+      {options.back && (
+        <ShellButton data-action="back" onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}>← {t('engine.dashboard.back')}</ShellButton>
+      )}
+      <Heading>{t(screen.titleKey)}</Heading>
+      {filters.some((f) => !f.panel) && (
+        <div className={s.filters} role="group" aria-label={t(screen.titleKey)}>
+          {filters.filter((f) => !f.panel).map((f) => (
+            <FilterControl key={f.name} filter={f} value={values[f.name] ?? ''} onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))} label={label} />
+          ))}
+        </div>
+      )}
+      {requests.map(({ panel }, i) => {
+        const result = results[i]!;
+        let body: ReactNode;
+        if (result.isPending) body = <PageSpinner label={t('engine.dashboard.loading')} />;
+        else if (result.isError) body = (
+          <Notice intent="error" data-state="error">
+            {t(options.errorKey ?? 'engine.dashboard.error')}{' '}
+            <ShellButton onClick={() => void result.refetch()}>{t('engine.dashboard.retry')}</ShellButton>
+          </Notice>
+        );
+        else if (!result.data.length || (panel.kind !== 'table' && result.data.every((r) => (panel.y ?? []).every((y) => !Number(r[y.field]))))) {
+          body = <Notice data-state="empty">{t(options.emptyKey ?? 'engine.dashboard.empty')}</Notice>;
+        } else body = panel.kind === 'table'
+          ? <PanelTable panel={panel} rows={result.data} label={label} />
+          : <PanelChart panel={panel} rows={result.data} label={label} />;
+        return (
+          <section key={panel.id} data-panel={panel.id} className={s.panel} aria-busy={result.isPending}>
+            <h2 className={s.h2}>{t(panel.titleKey)}</h2>
+            {filters.some((f) => f.panel === panel.id) && (
+              <div className={s.filters} role="group" aria-label={t(panel.titleKey)}>
+                {filters.filter((f) => f.panel === panel.id).map((f) => (
+                  <FilterControl key={f.name} filter={f} value={values[f.name] ?? ''} onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))} label={label} />
+                ))}
+              </div>
+            )}
+            {body}
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+type Label = ReturnType<typeof useFieldLabel>;
+
+function FilterControl({ filter, value, onChange, label }: { filter: DashboardFilter; value: string; onChange(v: string): void; label: Label }) {
+  const { t } = useTranslation();
+  const s = useStyles();
+  const items = useGetReference(filter.reference).data;
+  const id = `filter-${filter.name}`;
+  return (
+    <label className={s.filter} htmlFor={id}>
+      <span>{t(filter.titleKey)}</span>
+      {filter.month ? (
+        <input id={id} type="month" className={s.control} value={value} data-filter={filter.name} onChange={(e) => e.target.value && onChange(e.target.value)} />
+      ) : (
+        <select id={id} className={s.control} value={value} data-filter={filter.name} onChange={(e) => onChange(e.target.value)}>
+          {!filter.required && <option value="">{t('engine.dashboard.all')}</option>}
+          {filter.choices?.map((c) => <option key={c.value} value={c.value}>{t(c.labelKey)}</option>)}
+          {items?.map((item) => <option key={item.id} value={String(item.id)}>{label({ field: filter.name, titleKey: filter.titleKey, reference: filter.reference }, item.id)}</option>)}
+        </select>
+      )}
+    </label>
+  );
+}
+
+function PanelTable({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]; label: Label }) {
+  const { t } = useTranslation();
+  const s = useStyles();
+  const columns = panel.columns ?? [];
+  return (
+    <div className={s.scroll} data-scroll tabIndex={0} role="region" aria-label={t(panel.titleKey)}>
+      <table className={mergeClasses(s.table, s.stacked)}>
+        <thead>
+          <tr>{columns.map((c) => <th key={c.field} scope="col" className={s.th}>{t(c.titleKey)}</th>)}</tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={i} data-row={i}>
+              {columns.map((c) => (
+                <td key={c.field} data-cell={c.field} data-label={t(c.titleKey)} className={c.format === 'money' || c.format === 'number' ? s.num : s.td}>
+                  {c.format === 'link' && typeof row[c.field] === 'string'
+                    ? <a href={String(row[c.field])} download>{t(c.titleKey)}</a>
+                    : label(c, row[c.field])}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function PanelChart({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]; label: Label }) {
+  const { t } = useTranslation();
+  const s = useStyles();
+  const x = panel.x!;
+  const ys = panel.y ?? [];
+  const chart = useMemo(() => {
+    const categories = [...new Set(rows.map((r) => String(r[x.field])))];
+    const series = panel.seriesBy
+      ? [...new Set(rows.map((r) => r[panel.seriesBy!.field]))].map((key) => ({
+        name: label(panel.seriesBy, key),
+        data: categories.map((c) => {
+          const row = rows.find((r) => String(r[x.field]) === c && r[panel.seriesBy!.field] === key);
+          return row ? Number(row[ys[0]!.field]) : null;
+        }),
+      }))
+      : ys.map((y) => ({ name: t(y.titleKey), data: categories.map((c) => Number(rows.find((r) => String(r[x.field]) === c)?.[y.field] ?? 0)) }));
+    return { categories, series };
+  }, [rows, panel, label, t, x.field, ys]);
+  const format = (v: number) => label(ys[0], v);
+  return (
+    <>
+      <Suspense fallback={<PageSpinner label={t('engine.dashboard.loading')} />}>
+        <DashboardChart
+          kind={panel.kind === 'line' ? 'line' : 'bar'}
+          categories={chart.categories.map((c) => label(x, c))}
+          series={chart.series}
+          xTitle={t(x.titleKey)}
+          yTitle={t(ys[0]?.titleKey ?? '')}
+          label={t('engine.dashboard.chartLabel', { title: t(panel.titleKey) })}
+          format={format}
+        />
+      </Suspense>
+      <details className={s.details}>
+        <summary>{t('engine.dashboard.asTable')}</summary>
+        <div className={s.scroll} data-scroll tabIndex={0} role="region" aria-label={t(panel.titleKey)}>
+          <table className={s.table}>
+            <thead><tr><th scope="col" className={s.th}>{t(x.titleKey)}</th>{chart.series.map((se) => <th key={se.name} scope="col" className={s.th}>{se.name}</th>)}</tr></thead>
+            <tbody>
+              {chart.categories.map((c, i) => (
+                <tr key={c}><td className={s.td}>{label(x, c)}</td>{chart.series.map((se) => <td key={se.name} className={s.num}>{se.data[i] === null ? '—' : format(se.data[i]!)}</td>)}</tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </>
+  );
+}
+
+const useStyles = makeStyles({
+  root: { maxWidth: '1100px', margin: '0 auto', padding: '8px 0 32px', display: 'grid', gap: tokens.spacingVerticalL, minWidth: 0 },
+  filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalL },
+  filter: { display: 'grid', gap: '4px', minWidth: '200px', flex: '1 1 200px', fontWeight: tokens.fontWeightSemibold },
+  control: { font: 'inherit', fontWeight: tokens.fontWeightRegular, padding: '8px', borderRadius: tokens.borderRadiusMedium, border: `1px solid ${tokens.colorNeutralStroke1}`, backgroundColor: tokens.colorNeutralBackground1, color: tokens.colorNeutralForeground1, minHeight: '40px', width: '100%' },
+  panel: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 },
+  h2: { fontSize: tokens.fontSizeBase500, lineHeight: tokens.lineHeightBase500, margin: 0 },
+  scroll: { overflowX: 'auto', maxWidth: '100%' },
+  table: { borderCollapse: 'collapse', width: '100%', fontSize: tokens.fontSizeBase300 },
+  th: { textAlign: 'left', padding: '8px', borderBottom: `2px solid ${tokens.colorNeutralStroke1}`, whiteSpace: 'nowrap' },
+  td: { padding: '8px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}` },
+  num: { padding: '8px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, textAlign: 'right', whiteSpace: 'nowrap' },
+  details: { fontSize: tokens.fontSizeBase300 },
+  // On a phone each row becomes a card of "column: value" lines, so no value hides off-screen.
+  stacked: {
+    '@media (max-width: 640px)': {
+      '& thead': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clipPath: 'inset(50%)' },
+      '& tr': { display: 'block', borderBottom: `2px solid ${tokens.colorNeutralStroke1}`, padding: '4px 0' },
+      '& td': { display: 'flex', justifyContent: 'space-between', gap: '12px', textAlign: 'right', borderBottom: 'none', padding: '4px 8px', whiteSpace: 'normal' },
+      '& td::before': { content: 'attr(data-label)', textAlign: 'left', color: tokens.colorNeutralForeground2 },
+      // The first column names the row (the good, the fuel, the station): the card's title.
+      '& td:first-child': { fontWeight: tokens.fontWeightSemibold, textAlign: 'left' },
+      '& td:first-child::before': { content: 'none' },
+    },
+  },
+});

@@ -1,0 +1,41 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { errorBodySchema } from '../errors.ts';
+import { filterQuerySchema } from '../store/list-query.ts';
+import { aggregateSql } from '../store/aggregate.ts';
+
+/**
+ * `GET /api{base}/aggregate/{name}` for every aggregate a manifest declares (`aggregates`):
+ * grouped min/max/avg/sum/count over the rows list-search's filters leave, so a chart or a
+ * price table is a definition, not a route of its own. Reading follows list-search (the
+ * role's permission and scope, or anyone for a `publicRead` registry); anonymous calls are
+ * rate-limited per address.
+ */
+const aggregates: FastifyPluginAsync = async (app) => {
+  for (const def of app.definitions.entities.values()) {
+    const table = app.tables.get(def.id)!;
+    for (const [name, aggregate] of Object.entries(def.manifest.aggregates ?? {})) {
+      const filters = filterQuerySchema(def);
+      const units = aggregate.dateBucket?.units;
+      app.get<{ Querystring: Record<string, unknown> }>(`/api${def.manifest.base}/aggregate/${name}`, {
+        config: { publicRateLimit: true },
+        schema: {
+          tags: [def.manifest.subject],
+          summary: aggregate.description ?? `Aggregate "${name}"`,
+          querystring: {
+            ...filters,
+            properties: { ...filters.properties, lang: { type: 'string' }, ...(units ? { bucket: { type: 'string', enum: units } } : {}) },
+          },
+          response: { 200: { type: 'object', required: ['list'], properties: { list: { type: 'array', items: { type: 'object', additionalProperties: true } } } }, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+        },
+      }, async (request) => {
+        const { bucket, lang, ...query } = request.query;
+        void lang;
+        const { where, params } = app.store.readableWhere(def.id, query, request.actor);
+        const { rows } = await app.db.query(aggregateSql(def, table, aggregate, where, bucket as string | undefined), params);
+        return { list: rows };
+      });
+    }
+  }
+};
+
+export default aggregates;

@@ -1,0 +1,53 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { errorBodySchema } from '../errors.ts';
+import { pointerSegments } from '../../definitions/pointer.ts';
+import { findFileFields } from '../store/record-schema.ts';
+
+/**
+ * `POST /api{base}/merge` for entities whose manifest declares `merge`: a new record made
+ * from the first of the chosen records (lowest id) with the declared array fields
+ * concatenated from all of them, in id order. It is an ordinary create (validated, audited,
+ * owned by the caller), so it needs read on every source record and create on the entity;
+ * the sources stay as they are.
+ */
+const merge: FastifyPluginAsync = async (app) => {
+  for (const def of app.definitions.entities.values()) {
+    const spec = def.manifest.merge;
+    if (!spec) continue;
+    const max = spec.maxRecords ?? 50;
+    // Uploaded files belong to their record: the merged record starts without them.
+    const fileRoots = [...new Set(findFileFields(def.schema).map((f) => f.path[0]!))];
+    app.post<{ Body: { ids: number[] } }>(`/api${def.manifest.base}/merge`, {
+      schema: {
+        tags: [def.manifest.subject],
+        summary: `Merges ${def.id} records into a new one (arrays ${spec.arrays.join(', ')} concatenated)`,
+        body: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'array', items: { type: 'integer', minimum: 1 }, uniqueItems: true, maxItems: max } } },
+        response: { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+      },
+    }, async (request) => {
+      const ids = [...request.body.ids].sort((a, b) => a - b);
+      if (ids.length < 2) throw new ApiError(400, 'errors.mergeAtLeastTwo', { fieldErrors: [{ pointer: '/ids', key: 'errors.mergeAtLeastTwo', params: {} }] });
+      const records = [];
+      for (const id of ids) records.push(await app.store.get(def.id, id, request.actor));
+      const { id: _id, version: _v, status: _s, owner: _o, createdAt: _c, updatedAt: _u, ...data } = structuredClone(records[0]!);
+      for (const name of fileRoots) delete (data as Record<string, unknown>)[name];
+      for (const pointer of spec.arrays) {
+        const path = pointerSegments(pointer);
+        const holder = path.slice(0, -1).reduce<Record<string, unknown> | undefined>((node, key) => {
+          if (!node) return undefined;
+          node[key] ??= {};
+          return node[key] as Record<string, unknown>;
+        }, data as Record<string, unknown>);
+        const rows = records.flatMap((r) => {
+          const value = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], r);
+          return Array.isArray(value) ? value : [];
+        });
+        if (holder) holder[path.at(-1)!] = rows;
+      }
+      return app.store.create(def.id, data, request.actor);
+    });
+  }
+};
+
+export default merge;

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
+import access from '../../schemas/_access/access.json' with { type: 'json' };
 import { connectLive, createStaff, type LiveClient } from '../support/stomp.ts';
 
 const waitUntil = async (check: () => boolean | Promise<boolean>, what: string) => {
@@ -161,6 +162,24 @@ for (const backend of backends()) {
       expect(elsewhere).toBe(404);
       const own = await connectLive(url, alice.token, alice.id, { origin: url.replace('ws://', 'http://').replace('/gs-guide-websocket', '') });
       open.push(own);
+    });
+
+    it('refuses the socket to a user whose staff card says canLogin = false, as sign-in does', async () => {
+      const dave = await createStaff(app, 'dave');
+      const cardEntity = app.definitions.entities.get(access.employeeEntity)!;
+      const userField = access.employeeUserField.slice(1);
+      // Any unit will do: the seeded ones exist from the first start.
+      const unitEntity = app.definitions.entities.get((cardEntity.schema.properties!.departmentId as { entityRef: { entity: string } }).entityRef.entity)!;
+      const unit = (await app.inject({ method: 'POST', url: `/api${unitEntity.manifest.base}/list-search`, payload: { itemsPerPage: 1 } })).json().list[0].id as number;
+      const card = await app.inject({ method: 'POST', url: `/api${cardEntity.manifest.base}/create`, payload: { lastName: 'Davronov', firstName: 'Dilshod', departmentId: unit, canRegister: false, canLogin: false, [userField]: Number(dave.id) } });
+      expect(card.statusCode, card.body).toBe(200);
+      // Actors are remembered for a few seconds; move the clock past that instead of sleeping.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000 });
+      try {
+        await expect(connectLive(url, dave.token, dave.id)).rejects.toThrow(/invalid or expired token/);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('replays what a client missed while its socket was down', async () => {

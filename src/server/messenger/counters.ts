@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import type { FastifyInstance } from 'fastify';
-import { rowScope, userActor, type Actor, type RowScope } from '../auth/access.ts';
-import type { ReadOnlyFields } from '../../shared/ability.ts';
+import { rowScope, type Actor } from '../auth/access.ts';
 
 /** The CASL subject of the messenger (a subsystem, not an entity): staff roles have `read Message`. */
 export const MESSENGER_SUBJECT = 'Message';
@@ -45,18 +44,8 @@ export function createCounters(app: FastifyInstance) {
       if (!def) throw new Error(`${COUNTERS_FILE}: no entity ${rule.entity}`);
     }
   }
-  const access = app.definitions.access!;
-  const userTable = app.tables.get(access.userEntity)!.table;
-  const roleTable = app.tables.get(access.roleEntity)!;
-  const roleCode = roleTable.columns.get('/code')!.column;
-
-  const actorOf = async (userId: string): Promise<Actor | undefined> => {
-    const { rows } = await app.db.query<{ data: { username: string; isOuter: boolean; canLogin: boolean; roles: string[]; regionId?: number } }>(`SELECT data FROM ${userTable} WHERE id = $1`, [Number(userId)]);
-    const user = rows[0]?.data;
-    if (!user?.canLogin) return undefined;
-    const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCode} = ANY($1::text[])`, [user.roles ?? []]);
-    return userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, roles.rows.map((r) => r.data));
-  };
+  // The same actor a request gets (auth's: roles, the staff card's canLogin, unit permissions).
+  const actorOf = (userId: string): Promise<Actor | undefined> => app.authSessions.actorOf(userId);
 
   const countRule = async (actor: Actor, rule: Rule): Promise<number> => {
     const def = app.definitions.entities.get(rule.entity)!;

@@ -209,7 +209,7 @@ export default fp(
       const { rows } = await app.db.query<{ data: UserData }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
       return rows[0] ? (await staffCardOf(userId, rows[0].data))?.id : undefined;
     };
-    app.decorate('authSessions', { payloadFor, provision, profileRecordId });
+    app.decorate('authSessions', { payloadFor, provision, profileRecordId, actorOf: loadActor });
 
     const signatureSignIn = createSignatureSignIn(app, provision, payloadFor);
 
@@ -368,6 +368,11 @@ declare module 'fastify' {
       provision(identity: ExternalIdentity): Promise<string | undefined>;
       /** The id of the user's own record of an entity (the user record, or their staff card), if any. */
       profileRecordId(userId: string, entity: string): Promise<number | undefined>;
+      /**
+       * The user's actor as a request with their token gets it (roles, unit permissions, field
+       * rules), or undefined when they may not sign in (account or staff card `canLogin` false).
+       */
+      actorOf(userId: string): Promise<Actor | undefined>;
     };
   }
 }

@@ -357,7 +357,7 @@ export default fp(async (app) => {
     return reply.header('content-type', rows[0]!.mime).header('content-length', rows[0]!.size).header('x-content-type-options', 'nosniff').send(stream);
   });
   });
-}, { name: 'messenger' });
+}, { name: 'messenger', dependencies: ['auth'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -109,8 +109,10 @@ for (const backend of backends()) {
           const may = (action: string) => ability.can(action, def.manifest.subject);
           const expectStatus = (res: { statusCode: number; body: string }, allowed: boolean, what: string) =>
             expect(res.statusCode, `${role.code} ${what} ${def.id}: ${res.body.slice(0, 120)}`).toBe(allowed ? 200 : 403);
-          expectStatus(await app.inject({ method: 'POST', url: `${base}/list-search`, payload: {}, headers: as(user.token) }), may('read'), 'list');
-          expectStatus(await app.inject({ method: 'GET', url: `${base}/get/${rec.id}`, headers: as(user.token) }), may('read'), 'read');
+          // A public registry (manifest publicRead) is read by anyone; writes keep the permissions.
+          const mayRead = def.manifest.publicRead === true || may('read');
+          expectStatus(await app.inject({ method: 'POST', url: `${base}/list-search`, payload: {}, headers: as(user.token) }), mayRead, 'list');
+          expectStatus(await app.inject({ method: 'GET', url: `${base}/get/${rec.id}`, headers: as(user.token) }), mayRead, 'read');
           const update = await app.inject({ method: 'PUT', url: `${base}/update/${rec.id}`, payload: { ...rec.data, version: rec.version }, headers: as(user.token) });
           expectStatus(update, may('update'), 'update');
           if (update.statusCode === 200) rec.version += 1;

@@ -9,7 +9,7 @@ import { act, configure, screen as dom, waitFor, within } from '@testing-library
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import type { ScreenDefinition } from '../generated/meta.ts';
 import type { ScreenProps } from './types.ts';
-import { createFakeDataProvider, renderWithProviders } from './form/testing.tsx';
+import { confirmPrompt, createFakeDataProvider, renderWithProviders } from './form/testing.tsx';
 import { HttpError } from '../app/api/http.ts';
 import type { DataProvider, StoredRecord } from '../app/api/data-provider.ts';
 import FormScreen from './form/FormScreen.tsx';
@@ -81,7 +81,7 @@ const screenOf = (id: string) => fx.screens.find((s) => s.id === id) as unknown 
 const field = (pointer: string) => document.querySelector<HTMLElement>(`[data-field="${pointer}"]`)!;
 const input = (pointer: string) => field(pointer).querySelector<HTMLInputElement>('input, textarea')!;
 const action = (name: string) => document.querySelector<HTMLButtonElement>(`[data-action="${name}"]`)!;
-const confirmDialog = async () => within(await dom.findByRole('dialog')).getByText('Yes');
+const confirmDialog = async () => within(await confirmPrompt()).getByText('Yes');
 
 // Under a full, parallel run Fluent's dialogs can take more than the default second to appear.
 configure({ asyncUtilTimeout: 20_000 });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { configure, screen as dom, waitFor, within } from '@testing-library/react';
-import { createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
+import { confirmPrompt, createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
 import type { DataProvider, StoredRecord } from '../../app/api/data-provider.ts';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 
@@ -58,12 +58,11 @@ describe('transition bar', () => {
     expect(document.querySelector('[data-event="CLOSE"]')).toBeNull();
 
     await user.click(document.querySelector<HTMLElement>('[data-event="START"]')!);
-    const prompt = await dom.findByRole('dialog');
-    await user.click(within(prompt).getByText('No'));
-    await waitFor(() => expect(dom.queryByRole('dialog')).toBeNull());
+    await user.click(within(await confirmPrompt()).getByText('No'));
+    await waitFor(() => expect(document.querySelector('[data-dialog="confirm"]')).toBeNull());
     expect(sent).toEqual([]);
     await user.click(document.querySelector<HTMLElement>('[data-event="START"]')!);
-    await user.click(within(await dom.findByRole('dialog')).getByText('Yes'));
+    await user.click(within(await confirmPrompt()).getByText('Yes'));
     await waitFor(() => expect(sent).toEqual([{ event: 'START', version: 2 }]));
   });
 

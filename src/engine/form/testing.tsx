@@ -3,7 +3,7 @@
  * test schemas' own titles), a fake data provider, and the providers a form needs.
  */
 import { createRef, type ReactElement, type ReactNode } from 'react';
-import { cleanup, configure, render, type RenderResult } from '@testing-library/react';
+import { cleanup, configure, render, waitFor, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -140,4 +140,17 @@ export function renderEntityForm(props: Partial<EntityFormProps> & Pick<EntityFo
     options,
   );
   return { ...view, handle, onChange, onSubmit, data: (): Record<string, unknown> => handle.current!.getData() };
+}
+
+/**
+ * The open confirmation prompt, found by its marker rather than by role: while one Fluent dialog
+ * closes and the next opens, the tabster modalizer can leave the new surface aria-hidden for a
+ * moment (seen in CI), which hides it from role queries though a user can click it.
+ */
+export async function confirmPrompt(): Promise<HTMLElement> {
+  return waitFor(() => {
+    const el = document.querySelector<HTMLElement>('[data-dialog="confirm"]');
+    if (!el) throw new Error('no confirmation prompt');
+    return el;
+  });
 }

@@ -66,6 +66,12 @@ const CORE_DDL = [
   )`,
   `CREATE INDEX IF NOT EXISTS ix_draft_updated ON draft (updated_at)`,
   `CREATE TABLE IF NOT EXISTS app_secret (name text PRIMARY KEY, value text NOT NULL)`,
+  // What the definitions said of each default role when last applied (src/server/auth/role-sync.ts).
+  `CREATE TABLE IF NOT EXISTS role_seed (
+    code text PRIMARY KEY,
+    seeded jsonb NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`,
   `CREATE TABLE IF NOT EXISTS credential (
     user_id text PRIMARY KEY,
     password_hash text NOT NULL,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { systemActor, userActor, type Actor, type RowScope } from '../auth/access.ts';
+import { syncDefaultRoles } from '../auth/role-sync.ts';
 import type { ReadOnlyFields } from '../../shared/ability.ts';
 import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../auth/passwords.ts';
 import { ACCESS_TOKEN_SECONDS, createRefreshTokens, createTokenService } from '../auth/tokens.ts';
@@ -37,7 +38,8 @@ const ACTOR_CACHE_MS = 10_000;
 /**
  * Password sign-in, rotating refresh tokens, logout, and the actor of every request (from
  * the bearer token). Users and roles are records of the entities named in
- * schemas/_access/access.json; on first start the default roles are seeded and an `admin`
+ * schemas/_access/access.json; on every start the default roles are created or brought up to
+ * the definitions (auth/role-sync.ts), and on the first an `admin`
  * user is created with ADMIN_PASSWORD, or a random password printed once.
  */
 export default fp(
@@ -104,11 +106,12 @@ export default fp(
     const mayLogin = async (userId: string, user: UserData): Promise<boolean> =>
       user.canLogin && (await staffCardOf(userId, user))?.data.canLogin !== false;
 
-    // --- first start: roles, then the admin ------------------------------------------------
-    for (const role of access.roles) {
-      const { rows } = await app.db.query(`SELECT 1 FROM ${roleTable.table} WHERE ${roleCodeColumn} = $1`, [role.code]);
-      if (!rows.length) await app.store.create(access.roleEntity, { code: role.code, name: role.name, scope: role.scope, permissions: role.permissions, ...(role.readOnlyFields ? { readOnlyFields: role.readOnlyFields } : {}), ...(role.description ? { description: role.description } : {}) }, system);
-    }
+    // --- every start: the default roles (created, or brought up to the definitions), then the admin
+    const synced = await syncDefaultRoles(
+      { db: app.db, store: app.store, roleEntity: access.roleEntity, table: roleTable.table, codeColumn: roleCodeColumn, actor: system },
+      access.roles,
+    );
+    if (synced.changed.length) app.log.info({ roles: synced.changed }, 'default roles brought up to schemas/_access/access.json');
     const admin = await app.db.query<{ id: number }>(`SELECT id FROM ${userTable.table} WHERE ${usernameColumn} = 'admin'`);
     if (!admin.rows.length) {
       const password = app.config.adminPassword ?? process.env.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');

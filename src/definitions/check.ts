@@ -422,6 +422,8 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (file !== `schemas/_opendata/${dataset.code}.json`) report(file, '/code', `code "${dataset.code}" must equal the file name`);
     useKey(file, '/titleKey', dataset.titleKey);
     useKey(file, '/descriptionKey', dataset.descriptionKey);
+    // The catalogue shows the frequency in the visitor's language.
+    useKey(file, '/updateFrequency', `openData.frequency.${dataset.updateFrequency}`);
     const source = entities.get(dataset.entity);
     if (!source) {
       report(file, '/entity', `entity "${dataset.entity}" does not exist`);

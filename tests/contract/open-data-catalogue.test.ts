@@ -64,6 +64,7 @@ for (const backend of backends()) {
         for (const m of list) {
           expect(m.title, `${String(m.code)} title in ${lang}`).not.toMatch(/^openData\./);
           expect(m.description, `${String(m.code)} description in ${lang}`).not.toMatch(/^openData\./);
+          expect(m.frequency, `${String(m.code)} frequency in ${lang}`).not.toMatch(/^openData\./);
           expect(m).toMatchObject({ publisher: expect.stringMatching(/\S/), license: 'CC BY 4.0', updateFrequency: expect.any(String) });
         }
       }

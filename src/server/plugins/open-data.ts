@@ -63,6 +63,8 @@ const openData: FastifyPluginAsync = async (app) => {
       description: app.translator.t(locale, dataset.descriptionKey),
       publisher: dataset.publisher,
       updateFrequency: dataset.updateFrequency,
+      // The code above is for programs; people read the frequency in their language.
+      frequency: app.translator.t(locale, `openData.frequency.${dataset.updateFrequency}`),
       license: dataset.license ?? 'CC BY 4.0',
       columns: columnsOf(dataset, def).map((c) => c.name),
       rows: rows[0]!.n,

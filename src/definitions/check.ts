@@ -422,6 +422,8 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (file !== `schemas/_opendata/${dataset.code}.json`) report(file, '/code', `code "${dataset.code}" must equal the file name`);
     useKey(file, '/titleKey', dataset.titleKey);
     useKey(file, '/descriptionKey', dataset.descriptionKey);
+    // The catalogue shows the frequency in the visitor's language.
+    useKey(file, '/updateFrequency', `openData.frequency.${dataset.updateFrequency}`);
     const source = entities.get(dataset.entity);
     if (!source) {
       report(file, '/entity', `entity "${dataset.entity}" does not exist`);
@@ -436,6 +438,12 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     };
     dataset.fields.forEach((f, i) => fieldOk(f.field, `/fields/${i}/field`));
     dataset.sort?.forEach((f, i) => fieldOk(f.field, `/sort/${i}/field`));
+    // Fixed filters are list-search query values: each must be one of the source grid's filters.
+    const gridFile = `schemas/${dataset.entity}/${source.manifest.grid}`;
+    const gridFilters = sources.has(gridFile) ? json<GridDefinition>(gridFile).filters.flatMap((g) => [g.name, `${g.name}From`, `${g.name}To`]) : [];
+    for (const name of Object.keys(dataset.filters ?? {})) {
+      if (!gridFilters.includes(name)) report(file, `/filters/${name}`, `"${name}" is not a filter of ${gridFile}`);
+    }
   }
 
   // --- access -------------------------------------------------------------------------------

@@ -119,11 +119,17 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
     it(`/open-data at ${width} px: the catalogue with working CSV and JSON links`, async () => {
       const page = await open('/open-data', width);
       await page.waitForSelector('[data-panel="datasets"] [data-row]');
-      expect(await page.locator('[data-panel="datasets"] [data-row]').count()).toBe(3);
+      expect(await page.locator('[data-panel="datasets"] [data-row]').count()).toBe(28);
       const href = await page.locator('[data-row="0"] [data-cell="csvUrl"] a').getAttribute('href');
       const csv = await page.request.get(`${portal.url}${href}`);
       expect(csv.status()).toBe(200);
       expect((await csv.text()).split('\r\n')[0]).toContain('priceSom');
+      // The last dataset's JSON link, as a visitor would follow it: rows of the live table.
+      const jsonHref = await page.locator('[data-row="27"] [data-cell="jsonUrl"] a').getAttribute('href');
+      expect(jsonHref).toBe('/api/open-data/2-009-0028/data.json');
+      const json = await page.request.get(`${portal.url}${jsonHref}`);
+      expect(json.status()).toBe(200);
+      expect(((await json.json()) as unknown[]).length).toBeGreaterThan(0);
       await noOverflow(page);
       expect(await axeProblems(page)).toEqual([]);
       await page.context().close();
@@ -170,6 +176,17 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
     await page.waitForSelector('[data-panel="days"] svg');
     expect((await portal.app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits).toBe(before + 1);
     await page.context().close();
+  });
+
+  it('screenshots of /open-data in four languages at 360 px', async () => {
+    for (const locale of ['uz', 'uzCyrillic', 'ru', 'en']) {
+      const page = await open('/open-data', 360, locale);
+      await page.waitForSelector('[data-panel="datasets"] [data-row]');
+      expect(await page.locator('h1').innerText()).not.toMatch(/^screen\./);
+      expect(await page.locator('[data-panel="datasets"]').innerText()).not.toMatch(/openData\.2-009/);
+      await page.screenshot({ path: path.join(SHOTS, `open-data-${locale}-360.png`), fullPage: false });
+      await page.context().close();
+    }
   });
 
   it('screenshots of /fair-price and /fair-price-stations in four languages at 360 px', async () => {

@@ -258,6 +258,20 @@ describe('npm run check', () => {
     expectProblem(run(s), `schemas/${e}/schema.json`, '/properties/extraRef/reference/list', /"planet" does not exist/);
   });
 
+  it('rejects an open dataset over a staff-only entity, a column that is not a scalar field, and a filter its source grid lacks', () => {
+    const s = clone();
+    const staffOnly = [...s.keys()].find((f) => /^schemas\/[a-z][^/]*\/entity\.json$/.test(f) && !json(s, f).publicRead)!;
+    const file = [...s.keys()].find((f) => f.startsWith('schemas/_opendata/'))!;
+    json(s, file).entity = json(s, staffOnly).id;
+    const other = [...s.keys()].filter((f) => f.startsWith('schemas/_opendata/'))[1]!;
+    json(s, other).filters = { colour: 'red' };
+    json(s, other).fields.push({ field: '/nothing', name: 'nothing' });
+    const problems = run(s);
+    expectProblem(problems, file, '/entity', /is not a public registry/);
+    expectProblem(problems, other, '/filters/colour', /is not a filter of/);
+    expectProblem(problems, other, `/fields/${json(s, other).fields.length - 1}/field`, /is not a scalar field/);
+  });
+
   it('rejects duplicate ids in a reference list', () => {
     const s = clone();
     const regions = json(s, 'schemas/_reference/region.json');

@@ -7,6 +7,7 @@ import { resolveFieldSchema } from '../../definitions/pointer.ts';
 import { valueAt } from '../../shared/format.ts';
 import { localizedName, type Locale } from '../../shared/locales.ts';
 import type { ReferenceService } from '../store/references.ts';
+import type { Actor } from '../store/entity-store.ts';
 
 /** One output column: its name, where it is read and, for a reference id, its list. */
 interface Column { name: string; field: string; reference?: string }
@@ -48,10 +49,13 @@ const openData: FastifyPluginAsync = async (app) => {
     if (!dataset || !def) throw notFound();
     return { dataset, def };
   };
-  const describe = async (dataset: OpenDataset, def: EntityDefinition, locale: Locale) => {
+  const describe = async (dataset: OpenDataset, def: EntityDefinition, locale: Locale, actor: Actor) => {
     const table = app.tables.get(def.id)!;
+    // Counted over the dataset's fixed filters: several datasets can share one source table.
+    const { where, params } = app.store.readableWhere(def.id, dataset.filters ?? {}, actor);
     const { rows } = await app.db.query<{ n: number; last: string | null }>(
-      `SELECT count(*)::int AS n, to_char(max(updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last FROM ${table.table}`,
+      `SELECT count(*)::int AS n, to_char(max(updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last FROM ${table.table} ${where}`,
+      params,
     );
     return {
       code: dataset.code,
@@ -59,6 +63,8 @@ const openData: FastifyPluginAsync = async (app) => {
       description: app.translator.t(locale, dataset.descriptionKey),
       publisher: dataset.publisher,
       updateFrequency: dataset.updateFrequency,
+      // The code above is for programs; people read the frequency in their language.
+      frequency: app.translator.t(locale, `openData.frequency.${dataset.updateFrequency}`),
       license: dataset.license ?? 'CC BY 4.0',
       columns: columnsOf(dataset, def).map((c) => c.name),
       rows: rows[0]!.n,
@@ -70,12 +76,12 @@ const openData: FastifyPluginAsync = async (app) => {
   const metaSchema = { type: 'object', additionalProperties: true } as const;
 
   app.get('/api/open-data', { config, schema: { tags, summary: 'The catalogue: every dataset with its metadata', response: { 200: { type: 'object', properties: { list: { type: 'array', items: metaSchema } } } } } }, async (request) => ({
-    list: await Promise.all([...app.definitions.openData.values()].sort((a, b) => a.code.localeCompare(b.code)).map((d) => describe(d, app.definitions.entities.get(d.entity)!, request.locale))),
+    list: await Promise.all([...app.definitions.openData.values()].sort((a, b) => a.code.localeCompare(b.code)).map((d) => describe(d, app.definitions.entities.get(d.entity)!, request.locale, request.actor))),
   }));
 
   app.get<{ Params: { code: string } }>('/api/open-data/:code', { config, schema: { tags, params: codeParams, response: { 200: metaSchema, 404: errorBodySchema } } }, async (request) => {
     const { dataset, def } = find(request.params.code);
-    return describe(dataset, def, request.locale);
+    return describe(dataset, def, request.locale, request.actor);
   });
 
   app.get<{ Params: { code: string; format: 'csv' | 'json' } }>('/api/open-data/:code/data.:format', {

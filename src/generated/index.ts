@@ -25,6 +25,8 @@ import type { Prefix } from './entities/prefix.ts';
 import type { Project } from './entities/project.ts';
 import type { StaffMember } from './entities/staff-member.ts';
 import type { StatPrice } from './entities/stat-price.ts';
+import type { Survey } from './entities/survey.ts';
+import type { SurveyResponse } from './entities/survey-response.ts';
 import type { Tender } from './entities/tender.ts';
 
 export type * from './meta.ts';
@@ -54,12 +56,14 @@ export type * from './entities/prefix.ts';
 export type * from './entities/project.ts';
 export type * from './entities/staff-member.ts';
 export type * from './entities/stat-price.ts';
+export type * from './entities/survey.ts';
+export type * from './entities/survey-response.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'fair-price' | 'fuel-price' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'project' | 'staff-member' | 'stat-price' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'fair-price' | 'fuel-price' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'project' | 'staff-member' | 'stat-price' | 'survey' | 'survey-response' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'fair-price', 'fuel-price', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'project', 'staff-member', 'stat-price', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'fair-price', 'fuel-price', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'project', 'staff-member', 'stat-price', 'survey', 'survey-response', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -89,6 +93,8 @@ export interface EntityDataMap {
   'project': Project;
   'staff-member': StaffMember;
   'stat-price': StatPrice;
+  'survey': Survey;
+  'survey-response': SurveyResponse;
   'tender': Tender;
 }
 

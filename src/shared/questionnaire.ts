@@ -1,5 +1,5 @@
 /**
- * Questionnaires (surveys and knowledge tests) as data: a record holds an array of questions,
+ * Questionnaires (opinion polls and knowledge tests) as data: a record holds an array of questions,
  * and this module — shared by the server, which validates and scores answers, and the
  * browser, which renders the form — turns that array into the answer form's JSON Schema and
  * uiSchema, strips the correct answers for the public, and scores an answer. It knows no

@@ -49,7 +49,7 @@ for (const backend of backends()) {
       responses: (await app.inject({ method: 'POST', url: '/api/survey-response/list-search', payload: { itemsPerPage: 1 } })).json().total as number,
       claims: (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM questionnaire_answer')).rows[0]!.n,
     });
-    const create = async (record: unknown) => {
+    const create = async (record: Record<string, unknown>) => {
       const res = await app.inject({ method: 'POST', url: '/api/survey/create', payload: record });
       expect(res.statusCode).toBe(200);
       return res.json().id as number;

@@ -35,7 +35,7 @@ const idParams = { type: 'object', required: ['id'], properties: { id: { type: '
 const looseObject = { type: 'object', additionalProperties: true } as const;
 
 /**
- * Questionnaires — surveys and knowledge tests — answered without an account (manifest
+ * Questionnaires — opinion polls and knowledge tests — answered without an account (manifest
  * `questionnaire`). The record's question array is the form: its JSON Schema and uiSchema are
  * built by `src/shared/questionnaire.ts` and sent without any `correct` mark; an answer is
  * validated against the same schema, refused outside the open dates, scored where options are

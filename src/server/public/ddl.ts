@@ -4,7 +4,7 @@
  * kept in clear) and the source of their per-address rate limit and "checked" counters.
  * `public_submission` holds one row per publicly submitted record: its reference number and
  * the idempotency key that makes a repeated submit the same record.
- * `questionnaire_answer` holds one row per answered questionnaire (survey or test): the
+ * `questionnaire_answer` holds one row per answered questionnaire (a poll or a test): the
  * browser's idempotency key (one response per browser), the address (the per-address limit,
  * across instances) and the reply, so a repeat answers the first reply.
  */

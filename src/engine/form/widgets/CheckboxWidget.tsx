@@ -22,3 +22,34 @@ export function CheckboxWidget(props: WidgetProps) {
     />
   );
 }
+
+/**
+ * Several choices as a group of boxes (`ui:widget: "checkboxes"` on an array of unique
+ * choices): the options are the items' `oneOf` titles (translated when they are keys); the
+ * value keeps the options' order. Read-only: disabled boxes.
+ */
+export function CheckboxesWidget(props: WidgetProps) {
+  const { id, value, label, disabled, readonly, options, onChange, onBlur, onFocus } = props;
+  const i18n = useTranslator();
+  const selected: unknown[] = Array.isArray(value) ? value : [];
+  const choices = options.enumOptions ?? [];
+  const toggle = (choice: unknown, on: boolean) => {
+    const next = choices.map((c) => c.value).filter((v) => (v === choice ? on : selected.includes(v)));
+    onChange(next);
+  };
+  return (
+    <div id={id} role="group" aria-label={translateTitle(i18n, label)} onBlur={() => onBlur(id, value)} onFocus={() => onFocus(id, value)} style={{ display: 'flex', flexDirection: 'column' }}>
+      {choices.map((c, i) => (
+        <Checkbox
+          key={String(c.value)}
+          id={`${id}-${i}`}
+          data-choice={i}
+          checked={selected.includes(c.value)}
+          disabled={disabled || readonly}
+          label={translateTitle(i18n, String(c.label))}
+          onChange={(_, data) => toggle(c.value, data.checked === true)}
+        />
+      ))}
+    </div>
+  );
+}

@@ -44,9 +44,11 @@ export function ResultsTable({ results, staff }: { results: QuestionnaireResults
                       <tr key={i} data-option={i}>
                         <td className={s.td}>{o.text}</td>
                         <td className={s.num} data-count={o.count}>{o.count}</td>
-                        <td className={s.barCell}>
-                          <span className={s.barTrack} aria-hidden="true"><span className={s.bar} style={{ width: `${share}%` }} /></span>
-                          <span className={s.share}>{share}%</span>
+                        <td className={s.td}>
+                          <span className={s.barCell}>
+                            <span className={s.barTrack} aria-hidden="true"><span className={s.bar} style={{ width: `${share}%` }} /></span>
+                            <span className={s.share}>{share}%</span>
+                          </span>
                         </td>
                       </tr>
                     );
@@ -74,7 +76,7 @@ const useStyles = makeStyles({
   thBar: { textAlign: 'left', padding: '6px', borderBottom: `2px solid ${tokens.colorNeutralStroke1}`, width: '38%' },
   td: { padding: '6px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, overflowWrap: 'anywhere' },
   num: { padding: '6px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, textAlign: 'right' },
-  barCell: { padding: '6px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, display: 'flex', alignItems: 'center', gap: '6px' },
+  barCell: { display: 'flex', alignItems: 'center', gap: '6px' },
   barTrack: { flex: 1, height: '10px', backgroundColor: tokens.colorNeutralBackground3, borderRadius: tokens.borderRadiusSmall, overflow: 'hidden', minWidth: '24px' },
   bar: { display: 'block', height: '100%', backgroundColor: tokens.colorBrandBackground },
   share: { minWidth: '3em', textAlign: 'right' },

@@ -1,4 +1,4 @@
-import { Checkbox } from '@fluentui/react-components';
+import { Checkbox, FieldContextProvider } from '@fluentui/react-components';
 import type { WidgetProps } from '@rjsf/utils';
 import { translateTitle } from '../messages.ts';
 import { useTranslator } from '../useTranslator.ts';
@@ -39,6 +39,8 @@ export function CheckboxesWidget(props: WidgetProps) {
   };
   return (
     <div id={id} role="group" aria-label={translateTitle(i18n, label)} onBlur={() => onBlur(id, value)} onFocus={() => onFocus(id, value)} style={{ display: 'flex', flexDirection: 'column' }}>
+      {/* Each box is named by its own option, not by the surrounding field (its label names the group). */}
+      <FieldContextProvider value={undefined}>
       {choices.map((c, i) => (
         <Checkbox
           key={String(c.value)}
@@ -50,6 +52,7 @@ export function CheckboxesWidget(props: WidgetProps) {
           onChange={(_, data) => toggle(c.value, data.checked === true)}
         />
       ))}
+      </FieldContextProvider>
     </div>
   );
 }

@@ -2,6 +2,9 @@
 import type { SystemFields } from '../meta.ts';
 
 export interface SurveyResponse {
+  /**
+   * The questionnaire answered (its id); set by the questionnaire route, which has just read the record — so no entityRef check (and generic tests may store any id).
+   */
   surveyId: number;
   /**
    * @maxItems 50

@@ -95,6 +95,7 @@ describe.skipIf(!browserTestsEnabled())('tests and surveys in Chromium', () => {
     expect(await page.locator('[data-region="outcome"]').count()).toBe(0);
     await noOverflow(page);
     expect(await axeProblems(page)).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header would cover the field in a full-page shot
     await page.screenshot({ path: path.join(SHOTS, 'surveys-test-form-360.png'), fullPage: true });
     // Now a wrong answer to the first question: 4 of 5 right, passed at 60%.
     const wrong = questions[0]!.options!.findIndex((o) => !o.correct);

@@ -181,6 +181,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
   const entities = new Map<string, { manifest: EntityManifest; schema?: JSONSchema7 }>();
   const bases = new Map<string, string>();
   const subjects = new Map<string, string>();
+  const questionnaires: Array<{ file: string; responses: { entity: string; parentField: string } }> = [];
   for (const file of filesIn(/^schemas\/[^_][^/]*\/entity\.json$/)) {
     const dir = file.slice(0, -'/entity.json'.length);
     const folder = dir.slice('schemas/'.length);
@@ -291,6 +292,17 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       });
     }
     if (manifest.localeField) field(file, '/localeField', manifest.localeField, { types: ['string'] });
+    if (manifest.questionnaire) {
+      const q = manifest.questionnaire;
+      field(file, '/questionnaire/questionsField', q.questionsField, { types: ['array'] });
+      field(file, '/questionnaire/openFromField', q.openFromField, { types: ['string'] });
+      field(file, '/questionnaire/openToField', q.openToField, { types: ['string'] });
+      if (q.passMarkField) field(file, '/questionnaire/passMarkField', q.passMarkField, { types: ['integer', 'number'] });
+      if (q.showResultsField) field(file, '/questionnaire/showResultsField', q.showResultsField, { types: ['boolean'] });
+      q.publicFields.forEach((p, i) => field(file, `/questionnaire/publicFields/${i}`, p));
+      // The responses entity may come later in the folder order: checked after the loop.
+      questionnaires.push({ file, responses: q.responses });
+    }
     if (manifest.workflow && machines.has(manifest.workflow)) {
       const machineFile = `workflows/${manifest.workflow}.machine.json`;
       for (const missing of checkMachineFields(machineFile, machines.get(manifest.workflow)!, schema, schemaFile!, report)) {
@@ -366,6 +378,17 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
   for (const [where, seen] of noticeContacts) {
     const [machineFile, at] = where.split('#') as [string, string];
     if (seen.lacking.length === followerCount.get(machineFile)) report(machineFile, at, `field "${seen.pointer}" exists in no entity following the machine (${seen.lacking.join(', ')})`);
+  }
+
+  for (const { file, responses } of questionnaires) {
+    const target = entities.get(responses.entity);
+    if (!target) report(file, '/questionnaire/responses/entity', `entity "${responses.entity}" does not exist`);
+    else if (target.schema) {
+      const parent = resolveFieldSchema(target.schema, responses.parentField);
+      if (!parent || scalarType(parent) !== 'integer') report(file, '/questionnaire/responses/parentField', `field "${responses.parentField}" must be an integer field of ${responses.entity}`);
+      // The route stores {<parent>, answers, score?, maxScore?, passed?}: the schema must take them.
+      if (!resolveFieldSchema(target.schema, '/answers')) report(file, '/questionnaire/responses/entity', `${responses.entity} must have an "answers" array`);
+    }
   }
 
   // --- screens ----------------------------------------------------------------------------

@@ -23,6 +23,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   profile: () => import('./profile/ProfileScreen.tsx'),
   // A subsystem screen: the staff messenger (entity-free; REST and the live socket).
   messenger: () => import('./messenger/MessengerScreen.tsx'),
+  // Polls and knowledge tests of an entity with a manifest `questionnaire`: the open list, answering one, staff results.
+  questionnaire: () => import('./questionnaire/QuestionnaireScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

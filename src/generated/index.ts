@@ -32,6 +32,8 @@ import type { Project } from './entities/project.ts';
 import type { StaffMember } from './entities/staff-member.ts';
 import type { StatPrice } from './entities/stat-price.ts';
 import type { SubordinateOrganisation } from './entities/subordinate-organisation.ts';
+import type { Survey } from './entities/survey.ts';
+import type { SurveyResponse } from './entities/survey-response.ts';
 import type { Tender } from './entities/tender.ts';
 import type { TripCostNorm } from './entities/trip-cost-norm.ts';
 import type { Vacancy } from './entities/vacancy.ts';
@@ -70,14 +72,16 @@ export type * from './entities/project.ts';
 export type * from './entities/staff-member.ts';
 export type * from './entities/stat-price.ts';
 export type * from './entities/subordinate-organisation.ts';
+export type * from './entities/survey.ts';
+export type * from './entities/survey-response.ts';
 export type * from './entities/tender.ts';
 export type * from './entities/trip-cost-norm.ts';
 export type * from './entities/vacancy.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'tender' | 'trip-cost-norm' | 'vacancy';
+export type EntityId = 'advertising-passport' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
 
-export const entityIds = ['advertising-passport', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'staff-member', 'stat-price', 'subordinate-organisation', 'tender', 'trip-cost-norm', 'vacancy'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -114,6 +118,8 @@ export interface EntityDataMap {
   'staff-member': StaffMember;
   'stat-price': StatPrice;
   'subordinate-organisation': SubordinateOrganisation;
+  'survey': Survey;
+  'survey-response': SurveyResponse;
   'tender': Tender;
   'trip-cost-norm': TripCostNorm;
   'vacancy': Vacancy;

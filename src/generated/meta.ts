@@ -261,6 +261,53 @@ export interface EntityManifest {
     arrays: string[];
     maxRecords?: number;
   };
+  /**
+   * The records are questionnaires (surveys and knowledge tests) anyone may answer without an account (src/server/plugins/questionnaires.ts): GET /api{base}/questionnaire lists the open ones, GET /api{base}/questionnaire/{id} gives one with its answer form (JSON Schema built from the questions, with no `correct` marks), POST /api{base}/questionnaire/{id}/answer stores a response (Idempotency-Key: one per browser; per-address limit) and answers the score where options are marked correct, GET /api{base}/questionnaire/{id}/results the per-question counts (public only where showResultsField is true; staff who may read the responses always). Questions: [{key, text, type: single|multiple|text|rating, required, options: [{text, correct}]}].
+   */
+  questionnaire?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    questionsField: string;
+    /**
+     * The only record fields (besides id and the stripped questions) that leave the server publicly.
+     *
+     * @minItems 1
+     *
+     * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    publicFields: string[];
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    openFromField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    openToField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    passMarkField?: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    showResultsField?: string;
+    /**
+     * Answers one address may send in a minute (default 10).
+     */
+    perMinute?: number;
+    /**
+     * The entity a response is stored as (created by the server as the system actor, validated and audited): its record is {<parentField>: questionnaire id, answers: [{key, question, value, choices?, rating?}], score?, maxScore?, passed?}.
+     */
+    responses: {
+      entity: string;
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      parentField: string;
+    };
+  };
 }
 export interface Aggregate {
   description?: string;
@@ -432,7 +479,8 @@ export type ScreenDefinition = {
     | "flow"
     | "tree"
     | "profile"
-    | "messenger";
+    | "messenger"
+    | "questionnaire";
   entity?: string;
   /**
    * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
@@ -503,6 +551,18 @@ export type ScreenDefinition = {
        */
       doneKey?: string;
     };
+    /**
+     * questionnaire: the open questionnaires of the entity (list), answering one (take; route with :id), or the per-question results for staff (results; the questionnaire chosen on the page).
+     */
+    mode?: "list" | "take" | "results";
+    /**
+     * questionnaire list: the route of the take screen; ':id' is replaced by the questionnaire's id.
+     */
+    takeRoute?: string;
+    /**
+     * questionnaire take: the route back to the list.
+     */
+    listRoute?: string;
   };
 };
 

@@ -68,6 +68,19 @@ describe('npm run check', () => {
     expectProblem(problems, treeScreen, '/kind', /has no tree/);
   });
 
+  it('checks a questionnaire manifest: its fields by type, the responses entity and its parent field', () => {
+    const s = clone();
+    const manifestFile = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).questionnaire)!;
+    const q = json(s, manifestFile).questionnaire;
+    q.openToField = q.questionsField;
+    q.publicFields.push('/noSuchField');
+    q.responses.entity = 'no-such-entity';
+    const problems = run(s);
+    expectProblem(problems, manifestFile, '/questionnaire/openToField', /must be of type string/);
+    expectProblem(problems, manifestFile, `/questionnaire/publicFields/${q.publicFields.length - 1}`, /does not exist/);
+    expectProblem(problems, manifestFile, '/questionnaire/responses/entity', /does not exist/);
+  });
+
   it('accepts the repository as it is', () => {
     expect(run(clone())).toEqual([]);
   });

@@ -73,8 +73,8 @@ export interface DataProvider {
    * `data` field, an optional draft id; the same `idempotencyKey` on a repeat answers the first reply.
    */
   submitPublic(path: string, data: RecordData, options: { draftId?: string; idempotencyKey: string }): Promise<{ id: number; referenceNumber: string; createdAt: string }>;
-  /** Any request of a subsystem API (the messenger): JSON body or multipart form, query. */
-  send<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options?: { body?: unknown; form?: FormData; query?: Record<string, string | number | undefined> }): Promise<T>;
+  /** Any request of a subsystem API (the messenger, questionnaires): JSON body or multipart form, query, headers (an idempotency key). */
+  send<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options?: { body?: unknown; form?: FormData; query?: Record<string, string | number | undefined>; headers?: Record<string, string> }): Promise<T>;
 }
 
 export interface Draft {

@@ -5,7 +5,7 @@
  * `date`) gets it by default.
  */
 import type { RegistryWidgetsType } from '@rjsf/utils';
-import { CheckboxWidget } from './CheckboxWidget.tsx';
+import { CheckboxesWidget, CheckboxWidget } from './CheckboxWidget.tsx';
 import { DateTimeWidget, DateWidget } from './DateWidgets.tsx';
 import { EntityChoicesWidget, EntityRefWidget } from './EntityRefWidget.tsx';
 import { FileWidget } from './FileWidget.tsx';
@@ -34,6 +34,7 @@ export const portalWidgets: RegistryWidgetsType = {
   'date-time': DateTimeWidget,
   datetime: DateTimeWidget,
   checkbox: CheckboxWidget,
+  checkboxes: CheckboxesWidget,
   file: FileWidget,
   mapPoint: MapPointWidget,
   entityRef: EntityRefWidget,
@@ -45,6 +46,7 @@ export const portalWidgets: RegistryWidgetsType = {
   SelectWidget,
   RadioWidget,
   CheckboxWidget,
+  CheckboxesWidget,
   DateWidget,
   DateTimeWidget,
   HiddenWidget,

@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../db/database.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Broker, LiveEvent } from './broker.ts';
+import { containsPattern, searchKey } from './search.ts';
 
 /**
  * The messenger's tables (a subsystem like sign-in, not generic entities). Messages are
@@ -209,8 +210,8 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
         if (rows[0]?.owner !== me) throw notFound();
       }
       const { rows } = await tx.query<{ id: number }>(
-        'INSERT INTO chat_message (chat_id, group_chat_id, owner_id, message, file_id, reply_to, forwarded_from) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
-        [chatId, input.groupChatId ?? null, me, text, input.fileId ?? null, input.replyTo ?? null, input.forwardedFrom ?? null],
+        'INSERT INTO chat_message (chat_id, group_chat_id, owner_id, message, file_id, reply_to, forwarded_from, search_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id',
+        [chatId, input.groupChatId ?? null, me, text, input.fileId ?? null, input.replyTo ?? null, input.forwardedFrom ?? null, searchKey(text)],
       );
       const id = rows[0]!.id;
       const recipients = everyone.filter((u) => u !== me);
@@ -263,7 +264,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
     let dto!: MessageDto;
     const events = await db.transaction(async (tx) => {
       const m = await ownMessage(tx, id, me);
-      await tx.query('UPDATE chat_message SET message = $2, edited = true WHERE id = $1', [id, text]);
+      await tx.query('UPDATE chat_message SET message = $2, search_text = $3, edited = true WHERE id = $1', [id, text, searchKey(text)]);
       dto = (await loadMessage(tx, id, me))!;
       return stage(tx, m.everyone, m.chat_id !== null ? 'msg' : 'groupMsg', { action: 'EDIT' satisfies MessageAction, ...dto });
     });
@@ -312,7 +313,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
     else await membersOf(db, where.groupChatId!, me);
     const params: unknown[] = [me, where.chatId ?? where.groupChatId];
     const conds = [where.chatId !== undefined ? 'm.chat_id = $2' : 'm.group_chat_id = $2'];
-    if (page.search) { params.push(`%${page.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`); conds.push(`m.message ILIKE $${params.length}`); }
+    if (page.search) { params.push(containsPattern(page.search)); conds.push(`m.search_text LIKE $${params.length}`); }
     const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chat_message m WHERE $1::text IS NOT NULL AND ${conds.join(' AND ')}`, params)).rows[0]!.n;
     if (page.beforeId !== undefined) { params.push(page.beforeId); conds.push(`m.id < $${params.length}`); }
     params.push(page.itemsPerPage, page.beforeId !== undefined ? 0 : page.page * page.itemsPerPage);

@@ -4,6 +4,18 @@ import { encodeFrame, FrameError, FrameParser, type Frame } from './frame.ts';
 import type { Broker, LiveEvent } from './broker.ts';
 import type { Locale } from '../../shared/locales.ts';
 
+/**
+ * Serialized event bodies: one event staged for a group's fifty members shares one body
+ * object, so it is turned into JSON once, not once per subscriber.
+ */
+const serialized = new WeakMap<object, string>();
+const bodyText = (body: unknown): string => {
+  if (!body || typeof body !== 'object') return JSON.stringify(body);
+  let text = serialized.get(body);
+  if (text === undefined) serialized.set(body, (text = JSON.stringify(body)));
+  return text;
+};
+
 /** The per-user channels a client may subscribe to, as `/user/<own id>/<channel>`. */
 export const USER_CHANNELS = ['msg', 'groupMsg', 'documentMarking', 'notificationMsg', 'unreadMessages', 'unreadMessage', 'makeRead'] as const;
 /** Only for users of the security role. */
@@ -212,7 +224,7 @@ export class StompSession {
         headers.ack = String(event.id);
         sub.unacked.push(event.id);
       } else autoDelivered = true;
-      this.write({ command: 'MESSAGE', headers, body: JSON.stringify(event.body) });
+      this.write({ command: 'MESSAGE', headers, body: bodyText(event.body) });
     }
     if (!event.id) return;
     if (this.sent.size > 10_000) this.sent.clear();

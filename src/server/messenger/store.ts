@@ -171,13 +171,20 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
     if (!members.includes(me)) throw notFound();
     return members;
   };
+  // Direct chats are never deleted nor re-paired: their ids are remembered (the hot path of a send by receiverId).
+  const chatIds = new Map<string, number>();
   /** The direct chat of two staff members, made on first use. */
   const openChat = async (me: string, other: string): Promise<number> => {
     if (me === other) throw new ApiError(400, 'messenger.errors.selfChat');
     await staff(other);
     const [a, b] = [me, other].sort();
+    const known = chatIds.get(`${a} ${b}`);
+    if (known !== undefined) return known;
     await db.query('INSERT INTO chat (user_a, user_b) VALUES ($1, $2) ON CONFLICT (user_a, user_b) DO NOTHING', [a, b]);
-    return (await db.query<{ id: number }>('SELECT id FROM chat WHERE user_a = $1 AND user_b = $2', [a, b])).rows[0]!.id;
+    const id = (await db.query<{ id: number }>('SELECT id FROM chat WHERE user_a = $1 AND user_b = $2', [a, b])).rows[0]!.id;
+    if (chatIds.size >= 100_000) chatIds.clear();
+    chatIds.set(`${a} ${b}`, id);
+    return id;
   };
 
   const loadMessage = async (tx: Queryable, id: number, viewer: string): Promise<MessageDto | undefined> => {
@@ -196,11 +203,16 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
     if (!text && !input.fileId) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/message', key: 'messenger.errors.empty', params: {} }] });
     if (text.length > 10_000) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/message', key: 'messenger.errors.tooLong', params: { limit: 10_000 } }] });
     let chatId = input.chatId ?? null;
-    if (chatId === null && input.groupChatId === undefined && input.receiverId) chatId = await openChat(me, input.receiverId);
+    // A chat just opened by receiverId needs no second look-up of its two people.
+    let pair: string[] | undefined;
+    if (chatId === null && input.groupChatId === undefined && input.receiverId) {
+      chatId = await openChat(me, input.receiverId);
+      pair = [me, input.receiverId];
+    }
     if (chatId === null && input.groupChatId === undefined) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/chatId', key: 'validation.required', params: {} }] });
     let dto!: MessageDto;
     const events = await db.transaction(async (tx) => {
-      const everyone = chatId !== null ? [me, (await chatOf(tx, chatId, me)).other] : await membersOf(tx, input.groupChatId!, me);
+      const everyone = pair ?? (chatId !== null ? [me, (await chatOf(tx, chatId, me)).other] : await membersOf(tx, input.groupChatId!, me));
       if (input.replyTo !== undefined) {
         const { rows } = await tx.query<{ chat_id: number | null; group_chat_id: number | null }>('SELECT chat_id, group_chat_id FROM chat_message WHERE id = $1', [input.replyTo]);
         if (!rows[0] || rows[0].chat_id !== chatId || rows[0].group_chat_id !== (input.groupChatId ?? null)) throw notFound();
@@ -209,15 +221,19 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
         const { rows } = await tx.query<{ owner: string | null }>('SELECT owner FROM file_entity WHERE id = $1', [input.fileId]);
         if (rows[0]?.owner !== me) throw notFound();
       }
-      const { rows } = await tx.query<{ id: number }>(
-        'INSERT INTO chat_message (chat_id, group_chat_id, owner_id, message, file_id, reply_to, forwarded_from, search_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id',
+      // The new row answers what its message needs (time, author's name), saving a read-back of a plain message.
+      const { rows } = await tx.query<{ id: number; created_at: string; owner_name: string | null }>(
+        `INSERT INTO chat_message (chat_id, group_chat_id, owner_id, message, file_id, reply_to, forwarded_from, search_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         RETURNING id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at, (SELECT ${nameSql('u')} FROM ${users.table} u WHERE u.id::text = $3) AS owner_name`,
         [chatId, input.groupChatId ?? null, me, text, input.fileId ?? null, input.replyTo ?? null, input.forwardedFrom ?? null, searchKey(text)],
       );
-      const id = rows[0]!.id;
+      const { id, created_at: createdAt, owner_name: ownerName } = rows[0]!;
       const recipients = everyone.filter((u) => u !== me);
       if (recipients.length) await tx.query('INSERT INTO message_receipt (message_id, user_id) SELECT $1, unnest($2::text[])', [id, recipients]);
       if (input.fileId) await tx.query('UPDATE file_entity SET record_id = $1 WHERE id = $2', [id, input.fileId]);
-      dto = (await loadMessage(tx, id, me))!;
+      dto = input.fileId || input.replyTo !== undefined
+        ? (await loadMessage(tx, id, me))!
+        : { id, chatId, groupChatId: input.groupChatId ?? null, message: text, isRead: 'UNREAD', edited: false, ownerId: Number(me), ownerName: ownerName ?? '', file: null, replyTo: null, forwardedFrom: input.forwardedFrom ?? null, createdAt };
       return stage(tx, everyone, chatId !== null ? 'msg' : 'groupMsg', { action: 'NEW' satisfies MessageAction, ...dto, isRead: 'UNREAD' });
     });
     await publish(events);

@@ -180,7 +180,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
   const chatIds = new Map<string, number>();
   const staffSeen = new Map<string, number>();
   /** The direct chat of two staff members, made on first use. */
-  const openChat = async (me: string, other: string): Promise<number> => {
+  const checkOther = async (me: string, other: string) => {
     if (me === other) throw new ApiError(400, 'messenger.errors.selfChat');
     // Whether the other is staff is read again after STAFF_RECHECK_MS, as auth rereads a user's rights.
     if (!(Date.now() - (staffSeen.get(other) ?? 0) < STAFF_RECHECK_MS)) {
@@ -188,14 +188,27 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
       if (staffSeen.size >= 100_000) staffSeen.clear();
       staffSeen.set(other, Date.now());
     }
+  };
+  /** The pair's chat id, inserting the chat if new (in `q`'s transaction); remembered only once committed (`remember`). */
+  const chatOfPair = async (q: Queryable, me: string, other: string): Promise<{ id: number; remember: () => void }> => {
     const [a, b] = [me, other].sort();
-    const known = chatIds.get(`${a} ${b}`);
-    if (known !== undefined) return known;
-    await db.query('INSERT INTO chat (user_a, user_b) VALUES ($1, $2) ON CONFLICT (user_a, user_b) DO NOTHING', [a, b]);
-    const id = (await db.query<{ id: number }>('SELECT id FROM chat WHERE user_a = $1 AND user_b = $2', [a, b])).rows[0]!.id;
-    if (chatIds.size >= 100_000) chatIds.clear();
-    chatIds.set(`${a} ${b}`, id);
-    return id;
+    const key = `${a} ${b}`;
+    const known = chatIds.get(key);
+    if (known !== undefined) return { id: known, remember: () => undefined };
+    // One statement: the new row, or the existing one (a data-modifying CTE is invisible to its own SELECT, so never both).
+    const { rows } = await q.query<{ id: number }>(
+      `WITH ins AS (INSERT INTO chat (user_a, user_b) VALUES ($1, $2) ON CONFLICT (user_a, user_b) DO NOTHING RETURNING id)
+       SELECT id FROM ins UNION ALL SELECT id FROM chat WHERE user_a = $1 AND user_b = $2`, [a, b]);
+    // A concurrent insert committed during the statement is seen by the next one.
+    const id = rows[0]?.id ?? (await q.query<{ id: number }>('SELECT id FROM chat WHERE user_a = $1 AND user_b = $2', [a, b])).rows[0]!.id;
+    return { id, remember: () => { if (chatIds.size >= 100_000) chatIds.clear(); chatIds.set(key, id); } };
+  };
+  /** The direct chat of two staff members, made on first use. */
+  const openChat = async (me: string, other: string): Promise<number> => {
+    await checkOther(me, other);
+    const chat = await chatOfPair(db, me, other);
+    chat.remember();
+    return chat.id;
   };
 
   const loadMessage = async (tx: Queryable, id: number, viewer: string): Promise<MessageDto | undefined> => {
@@ -214,15 +227,18 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
     if (!text && !input.fileId) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/message', key: 'messenger.errors.empty', params: {} }] });
     if (text.length > 10_000) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/message', key: 'messenger.errors.tooLong', params: { limit: 10_000 } }] });
     let chatId = input.chatId ?? null;
-    // A chat just opened by receiverId needs no second look-up of its two people.
-    let pair: string[] | undefined;
+    // By receiverId: the chat is made, if new, in the message's own transaction (one commit, not two),
+    // and its two people need no second look-up.
+    let pair: [string, string] | undefined;
     if (chatId === null && input.groupChatId === undefined && input.receiverId) {
-      chatId = await openChat(me, input.receiverId);
+      await checkOther(me, input.receiverId);
       pair = [me, input.receiverId];
     }
-    if (chatId === null && input.groupChatId === undefined) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/chatId', key: 'validation.required', params: {} }] });
+    let opened: { id: number; remember: () => void } | undefined;
+    if (chatId === null && input.groupChatId === undefined && !pair) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/chatId', key: 'validation.required', params: {} }] });
     let dto!: MessageDto;
     const events = await db.transaction(async (tx) => {
+      if (pair) chatId = (opened = await chatOfPair(tx, ...pair)).id;
       const everyone = pair ?? (chatId !== null ? [me, (await chatOf(tx, chatId, me)).other] : await membersOf(tx, input.groupChatId!, me));
       if (input.replyTo !== undefined) {
         const { rows } = await tx.query<{ chat_id: number | null; group_chat_id: number | null }>('SELECT chat_id, group_chat_id FROM chat_message WHERE id = $1', [input.replyTo]);
@@ -246,6 +262,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
         : { id, chatId, groupChatId: input.groupChatId ?? null, message: text, isRead: 'UNREAD', edited: false, ownerId: Number(me), ownerName: ownerName ?? '', file: null, replyTo: null, forwardedFrom: input.forwardedFrom ?? null, createdAt };
       return stage(tx, everyone, chatId !== null ? 'msg' : 'groupMsg', { action: 'NEW' satisfies MessageAction, ...dto, isRead: 'UNREAD' }, { messageId: id, userIds: recipients });
     });
+    opened?.remember();
     await publish(events);
     await pushUnread(events.map((e) => e.userId).filter((u) => u !== me), dto);
     return dto;

@@ -13,6 +13,8 @@ export type LiveChannel = 'msg' | 'groupMsg' | 'documentMarking' | 'notification
 type Handler = (body: Record<string, unknown>) => void;
 
 let client: Client | undefined;
+/** The token renewal an expired socket started; the next CONNECT waits for it. */
+let renewing: Promise<unknown> = Promise.resolve();
 const handlers = new Map<LiveChannel, Set<Handler>>();
 const upstream = new Map<LiveChannel, StompSubscription>();
 const statusListeners = new Set<(connected: boolean) => void>();
@@ -37,6 +39,7 @@ function ensureClient(): Client | undefined {
     heartbeatIncoming: 10_000,
     heartbeatOutgoing: 10_000,
     beforeConnect: async (c) => {
+      await renewing;
       c.connectHeaders = { Authorization: `Bearer ${getSetting('accessToken') ?? ''}` };
     },
   });
@@ -50,9 +53,16 @@ function ensureClient(): Client | undefined {
     upstream.clear();
     for (const l of statusListeners) l(false);
   };
-  // An expired token is refused with an ERROR frame: renew it, the next attempt uses it.
+  // The server ends a socket whose token expired (or refuses an expired one) with an ERROR
+  // frame: renew the token, and the automatic reconnect uses it and is sent what it missed.
+  // A session ended by sign-out or withdrawn access stays closed.
   client.onStompError = (frame) => {
-    if (/token/.test(frame.headers.message ?? '')) void refreshSession();
+    const message = frame.headers.message ?? '';
+    if (/^session ended/.test(message)) void closeLive();
+    else if (/token/.test(message)) {
+      const c = client;
+      renewing = refreshSession().then((ok) => { if (!ok && client === c) void closeLive(); });
+    }
   };
   client.activate();
   return client;

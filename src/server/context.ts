@@ -60,6 +60,10 @@ export interface AppConfig {
   demoUsers?: boolean | undefined;
   /** Messenger broker: RabbitMQ's STOMP plugin (`stomp://user:pass@host:61613`, STOMP_RELAY_URL); absent = in-process. */
   stompRelayUrl?: string | undefined;
+  /** Lifetime of access tokens in seconds (ACCESS_TOKEN_SECONDS, default 900); tests shorten it. */
+  accessTokenSeconds?: number | undefined;
+  /** How often live sockets' sessions are checked again (sign-out, disabled user) and counters recomputed, in ms (default 15 000). */
+  livePollMs?: number | undefined;
   /** Browser origins allowed on the live socket besides the portal's own host (STOMP_ALLOWED_ORIGINS, comma-separated). */
   allowedOrigins?: string[] | undefined;
   /** Requests per address and minute on the public endpoints (PUBLIC_RATE_LIMIT, default 120). */

@@ -25,7 +25,8 @@ for (const backend of backends()) {
     let close: () => Promise<void>;
     let client: LiveClient | undefined;
     beforeAll(async () => {
-      ({ app, close } = await startTestApp(backend.name));
+      // The periodic recomputation off (an hour): a push here follows the write's signal.
+      ({ app, close } = await startTestApp(backend.name, { livePollMs: 3_600_000 }));
       await app.listen({ port: 0, host: '127.0.0.1' });
     });
     afterAll(async () => {

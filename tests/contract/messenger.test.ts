@@ -103,6 +103,33 @@ for (const backend of backends()) {
       expect((await as(carol, 'POST', '/api/chat-message/forward-message', { id: reply.json().id, receiverId: Number(bob.id) })).statusCode).toBe(404);
     });
 
+    it('searches messages case-insensitively in Cyrillic and Uzbek Latin, through the trigram index', async () => {
+      const chatId = (await as(bob, 'POST', `/api/chat/create/${carol.id}`)).json().chatId as number;
+      for (const message of ['ОТЧЁТ за квартал готов', 'Hisobot: Oʻzbekiston boʻyicha', 'Ҳисобот тайёр', 'ничего лишнего', '100% tayyor_emas']) {
+        expect((await send(bob, '/api/chat-message/sendMessage', { chatId, message })).statusCode).toBe(200);
+      }
+      const found = async (search: string) => ((await as(carol, 'POST', `/api/chat-message/get-by-chatId/${chatId}?search=${encodeURIComponent(search)}`, {})).json().list as Array<{ message: string }>).map((m) => m.message);
+      expect(await found('отчёт')).toEqual(['ОТЧЁТ за квартал готов']);
+      expect(await found('КВАРТАЛ')).toEqual(['ОТЧЁТ за квартал готов']);
+      expect(await found('ҲИСОБОТ')).toEqual(['Ҳисобот тайёр']);
+      expect(await found("o'zbekiston")).toEqual(['Hisobot: Oʻzbekiston boʻyicha']);
+      expect(await found('HISOBOT')).toEqual(['Hisobot: Oʻzbekiston boʻyicha']);
+      expect(await found('%')).toEqual(['100% tayyor_emas']);
+      expect(await found('r_e')).toEqual(['100% tayyor_emas']);
+      expect(await found('квартал лишнего')).toEqual([]);
+      // An edited message is found by its new text only.
+      const sent = (await send(bob, '/api/chat-message/sendMessage', { chatId, message: 'eski matn' })).json();
+      expect((await as(bob, 'POST', '/api/chat-message/edit', { id: sent.id, message: 'Янги МАТН' })).statusCode).toBe(200);
+      expect(await found('eski')).toEqual([]);
+      expect(await found('янги матн')).toEqual(['Янги МАТН']);
+      // The planner can answer the search condition from the trigram index (seq scans priced out).
+      const plan = await app.db.transaction(async (tx) => {
+        await tx.query('SET LOCAL enable_seqscan = off');
+        return (await tx.query<{ 'QUERY PLAN': string }>("EXPLAIN SELECT id FROM chat_message WHERE search_text LIKE '%hisobot%'")).rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('ix_chat_message_search');
+    });
+
     it('shows staff their colleagues’ photos: one’s own set through the profile upload', async () => {
       // The upload routes are the organisation's (tests/contract/org.test.ts covers them and
       // the {id} variant); here: the photo reaches other staff through the messenger.

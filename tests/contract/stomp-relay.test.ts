@@ -8,6 +8,20 @@ import { backends, createTestDatabase } from '../support/databases.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { connectLive, createStaff, type LiveClient } from '../support/stomp.ts';
 import { rabbitmqMissing, startRabbitmq } from '../support/rabbitmq.ts';
+import { signIn } from '../support/app.ts';
+import { createSampler } from '../support/sample-data.ts';
+import { readFileSync } from 'node:fs';
+import { loadDefinitionSources } from '../../src/definitions/sources.ts';
+import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
+import { REPO_ROOT } from '../../src/server/app.ts';
+import { createServerAjv } from '../../src/server/validation.ts';
+import { COUNTERS_FILE } from '../../src/server/messenger/counters.ts';
+
+const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
+const mapping = JSON.parse(readFileSync(path.join(REPO_ROOT, COUNTERS_FILE), 'utf8')) as { counters: Record<string, Array<{ entity: string; statuses: string[]; assignedTo?: string }>> };
+// A counter that counts records in the status they are created in, without an assignee (as in counters.test.ts).
+const [counter, rule] = Object.entries(mapping.counters).flatMap(([name, rules]) => rules.map((r) => [name, r] as const))
+  .find(([, r]) => !r.assignedTo && r.statuses.includes(registry.machines.get(registry.entities.get(r.entity)!.manifest.workflow ?? '')?.initial ?? 'none'))!;
 
 const postgres = backends().find((b) => b.name === 'postgres')!;
 const missing = rabbitmqMissing() ?? (postgres.available ? undefined : 'PostgreSQL is unavailable (two instances share one database)');
@@ -23,7 +37,8 @@ describe.skipIf(!!missing)('two portal instances through RabbitMQ (STOMP relay)'
   const instance = async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-relay-'));
     dirs.push(dataDir);
-    const app = await buildApp({ dataDir, databaseUrl: database.url, adminPassword: TEST_ADMIN_PASSWORD, stompRelayUrl: rabbit.url });
+    // The periodic recomputation off (an hour): what reaches another instance here came through the relay.
+    const app = await buildApp({ dataDir, databaseUrl: database.url, adminPassword: TEST_ADMIN_PASSWORD, stompRelayUrl: rabbit.url, livePollMs: 3_600_000 });
     await app.listen({ port: 0, host: '127.0.0.1' });
     apps.push(app);
     return { app, url: `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/gs-guide-websocket` };
@@ -61,5 +76,21 @@ describe.skipIf(!!missing)('two portal instances through RabbitMQ (STOMP relay)'
     const reply = await b.app.inject({ method: 'POST', url: '/api/chat-message/sendMessage', headers: { authorization: `Bearer ${bob.token}` }, payload: { chatId: got.chatId, message: 'B dan javob' } });
     expect(reply.statusCode, reply.body).toBe(200);
     await onA.next('msg', (m) => m.message === 'B dan javob');
+  });
+
+  it('a record created through instance A pushes the counters of a user connected to instance B', async () => {
+    const [a, b] = apps.length >= 2 ? [apps[0]!, apps[1]!] : [(await instance()).app, (await instance()).app];
+    const urlOf = (app: FastifyInstance) => `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/gs-guide-websocket`;
+    const admin = await signIn(b, 'admin', TEST_ADMIN_PASSWORD);
+    const onB = await connectLive(urlOf(b), admin.token, String(admin.id));
+    clients.push(onB);
+    await onB.subscribe('notificationMsg');
+    const first = await onB.next('notificationMsg');
+    const def = registry.entities.get(rule.entity)!;
+    const sample = createSampler(def.schema, registry.references, createServerAjv());
+    const created = await a.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: sample(21, { full: true }), headers: { authorization: `Bearer ${admin.token}`, 'accept-language': 'en' } });
+    expect(created.statusCode, created.body).toBe(200);
+    const pushed = await onB.next('notificationMsg', (c) => c[counter] === (first[counter] as number) + 1);
+    expect(pushed.total).toBe((first.total as number) + 1);
   });
 });

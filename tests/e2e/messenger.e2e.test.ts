@@ -1,14 +1,16 @@
 /**
  * Two staff members chat in Chromium, each in a browser profile of their own: Alice at
  * desktop width, Bob on a 360 px phone. Messages, an edit, a delete and the read mark move
- * live over the STOMP socket; the unread counter shows before Bob opens the chat. A
- * screenshot of Bob's phone goes to /tmp/messenger-shots.
+ * live over the STOMP socket; the unread counter shows before Bob opens the chat. On a phone
+ * Alice sees photos (or initials), searches a chat and forwards a message to a group.
+ * Screenshots go to /tmp/messenger-shots.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
 import { createStaff, STOMP_PASSWORD } from '../support/stomp.ts';
+import { PNG } from '../support/multipart.ts';
 
 const SHOTS = '/tmp/messenger-shots';
 
@@ -17,7 +19,7 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
   let portal: Awaited<ReturnType<typeof startPortal>>;
   const contexts: BrowserContext[] = [];
   let alice: { id: string };
-  let bob: { id: string };
+  let bob: { id: string; token: string };
 
   const signedIn = async (username: string, width: number): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width, height: 760 }, locale: 'en-US' });
@@ -131,5 +133,43 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
     await name.fill('Oylik hisobotlar');
     await a.locator('[data-action="rename-group"]').click();
     await b.locator('[data-row^="group-"]', { hasText: 'Oylik hisobotlar' }).waitFor();
+  });
+
+  it('on a 360 px phone Alice sees photos or initials, searches a chat and forwards a message to a group', async () => {
+    // Bob sets his photo through the profile upload.
+    const form = new FormData();
+    form.set('file', new Blob([PNG], { type: 'image/png' }), 'bob.png');
+    const uploaded = await fetch(`${portal.url}/api/file-entity/save/employee-photo/for-profile`, { method: 'POST', headers: { authorization: `Bearer ${bob.token}` }, body: form });
+    expect(uploaded.status).toBe(200);
+
+    const a = await signedIn('alice', 360);
+    await a.locator('[data-tab="contacts"]').click();
+    await a.locator(`[data-row="user-${bob.id}"] [data-photo="image"]`).waitFor();
+    expect(await a.locator('[data-row^="user-"] [data-photo="initials"]').count()).toBeGreaterThan(0);
+    await a.screenshot({ path: `${SHOTS}/alice-360-contacts.png` });
+
+    await a.locator('[data-tab="chats"]').click();
+    await a.locator(`[data-row="user-${bob.id}"]`).click();
+    await a.locator('[data-action="search-chat"]').click();
+    await a.locator('[data-input="chat-search"] input, input[data-input="chat-search"]').first().fill('BUGUN');
+    await a.locator('[data-region="search-results"] [data-message]', { hasText: 'bugun tayyormi' }).waitFor();
+    expect(await a.locator('[data-region="search-results"] [data-message]').count()).toBe(1);
+    await a.screenshot({ path: `${SHOTS}/alice-360-search.png` });
+    expect(await a.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await a.locator('[data-action="search-chat"]').click();
+
+    const message = a.locator('[data-region="messages"] [data-message]', { hasText: 'bugun tayyormi' });
+    await message.locator('[data-action="forward"]').click();
+    const target = a.locator('[data-region="forward"] [data-target^="group-"]', { hasText: 'Oylik hisobotlar' });
+    await target.click();
+    await a.screenshot({ path: `${SHOTS}/alice-360-forward.png` });
+    await a.locator('[data-action="forward-send"]').click();
+    await a.locator('[data-region="forward"]').waitFor({ state: 'detached' });
+
+    // The copy is in the group, marked forwarded, for Bob too.
+    const b = await signedIn('bob', 1280);
+    await b.locator('[data-tab="groups"]').click();
+    await b.locator('[data-row^="group-"]', { hasText: 'Oylik hisobotlar' }).click();
+    await b.locator('[data-message]', { hasText: 'bugun tayyormi' }).locator('[data-forwarded]').waitFor();
   });
 });

@@ -18,6 +18,13 @@ export interface AccessClaims {
   /** User id. */
   sub: string;
   username: string;
+  /** The refresh-token family the token was issued with (sign-out revokes it); absent on older tokens. */
+  sid?: string | undefined;
+}
+
+/** A verified token's claims and when it stops being valid (ms since the epoch). */
+export interface VerifiedClaims extends AccessClaims {
+  expiresAt: number;
 }
 
 /**
@@ -25,36 +32,38 @@ export interface AccessClaims {
  * when set, otherwise one generated once and kept in the database, so restarts and
  * scaled-out instances accept each other's tokens.
  */
-export async function createTokenService(db: Queryable, configured?: string) {
+export async function createTokenService(db: Queryable, configured?: string, lifetimeSeconds: number = ACCESS_TOKEN_SECONDS) {
   let secret = configured;
   if (!secret) {
     await db.query(`INSERT INTO app_secret (name, value) VALUES ('jwt', $1) ON CONFLICT (name) DO NOTHING`, [randomBytes(48).toString('base64url')]);
     secret = (await db.query<{ value: string }>(`SELECT value FROM app_secret WHERE name = 'jwt'`)).rows[0]!.value;
   }
   const key = new TextEncoder().encode(secret);
-  const verified = new Map<string, { claims: AccessClaims; exp: number }>();
+  const verified = new Map<string, VerifiedClaims>();
   return {
+    /** Seconds a token signed now is valid. */
+    lifetimeSeconds,
     async sign(claims: AccessClaims): Promise<string> {
-      return new SignJWT({ username: claims.username })
+      return new SignJWT({ username: claims.username, ...(claims.sid ? { sid: claims.sid } : {}) })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.sub)
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setIssuedAt()
-        .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
+        .setExpirationTime(`${lifetimeSeconds}s`)
         .sign(key);
     },
     /** The claims of a valid token, or undefined (bad signature, algorithm, audience or expired). */
-    async verify(token: string): Promise<AccessClaims | undefined> {
+    async verify(token: string): Promise<VerifiedClaims | undefined> {
       // A token checked once stays valid until it expires: the same bytes need no new HMAC.
       const known = verified.get(token);
-      if (known && known.exp > Date.now()) return known.claims;
+      if (known && known.expiresAt > Date.now()) return known;
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ALGORITHMS });
         if (typeof payload.sub !== 'string') return undefined;
-        const claims = { sub: payload.sub, username: String(payload.username ?? '') };
+        const claims: VerifiedClaims = { sub: payload.sub, username: String(payload.username ?? ''), sid: typeof payload.sid === 'string' ? payload.sid : undefined, expiresAt: (payload.exp ?? 0) * 1000 };
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
-        verified.set(token, { claims, exp: (payload.exp ?? 0) * 1000 });
+        verified.set(token, claims);
         return claims;
       } catch {
         return undefined;
@@ -73,20 +82,20 @@ const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex
  * or the legitimate holder lost the race to a thief).
  */
 export function createRefreshTokens(db: Queryable) {
-  const issue = async (userId: string, family: string | undefined, remember: boolean): Promise<string> => {
+  const issue = async (userId: string, family: string | undefined, remember: boolean): Promise<{ token: string; family: string }> => {
     const token = randomBytes(32).toString('base64url');
     const seconds = remember ? REMEMBER_REFRESH_SECONDS : REFRESH_TOKEN_SECONDS;
-    await db.query(
+    const { rows } = await db.query<{ family: string }>(
       `INSERT INTO refresh_token (token_hash, family, user_id, remember, expires_at)
-       VALUES ($1, coalesce($2::uuid, gen_random_uuid()), $3, $4, now() + make_interval(secs => $5))`,
+       VALUES ($1, coalesce($2::uuid, gen_random_uuid()), $3, $4, now() + make_interval(secs => $5)) RETURNING family::text`,
       [sha256(token), family ?? null, userId, remember, seconds],
     );
-    return token;
+    return { token, family: rows[0]!.family };
   };
   return {
     issue: (userId: string, remember: boolean) => issue(userId, undefined, remember),
-    /** The next token and its user, or undefined (unknown, expired, revoked, or reused → family revoked). */
-    async rotate(token: string): Promise<{ userId: string; token: string } | undefined> {
+    /** The next token, its user and family, or undefined (unknown, expired, revoked, or reused → family revoked). */
+    async rotate(token: string): Promise<{ userId: string; token: string; family: string } | undefined> {
       const { rows } = await db.query<{ family: string; user_id: string; remember: boolean; used: boolean; live: boolean }>(
         `UPDATE refresh_token SET used_at = coalesce(used_at, now())
          WHERE token_hash = $1
@@ -100,7 +109,13 @@ export function createRefreshTokens(db: Queryable) {
         await db.query('UPDATE refresh_token SET revoked_at = coalesce(revoked_at, now()) WHERE family = $1::uuid', [row.family]);
         return undefined;
       }
-      return { userId: row.user_id, token: await issue(row.user_id, row.family, row.remember) };
+      return { userId: row.user_id, ...(await issue(row.user_id, row.family, row.remember)) };
+    },
+    /** The families among `families` that are revoked (sign-out, reuse): their live sockets close. */
+    async revokedOf(families: string[]): Promise<Set<string>> {
+      if (!families.length) return new Set();
+      const { rows } = await db.query<{ family: string }>('SELECT DISTINCT family::text FROM refresh_token WHERE family = ANY($1::uuid[]) AND revoked_at IS NOT NULL', [families]);
+      return new Set(rows.map((r) => r.family));
     },
     /** Logout: the token's whole family stops working. */
     async revoke(token: string): Promise<void> {

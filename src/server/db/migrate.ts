@@ -5,6 +5,7 @@ import { CONFIRMATION_DDL } from '../auth/confirmation.ts';
 import { OUTBOX_DDL } from '../notify/outbox.ts';
 import { PUBLIC_DDL } from '../public/ddl.ts';
 import { MESSENGER_DDL } from '../messenger/store.ts';
+import { MESSAGE_SEARCH_DDL, MESSAGE_SEARCH_INDEX_DDL } from '../messenger/search.ts';
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import { createEntityTable, keywordIndexDdl, type EntityTable } from './entity-table.ts';
 
@@ -121,6 +122,7 @@ const CORE_DDL = [
   `CREATE INDEX IF NOT EXISTS ix_workflow_history_record ON workflow_history (entity, record_id, id)`,
   // The staff messenger (src/server/messenger/store.ts).
   ...MESSENGER_DDL,
+  ...MESSAGE_SEARCH_DDL,
 ];
 
 // Any constant works; it only has to be the same for every instance of the portal.
@@ -149,6 +151,7 @@ export async function migrate(db: Database, registry: DefinitionRegistry): Promi
       trigram = false;
     }
     for (const sql of CORE_DDL) await tx.query(sql);
+    if (trigram) await tx.query(MESSAGE_SEARCH_INDEX_DDL);
     for (const table of tables.values()) {
       const ddl = [...table.ddl, ...(trigram && table.keywordExpr ? [keywordIndexDdl(table)] : [])];
       const last = await tx.query<{ hash: string; exprs: Record<string, string> }>(

@@ -1,7 +1,8 @@
 import { Client, type StompSubscription } from '@stomp/stompjs';
 import WebSocket from 'ws';
 import net from 'node:net';
-import { LocalFanout, type Broker, type LiveEvent } from './broker.ts';
+import { randomUUID } from 'node:crypto';
+import { LocalFanout, SignalHandlers, type Broker, type LiveEvent, type Signal } from './broker.ts';
 
 /**
  * The broker for several instances: events go through RabbitMQ's STOMP plugin (port 61613)
@@ -14,6 +15,10 @@ import { LocalFanout, type Broker, type LiveEvent } from './broker.ts';
 export async function createRelayBroker(url: string): Promise<Broker> {
   const parsed = new URL(url);
   const fanout = new LocalFanout();
+  const signals = new SignalHandlers();
+  // Signals come back to their sender through the exchange too: its own are handled at once and skipped on the way back.
+  const instance = randomUUID();
+  const SIGNALS = '/exchange/amq.topic/portal.signals';
   const upstream = new Map<string, StompSubscription>();
   const confirmed = new Map<string, Promise<void>>();
   let receipts = 0;
@@ -45,7 +50,13 @@ export async function createRelayBroker(url: string): Promise<Broker> {
       clearTimeout(timer);
       // After a reconnect the upstream subscriptions are gone: make them again.
       for (const userId of [...upstream.keys()]) listen(userId);
-      resolve();
+      // Ready once the signals' binding exists (its receipt), so no signal sent after start is missed.
+      const receipt = `signals-${++receipts}`;
+      client.watchForReceipt(receipt, () => resolve());
+      client.subscribe(SIGNALS, (message) => {
+        const { origin, ...signal } = JSON.parse(message.body) as Signal & { origin: string };
+        if (origin !== instance) signals.deliver(signal as Signal);
+      }, { receipt });
     };
     client.onStompError = (frame) => reject(new Error(`STOMP relay: ${frame.headers.message ?? 'error'}`));
   });
@@ -64,6 +75,18 @@ export async function createRelayBroker(url: string): Promise<Broker> {
         fanout.deliver(event);
       }
     },
+    signal(signal) {
+      signals.deliver(signal);
+      // Lost while RabbitMQ is away: the other instances' periodic recomputation covers it.
+      if (client.connected) {
+        try {
+          client.publish({ destination: SIGNALS, body: JSON.stringify({ ...signal, origin: instance }), headers: { 'content-type': 'application/json' } });
+        } catch {
+          // as above
+        }
+      }
+    },
+    onSignal: (handler) => signals.add(handler),
     subscribe(userId, handler) {
       const { first, remove } = fanout.add(userId, handler);
       if (first && client.connected) listen(userId);

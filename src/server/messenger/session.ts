@@ -4,6 +4,18 @@ import { encodeFrame, FrameError, FrameParser, type Frame } from './frame.ts';
 import type { Broker, LiveEvent } from './broker.ts';
 import type { Locale } from '../../shared/locales.ts';
 
+/**
+ * Serialized event bodies: one event staged for a group's fifty members shares one body
+ * object, so it is turned into JSON once, not once per subscriber.
+ */
+const serialized = new WeakMap<object, string>();
+const bodyText = (body: unknown): string => {
+  if (!body || typeof body !== 'object') return JSON.stringify(body);
+  let text = serialized.get(body);
+  if (text === undefined) serialized.set(body, (text = JSON.stringify(body)));
+  return text;
+};
+
 /** The per-user channels a client may subscribe to, as `/user/<own id>/<channel>`. */
 export const USER_CHANNELS = ['msg', 'groupMsg', 'documentMarking', 'notificationMsg', 'unreadMessages', 'unreadMessage', 'makeRead'] as const;
 /** Only for users of the security role. */
@@ -12,7 +24,18 @@ export const SECURITY_CHANNEL = 'incomingPerson';
 /** Server heart-beat wishes (ms): what we can send, what we want to receive. */
 const SERVER_HEARTBEAT = { send: 10_000, receive: 10_000 };
 
-export interface SessionUser { id: string; security: boolean; locale: Locale }
+export interface SessionUser {
+  id: string;
+  security: boolean;
+  locale: Locale;
+  /** When the CONNECT's access token expires (ms since the epoch): the session ends then. */
+  expiresAt?: number | undefined;
+  /** The token's refresh family: the session ends when it is revoked (sign-out, reuse). */
+  sid?: string | undefined;
+}
+
+/** The ERROR message when the token runs out; the web app refreshes its token on it and reconnects. */
+export const TOKEN_EXPIRED = 'access token expired';
 
 /** The role code of the entrance guards (schemas/_access/access.json): the only ones on incomingPerson. */
 export const SECURITY_ROLE = 'security';
@@ -46,6 +69,7 @@ export class StompSession {
   private unsubscribeBroker: (() => void) | undefined;
   private outTimer: NodeJS.Timeout | undefined;
   private inTimer: NodeJS.Timeout | undefined;
+  private expiryTimer: NodeJS.Timeout | undefined;
   private lastIn = Date.now();
   private lastOut = Date.now();
   private closed = false;
@@ -90,6 +114,7 @@ export class StompSession {
     this.unsubscribeBroker?.();
     clearInterval(this.outTimer);
     clearInterval(this.inTimer);
+    clearTimeout(this.expiryTimer);
   }
 
   private receipt(frame: Frame): void {
@@ -156,6 +181,8 @@ export class StompSession {
     const user = await this.hooks.authenticate(frame.headers);
     if (!user) throw new Error('invalid or expired token');
     this.user = user;
+    // A socket lives no longer than the token it was opened with: then ERROR and close, and the client comes back with a fresh one.
+    if (user.expiresAt !== undefined) this.expiryTimer = setTimeout(() => this.fail(TOKEN_EXPIRED), Math.max(0, Math.min(user.expiresAt - Date.now(), 2 ** 31 - 1))).unref();
     const [cx, cy] = (frame.headers['heart-beat'] ?? '0,0').split(',').map((n) => Number(n) || 0) as [number, number];
     const out = cy && SERVER_HEARTBEAT.send ? Math.max(cy, SERVER_HEARTBEAT.send) : 0;
     const inc = cx && SERVER_HEARTBEAT.receive ? Math.max(cx, SERVER_HEARTBEAT.receive) : 0;
@@ -197,7 +224,7 @@ export class StompSession {
         headers.ack = String(event.id);
         sub.unacked.push(event.id);
       } else autoDelivered = true;
-      this.write({ command: 'MESSAGE', headers, body: JSON.stringify(event.body) });
+      this.write({ command: 'MESSAGE', headers, body: bodyText(event.body) });
     }
     if (!event.id) return;
     if (this.sent.size > 10_000) this.sent.clear();

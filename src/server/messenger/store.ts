@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../db/database.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Broker, LiveEvent } from './broker.ts';
+import { containsPattern, searchKey } from './search.ts';
 
 /**
  * The messenger's tables (a subsystem like sign-in, not generic entities). Messages are
@@ -62,6 +63,9 @@ export const MESSENGER_DDL = [
   )`,
   `CREATE INDEX IF NOT EXISTS ix_messenger_event_pending ON messenger_event (user_id, channel, id) WHERE delivered_at IS NULL`,
 ];
+
+/** How long a colleague once found to be staff is taken to still be (auth keeps a user's rights as long). */
+const STAFF_RECHECK_MS = 10_000;
 
 export interface FileRef { id: string; name: string; mime: string; size: number }
 
@@ -128,11 +132,13 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
   });
 
   /** Stores events (in the caller's transaction), to be published after it commits. */
-  const stage = async (tx: Queryable, userIds: string[], channel: string, body: unknown): Promise<LiveEvent[]> => {
+  const stage = async (tx: Queryable, userIds: string[], channel: string, body: unknown, receipts?: { messageId: number; userIds: string[] }): Promise<LiveEvent[]> => {
     if (!userIds.length) return [];
+    // A new message's receipts go in the same statement as its events: one round trip fewer on the hot path.
+    const withReceipts = receipts && receipts.userIds.length > 0;
     const { rows } = await tx.query<{ id: number; user_id: string }>(
-      'INSERT INTO messenger_event (user_id, channel, body) SELECT unnest($1::text[]), $2, $3::jsonb RETURNING id, user_id',
-      [userIds, channel, JSON.stringify(body)],
+      `${withReceipts ? 'WITH r AS (INSERT INTO message_receipt (message_id, user_id) SELECT $4, unnest($5::text[])) ' : ''}INSERT INTO messenger_event (user_id, channel, body) SELECT unnest($1::text[]), $2, $3::jsonb RETURNING id, user_id`,
+      withReceipts ? [userIds, channel, JSON.stringify(body), receipts.messageId, receipts.userIds] : [userIds, channel, JSON.stringify(body)],
     );
     return rows.map((r) => ({ id: r.id, userId: r.user_id, channel, body }));
   };
@@ -170,13 +176,39 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
     if (!members.includes(me)) throw notFound();
     return members;
   };
+  // Direct chats are never deleted nor re-paired: their ids are remembered (the hot path of a send by receiverId).
+  const chatIds = new Map<string, number>();
+  const staffSeen = new Map<string, number>();
+  /** The direct chat of two staff members, made on first use. */
+  const checkOther = async (me: string, other: string) => {
+    if (me === other) throw new ApiError(400, 'messenger.errors.selfChat');
+    // Whether the other is staff is read again after STAFF_RECHECK_MS, as auth rereads a user's rights.
+    if (!(Date.now() - (staffSeen.get(other) ?? 0) < STAFF_RECHECK_MS)) {
+      await staff(other);
+      if (staffSeen.size >= 100_000) staffSeen.clear();
+      staffSeen.set(other, Date.now());
+    }
+  };
+  /** The pair's chat id, inserting the chat if new (in `q`'s transaction); remembered only once committed (`remember`). */
+  const chatOfPair = async (q: Queryable, me: string, other: string): Promise<{ id: number; remember: () => void }> => {
+    const [a, b] = [me, other].sort();
+    const key = `${a} ${b}`;
+    const known = chatIds.get(key);
+    if (known !== undefined) return { id: known, remember: () => undefined };
+    // One statement: the new row, or the existing one (a data-modifying CTE is invisible to its own SELECT, so never both).
+    const { rows } = await q.query<{ id: number }>(
+      `WITH ins AS (INSERT INTO chat (user_a, user_b) VALUES ($1, $2) ON CONFLICT (user_a, user_b) DO NOTHING RETURNING id)
+       SELECT id FROM ins UNION ALL SELECT id FROM chat WHERE user_a = $1 AND user_b = $2`, [a, b]);
+    // A concurrent insert committed during the statement is seen by the next one.
+    const id = rows[0]?.id ?? (await q.query<{ id: number }>('SELECT id FROM chat WHERE user_a = $1 AND user_b = $2', [a, b])).rows[0]!.id;
+    return { id, remember: () => { if (chatIds.size >= 100_000) chatIds.clear(); chatIds.set(key, id); } };
+  };
   /** The direct chat of two staff members, made on first use. */
   const openChat = async (me: string, other: string): Promise<number> => {
-    if (me === other) throw new ApiError(400, 'messenger.errors.selfChat');
-    await staff(other);
-    const [a, b] = [me, other].sort();
-    await db.query('INSERT INTO chat (user_a, user_b) VALUES ($1, $2) ON CONFLICT (user_a, user_b) DO NOTHING', [a, b]);
-    return (await db.query<{ id: number }>('SELECT id FROM chat WHERE user_a = $1 AND user_b = $2', [a, b])).rows[0]!.id;
+    await checkOther(me, other);
+    const chat = await chatOfPair(db, me, other);
+    chat.remember();
+    return chat.id;
   };
 
   const loadMessage = async (tx: Queryable, id: number, viewer: string): Promise<MessageDto | undefined> => {
@@ -195,11 +227,19 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
     if (!text && !input.fileId) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/message', key: 'messenger.errors.empty', params: {} }] });
     if (text.length > 10_000) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/message', key: 'messenger.errors.tooLong', params: { limit: 10_000 } }] });
     let chatId = input.chatId ?? null;
-    if (chatId === null && input.groupChatId === undefined && input.receiverId) chatId = await openChat(me, input.receiverId);
-    if (chatId === null && input.groupChatId === undefined) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/chatId', key: 'validation.required', params: {} }] });
+    // By receiverId: the chat is made, if new, in the message's own transaction (one commit, not two),
+    // and its two people need no second look-up.
+    let pair: [string, string] | undefined;
+    if (chatId === null && input.groupChatId === undefined && input.receiverId) {
+      await checkOther(me, input.receiverId);
+      pair = [me, input.receiverId];
+    }
+    let opened: { id: number; remember: () => void } | undefined;
+    if (chatId === null && input.groupChatId === undefined && !pair) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/chatId', key: 'validation.required', params: {} }] });
     let dto!: MessageDto;
     const events = await db.transaction(async (tx) => {
-      const everyone = chatId !== null ? [me, (await chatOf(tx, chatId, me)).other] : await membersOf(tx, input.groupChatId!, me);
+      if (pair) chatId = (opened = await chatOfPair(tx, ...pair)).id;
+      const everyone = pair ?? (chatId !== null ? [me, (await chatOf(tx, chatId, me)).other] : await membersOf(tx, input.groupChatId!, me));
       if (input.replyTo !== undefined) {
         const { rows } = await tx.query<{ chat_id: number | null; group_chat_id: number | null }>('SELECT chat_id, group_chat_id FROM chat_message WHERE id = $1', [input.replyTo]);
         if (!rows[0] || rows[0].chat_id !== chatId || rows[0].group_chat_id !== (input.groupChatId ?? null)) throw notFound();
@@ -208,17 +248,21 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
         const { rows } = await tx.query<{ owner: string | null }>('SELECT owner FROM file_entity WHERE id = $1', [input.fileId]);
         if (rows[0]?.owner !== me) throw notFound();
       }
-      const { rows } = await tx.query<{ id: number }>(
-        'INSERT INTO chat_message (chat_id, group_chat_id, owner_id, message, file_id, reply_to, forwarded_from) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
-        [chatId, input.groupChatId ?? null, me, text, input.fileId ?? null, input.replyTo ?? null, input.forwardedFrom ?? null],
+      // The new row answers what its message needs (time, author's name), saving a read-back of a plain message.
+      const { rows } = await tx.query<{ id: number; created_at: string; owner_name: string | null }>(
+        `INSERT INTO chat_message (chat_id, group_chat_id, owner_id, message, file_id, reply_to, forwarded_from, search_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         RETURNING id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at, (SELECT ${nameSql('u')} FROM ${users.table} u WHERE u.id::text = $3) AS owner_name`,
+        [chatId, input.groupChatId ?? null, me, text, input.fileId ?? null, input.replyTo ?? null, input.forwardedFrom ?? null, searchKey(text)],
       );
-      const id = rows[0]!.id;
+      const { id, created_at: createdAt, owner_name: ownerName } = rows[0]!;
       const recipients = everyone.filter((u) => u !== me);
-      if (recipients.length) await tx.query('INSERT INTO message_receipt (message_id, user_id) SELECT $1, unnest($2::text[])', [id, recipients]);
       if (input.fileId) await tx.query('UPDATE file_entity SET record_id = $1 WHERE id = $2', [id, input.fileId]);
-      dto = (await loadMessage(tx, id, me))!;
-      return stage(tx, everyone, chatId !== null ? 'msg' : 'groupMsg', { action: 'NEW' satisfies MessageAction, ...dto, isRead: 'UNREAD' });
+      dto = input.fileId || input.replyTo !== undefined
+        ? (await loadMessage(tx, id, me))!
+        : { id, chatId, groupChatId: input.groupChatId ?? null, message: text, isRead: 'UNREAD', edited: false, ownerId: Number(me), ownerName: ownerName ?? '', file: null, replyTo: null, forwardedFrom: input.forwardedFrom ?? null, createdAt };
+      return stage(tx, everyone, chatId !== null ? 'msg' : 'groupMsg', { action: 'NEW' satisfies MessageAction, ...dto, isRead: 'UNREAD' }, { messageId: id, userIds: recipients });
     });
+    opened?.remember();
     await publish(events);
     await pushUnread(events.map((e) => e.userId).filter((u) => u !== me), dto);
     return dto;
@@ -263,7 +307,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
     let dto!: MessageDto;
     const events = await db.transaction(async (tx) => {
       const m = await ownMessage(tx, id, me);
-      await tx.query('UPDATE chat_message SET message = $2, edited = true WHERE id = $1', [id, text]);
+      await tx.query('UPDATE chat_message SET message = $2, search_text = $3, edited = true WHERE id = $1', [id, text, searchKey(text)]);
       dto = (await loadMessage(tx, id, me))!;
       return stage(tx, m.everyone, m.chat_id !== null ? 'msg' : 'groupMsg', { action: 'EDIT' satisfies MessageAction, ...dto });
     });
@@ -312,7 +356,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
     else await membersOf(db, where.groupChatId!, me);
     const params: unknown[] = [me, where.chatId ?? where.groupChatId];
     const conds = [where.chatId !== undefined ? 'm.chat_id = $2' : 'm.group_chat_id = $2'];
-    if (page.search) { params.push(`%${page.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`); conds.push(`m.message ILIKE $${params.length}`); }
+    if (page.search) { params.push(containsPattern(page.search)); conds.push(`m.search_text LIKE $${params.length}`); }
     const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chat_message m WHERE $1::text IS NOT NULL AND ${conds.join(' AND ')}`, params)).rows[0]!.n;
     if (page.beforeId !== undefined) { params.push(page.beforeId); conds.push(`m.id < $${params.length}`); }
     params.push(page.itemsPerPage, page.beforeId !== undefined ? 0 : page.page * page.itemsPerPage);

@@ -6,7 +6,7 @@ import { systemActor, userActor, type Actor, type RowScope } from '../auth/acces
 import { syncDefaultRoles } from '../auth/role-sync.ts';
 import type { ReadOnlyFields } from '../../shared/ability.ts';
 import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../auth/passwords.ts';
-import { ACCESS_TOKEN_SECONDS, createRefreshTokens, createTokenService } from '../auth/tokens.ts';
+import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
 import { createSignatureSignIn, type ExternalIdentity } from '../auth/external.ts';
 import { sessionReply, type PersonNames } from '../auth/session-reply.ts';
@@ -50,7 +50,7 @@ export default fp(
     const roleTable = app.tables.get(access.roleEntity)!;
     const usernameColumn = userTable.columns.get('/username')!.column;
     const roleCodeColumn = roleTable.columns.get('/code')!.column;
-    const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined);
+    const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined, app.config.accessTokenSeconds);
     const refresh = createRefreshTokens(app.db);
     const system = systemActor();
     const employeeTable = access.employeeEntity ? app.tables.get(access.employeeEntity) : undefined;
@@ -168,10 +168,12 @@ export default fp(
     };
     const payloadFor = async (userId: string, remember: boolean) => {
       const { reply: info } = await sessionInfo(userId);
+      const issued = await refresh.issue(userId, remember);
       return {
-        token: await tokens.sign({ sub: userId, username: info.username }),
-        refreshToken: await refresh.issue(userId, remember),
-        expiresIn: ACCESS_TOKEN_SECONDS,
+        // The access token names its refresh family: signing out closes the live sockets it opened.
+        token: await tokens.sign({ sub: userId, username: info.username, sid: issued.family }),
+        refreshToken: issued.token,
+        expiresIn: tokens.lifetimeSeconds,
         ...info,
       };
     };
@@ -283,10 +285,10 @@ export default fp(
         return reply.code(401).send({ message, detail: message });
       }
       return {
-        access_token: await tokens.sign({ sub: next.userId, username: actor.username ?? '' }),
+        access_token: await tokens.sign({ sub: next.userId, username: actor.username ?? '', sid: next.family }),
         refresh_token: next.token,
         token_type: 'Bearer',
-        expires_in: ACCESS_TOKEN_SECONDS,
+        expires_in: tokens.lifetimeSeconds,
       };
     });
 

@@ -2,7 +2,8 @@ import fp from 'fastify-plugin';
 import { WebSocketServer } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.ts';
-import { createTokenService } from '../auth/tokens.ts';
+import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
+import { createLiveUpkeep } from '../messenger/upkeep.ts';
 import { SECURITY_ROLE, StompSession, type SessionUser } from '../messenger/session.ts';
 import type { LiveEvent } from '../messenger/broker.ts';
 import { pickLocale } from '../../shared/locales.ts';
@@ -18,7 +19,8 @@ export const STOMP_PATH = '/gs-guide-websocket';
  */
 export default fp(async (app) => {
   const access = app.definitions.access!;
-  const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined);
+  const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined, app.config.accessTokenSeconds);
+  const { revokedOf } = createRefreshTokens(app.db);
   const messenger = app.messenger;
   const wss = new WebSocketServer({
     noServer: true,
@@ -26,6 +28,7 @@ export default fp(async (app) => {
     handleProtocols: (protocols) => (protocols.has('v12.stomp') ? 'v12.stomp' : false),
   });
   const sessions = new Set<StompSession>();
+  const upkeep = createLiveUpkeep(app, sessions);
 
   const originAllowed = (request: IncomingMessage): boolean => {
     const origin = request.headers.origin;
@@ -69,18 +72,19 @@ export default fp(async (app) => {
       const raw = headers.Authorization ?? headers.authorization ?? headers.passcode ?? '';
       const token = raw.replace(/^Bearer\s+/i, '').trim();
       const claims = token ? await tokens.verify(token) : undefined;
-      if (!claims) return undefined;
+      if (!claims || claims.expiresAt <= Date.now()) return undefined;
       const person = await messenger.person(claims.sub);
       if (!person || !person.canLogin || person.isOuter) return undefined;
       const actor = await messenger.counters.actorOf(claims.sub);
       if (!actor?.ability.can('read', MESSENGER_SUBJECT)) return undefined;
-      return { id: person.id, security: person.roles.includes(SECURITY_ROLE), locale: pickLocale(headers['accept-language']) };
+      if (claims.sid && (await revokedOf([claims.sid])).size) return undefined;
+      return { id: person.id, security: person.roles.includes(SECURITY_ROLE), locale: pickLocale(headers['accept-language']), expiresAt: claims.expiresAt, sid: claims.sid };
     },
     async pending(userId: string, channel: string): Promise<LiveEvent[]> {
       // Counters are state: a new subscriber gets the current figures at once.
       if (channel === 'notificationMsg') {
         const now = await messenger.counters.of(userId);
-        lastCounters.set(userId, JSON.stringify(now));
+        upkeep.sent(userId, now);
         return [{ id: 0, userId, channel, body: now }];
       }
       await flush();
@@ -136,37 +140,15 @@ export default fp(async (app) => {
     },
   };
 
-  // --- live counters ---------------------------------------------------------------------------
-  // After a change through this instance (debounced) and every 15 s (changes made through
-  // other instances), each connected user's counters are computed again and pushed on
-  // notificationMsg when they differ from what that user was last sent.
-  const lastCounters = new Map<string, string>();
-  let refreshTimer: NodeJS.Timeout | undefined;
-  let refreshing = false;
-  const refreshCounters = async () => {
-    refreshTimer = undefined;
-    if (refreshing) return;
-    refreshing = true;
-    try {
-      const users = new Map<string, StompSession[]>();
-      for (const s of sessions) if (s.user && s.listens('notificationMsg')) users.set(s.user.id, [...(users.get(s.user.id) ?? []), s]);
-      for (const [userId, own] of users) {
-        const now = JSON.stringify(await messenger.counters.of(userId));
-        if (lastCounters.get(userId) === now) continue;
-        lastCounters.set(userId, now);
-        for (const s of own) s.reply({ id: 0, userId, channel: 'notificationMsg', body: JSON.parse(now) });
-      }
-      for (const userId of lastCounters.keys()) if (!users.has(userId)) lastCounters.delete(userId);
-    } catch (error) {
-      app.log.error(error);
-    } finally {
-      refreshing = false;
-    }
-  };
+  // --- sessions and counters kept current ---------------------------------------------------
+  // A write through any instance (debounced here) is signalled to all of them through the
+  // broker; each ends sessions that lost their right and pushes changed counters (upkeep.ts).
+  let signalTimer: NodeJS.Timeout | undefined;
   app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && sessions.size) refreshTimer ??= setTimeout(() => void refreshCounters(), 300);
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+      signalTimer ??= setTimeout(() => { signalTimer = undefined; messenger.broker.signal({ kind: 'changed' }); }, 300);
+    }
   });
-  const poll = setInterval(() => void refreshCounters(), 15_000).unref();
   // Delivered events are kept a week (for support questions), undelivered ones a month.
   const sweep = setInterval(() => {
     app.db.query(`DELETE FROM messenger_event WHERE (delivered_at < now() - interval '7 days') OR (created_at < now() - interval '30 days')`).catch((error: Error) => app.log.error(error));
@@ -197,8 +179,8 @@ export default fp(async (app) => {
     for (const client of wss.clients) client.terminate();
     wss.close();
     clearTimeout(flushTimer);
-    clearTimeout(refreshTimer);
-    clearInterval(poll);
+    clearTimeout(signalTimer);
+    upkeep.close();
     clearInterval(sweep);
     await flush();
   });

@@ -1,0 +1,94 @@
+// @vitest-environment happy-dom
+/**
+ * The messenger screen with a faked REST side and no socket: contact and group photos (with
+ * the initials where there is none), forwarding a message to a group chosen in a dialog, and
+ * searching the open chat through the REST `search`.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { waitFor } from '@testing-library/react';
+import type { ScreenDefinition } from '../../generated/meta.ts';
+import { createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
+import { setSetting } from '../../app/settings.ts';
+import MessengerScreen from './MessengerScreen.tsx';
+
+vi.mock('../../app/live.ts', () => ({
+  subscribeLive: () => () => undefined,
+  onLiveStatus: (listener: (connected: boolean) => void) => { listener(true); return () => undefined; },
+  publishLive: () => false,
+}));
+
+const ME = 1;
+const message = (id: number, text: string, ownerId = 2) => ({
+  id, chatId: 10, groupChatId: null, message: text, isRead: 'READ', edited: false, ownerId, ownerName: 'Toshmatov Bobur',
+  file: null, replyTo: null, forwardedFrom: null, createdAt: '2026-11-23T10:00:00.000Z',
+});
+const chats = [
+  { chatId: 10, employeeId: 2, firstName: 'Bobur', lastName: 'Toshmatov', uploadPath: '/api/employee/photo/2', lastMessage: 'Salom', unreadCount: 0 },
+  { chatId: 11, employeeId: 3, firstName: 'Kamola', lastName: 'Rahimova', uploadPath: null, lastMessage: 'Hayr', unreadCount: 2 },
+];
+const groups = [{ id: 7, name: 'Bozor tahlili', photo: null, count: 3, unreadCount: 0, lastMessage: null, ownerId: ME }];
+
+function fakeRest() {
+  return vi.fn(async (method: string, path: string, options?: { body?: Record<string, unknown>; query?: Record<string, unknown> }) => {
+    if (path === '/api/chat/list') return { list: chats, total: chats.length };
+    if (path === '/api/groupChat/list') return { list: groups, total: 1 };
+    if (path === '/api/employee/get-by-chat') return { list: chats.map(({ chatId: _c, lastMessage: _l, unreadCount: _u, ...c }) => ({ ...c, chatId: null })), total: 2 };
+    if (path === '/api/chat-message/make-read') return { read: 0 };
+    if (path === '/api/chat-message/forward-message') return message(99, 'Hisobot tayyor', ME);
+    if (path === '/api/chat-message/get-by-chatId/10') {
+      if (options?.query?.search) return { list: [message(5, 'ОТЧЁТ за квартал')], total: 1 };
+      return { list: [message(4, 'Hisobot tayyor'), message(5, 'ОТЧЁТ за квартал')], total: 2 };
+    }
+    throw new Error(`unexpected ${method} ${path}`);
+  });
+}
+
+const el = (selector: string) => document.querySelector<HTMLElement>(selector);
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+describe('messenger screen', () => {
+  beforeEach(() => {
+    setSetting('userId', ME);
+    setSetting('accessToken', 'tok');
+    // Photos come with the bearer token; only Bobur has one.
+    vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
+      const auth = (init?.headers as Record<string, string> | undefined)?.authorization;
+      return url === '/api/employee/photo/2' && auth === 'Bearer tok' ? new Response(PNG, { headers: { 'content-type': 'image/png' } }) : new Response(null, { status: 404 });
+    }));
+    if (!URL.createObjectURL) URL.createObjectURL = () => 'blob:photo';
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows photos or initials, forwards a message to a chosen group, and searches the open chat', async () => {
+    const send = fakeRest();
+    const { user } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createFakeDataProvider({ send: send as never }) });
+
+    // Photos in the chat list: Bobur's image, Kamola's initials.
+    await waitFor(() => expect(el('[data-row="user-2"] [data-photo="image"]')).toBeTruthy());
+    expect(el('[data-row="user-3"] [data-photo="initials"]')).toBeTruthy();
+    expect(el('[data-row="user-3"] [data-unread="2"]')).toBeTruthy();
+
+    // Open Bobur's chat and forward his first message to the group.
+    await user.click(el('[data-row="user-2"]')!);
+    await waitFor(() => expect(el('[data-message="4"]')).toBeTruthy());
+    await user.click(el('[data-message="4"] [data-action="forward"]')!);
+    await waitFor(() => expect(el('[data-target="group-7"]')).toBeTruthy());
+    expect(el('[data-target="person-3"]')).toBeTruthy();
+    expect((el('[data-action="forward-send"]') as HTMLButtonElement).disabled).toBe(true);
+    await user.click(el('[data-target="group-7"]')!);
+    await user.click(el('[data-action="forward-send"]')!);
+    await waitFor(() => expect(send).toHaveBeenCalledWith('POST', '/api/chat-message/forward-message', { body: { id: 4, groupChatId: 7 } }));
+    await waitFor(() => expect(el('[data-region="forward"]')).toBeNull());
+
+    // Search in the chat: the REST search answers, the results replace the history.
+    await user.click(el('[data-action="search-chat"]')!);
+    await user.type(el('[data-input="chat-search"]')!, 'отчёт');
+    await waitFor(() => expect(el('[data-region="search-results"] [data-message="5"]')).toBeTruthy());
+    expect(send).toHaveBeenCalledWith('POST', '/api/chat-message/get-by-chatId/10', { body: { page: 0, itemsPerPage: 50 }, query: { search: 'отчёт' } });
+    expect(el('[data-region="search-results"] [data-message="4"]')).toBeNull();
+    expect(el('[data-found]')?.textContent).toBe('Found: 1');
+    // Closing the search brings the history back.
+    await user.click(el('[data-action="search-chat"]')!);
+    await waitFor(() => expect(el('[data-region="messages"] [data-message="4"]')).toBeTruthy());
+  });
+});

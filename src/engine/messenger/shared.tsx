@@ -1,0 +1,43 @@
+/** What the messenger's pieces share: the REST shapes, the styles and small formatters. */
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { DocumentPdfRegular, DocumentRegular, ImageRegular } from '@fluentui/react-icons';
+
+export interface Message {
+  id: number; chatId: number | null; groupChatId: number | null; message: string; isRead: 'READ' | 'UNREAD'; edited: boolean;
+  ownerId: number; ownerName: string; file: { id: string; name: string; mime: string; size: number } | null;
+  replyTo: { id: number; message: string; ownerId: number } | null; forwardedFrom?: number | null; createdAt: string;
+}
+export interface Contact { employeeId: number; firstName: string; lastName: string; uploadPath: string | null; chatId: number | null }
+export interface ChatRow extends Contact { chatId: number; lastMessage: string | null; unreadCount: number }
+export interface GroupRow { id: number; name: string; photo: string | null; count: number; unreadCount: number; lastMessage: string | null; ownerId: number }
+export type Open = { kind: 'chat' | 'group'; id: number; title: string; photo?: string | null | undefined };
+export type Page = { list: Message[]; total: number };
+
+export const PAGE = 30;
+export const useStyles = makeStyles({
+  root: { display: 'flex', height: 'calc(100dvh - 96px)', minHeight: '420px', border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground1 },
+  side: { width: '320px', flexShrink: 0, display: 'flex', flexDirection: 'column', borderRight: `1px solid ${tokens.colorNeutralStroke2}`, '@media (max-width: 767px)': { width: '100%', borderRight: 'none' } },
+  main: { flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' },
+  hidePhone: { '@media (max-width: 767px)': { display: 'none' } },
+  list: { overflowY: 'auto', flexGrow: 1 },
+  row: { display: 'flex', alignItems: 'center', gap: '10px', padding: '8px 12px', cursor: 'pointer', border: 'none', background: 'none', width: '100%', textAlign: 'left', color: 'inherit', ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover } },
+  rowActive: { backgroundColor: tokens.colorBrandBackground2 },
+  rowText: { minWidth: 0, flexGrow: 1, display: 'flex', flexDirection: 'column' },
+  ellipsis: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  muted: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
+  head: { display: 'flex', alignItems: 'center', gap: '8px', padding: '8px 12px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, minHeight: '48px' },
+  messages: { flexGrow: 1, overflowY: 'auto', padding: '12px', display: 'flex', flexDirection: 'column', gap: '6px' },
+  bubble: { maxWidth: 'min(80%, 560px)', padding: '6px 10px', borderRadius: '10px', backgroundColor: tokens.colorNeutralBackground3, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' },
+  mine: { alignSelf: 'flex-end', backgroundColor: tokens.colorBrandBackground2 },
+  meta: { display: 'flex', gap: '6px', alignItems: 'center', justifyContent: 'flex-end', fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3 },
+  file: { display: 'flex', alignItems: 'center', gap: '6px', cursor: 'pointer', border: 'none', background: 'none', padding: 0, color: tokens.colorBrandForeground1, textAlign: 'left' },
+  composer: { display: 'flex', alignItems: 'flex-end', gap: '6px', padding: '8px', borderTop: `1px solid ${tokens.colorNeutralStroke2}` },
+  grow: { flexGrow: 1, minWidth: 0 },
+  quote: { borderLeft: `3px solid ${tokens.colorBrandStroke1}`, paddingLeft: '6px', fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground2, marginBottom: '4px' },
+  empty: { margin: 'auto', color: tokens.colorNeutralForeground3, padding: '16px', textAlign: 'center' },
+});
+
+export const formatSize = (n: number): string => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} B`);
+export const fileIcon = (mime: string) => (mime.startsWith('image/') ? <ImageRegular /> : mime === 'application/pdf' ? <DocumentPdfRegular /> : <DocumentRegular />);
+export const nameOf = (c: { firstName: string; lastName: string }) => [c.lastName, c.firstName].filter(Boolean).join(' ');
+

@@ -14,6 +14,7 @@ import type { Department } from './entities/department.ts';
 import type { DepartmentPermissionType } from './entities/department-permission-type.ts';
 import type { DrugComplaint } from './entities/drug-complaint.ts';
 import type { FairPrice } from './entities/fair-price.ts';
+import type { FairPriceProduct } from './entities/fair-price-product.ts';
 import type { FuelPrice } from './entities/fuel-price.ts';
 import type { OnlineReport } from './entities/online-report.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
@@ -43,6 +44,7 @@ export type * from './entities/department.ts';
 export type * from './entities/department-permission-type.ts';
 export type * from './entities/drug-complaint.ts';
 export type * from './entities/fair-price.ts';
+export type * from './entities/fair-price-product.ts';
 export type * from './entities/fuel-price.ts';
 export type * from './entities/online-report.ts';
 export type * from './entities/pharmacy-appeal.ts';
@@ -57,9 +59,9 @@ export type * from './entities/stat-price.ts';
 export type * from './entities/tender.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'appeal' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'fair-price' | 'fuel-price' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'project' | 'staff-member' | 'stat-price' | 'tender';
+export type EntityId = 'advertising-passport' | 'appeal' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'fair-price' | 'fair-price-product' | 'fuel-price' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'project' | 'staff-member' | 'stat-price' | 'tender';
 
-export const entityIds = ['advertising-passport', 'appeal', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'fair-price', 'fuel-price', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'project', 'staff-member', 'stat-price', 'tender'] as const;
+export const entityIds = ['advertising-passport', 'appeal', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'fair-price', 'fair-price-product', 'fuel-price', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'project', 'staff-member', 'stat-price', 'tender'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -78,6 +80,7 @@ export interface EntityDataMap {
   'department-permission-type': DepartmentPermissionType;
   'drug-complaint': DrugComplaint;
   'fair-price': FairPrice;
+  'fair-price-product': FairPriceProduct;
   'fuel-price': FuelPrice;
   'online-report': OnlineReport;
   'pharmacy-appeal': PharmacyAppeal;

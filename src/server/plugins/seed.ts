@@ -78,6 +78,9 @@ export default fp(
         }
       }
     }
+    // Seeded records of an entity that backs a reference list are items now (the store's
+    // reload skips writes inside the seed's transaction).
+    await app.references.reload();
   },
   { name: 'seed', dependencies: ['store'] },
 );

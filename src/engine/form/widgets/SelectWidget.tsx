@@ -61,7 +61,11 @@ export function useChoices(props: WidgetProps): { choices: Choice[]; loading: bo
   }, [parentField, parentValue, value, onChange]);
 
   if (reference) {
-    const choices = (query.data ?? []).map((item) => ({ value: item.id, key: String(item.id), label: localizedName(item, locale) }));
+    // An item no longer offered (`active: false`, lists kept as an entity's records) is not
+    // offered again, but a stored value keeps its name.
+    const choices = (query.data ?? [])
+      .filter((item) => (item as { active?: boolean }).active !== false || Object.is(item.id, value) || (Array.isArray(value) && value.includes(item.id)))
+      .map((item) => ({ value: item.id, key: String(item.id), label: localizedName(item, locale) }));
     return { choices, loading: query.isLoading, waitingForParent };
   }
   const choices = (options.enumOptions ?? []).map((o) => ({ value: o.value, key: String(o.value), label: translateTitle(i18n, String(o.label)) }));

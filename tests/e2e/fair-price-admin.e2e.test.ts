@@ -34,7 +34,7 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
   };
   const signInAt = async (page: Page, route: string, username: string, password: string) => {
     await page.goto(`${portal.url}${route}`);
-    await page.locator('[data-screen="login"]').waitFor();
+    await page.locator('[data-screen="login"]:not([data-state])').waitFor();
     await page.locator('[data-field="/username"] input').fill(username);
     await page.locator('[data-field="/password"] input').fill(password);
     await page.locator('[data-action="sign-in"]').click();
@@ -64,11 +64,11 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await signInAt(page, '/admin/fair-price-products', 'fp-chief', PASSWORD);
 
     // --- the good
-    const products = page.locator('[data-screen="fair-price-product-list"]');
+    const products = page.locator('[data-screen="fair-price-product-list"]:not([data-state])');
     await products.waitFor();
     await expect.poll(() => products.innerText()).toContain('BREAD_LOAF_600G');
     await products.locator('[data-action="create"]').click();
-    await page.locator('[data-screen="fair-price-product-new"]').waitFor();
+    await page.locator('[data-screen="fair-price-product-new"]:not([data-state])').waitFor();
     const field = (pointer: string) => page.locator(`[data-field="${pointer}"]`);
     await field('/code').locator('input').fill('HONEY');
     await field('/nameLt').locator('input').fill('Asal');
@@ -78,7 +78,7 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await field('/defaultUnitId').locator('select').selectOption('1');
     await field('/order').locator('input').fill('250');
     await save(page);
-    await page.locator('[data-screen="fair-price-product-detail"]').waitFor();
+    await page.locator('[data-screen="fair-price-product-detail"]:not([data-state])').waitFor();
 
     // --- a good taken off the list is not offered to the monitor
     const supervisorToken = await tokenOf('fp-chief', PASSWORD);
@@ -87,37 +87,39 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
 
     // --- the monitor account, on the delegated screens
     await page.goto(`${portal.url}/admin/fair-price-users`);
-    const users = page.locator('[data-screen="fair-price-user-list"]');
+    const users = page.locator('[data-screen="fair-price-user-list"]:not([data-state])');
     await users.waitFor();
     await users.locator('[data-action="create"]').click();
-    const form = page.locator('[data-screen="fair-price-user-new"]');
+    const form = page.locator('[data-screen="fair-price-user-new"]:not([data-state])');
     await form.waitFor();
     // The administrators' fields are not offered here.
     expect(await form.locator('[data-field="/isOuter"] input[type=checkbox], [data-field="/canRegister"] input[type=checkbox]').count()).toBe(0);
     await field('/username').locator('input').fill('fp-monitor-1');
     await field('/lastName').locator('input').fill('Rahimov');
     await field('/firstName').locator('input').fill('Aziz');
-    await field('/roles').locator('button, [role="combobox"]').first().click();
-    await page.getByRole('option', { name: 'Price monitor' }).click();
+    await field('/roles').locator('[role="combobox"]').first().click();
+    // The view offers exactly the roles the supervisor may grant.
+    await expect.poll(() => page.locator('.fui-Option').allInnerTexts()).toEqual(['Price monitor']);
+    await page.locator('.fui-Option', { hasText: 'Price monitor' }).click();
     await page.keyboard.press('Escape');
     await field('/regionId').locator('select').selectOption(String(REGION));
     await field('/passport').locator('input').fill('AB1234567');
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 360, height: 800 });
     await save(page);
-    await page.locator('[data-screen="fair-price-user-detail"]').waitFor();
-    await expect.poll(() => page.locator('[data-screen="fair-price-user-detail"]').innerText()).toContain('fp-monitor-1');
+    await page.locator('[data-screen="fair-price-user-detail"]:not([data-state])').waitFor();
+    await expect.poll(() => page.locator('[data-screen="fair-price-user-detail"]:not([data-state])').innerText()).toContain('fp-monitor-1');
 
     // The list at 360 px: the new monitor, and no one else (not the supervisor, not the administrator).
     await phone.goto(`${portal.url}/admin/fair-price-users`);
-    await phone.locator('[data-screen="fair-price-user-list"]').waitFor();
-    await expect.poll(() => phone.locator('[data-screen="fair-price-user-list"]').innerText()).toContain('fp-monitor-1');
-    const listText = await phone.locator('[data-screen="fair-price-user-list"]').innerText();
+    await phone.locator('[data-screen="fair-price-user-list"]:not([data-state])').waitFor();
+    await expect.poll(() => phone.locator('[data-screen="fair-price-user-list"]:not([data-state])').innerText()).toContain('fp-monitor-1');
+    const listText = await phone.locator('[data-screen="fair-price-user-list"]:not([data-state])').innerText();
     expect(listText).not.toContain('fp-chief');
     expect(listText).not.toMatch(/\badmin\b/);
     await phone.screenshot({ path: path.join(SHOTS, 'fair-price-users-360.png'), fullPage: true });
     await phone.goto(`${portal.url}/admin/fair-price-users/new`);
-    await phone.locator('[data-screen="fair-price-user-new"]').waitFor();
+    await phone.locator('[data-screen="fair-price-user-new"]:not([data-state])').waitFor();
     await phone.locator('[data-field="/username"]').waitFor();
     await phone.screenshot({ path: path.join(SHOTS, 'fair-price-user-new-360.png'), fullPage: true });
 
@@ -132,7 +134,7 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     const monitorContext = await newPortalContext(browser, 'en', 1280);
     const monitorPage = await monitorContext.newPage();
     await signInAt(monitorPage, '/admin/fair-prices/new', 'fp-monitor-1', 'monitor-pass-1');
-    await monitorPage.locator('[data-screen="fair-price-new"]').waitFor();
+    await monitorPage.locator('[data-screen="fair-price-new"]:not([data-state])').waitFor();
     const product = monitorPage.locator('[data-field="/productId"] select');
     await monitorPage.waitForFunction(() => [...(document.querySelector('[data-field="/productId"] select') as HTMLSelectElement | null)?.options ?? []].some((o) => o.text === 'Honey'));
     const offered = await product.locator('option').allInnerTexts();
@@ -150,7 +152,7 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await mfield('/avgPrice').locator('input').fill('95000');
     await mfield('/avgPrice').locator('input').blur();
     await save(monitorPage);
-    await monitorPage.locator('[data-screen="fair-price-detail"]').waitFor();
+    await monitorPage.locator('[data-screen="fair-price-detail"]:not([data-state])').waitFor();
     await monitorContext.close();
 
     // --- the public page names it (at 360 px, in Russian too)

@@ -24,7 +24,7 @@ export const delegationPermission = (subject: string): string => `delegate ${sub
  * written record must pass, so a delegate can neither grant another role nor move a user out
  * of reach (mass assignment). An actor who may already update users (an administrator) is
  * returned unchanged: they need no delegation.
- * @example withDelegation(actor, ['price-monitor'], { entity: 'user', subject: 'User', regionField: '/regionId' })
+ * @example withDelegation(actor, ['monitor'], { entity: 'user', subject: 'User', regionField: '/regionId' })
  */
 export function withDelegation(actor: Actor, grantable: readonly string[], target: DelegationTarget): Actor {
   const granted = [...new Set(grantable)].sort();

@@ -391,6 +391,22 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     }
   }
 
+  // --- reference lists kept as an entity's records ---------------------------------------
+  for (const [kind, list] of references) {
+    if (!list.entity) continue;
+    const file = `schemas/_reference/${kind}.json`;
+    const backing = entities.get(list.entity);
+    if (!backing) report(file, '/entity', `entity "${list.entity}" does not exist`);
+    else {
+      const props = (backing.schema?.properties ?? {}) as Record<string, JSONSchema7>;
+      for (const name of ['code', 'nameLt', 'nameUz', 'nameRu', 'nameEn']) if (props[name]?.type !== 'string') report(file, '/entity', `entity "${list.entity}" needs a string field ${name}`);
+      if (props.active && props.active.type !== 'boolean') report(file, '/entity', `the field active of "${list.entity}" must be a boolean`);
+      if (props.order && props.order.type !== 'integer') report(file, '/entity', `the field order of "${list.entity}" must be an integer`);
+    }
+    if (list.items.length) report(file, '/items', 'a list kept as an entity\'s records has no items here (the entity\'s seed holds them)');
+    if (list.parentKind) report(file, '/parentKind', 'a list kept as an entity\'s records is flat');
+  }
+
   // --- screens ----------------------------------------------------------------------------
   const routes = new Map<string, string>();
   for (const file of filesIn(/^screens\/[^/]+$/)) {

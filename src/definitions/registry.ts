@@ -85,5 +85,18 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
       }
     }
   }
+  // A list kept as an entity's records starts as that entity's seed (ids in seed order, as
+  // an empty table numbers them): definitions-time readers (sample data, seed checks) see
+  // the first items; the running server reads the records themselves.
+  for (const list of registry.references.values()) {
+    const backing = list.entity ? registry.entities.get(list.entity) : undefined;
+    if (!backing || list.items.length) continue;
+    const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+    const items = ((backing.seedFile?.records ?? []) as Array<Record<string, unknown>>).map((r, i) => ({
+      id: i + 1, code: text(r.code), parent: null, nameLt: text(r.nameLt), nameUz: text(r.nameUz), nameRu: text(r.nameRu), nameEn: text(r.nameEn),
+      ...(typeof r.order === 'number' ? { sort: r.order } : {}),
+    }));
+    registry.references.set(list.kind, { ...list, items });
+  }
   return registry;
 }

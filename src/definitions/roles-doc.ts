@@ -90,6 +90,12 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
     out.push('');
     out.push(`Permissions: ${role.permissions.length ? role.permissions.map((p) => `\`${p}\``).join(', ') : 'none'}.`);
     out.push('');
+    if (role.mayGrantRoles?.length) {
+      // Delegated user administration (server/auth/delegation.ts): not a permission string, so said apart.
+      const users = entities.find((m) => m.id === access.userEntity)?.subject ?? access.userEntity;
+      out.push(`Delegated user administration: may list, create and update (disable, reset the password of) the **${users}** records whose roles are all within ${role.mayGrantRoles.map((r) => `\`${r}\``).join(', ')} — staff only, not linked to a staff card${role.scope === 'REGION' ? ', in the holder\'s own region' : ''}; no other user is visible, no other role can be granted, nothing is deleted. The screens open with the marker permission \`delegate ${users}\`.`);
+      out.push('');
+    }
     out.push('| subject | create | read | update | delete | other actions | read-only fields |');
     out.push('|---|---|---|---|---|---|---|');
     for (const m of entities) {

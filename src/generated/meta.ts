@@ -803,6 +803,10 @@ export interface ReferenceList {
    */
   parentKind: string | null;
   /**
+   * The list is kept at runtime as the records of this entity, so that staff add, rename, reorder and deactivate items on its screens without a release: a record's id is the item id, its fields code, nameLt, nameUz, nameRu, nameEn, active (false = no longer offered in pickers, still named where stored) and order (display order) the rest. Then `items` must be empty: the entity's seed holds the first items, in id order, so their ids stay those of the former file.
+   */
+  entity?: string;
+  /**
    * The items in display order.
    */
   items: ReferenceItem[];
@@ -853,6 +857,10 @@ export type ReadOnlyFields = {
    */
   fields: string[];
 }[];
+/**
+ * Delegated user administration: the role codes a holder of this role may hand out. Such a user may list, create and update (e.g. disable, canLogin false) and reset the password of exactly the users whose roles are all in this list (at least one), who are staff (not outer), not allowed to register others and (for a REGION-scoped holder) in the holder's region — and nothing else of users: other users are not found, granting any other role or another region is refused (403), deleting is not granted. The session gets the marker permission 'delegate <user subject>' for the screens.
+ */
+export type MayGrantRoles = string[];
 
 /**
  * schemas/_access/access.json: which entities hold users and roles, what an anonymous visitor may do, and the default roles seeded on first start (spec §6: the permission strings are "action Subject").
@@ -889,6 +897,7 @@ export interface AccessDefinition {
     scope: "OWN" | "REGION" | "ALL";
     permissions: Permissions;
     readOnlyFields?: ReadOnlyFields;
+    mayGrantRoles?: MayGrantRoles;
     description?: string;
   }[];
   /**

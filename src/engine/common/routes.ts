@@ -3,14 +3,25 @@ import { screens } from '../../definitions/client.ts';
 import { canOpen, type PortalAbility } from '../../shared/ability.ts';
 
 /**
+ * The family of a route: the route without a trailing `/new`, `/:id` or `/:id/…` — the list,
+ * its form, detail and edit screens share one (`/admin/x`).
+ */
+const familyOf = (route: string): string => route.replace(/\/(new|:id(\/.*)?)$/, '');
+
+/**
  * The route of an entity's screen of a kind, with `:id` filled in: how screens link to each
  * other without naming one another (row click → detail, detail → edit, list → create). With
  * an ability, a screen whose permission it lacks counts as absent (no button leads there).
+ * With `near` (the current screen's route), a screen of the same family is preferred — an
+ * entity may have a second set of screens for other people (the delegated user screens),
+ * whose forms may use a view; otherwise screens with a view (partial wizards) are skipped.
  * @example entityScreenPath('x', 'detail', 5) // '/admin/x/5'
  */
-export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string, ability?: PortalAbility): string | undefined {
+export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string, ability?: PortalAbility, near?: string): string | undefined {
   const wantsId = id !== undefined;
-  const screen = screens.find((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && !s.options?.view && (!ability || canOpen(ability, s.permission)));
+  const candidates = screens.filter((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && (!ability || canOpen(ability, s.permission)));
+  const family = near === undefined ? [] : candidates.filter((s) => familyOf(s.route) === familyOf(near));
+  const screen = family.find((s) => !s.options?.view) ?? family[0] ?? candidates.find((s) => !s.options?.view);
   return screen && fillRoute(screen.route, id);
 }
 

@@ -119,7 +119,8 @@ export function useRecordEditor(screen: ScreenDefinition) {
         : await save.mutateAsync({ id: recordId, data: recordId !== undefined ? { ...data, version: record.data?.version } : data });
       setDirty(false);
       notifySuccess(recordId !== undefined ? 'engine.saved.updated' : 'engine.saved.created');
-      const next = entityScreenPath(entity, ['detail'], saved.id);
+      // The detail of the same screen family (else the family's list) that the user may open.
+      const next = entityScreenPath(entity, ['detail'], saved.id, ability, screen.route) ?? entityScreenPath(entity, ['list'], undefined, ability, screen.route);
       // Navigate after the dirty flag is cleared so the leave guard lets it pass.
       setTimeout(() => navigate(next ?? '/', { replace: true }), 0);
       return true;

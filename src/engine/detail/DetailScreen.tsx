@@ -46,9 +46,9 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const data = record.data;
   const workflow = def.manifest.workflow;
   const label = def.manifest.labelField ? String(resolveValue(data, def.manifest.labelField) ?? '') : '';
-  const edit = entityScreenPath(entity, ['form', 'wizard'], id, ability);
+  const edit = entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route);
   const mayDelete = ability.can('delete', def.manifest.subject);
-  const list = entityScreenPath(entity, ['list']);
+  const list = entityScreenPath(entity, ['list'], undefined, ability, screen.route);
   const fieldTitle = (pointer: string) => {
     const title = resolveFieldSchema(def.schema as JSONSchema7, pointer)?.title;
     return title ? t(title) : pointer;

@@ -122,12 +122,12 @@ function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: Ent
   }, [machine]);
 
   const ability = useAbility();
-  const hasDetail = entityScreenPath(def.id, ['detail'], 0, ability) !== undefined;
-  const createPath = entityScreenPath(def.id, ['form', 'wizard'], undefined, ability);
+  const hasDetail = entityScreenPath(def.id, ['detail'], 0, ability, screen.route) !== undefined;
+  const createPath = entityScreenPath(def.id, ['form', 'wizard'], undefined, ability, screen.route);
   const openRow = useCallback((row: StoredRecord) => {
-    const path = entityScreenPath(def.id, ['detail'], row.id, ability);
+    const path = entityScreenPath(def.id, ['detail'], row.id, ability, screen.route);
     if (path) navigate(path);
-  }, [def, navigate, ability]);
+  }, [def, navigate, ability, screen.route]);
   const title = useCallback((key: string) => t(key), [t]);
   // A manifest's `merge`: selected rows become one new record (POST {base}/merge), then it opens.
   const { reportError, notifySuccess } = useApi();
@@ -143,7 +143,7 @@ function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: Ent
     try {
       const merged = await dataProvider.call<StoredRecord>('POST', `/api${def.manifest.base}/merge`, { ids: selected });
       notifySuccess('engine.list.merged');
-      const path = entityScreenPath(def.id, ['detail'], merged.id, ability);
+      const path = entityScreenPath(def.id, ['detail'], merged.id, ability, screen.route);
       if (path) navigate(path);
       else void list.refetch();
     } catch (error) {

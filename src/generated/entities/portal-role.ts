@@ -10,6 +10,12 @@ export interface PortalRole {
    */
   permissions: string[];
   /**
+   * Delegated user administration: the roles a holder may give to the users they manage (access.schema.json mayGrantRoles).
+   *
+   * @maxItems 50
+   */
+  mayGrantRoles?: string[];
+  /**
    * Per subject, the record fields (JSON pointers such as /regionId) the role may read but not change.
    *
    * @maxItems 100

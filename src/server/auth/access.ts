@@ -16,6 +16,21 @@ export interface Actor {
   /** CASL "cannot update Subject fields" rules from the roles' read-only fields (sign-in returns them). */
   fieldRules: AbilityRule[];
   ability: PortalAbility;
+  /**
+   * Further narrowing of the rows of some entities (by entity id), on top of the scope: the
+   * delegated user administration (auth/delegation.ts) limits a holder of `mayGrantRoles` to
+   * the users they may manage. Reads skip other rows, and a write must leave the record within
+   * the limit (store/row-limits.ts).
+   */
+  rowLimits?: Record<string, RowLimit>;
+}
+
+/** A condition on an entity's rows, as SQL over its table and as a test of one record's data. */
+export interface RowLimit {
+  /** The SQL condition over the table's `data` column; `param` adds a query parameter and returns its placeholder. */
+  sql(param: (v: unknown) => string): string;
+  /** Whether a record's data is within the limit (the same rule as `sql`). */
+  test(data: Record<string, unknown>): boolean;
 }
 
 const WIDTH: Record<RowScope, number> = { OWN: 0, REGION: 1, ALL: 2 };
@@ -60,13 +75,22 @@ export function userActor(
  * without one are shared registries); ALL → everything.
  */
 export function rowScope(actor: Actor, def: EntityDefinition, param: (v: unknown) => string): string | undefined {
+  const limit = actor.rowLimits?.[def.id]?.sql(param);
+  const scope = widthScope(actor, def, param);
+  return scope && limit ? `${scope} AND (${limit})` : scope ?? (limit ? `(${limit})` : undefined);
+}
+
+/** The scope part of `rowScope` (without the row limits). */
+function widthScope(actor: Actor, def: EntityDefinition, param: (v: unknown) => string): string | undefined {
   if (actor.scope === 'ALL') return undefined;
   if (actor.scope === 'REGION') return def.manifest.scope?.regionField ? `region = ${param(actor.region)}` : undefined;
   return actor.id === null ? 'FALSE' : `owner = ${param(actor.id)}`;
 }
 
-/** Whether one stored row is within the actor's scope (the same rule as `rowScope`). */
-export function rowVisible(actor: Actor, def: EntityDefinition, row: { owner: string | null; region?: number | null }): boolean {
+/** Whether one stored row is within the actor's scope and row limits (the same rule as `rowScope`). */
+export function rowVisible(actor: Actor, def: EntityDefinition, row: { owner: string | null; region?: number | null; data?: Record<string, unknown> }): boolean {
+  const limit = actor.rowLimits?.[def.id];
+  if (limit && !limit.test(row.data ?? {})) return false;
   if (actor.scope === 'ALL') return true;
   if (actor.scope === 'REGION') return !def.manifest.scope?.regionField || row.region === actor.region;
   return actor.id !== null && row.owner === actor.id;

@@ -5,7 +5,7 @@ import type { Actor } from './access.ts';
 
 type DefaultRole = AccessDefinition['roles'][number];
 /** What the definitions said of a role when they were last applied (table `role_seed`). */
-type Seeded = Pick<DefaultRole, 'name' | 'scope' | 'permissions' | 'readOnlyFields' | 'description'>;
+type Seeded = Pick<DefaultRole, 'name' | 'scope' | 'permissions' | 'readOnlyFields' | 'mayGrantRoles' | 'description'>;
 
 export interface RoleSyncTarget {
   db: Queryable;
@@ -29,6 +29,7 @@ const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
 const seededOf = (role: DefaultRole): Seeded => ({
   name: role.name, scope: role.scope, permissions: [...role.permissions],
   ...(role.readOnlyFields ? { readOnlyFields: role.readOnlyFields } : {}),
+  ...(role.mayGrantRoles ? { mayGrantRoles: [...role.mayGrantRoles] } : {}),
   ...(role.description ? { description: role.description } : {}),
 });
 
@@ -63,7 +64,7 @@ export async function syncDefaultRoles(target: RoleSyncTarget, roles: DefaultRol
       const withdrawn = new Set(base.permissions.filter((p) => !wanted.permissions.includes(p)));
       const added = wanted.permissions.filter((p) => !base.permissions.includes(p) && !had.includes(p));
       const next: Record<string, unknown> = { ...current, permissions: [...had.filter((p) => !withdrawn.has(p)), ...added] };
-      for (const key of ['name', 'scope', 'readOnlyFields', 'description'] as const) {
+      for (const key of ['name', 'scope', 'readOnlyFields', 'mayGrantRoles', 'description'] as const) {
         if (!same(current[key], base[key]) || same(current[key], wanted[key])) continue;
         if (wanted[key] === undefined) delete next[key];
         else next[key] = wanted[key];

@@ -177,7 +177,8 @@ export async function migrate(db: Database, registry: DefinitionRegistry): Promi
 
 async function seedReferences(tx: Queryable, registry: DefinitionRegistry): Promise<void> {
   for (const list of registry.references.values()) {
-    if (!list.items.length) continue;
+    // A list kept as an entity's records is read from that entity's table, not ref_item.
+    if (!list.items.length || list.entity) continue;
     const params: unknown[] = [];
     const rows = list.items.map((item, i) => {
       params.push(list.kind, item.id, item.code, item.parent ?? null, item.nameLt, item.nameUz, item.nameRu, item.nameEn, item.sort ?? i);

@@ -10,6 +10,7 @@ import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
 import { createSignatureSignIn, type ExternalIdentity } from '../auth/external.ts';
 import { sessionReply, type PersonNames } from '../auth/session-reply.ts';
+import { withDelegation, type DelegationTarget } from '../auth/delegation.ts';
 
 interface UserData {
   username: string;
@@ -53,6 +54,8 @@ export default fp(
     const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined, app.config.accessTokenSeconds);
     const refresh = createRefreshTokens(app.db);
     const system = systemActor();
+    const userDef = app.definitions.entities.get(access.userEntity)!;
+    const delegationTarget: DelegationTarget = { entity: access.userEntity, subject: userDef.manifest.subject, ...(userDef.manifest.scope?.regionField ? { regionField: userDef.manifest.scope.regionField } : {}) };
     const employeeTable = access.employeeEntity ? app.tables.get(access.employeeEntity) : undefined;
     // The card's user field as SQL: its typed, indexed column where the grid filters by it.
     const employeeUserColumn = access.employeeUserField && employeeTable
@@ -134,11 +137,12 @@ export default fp(
       if (!user?.canLogin) return undefined;
       const card = await staffCardOf(userId, user);
       if (card?.data.canLogin === false) return undefined;
-      const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
+      const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[]; mayGrantRoles?: string[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
       const unit = await unitPermissionsOf(card?.data);
       // The unit's permissions add rights, never width: OWN is the narrowest scope, so the roles' wins.
       const grants = [...roles.rows.map((r) => r.data), ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : [])];
-      const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants);
+      const grantable = roles.rows.flatMap((r) => (Array.isArray(r.data.mayGrantRoles) ? r.data.mayGrantRoles : []));
+      const actor = withDelegation(userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants), grantable, delegationTarget);
       cache.set(userId, { actor, at: Date.now() });
       return actor;
     };

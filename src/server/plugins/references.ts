@@ -11,6 +11,7 @@ const itemSchema = {
     nameUz: { type: 'string' },
     nameRu: { type: 'string' },
     nameEn: { type: 'string' },
+    active: { type: 'boolean' },
   },
 } as const;
 

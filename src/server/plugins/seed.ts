@@ -26,7 +26,16 @@ function seedRecords(def: EntityDefinition, registry: Parameters<(typeof seedGen
 export default fp(
   async (app) => {
     const system = systemActor();
-    for (const def of app.definitions.entities.values()) {
+    // Entities that back a reference list (reference.schema.json `entity`) first: the other
+    // seeds name their items, which exist once those records are in and the lists reloaded.
+    const backing = new Set([...app.definitions.references.values()].flatMap((list) => (list.entity ? [list.entity] : [])));
+    const ordered = [...app.definitions.entities.values()].sort((a, b) => Number(backing.has(b.id)) - Number(backing.has(a.id)));
+    let listsLoaded = backing.size === 0;
+    for (const def of ordered) {
+      if (!listsLoaded && !backing.has(def.id)) {
+        await app.references.reload();
+        listsLoaded = true;
+      }
       const seed = def.manifest.seed;
       if (!seed || (seed.samples && !app.config.seedSamples)) continue;
       const table = app.tables.get(def.id)!;
@@ -78,6 +87,9 @@ export default fp(
         }
       }
     }
+    // Seeded records of an entity that backs a reference list are items now (the store's
+    // reload skips writes inside the seed's transaction).
+    await app.references.reload();
   },
   { name: 'seed', dependencies: ['store'] },
 );

@@ -1,17 +1,34 @@
 import fp from 'fastify-plugin';
 import { createEntityStore } from '../store/entity-store.ts';
 import { withEntityRefs } from '../store/entity-refs.ts';
+import { withRowLimits } from '../store/row-limits.ts';
+import { withReferenceReload } from '../store/reference-reload.ts';
 import { createReferenceService } from '../store/references.ts';
 import { createLocalFileStorage } from '../files/file-storage.ts';
+
+/** How often the reference lists are read again, for changes made through other instances. */
+const REFERENCE_RELOAD_MS = 30_000;
 
 /** The store (the one write path), the reference-list cache and file storage. */
 export default fp(
   async (app) => {
-    const references = await createReferenceService(app.db);
+    // Reference lists kept as an entity's records (reference.schema.json `entity`).
+    const backed = [...app.definitions.references.values()]
+      .filter((list) => list.entity && app.tables.has(list.entity))
+      .map((list) => ({ kind: list.kind, entity: list.entity!, table: app.tables.get(list.entity!)!.table }));
+    const references = await createReferenceService(app.db, backed);
     app.decorate('references', references);
-    // Links between records (`entityRef`) are checked before the store's own validation.
-    app.decorate('store', withEntityRefs(createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap), app.db, app.definitions, app.tables));
+    // Row limits (the delegated user administration) first, then links between records
+    // (`entityRef`), both before the store's own validation.
+    const store = withEntityRefs(createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap), app.db, app.definitions, app.tables);
+    app.decorate('store', withRowLimits(withReferenceReload(store, references, new Set(backed.map((b) => b.entity)))));
     app.decorate('fileStorage', createLocalFileStorage(app.config.filesDir));
+    if (backed.length) {
+      // Another instance's change reaches this one within REFERENCE_RELOAD_MS (its own at once).
+      const timer = setInterval(() => { references.reload().catch((error: unknown) => app.log.warn({ err: error }, 'reference lists not reloaded')); }, REFERENCE_RELOAD_MS);
+      timer.unref();
+      app.addHook('onClose', async () => clearInterval(timer));
+    }
   },
   { name: 'store', dependencies: ['db'] },
 );

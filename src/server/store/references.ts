@@ -1,13 +1,24 @@
 import type { ReferenceItem } from '../../generated/meta.ts';
 import type { Queryable } from '../db/database.ts';
 
-/** One reference-list item as the API returns it: the definition's item without its display order. */
-export type ReferenceItemRow = Omit<ReferenceItem, 'sort'>;
+/**
+ * One reference-list item as the API returns it: the definition's item without its display
+ * order; `active: false` marks an item of an entity-backed list that is no longer offered.
+ */
+export type ReferenceItemRow = Omit<ReferenceItem, 'sort'> & { active?: false };
+
+/** A reference list kept as the records of an entity (reference.schema.json `entity`). */
+export interface EntityBackedList {
+  kind: string;
+  /** The entity's table. */
+  table: string;
+}
 
 /**
  * The reference lists (regions, districts, topics…), read from the database once
  * and kept in memory: they are small, read on every write that names one, and change
- * only through `reload()`.
+ * only through `reload()`. `list` gives every item (inactive ones of entity-backed lists
+ * flagged), `get` finds inactive ones too, so stored values keep their names.
  */
 export interface ReferenceService {
   list(kind: string, parent?: number): ReferenceItemRow[] | undefined;
@@ -16,7 +27,8 @@ export interface ReferenceService {
   reload(): Promise<void>;
 }
 
-export async function createReferenceService(db: Queryable): Promise<ReferenceService> {
+/** Reads the `ref_item` lists and the entity-backed ones (which replace a `ref_item` kind of the same name). */
+export async function createReferenceService(db: Queryable, backed: EntityBackedList[] = []): Promise<ReferenceService> {
   let byKind = new Map<string, Map<number, ReferenceItemRow>>();
   const reload = async (): Promise<void> => {
     const { rows } = await db.query<ReferenceItemRow & { kind: string }>(
@@ -27,6 +39,22 @@ export async function createReferenceService(db: Queryable): Promise<ReferenceSe
     for (const { kind, ...item } of rows) {
       if (!next.has(kind)) next.set(kind, new Map());
       next.get(kind)!.set(item.id, item);
+    }
+    for (const list of backed) {
+      const items = await db.query<{ id: number; data: Record<string, unknown> }>(
+        `SELECT id, data FROM ${list.table} ORDER BY CASE WHEN jsonb_typeof(data->'order') = 'number' THEN (data->>'order')::numeric END NULLS LAST, id`,
+      );
+      const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+      next.set(list.kind, new Map(items.rows.map(({ id, data }) => [Number(id), {
+        id: Number(id),
+        code: text(data.code),
+        parent: null,
+        nameLt: text(data.nameLt),
+        nameUz: text(data.nameUz),
+        nameRu: text(data.nameRu),
+        nameEn: text(data.nameEn),
+        ...(data.active === false ? { active: false as const } : {}),
+      }])));
     }
     byKind = next;
   };

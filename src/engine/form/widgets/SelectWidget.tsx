@@ -3,7 +3,8 @@
  * `oneOf` const/title (titles are i18n keys) or, when the schema has `reference: {list,
  * parentField?}`, from the reference list with localized names. A `parentField` makes a
  * cascade (region → district): only children of the sibling's value are listed, the field is
- * disabled until the sibling has a value and is cleared when the sibling changes.
+ * disabled until the sibling has a value and is cleared when the sibling changes. A view may
+ * name a closed list itself: `ui:options.choices: [{value, labelKey}]`.
  */
 import { useEffect, useRef } from 'react';
 import { Dropdown, Input, makeStyles, Option, Radio, RadioGroup, Select } from '@fluentui/react-components';
@@ -61,10 +62,19 @@ export function useChoices(props: WidgetProps): { choices: Choice[]; loading: bo
   }, [parentField, parentValue, value, onChange]);
 
   if (reference) {
-    const choices = (query.data ?? []).map((item) => ({ value: item.id, key: String(item.id), label: localizedName(item, locale) }));
+    // An item no longer offered (`active: false`, lists kept as an entity's records) is not
+    // offered again, but a stored value keeps its name.
+    const choices = (query.data ?? [])
+      .filter((item) => (item as { active?: boolean }).active !== false || Object.is(item.id, value) || (Array.isArray(value) && value.includes(item.id)))
+      .map((item) => ({ value: item.id, key: String(item.id), label: localizedName(item, locale) }));
     return { choices, loading: query.isLoading, waitingForParent };
   }
-  const choices = (options.enumOptions ?? []).map((o) => ({ value: o.value, key: String(o.value), label: translateTitle(i18n, String(o.label)) }));
+  // `ui:options.choices` ([{value, labelKey}]): a closed list named by the view, for a field whose
+  // schema leaves the values open (the roles a delegated screen may grant).
+  const named = Array.isArray(options.choices) ? (options.choices as Array<{ value: unknown; labelKey: string }>) : undefined;
+  const choices = named
+    ? named.map((c) => ({ value: c.value, key: String(c.value), label: i18n.t(c.labelKey) }))
+    : (options.enumOptions ?? []).map((o) => ({ value: o.value, key: String(o.value), label: translateTitle(i18n, String(o.label)) }));
   return { choices, loading: false, waitingForParent: false };
 }
 

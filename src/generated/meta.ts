@@ -442,6 +442,10 @@ export type ScreenDefinition = {
    * 'public', 'signedIn' (any signed-in user), or a CASL rule 'action Subject' the user needs.
    */
   permission: string;
+  /**
+   * Who the screen is for: 'staff' (inner users) or 'outer' (citizens and businesses, access.json's outerRoles). Its menu entry shows only to that audience, and links between an entity's screens (list row → detail) prefer the screens of the user's audience; the permission still decides who may open the route. Absent: everyone the permission lets in.
+   */
+  audience?: "staff" | "outer";
   menu?: {
     /**
      * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
@@ -503,6 +507,10 @@ export type ScreenDefinition = {
        */
       doneKey?: string;
     };
+    /**
+     * detail: show an outer user the record's status as a plain sentence (`workflow.<machine>.plain.<STATE>`, which `npm run check` then requires for every state; interpolated with `since` — the date the record entered the state — `deadline` — the due date the state keeps — and the record's top-level fields, dates as DD.MM.YYYY), the deadline and the dates of the steps, without staff names or internal comments.
+     */
+    plainStatus?: boolean;
   };
 };
 
@@ -642,7 +650,7 @@ export interface State {
     [k: string]: Transitions;
   };
   /**
-   * A deadline kept as data: while the record is in this state, the date (or date-time) in `field` is its due time (stored in the indexed `due_at` column). Once it has passed, the workflow sweep sends `event` through the ordinary transition path as the actor `system` — no in-memory timer, so nothing is lost on a restart. A date is due at the end of that day (UTC). The event must be one of the state's own events.
+   * A deadline kept as data: while the record is in this state, the date (or date-time) in `field` is its due time (stored in the indexed `due_at` column). Once it has passed, the workflow sweep sends `event` through the ordinary transition path as the actor `system` — no in-memory timer, so nothing is lost on a restart. A date is due at the end of that day in Tashkent (23:59:59.999 UTC+5). The event must be one of the state's own events.
    */
   deadline?: {
     /**

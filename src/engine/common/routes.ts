@@ -1,16 +1,27 @@
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { screens } from '../../definitions/client.ts';
 import { canOpen, type PortalAbility } from '../../shared/ability.ts';
+import { getSetting } from '../../app/settings.ts';
+
+/**
+ * Whether a screen is meant for the signed-in user's audience (`audience`: staff or outer
+ * users; absent: everyone). Its permission still decides whether it may be opened.
+ */
+export const forAudience = (screen: ScreenDefinition, isOuter: boolean = getSetting('isOuter')): boolean =>
+  !screen.audience || screen.audience === (isOuter ? 'outer' : 'staff');
 
 /**
  * The route of an entity's screen of a kind, with `:id` filled in: how screens link to each
  * other without naming one another (row click → detail, detail → edit, list → create). With
- * an ability, a screen whose permission it lacks counts as absent (no button leads there).
+ * an ability, a screen whose permission it lacks counts as absent (no button leads there);
+ * screens of the user's audience (`audience`) come first.
  * @example entityScreenPath('x', 'detail', 5) // '/admin/x/5'
  */
 export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string, ability?: PortalAbility): string | undefined {
   const wantsId = id !== undefined;
-  const screen = screens.find((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && !s.options?.view && (!ability || canOpen(ability, s.permission)));
+  const candidates = screens.filter((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && !s.options?.view && (!ability || canOpen(ability, s.permission)));
+  // The user's own audience first (a citizen's list leads to the citizen's record page), then any.
+  const screen = candidates.find((s) => forAudience(s)) ?? candidates[0];
   return screen && fillRoute(screen.route, id);
 }
 

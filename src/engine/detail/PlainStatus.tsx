@@ -86,12 +86,12 @@ export function PlainStatusPanel({ machine, record, schema, history }: { machine
       )}
       <Caption1 className={s.muted}>{t('workflow.ui.plainSteps')}</Caption1>
       <ol className={s.steps} data-region="plain-steps">
-        <li data-step="created"><Body1>{formatDate(record.createdAt)} — {t('workflow.ui.plainFiled')}</Body1></li>
+        <li data-step="created"><Body1 block>{formatDate(record.createdAt)} — {t('workflow.ui.plainFiled')}</Body1></li>
         {history.map((step) => (
           <li key={step.id} data-step={step.event} data-to={step.to}>
-            <Body1>{formatDate(step.at)} — {t(stateKey(machine.id, step.to), { defaultValue: step.to })}</Body1>
+            <Body1 block>{formatDate(step.at)} — {t(stateKey(machine.id, step.to), { defaultValue: step.to })}</Body1>
             {stepDetails(machine, step).map((d) => (
-              <Caption1 key={d.title} as="p" className={s.muted} style={{ margin: 0 }}>{t(d.title)}: {d.text}</Caption1>
+              <Caption1 key={d.title} block className={s.muted} data-detail={d.title}>{t(d.title)}: {d.text}</Caption1>
             ))}
           </li>
         ))}

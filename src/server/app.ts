@@ -31,6 +31,7 @@ import aggregates from './plugins/aggregates.ts';
 import visits from './plugins/visits.ts';
 import openData from './plugins/open-data.ts';
 import merge from './plugins/merge.ts';
+import staffUsers from './plugins/staff-users.ts';
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -129,6 +130,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(visits);
   await app.register(openData);
   await app.register(merge);
+  await app.register(staffUsers);
   await app.register(web);
   return app;
 }

@@ -19,6 +19,8 @@ import { ApiError, badInput, notFound } from '../errors.ts';
 import { payloadGuards, readPointer } from './implementations.ts';
 import { computeStep, deadlinesOf, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
 import type { Notice } from '../../generated/meta.ts';
+import type { StaffDirectory } from '../store/staff-directory.ts';
+import { staffUserProblems } from '../store/staff-refs.ts';
 
 /** An event the actor may send now, as `GET events` lists it. */
 export interface EventOption {
@@ -76,6 +78,8 @@ export interface WorkflowEngineOptions {
   notify?: { sender: Sender; translator: Translator; onQueued(): void };
   /** Errors the sweep skipped over. */
   log?: (error: unknown, what: string) => void;
+  /** Checks the `staffUser` fields of payloads (an executor must be a staff user who may sign in). */
+  staff?: StaffDirectory;
 }
 
 /** The actor of the sweep: every ability, every row; recorded as `system` in history and audit. */
@@ -265,7 +269,12 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     const record = await store.writeTransition(entity, id, body.version, actor, async (before, tx) => {
       const from = before.status;
       if (transitionsFor(machine, from, body.event).length === 0) throw new ApiError(409, 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
-      validatePayload(payloadSchemaFor(machine, from, body.event), body.payload);
+      const payloadSchema = payloadSchemaFor(machine, from, body.event);
+      validatePayload(payloadSchema, body.payload);
+      if (options.staff && payloadSchema) {
+        const problems = await staffUserProblems(options.staff, payloadSchema, body.payload, '/payload', tx);
+        if (problems.length) throw badInput(problems);
+      }
       const payload = body.payload ?? {};
       const step = computeStep(machine, executable, from, contextOf(before, actor, payload), { type: body.event, payload });
       if (!step.ok) throw new ApiError(409, step.reason === 'guard' ? 'errors.transitionGuard' : 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });

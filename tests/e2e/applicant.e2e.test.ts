@@ -115,5 +115,5 @@ describe.skipIf(!browserTestsEnabled())('a citizen follows their appeal in plain
       await phone.locator('[data-region="plain-status"]').screenshot({ path: path.join(SHOTS, `applicant-status-${locale}-360.png`) });
       await phone.context().close();
     }
-  });
+  }, 300_000); // five browser sessions, one per language: longer than the default on a busy machine
 });

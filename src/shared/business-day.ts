@@ -2,7 +2,7 @@
  * The Committee's calendar: deadlines are days in Tashkent (Asia/Tashkent, UTC+5, no daylight
  * saving since 1992), not in UTC. A date-only deadline `2026-03-16` is due at the end of that
  * day in Tashkent — 23:59:59.999 local, 18:59:59.999 UTC — and "today" for a stamp or a
- * "15 days ahead" is the Tashkent calendar day of the moment, so an appeal taken at 01:00 on
+ * "15 days ahead" is the Tashkent calendar day of the moment, so a case taken up at 01:00 on
  * 3 May in Tashkent (20:00 UTC on 2 May) counts from 3 May. Pure and isomorphic: the server's
  * actions, the `due_at` column's SQL and the screens share these rules.
  */

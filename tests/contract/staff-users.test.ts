@@ -1,7 +1,7 @@
 /**
  * The staff picker's directory and the `staffUser` check, on both backends:
  *  - `GET /api/staff-users` finds staff users who may sign in by name, as "Last First Middle"
- *    with their department from the staff card; outer users, users who may not sign in and
+ *    with their unit (department) from the staff card; outer users, users who may not sign in and
  *    cards that may not sign in are not offered; by ids it names the stored values; outer users
  *    and visitors may not ask;
  *  - a transition's payload (`ASSIGN_EXECUTOR`) and a record's field (`signerId`) holding a
@@ -56,15 +56,15 @@ for (const backend of backends()) {
     });
     afterAll(async () => close?.());
 
-    it('finds staff who may sign in by name, with their department; names stored ids; staff only', async () => {
+    it('finds staff who may sign in by name, with their unit (department); names stored ids; staff only', async () => {
       const found = await call('GET', '/api/staff-users?search=KARIM');
       expect(found.status).toBe(200);
       const names = found.body.list.map((u: { name: string }) => u.name);
       expect(names).toEqual(['Karimov Aziz Olimovich']);
       const karimov = found.body.list[0];
       expect(karimov.id).toBe(ids.karimov);
-      expect(typeof karimov.department).toBe('string');
-      expect(karimov.department.length).toBeGreaterThan(0);
+      expect(typeof karimov.unit).toBe('string');
+      expect(karimov.unit.length).toBeGreaterThan(0);
 
       const named = await call('GET', `/api/staff-users?ids=${ids.karimov},${ids.citizen},${ids.locked},999999`);
       expect(named.body.list.map((u: { id: number }) => u.id)).toEqual([ids.karimov]);

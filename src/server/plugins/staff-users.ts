@@ -3,13 +3,13 @@ import { ApiError, errorBodySchema } from '../errors.ts';
 
 const staffUser = {
   type: 'object',
-  properties: { id: { type: 'integer' }, name: { type: 'string' }, department: { type: ['string', 'null'] } },
+  properties: { id: { type: 'integer' }, name: { type: 'string' }, unit: { type: ['string', 'null'] } },
 } as const;
 
 /**
  * `GET /api/staff-users?search=…` and `?ids=1,2`: the staff picker's search and the names
  * behind stored ids (`staffUser` fields) — staff users who may sign in, as "Last First Middle"
- * with their department. For signed-in staff only: outer users and visitors are refused.
+ * with their unit. For signed-in staff only: outer users and visitors are refused.
  */
 const staffUsers: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: { search?: string; ids?: string; limit?: number } }>('/api/staff-users', {

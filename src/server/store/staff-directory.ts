@@ -2,11 +2,11 @@ import type { Queryable } from '../db/database.ts';
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
 
-/** A staff user as the picker lists them: the user id, "Last First Middle", the department. */
+/** A staff user as the picker lists them: the user id, "Last First Middle", the unit. */
 export interface StaffUser {
   id: number;
   name: string;
-  department: string | null;
+  unit: string | null;
 }
 
 /** The staff users behind `staffUser` fields: who they are, and whether an id is one. */
@@ -23,7 +23,7 @@ const jsonPath = (pointer: string): string => `'{${pointer.split('/').slice(1).j
  * The staff directory over access.json's entities: a staff user is a user (`userEntity`) who
  * is not an outer user and may sign in; their name comes from their staff card
  * (`employeeEntity`, linked by `employeeUserField` or by the user's `employeeId`) when there
- * is one, else from the user, and the department from the card's unit
+ * is one, else from the user, and the unit from the card's unit
  * (`unitPermissions.employeeUnitField` → `unitEntity`, by its labelField). A card that may
  * not sign in (`canLogin` false) hides its user. No entity is named here: access.json says which.
  * @example await createStaffDirectory(db, registry, tables)?.search('karim', 20)
@@ -46,13 +46,13 @@ export function createStaffDirectory(db: Queryable, registry: DefinitionRegistry
   const unitJoin = cards && units && unitField && unitLabel
     ? `LEFT JOIN ${units.table} unit ON unit.id::text = (card.data #>> ${jsonPath(unitField)})`
     : '';
-  const department = unitJoin ? `unit.data #>> ${jsonPath(unitLabel!)}` : 'NULL';
+  const unit = unitJoin ? `unit.data #>> ${jsonPath(unitLabel!)}` : 'NULL';
   const person = (part: string) => `coalesce(nullif(card.data->>'${part}', ''), u.data->>'${part}')`;
   const name = `coalesce(nullif(trim(concat_ws(' ', ${person('lastName')}, ${person('firstName')}, ${person('middleName')})), ''), u.data->>'username')`;
   const staff = `coalesce((u.data->>'isOuter')::boolean, true) = false AND coalesce((u.data->>'canLogin')::boolean, false)
     AND coalesce((card.data->>'canLogin')::boolean, true)`;
   const select = (where: string, tail: string) =>
-    `SELECT u.id::int AS id, ${name} AS name, ${department} AS department
+    `SELECT u.id::int AS id, ${name} AS name, ${unit} AS unit
        FROM ${users.table} u ${cardJoin} ${unitJoin}
       WHERE ${staff} AND ${where} ${tail}`;
 
@@ -60,7 +60,7 @@ export function createStaffDirectory(db: Queryable, registry: DefinitionRegistry
     async search(text, limit) {
       const needle = `%${text.trim().toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
       const { rows } = await db.query<StaffUser>(
-        select(`(lower(${name}) LIKE $1 OR lower(coalesce(${department}, '')) LIKE $1 OR lower(u.data->>'username') LIKE $1)`, 'ORDER BY 2, 1 LIMIT $2'),
+        select(`(lower(${name}) LIKE $1 OR lower(coalesce(${unit}, '')) LIKE $1 OR lower(u.data->>'username') LIKE $1)`, 'ORDER BY 2, 1 LIMIT $2'),
         [needle, limit],
       );
       return rows;

@@ -9,17 +9,17 @@ import type { StaffDirectory } from './staff-directory.ts';
 
 /**
  * The problems of the `staffUser` fields of `input` under `schema`: every id there must be a
- * staff user who may sign in (400 `validation.staffUser` on that field). `prefix` goes before
+ * staff user who may sign in (400 `validation.staffUser` on that field). `base` goes before
  * the pointers (`/payload` for a transition's input). Values of the wrong type are left to the
  * schema check.
  */
-export async function staffUserProblems(directory: StaffDirectory, schema: JSONSchema7, input: unknown, prefix = '', on?: Queryable, before?: unknown): Promise<FieldProblem[]> {
+export async function staffUserProblems(directory: StaffDirectory, schema: JSONSchema7, input: unknown, base = '', on?: Queryable, before?: unknown): Promise<FieldProblem[]> {
   if (!input || typeof input !== 'object') return [];
   // An id the record already held stays acceptable (its executor may since have left).
   const kept = new Set(before && typeof before === 'object' ? findStaffUserFields(schema).flatMap((f) => valuesAt(before, f.path)).map((v) => `${v.pointer}=${String(v.value)}`) : []);
   const wanted = findStaffUserFields(schema).flatMap((f) => valuesAt(input, f.path))
     .filter((v) => Number.isSafeInteger(v.value) && (v.value as number) > 0 && !kept.has(`${v.pointer}=${String(v.value)}`))
-    .map((v) => ({ pointer: `${prefix}${v.pointer}`, id: v.value as number }));
+    .map((v) => ({ pointer: `${base}${v.pointer}`, id: v.value as number }));
   if (!wanted.length) return [];
   const found = new Set((await directory.byIds([...new Set(wanted.map((w) => w.id))], on)).map((u) => Number(u.id)));
   return wanted.filter((w) => !found.has(w.id)).map((w) => ({ pointer: w.pointer, key: 'validation.staffUser', params: {} }));

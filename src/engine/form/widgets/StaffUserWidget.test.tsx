@@ -2,7 +2,7 @@
 /**
  * The staff picker: a field marked `staffUser` gets it without any `ui:widget` (as in a
  * machine's payload), searches the staff directory by name, shows "Last First Middle —
- * department", stores the user id, and shows a stored id by its name — also read-only.
+ * unit", stores the user id, and shows a stored id by its name — also read-only.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { screen as dom, waitFor } from '@testing-library/react';
@@ -17,19 +17,19 @@ const schema = {
     count: { type: 'integer', title: 'test.text' },
   },
 } as RJSFSchema;
-const KARIMOV = { id: 12, name: 'Karimov Aziz Olimovich', department: 'Consumer protection' };
+const KARIMOV = { id: 12, name: 'Karimov Aziz Olimovich', unit: 'Consumer protection' };
 
 function directory() {
   const call = vi.fn(async (method: string, path: string, params: Record<string, unknown>) => {
     if (method !== 'GET' || path !== '/api/staff-users') throw new Error(`unexpected ${method} ${path}`);
     if (params.ids) return { list: String(params.ids).split(',').map(Number).includes(12) ? [KARIMOV] : [] };
-    return { list: String(params.search).toLowerCase().startsWith('kar') ? [KARIMOV, { id: 15, name: 'Karimova Dilnoza', department: null }] : [] };
+    return { list: String(params.search).toLowerCase().startsWith('kar') ? [KARIMOV, { id: 15, name: 'Karimova Dilnoza', unit: null }] : [] };
   });
   return { call, dataProvider: createFakeDataProvider({ call: call as DataProvider['call'] }) };
 }
 
 describe('staff picker', () => {
-  it('searches staff by name, shows name and department, stores the user id', async () => {
+  it('searches staff by name, shows name and unit, stores the user id', async () => {
     const { call, dataProvider } = directory();
     const onChange = vi.fn();
     const { user } = renderEntityForm({ schema, uiSchema: {}, formData: {}, onChange }, { dataProvider });

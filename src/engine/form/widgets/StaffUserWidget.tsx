@@ -2,7 +2,7 @@
  * A staff member chosen by name: for a field marked `staffUser: true` (an integer user id —
  * an executor, a signer), with or without `ui:widget: "staffUser"`. Typing searches the staff
  * directory (`GET /api/staff-users?search=`: staff users who may sign in, from the staff
- * cards access.json names) and each choice reads "Last First Middle — department"; the user
+ * cards access.json names) and each choice reads "Last First Middle — unit"; the user
  * id is stored. A stored id is shown by its name (read-only pages too), never as a number.
  */
 import { useState } from 'react';
@@ -19,11 +19,11 @@ const useStyles = makeStyles({ root: { width: '100%', minWidth: 0 } });
 export interface StaffUserOption {
   id: number;
   name: string;
-  department: string | null;
+  unit: string | null;
 }
 
-/** "Last First Middle — department". */
-export const staffUserLabel = (u: StaffUserOption): string => (u.department ? `${u.name} — ${u.department}` : u.name);
+/** "Last First Middle — unit". */
+export const staffUserLabel = (u: StaffUserOption): string => (u.unit ? `${u.name} — ${u.unit}` : u.name);
 
 /** The staff users of these ids (names for stored values). */
 export const fetchStaffUsers = async (dp: DataProvider, ids: number[]): Promise<StaffUserOption[]> =>

@@ -48,7 +48,13 @@ export function withStaffUsers(store: EntityStore, directory: StaffDirectory | u
       return store.create(entity, input, actor, options);
     },
     async update(entity, id, input, actor) {
-      if (schemas.has(entity)) await check(entity, input, undefined, await store.get(entity, id, actor));
+      // Only for a caller who may update and see the record: anyone else gets the store's own
+      // refusal (403, 404) unchanged, in its order.
+      const subject = registry.entities.get(entity)?.manifest.subject;
+      const before = schemas.has(entity) && subject && actor.ability.can('update', subject)
+        ? await store.get(entity, id, actor).catch(() => undefined)
+        : undefined;
+      if (before) await check(entity, input, undefined, before);
       return store.update(entity, id, input, actor);
     },
   };

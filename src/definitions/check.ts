@@ -443,6 +443,12 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       });
       useKey(file, '/options/finish/doneKey', options.finish?.doneKey);
     }
+    if ((screen.options as { plainStatus?: boolean } | undefined)?.plainStatus && target) {
+      // The applicant's plain-words status: one sentence for every state the record can be in.
+      const machine = target.manifest.workflow ? machines.get(target.manifest.workflow) : undefined;
+      if (!machine || screen.kind !== 'detail') report(file, '/options/plainStatus', 'plainStatus needs a detail screen of an entity with a workflow');
+      for (const state of Object.keys(machine?.states ?? {})) useKey(file, '/options/plainStatus', `workflow.${machine!.id}.plain.${state}`);
+    }
     if (screen.kind === 'tree' && target && !target.manifest.tree) report(file, '/kind', `entity "${screen.entity}" has no tree (manifest "tree": {"parentField"})`);
     const photoRoute = (screen.options as { photoRoute?: string } | undefined)?.photoRoute;
     if (photoRoute && ![...entities.values()].some((e) => e.manifest.photo?.route === photoRoute)) report(file, '/options/photoRoute', `no manifest has photo.route "${photoRoute}"`);

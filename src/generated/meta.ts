@@ -563,7 +563,15 @@ export type ScreenDefinition = {
      * questionnaire take: the route back to the list.
      */
     listRoute?: string;
+    /**
+     * detail: show an outer user the record's status as a plain sentence (`workflow.<machine>.plain.<STATE>`, which `npm run check` then requires for every state; interpolated with `since` — the date the record entered the state — `deadline` — the due date the state keeps — and the record's top-level fields, dates as DD.MM.YYYY), the deadline and the dates of the steps, without staff names or internal comments.
+     */
+    plainStatus?: boolean;
   };
+  /**
+   * Who the screen is for: 'staff' (inner users) or 'outer' (citizens and businesses, access.json's outerRoles). Its menu entry shows only to that audience, and links between an entity's screens (list row → detail) prefer the screens of the user's audience; the permission still decides who may open the route. Absent: everyone the permission lets in.
+   */
+  audience?: "staff" | "outer";
 };
 
 export interface FlowStep {
@@ -702,7 +710,7 @@ export interface State {
     [k: string]: Transitions;
   };
   /**
-   * A deadline kept as data: while the record is in this state, the date (or date-time) in `field` is its due time (stored in the indexed `due_at` column). Once it has passed, the workflow sweep sends `event` through the ordinary transition path as the actor `system` — no in-memory timer, so nothing is lost on a restart. A date is due at the end of that day (UTC). The event must be one of the state's own events.
+   * A deadline kept as data: while the record is in this state, the date (or date-time) in `field` is its due time (stored in the indexed `due_at` column). Once it has passed, the workflow sweep sends `event` through the ordinary transition path as the actor `system` — no in-memory timer, so nothing is lost on a restart. A date is due at the end of that day in Tashkent (23:59:59.999 UTC+5). The event must be one of the state's own events.
    */
   deadline?: {
     /**

@@ -32,6 +32,7 @@ import visits from './plugins/visits.ts';
 import openData from './plugins/open-data.ts';
 import merge from './plugins/merge.ts';
 import questionnaires from './plugins/questionnaires.ts';
+import staffUsers from './plugins/staff-users.ts';
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -134,6 +135,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(openData);
   await app.register(merge);
   await app.register(questionnaires);
+  await app.register(staffUsers);
   await app.register(web);
   return app;
 }

@@ -3,6 +3,7 @@ import type { Database } from './db/database.ts';
 import type { EntityTable } from './db/entity-table.ts';
 import type { EntityStore, Actor } from './store/entity-store.ts';
 import type { ReferenceService } from './store/references.ts';
+import type { StaffDirectory } from './store/staff-directory.ts';
 import type { Translator } from './i18n.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import type { Locale } from '../shared/locales.ts';
@@ -15,6 +16,8 @@ declare module 'fastify' {
     tables: Map<string, EntityTable>;
     references: ReferenceService;
     store: EntityStore;
+    /** The staff users behind `staffUser` fields (undefined without access.json's user entity). */
+    staffDirectory: StaffDirectory | undefined;
     translator: Translator;
     fileStorage: FileStorage;
     config: AppConfig;

@@ -124,7 +124,11 @@ for (const backend of backends()) {
       const before = await stored(def, id);
       for (let attempt = 0; attempt < 8; attempt++) {
         const other = sample(def, ELSEWHERE);
-        const value = siblingOf(def, before, pointer, attempt) ?? at(other, pointer);
+        // A staff-user field takes another staff user (the server refuses ids that are not one).
+        const staff = (resolveFieldSchema(def.schema, pointer) as { staffUser?: boolean } | undefined)?.staffUser
+          ? staffIds.filter((s) => s !== at(before, pointer))[attempt % Math.max(1, staffIds.length - 1)]
+          : undefined;
+        const value = staff ?? siblingOf(def, before, pointer, attempt) ?? at(other, pointer);
         if (JSON.stringify(value) === JSON.stringify(at(before, pointer))) continue;
         let body = withField(dataOf(before), pointer, value);
         for (const dep of dependentsOf(def, pointer)) body = withField(body, dep.pointer, at(other, dep.pointer));
@@ -135,6 +139,8 @@ for (const backend of backends()) {
     };
 
     let made = 0;
+    /** Users made here who are staff (not outer), for fields that hold a staff user. */
+    const staffIds: number[] = [1];
     const newUser = async (code: string, prefix: string) => {
       made += 1;
       const username = `${prefix}-${code}`.slice(0, 50);
@@ -143,6 +149,7 @@ for (const backend of backends()) {
       });
       expect(created.statusCode, created.body).toBe(200);
       const id = created.json().id as number;
+      if (!access.outerRoles.includes(code)) staffIds.push(id);
       expect((await asAdmin('POST', '/api/auth/set-password', { userId: id, password: 'matrix password 1' })).statusCode).toBe(200);
       const ip = `10.77.${made}.1`;
       const session = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password: 'matrix password 1' }, headers: { authorization: '' }, remoteAddress: ip });

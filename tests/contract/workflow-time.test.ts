@@ -102,9 +102,9 @@ for (const backend of backends()) {
       const early = await appealUnderReview(r, 102);
       expect(early.due).toBe('2026-03-21');
 
-      // The due date is a typed, indexed column: the end of the due day (UTC).
-      const row = await r.app.db.query<{ due: string }>(`SELECT to_char(due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') AS due FROM ${tableName(ENTITY)} WHERE id = $1`, [late.id]);
-      expect(row.rows[0]?.due).toBe('2026-03-17T00:00:00');
+      // The due date is a typed, indexed column: the end of the due day in Tashkent (UTC+5).
+      const row = await r.app.db.query<{ due: string }>(`SELECT to_char(due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS due FROM ${tableName(ENTITY)} WHERE id = $1`, [late.id]);
+      expect(row.rows[0]?.due).toBe('2026-03-16T18:59:59.999');
       const index = await r.app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE '%(due_at, id)%'`, [tableName(ENTITY)]);
       expect(index.rows[0]?.n).toBe(1);
       // The sweep's query can be answered from that index alone.
@@ -114,12 +114,13 @@ for (const backend of backends()) {
       });
       expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(new RegExp(`Index Scan using ix_${tableName(ENTITY)}_due`));
 
-      // The last hour of the due day: nothing is due yet.
-      time.set('2026-03-16T23:00:00Z');
+      // The last millisecond of the due day in Tashkent (23:59:59.999 local): nothing is due yet.
+      time.set('2026-03-16T18:59:59.999Z');
       expect(await r.app.workflow.sweep()).toEqual([]);
       expect(await statusOf(r, late.id)).toBe('UNDER_REVIEW');
 
-      time.set('2026-03-17T00:00:01Z');
+      // Midnight in Tashkent — still 16 March in UTC — the day has passed.
+      time.set('2026-03-16T19:00:00Z');
       const moved = await r.app.workflow.sweep();
       expect(moved).toEqual([{ entity: ENTITY, id: late.id, event: deadline.event, from: 'UNDER_REVIEW', to: 'OVERDUE' }]);
       expect(await statusOf(r, late.id)).toBe('OVERDUE');

@@ -1,7 +1,8 @@
 /**
  * A pharmacy appeal moved from CREATED to FINISHED in Debian's Chromium through the
  * transition bar's buttons, by the roles the machine and access.json assign: the regional
- * department head sends it to the region, confirms it and assigns the executor; the executor
+ * department head sends it to the region, confirms it and assigns the executor (chosen by name
+ * with the staff picker, shown by name on the page); the executor
  * extends the deadline, continues and finishes. Each sees only the buttons their role and the
  * machine allow; the history tab shows the whole path.
  */
@@ -36,6 +37,8 @@ describe.skipIf(!browserTestsEnabled())('a pharmacy appeal through its status ma
     await head.context().close();
 
     const executor = await openAs('flow-executor', id);
+    // The executor is shown by name on the record page, not as a user id.
+    await expect.poll(() => executor.locator('[data-field="/executorId"] input').first().inputValue()).toBe('executor Flow');
     expect(await offered(executor)).toEqual(['EXTEND_DEADLINE', 'FINISH', 'SEND_TO_COURT']);
     await perform(executor, 'EXTEND_DEADLINE', 'TIME_EXTENDED', { newDeadline: '2030-05-17', reason: 'Waiting for the pharmacy’s documents' });
     await perform(executor, 'PROCESS', 'PROCCESS');

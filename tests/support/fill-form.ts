@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import type { JSONSchema7 } from 'json-schema';
 import { deref } from '../../src/definitions/pointer.ts';
 
-type Annotated = JSONSchema7 & { reference?: unknown; file?: boolean; entityRef?: { entity: string } };
+type Annotated = JSONSchema7 & { reference?: unknown; file?: boolean; entityRef?: { entity: string }; staffUser?: boolean };
 
 const toDisplayDate = (iso: string): string => {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?/.exec(iso);
@@ -49,6 +49,20 @@ export async function fillForm(page: Page, root: JSONSchema7, data: Record<strin
       const input = field.locator('input').first();
       await input.fill(`#${String(value)}`);
       await page.locator('[role="listbox"] [role="option"]:visible').first().click();
+      filled.push(pointer);
+      continue;
+    }
+    if (schema.staffUser) {
+      // The staff picker: search the person's name (asked as the signed-in user), choose them.
+      const input = field.locator('input').first();
+      if (await input.evaluate((el) => (el as HTMLInputElement).readOnly)) continue;
+      const name = await page.evaluate(async (id) => {
+        const token = JSON.parse(localStorage.getItem('portal.accessToken') ?? 'null') as string | null;
+        const res = await fetch(`/api/staff-users?ids=${id}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+        return ((await res.json()) as { list: Array<{ name: string }> }).list[0]?.name ?? '';
+      }, String(value));
+      await input.fill(name.split(' ')[0] ?? '');
+      await page.locator(`[role="option"][data-staff-user="${String(value)}"]`).click();
       filled.push(pointer);
       continue;
     }

@@ -66,7 +66,7 @@ function fromPattern(rng: Rng, pattern: string): string {
   return gen.gen();
 }
 
-type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: string }; file?: boolean; positive?: boolean; positiveNotZero?: boolean; entityRef?: { entity: string } };
+type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: string }; file?: boolean; positive?: boolean; positiveNotZero?: boolean; entityRef?: { entity: string }; staffUser?: boolean };
 
 export interface SampleOptions {
   /** Fill every optional property (true) or only required ones plus some (false). */
@@ -92,6 +92,8 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
     // A link to another record: record 1, which exists from the first start on (the first
     // seeded record — the central office — or the admin user).
     if (s.entityRef) return 1;
+    // A staff user: user 1, the admin, is one (staff, may sign in) from the first start on.
+    if (s.staffUser) return 1;
     if (s.const !== undefined) return s.const;
     if (s.enum) return pick(rng, s.enum);
     if (s.oneOf && s.oneOf.every((o) => typeof o === 'object' && o.const !== undefined)) {

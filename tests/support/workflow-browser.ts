@@ -64,7 +64,7 @@ export function workflowInBrowser(entity: string) {
     await page.locator('[data-region="transitions"] [data-event], [data-region="no-events"]').first().waitFor();
     return (await page.locator('[data-region="transitions"] [data-event]').evaluateAll((els) => els.map((e) => e.getAttribute('data-event')))).sort();
   };
-  /** Clicks an event's button and agrees (or fills its payload form) and waits for the new status. */
+  /** Clicks an event's button and agrees (or fills its payload form; staff by the picker) and waits for the new status. */
   const perform = async (page: Page, event: string, to: string, payload?: Record<string, unknown>) => {
     const from = await status(page);
     await page.locator(`[data-region="transitions"] [data-event="${event}"]`).click();
@@ -74,7 +74,17 @@ export function workflowInBrowser(entity: string) {
       // The record's own form on the page has fields of the same names: fill the dialog's.
       const schema = payloadSchemaFor(machine, from!, event)!;
       for (const [name, value] of Object.entries(payload)) {
-        const format = (schema.properties?.[name] as { format?: string } | undefined)?.format;
+        const field = schema.properties?.[name] as { format?: string; staffUser?: boolean } | undefined;
+        if (field?.staffUser) {
+          // The staff picker: type the person's surname, choose them from the list.
+          const [person] = (await api('GET', `/api/staff-users?ids=${String(value)}`)).list as Array<{ name: string }>;
+          const input = dialog.locator(`[data-field="/${name}"] input`).first();
+          await input.fill(person!.name.split(' ')[0]!);
+          await page.locator(`[role="option"][data-staff-user="${String(value)}"]`).click();
+          await dialog.locator(`[data-field="/${name}"] input`).first().blur();
+          continue;
+        }
+        const format = field?.format;
         const text = format === 'date' ? String(value).split('-').reverse().join('.') : String(value);
         const input = dialog.locator(`[data-field="/${name}"]`).locator('input:not([type=hidden]), textarea').first();
         await input.fill(text);

@@ -250,6 +250,20 @@ describe('npm run check', () => {
     expectProblem(run(s), 'screens/ghost-list.json', '/entity', /entity "ghost" does not exist/);
   });
 
+  it('requires a plain sentence for every state of the machine behind a plainStatus screen', () => {
+    const s = clone();
+    const file = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.plainStatus)!;
+    const machine = json(s, `schemas/${json(s, file).entity}/entity.json`).workflow as string;
+    const state = Object.keys(json(s, `workflows/${machine}.machine.json`).states)[0]!;
+    delete json(s, 'src/i18n/locales/ru.json').workflow[machine].plain[state];
+    expectProblem(run(s), file, '/options/plainStatus', new RegExp(`"workflow\\.${machine}\\.plain\\.${state}" is missing in ru`));
+    // On a screen whose entity has no machine, the option itself is refused.
+    const plain = clone();
+    const list = [...plain.keys()].find((f) => f.startsWith('screens/') && json(plain, f).kind === 'detail' && !json(plain, `schemas/${json(plain, f).entity}/entity.json`).workflow)!;
+    json(plain, list).options = { plainStatus: true };
+    expectProblem(run(plain), list, '/options/plainStatus', /needs a detail screen of an entity with a workflow/);
+  });
+
   it('rejects an i18n key missing from one locale, naming where it is used', () => {
     const s = clone();
     const e = anEntity(s);

@@ -5,6 +5,7 @@ import { NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-do
 import { useTranslation } from 'react-i18next';
 import { screens } from '../../definitions/client.ts';
 import { canOpen } from '../../shared/ability.ts';
+import { forAudience } from '../../engine/common/routes.ts';
 import { signedIn } from '../session.ts';
 import { useAbility } from '../ability.tsx';
 import { getSetting, setSetting } from '../settings.ts';
@@ -61,7 +62,7 @@ export function Layout() {
   const sections = useMemo(() => {
     const bySection = new Map<string, typeof screens[number][]>();
     for (const screen of screens) {
-      if (!screen.menu || !canOpen(ability, screen.permission, signedIn())) continue;
+      if (!screen.menu || !canOpen(ability, screen.permission, signedIn()) || !forAudience(screen)) continue;
       const list = bySection.get(screen.menu.section) ?? [];
       list.push(screen);
       bySection.set(screen.menu.section, list);

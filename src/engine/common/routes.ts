@@ -1,6 +1,14 @@
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { screens } from '../../definitions/client.ts';
 import { canOpen, type PortalAbility } from '../../shared/ability.ts';
+import { getSetting } from '../../app/settings.ts';
+
+/**
+ * Whether a screen is meant for the signed-in user's audience (`audience`: staff or outer
+ * users; absent: everyone). Its permission still decides whether it may be opened.
+ */
+export const forAudience = (screen: ScreenDefinition, isOuter: boolean = getSetting('isOuter')): boolean =>
+  !screen.audience || screen.audience === (isOuter ? 'outer' : 'staff');
 
 /**
  * The family of a route: the route without a trailing `/new`, `/:id` or `/:id/…` — the list,
@@ -14,14 +22,17 @@ const familyOf = (route: string): string => route.replace(/\/(new|:id(\/.*)?)$/,
  * an ability, a screen whose permission it lacks counts as absent (no button leads there).
  * With `near` (the current screen's route), a screen of the same family is preferred — an
  * entity may have a second set of screens for other people (the delegated user screens),
- * whose forms may use a view; otherwise screens with a view (partial wizards) are skipped.
+ * whose forms may use a view; otherwise screens with a view (partial wizards) are skipped and
+ * screens of the user's audience (`audience`) come first.
  * @example entityScreenPath('x', 'detail', 5) // '/admin/x/5'
  */
 export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string, ability?: PortalAbility, near?: string): string | undefined {
   const wantsId = id !== undefined;
   const candidates = screens.filter((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && (!ability || canOpen(ability, s.permission)));
   const family = near === undefined ? [] : candidates.filter((s) => familyOf(s.route) === familyOf(near));
-  const screen = family.find((s) => !s.options?.view) ?? family[0] ?? candidates.find((s) => !s.options?.view);
+  const plain = candidates.filter((s) => !s.options?.view);
+  // The user's own audience first (a citizen's list leads to the citizen's record page), then any.
+  const screen = family.find((s) => !s.options?.view) ?? family[0] ?? plain.find((s) => forAudience(s)) ?? plain[0];
   return screen && fillRoute(screen.route, id);
 }
 

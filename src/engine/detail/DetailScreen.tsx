@@ -7,7 +7,8 @@ import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
 import { useDelete, useGetOne } from '../../app/api/hooks.ts';
 import { useApi } from '../../app/api/context.tsx';
-import { useEntity } from '../common/useEntity.ts';
+import { useEntity, useMachine } from '../common/useEntity.ts';
+import { getSetting } from '../../app/settings.ts';
 import { useAbility } from '../../app/ability.tsx';
 import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
@@ -17,6 +18,7 @@ import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts'
 import { EntityForm } from '../form/EntityForm.tsx';
 import { HistoryTable } from './HistoryTable.tsx';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
+import { PlainStatus } from './PlainStatus.tsx';
 
 const useStyles = makeStyles({
   head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
@@ -38,6 +40,9 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const { confirm, dialog } = useConfirm();
   const [tab, setTab] = useState<'record' | 'history' | 'transitions'>('record');
   const ability = useAbility();
+  // The applicant's view: a plain sentence instead of the staff's status badge (screen option `plainStatus`).
+  const plain = Boolean(screen.options?.plainStatus) && getSetting('isOuter');
+  const machine = useMachine(plain ? definition.data?.manifest.workflow : undefined);
 
   if (!definition.data || !record.data) {
     return <ScreenState screenId={screen.id} error={definition.error ?? record.error} onRetry={() => void record.refetch()} />;
@@ -73,7 +78,8 @@ export default function DetailScreen({ screen }: ScreenProps) {
           {mayDelete && <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>{t('engine.detail.delete')}</Button>}
         </div>
       </div>
-      {workflow && <TransitionBar entity={entity} base={def.manifest.base} machine={workflow} record={data} />}
+      {plain && machine.data && <PlainStatus entity={entity} base={def.manifest.base} machine={machine.data} record={data} schema={def.schema as JSONSchema7} />}
+      {workflow && <TransitionBar entity={entity} base={def.manifest.base} machine={workflow} record={data} badge={!plain} />}
       <div className={s.meta}>
         {t('common.field.createdAt')}: {formatDateTime(data.createdAt)} · {t('common.field.updatedAt')}: {formatDateTime(data.updatedAt)} · {t('common.field.version')}: {data.version}
       </div>

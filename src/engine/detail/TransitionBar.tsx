@@ -46,7 +46,7 @@ const transitionsKey = (entity: string, id: number) => [...entityKeys.all(entity
  * one with a payload schema opens its form first. The server decides everything: a refusal
  * (409, 403) is reported and the page reloads the record.
  */
-export function TransitionBar({ entity, base, machine, record }: { entity: string; base: string; machine: string; record: StoredRecord }) {
+export function TransitionBar({ entity, base, machine, record, badge = true }: { entity: string; base: string; machine: string; record: StoredRecord; badge?: boolean }) {
   const s = useStyles();
   const { t } = useTranslation();
   const dp = useDataProvider();
@@ -90,8 +90,8 @@ export function TransitionBar({ entity, base, machine, record }: { entity: strin
   const status = record.status;
   return (
     <div className={s.bar} data-region="transitions" data-machine={machine}>
-      <Caption1>{t('workflow.ui.status')}:</Caption1>
-      <Badge appearance="filled" data-status={status}>{t(stateKey(machine, status), { defaultValue: status })}</Badge>
+      {badge && <Caption1>{t('workflow.ui.status')}:</Caption1>}
+      {badge && <Badge appearance="filled" data-status={status}>{t(stateKey(machine, status), { defaultValue: status })}</Badge>}
       {events.isLoading && <Spinner size="tiny" />}
       {events.data?.events.map((event) => (
         <Button
@@ -151,7 +151,8 @@ export function TransitionTimeline({ entity, base, machine, id }: { entity: stri
             {t(stateKey(machine, row.from), { defaultValue: row.from })} → {t(stateKey(machine, row.to), { defaultValue: row.to })}
           </Body1>
           <br />
-          <Caption1 className={s.muted}>{formatDateTime(row.at)} · {t('workflow.ui.by', { actor: row.actorName ?? row.actor ?? '—' })}</Caption1>
+          {/* An outer user's history names no staff (the server leaves actors out): just the date. */}
+          <Caption1 className={s.muted}>{formatDateTime(row.at)}{row.actorName ?? row.actor ? ` · ${t('workflow.ui.by', { actor: row.actorName ?? row.actor })}` : ''}</Caption1>
           {row.comment && <Body1 as="p">{row.comment}</Body1>}
         </li>
       ))}

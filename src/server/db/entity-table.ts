@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { MachineDefinition } from '../../generated/meta.ts';
+import { BUSINESS_UTC_OFFSET_MINUTES } from '../../shared/business-day.ts';
 import { isSystemPointer, pointerSegments, resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 
 export type SqlType = 'text' | 'bigint' | 'numeric' | 'boolean' | 'date' | 'timestamptz';
@@ -88,8 +89,14 @@ const shortHash = (s: string): string => createHash('sha256').update(s).digest('
 /**
  * The `due_at` column's SQL: the deadline field of the state the record is in (see the
  * machine's `deadline`), as a timestamp; NULL in states without a deadline. A date is due at
- * the end of that day (UTC), a date-time at that instant.
+ * the end of that day in Tashkent (23:59:59.999 local, 18:59:59.999 UTC; see
+ * src/shared/business-day.ts), a date-time at that instant. The sweep moves records whose
+ * due moment is before now.
  */
+/** SQL of the last moment (23:59:59.999) of a date's day in Tashkent, as a timestamptz. */
+const endOfDaySql = (date: string): string =>
+  `((${date} + 1)::timestamp - interval '${BUSINESS_UTC_OFFSET_MINUTES} minutes' - interval '1 millisecond') AT TIME ZONE 'UTC'`;
+
 function dueAtExpr(def: EntityDefinition, machine: MachineDefinition | undefined): ((source: string, status?: string) => string) | undefined {
   const deadlines = Object.entries(machine?.states ?? {}).flatMap(([state, s]) => {
     const schema = s.deadline ? resolveFieldSchema(def.schema, s.deadline.field) : undefined;
@@ -99,7 +106,7 @@ function dueAtExpr(def: EntityDefinition, machine: MachineDefinition | undefined
   const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
   return (source, status = 'status') =>
     `CASE ${status}::text ${deadlines
-      .map((d) => `WHEN ${quote(d.state)} THEN ${d.dateOnly ? `((NULLIF(${textAt(source, d.pointer)}, '')::date + 1)::timestamp AT TIME ZONE 'UTC')` : `NULLIF(${textAt(source, d.pointer)}, '')::timestamptz`}`)
+      .map((d) => `WHEN ${quote(d.state)} THEN ${d.dateOnly ? `${endOfDaySql(`NULLIF(${textAt(source, d.pointer)}, '')::date`)}` : `NULLIF(${textAt(source, d.pointer)}, '')::timestamptz`}`)
       .join(' ')} END`;
 }
 

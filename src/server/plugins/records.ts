@@ -23,12 +23,14 @@ const records: FastifyPluginAsync = async (app) => {
       },
     }, async (request) => {
       await app.store.get(entity, request.params.id, request.actor);
-      const { rows } = await app.db.query(
+      const { rows } = await app.db.query<{ actor: string | null }>(
         `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed
          FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`,
         [entity, request.params.id],
       );
-      return { list: rows };
+      // An outer user (the applicant) sees when and what changed, not which staff member did it.
+      const actor = request.actor;
+      return { list: actor.isOuter ? rows.map((row) => ({ ...row, actor: row.actor === actor.id ? row.actor : null })) : rows };
     });
 
     if (!def.manifest.unique?.length) continue;

@@ -3,13 +3,15 @@ import { createEntityStore } from '../store/entity-store.ts';
 import { withEntityRefs } from '../store/entity-refs.ts';
 import { withRowLimits } from '../store/row-limits.ts';
 import { withReferenceReload } from '../store/reference-reload.ts';
+import { createStaffDirectory } from '../store/staff-directory.ts';
+import { withStaffUsers } from '../store/staff-refs.ts';
 import { createReferenceService } from '../store/references.ts';
 import { createLocalFileStorage } from '../files/file-storage.ts';
 
 /** How often the reference lists are read again, for changes made through other instances. */
 const REFERENCE_RELOAD_MS = 30_000;
 
-/** The store (the one write path), the reference-list cache and file storage. */
+/** The store (the one write path), the staff directory, the reference-list cache and file storage. */
 export default fp(
   async (app) => {
     // Reference lists kept as an entity's records (reference.schema.json `entity`).
@@ -18,10 +20,12 @@ export default fp(
       .map((list) => ({ kind: list.kind, entity: list.entity!, table: app.tables.get(list.entity!)!.table }));
     const references = await createReferenceService(app.db, backed);
     app.decorate('references', references);
+    const staff = createStaffDirectory(app.db, app.definitions, app.tables);
+    app.decorate('staffDirectory', staff);
     // Row limits (the delegated user administration) first, then links between records
-    // (`entityRef`), both before the store's own validation.
-    const store = withEntityRefs(createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap), app.db, app.definitions, app.tables);
-    app.decorate('store', withRowLimits(withReferenceReload(store, references, new Set(backed.map((b) => b.entity)))));
+    // (`entityRef`) and staff users (`staffUser`), all before the store's own validation.
+    const linked = withEntityRefs(createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap), app.db, app.definitions, app.tables);
+    app.decorate('store', withRowLimits(withReferenceReload(withStaffUsers(linked, staff, app.definitions), references, new Set(backed.map((b) => b.entity)))));
     app.decorate('fileStorage', createLocalFileStorage(app.config.filesDir));
     if (backed.length) {
       // Another instance's change reaches this one within REFERENCE_RELOAD_MS (its own at once).

@@ -24,6 +24,7 @@ export default fp(
     const engine = createWorkflowEngine(app.db, app.definitions, app.store, {
       now: app.config.clock,
       tables: app.tables,
+      staff: app.staffDirectory,
       notify: { sender: app.notify.sender, translator: app.translator, onQueued: () => app.notify.worker.kick() },
       log: (error, what) => app.log.warn({ err: error }, what),
     });

@@ -20,7 +20,7 @@ export interface EntityRefField {
   entity: string;
 }
 
-type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: string }; file?: boolean; entityRef?: { entity: string } };
+type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: string }; file?: boolean; entityRef?: { entity: string }; staffUser?: boolean };
 
 /** Walks a record schema and calls `visit` for every property schema with its path. */
 function walk(root: JSONSchema7, node: JSONSchema7Definition | undefined, path: string[], visit: (s: Annotated, path: string[]) => void): void {
@@ -48,6 +48,15 @@ export function findEntityRefFields(root: JSONSchema7): EntityRefField[] {
   const out = new Map<string, EntityRefField>();
   walk(root, root, [], (s, path) => {
     if (s.entityRef) out.set(path.join('/'), { path, entity: s.entityRef.entity });
+  });
+  return [...out.values()];
+}
+
+/** Fields holding staff user ids (`staffUser: true`), with `*` for array items. */
+export function findStaffUserFields(root: JSONSchema7): Array<{ path: string[] }> {
+  const out = new Map<string, { path: string[] }>();
+  walk(root, root, [], (s, path) => {
+    if (s.staffUser) out.set(path.join('/'), { path });
   });
   return [...out.values()];
 }

@@ -3,6 +3,7 @@
  * (workflows/*.machine.json) refer to by string. `npm run check` fails when a machine
  * names something that is not here.
  */
+import { businessDate } from '../../shared/business-day.ts';
 
 /** What a guard or action sees: the record's data, the event payload and the actor. */
 export interface TransitionContext {
@@ -53,12 +54,12 @@ export const actionImplementations: Record<string, ActionImplementation> = {
   stampNow: (ctx, params) => ({ [String(params.field)]: ctx.now.toISOString() }),
   /** Copies payload field `params.from` into record field `params.field`. */
   copyFromPayload: (ctx, params) => ({ [String(params.field)]: readPointer(ctx.payload, `/${String(params.from)}`) }),
-  /** Sets the top-level field `params.field` to today's date (YYYY-MM-DD, UTC) — for `format: date` fields. */
-  stampToday: (ctx, params) => ({ [String(params.field)]: ctx.now.toISOString().slice(0, 10) }),
+  /** Sets the top-level field `params.field` to today's date in Tashkent (YYYY-MM-DD) — for `format: date` fields. */
+  stampToday: (ctx, params) => ({ [String(params.field)]: businessDate(ctx.now) }),
   /** Sets the top-level field `params.field` to the acting user's id (e.g. the executor who took the case). */
   assignActor: (ctx, params) => ({ [String(params.field)]: asStoredId(ctx.actorId) }),
-  /** Sets the top-level field `params.field` to the date `params.days` days after today (UTC) — e.g. a review deadline, which the sweep then watches. */
-  stampDaysAhead: (ctx, params) => ({ [String(params.field)]: new Date(ctx.now.getTime() + Number(params.days) * 86_400_000).toISOString().slice(0, 10) }),
+  /** Sets the top-level field `params.field` to the date `params.days` days after today in Tashkent — e.g. a review deadline, due at the end of that Tashkent day, which the sweep then watches. */
+  stampDaysAhead: (ctx, params) => ({ [String(params.field)]: businessDate(ctx.now, Number(params.days)) }),
   /** Removes the top-level field `params.field` (e.g. a deadline that no longer applies). */
   clearField: (_ctx, params) => ({ [String(params.field)]: undefined }),
   /** Copies the record's own top-level field `params.from` into `params.field` (e.g. a requested date that a signature confirms). */

@@ -19,6 +19,8 @@ import { ApiError, badInput, notFound } from '../errors.ts';
 import { payloadGuards, readPointer } from './implementations.ts';
 import { computeStep, deadlinesOf, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
 import type { Notice } from '../../generated/meta.ts';
+import type { StaffDirectory } from '../store/staff-directory.ts';
+import { staffUserProblems } from '../store/staff-refs.ts';
 
 /** An event the actor may send now, as `GET events` lists it. */
 export interface EventOption {
@@ -49,7 +51,7 @@ export interface WorkflowEngine {
   send(entity: string, id: number, input: unknown, actor: Actor): Promise<StoredRecord>;
   /**
    * The deadline sweep: every record whose state keeps a deadline (`deadline` in the machine)
-   * and whose due time (`due_at`) is not after the clock's now gets the state's deadline event,
+   * and whose due moment (`due_at`: a date's last millisecond in Tashkent) is before the clock's now gets the state's deadline event,
    * through the same path as `send`, as the actor `system`. One record per transaction, picked
    * with `FOR UPDATE SKIP LOCKED`, so several instances may sweep at once and each record
    * moves once. Returns what it moved; a refused record is logged and left for the next round.
@@ -76,6 +78,8 @@ export interface WorkflowEngineOptions {
   notify?: { sender: Sender; translator: Translator; onQueued(): void };
   /** Errors the sweep skipped over. */
   log?: (error: unknown, what: string) => void;
+  /** Checks the `staffUser` fields of payloads (an executor must be a staff user who may sign in). */
+  staff?: StaffDirectory;
 }
 
 /** The actor of the sweep: every ability, every row; recorded as `system` in history and audit. */
@@ -110,6 +114,19 @@ const dataOf = (record: Record<string, unknown>): Record<string, unknown> => {
 
 /** A locale value as stored in a record, if it is one of ours. */
 const asLocale = (value: unknown): Locale | undefined => (LOCALES as readonly unknown[]).includes(value) ? (value as Locale) : undefined;
+
+/**
+ * What an outer user (a citizen, a business) sees of a history row: the steps, dates and what
+ * the applicant is told anyway (a return's reason, a new deadline) — not who inside the
+ * Committee acted (staff ids and names), their internal comments, or payload fields that name
+ * staff users (`staffUser`). Their own steps keep their own id.
+ */
+function forApplicant(row: HistoryEntry, actor: Actor, machine: MachineDefinition): HistoryEntry {
+  const own = row.actor !== null && row.actor === actor.id;
+  const fields = (payloadSchemaFor(machine, row.from, row.event)?.properties ?? {}) as Record<string, { staffUser?: unknown }>;
+  const payload = Object.fromEntries(Object.entries(row.payload ?? {}).filter(([name]) => !fields[name]?.staffUser));
+  return { ...row, actor: own ? row.actor : null, actorName: own ? row.actorName : null, comment: own ? row.comment : null, payload };
+}
 
 export function createWorkflowEngine(db: Database, registry: DefinitionRegistry, store: EntityStore, options: WorkflowEngineOptions = {}): WorkflowEngine {
   const now = options.now ?? (() => new Date());
@@ -169,7 +186,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     },
 
     async history(entity, id, actor) {
-      entityOf(entity);
+      const { machine } = entityOf(entity);
       await store.get(entity, id, actor);
       // Names come from the users' entity (access.json names it); history keeps the id.
       const users = registry.access?.userEntity;
@@ -182,7 +199,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
          FROM workflow_history h WHERE h.entity = $1 AND h.record_id = $2 ORDER BY h.id LIMIT 1000`,
         [entity, id],
       );
-      return { list: rows };
+      return { list: actor.isOuter ? rows.map((row) => forApplicant(row, actor, machine)) : rows };
     },
 
     async send(entity, id, input, actor) {
@@ -209,7 +226,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
           const done = await db.transaction(async (tx) => {
             const { rows } = await tx.query<{ id: number; version: number; status: string }>(
               `SELECT id::int AS id, version::int AS version, status FROM ${table.table}
-               WHERE due_at <= $1 AND NOT (id = ANY($2::bigint[]))
+               WHERE due_at < $1 AND NOT (id = ANY($2::bigint[]))
                ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
               [now().toISOString(), refused],
             );
@@ -252,7 +269,12 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     const record = await store.writeTransition(entity, id, body.version, actor, async (before, tx) => {
       const from = before.status;
       if (transitionsFor(machine, from, body.event).length === 0) throw new ApiError(409, 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
-      validatePayload(payloadSchemaFor(machine, from, body.event), body.payload);
+      const payloadSchema = payloadSchemaFor(machine, from, body.event);
+      validatePayload(payloadSchema, body.payload);
+      if (options.staff && payloadSchema) {
+        const problems = await staffUserProblems(options.staff, payloadSchema, body.payload, '/payload', tx);
+        if (problems.length) throw badInput(problems);
+      }
       const payload = body.payload ?? {};
       const step = computeStep(machine, executable, from, contextOf(before, actor, payload), { type: body.event, payload });
       if (!step.ok) throw new ApiError(409, step.reason === 'guard' ? 'errors.transitionGuard' : 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });

@@ -35,7 +35,8 @@ export type PortalFormat = keyof typeof portalFormats;
  * `reference` (a reference-list kind, checked against the database by the store) and
  * `file` (the value holds uploaded file ids) are annotations ajv must accept, and so is
  * `entityRef: {entity}` (the value is the id of a record of that entity; the server's store
- * checks that it exists, the form offers a search by keyword).
+ * checks that it exists, the form offers a search by keyword) and `staffUser: true` (the value
+ * is a staff user's id: the server checks it, the form offers the staff picker).
  */
 export const portalKeywords: KeywordDefinition[] = [
   {
@@ -70,6 +71,9 @@ export const portalKeywords: KeywordDefinition[] = [
     },
   },
   { keyword: 'file', schemaType: 'boolean' },
+  // The value is the user id of a staff member who may sign in; the server checks it against
+  // the staff directory (access.json), the form offers the staff picker, pages show the name.
+  { keyword: 'staffUser', schemaType: 'boolean' },
   {
     keyword: 'entityRef',
     schemaType: 'object',

@@ -2,7 +2,7 @@
  * The widget registry (STYLE rule 2): `ui:widget` names → components. rjsf's own component
  * names (`TextWidget`, `SelectWidget`, …) point here too, so fields without a `ui:widget`
  * also get the Fluent widgets; a format with a widget of its name (`stir`, `phoneNumber`,
- * `date`) gets it by default.
+ * `date`) gets it by default, and so does a `staffUser` field (the staff picker).
  */
 import type { RegistryWidgetsType } from '@rjsf/utils';
 import { CheckboxesWidget, CheckboxWidget } from './CheckboxWidget.tsx';
@@ -13,7 +13,12 @@ import { MapPointWidget } from './MapPointWidget.tsx';
 import { MoneyWidget, MxikWidget, PhoneWidget, PinflWidget, PostIndexWidget } from './MaskedWidgets.tsx';
 import { RadioWidget, SelectWidget } from './SelectWidget.tsx';
 import { StirWidget } from './StirWidget.tsx';
-import { HiddenWidget, NumberWidget, TextareaWidget, TextWidget } from './TextWidgets.tsx';
+import { HiddenWidget, NumberWidget as PlainNumberWidget, TextareaWidget, TextWidget as PlainTextWidget } from './TextWidgets.tsx';
+import { StaffUserWidget, withStaffUser } from './StaffUserWidget.tsx';
+
+// A `staffUser` field (an integer user id) gets the staff picker whatever its default widget.
+const NumberWidget = withStaffUser(PlainNumberWidget);
+const TextWidget = withStaffUser(PlainTextWidget);
 
 /** Every widget of the theme by its `ui:widget` name (and by the format it edits). */
 export const portalWidgets: RegistryWidgetsType = {
@@ -39,6 +44,7 @@ export const portalWidgets: RegistryWidgetsType = {
   mapPoint: MapPointWidget,
   entityRef: EntityRefWidget,
   entityChoices: EntityChoicesWidget,
+  staffUser: StaffUserWidget,
   hidden: HiddenWidget,
   // rjsf's default component names
   TextWidget,

@@ -1,0 +1,102 @@
+/**
+ * A staff member chosen by name: for a field marked `staffUser: true` (an integer user id —
+ * an executor, a signer), with or without `ui:widget: "staffUser"`. Typing searches the staff
+ * directory (`GET /api/staff-users?search=`: staff users who may sign in, from the staff
+ * cards access.json names) and each choice reads "Last First Middle — unit"; the user
+ * id is stored. A stored id is shown by its name (read-only pages too), never as a number.
+ */
+import { useState } from 'react';
+import { Combobox, Input, makeStyles, Option } from '@fluentui/react-components';
+import { useQuery } from '@tanstack/react-query';
+import type { WidgetProps } from '@rjsf/utils';
+import type { DataProvider } from '../../../app/api/data-provider.ts';
+import { formContextOf } from '../context.ts';
+import { useTranslator } from '../useTranslator.ts';
+
+const useStyles = makeStyles({ root: { width: '100%', minWidth: 0 } });
+
+/** A staff user as the directory answers. */
+export interface StaffUserOption {
+  id: number;
+  name: string;
+  unit: string | null;
+}
+
+/** "Last First Middle — unit". */
+export const staffUserLabel = (u: StaffUserOption): string => (u.unit ? `${u.name} — ${u.unit}` : u.name);
+
+/** The staff users of these ids (names for stored values). */
+export const fetchStaffUsers = async (dp: DataProvider, ids: number[]): Promise<StaffUserOption[]> =>
+  ids.length ? (await dp.call<{ list: StaffUserOption[] }>('GET', '/api/staff-users', { ids: ids.join(',') })).list : [];
+
+/** One staff user for an integer field (see the file comment). */
+export function StaffUserWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange, onBlur, onFocus, registry } = props;
+  const { dataProvider } = formContextOf(registry);
+  const i18n = useTranslator();
+  const styles = useStyles();
+  const [text, setText] = useState<string | undefined>(undefined);
+  const [open, setOpen] = useState(false);
+  const current = typeof value === 'number' ? value : undefined;
+  const chosen = useQuery({
+    queryKey: ['staff-users', 'ids', current ?? 0],
+    queryFn: async () => (await fetchStaffUsers(dataProvider, [current!]))[0] ?? null,
+    enabled: current !== undefined,
+    staleTime: 60_000,
+  });
+  // Until the name arrives (or for an id that is no longer staff): the bare number, marked.
+  const chosenLabel = current === undefined ? '' : chosen.data ? staffUserLabel(chosen.data) : `#${current}`;
+  const typed = (text ?? '').trim();
+  const found = useQuery({
+    queryKey: ['staff-users', 'search', typed],
+    queryFn: async () => (await dataProvider.call<{ list: StaffUserOption[] }>('GET', '/api/staff-users', { search: typed, limit: 20 })).list,
+    enabled: text !== undefined && typed.length > 0,
+    staleTime: 30_000,
+  });
+
+  if (readonly) return <Input id={id} readOnly value={chosenLabel} data-staff-user={current ?? ''} />;
+  const options = found.data ?? [];
+  return (
+    <Combobox
+      id={id}
+      className={styles.root}
+      disabled={disabled}
+      clearable
+      data-widget="staffUser"
+      placeholder={i18n.t('engine.form.searchStaff')}
+      value={text ?? chosenLabel}
+      open={open && (options.length > 0 || found.isFetching)}
+      onOpenChange={(_, data) => setOpen(data.open)}
+      selectedOptions={current !== undefined ? [String(current)] : []}
+      onChange={(event) => {
+        setText((event.target as HTMLInputElement).value);
+        setOpen(true);
+      }}
+      onOptionSelect={(_, data) => {
+        setOpen(false);
+        setText(undefined);
+        onChange(data.optionValue ? Number(data.optionValue) : undefined);
+      }}
+      onBlur={() => {
+        setText(undefined);
+        onBlur(id, value);
+      }}
+      onFocus={() => onFocus(id, value)}
+    >
+      {options.map((u) => (
+        <Option key={u.id} value={String(u.id)} text={staffUserLabel(u)} data-staff-user={u.id}>{staffUserLabel(u)}</Option>
+      ))}
+    </Combobox>
+  );
+}
+
+/**
+ * A type's default widget that hands `staffUser` fields to {@link StaffUserWidget}: a machine's
+ * payload schema has no uiSchema, so the keyword alone chooses the picker.
+ * @example portalWidgets.number = withStaffUser(NumberWidget)
+ */
+export function withStaffUser(Widget: (props: WidgetProps) => React.ReactElement): (props: WidgetProps) => React.ReactElement {
+  const StaffOr = (props: WidgetProps) => ((props.schema as { staffUser?: unknown }).staffUser ? <StaffUserWidget {...props} /> : <Widget {...props} />);
+  StaffOr.displayName = `withStaffUser(${Widget.name})`;
+  return StaffOr;
+}

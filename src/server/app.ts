@@ -59,7 +59,22 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     allowedOrigins: env.STOMP_ALLOWED_ORIGINS ? env.STOMP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
     seedSamples: env.SEED_SAMPLES !== '0',
     ...(env.PUBLIC_RATE_LIMIT ? { publicRateLimit: Number(env.PUBLIC_RATE_LIMIT) } : {}),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`: `true` (every proxy — only when nothing but the
+ * balancer can reach the app), a hop count (`1`: the last proxy's view), or comma-separated
+ * addresses/CIDRs of the balancers. Empty or `false` → not behind a proxy.
+ * @example parseTrustProxy('10.0.0.0/8, 192.168.1.4') // ['10.0.0.0/8', '192.168.1.4']
+ */
+export function parseTrustProxy(value: string | undefined): AppConfig['trustProxy'] {
+  const v = value?.trim();
+  if (!v || v === 'false') return undefined;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v.split(',').map((a) => a.trim()).filter(Boolean);
 }
 
 /**
@@ -91,10 +106,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     allowedOrigins: options.allowedOrigins,
     publicRateLimit: options.publicRateLimit,
     seedSamples: options.seedSamples ?? false,
+    trustProxy: options.trustProxy,
   };
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 2 * 1024 * 1024,
+    // Behind a load balancer request.ip must be the visitor's, not the balancer's (TRUST_PROXY).
+    ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
     // PGlite start-up plus the derived migrations can take well over avvio's 10 s default on a
     // loaded 2-core machine; a plugin that truly hangs still fails, later.
     pluginTimeout: 120_000,

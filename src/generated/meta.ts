@@ -244,6 +244,53 @@ export interface EntityManifest {
    */
   publicRead?: boolean;
   /**
+   * Another system that holds the full register this table copies part of. When its URL is configured (the environment variable `env`), a list-search that finds nothing and filters only by the listed parameters asks that system through the named adapter (src/server/integrations/adapters.ts): its answer is stored through the store (validated, audited, as the system actor) and returned, so the next lookup is served locally. The other system's 'not found' is the usual empty answer; its failure or silence (after `timeoutMs` and one retry) is a localized 503.
+   */
+  remoteSource?: {
+    /**
+     * Integration id in the adapter registry.
+     */
+    adapter: string;
+    /**
+     * Environment variable holding the other system's URL; unset = the table is all there is.
+     */
+    env: string;
+    /**
+     * List-search filter name → the other system's query parameter. Only a search by these filters (and nothing else) is asked remotely.
+     */
+    params: {
+      [k: string]: string;
+    };
+    /**
+     * How long one call may take (default 5000 ms); a failed or slow call is tried once more.
+     */
+    timeoutMs?: number;
+  };
+  /**
+   * The record's recipients (outer users whose identifier matches one of the `recipient` fields) may read it and download its files in their cabinet; the first download by a recipient stamps `field` with the time (once; later downloads and anyone else's leave it). Counters such as a public lookup's stats read the stamp.
+   */
+  stampOnDownload?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    /**
+     * Record field → the user's identifier field it must equal (e.g. the record's /recipientPinfl = the user's /pinfl).
+     *
+     * @minItems 1
+     */
+    recipient: {
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      field: string;
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      userField: string;
+    }[];
+  };
+  /**
    * Named aggregate queries served by GET /api{base}/aggregate/{name}: rows grouped by fields and an optional date bucket, with min/max/avg/sum/count measures. The query string takes the grid's filters (as list-search), plus `bucket` where a date bucket is declared. Read like list-search: the role's read permission and scope, or anyone where publicRead.
    */
   aggregates?: {

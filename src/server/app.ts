@@ -31,6 +31,7 @@ import aggregates from './plugins/aggregates.ts';
 import visits from './plugins/visits.ts';
 import openData from './plugins/open-data.ts';
 import merge from './plugins/merge.ts';
+import remoteSources from './plugins/remote-sources.ts';
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -60,6 +61,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     seedSamples: env.SEED_SAMPLES !== '0',
     ...(env.PUBLIC_RATE_LIMIT ? { publicRateLimit: Number(env.PUBLIC_RATE_LIMIT) } : {}),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    // Every *_URL variable is offered; a plugin reads only the ones its manifests name.
+    integrationUrls: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => /_URL$/.test(e[0]) && Boolean(e[1]))),
   };
 }
 
@@ -75,6 +78,12 @@ export function parseTrustProxy(value: string | undefined): AppConfig['trustProx
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
   return v.split(',').map((a) => a.trim()).filter(Boolean);
+}
+
+/** Fastify's own types leave out the hop count its runtime accepts: the same rule as a function. */
+function trustProxyOption(trust: NonNullable<AppConfig['trustProxy']>): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust;
+  return (_address: string, hop: number) => hop < trust;
 }
 
 /**
@@ -107,12 +116,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     publicRateLimit: options.publicRateLimit,
     seedSamples: options.seedSamples ?? false,
     trustProxy: options.trustProxy,
+    integrationUrls: options.integrationUrls,
   };
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 2 * 1024 * 1024,
     // Behind a load balancer request.ip must be the visitor's, not the balancer's (TRUST_PROXY).
-    ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
+    ...(config.trustProxy !== undefined ? { trustProxy: trustProxyOption(config.trustProxy) } : {}),
     // PGlite start-up plus the derived migrations can take well over avvio's 10 s default on a
     // loaded 2-core machine; a plugin that truly hangs still fails, later.
     pluginTimeout: 120_000,
@@ -132,6 +142,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(docs);
   await app.register(registration);
   await app.register(passwordReset);
+  await app.register(remoteSources);
   await app.register(entities);
   await app.register(import('./plugins/export.ts'));
   await app.register(references);

@@ -69,6 +69,11 @@ export interface AppConfig {
    * `true` (any), a hop count, or addresses/CIDRs. Rate limits and the lookup log use `request.ip`.
    */
   trustProxy?: boolean | number | string[] | undefined;
+  /**
+   * URLs of other systems by the environment variable a manifest's `remoteSource.env` names
+   * (e.g. TAX_CLASSIFIER_URL); a source whose variable is unset is not asked.
+   */
+  integrationUrls?: Readonly<Record<string, string>> | undefined;
   /** Run the manifests' sample seeds (`seed.samples: true`; npm start: on unless SEED_SAMPLES=0; tests opt in). Required seeds always run. */
   seedSamples?: boolean | undefined;
 }

@@ -256,6 +256,11 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     manifest.keywordFields?.forEach((p, i) => field(file, `/keywordFields/${i}`, p, { types: ['string'] }));
     if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
     if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
+    manifest.scope?.recipients?.forEach((r, i) => field(file, `/scope/recipients/${i}/field`, r.field, { types: ['string'] }));
+    if (manifest.stampOnDownload) {
+      field(file, '/stampOnDownload', manifest.stampOnDownload, { types: ['string'] });
+      if (!manifest.scope?.recipients) report(file, '/stampOnDownload', 'a download stamp needs scope.recipients (whose download counts)');
+    }
     manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
     if (manifest.tree) {
       field(file, '/tree/parentField', manifest.tree.parentField, { types: ['integer'] });

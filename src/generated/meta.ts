@@ -58,6 +58,15 @@ export interface EntityManifest {
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
     regionField?: string;
+    /**
+     * Rows addressed to a user: a signed-in user whose identifier (`userField` of their user record, e.g. /pinfl) equals the row's `field` (e.g. /recipientPinfl) sees the row in the OWN scope as if it were theirs — given the role's read permission. Only top-level text fields.
+     *
+     * @minItems 1
+     */
+    recipients?: {
+      field: string;
+      userField: string;
+    }[];
   };
   /**
    * Upload limits for POST /api/file-entity/save/<id>.
@@ -267,29 +276,9 @@ export interface EntityManifest {
     timeoutMs?: number;
   };
   /**
-   * The record's recipients (outer users whose identifier matches one of the `recipient` fields) may read it and download its files in their cabinet; the first download by a recipient stamps `field` with the time (once; later downloads and anyone else's leave it). Counters such as a public lookup's stats read the stamp.
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
    */
-  stampOnDownload?: {
-    /**
-     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
-     */
-    field: string;
-    /**
-     * Record field → the user's identifier field it must equal (e.g. the record's /recipientPinfl = the user's /pinfl).
-     *
-     * @minItems 1
-     */
-    recipient: {
-      /**
-       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
-       */
-      field: string;
-      /**
-       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
-       */
-      userField: string;
-    }[];
-  };
+  stampOnDownload?: string;
   /**
    * Named aggregate queries served by GET /api{base}/aggregate/{name}: rows grouped by fields and an optional date bucket, with min/max/avg/sum/count measures. The query string takes the grid's filters (as list-search), plus `bucket` where a date bucket is declared. Read like list-search: the role's read permission and scope, or anyone where publicRead.
    */

@@ -123,6 +123,8 @@ export default fp(
 
     // --- the actor of each request ------------------------------------------------------------
     const cache = new Map<string, { actor: Actor; at: number }>();
+    // The user fields that make someone a record's recipient (manifests' scope.recipients).
+    const recipientUserFields = [...new Set([...app.definitions.entities.values()].flatMap((d) => (d.manifest.scope?.recipients ?? []).map((r) => r.userField)))];
     const loadActor = async (userId: string): Promise<Actor | undefined> => {
       const hit = cache.get(userId);
       if (hit && Date.now() - hit.at < ACTOR_CACHE_MS) return hit.actor;
@@ -135,7 +137,9 @@ export default fp(
       const unit = await unitPermissionsOf(card?.data);
       // The unit's permissions add rights, never width: OWN is the narrowest scope, so the roles' wins.
       const grants = [...roles.rows.map((r) => r.data), ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : [])];
-      const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants);
+      const own = user as unknown as Record<string, unknown>;
+      const identifiers = Object.fromEntries(recipientUserFields.flatMap((f) => (typeof own[f.slice(1)] === 'string' && own[f.slice(1)] ? [[f, own[f.slice(1)] as string]] : [])));
+      const actor = userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants, identifiers);
       cache.set(userId, { actor, at: Date.now() });
       return actor;
     };

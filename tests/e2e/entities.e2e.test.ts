@@ -180,7 +180,8 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     await page.locator('[data-action="sign-out"]').click();
     await page.waitForURL(`${portal.url}/`);
     await page.locator('[data-action="open-sign-in"]').waitFor();
-    expect(await page.locator('[data-region="menu"] [data-menu]').count()).toBe(0);
+    const publicMenu = screens.filter((s) => s.menu && s.permission === 'public').map((s) => s.id).sort();
+    expect((await page.locator('[data-region="menu"] [data-menu]').evaluateAll((links) => links.map((l) => l.getAttribute('data-menu')))).sort()).toEqual(publicMenu);
     expect(await page.evaluate(() => localStorage.getItem('portal.accessToken'))).toBeNull();
   });
 });

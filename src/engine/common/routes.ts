@@ -12,7 +12,7 @@ import { canOpen, type PortalAbility } from '../../shared/ability.ts';
 export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string, ability?: PortalAbility): string | undefined {
   const wantsId = id !== undefined;
   const candidates = screens.filter((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && !s.options?.view && (!ability || canOpen(ability, s.permission)));
-  // A public page of the entity (the citizens' appeal form) is an entry point, not where the
+  // A public page of the entity (a form for citizens) is an entry point, not where the
   // entity's own buttons lead — whatever its place in the menu.
   const screen = candidates.find((s) => s.permission !== 'public') ?? candidates[0];
   return screen && fillRoute(screen.route, id);

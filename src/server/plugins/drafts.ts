@@ -15,7 +15,7 @@ const draftSchema = {
 } as const;
 /**
  * Draft saves and loads an address may make a minute. Drafts need no account, so without a
- * budget anyone could fill the table; 30 is far above what a person typing an appeal needs.
+ * budget anyone could fill the table; 30 is far above what a person filling in a form needs.
  */
 export const DRAFTS_PER_MINUTE = 30;
 const limited = { publicRateLimit: { bucket: 'drafts', perMinute: DRAFTS_PER_MINUTE } };

@@ -8,7 +8,7 @@ import { isRecipient, systemActor, type Actor } from '../auth/access.ts';
  * keeps its first time, and downloads by staff or the owner stamp nothing. The write goes
  * through the store as the system (validated, audited); a concurrent write (409) is read
  * again, so two first downloads at once stamp one time.
- * @example await stampOnDownload(app, 'court-notice', 12, request.actor)
+ * @example await stampOnDownload(app, file.kind, file.recordId, request.actor)
  */
 export async function stampOnDownload(app: FastifyInstance, entity: string, recordId: number, actor: Actor): Promise<void> {
   const def = app.definitions.entities.get(entity);

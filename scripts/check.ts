@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDefinitionSources } from '../src/definitions/sources.ts';
 import { checkDefinitions, formatProblem } from '../src/definitions/check.ts';
+import { remoteSourceAdapters } from '../src/server/integrations/adapters.ts';
 import { implementationNames } from '../src/server/workflow/implementations.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { createDefinitionRegistry } from '../src/definitions/registry.ts';
@@ -14,7 +15,7 @@ import { renderRolesDoc, ROLES_DOC_COMMAND, ROLES_DOC_PATH } from '../src/defini
 
 const root = process.argv[2] ? path.resolve(process.argv[2]) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { sources, problems: parseProblems } = await loadDefinitionSources(root);
-const problems = [...parseProblems, ...checkDefinitions(sources, implementationNames)];
+const problems = [...parseProblems, ...checkDefinitions(sources, { ...implementationNames, adapters: Object.keys(remoteSourceAdapters) })];
 // The written role matrix must say what the definitions say (only once they are valid).
 if (!problems.length) {
   const registry = createDefinitionRegistry(sources);

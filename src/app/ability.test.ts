@@ -52,4 +52,10 @@ describe('screens a button leads to', () => {
     expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3, createAbility([{ action: 'read', subject: rule!.subject }]))).toBeUndefined();
     expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3, createAbility([rule!]))).toBe(edit.route.replace(':id', '3'));
   });
+
+  it("leads an entity's buttons to its own screen, not to a public page of it that is in the menu", () => {
+    const entry = screens.find((s) => s.permission === 'public' && s.menu && s.entity && s.kind === 'form' && !s.route.includes(':id'))!;
+    const own = screens.find((s) => s.entity === entry.entity && s.permission !== 'public' && s.kind === 'form' && !s.route.includes(':id') && !s.options?.view)!;
+    expect(entityScreenPath(entry.entity!, ['form', 'wizard'])).toBe(own.route);
+  });
 });

@@ -34,6 +34,8 @@ export interface ImplementationNames {
   guards: Iterable<string>;
   actions: Iterable<string>;
   delays: Iterable<string>;
+  /** Integration ids of the adapter registry (src/server/integrations/adapters.ts); unchecked when absent. */
+  adapters?: Iterable<string>;
 }
 
 const META_FOR = {
@@ -197,6 +199,9 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (manifest.workflow && !machines.has(manifest.workflow) && !sources.has(`workflows/${manifest.workflow}.machine.json`)) {
       report(file, '/workflow', `machine workflows/${manifest.workflow}.machine.json does not exist`);
     }
+    if (manifest.remoteSource && implementations.adapters && ![...implementations.adapters].includes(manifest.remoteSource.adapter)) {
+      report(file, '/remoteSource/adapter', `adapter "${manifest.remoteSource.adapter}" is not in the integration registry`);
+    }
     if (manifest.workflow && manifest.initialStatus) report(file, '/initialStatus', 'an entity with a workflow takes its initial status from the machine');
     if (manifest.workflow && machines.has(manifest.workflow)) checkEventAbilities(file, manifest, machines.get(manifest.workflow)!, sources.get('schemas/_access/access.json')?.json as AccessDefinition | undefined, report);
 
@@ -252,6 +257,11 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     manifest.keywordFields?.forEach((p, i) => field(file, `/keywordFields/${i}`, p, { types: ['string'] }));
     if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
     if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
+    manifest.scope?.recipients?.forEach((r, i) => field(file, `/scope/recipients/${i}/field`, r.field, { types: ['string'] }));
+    if (manifest.stampOnDownload) {
+      field(file, '/stampOnDownload', manifest.stampOnDownload, { types: ['string'] });
+      if (!manifest.scope?.recipients) report(file, '/stampOnDownload', 'a download stamp needs scope.recipients (whose download counts)');
+    }
     manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
     if (manifest.tree) {
       field(file, '/tree/parentField', manifest.tree.parentField, { types: ['integer'] });
@@ -338,6 +348,10 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       grid.filters.forEach((flt, i) => {
         if (flt.parentFilter && !filterNames.has(flt.parentFilter)) report(gridFile, `/filters/${i}/parentFilter`, `filter "${flt.parentFilter}" does not exist`);
       });
+      for (const name of Object.keys(manifest.remoteSource?.params ?? {})) {
+        const flt = grid.filters.find((f) => f.name === name);
+        if (flt?.kind !== 'eq') report(file, `/remoteSource/params/${escape(name)}`, `"${name}" must be an eq filter of ${gridFile}`);
+      }
     }
 
     for (const formFile of [...uiFileOrNone(uiFile), ...viewFiles]) {

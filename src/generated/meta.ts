@@ -58,6 +58,15 @@ export interface EntityManifest {
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
     regionField?: string;
+    /**
+     * Rows addressed to a user: a signed-in user whose identifier (`userField` of their user record, e.g. /pinfl) equals the row's `field` (e.g. /recipientPinfl) sees the row in the OWN scope as if it were theirs — given the role's read permission. Only top-level text fields.
+     *
+     * @minItems 1
+     */
+    recipients?: {
+      field: string;
+      userField: string;
+    }[];
   };
   /**
    * Upload limits for POST /api/file-entity/save/<id>.
@@ -243,6 +252,33 @@ export interface EntityManifest {
    * The rows are public information (published prices, a classifier): anyone, signed in or not, may read every row — get, list-search, search-by-keyword, find-by, export and the aggregates — whatever their role's scope. Writing still needs the role's permission and scope.
    */
   publicRead?: boolean;
+  /**
+   * Another system that holds the full register this table copies part of. When its URL is configured (the environment variable `env`), a list-search that finds nothing and filters only by the listed parameters asks that system through the named adapter (src/server/integrations/adapters.ts): its answer is stored through the store (validated, audited, as the system actor) and returned, so the next lookup is served locally. The other system's 'not found' is the usual empty answer; its failure or silence (after `timeoutMs` and one retry) is a localized 503.
+   */
+  remoteSource?: {
+    /**
+     * Integration id in the adapter registry.
+     */
+    adapter: string;
+    /**
+     * Environment variable holding the other system's URL; unset = the table is all there is.
+     */
+    env: string;
+    /**
+     * List-search filter name → the other system's query parameter. Only a search by these filters (and nothing else) is asked remotely.
+     */
+    params: {
+      [k: string]: string;
+    };
+    /**
+     * How long one call may take (default 5000 ms); a failed or slow call is tried once more.
+     */
+    timeoutMs?: number;
+  };
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  stampOnDownload?: string;
   /**
    * Named aggregate queries served by GET /api{base}/aggregate/{name}: rows grouped by fields and an optional date bucket, with min/max/avg/sum/count measures. The query string takes the grid's filters (as list-search), plus `bucket` where a date bucket is declared. Read like list-search: the role's read permission and scope, or anyone where publicRead.
    */

@@ -33,6 +33,7 @@ import openData from './plugins/open-data.ts';
 import merge from './plugins/merge.ts';
 import questionnaires from './plugins/questionnaires.ts';
 import staffUsers from './plugins/staff-users.ts';
+import remoteSources from './plugins/remote-sources.ts';
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -62,7 +63,30 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     allowedOrigins: env.STOMP_ALLOWED_ORIGINS ? env.STOMP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
     seedSamples: env.SEED_SAMPLES !== '0',
     ...(env.PUBLIC_RATE_LIMIT ? { publicRateLimit: Number(env.PUBLIC_RATE_LIMIT) } : {}),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    // Every *_URL variable is offered; a plugin reads only the ones its manifests name.
+    integrationUrls: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => /_URL$/.test(e[0]) && Boolean(e[1]))),
   };
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`: `true` (every proxy — only when nothing but the
+ * balancer can reach the app), a hop count (`1`: the last proxy's view), or comma-separated
+ * addresses/CIDRs of the balancers. Empty or `false` → not behind a proxy.
+ * @example parseTrustProxy('10.0.0.0/8, 192.168.1.4') // ['10.0.0.0/8', '192.168.1.4']
+ */
+export function parseTrustProxy(value: string | undefined): AppConfig['trustProxy'] {
+  const v = value?.trim();
+  if (!v || v === 'false') return undefined;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v.split(',').map((a) => a.trim()).filter(Boolean);
+}
+
+/** Fastify's own types leave out the hop count its runtime accepts: the same rule as a function. */
+function trustProxyOption(trust: NonNullable<AppConfig['trustProxy']>): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust;
+  return (_address: string, hop: number) => hop < trust;
 }
 
 /**
@@ -96,10 +120,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     allowedOrigins: options.allowedOrigins,
     publicRateLimit: options.publicRateLimit,
     seedSamples: options.seedSamples ?? false,
+    trustProxy: options.trustProxy,
+    integrationUrls: options.integrationUrls,
   };
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 2 * 1024 * 1024,
+    // Behind a load balancer request.ip must be the visitor's, not the balancer's (TRUST_PROXY).
+    ...(config.trustProxy !== undefined ? { trustProxy: trustProxyOption(config.trustProxy) } : {}),
     // PGlite start-up plus the derived migrations can take well over avvio's 10 s default on a
     // loaded 2-core machine; a plugin that truly hangs still fails, later.
     pluginTimeout: 120_000,
@@ -119,6 +147,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(docs);
   await app.register(registration);
   await app.register(passwordReset);
+  await app.register(remoteSources);
   await app.register(entities);
   await app.register(import('./plugins/export.ts'));
   await app.register(references);

@@ -71,6 +71,16 @@ export interface AppConfig {
   allowedOrigins?: string[] | undefined;
   /** Requests per address and minute on the public endpoints (PUBLIC_RATE_LIMIT, default 120). */
   publicRateLimit?: number | undefined;
+  /**
+   * Which proxies to believe about the visitor's address (TRUST_PROXY; Fastify's `trustProxy`):
+   * `true` (any), a hop count, or addresses/CIDRs. Rate limits and the lookup log use `request.ip`.
+   */
+  trustProxy?: boolean | number | string[] | undefined;
+  /**
+   * URLs of other systems by the environment variable a manifest's `remoteSource.env` names
+   * (e.g. TAX_CLASSIFIER_URL); a source whose variable is unset is not asked.
+   */
+  integrationUrls?: Readonly<Record<string, string>> | undefined;
   /** Run the manifests' sample seeds (`seed.samples: true`; npm start: on unless SEED_SAMPLES=0; tests opt in). Required seeds always run. */
   seedSamples?: boolean | undefined;
 }

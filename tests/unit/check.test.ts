@@ -28,6 +28,21 @@ const entityWithWizard = (s: DefinitionSources): string | undefined =>
   [...s.keys()].filter((f) => f.endsWith('/ui.json')).find((f) => json(s, f).wizard)?.split('/')[1];
 
 describe('npm run check', () => {
+  it('checks remote sources (an adapter of the registry, eq filters) and download stamps (a text field, recipients declared)', () => {
+    const s = clone();
+    const withRemote = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).remoteSource)!;
+    json(s, withRemote).remoteSource.adapter = 'no-such-system';
+    json(s, withRemote).remoteSource.params.nonsense = 'x';
+    const withStamp = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).stampOnDownload)!;
+    json(s, withStamp).stampOnDownload = '/noSuchField';
+    delete json(s, withStamp).scope.recipients;
+    const problems = checkDefinitions(s, { ...implementationNames, adapters: ['tax-classifier'] });
+    expectProblem(problems, withRemote, '/remoteSource/adapter', /not in the integration registry/);
+    expectProblem(problems, withRemote, '/remoteSource/params/nonsense', /must be an eq filter/);
+    expectProblem(problems, withStamp, '/stampOnDownload', /does not exist/);
+    expectProblem(problems, withStamp, '/stampOnDownload', /needs scope.recipients/);
+  });
+
   it('checks seeds: records valid against the schema, "$seed" naming an earlier record, the key unique', () => {
     const s = clone();
     // A seed file whose records name earlier ones (a tree of units), not a flat sample file.

@@ -1,6 +1,6 @@
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { NavigationRegular, PanelLeftContractRegular, PanelLeftExpandRegular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { screens } from '../../definitions/client.ts';
@@ -34,6 +34,11 @@ const useStyles = makeStyles({
     '@media (max-width: 767px)': { position: 'fixed', left: 0, zIndex: 90, boxShadow: tokens.shadow16 },
   },
   condensed: { width: '52px' },
+  // On a phone the menu is a drawer over the page; the dimmed page behind it closes it.
+  backdrop: {
+    display: 'none',
+    '@media (max-width: 767px)': { display: 'block', position: 'fixed', inset: '48px 0 0 0', zIndex: 80, backgroundColor: tokens.colorBackgroundOverlay },
+  },
   hiddenOnPhone: { '@media (max-width: 767px)': { display: 'none' } },
   section: { padding: '12px 16px 4px', color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, textTransform: 'uppercase' },
   link: {
@@ -46,7 +51,12 @@ const useStyles = makeStyles({
 
 const isPhone = () => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px)').matches;
 
-/** The shell: header with the language switcher, the sidebar menu from `screens/`, the page. */
+/**
+ * The shell: header with the language switcher, the sidebar menu from `screens/`, the page.
+ * The menu lists every screen with a `menu` the visitor may open — for someone signed out the
+ * public services (screens with `permission: "public"`), for staff their screens and then
+ * those; on a phone it is a drawer behind the menu button.
+ */
 export function Layout() {
   const s = useStyles();
   const { t } = useTranslation();
@@ -58,6 +68,20 @@ export function Layout() {
   useEffect(() => {
     if (isPhone()) setOpen(false);
   }, [location.pathname]);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLElement>(null);
+  // The phone drawer: focus moves into it when it opens; Escape closes it and returns focus.
+  useEffect(() => {
+    if (!open || !isPhone()) return;
+    nav.current?.querySelector<HTMLElement>('a[href]')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
 
   const sections = useMemo(() => {
     const bySection = new Map<string, typeof screens[number][]>();
@@ -81,18 +105,19 @@ export function Layout() {
     <>
       <ProgressBar />
       <header className={s.header} data-region="header">
-        <ShellButton appearance="subtle" aria-label={t('app.menu')} data-action="menu" onClick={toggle}><NavigationRegular fontSize={22} /></ShellButton>
+        <ShellButton ref={menuButton} appearance="subtle" aria-label={t('app.menu')} aria-expanded={open} aria-controls="portal-menu" data-action="menu" onClick={toggle}><NavigationRegular fontSize={22} /></ShellButton>
         <NavLink to="/" className={s.title}>{t('app.shortTitle')}</NavLink>
         <div className={s.onBrand}><LanguageSwitcher /></div>
         <NotificationCounters />
         <UserMenu />
       </header>
       <div className={s.body}>
+        {open && <div className={s.backdrop} data-region="menu-backdrop" aria-hidden="true" onClick={() => setOpen(false)} />}
         {open && (
-          <nav className={mergeClasses(s.nav, condensed && s.condensed)} data-region="menu" aria-label={t('app.menu')}>
+          <nav ref={nav} id="portal-menu" className={mergeClasses(s.nav, condensed && s.condensed)} data-region="menu" aria-label={t('app.menu')}>
             {sections.map(([section, items]) => (
-              <div key={section}>
-                {!condensed && <div className={s.section}>{t(section)}</div>}
+              <div key={section} role="group" aria-label={t(section)}>
+                {!condensed && <div className={s.section} data-section={section} aria-hidden="true">{t(section)}</div>}
                 {items.map((screen) => {
                   const Icon = menuIcon(screen.menu?.icon);
                   return (

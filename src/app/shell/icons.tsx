@@ -2,6 +2,7 @@ import type { FluentIcon } from '@fluentui/react-icons';
 import {
   BoxMultipleRegular, BuildingRegular, DataBarVerticalRegular, DocumentBulletListRegular, GavelRegular, HomeRegular,
   MegaphoneRegular, PillRegular, ShieldCheckmarkRegular, AppsListRegular, PeopleRegular, ChatRegular, OrganizationRegular,
+  SendRegular, SearchRegular, CalendarLtrRegular, DatabaseRegular, QuestionCircleRegular,
 } from '@fluentui/react-icons';
 
 /**
@@ -21,6 +22,11 @@ const icons: Record<string, FluentIcon> = {
   People: PeopleRegular,
   Chat: ChatRegular,
   Organization: OrganizationRegular,
+  Send: SendRegular,
+  Search: SearchRegular,
+  Calendar: CalendarLtrRegular,
+  Database: DatabaseRegular,
+  QuestionCircle: QuestionCircleRegular,
 };
 
 export const menuIcon = (name: string | undefined): FluentIcon => (name && icons[name]) || AppsListRegular;

@@ -4,7 +4,7 @@
  * the screens that use them; a first visit should not pay for them (bench:bundle).
  */
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import type { ButtonHTMLAttributes, HTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, HTMLAttributes, ReactNode, Ref } from 'react';
 
 const useStyles = makeStyles({
   button: {
@@ -36,7 +36,7 @@ const useStyles = makeStyles({
   },
 });
 
-export function ShellButton({ appearance, round, className, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { appearance?: 'primary' | 'subtle'; round?: boolean }) {
+export function ShellButton({ appearance, round, className, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { ref?: Ref<HTMLButtonElement>; appearance?: 'primary' | 'subtle'; round?: boolean }) {
   const s = useStyles();
   return <button type="button" className={mergeClasses(s.button, appearance && s[appearance], round && s.round, className)} {...rest} />;
 }

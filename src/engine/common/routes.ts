@@ -22,8 +22,9 @@ const familyOf = (route: string): string => route.replace(/\/(new|:id(\/.*)?)$/,
  * an ability, a screen whose permission it lacks counts as absent (no button leads there).
  * With `near` (the current screen's route), a screen of the same family is preferred — an
  * entity may have a second set of screens for other people (the delegated user screens),
- * whose forms may use a view; otherwise screens with a view (partial wizards) are skipped and
- * screens of the user's audience (`audience`) come first.
+ * whose forms may use a view; otherwise screens with a view (partial wizards) are skipped,
+ * screens of the user's audience (`audience`) come first, and among them a screen with a
+ * permission wins over a public one.
  * @example entityScreenPath('x', 'detail', 5) // '/admin/x/5'
  */
 export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string, ability?: PortalAbility, near?: string): string | undefined {
@@ -31,8 +32,11 @@ export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind']
   const candidates = screens.filter((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && (!ability || canOpen(ability, s.permission)));
   const family = near === undefined ? [] : candidates.filter((s) => familyOf(s.route) === familyOf(near));
   const plain = candidates.filter((s) => !s.options?.view);
-  // The user's own audience first (a citizen's list leads to the citizen's record page), then any.
-  const screen = family.find((s) => !s.options?.view) ?? family[0] ?? plain.find((s) => forAudience(s)) ?? plain[0];
+  const mine = plain.filter((s) => forAudience(s));
+  // The user's own audience first (a citizen's list leads to the citizen's record page); a public
+  // page of the entity (a form for citizens) is an entry point, not where the entity's own
+  // buttons lead — unless it is all the user's audience has.
+  const screen = family.find((s) => !s.options?.view) ?? family[0] ?? mine.find((s) => s.permission !== 'public') ?? mine[0] ?? plain[0];
   return screen && fillRoute(screen.route, id);
 }
 

@@ -23,6 +23,11 @@ export interface Actor {
    * the limit (store/row-limits.ts).
    */
   rowLimits?: Record<string, RowLimit>;
+  /**
+   * The user's identifiers by user-record pointer (e.g. `{"/pinfl": "3120…"}`): rows whose
+   * manifest `scope.recipients` match one of them are addressed to this user.
+   */
+  identifiers?: Readonly<Record<string, string>>;
 }
 
 /** A condition on an entity's rows, as SQL over its table and as a test of one record's data. */
@@ -54,6 +59,7 @@ export function systemActor(): Actor {
 export function userActor(
   user: { id: string; username: string; isOuter: boolean; regionId?: number | null },
   roles: Array<{ scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[] }>,
+  identifiers: Readonly<Record<string, string>> = {},
 ): Actor {
   const { permissions, fieldRules, ability } = abilityOfRoles(roles);
   const widest = roles.reduce<RowScope>((acc, r) => (WIDTH[r.scope] > WIDTH[acc] ? r.scope : acc), 'OWN');
@@ -66,13 +72,29 @@ export function userActor(
     permissions,
     fieldRules,
     ability,
+    identifiers,
   };
+}
+
+/** The manifest's recipient rules the actor has an identifier for (a user without a PINFL is nobody's recipient by PINFL). */
+function recipientRules(actor: Actor, def: EntityDefinition): Array<{ field: string; value: string }> {
+  if (actor.id === null) return [];
+  return (def.manifest.scope?.recipients ?? []).flatMap((r) => {
+    const value = actor.identifiers?.[r.userField];
+    return value ? [{ field: r.field, value }] : [];
+  });
+}
+
+/** Whether a row's data names the actor as a recipient (manifest `scope.recipients`). */
+export function isRecipient(actor: Actor, def: EntityDefinition, data: Record<string, unknown>): boolean {
+  return recipientRules(actor, def).some((r) => data[r.field.slice(1)] === r.value);
 }
 
 /**
  * The rows of an entity an actor may see, as SQL over the entity's table: OWN → rows they
- * created; REGION → rows of their region, where the entity has a region at all (entities
- * without one are shared registries); ALL → everything.
+ * created, or addressed to them (manifest `scope.recipients`); REGION → rows of their region,
+ * where the entity has a region at all (entities without one are shared registries); ALL →
+ * everything.
  */
 export function rowScope(actor: Actor, def: EntityDefinition, param: (v: unknown) => string): string | undefined {
   const limit = actor.rowLimits?.[def.id]?.sql(param);
@@ -84,7 +106,11 @@ export function rowScope(actor: Actor, def: EntityDefinition, param: (v: unknown
 function widthScope(actor: Actor, def: EntityDefinition, param: (v: unknown) => string): string | undefined {
   if (actor.scope === 'ALL') return undefined;
   if (actor.scope === 'REGION') return def.manifest.scope?.regionField ? `region = ${param(actor.region)}` : undefined;
-  return actor.id === null ? 'FALSE' : `owner = ${param(actor.id)}`;
+  if (actor.id === null) return 'FALSE';
+  // The field names come from validated definitions (a top-level name, see entity.schema.json).
+  const addressed = recipientRules(actor, def).map((r) => `data->>'${r.field.slice(1)}' = ${param(r.value)}`);
+  const own = `owner = ${param(actor.id)}`;
+  return addressed.length ? `(${[own, ...addressed].join(' OR ')})` : own;
 }
 
 /** Whether one stored row is within the actor's scope and row limits (the same rule as `rowScope`). */
@@ -93,5 +119,5 @@ export function rowVisible(actor: Actor, def: EntityDefinition, row: { owner: st
   if (limit && !limit.test(row.data ?? {})) return false;
   if (actor.scope === 'ALL') return true;
   if (actor.scope === 'REGION') return !def.manifest.scope?.regionField || row.region === actor.region;
-  return actor.id !== null && row.owner === actor.id;
+  return actor.id !== null && (row.owner === actor.id || (row.data !== undefined && isRecipient(actor, def, row.data)));
 }

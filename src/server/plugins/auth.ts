@@ -129,6 +129,8 @@ export default fp(
 
     // --- the actor of each request ------------------------------------------------------------
     const cache = new Map<string, { actor: Actor; at: number }>();
+    // The user fields that make someone a record's recipient (manifests' scope.recipients).
+    const recipientUserFields = [...new Set([...app.definitions.entities.values()].flatMap((d) => (d.manifest.scope?.recipients ?? []).map((r) => r.userField)))];
     const loadActor = async (userId: string): Promise<Actor | undefined> => {
       const hit = cache.get(userId);
       if (hit && Date.now() - hit.at < ACTOR_CACHE_MS) return hit.actor;
@@ -142,7 +144,9 @@ export default fp(
       // The unit's permissions add rights, never width: OWN is the narrowest scope, so the roles' wins.
       const grants = [...roles.rows.map((r) => r.data), ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : [])];
       const grantable = roles.rows.flatMap((r) => (Array.isArray(r.data.mayGrantRoles) ? r.data.mayGrantRoles : []));
-      const actor = withDelegation(userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants), grantable, delegationTarget);
+      const own = user as unknown as Record<string, unknown>;
+      const identifiers = Object.fromEntries(recipientUserFields.flatMap((f) => (typeof own[f.slice(1)] === 'string' && own[f.slice(1)] ? [[f, own[f.slice(1)] as string]] : [])));
+      const actor = withDelegation(userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants, identifiers), grantable, delegationTarget);
       cache.set(userId, { actor, at: Date.now() });
       return actor;
     };

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { loadDefinitionSources } from '../../definitions/sources.ts';
 import { checkDefinitions, formatProblem } from '../../definitions/check.ts';
 import { createDefinitionRegistry } from '../../definitions/registry.ts';
+import { remoteSourceAdapters } from '../integrations/adapters.ts';
 import { implementationNames } from '../workflow/implementations.ts';
 import { createTranslator } from '../i18n.ts';
 
@@ -12,7 +13,7 @@ import { createTranslator } from '../i18n.ts';
 export default fp(
   async (app) => {
     const { sources, problems: parse } = await loadDefinitionSources(app.config.root);
-    const problems = [...parse, ...checkDefinitions(sources, implementationNames)];
+    const problems = [...parse, ...checkDefinitions(sources, { ...implementationNames, adapters: Object.keys(remoteSourceAdapters) })];
     if (problems.length) {
       throw new Error(`invalid definitions:\n${problems.map(formatProblem).join('\n')}`);
     }

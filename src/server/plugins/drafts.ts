@@ -13,6 +13,13 @@ const draftSchema = {
   type: 'object',
   properties: { id: { type: 'string' }, data: { type: 'object', additionalProperties: true }, updatedAt: { type: 'string' } },
 } as const;
+/**
+ * Draft saves and loads an address may make a minute. Drafts need no account, so without a
+ * budget anyone could fill the table; 30 is far above what a person filling in a form needs.
+ */
+export const DRAFTS_PER_MINUTE = 30;
+const limited = { publicRateLimit: { bucket: 'drafts', perMinute: DRAFTS_PER_MINUTE } };
+
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } as const;
 
 /**
@@ -46,7 +53,7 @@ const drafts: FastifyPluginAsync = async (app) => {
     };
     const reply = (row: Pick<DraftRow, 'id' | 'data' | 'updated_at'>) => ({ id: row.id, data: row.data, updatedAt: row.updated_at });
 
-    app.post(base, { schema: { tags, summary: 'Keep unfinished input as a draft', response: { 200: draftSchema } } }, async (request) => {
+    app.post(base, { config: limited, schema: { tags, summary: 'Keep unfinished input as a draft', response: { 200: draftSchema } } }, async (request) => {
       const data = clean(request.body);
       const id = randomUUID();
       const { rows } = await app.db.query<DraftRow>(
@@ -57,10 +64,10 @@ const drafts: FastifyPluginAsync = async (app) => {
       return reply(rows[0]!);
     });
 
-    app.get<{ Params: { id: string } }>(`${base}/:id`, { schema: { tags, params: idParams, response: { 200: draftSchema } } }, async (request) =>
+    app.get<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, params: idParams, response: { 200: draftSchema } } }, async (request) =>
       reply(await load(request.params.id, request.actor)));
 
-    app.put<{ Params: { id: string } }>(`${base}/:id`, { schema: { tags, params: idParams, response: { 200: draftSchema } } }, async (request) => {
+    app.put<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, params: idParams, response: { 200: draftSchema } } }, async (request) => {
       await load(request.params.id, request.actor);
       const data = clean(request.body);
       const { rows } = await app.db.query<DraftRow>(
@@ -71,13 +78,13 @@ const drafts: FastifyPluginAsync = async (app) => {
       return reply(rows[0]!);
     });
 
-    app.delete<{ Params: { id: string } }>(`${base}/:id`, { schema: { tags, params: idParams } }, async (request) => {
+    app.delete<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, params: idParams } }, async (request) => {
       await load(request.params.id, request.actor);
       await app.db.query('DELETE FROM draft WHERE id = $1', [request.params.id]);
       return { id: request.params.id };
     });
 
-    app.post<{ Params: { id: string } }>(`${base}/:id/submit`, { schema: { tags, summary: 'Submit a draft: validated like create; the draft is gone once the record exists', params: idParams } }, async (request) => {
+    app.post<{ Params: { id: string } }>(`${base}/:id/submit`, { config: limited, schema: { tags, summary: 'Submit a draft: validated like create; the draft is gone once the record exists', params: idParams } }, async (request) => {
       const draft = await load(request.params.id, request.actor);
       const record = await app.store.create(entity, draft.data, request.actor, { locale: request.locale });
       await app.db.query('DELETE FROM draft WHERE id = $1', [draft.id]);

@@ -14,7 +14,7 @@ const systemFieldProperties: Record<string, JSONSchema7> = {
   updatedAt: { type: 'string' },
 };
 
-const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 503: errorBodySchema };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
 
 /**
@@ -62,7 +62,12 @@ const entities: FastifyPluginAsync = async (app) => {
         body: { ...searchPayloadSchema },
         response: { 200: { type: 'object', required: ['list', 'total'], properties: { list: { type: 'array', items: record }, total: { type: 'integer' }, totalCapped: { type: 'boolean', description: 'More rows match than were counted; total is the cap.' } } }, ...errors },
       },
-    }, async (request) => app.store.listSearch(entity, request.query, request.body ?? {}, request.actor));
+    }, async (request) => {
+      const payload = request.body ?? {};
+      const answer = await app.store.listSearch(entity, request.query, payload, request.actor);
+      // A miss may be a record only another system has yet (manifest remoteSource).
+      return app.remoteSources.fillMiss(entity, request.query, payload, request, answer);
+    });
 
     app.get<{ Querystring: { keyword: string; limit?: number } }>(`${base}/search-by-keyword`, {
       schema: {

@@ -5,6 +5,7 @@ import { receiveFile, type ReceivedFile } from '../files/receive.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Actor } from '../store/entity-store.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
+import { stampOnDownload } from '../files/stamp-on-download.ts';
 import { registerPhotoRoutes, type UploadedFile } from '../files/photo-routes.ts';
 
 /** The uploader defaults of the spec: 5 files of 10 MB each. */
@@ -133,6 +134,11 @@ const files: FastifyPluginAsync = async (app) => {
     if (!file || !(await mayRead(file, request.actor))) throw notFound();
     const stream = app.fileStorage.open(request.params.id);
     if (!stream) throw notFound();
+    if (file.record_id !== null) {
+      // The recipient's first download is a fact others count (manifest stampOnDownload); a
+      // failed stamp is logged, not a reason to withhold the document from its recipient.
+      await stampOnDownload(app, file.kind, Number(file.record_id), request.actor).catch((error: unknown) => request.log.error({ err: error }, 'download stamp failed'));
+    }
     return reply
       .header('content-type', file.mime)
       .header('content-length', file.size)

@@ -7,8 +7,12 @@ const WINDOW_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Count this route's requests per client address (public endpoints anyone may call). */
-    publicRateLimit?: boolean;
+    /**
+     * Count this route's requests per client address (public endpoints anyone may call):
+     * `true` → the shared budget of PUBLIC_RATE_LIMIT a minute; `{bucket, perMinute}` → a
+     * budget of its own, so that one kind of call does not use up another's.
+     */
+    publicRateLimit?: boolean | { bucket: string; perMinute: number };
   }
 }
 
@@ -25,19 +29,21 @@ export default fp(
     let windowStart = Date.now();
     let counts = new Map<string, number>();
     app.addHook('onRequest', async (request, reply) => {
-      if (!request.routeOptions.config?.publicRateLimit) return;
+      const rule = request.routeOptions.config?.publicRateLimit;
+      if (!rule) return;
       const now = Date.now();
       if (now - windowStart >= WINDOW_MS) {
         // One map per window: dropping it is how old addresses are forgotten.
         windowStart = now;
         counts = new Map();
       }
-      const used = (counts.get(request.ip) ?? 0) + 1;
-      counts.set(request.ip, used);
-      if (used > limit) {
+      const key = rule === true ? request.ip : `${rule.bucket} ${request.ip}`;
+      const used = (counts.get(key) ?? 0) + 1;
+      counts.set(key, used);
+      if (used > (rule === true ? limit : rule.perMinute)) {
         const seconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
         void reply.header('retry-after', String(seconds));
-        throw new ApiError(429, 'errors.tooManyRequests');
+        throw new ApiError(429, 'errors.tooManyRequests', { params: { seconds } });
       }
     });
   },

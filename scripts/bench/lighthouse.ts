@@ -10,11 +10,12 @@
  *   npm run bench:lighthouse
  *   BENCH_RUNS=3 npm run bench:lighthouse        # median of 3 runs per page
  *   BENCH_PAGES=/murojaat npm run bench:lighthouse
+ *   BENCH_SAVE=/tmp/lh npm run bench:lighthouse  # also writes each run's full report (JSON)
  *
  * Chrome is Debian's Chromium (CHROMIUM_PATH, default /usr/bin/chromium); none is downloaded.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,6 +99,10 @@ async function main(): Promise<void> {
         const result = await lighthouse(url, { port: chrome.port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES] });
         if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
         runs.push(result.lhr as unknown as Lhr);
+        if (process.env.BENCH_SAVE) {
+          mkdirSync(process.env.BENCH_SAVE, { recursive: true });
+          writeFileSync(path.join(process.env.BENCH_SAVE, `${page.replace(/\W+/g, '_') || 'root'}-${i + 1}.json`), JSON.stringify(result.lhr, null, 1));
+        }
       }
       const score = (c: string) => median(runs.map((r) => Math.round((r.categories[c]?.score ?? 0) * 100)));
       const metric = (id: string) => median(runs.map((r) => r.audits[id]?.numericValue ?? NaN));

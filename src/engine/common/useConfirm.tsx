@@ -19,8 +19,11 @@ export function useConfirm(): { confirm(action: string): Promise<boolean>; dialo
     resolver.current = null;
     setAction(null);
   };
-  const dialog = (
-    <Dialog open={action !== null} onOpenChange={(_e, d) => !d.open && close(false)}>
+  // Mounted only while a prompt is open: a Fluent Dialog, even closed, starts tabster's
+  // modalizer, which puts focusable aria-hidden guards around the whole page (an
+  // accessibility failure on every form) — the close animation is the price.
+  const dialog = action !== null && (
+    <Dialog open onOpenChange={(_e, d) => !d.open && close(false)}>
       <DialogSurface data-dialog="confirm" data-confirm={action ?? undefined}>
         <DialogBody>
           <DialogTitle>{t('engine.confirm.title')}</DialogTitle>

@@ -216,8 +216,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
           </Table>
         ))}
       </div>
-      {/* Mounted only while open: a closed Fluent Dialog still adds tabster's page-wide focus guards (see useConfirm). */}
-      {modal !== undefined && <Dialog open onOpenChange={(_e, d) => !d.open && setModal(undefined)}>
+      <Dialog open={modal !== undefined} onOpenChange={(_e, d) => !d.open && setModal(undefined)}>
         <DialogSurface data-dialog="lookup-result" data-found={answer && answer.length > 0 ? 'true' : 'false'}>
           <DialogBody>
             <DialogTitle>{t(screen.titleKey)}</DialogTitle>
@@ -227,7 +226,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
             </DialogActions>
           </DialogBody>
         </DialogSurface>
-      </Dialog>}
+      </Dialog>
     </div>
   );
 }

@@ -19,7 +19,13 @@ export function useConfirm(): { confirm(action: string): Promise<boolean>; dialo
     resolver.current = null;
     setAction(null);
   };
-  const dialog = (
+  // Mounted from the first prompt on, not before: a Fluent Dialog, even closed, starts
+  // tabster's modalizer, which puts focusable aria-hidden guards around the whole page (an
+  // accessibility failure on every form at load). Once shown it stays mounted, so closing
+  // keeps Fluent's own animation and clean-up.
+  const shown = useRef(false);
+  if (action !== null) shown.current = true;
+  const dialog = shown.current && (
     <Dialog open={action !== null} onOpenChange={(_e, d) => !d.open && close(false)}>
       <DialogSurface data-dialog="confirm" data-confirm={action ?? undefined}>
         <DialogBody>

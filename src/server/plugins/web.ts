@@ -5,7 +5,7 @@ import path from 'node:path';
 
 /**
  * Serves the built web app (`npm run build` → dist/web) from the API's port: hashed assets
- * with a long cache, and index.html for every other GET outside /api so the client router
+ * (precompressed brotli/gzip) with a long cache, and index.html for every other GET outside /api so the client router
  * can take the path (history mode). Without a build, only the API is served.
  */
 export default fp(
@@ -19,6 +19,9 @@ export default fp(
       root,
       wildcard: false,
       index: false,
+      // The build writes .br/.gz beside each asset (vite.config.ts `precompress`); sent as
+      // the request's Accept-Encoding allows, with `Vary: Accept-Encoding`.
+      preCompressed: true,
       setHeaders(reply, file) {
         reply.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

@@ -3,7 +3,7 @@
  * past days, and date-times as DD.MM.YYYY hh:mm (stored as an ISO moment).
  */
 import { useCallback, useState } from 'react';
-import { Button, makeStyles, Popover, PopoverSurface, PopoverTrigger, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, Popover, PopoverSurface, tokens } from '@fluentui/react-components';
 import { CalendarRegular } from '@fluentui/react-icons';
 import type { WidgetProps } from '@rjsf/utils';
 import { formContextOf } from '../context.ts';
@@ -47,25 +47,44 @@ export function DateWidget(props: WidgetProps) {
     [disableFuture, disablePast],
   );
   const refused = refusedDay(value, { disableFuture, disablePast });
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) anchor?.focus();
+  };
+  // The popover is mounted only while open and anchored to a plain button (no
+  // PopoverTrigger): a trigger, even closed, starts tabster's modalizer, which puts focusable
+  // aria-hidden guards around the whole page — an accessibility failure on every form with a
+  // date. Not modal: typing stays the main way in; the calendar is a helper that focuses its day.
   const calendar =
     readonly || disabled ? undefined : (
-      // Not modal: typing stays the main way in; the calendar is a helper that focuses its day.
-      <Popover open={open} onOpenChange={(_, data) => setOpen(data.open)} positioning="below-end">
-        <PopoverTrigger disableButtonEnhancement>
-          <Button appearance="transparent" size="small" icon={<CalendarRegular />} aria-label={i18n.t('engine.form.date.openCalendar')} />
-        </PopoverTrigger>
-        <PopoverSurface>
-          <Calendar
-            value={isoToDisplay(value) ? (value as string) : undefined}
-            limits={{ disableFuture, disablePast }}
-            locale={formContextOf(registry).locale}
-            onSelect={(iso) => {
-              onChange(iso);
-              setOpen(false);
-            }}
-          />
-        </PopoverSurface>
-      </Popover>
+      <>
+        <Button
+          ref={setAnchor}
+          appearance="transparent"
+          size="small"
+          icon={<CalendarRegular />}
+          aria-label={i18n.t('engine.form.date.openCalendar')}
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          onClick={() => setOpen(true)}
+        />
+        {open && anchor && (
+          <Popover open onOpenChange={(event, data) => !data.open && close(event.type === 'keydown')} positioning={{ target: anchor, position: 'below', align: 'end' }}>
+            <PopoverSurface>
+              <Calendar
+                value={isoToDisplay(value) ? (value as string) : undefined}
+                limits={{ disableFuture, disablePast }}
+                locale={formContextOf(registry).locale}
+                onSelect={(iso) => {
+                  onChange(iso);
+                  close(true);
+                }}
+              />
+            </PopoverSurface>
+          </Popover>
+        )}
+      </>
     );
   return (
     <div>

@@ -949,6 +949,10 @@ export interface AccessDefinition {
    */
   employeeEntity?: string;
   /**
+   * A boolean field of user records: true when the user's PINFL/TIN was proven (the account was created by a OneID or digital-signature sign-in, or an administrator checked it). Only then do those identifiers make the user a recipient of records addressed to them (a manifest's scope.recipients): a PINFL typed at self-registration is only format-checked, and must not open someone else's court notices.
+   */
+  identityVerifiedField?: string;
+  /**
    * The field of a staff card holding the id of its user account.
    */
   employeeUserField?: string;

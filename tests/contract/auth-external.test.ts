@@ -33,6 +33,9 @@ describe('sign-in by digital signature', () => {
     const replay = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { signedData, PNFL: '31234567890123' }, headers: anon });
     expect(replay.statusCode).toBe(401);
     expect(replay.json().message).toMatch(/^The signature was not accepted/);
+    // An account created from a proven identity is marked so (its PINFL opens records addressed to it).
+    const created = await app.db.query<{ data: { identityVerified?: boolean } }>(`SELECT data FROM ${app.tables.get(app.definitions.access!.userEntity)!.table} WHERE id = $1`, [ok.json().id]);
+    expect(created.rows[0]!.data.identityVerified).toBe(true);
     // The second sign-in finds the same account.
     const again = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { signedData: await signCms(user, (await challenge('')).challenge), PNFL: '31234567890123' }, headers: anon });
     expect(again.json().id).toBe(ok.json().id);

@@ -23,6 +23,7 @@ for (const backend of backends()) {
     let recipient: { token: string };
     let stranger: { token: string };
     let business: { token: string };
+    let unproven: { token: string };
     beforeAll(async () => {
       ({ app, close } = await startTestApp(backend.name));
       const upload = multipart([{ name: 'summons.pdf', type: 'application/pdf', content: PDF }]);
@@ -30,9 +31,10 @@ for (const backend of backends()) {
       notice = (await app.inject({ method: 'POST', url: '/api/court-notice/create', payload: noticeInput({ recipientPinfl: '31205891234567', files: [fileId] }) })).json();
       await app.inject({ method: 'POST', url: '/api/court-notice/create', payload: noticeInput({ recipientPinfl: '31205890000001', caseNumber: '2-9/2026' }) });
       await app.inject({ method: 'POST', url: '/api/court-notice/create', payload: noticeInput({ recipientPinfl: undefined, recipientStir: '301234567', kind: 'DECISION' }) });
-      recipient = await createStaff(app, 'recipient1', ['citizen'], { isOuter: true, pinfl: '31205891234567' });
-      stranger = await createStaff(app, 'stranger1', ['citizen'], { isOuter: true, pinfl: '31205899999999' });
-      business = await createStaff(app, 'business1', ['business'], { isOuter: true, tin: '301234567' });
+      recipient = await createStaff(app, 'recipient1', ['citizen'], { isOuter: true, pinfl: '31205891234567', identityVerified: true });
+      stranger = await createStaff(app, 'stranger1', ['citizen'], { isOuter: true, pinfl: '31205899999999', identityVerified: true });
+      business = await createStaff(app, 'business1', ['business'], { isOuter: true, tin: '301234567', identityVerified: true });
+      unproven = await createStaff(app, 'unproven1', ['citizen'], { isOuter: true, pinfl: '31205890000001' });
     }, 120_000);
     afterAll(async () => close?.());
 
@@ -53,6 +55,12 @@ for (const backend of backends()) {
       // Reading is all a recipient may do.
       const current = (await as(recipient, 'GET', `/api/court-notice/get/${notice.id}`)).json();
       expect((await as(recipient, 'PUT', `/api/court-notice/update/${notice.id}`, { ...current, note: 'mine now' })).statusCode).toBe(403);
+    });
+
+    it('does not count a PINFL that was only typed in at registration (identityVerified unset)', async () => {
+      const theirs = await as(unproven, 'POST', '/api/court-notice/list-search', {});
+      expect(theirs.statusCode).toBe(200);
+      expect(theirs.json().total).toBe(0);
     });
 
     it('does not stamp when staff, a stranger or an anonymous visitor fetch the file', async () => {

@@ -25,6 +25,10 @@ export interface PortalUser {
   regionId?: number;
   employeeId?: number;
   pinfl?: string;
+  /**
+   * The PINFL/TIN was proven: set when the account is created by a OneID or digital-signature sign-in, or by an administrator who checked the person's documents. Only then do court notices addressed to that PINFL/TIN show in the person's cabinet.
+   */
+  identityVerified?: boolean;
   tin?: string;
   /**
    * Passport series and number, e.g. AA1234567; one user per passport.

@@ -130,6 +130,7 @@ export default fp(
     // --- the actor of each request ------------------------------------------------------------
     const cache = new Map<string, { actor: Actor; at: number }>();
     // The user fields that make someone a record's recipient (manifests' scope.recipients).
+    const verifiedField = access.identityVerifiedField;
     const recipientUserFields = [...new Set([...app.definitions.entities.values()].flatMap((d) => (d.manifest.scope?.recipients ?? []).map((r) => r.userField)))];
     const loadActor = async (userId: string): Promise<Actor | undefined> => {
       const hit = cache.get(userId);
@@ -145,7 +146,9 @@ export default fp(
       const grants = [...roles.rows.map((r) => r.data), ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : [])];
       const grantable = roles.rows.flatMap((r) => (Array.isArray(r.data.mayGrantRoles) ? r.data.mayGrantRoles : []));
       const own = user as unknown as Record<string, unknown>;
-      const identifiers = Object.fromEntries(recipientUserFields.flatMap((f) => (typeof own[f.slice(1)] === 'string' && own[f.slice(1)] ? [[f, own[f.slice(1)] as string]] : [])));
+      // Identifiers count only once proven (access.json identityVerifiedField): a typed-in PINFL must not open another person's records.
+      const proven = verifiedField !== undefined && own[verifiedField.slice(1)] === true;
+      const identifiers = proven ? Object.fromEntries(recipientUserFields.flatMap((f) => (typeof own[f.slice(1)] === 'string' && own[f.slice(1)] ? [[f, own[f.slice(1)] as string]] : []))) : {};
       const actor = withDelegation(userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants, identifiers), grantable, delegationTarget);
       cache.set(userId, { actor, at: Date.now() });
       return actor;
@@ -212,6 +215,9 @@ export default fp(
         roles: access.outerRoles,
         ...(identity.pinfl ? { pinfl: identity.pinfl } : {}),
         ...(identity.tin ? { tin: identity.tin } : {}),
+        // Created from a proven identity. An account found by PINFL/TIN is not marked: whoever
+        // registered it may have typed someone else's number (an administrator can check it).
+        ...(verifiedField ? { [verifiedField.slice(1)]: true } : {}),
       }, system);
       return String(created.id);
     };

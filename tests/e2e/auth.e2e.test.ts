@@ -29,9 +29,10 @@ const STAFF_ROLE = access.roles.find((r) => r.scope === 'REGION' && r.code === '
 const ONEID_PINFL = '30101900000011';
 
 /** Menu screen ids a holder of these permissions sees. */
+/** The menu entries a staff user with these permissions gets: those they may open, meant for staff or everyone (`audience`). */
 const menusFor = (permissions: string[]): string[] => {
   const ability = createAbility(rulesFromPermissions(permissions));
-  return menuScreens.filter((s) => canOpen(ability, s.permission)).map((s) => s.id).sort();
+  return menuScreens.filter((s) => canOpen(ability, s.permission) && (!s.audience || s.audience === 'staff')).map((s) => s.id).sort();
 };
 
 describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => {

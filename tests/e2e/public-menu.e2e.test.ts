@@ -5,52 +5,22 @@
  * Staff see their own sections and then these. Screenshots at 1280 and 360 px go to
  * .tmp/screenshots/public-menu-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import path from 'node:path';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
-import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled } from '../support/browser.ts';
+import { axeProblems, SHOTS, usePublicPortal } from '../support/public-browser.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const publicMenu = [...registry.screens.values()].filter((s) => s.menu && s.permission === 'public').sort((a, b) => a.menu!.order! - b.menu!.order!);
 const menuIds = (page: Page) => page.locator('[data-region="menu"] [data-menu]').evaluateAll((links) => links.map((l) => l.getAttribute('data-menu')));
 
-async function axeProblems(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } })
-      .axe.run({ include: [['[data-region="menu"]'], ['[data-region="header"]']], exclude: [['[data-tabster-dummy]']] }, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  });
-}
-
 describe.skipIf(!browserTestsEnabled())('public services menu in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal({ seedSamples: true });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
-
-  const open = async (route: string, width: number, locale = 'en'): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, locale: 'en-US' });
-    await context.addInitScript((l) => localStorage.setItem('portal.locale', JSON.stringify(l)), locale);
-    const page = await context.newPage();
-    await page.goto(`${portal.url}${route}`);
-    return page;
-  };
+  const { open, portal: running } = usePublicPortal();
 
   it('at 1280 px a signed-out visitor sees the public services, grouped, and goes where a link says — by mouse and by keyboard', async () => {
     expect(publicMenu.length).toBeGreaterThan(10);
@@ -78,7 +48,7 @@ describe.skipIf(!browserTestsEnabled())('public services menu in Chromium', () =
     await page.keyboard.press('Enter');
     await page.locator('[data-screen="faq"]').first().waitFor();
     expect(new URL(page.url()).pathname).toBe('/faq');
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await axeProblems(page, ['[data-region="menu"]', '[data-region="header"]'])).toEqual([]);
     await page.context().close();
   });
 

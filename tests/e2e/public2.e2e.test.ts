@@ -5,56 +5,15 @@
  * serious or critical axe-core violation. Screenshots of /fair-price and /fair-price-stations
  * in the four languages at 360 px go to .tmp/screenshots.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { REPO_ROOT } from '../../src/server/app.ts';
-import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled } from '../support/browser.ts';
+import { axeProblems, noOverflow, SHOTS, usePublicPortal } from '../support/public-browser.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WIDTHS = [1280, 360];
 
-/** Serious and critical axe violations of the page, as "rule: selector" lines. */
-async function axeProblems(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } })
-      // Fluent's focus sentinels (Tabster's aria-hidden dummy inputs that hand focus on) are by design.
-      .axe.run({ exclude: [['[data-tabster-dummy]']] }, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  });
-  return violations;
-}
-
-/** Nothing sticks out sideways (the elements that do are named, to see why). */
-const noOverflow = async (page: Page) => expect(await page.evaluate(() => [...document.querySelectorAll('body *')]
-  .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && getComputedStyle(e).position !== 'fixed')
-  .filter((e) => !e.closest('[data-scroll]'))
-  .map((e) => `${e.tagName}.${String(e.className).slice(0, 40)}`).slice(0, 5))).toEqual([]);
-
 describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors) in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal({ seedSamples: true });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
-
-  const open = async (route: string, width: number, locale = 'en'): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, locale: 'en-US' });
-    await context.addInitScript((l) => localStorage.setItem('portal.locale', JSON.stringify(l)), locale);
-    const page = await context.newPage();
-    await page.goto(`${portal.url}${route}`);
-    return page;
-  };
+  const { open, portal: running } = usePublicPortal();
 
   for (const width of WIDTHS) {
     it(`/fair-price at ${width} px: prices per good, a market-type filter, a chart`, async () => {
@@ -121,13 +80,13 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
       await page.waitForSelector('[data-panel="datasets"] [data-row]');
       expect(await page.locator('[data-panel="datasets"] [data-row]').count()).toBe(28);
       const href = await page.locator('[data-row="0"] [data-cell="csvUrl"] a').getAttribute('href');
-      const csv = await page.request.get(`${portal.url}${href}`);
+      const csv = await page.request.get(`${running().url}${href}`);
       expect(csv.status()).toBe(200);
       expect((await csv.text()).split('\r\n')[0]).toContain('priceSom');
       // The last dataset's JSON link, as a visitor would follow it: rows of the live table.
       const jsonHref = await page.locator('[data-row="27"] [data-cell="jsonUrl"] a').getAttribute('href');
       expect(jsonHref).toBe('/api/open-data/2-009-0028/data.json');
-      const json = await page.request.get(`${portal.url}${jsonHref}`);
+      const json = await page.request.get(`${running().url}${jsonHref}`);
       expect(json.status()).toBe(200);
       expect(((await json.json()) as unknown[]).length).toBeGreaterThan(0);
       await noOverflow(page);
@@ -168,13 +127,13 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
   }
 
   it('counts one visit per browser session', async () => {
-    const before = (await portal.app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits as number;
+    const before = (await running().app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits as number;
     const page = await open('/fair-price', 1280);
     await page.waitForSelector('[data-screen]');
-    await expect.poll(async () => (await portal.app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits).toBe(before + 1);
-    await page.goto(`${portal.url}/visit-stats`);
+    await expect.poll(async () => (await running().app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits).toBe(before + 1);
+    await page.goto(`${running().url}/visit-stats`);
     await page.waitForSelector('[data-panel="days"] svg');
-    expect((await portal.app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits).toBe(before + 1);
+    expect((await running().app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits).toBe(before + 1);
     await page.context().close();
   });
 

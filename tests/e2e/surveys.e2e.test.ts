@@ -6,55 +6,17 @@
  * the form), no sideways scroll, no serious or critical axe-core violation. Screenshots of
  * each step go to .tmp/screenshots/surveys-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/server/app.ts';
-import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled } from '../support/browser.ts';
+import { axeProblems, noOverflow, SHOTS, usePublicPortal } from '../support/public-browser.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const seed = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'schemas/survey/seed.json'), 'utf8')) as { records: Array<{ title: string; kind: string; questions: Array<{ options?: Array<{ correct?: boolean }> }> }> }).records;
 
-/** Serious and critical axe violations of the page, as "rule: selector" lines. */
-async function axeProblems(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } })
-      // Fluent's focus sentinels (Tabster's aria-hidden dummy inputs that hand focus on) are by design.
-      .axe.run({ exclude: [['[data-tabster-dummy]']] }, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  });
-}
-
-/** Nothing sticks out sideways (the elements that do are named, to see why). */
-const noOverflow = async (page: Page) => expect(await page.evaluate(() => [...document.querySelectorAll('body *')]
-  .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && getComputedStyle(e).position !== 'fixed')
-  .filter((e) => !e.closest('[data-scroll]'))
-  .map((e) => `${e.tagName}.${String(e.className).slice(0, 40)}`).slice(0, 5))).toEqual([]);
-
 describe.skipIf(!browserTestsEnabled())('tests and surveys in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal({ seedSamples: true });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
-
-  const open = async (route: string, width: number, locale = 'en'): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, locale: 'en-US' });
-    await context.addInitScript((l) => localStorage.setItem('portal.locale', JSON.stringify(l)), locale);
-    const page = await context.newPage();
-    await page.goto(`${portal.url}${route}`);
-    return page;
-  };
+  const { open, portal: running } = usePublicPortal();
 
   for (const width of [1280, 360]) {
     it(`/surveys at ${width} px: reached from home and /faq, lists the open tests and surveys`, async () => {
@@ -63,10 +25,10 @@ describe.skipIf(!browserTestsEnabled())('tests and surveys in Chromium', () => {
       await page.waitForSelector('[data-screen="surveys"] [data-card]');
       expect(await page.locator('[data-card]').count()).toBe(seed.length);
       expect(await page.locator('[data-scored="true"]').count()).toBe(seed.filter((r) => r.kind === 'TEST').length);
-      await page.goto(`${portal.url}/`);
+      await page.goto(`${running().url}/`);
       await page.waitForSelector('[data-card="/surveys"]');
       await noOverflow(page);
-      await page.goto(`${portal.url}/surveys`);
+      await page.goto(`${running().url}/surveys`);
       await page.waitForSelector('[data-card]');
       await noOverflow(page);
       expect(await axeProblems(page)).toEqual([]);

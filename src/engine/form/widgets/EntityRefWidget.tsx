@@ -13,6 +13,7 @@ import type { RJSFSchema, WidgetProps } from '@rjsf/utils';
 import { manifests } from '../../../definitions/client.ts';
 import { valueAt } from '../../../shared/format.ts';
 import { formContextOf } from '../context.ts';
+import { SearchPicker } from './SearchPicker.tsx';
 import { useTranslator } from '../useTranslator.ts';
 
 const useStyles = makeStyles({
@@ -39,11 +40,8 @@ export function EntityRefWidget(props: WidgetProps) {
   const { id, schema, value, disabled, readonly, onChange, onBlur, onFocus, registry } = props;
   const { dataProvider } = formContextOf(registry);
   const i18n = useTranslator();
-  const styles = useStyles();
   const entity = targetOf(schema) ?? String(props.options.entity ?? '');
   const [text, setText] = useState<string | undefined>(undefined);
-  // Open while typing: the list follows the search, not only the arrow button.
-  const [open, setOpen] = useState(false);
   const current = typeof value === 'number' ? value : undefined;
   const chosen = useQuery({
     queryKey: ['entity', entity, 'one', current ?? 0],
@@ -68,37 +66,21 @@ export function EntityRefWidget(props: WidgetProps) {
   });
 
   if (readonly) return <Input id={id} readOnly value={chosenLabel} />;
-  const options = found.data ?? [];
   return (
-    <Combobox
+    <SearchPicker
       id={id}
-      className={styles.root}
       disabled={disabled}
-      clearable
       placeholder={i18n.t('engine.form.searchRecord')}
-      value={text ?? chosenLabel}
-      open={open && (options.length > 0 || found.isFetching)}
-      onOpenChange={(_, data) => setOpen(data.open)}
-      selectedOptions={current !== undefined ? [String(current)] : []}
-      onChange={(event) => {
-        setText((event.target as HTMLInputElement).value);
-        setOpen(true);
-      }}
-      onOptionSelect={(_, data) => {
-        setOpen(false);
-        setText(undefined);
-        onChange(data.optionValue ? Number(data.optionValue) : undefined);
-      }}
-      onBlur={() => {
-        setText(undefined);
-        onBlur(id, value);
-      }}
+      current={current}
+      chosenLabel={chosenLabel}
+      text={text}
+      onText={setText}
+      choices={found.data ?? []}
+      fetching={found.isFetching}
+      onPick={onChange}
+      onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}
-    >
-      {options.map((o) => (
-        <Option key={o.id} value={String(o.id)} text={o.label}>{o.label}</Option>
-      ))}
-    </Combobox>
+    />
   );
 }
 

@@ -6,14 +6,13 @@
  * id is stored. A stored id is shown by its name (read-only pages too), never as a number.
  */
 import { useState } from 'react';
-import { Combobox, Input, makeStyles, Option } from '@fluentui/react-components';
+import { Input } from '@fluentui/react-components';
 import { useQuery } from '@tanstack/react-query';
 import type { WidgetProps } from '@rjsf/utils';
 import type { DataProvider } from '../../../app/api/data-provider.ts';
 import { formContextOf } from '../context.ts';
 import { useTranslator } from '../useTranslator.ts';
-
-const useStyles = makeStyles({ root: { width: '100%', minWidth: 0 } });
+import { SearchPicker } from './SearchPicker.tsx';
 
 /** A staff user as the directory answers. */
 export interface StaffUserOption {
@@ -34,9 +33,7 @@ export function StaffUserWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, onBlur, onFocus, registry } = props;
   const { dataProvider } = formContextOf(registry);
   const i18n = useTranslator();
-  const styles = useStyles();
   const [text, setText] = useState<string | undefined>(undefined);
-  const [open, setOpen] = useState(false);
   const current = typeof value === 'number' ? value : undefined;
   const chosen = useQuery({
     queryKey: ['staff-users', 'ids', current ?? 0],
@@ -55,38 +52,23 @@ export function StaffUserWidget(props: WidgetProps) {
   });
 
   if (readonly) return <Input id={id} readOnly value={chosenLabel} data-staff-user={current ?? ''} />;
-  const options = found.data ?? [];
   return (
-    <Combobox
+    <SearchPicker
       id={id}
-      className={styles.root}
       disabled={disabled}
-      clearable
-      data-widget="staffUser"
       placeholder={i18n.t('engine.form.searchStaff')}
-      value={text ?? chosenLabel}
-      open={open && (options.length > 0 || found.isFetching)}
-      onOpenChange={(_, data) => setOpen(data.open)}
-      selectedOptions={current !== undefined ? [String(current)] : []}
-      onChange={(event) => {
-        setText((event.target as HTMLInputElement).value);
-        setOpen(true);
-      }}
-      onOptionSelect={(_, data) => {
-        setOpen(false);
-        setText(undefined);
-        onChange(data.optionValue ? Number(data.optionValue) : undefined);
-      }}
-      onBlur={() => {
-        setText(undefined);
-        onBlur(id, value);
-      }}
+      current={current}
+      chosenLabel={chosenLabel}
+      text={text}
+      onText={setText}
+      choices={(found.data ?? []).map((u) => ({ id: u.id, label: staffUserLabel(u) }))}
+      fetching={found.isFetching}
+      onPick={onChange}
+      onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}
-    >
-      {options.map((u) => (
-        <Option key={u.id} value={String(u.id)} text={staffUserLabel(u)} data-staff-user={u.id}>{staffUserLabel(u)}</Option>
-      ))}
-    </Combobox>
+      widget="staffUser"
+      optionAttribute="data-staff-user"
+    />
   );
 }
 

@@ -3,8 +3,8 @@
  * delegated user screens beside the administrators' ones, over the real screen definitions.
  */
 import { describe, expect, it } from 'vitest';
-import { createAbility, rulesFromPermissions } from '../../shared/ability.ts';
-import { entityScreenPath } from './routes.ts';
+import { createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
+import { entityScreenPath } from '../../src/engine/common/routes.ts';
 
 const admin = createAbility([{ action: 'manage', subject: 'all' }]);
 const delegate = createAbility(rulesFromPermissions(['delegate User', 'read FairPrice']));

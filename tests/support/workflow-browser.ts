@@ -3,7 +3,7 @@
  * role, and a record's page driven through the transition bar (`data-event` buttons, the
  * confirmation or the payload dialog). Call it inside a `describe`: it registers the hooks.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
@@ -82,6 +82,8 @@ export function workflowInBrowser(entity: string) {
           await input.fill(person!.name.split(' ')[0]!);
           await page.locator(`[role="option"][data-staff-user="${String(value)}"]`).click();
           await dialog.locator(`[data-field="/${name}"] input`).first().blur();
+          // As a person would: send once the box shows the chosen name.
+          await expect.poll(() => input.inputValue()).toContain(person!.name);
           continue;
         }
         const format = field?.format;
@@ -94,7 +96,13 @@ export function workflowInBrowser(entity: string) {
     } else {
       await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();
     }
-    await page.locator(`[data-region="transitions"] [data-status="${to}"]`).waitFor();
+    try {
+      await page.locator(`[data-region="transitions"] [data-status="${to}"]`).waitFor();
+    } catch (error) {
+      // Say what the page showed instead: the dialog's errors or a reported refusal.
+      const shown = await page.locator('[data-dialog], [role="alert"], [data-toast], .fui-Toast').allInnerTexts().catch(() => []);
+      throw new Error(`${event} did not reach ${to} (status ${await status(page)}); the page showed: ${JSON.stringify(shown)}`, { cause: error });
+    }
   };
 
   return { def, machine, detail, api, user, openAs, status, offered, perform };

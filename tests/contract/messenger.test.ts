@@ -103,6 +103,24 @@ for (const backend of backends()) {
       expect((await as(carol, 'POST', '/api/chat-message/forward-message', { id: reply.json().id, receiverId: Number(bob.id) })).statusCode).toBe(404);
     });
 
+    it('forwards a file-only message with its file, which the new chat may then download and no one else', async () => {
+      const chatId = (await as(alice, 'POST', `/api/chat/create/${bob.id}`)).json().chatId as number;
+      const original = await send(bob, '/api/chat-message/sendMessage', { chatId, message: '' }, { name: 'dalolatnoma.pdf', content: PDF, type: 'application/pdf' });
+      expect(original.statusCode, original.body).toBe(200);
+      const fileId = original.json().file.id as string;
+      expect((await as(carol, 'GET', `/api/chat-message/file/${fileId}`)).statusCode).toBe(404);
+      const forwarded = await as(alice, 'POST', '/api/chat-message/forward-message', { id: original.json().id, receiverId: Number(carol.id) });
+      expect(forwarded.statusCode, forwarded.body).toBe(200);
+      expect(forwarded.json()).toMatchObject({ message: '', forwardedFrom: original.json().id, ownerId: Number(alice.id), file: { id: fileId, name: 'dalolatnoma.pdf', size: PDF.length } });
+      const download = await as(carol, 'GET', `/api/chat-message/file/${fileId}`);
+      expect(download.statusCode).toBe(200);
+      expect(download.rawPayload.equals(PDF)).toBe(true);
+      // The sender deleting the original does not take the file from the chat it was forwarded to.
+      expect((await as(bob, 'DELETE', `/api/chat-message/delete/${original.json().id}`)).statusCode).toBe(200);
+      expect((await as(carol, 'GET', `/api/chat-message/file/${fileId}`)).statusCode).toBe(200);
+      expect((await as(citizen, 'GET', `/api/chat-message/file/${fileId}`)).statusCode).toBe(403);
+    });
+
     it('searches messages case-insensitively in Cyrillic and Uzbek Latin, through the trigram index', async () => {
       const chatId = (await as(bob, 'POST', `/api/chat/create/${carol.id}`)).json().chatId as number;
       for (const message of ['ОТЧЁТ за квартал готов', 'Hisobot: Oʻzbekiston boʻyicha', 'Ҳисобот тайёр', 'ничего лишнего', '100% tayyor_emas']) {

@@ -244,7 +244,8 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
         const { rows } = await tx.query<{ chat_id: number | null; group_chat_id: number | null }>('SELECT chat_id, group_chat_id FROM chat_message WHERE id = $1', [input.replyTo]);
         if (!rows[0] || rows[0].chat_id !== chatId || rows[0].group_chat_id !== (input.groupChatId ?? null)) throw notFound();
       }
-      if (input.fileId) {
+      // One's own upload, or (forwarding) the file of a message the caller has already been shown to be able to read.
+      if (input.fileId && input.forwardedFrom === undefined) {
         const { rows } = await tx.query<{ owner: string | null }>('SELECT owner FROM file_entity WHERE id = $1', [input.fileId]);
         if (rows[0]?.owner !== me) throw notFound();
       }
@@ -256,7 +257,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
       );
       const { id, created_at: createdAt, owner_name: ownerName } = rows[0]!;
       const recipients = everyone.filter((u) => u !== me);
-      if (input.fileId) await tx.query('UPDATE file_entity SET record_id = $1 WHERE id = $2', [id, input.fileId]);
+      if (input.fileId && input.forwardedFrom === undefined) await tx.query('UPDATE file_entity SET record_id = $1 WHERE id = $2', [id, input.fileId]);
       dto = input.fileId || input.replyTo !== undefined
         ? (await loadMessage(tx, id, me))!
         : { id, chatId, groupChatId: input.groupChatId ?? null, message: text, isRead: 'UNREAD', edited: false, ownerId: Number(me), ownerName: ownerName ?? '', file: null, replyTo: null, forwardedFrom: input.forwardedFrom ?? null, createdAt };

@@ -147,9 +147,12 @@ export default fp(async (app) => {
     if (original.chatId !== null) await m.chatOf(app.db, original.chatId, id);
     else await m.membersOf(app.db, original.groupChatId!, id);
     const { chatId, groupChatId, receiverId } = request.body;
+    // The attachment goes along: the new message carries the same file (stored once), which the
+    // people of every chat holding it may download.
+    const fileId = original.file?.id;
     return m.send(id, groupChatId
-      ? { groupChatId, message: original.message, fileId: undefined, forwardedFrom: original.id }
-      : { chatId, receiverId: receiverId === undefined ? undefined : String(receiverId), message: original.message, forwardedFrom: original.id });
+      ? { groupChatId, message: original.message, fileId, forwardedFrom: original.id }
+      : { chatId, receiverId: receiverId === undefined ? undefined : String(receiverId), message: original.message, fileId, forwardedFrom: original.id });
   });
 
   const editBody = { type: 'object', required: ['id', 'message'], additionalProperties: true, properties: { id: { type: 'integer', minimum: 1 }, message: { type: 'string', maxLength: 10_000 } } } as const;
@@ -197,14 +200,17 @@ export default fp(async (app) => {
     schema: { tags: ['Messenger'], summary: 'An attachment, to the people of its chat', params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } },
   }, async (request, reply) => {
     const id = me(request);
-    const { rows } = await app.db.query<{ name: string; mime: string; size: number; sha256: string; owner: string; record_id: number | null; chat_id: number | null; group_chat_id: number | null }>(
-      `SELECT f.name, f.mime, f.size, f.sha256, f.owner, f.record_id, c.chat_id, c.group_chat_id FROM file_entity f LEFT JOIN chat_message c ON c.id = f.record_id WHERE f.id = $1 AND f.kind = $2`,
-      [request.params.id, MESSENGER_FILE_KIND]);
+    // Readable by its uploader, and by the people of any chat or group holding a message with it
+    // (a forwarded message shares its original's file).
+    const { rows } = await app.db.query<{ name: string; mime: string; size: number; readable: boolean }>(
+      `SELECT f.name, f.mime, f.size, f.owner = $3 OR EXISTS (
+          SELECT 1 FROM chat_message c LEFT JOIN chat ch ON ch.id = c.chat_id
+           WHERE c.file_id = f.id AND (ch.user_a = $3 OR ch.user_b = $3
+             OR EXISTS (SELECT 1 FROM group_member g WHERE g.group_chat_id = c.group_chat_id AND g.user_id = $3))) AS readable
+         FROM file_entity f WHERE f.id = $1 AND f.kind = $2`,
+      [request.params.id, MESSENGER_FILE_KIND, id]);
     const file = rows[0];
-    if (!file) throw notFound();
-    if (file.chat_id !== null) await m.chatOf(app.db, file.chat_id, id);
-    else if (file.group_chat_id !== null) await m.membersOf(app.db, file.group_chat_id, id);
-    else if (file.owner !== id) throw notFound();
+    if (!file?.readable) throw notFound();
     const stream = app.fileStorage.open(request.params.id);
     if (!stream) throw notFound();
     return reply.header('content-type', file.mime).header('content-length', file.size).header('x-content-type-options', 'nosniff')

@@ -136,12 +136,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.decorate('config', config);
   await app.register(definitions);
   await app.register(http);
-  await app.register(rateLimit);
   await app.register(db);
   await app.register(store);
   await app.register(seed);
   await app.register(auth);
   await app.register(authExternal);
+  // After sign-in's hook, so that the limiter knows who is asking (staff are not counted).
+  await app.register(rateLimit);
   await app.register(notify);
   await app.register(demo);
   await app.register(docs);

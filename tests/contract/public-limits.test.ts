@@ -10,6 +10,7 @@ import { startTestApp } from '../support/app.ts';
 import { parseTrustProxy } from '../../src/server/app.ts';
 import { DEFAULT_LOOKUPS_PER_MINUTE } from '../../src/server/plugins/public-lookups.ts';
 import { DRAFTS_PER_MINUTE } from '../../src/server/plugins/drafts.ts';
+import { createStaff } from '../support/stomp.ts';
 
 const anon = { authorization: '' };
 const LOOKUP = '/api/public-lookup/court-notice/summons?pinfl=31205891234567';
@@ -78,6 +79,21 @@ for (const backend of backends()) {
       expect((await draft('198.51.100.31')).statusCode).toBe(200);
       // Drafts have a budget of their own: the address may still look things up.
       expect((await lookup('198.51.100.30', '')).statusCode).toBe(200);
+    });
+
+    it('does not count signed-in staff, who share their office’s address; outer users are counted', async () => {
+      const clerk = await createStaff(app, 'limits-clerk', ['employee']);
+      const visitor = await createStaff(app, 'limits-citizen', ['citizen'], { isOuter: true });
+      const draftAs = (token: string) => app.inject({
+        method: 'POST', url: '/api/appeal/draft', remoteAddress: '198.51.100.40', payload: { content: 'draft' }, headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+      });
+      const staffCodes = [];
+      for (let i = 0; i < DRAFTS_PER_MINUTE + 2; i++) staffCodes.push((await draftAs(clerk.token)).statusCode);
+      expect(staffCodes.filter((c) => c === 429)).toEqual([]);
+      const outerCodes = [];
+      for (let i = 0; i < DRAFTS_PER_MINUTE + 1; i++) outerCodes.push((await draftAs(visitor.token)).statusCode);
+      expect(outerCodes.slice(0, DRAFTS_PER_MINUTE).every((c) => c !== 429)).toBe(true);
+      expect(outerCodes.at(-1)).toBe(429);
     });
   });
 }

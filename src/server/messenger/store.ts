@@ -45,6 +45,8 @@ export const MESSENGER_DDL = [
   )`,
   `CREATE INDEX IF NOT EXISTS ix_chat_message_chat ON chat_message (chat_id, id DESC)`,
   `CREATE INDEX IF NOT EXISTS ix_chat_message_group ON chat_message (group_chat_id, id DESC)`,
+  // Who may download an attachment: the people of every chat holding it (forwards share the file).
+  `CREATE INDEX IF NOT EXISTS ix_chat_message_file ON chat_message (file_id) WHERE file_id IS NOT NULL`,
   // One row per recipient: read_at is the message state (isRead READ) for that reader.
   `CREATE TABLE IF NOT EXISTS message_receipt (
     message_id bigint NOT NULL REFERENCES chat_message (id) ON DELETE CASCADE,

@@ -63,6 +63,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     allowedOrigins: env.STOMP_ALLOWED_ORIGINS ? env.STOMP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
     seedSamples: env.SEED_SAMPLES !== '0',
     ...(env.PUBLIC_RATE_LIMIT ? { publicRateLimit: Number(env.PUBLIC_RATE_LIMIT) } : {}),
+    rateLimitShared: env.RATE_LIMIT_SHARED === '1' || env.RATE_LIMIT_SHARED === 'true',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // Every *_URL variable is offered; a plugin reads only the ones its manifests name.
     integrationUrls: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => /_URL$/.test(e[0]) && Boolean(e[1]))),
@@ -119,6 +120,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     livePollMs: options.livePollMs,
     allowedOrigins: options.allowedOrigins,
     publicRateLimit: options.publicRateLimit,
+    rateLimitShared: options.rateLimitShared ?? false,
     seedSamples: options.seedSamples ?? false,
     trustProxy: options.trustProxy,
     integrationUrls: options.integrationUrls,

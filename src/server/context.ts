@@ -72,6 +72,11 @@ export interface AppConfig {
   /** Requests per address and minute on the public endpoints (PUBLIC_RATE_LIMIT, default 120). */
   publicRateLimit?: number | undefined;
   /**
+   * Count the public rate limits in the database (RATE_LIMIT_SHARED=1) so that several instances
+   * behind a balancer share one budget per address; otherwise each process counts its own.
+   */
+  rateLimitShared?: boolean | undefined;
+  /**
    * Which proxies to believe about the visitor's address (TRUST_PROXY; Fastify's `trustProxy`):
    * `true` (any), a hop count, or addresses/CIDRs. Rate limits and the lookup log use `request.ip`.
    */

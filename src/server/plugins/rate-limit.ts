@@ -16,34 +16,69 @@ declare module 'fastify' {
   }
 }
 
+/** The shared counters (RATE_LIMIT_SHARED=1): one row per key and window, old windows swept. */
+export const RATE_LIMIT_DDL = [
+  `CREATE TABLE IF NOT EXISTS rate_limit_count (
+    key text PRIMARY KEY,
+    window_start bigint NOT NULL,
+    n integer NOT NULL
+  )`,
+];
+
 /**
  * A per-address budget for the public endpoints (aggregates, visit counting, open-data
- * downloads): past `publicRateLimit` requests in a fixed one-minute window the address gets
- * 429 until the window ends. The counters live in this process — behind a load balancer each
- * instance keeps its own, so the effective limit is per instance (a shared limiter, e.g. in
- * PostgreSQL or the balancer, is the scale-out answer). Signed-in staff are not counted.
+ * downloads, drafts): past `publicRateLimit` requests in a one-minute window (opened by the
+ * address's first request) the address gets 429 until the window ends. By default the
+ * counters live in this process — behind a load balancer each instance keeps its own; with
+ * RATE_LIMIT_SHARED=1 they are rows in the database, one upsert per
+ * counted request, so the instances share one budget. Signed-in staff are not counted.
  */
 export default fp(
   async (app) => {
     const limit = app.config.publicRateLimit ?? DEFAULT_PUBLIC_RATE_LIMIT;
-    let windowStart = Date.now();
-    let counts = new Map<string, number>();
+    // Each key's window opens at its first request and lasts a minute.
+    const counts = new Map<string, { start: number; n: number }>();
+    const countHere = (key: string, now: number): { start: number; n: number } => {
+      const entry = counts.get(key);
+      if (!entry || now - entry.start >= WINDOW_MS) {
+        const opened = { start: now, n: 1 };
+        counts.set(key, opened);
+        return opened;
+      }
+      entry.n += 1;
+      return entry;
+    };
+    const countShared = async (key: string, now: number): Promise<{ start: number; n: number }> => {
+      const { rows } = await app.db.query<{ start: string; n: number }>(
+        `INSERT INTO rate_limit_count AS r (key, window_start, n) VALUES ($1, $2, 1)
+         ON CONFLICT (key) DO UPDATE SET
+           n = CASE WHEN r.window_start <= $2 - $3 THEN 1 ELSE r.n + 1 END,
+           window_start = CASE WHEN r.window_start <= $2 - $3 THEN $2 ELSE r.window_start END
+         RETURNING window_start AS start, n`, [key, now, WINDOW_MS]);
+      return { start: Number(rows[0]!.start), n: rows[0]!.n };
+    };
+    // Closed windows are forgotten once a minute (in the process, or in the table when shared).
+    const sweep = setInterval(() => {
+      const before = Date.now() - WINDOW_MS;
+      if (!app.config.rateLimitShared) {
+        for (const [key, entry] of counts) if (entry.start <= before) counts.delete(key);
+        return;
+      }
+      app.db.query('DELETE FROM rate_limit_count WHERE window_start <= $1', [before]).catch((error: Error) => app.log.error(error));
+    }, WINDOW_MS).unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
+    if (app.config.rateLimitShared) for (const ddl of RATE_LIMIT_DDL) await app.db.query(ddl);
+
     app.addHook('onRequest', async (request, reply) => {
       const rule = request.routeOptions.config?.publicRateLimit;
       if (!rule) return;
       // Staff share their offices' few addresses; they are known by their token (checked by now).
       if (request.actor?.id && !request.actor.isOuter) return;
       const now = Date.now();
-      if (now - windowStart >= WINDOW_MS) {
-        // One map per window: dropping it is how old addresses are forgotten.
-        windowStart = now;
-        counts = new Map();
-      }
       const key = rule === true ? request.ip : `${rule.bucket} ${request.ip}`;
-      const used = (counts.get(key) ?? 0) + 1;
-      counts.set(key, used);
-      if (used > (rule === true ? limit : rule.perMinute)) {
-        const seconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+      const window = app.config.rateLimitShared ? await countShared(key, now) : countHere(key, now);
+      if (window.n > (rule === true ? limit : rule.perMinute)) {
+        const seconds = Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
         void reply.header('retry-after', String(seconds));
         throw new ApiError(429, 'errors.tooManyRequests', { params: { seconds } });
       }

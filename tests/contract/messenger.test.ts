@@ -188,6 +188,11 @@ for (const backend of backends()) {
 
       expect((await as(alice, 'POST', `/api/groupChat/delete-members/${id}`, { memberIds: [Number(carol.id)] })).json().count).toBe(2);
       expect((await as(carol, 'POST', `/api/groupChat/get-by-chatId/${id}`, {})).statusCode).toBe(404);
+      // A former member can no longer write there, and nothing of the attempt is stored.
+      const stored = async () => Number((await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM chat_message WHERE group_chat_id = $1', [id])).rows[0]!.n);
+      const before = await stored();
+      expect((await send(carol, '/api/groupChat/chat-message/sendMessage', { groupChatId: id, message: 'hali ham shu yerdamanmi?' })).statusCode).toBe(404);
+      expect(await stored()).toBe(before);
       const groupMessage = (await send(bob, '/api/groupChat/chat-message/sendMessage', { groupChatId: id, message: 'o‘chadi' })).json();
       expect((await as(alice, 'DELETE', `/api/groupChat/delete/${groupMessage.id}`)).statusCode).toBe(403);
       expect((await as(bob, 'DELETE', `/api/groupChat/delete/${groupMessage.id}`)).statusCode).toBe(200);

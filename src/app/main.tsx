@@ -1,21 +1,13 @@
-import { StrictMode } from 'react';
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { FluentProvider } from '@fluentui/react-components';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { matchRoutes, RouterProvider } from 'react-router-dom';
 import { initI18n } from './i18n.ts';
-import { portalTheme } from './theme.ts';
-import { Feedback } from './Feedback.tsx';
-import { AbilityProvider } from './ability.tsx';
+import { AppProviders, createQueryClient } from './App.tsx';
 import { createRouter } from './router.tsx';
 import { countVisitOnce } from './visits.ts';
 import { screens } from '../definitions/client.ts';
 import { loadScreenKind } from '../engine/registry.ts';
 import './global.css';
-
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
-});
 
 // The current route's screen-kind chunk starts loading now, beside the locale file: the
 // router asks for it only once i18n is ready, and then finds it in the module cache — one
@@ -26,17 +18,25 @@ if (kind) void loadScreenKind(kind).catch(() => undefined);
 await initI18n();
 countVisitOnce();
 const router = createRouter();
+// The first render waits for the route's lazy chunk: rendering before it would commit an
+// empty page over the prerendered one (scripts/prerender.ts) and then paint a second time.
+if (!router.state.initialized) {
+  await new Promise<void>((resolve) => {
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <FluentProvider theme={portalTheme}>
-      <QueryClientProvider client={queryClient}>
-        <AbilityProvider>
-          <Feedback>
-            <RouterProvider router={router} />
-          </Feedback>
-        </AbilityProvider>
-      </QueryClientProvider>
-    </FluentProvider>
-  </StrictMode>,
-);
+// A transition: React renders in ~5 ms slices and yields between them, so the first render
+// of a large screen is not one long task blocking input (Lighthouse TBT). A prerendered page
+// stays visible meanwhile and is replaced at commit.
+startTransition(() => {
+  createRoot(document.getElementById('root')!).render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+});

@@ -1,0 +1,75 @@
+/**
+ * The build's prerender step (run by vite.config.ts after the client build, before
+ * precompression): bundles src/app/prerender.tsx with vite's SSR build, renders every public
+ * parameterless route in every locale, and writes each page beside index.html as
+ * `prerendered/<locale>/<page>.html` (+ `prerendered/routes.json`, route → page), which the
+ * server (src/server/plugins/web.ts) sends for that route in the visitor's language.
+ *
+ * The page is index.html with the rendered markup inside `#root` (marked
+ * `data-prerendered`), Fluent's style elements in the head and the route's title; the
+ * browser entry then renders over it (main.tsx). It stands for a signed-out first visit with
+ * default settings: a tiny inline script empties it before the first paint when this browser
+ * is signed in, chose another language or another menu layout, so nobody sees a page that is
+ * not theirs.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+import { LOCALES, type Locale } from '../src/shared/locales.ts';
+import type { PrerenderedPage } from '../src/app/prerender.tsx';
+
+/** The file name of a route's page: `/` → `index`, `/a/b` → `a~b`. */
+export const pageName = (route: string): string => (route === '/' ? 'index' : route.slice(1).replace(/\//g, '~'));
+
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * Clears the prerendered page before it paints when it is not this visitor's: signed in,
+ * another language, or a menu layout other than the default (settings.ts keys, JSON values).
+ */
+const guard = (locale: Locale): string =>
+  `<script>(function(){try{var g=function(k){return JSON.parse(localStorage.getItem('portal.'+k))},l=g('locale');` +
+  `if(g('accessToken')||(l&&l!==${JSON.stringify(locale)})||g('sidebarOpen')===false||g('menuCondensed')===true){` +
+  `var r=document.getElementById('root');r.innerHTML='';r.removeAttribute('data-prerendered')}}catch(e){}})()</script>`;
+
+// The server cannot know the viewport: the menu is rendered open (the desktop default) and
+// hidden here on a phone, where the app starts with the drawer closed.
+const PHONE_MENU = '<style>@media (max-width: 767px){#root[data-prerendered] [data-region="menu"],#root[data-prerendered] [data-region="menu-backdrop"]{display:none}}</style>';
+
+/** index.html with one prerendered page in it. */
+export function pageHtml(template: string, page: PrerenderedPage, locale: Locale, route: string): string {
+  return template
+    .replace(/<html lang="[^"]*">/, `<html lang="${page.lang}">`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+    .replace('</head>', `${page.styles}${PHONE_MENU}</head>`)
+    .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${page.html}</div>${guard(locale)}`);
+}
+
+/** Runs the prerender into `outDir` (dist/web) of the project at `root`. */
+export async function prerenderInto(root: string, outDir: string): Promise<void> {
+  const ssrOut = path.join(root, 'dist/prerender');
+  await build({
+    root,
+    configFile: path.join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    // Everything bundled: Node then needs no ESM/CJS interop of the UI libraries.
+    ssr: { noExternal: true },
+    build: { ssr: path.join(root, 'src/app/prerender.tsx'), outDir: ssrOut, emptyOutDir: true, manifest: false, rollupOptions: { output: { entryFileNames: 'prerender.mjs' } } },
+  });
+  const mod = (await import(pathToFileURL(path.join(ssrOut, 'prerender.mjs')).href)) as typeof import('../src/app/prerender.tsx');
+  const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
+  const target = path.join(outDir, 'prerendered');
+  await rm(target, { recursive: true, force: true });
+  const routes: Record<string, string> = {};
+  for (const route of mod.prerenderRoutes()) {
+    for (const locale of LOCALES) {
+      const page = await mod.prerender(route, locale);
+      await mkdir(path.join(target, locale), { recursive: true });
+      await writeFile(path.join(target, locale, `${pageName(route)}.html`), pageHtml(template, page, locale, route));
+    }
+    routes[route] = pageName(route);
+  }
+  await writeFile(path.join(target, 'routes.json'), JSON.stringify(routes, null, 1));
+  await rm(ssrOut, { recursive: true, force: true });
+}

@@ -1,4 +1,4 @@
-import { StrictMode, type ReactNode } from 'react';
+import { StrictMode, useEffect, type ReactNode } from 'react';
 import { FluentProvider } from '@fluentui/react-components';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { portalTheme } from './theme.ts';
@@ -8,6 +8,16 @@ import { AbilityProvider } from './ability.tsx';
 /** The query client of the app (one per page load, or per prerendered page at build time). */
 export const createQueryClient = (): QueryClient =>
   new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } } });
+
+/**
+ * Ends the prerendered page's state once React owns the page: its phone-only CSS (the menu
+ * hidden) and the "hydrating" answer of the shell no longer apply. Rendered on the server
+ * too, so both trees have the same shape.
+ */
+function ReleasePrerender() {
+  useEffect(() => document.getElementById('root')?.removeAttribute('data-prerendered'), []);
+  return null;
+}
 
 /**
  * The providers around the router, shared by the browser entry (main.tsx) and the build-time
@@ -21,6 +31,7 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
         <QueryClientProvider client={queryClient}>
           <AbilityProvider>
             <Feedback>{children}</Feedback>
+            <ReleasePrerender />
           </AbilityProvider>
         </QueryClientProvider>
       </FluentProvider>

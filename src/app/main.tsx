@@ -1,6 +1,7 @@
 import { startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { matchRoutes, RouterProvider } from 'react-router-dom';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { matchPath, matchRoutes, RouterProvider } from 'react-router-dom';
+import i18next from 'i18next';
 import { initI18n } from './i18n.ts';
 import { AppProviders, createQueryClient } from './App.tsx';
 import { createRouter } from './router.tsx';
@@ -30,13 +31,21 @@ if (!router.state.initialized) {
   });
 }
 
-// A transition: React renders in ~5 ms slices and yields between them, so the first render
-// of a large screen is not one long task blocking input (Lighthouse TBT). A prerendered page
-// stays visible meanwhile and is replaced at commit.
-startTransition(() => {
-  createRoot(document.getElementById('root')!).render(
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-});
+const container = document.getElementById('root')!;
+const app = (
+  <AppProviders queryClient={createQueryClient()}>
+    <RouterProvider router={router} />
+  </AppProviders>
+);
+// A prerendered page (scripts/prerender.ts) of this route in this language is hydrated: React
+// adopts its DOM instead of drawing it again. Any other page is rendered afresh over it.
+const [pageLocale, pageRoute] = container.dataset.prerendered?.split(' ') ?? [];
+if (pageRoute !== undefined && pageLocale === i18next.language && matchPath(pageRoute, window.location.pathname)) {
+  hydrateRoot(container, app);
+} else {
+  container.removeAttribute('data-prerendered');
+  // A transition: React renders in ~5 ms slices and yields between them, so the first render
+  // of a large screen is not one long task blocking input (Lighthouse TBT). A prerendered
+  // page stays visible meanwhile and is replaced at commit.
+  startTransition(() => createRoot(container).render(app));
+}

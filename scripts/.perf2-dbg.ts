@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
+page.on('console', (m) => console.log('console', m.type(), m.text().slice(0, 300)));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+page.on('requestfailed', (r) => console.log('failed', r.url()));
+await page.goto(process.argv[2]!);
+await page.waitForTimeout(6000);
+console.log(await page.evaluate(() => document.getElementById('root')!.outerHTML.slice(0, 200)));
+console.log(await page.evaluate(() => document.querySelector('main')?.innerHTML.slice(0, 500)));
+await browser.close();

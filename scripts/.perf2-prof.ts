@@ -7,7 +7,7 @@ await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
 await cdp.send('Profiler.start');
 await page.goto(url);
-await page.waitForSelector('form.rjsf, [data-card]', { timeout: 30000 });
+await page.waitForTimeout(4000);
 await page.waitForTimeout(1500);
 const { profile } = await cdp.send('Profiler.stop') as any;
 const self = new Map<string, number>();

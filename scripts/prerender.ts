@@ -69,6 +69,26 @@ export function pageHtml(template: string, page: PrerenderedPage, locale: Locale
     .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${page.html}</div>${guard(locale)}`);
 }
 
+interface ManifestChunk { file: string; imports?: string[] }
+
+/**
+ * index.html with a modulepreload for each chunk of the app's second graph (src/app/boot.tsx,
+ * a dynamic import of main.tsx), so it downloads with the entry instead of one round trip
+ * after it, as vite would.
+ */
+export function withBootPreloads(template: string, manifest: Record<string, ManifestChunk>): string {
+  const files = new Set<string>();
+  const visit = (key: string): void => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imp of chunk.imports ?? []) visit(imp);
+  };
+  visit('src/app/boot.tsx');
+  const links = [...files].filter((f) => !template.includes(`/${f}"`)).map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
+  return template.replace(/(<link rel="stylesheet"|<\/head>)/, `${links.join('\n    ')}\n    $1`);
+}
+
 /** Runs the prerender into `outDir` (dist/web) of the project at `root`. */
 export async function prerenderInto(root: string, outDir: string): Promise<void> {
   const ssrOut = path.join(root, 'dist/prerender');
@@ -81,7 +101,9 @@ export async function prerenderInto(root: string, outDir: string): Promise<void>
     build: { ssr: path.join(root, 'src/app/prerender.tsx'), outDir: ssrOut, emptyOutDir: true, manifest: false, rollupOptions: { output: { entryFileNames: 'prerender.mjs' } } },
   });
   const mod = (await import(pathToFileURL(path.join(ssrOut, 'prerender.mjs')).href)) as typeof import('../src/app/prerender.tsx');
-  const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
+  const manifest = JSON.parse(await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const template = withBootPreloads(await readFile(path.join(outDir, 'index.html'), 'utf8'), manifest);
+  await writeFile(path.join(outDir, 'index.html'), template);
   const target = path.join(outDir, 'prerendered');
   await rm(target, { recursive: true, force: true });
   const routes: Record<string, string> = {};

@@ -30,7 +30,7 @@ export default function FormScreen({ screen }: ScreenProps) {
   const draft = useLockedAction(async () => editor.saveDraft(editor.formData ?? {}));
   // The form's first render (rjsf over the whole schema) is the screen's largest piece of
   // work: as a deferred render React does it in slices between which the page stays
-  // responsive, instead of one long task (Lighthouse TBT on the public appeal form).
+  // responsive, instead of one long task (Lighthouse TBT on a public form).
   const ready = useDeferredValue(editor.ready && Boolean(editor.definition));
 
   if (editor.submitted) {

@@ -1,7 +1,7 @@
 /**
  * The build's prerender step (run by vite.config.ts after the client build, before
  * precompression): bundles src/app/prerender.tsx with vite's SSR build, renders every public
- * parameterless route in every locale, and writes each page beside index.html as
+ * parameterless route in every locale (but those with form fields in their content), and writes each page beside index.html as
  * `prerendered/<locale>/<page>.html` (+ `prerendered/routes.json`, route → page), which the
  * server (src/server/plugins/web.ts) sends for that route in the visitor's language.
  *
@@ -69,6 +69,9 @@ export function pageHtml(template: string, page: PrerenderedPage, locale: Locale
     .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${page.html}</div>${guard(locale)}`);
 }
 
+/** Form fields in the page's main region (the header's language switch is the shell's). */
+export const hasFields = (html: string): boolean => /<(input|select|textarea)\b/.test(html.split('data-region="main"')[1] ?? '');
+
 interface ManifestChunk { file: string; imports?: string[] }
 
 /**
@@ -108,8 +111,13 @@ export async function prerenderInto(root: string, outDir: string): Promise<void>
   await rm(target, { recursive: true, force: true });
   const routes: Record<string, string> = {};
   for (const route of mod.prerenderRoutes()) {
-    for (const locale of LOCALES) {
-      const page = await mod.prerender(route, locale);
+    // One at a time: a render uses the one i18next instance in the language it was set to.
+    const pages: Array<readonly [Locale, PrerenderedPage]> = [];
+    for (const locale of LOCALES) pages.push([locale, await mod.prerender(route, locale)]);
+    // A page whose content has form fields keeps the plain index.html: what a visitor typed
+    // or chose there before the app took the page over would be lost.
+    if (pages.some(([, page]) => hasFields(page.html))) continue;
+    for (const [locale, page] of pages) {
       await mkdir(path.join(target, locale), { recursive: true });
       await writeFile(path.join(target, locale, `${pageName(route)}.html`), pageHtml(template, page, locale, route));
     }

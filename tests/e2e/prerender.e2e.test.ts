@@ -2,7 +2,8 @@
  * The prerendered public pages (scripts/prerender.ts) in Debian's Chromium: what a visitor
  * sees before any JavaScript runs, that the app then takes the page over (hydration without
  * errors, the language switch and the phone menu working), that the language cookie picks
- * the next page's language, and that a signed-in browser never shows the visitor's page.
+ * the next page's language, a language chosen before the app ran is applied, and a
+ * signed-in browser never shows the visitor's page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -79,6 +80,24 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     await page.waitForSelector('form.rjsf');
     expect(await page.title()).toContain(messages('en').screen.murojaat.title);
     expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('applies a language chosen before the app took the page over', async () => {
+    const ctx = await context(1280);
+    const page = await ctx.newPage();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The entry script arrives only after the visitor has chosen.
+    await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${portal.url}/`);
+    await page.selectOption('[data-action="language"]', 'ru');
+    release();
+    await expect.poll(() => heading(page)).toBe(messages('ru').page.home.main.title);
+    expect(await page.locator('html').getAttribute('lang')).toBe('ru');
     await ctx.close();
   });
 

@@ -113,7 +113,13 @@ export async function prerenderInto(root: string, outDir: string): Promise<void>
   for (const route of mod.prerenderRoutes()) {
     // One at a time: a render uses the one i18next instance in the language it was set to.
     const pages: Array<readonly [Locale, PrerenderedPage]> = [];
-    for (const locale of LOCALES) pages.push([locale, await mod.prerender(route, locale)]);
+    try {
+      for (const locale of LOCALES) pages.push([locale, await mod.prerender(route, locale)]);
+    } catch (error) {
+      // A screen that cannot render outside a browser keeps the plain index.html; the build goes on.
+      console.warn(`prerender: ${route} skipped (${error instanceof Error ? error.message : String(error)})`);
+      continue;
+    }
     // A page whose content has form fields keeps the plain index.html: what a visitor typed
     // or chose there before the app took the page over would be lost.
     if (pages.some(([, page]) => hasFields(page.html))) continue;

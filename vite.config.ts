@@ -35,13 +35,22 @@ function precompress(): Plugin {
   const brotli = promisify(brotliCompress);
   const gz = promisify(gzip);
   let outDir = '';
+  let root = '';
+  let ssr = false;
   return {
     name: 'precompress',
     apply: 'build',
     configResolved(config) {
+      root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
+      ssr = Boolean(config.build.ssr);
     },
     async closeBundle() {
+      // The prerender's own (SSR) build is not served: nothing to prerender or compress.
+      if (ssr) return;
+      // Public routes' HTML first (scripts/prerender.ts), so it is compressed with the rest.
+      const { prerenderInto } = await import('./scripts/prerender.ts');
+      await prerenderInto(root, outDir);
       const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
         .filter((f) => f.isFile() && /\.(js|css|html|svg|json|txt)$/.test(f.name) && !f.parentPath.includes('.vite'))
         .map((f) => path.join(f.parentPath, f.name));
@@ -58,7 +67,8 @@ function precompress(): Plugin {
 /**
  * The web app's build: `index.html` → `dist/web`, served by the API server on the same
  * port. Every route is a lazy chunk; ag-grid, rjsf and apexcharts land only in the chunks
- * of the screen kinds that use them.
+ * of the screen kinds that use them. The public routes are then prerendered into
+ * `dist/web/prerendered` (scripts/prerender.ts) and everything is precompressed.
  */
 export default defineConfig({
   plugins: [stripDefinitionDescriptions(), react(), precompress()],

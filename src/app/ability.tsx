@@ -1,14 +1,15 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { createAbility, rulesFromPermissions, type PortalAbility } from '../shared/ability.ts';
 import { getSetting } from './settings.ts';
-import access from '../../schemas/_access/access.json';
+// Only the guest's part: the whole matrix (every role) would ship to every visitor for nothing.
+import { guest } from '../../schemas/_access/access.json';
 
 /**
  * A visitor who is not signed in gets the guest permissions of schemas/_access/access.json
  * — the same the server grants — rather than the legacy "read all": the UI should not offer
  * what the server will refuse.
  */
-const guestRules = rulesFromPermissions(access.guest.permissions);
+const guestRules = rulesFromPermissions(guest.permissions);
 
 const AbilityContext = createContext<PortalAbility>(createAbility(guestRules));
 

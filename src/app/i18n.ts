@@ -13,7 +13,9 @@ const loaders = import.meta.glob<Record<string, unknown>>('../i18n/locales/*.jso
 async function loadLocale(locale: Locale): Promise<void> {
   if (i18next.hasResourceBundle(locale, 'translation')) return;
   const load = loaders[`../i18n/locales/${locale}.json`];
-  if (load) i18next.addResourceBundle(locale, 'translation', await load(), true, true);
+  // Not deep-merged (addResourceBundle's deep/overwrite): a locale file is whole, and copying
+  // its ~2,000 keys is a measurable part of a phone's first-visit main-thread work.
+  if (load) i18next.addResourceBundle(locale, 'translation', await load());
 }
 
 /** The stored locale, else the default (uzCyrillic). */
@@ -33,10 +35,21 @@ export async function initI18n(locale: Locale = initialLocale()): Promise<typeof
   });
   await Promise.all([loadLocale(locale), loadLocale(DEFAULT_LOCALE)]);
   document.documentElement.lang = htmlLang(locale);
+  rememberForServer(locale);
   return i18next;
 }
 
-const htmlLang = (l: Locale): string => ({ uz: 'uz-Latn', uzCyrillic: 'uz-Cyrl', ru: 'ru', en: 'en' })[l];
+/** The `<html lang>` of a locale. */
+export const htmlLang = (l: Locale): string => ({ uz: 'uz-Latn', uzCyrillic: 'uz-Cyrl', ru: 'ru', en: 'en' })[l];
+
+/** Cookie naming the visitor's language, so the server sends a public page prerendered in it. */
+export const LOCALE_COOKIE = 'portal.locale';
+
+// localStorage is the client's record of the choice (settings.ts); the cookie only mirrors it
+// for the server, which cannot read localStorage when it picks the prerendered page.
+const rememberForServer = (locale: Locale): void => {
+  document.cookie = `${LOCALE_COOKIE}=${locale}; path=/; max-age=31536000; samesite=lax`;
+};
 
 /** Switches the interface language and remembers it. */
 export async function changeLocale(locale: Locale): Promise<void> {
@@ -44,4 +57,5 @@ export async function changeLocale(locale: Locale): Promise<void> {
   await i18next.changeLanguage(locale);
   setSetting('locale', locale);
   document.documentElement.lang = htmlLang(locale);
+  rememberForServer(locale);
 }

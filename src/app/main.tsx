@@ -1,42 +1,29 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { FluentProvider } from '@fluentui/react-components';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { matchRoutes, RouterProvider } from 'react-router-dom';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { matchPath } from 'react-router-dom';
+import i18next from 'i18next';
 import { initI18n } from './i18n.ts';
-import { portalTheme } from './theme.ts';
-import { Feedback } from './Feedback.tsx';
-import { AbilityProvider } from './ability.tsx';
-import { createRouter } from './router.tsx';
 import { countVisitOnce } from './visits.ts';
-import { screens } from '../definitions/client.ts';
-import { loadScreenKind } from '../engine/registry.ts';
 import './global.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
-});
-
-// The current route's screen-kind chunk starts loading now, beside the locale file: the
-// router asks for it only once i18n is ready, and then finds it in the module cache — one
-// round trip less before the first paint on a slow mobile link.
-const kind = matchRoutes(screens.map((s) => ({ path: s.route, handle: s.kind })), window.location)?.[0]?.route.handle as string | undefined;
-if (kind) void loadScreenKind(kind).catch(() => undefined);
-
+// Fetched now, evaluated in a task of its own (see boot.tsx).
+const boot = import('./boot.tsx');
 await initI18n();
 countVisitOnce();
-const router = createRouter();
+const app = await (await boot).prepareApp();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <FluentProvider theme={portalTheme}>
-      <QueryClientProvider client={queryClient}>
-        <AbilityProvider>
-          <Feedback>
-            <RouterProvider router={router} />
-          </Feedback>
-        </AbilityProvider>
-      </QueryClientProvider>
-    </FluentProvider>
-  </StrictMode>,
-);
+const container = document.getElementById('root')!;
+// A prerendered page (scripts/prerender.ts) of this route in this language is hydrated: React
+// adopts its DOM instead of drawing it again. Any other page is rendered afresh over it.
+const [pageLocale, pageRoute] = container.dataset.prerendered?.split(' ') ?? [];
+// Either way inside a transition: React then renders (or hydrates) in ~5 ms slices and yields
+// between them, so the first render of a large screen is not one long task blocking input
+// (Lighthouse TBT). A prerendered page stays visible meanwhile.
+if (pageRoute !== undefined && pageLocale === i18next.language && matchPath(pageRoute, window.location.pathname)) {
+  startTransition(() => {
+    hydrateRoot(container, app);
+  });
+} else {
+  container.removeAttribute('data-prerendered');
+  startTransition(() => createRoot(container).render(app));
+}

@@ -21,8 +21,8 @@ export function screenRoutes(): RouteObject[] {
 }
 
 /** The app's routes: screens from definitions, the force-reload route, and not-found. */
-export function createRouter() {
-  return createBrowserRouter([
+export function appRoutes(): RouteObject[] {
+  return [
     {
       element: <Layout />,
       errorElement: <RouteError />,
@@ -32,5 +32,10 @@ export function createRouter() {
         { path: '*', element: <NotFound /> },
       ],
     },
-  ]);
+  ];
+}
+
+/** The browser's router over {@link appRoutes} (history mode). */
+export function createRouter() {
+  return createBrowserRouter(appRoutes());
 }

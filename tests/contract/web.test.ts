@@ -42,9 +42,10 @@ describe.skipIf(!built)('the built web app as served', () => {
     expect(plain.rawPayload.equals(original)).toBe(true);
   });
 
-  it('answers every client route with index.html (compressed too), never cached, and leaves the API alone', async () => {
+  it('answers every client route that was not prerendered with index.html (compressed too), never cached, and leaves the API alone', async () => {
     const html = readFileSync(path.join(web, 'index.html'));
-    for (const route of ['/', '/murojaat']) {
+    // Not prerendered: a staff list, no screen at all, and a public page with form fields.
+    for (const route of ['/reload', '/no-such-page', '/admin/appeals', '/login']) {
       const res = await app.inject({ method: 'GET', url: route, headers: { 'accept-encoding': 'br' } });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
@@ -55,5 +56,34 @@ describe.skipIf(!built)('the built web app as served', () => {
     const api = await app.inject({ method: 'GET', url: '/api/no-such-thing', headers: { 'accept-encoding': 'br' } });
     expect(api.statusCode).toBe(404);
     expect(api.headers['content-type']).toMatch(/json/);
+  });
+
+  it('answers a prerendered public route with its page in the language of the portal.locale cookie, else the default', async () => {
+    const routes = JSON.parse(readFileSync(path.join(web, 'prerendered/routes.json'), 'utf8')) as Record<string, string>;
+    expect(routes).toMatchObject({ '/': 'index', '/murojaat': 'murojaat' });
+    const page = (locale: string, route: string) => readFileSync(path.join(web, 'prerendered', locale, `${routes[route]}.html`));
+    const cases: Array<[string, string | undefined, string]> = [
+      ['/', undefined, 'uzCyrillic'],
+      ['/', 'portal.locale=en', 'en'],
+      ['/murojaat', 'theme=dark; portal.locale=ru', 'ru'],
+      ['/murojaat?draft=abc', 'portal.locale=uz', 'uz'],
+      ['/', 'portal.locale=klingon', 'uzCyrillic'],
+    ];
+    for (const [url, cookie, locale] of cases) {
+      const res = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers.vary).toMatch(/cookie/i);
+      const body = res.headers['content-encoding'] === 'br' ? brotliDecompressSync(res.rawPayload) : res.rawPayload;
+      expect(body.equals(page(locale, url.split('?')[0]!))).toBe(true);
+      expect(body.toString()).toContain(`data-prerendered="${locale} ${url.split('?')[0]}"`);
+    }
+    // The page is the app's own markup: the English home page says what the English locale says.
+    const en = page('en', '/').toString();
+    const messages = JSON.parse(readFileSync(path.join(REPO_ROOT, 'src/i18n/locales/en.json'), 'utf8')) as { app: { shortTitle: string } };
+    expect(en).toContain('<html lang="en">');
+    expect(en).toContain(`${messages.app.shortTitle}</title>`);
+    expect(en).toContain('data-region="header"');
   });
 });

@@ -56,6 +56,8 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
   const visit = async (page: Page, route: string, screen: string) => {
     await page.goto(`${portal.url}${route}`);
     await page.locator(`[data-screen="${screen}"]`).waitFor();
+    // A prerendered page shows before its scripts run; its controls work once the app has taken it over.
+    await page.locator('#root:not([data-prerendered])').waitFor();
   };
   /** axe-core in the page: serious and critical violations (rule id → nodes). */
   // Fluent's focus management (tabster) puts aria-hidden focus sentinels (<i data-tabster-dummy>)

@@ -63,6 +63,8 @@ export function usePublicPortal(): { open(route: string, width: number, locale?:
       await context.addInitScript((l) => localStorage.setItem('portal.locale', JSON.stringify(l)), locale);
       const page = await context.newPage();
       await page.goto(`${portal.url}${route}`);
+      // A prerendered page shows before its scripts run; its controls work once the app has taken it over.
+      await page.locator('#root:not([data-prerendered])').waitFor();
       return page;
     },
   };

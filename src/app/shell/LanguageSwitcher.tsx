@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { GlobeRegular } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
@@ -24,10 +25,20 @@ const useStyles = makeStyles({
 export function LanguageSwitcher() {
   const { i18n, t } = useTranslation();
   const s = useStyles();
+  const select = useRef<HTMLSelectElement>(null);
+  // A language chosen on a prerendered page before the app took it over (scripts/prerender.ts)
+  // is in the select but not yet applied: apply it now.
+  useEffect(() => {
+    const chosen = select.current?.value;
+    if (chosen && chosen !== i18n.language && (LOCALES as readonly string[]).includes(chosen)) void changeLocale(chosen as Locale);
+    // Once, at mount: later the select only changes through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <label className={s.root}>
       <GlobeRegular fontSize={20} aria-hidden />
       <select
+        ref={select}
         className={s.select}
         data-action="language"
         aria-label={t('app.language')}

@@ -1,6 +1,6 @@
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { NavigationRegular, PanelLeftContractRegular, PanelLeftExpandRegular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { screens } from '../../definitions/client.ts';
@@ -51,6 +51,9 @@ const useStyles = makeStyles({
 
 const isPhone = () => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px)').matches;
 
+/** The page in the document is the build's prerender (scripts/prerender.ts), which React is hydrating now. */
+export const hydratingPrerender = (): boolean => typeof document !== 'undefined' && Boolean(document.getElementById('root')?.hasAttribute('data-prerendered'));
+
 /**
  * The shell: header with the language switcher, the sidebar menu from `screens/`, the page.
  * The menu lists every screen with a `menu` the visitor may open — for someone signed out the
@@ -63,7 +66,13 @@ export function Layout() {
   const ability = useAbility();
   const location = useLocation();
   const [condensed, setCondensed] = useState(() => getSetting('menuCondensed'));
-  const [open, setOpen] = useState(() => !isPhone() && getSetting('sidebarOpen'));
+  // A prerendered page was drawn with the desktop's open menu (the build cannot know the
+  // screen; CSS hides it on a phone): hydration starts from the same state and closes it
+  // before the first paint on a phone.
+  const [open, setOpen] = useState(() => (hydratingPrerender() || !isPhone()) && getSetting('sidebarOpen'));
+  useLayoutEffect(() => {
+    if (isPhone()) setOpen(false);
+  }, []);
   useEffect(() => setSetting('menuCondensed', condensed), [condensed]);
   useEffect(() => {
     if (isPhone()) setOpen(false);

@@ -1,5 +1,5 @@
 import { Body1, Button, makeStyles, MessageBar, MessageBarBody, MessageBarTitle, Title2, tokens } from '@fluentui/react-components';
-import { useRef } from 'react';
+import { useDeferredValue, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { ScreenProps } from '../types.ts';
@@ -28,6 +28,10 @@ export default function FormScreen({ screen }: ScreenProps) {
     await editor.submit(editor.formData ?? {});
   });
   const draft = useLockedAction(async () => editor.saveDraft(editor.formData ?? {}));
+  // The form's first render (rjsf over the whole schema) is the screen's largest piece of
+  // work: as a deferred render React does it in slices between which the page stays
+  // responsive, instead of one long task (Lighthouse TBT on a public form).
+  const ready = useDeferredValue(editor.ready && Boolean(editor.definition));
 
   if (editor.submitted) {
     // A public submission: the applicant cannot open the record, so the answer is its reference number.
@@ -43,7 +47,7 @@ export default function FormScreen({ screen }: ScreenProps) {
       </div>
     );
   }
-  if (!editor.ready || !editor.definition) return <ScreenState screenId={screen.id} error={editor.loadError} />;
+  if (!ready || !editor.ready || !editor.definition) return <ScreenState screenId={screen.id} error={editor.loadError} />;
   return (
     <div data-screen={screen.id} data-entity={editor.entity}>
       <Title2 as="h1">{t(screen.titleKey)}</Title2>

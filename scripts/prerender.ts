@@ -1,0 +1,134 @@
+/**
+ * The build's prerender step (run by vite.config.ts after the client build, before
+ * precompression): bundles src/app/prerender.tsx with vite's SSR build, renders every public
+ * parameterless route in every locale (but those with form fields in their content), and writes each page beside index.html as
+ * `prerendered/<locale>/<page>.html` (+ `prerendered/routes.json`, route → page), which the
+ * server (src/server/plugins/web.ts) sends for that route in the visitor's language.
+ *
+ * The page is index.html with the rendered markup inside `#root` (marked
+ * `data-prerendered`), Fluent's style elements in the head and the route's title; the
+ * browser entry then renders over it (main.tsx). It stands for a signed-out first visit with
+ * default settings: a tiny inline script empties it before the first paint when this browser
+ * is signed in, chose another language or another menu layout, so nobody sees a page that is
+ * not theirs.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+import { LOCALES, type Locale } from '../src/shared/locales.ts';
+import type { PrerenderedPage } from '../src/app/prerender.tsx';
+
+/** The file name of a route's page: `/` → `index`, `/a/b` → `a~b`. */
+export const pageName = (route: string): string => (route === '/' ? 'index' : route.slice(1).replace(/\//g, '~'));
+
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * Clears the prerendered page before it paints when it is not this visitor's: signed in,
+ * another language, or a menu layout other than the default (settings.ts keys, JSON values).
+ */
+const guard = (locale: Locale): string =>
+  `<script>(function(){try{var g=function(k){return JSON.parse(localStorage.getItem('portal.'+k))},l=g('locale');` +
+  `if(g('accessToken')||(l&&l!==${JSON.stringify(locale)})||g('sidebarOpen')===false||g('menuCondensed')===true){` +
+  `var r=document.getElementById('root');r.innerHTML='';r.removeAttribute('data-prerendered')}}catch(e){}})()</script>`;
+
+// The server cannot know the viewport: the menu is rendered open (the desktop default) and
+// hidden here on a phone, where the app starts with the drawer closed.
+const PHONE_MENU = '<style>@media (max-width: 767px){#root[data-prerendered] [data-region="menu"],#root[data-prerendered] [data-region="menu-backdrop"]{display:none}}</style>';
+
+/**
+ * The page's scripts start after its first contentful paint: the HTML is the page, so the
+ * browser paints it first and then fetches the app (the same files, preloaded together as index.html does)
+ * instead of letting ~35 high-priority script downloads compete with that paint.
+ */
+export function afterFirstPaint(template: string): string {
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(template);
+  if (!entry) throw new Error('index.html has no module entry script');
+  const preloads = [...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g)];
+  let html = template.replace(entry[0], '');
+  for (const p of preloads) html = html.replace(p[0], '');
+  const files = JSON.stringify(preloads.map((p) => p[1]));
+  // After the first contentful paint (Paint Timing), else after the first frame; at once when
+  // the guard emptied the page (nothing to paint first); in any case within 3 s.
+  const loader =
+    `<script type="module">let s=0;const go=()=>{if(s++)return;for(const f of ${files}){const l=document.createElement('link');` +
+    `l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.append(l)}import(${JSON.stringify(entry[1])})};` +
+    `if(!document.getElementById('root').hasAttribute('data-prerendered'))go();setTimeout(go,3000);` +
+    `if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((l,o)=>{if(l.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(go)}}).observe({type:'paint',buffered:true});` +
+    `else requestAnimationFrame(()=>setTimeout(go))</script>`;
+  return html.replace('</body>', `${loader}</body>`);
+}
+
+/** index.html with one prerendered page in it. */
+export function pageHtml(template: string, page: PrerenderedPage, locale: Locale, route: string): string {
+  return afterFirstPaint(template)
+    .replace(/<html lang="[^"]*">/, `<html lang="${page.lang}">`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+    .replace('</head>', `${page.styles}${PHONE_MENU}</head>`)
+    .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${page.html}</div>${guard(locale)}`);
+}
+
+/** Form fields in the page's main region (the header's language switch is the shell's). */
+export const hasFields = (html: string): boolean => /<(input|select|textarea)\b/.test(html.split('data-region="main"')[1] ?? '');
+
+interface ManifestChunk { file: string; imports?: string[] }
+
+/**
+ * index.html with a modulepreload for each chunk of the app's second graph (src/app/boot.tsx,
+ * a dynamic import of main.tsx), so it downloads with the entry instead of one round trip
+ * after it, as vite would.
+ */
+export function withBootPreloads(template: string, manifest: Record<string, ManifestChunk>): string {
+  const files = new Set<string>();
+  const visit = (key: string): void => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imp of chunk.imports ?? []) visit(imp);
+  };
+  visit('src/app/boot.tsx');
+  const links = [...files].filter((f) => !template.includes(`/${f}"`)).map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
+  return template.replace(/(<link rel="stylesheet"|<\/head>)/, `${links.join('\n    ')}\n    $1`);
+}
+
+/** Runs the prerender into `outDir` (dist/web) of the project at `root`. */
+export async function prerenderInto(root: string, outDir: string): Promise<void> {
+  const ssrOut = path.join(root, 'dist/prerender');
+  await build({
+    root,
+    configFile: path.join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    // Everything bundled: Node then needs no ESM/CJS interop of the UI libraries.
+    ssr: { noExternal: true },
+    build: { ssr: path.join(root, 'src/app/prerender.tsx'), outDir: ssrOut, emptyOutDir: true, manifest: false, rollupOptions: { output: { entryFileNames: 'prerender.mjs' } } },
+  });
+  const mod = (await import(pathToFileURL(path.join(ssrOut, 'prerender.mjs')).href)) as typeof import('../src/app/prerender.tsx');
+  const manifest = JSON.parse(await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const template = withBootPreloads(await readFile(path.join(outDir, 'index.html'), 'utf8'), manifest);
+  await writeFile(path.join(outDir, 'index.html'), template);
+  const target = path.join(outDir, 'prerendered');
+  await rm(target, { recursive: true, force: true });
+  const routes: Record<string, string> = {};
+  for (const route of mod.prerenderRoutes()) {
+    // One at a time: a render uses the one i18next instance in the language it was set to.
+    const pages: Array<readonly [Locale, PrerenderedPage]> = [];
+    try {
+      for (const locale of LOCALES) pages.push([locale, await mod.prerender(route, locale)]);
+    } catch (error) {
+      // A screen that cannot render outside a browser keeps the plain index.html; the build goes on.
+      console.warn(`prerender: ${route} skipped (${error instanceof Error ? error.message : String(error)})`);
+      continue;
+    }
+    // A page whose content has form fields keeps the plain index.html: what a visitor typed
+    // or chose there before the app took the page over would be lost.
+    if (pages.some(([, page]) => hasFields(page.html))) continue;
+    for (const [locale, page] of pages) {
+      await mkdir(path.join(target, locale), { recursive: true });
+      await writeFile(path.join(target, locale, `${pageName(route)}.html`), pageHtml(template, page, locale, route));
+    }
+    routes[route] = pageName(route);
+  }
+  await writeFile(path.join(target, 'routes.json'), JSON.stringify(routes, null, 1));
+  await rm(ssrOut, { recursive: true, force: true });
+}

@@ -1,0 +1,65 @@
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { CounterBadge, Popover, PopoverSurface, PopoverTrigger, makeStyles, tokens } from '@fluentui/react-components';
+import { AlertRegular } from '@fluentui/react-icons';
+import { useDataProvider } from '../api/context.tsx';
+import { isStaff } from './Counters.tsx';
+import { subscribeLive } from '../live.ts';
+import { ShellButton } from './primitives.tsx';
+
+/** The seven counters of GET /api/letter/get-all-count, in the spec's order. */
+export const COUNTER_KEYS = ['applicationDXACount', 'descendedDXACount', 'applicationCount', 'resolutionCount', 'descendedCount', 'outgoingCount', 'incomeCount'] as const;
+type Counters = Record<(typeof COUNTER_KEYS)[number] | 'total', number>;
+export const countersKey = ['letter', 'get-all-count'] as const;
+/** The spec's poll (§7: every 15 s), kept as the fallback of the live channel. */
+const POLL_MS = 15_000;
+
+const useStyles = makeStyles({
+  wrap: { position: 'relative', display: 'inline-flex' },
+  badge: { position: 'absolute', top: '-2px', right: '-4px', pointerEvents: 'none' },
+  list: { display: 'grid', gridTemplateColumns: '1fr auto', gap: '6px 16px', minWidth: '240px', maxWidth: 'min(92vw, 360px)' },
+  total: { fontWeight: tokens.fontWeightSemibold, borderTop: `1px solid ${tokens.colorNeutralStroke2}`, paddingTop: '6px' },
+});
+
+/**
+ * The header's notification counters for staff: fetched every 15 s and replaced at once by
+ * what the server pushes on notificationMsg. A failed fetch is ignored (spec §8). Loaded by
+ * Counters.tsx only for staff, with the Popover, badge and live channel it needs.
+ */
+export default function StaffCounters() {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const dp = useDataProvider();
+  const queryClient = useQueryClient();
+  const staff = isStaff();
+  const { data } = useQuery({
+    queryKey: countersKey,
+    queryFn: () => dp.send<Counters>('GET', '/api/letter/get-all-count'),
+    refetchInterval: POLL_MS,
+    enabled: staff,
+    retry: false,
+  });
+  useEffect(() => (staff ? subscribeLive('notificationMsg', (body) => queryClient.setQueryData(countersKey, body as Counters)) : undefined), [staff, queryClient]);
+  if (!staff) return null;
+  const total = data?.total ?? 0;
+  return (
+    <Popover withArrow positioning="below-end">
+      <PopoverTrigger disableButtonEnhancement>
+        <span className={s.wrap} data-counters-total={total}>
+          <ShellButton appearance="subtle" aria-label={`${t('counters.title')}: ${total}`} title={t('counters.title')} data-action="counters">
+            <AlertRegular fontSize={20} />
+          </ShellButton>
+          {total > 0 && <CounterBadge className={s.badge} count={total} size="small" color="danger" overflowCount={999} />}
+        </span>
+      </PopoverTrigger>
+      <PopoverSurface aria-label={t('counters.title')}>
+        <div className={s.list} data-region="counters">
+          {COUNTER_KEYS.map((k) => [<span key={`${k}-l`}>{t(`counters.${k}`)}</span>, <span key={`${k}-v`} data-counter={k}>{data?.[k] ?? 0}</span>])}
+          <span className={s.total}>{t('counters.total')}</span>
+          <span className={s.total} data-counter="total">{total}</span>
+        </div>
+      </PopoverSurface>
+    </Popover>
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * The prerendered public pages (scripts/prerender.ts) in Debian's Chromium: what a visitor
+ * sees before any JavaScript runs, that the app then takes the page over (hydration without
+ * errors, the language switch and the phone menu working), that the language cookie picks
+ * the next page's language, a language chosen before the app ran is applied, and a
+ * signed-in browser never shows the visitor's page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { REPO_ROOT } from '../../src/server/app.ts';
+import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+
+const messages = (locale: string) =>
+  JSON.parse(readFileSync(path.join(REPO_ROOT, `src/i18n/locales/${locale}.json`), 'utf8')) as {
+    app: { menu: string };
+    page: { home: { main: { title: string } } };
+    screen: { murojaat: { title: string } };
+  };
+
+describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', () => {
+  let browser: Browser;
+  let portal: Awaited<ReturnType<typeof startPortal>>;
+  beforeAll(async () => {
+    portal = await startPortal();
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.close();
+  });
+
+  const context = async (width: number, options: { javaScript?: boolean; locale?: string } = {}): Promise<BrowserContext> => {
+    const ctx = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: options.javaScript ?? true });
+    if (options.locale) await ctx.addCookies([{ name: 'portal.locale', value: options.locale, url: portal.url }]);
+    return ctx;
+  };
+  const heading = (page: Page) => page.locator('main h1').first().innerText();
+
+  it('shows the page, its header and (on a wide screen) its menu without JavaScript, in the cookie\'s language', async () => {
+    const wide = await context(1280, { javaScript: false });
+    const page = await wide.newPage();
+    await page.goto(`${portal.url}/`);
+    expect(await heading(page)).toBe(messages('uzCyrillic').page.home.main.title);
+    expect(await page.locator('header [data-action="menu"]').getAttribute('aria-label')).toBe(messages('uzCyrillic').app.menu);
+    expect(await page.locator('[data-region="menu"]').isVisible()).toBe(true);
+    expect(await page.locator('[data-card]').count()).toBeGreaterThan(3);
+    await wide.close();
+
+    const phone = await context(360, { javaScript: false, locale: 'ru' });
+    const mobile = await phone.newPage();
+    await mobile.goto(`${portal.url}/murojaat`);
+    // The form's data is loaded by the app: the page shows the form screen's loading state.
+    expect(await mobile.locator('main h1').count()).toBe(0);
+    expect(await mobile.title()).toContain(messages('ru').screen.murojaat.title);
+    expect(await mobile.locator('html').getAttribute('lang')).toBe('ru');
+    // A phone starts with the menu drawer closed.
+    expect(await mobile.locator('[data-region="menu"]').isVisible()).toBe(false);
+    expect(await mobile.locator('[data-state="loading"]').isVisible()).toBe(true);
+    await phone.close();
+  });
+
+  it('is taken over by the app without hydration errors; the language switch sets the next page\'s language', async () => {
+    const ctx = await context(1280);
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${portal.url}/`);
+    await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('data-prerendered'));
+    await page.selectOption('[data-action="language"]', 'en');
+    await expect.poll(() => heading(page)).toBe(messages('en').page.home.main.title);
+    expect((await ctx.cookies()).find((c) => c.name === 'portal.locale')?.value).toBe('en');
+    const next = await page.request.get(`${portal.url}/murojaat`);
+    expect(await next.text()).toContain('data-prerendered="en /murojaat"');
+    await page.goto(`${portal.url}/murojaat`);
+    await page.waitForSelector('form.rjsf');
+    expect(await page.title()).toContain(messages('en').screen.murojaat.title);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('applies a language chosen before the app took the page over', async () => {
+    const ctx = await context(1280);
+    const page = await ctx.newPage();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The entry script arrives only after the visitor has chosen.
+    await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${portal.url}/`);
+    await page.selectOption('[data-action="language"]', 'ru');
+    release();
+    await expect.poll(() => heading(page)).toBe(messages('ru').page.home.main.title);
+    expect(await page.locator('html').getAttribute('lang')).toBe('ru');
+    await ctx.close();
+  });
+
+  it('opens the phone menu once the app runs (the prerender\'s phone CSS is gone)', async () => {
+    const ctx = await context(360);
+    const page = await ctx.newPage();
+    await page.goto(`${portal.url}/`);
+    await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('data-prerendered'));
+    expect(await page.locator('[data-region="menu"]').isVisible()).toBe(false);
+    await page.click('[data-action="menu"]');
+    await page.waitForSelector('[data-region="menu"] a[href="/murojaat"]', { state: 'visible' });
+    await ctx.close();
+  });
+
+  it('shows a signed-in browser nothing of the visitor\'s page (the app draws its own)', async () => {
+    for (const signedIn of [false, true]) {
+      const ctx = await context(1280);
+      if (signedIn) await ctx.addInitScript(() => localStorage.setItem('portal.accessToken', JSON.stringify('token')));
+      const page = await ctx.newPage();
+      // The app never starts here: what is left is what the HTML itself shows.
+      await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+      await page.goto(`${portal.url}/`);
+      expect(await page.locator('#root [data-region="header"]').count()).toBe(signedIn ? 0 : 1);
+      await ctx.close();
+    }
+  });
+});

@@ -34,7 +34,6 @@ export function createDeliveryWorker(db: Database, transports: readonly Transpor
   const pairs = transports.flatMap((t) => (t.recipients ?? []).map((r) => `${t.channel}:${r}`));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
-  let again = false;
 
   const round = async (): Promise<number> => {
     if (!channels.length && !pairs.length) return 0;
@@ -64,10 +63,18 @@ export function createDeliveryWorker(db: Database, transports: readonly Transpor
     return rows.length;
   };
 
+  /** The round that follows the running one, shared by everyone who asked meanwhile. */
+  let next: Promise<number> | undefined;
+  let stopped = false;
   const runOnce = (): Promise<number> => {
+    // A round under way may have looked before the caller's rows were due: the caller waits for
+    // one more round after it (one, however many ask meanwhile), which sees them.
     if (running) {
-      again = true;
-      return running;
+      next ??= running.then(() => {
+        next = undefined;
+        return stopped ? 0 : runOnce();
+      });
+      return next;
     }
     running = round()
       .catch((error: unknown) => {
@@ -76,10 +83,6 @@ export function createDeliveryWorker(db: Database, transports: readonly Transpor
       })
       .finally(() => {
         running = undefined;
-        if (again) {
-          again = false;
-          void runOnce();
-        }
       });
     return running;
   };
@@ -88,14 +91,16 @@ export function createDeliveryWorker(db: Database, transports: readonly Transpor
     runOnce,
     kick: () => void runOnce(),
     start(intervalMs) {
+      stopped = false;
       timer ??= setInterval(() => void runOnce(), intervalMs);
       timer.unref();
     },
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      again = false;
+      stopped = true;
       await running;
+      await next;
     },
   };
 }

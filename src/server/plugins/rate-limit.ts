@@ -16,8 +16,8 @@ declare module 'fastify' {
   }
 }
 
-/** The shared counters (RATE_LIMIT_SHARED=1): one row per key and window, old windows swept. */
-export const RATE_LIMIT_DDL = [
+/** The shared counters (RATE_LIMIT_SHARED=1): one row per key (bucket and address) with its open window. */
+const RATE_LIMIT_DDL = [
   `CREATE TABLE IF NOT EXISTS rate_limit_count (
     key text PRIMARY KEY,
     window_start bigint NOT NULL,
@@ -30,8 +30,8 @@ export const RATE_LIMIT_DDL = [
  * downloads, drafts): past `publicRateLimit` requests in a one-minute window (opened by the
  * address's first request) the address gets 429 until the window ends. By default the
  * counters live in this process — behind a load balancer each instance keeps its own; with
- * RATE_LIMIT_SHARED=1 they are rows in the database, one upsert per
- * counted request, so the instances share one budget. Signed-in staff are not counted.
+ * RATE_LIMIT_SHARED=1 they are rows in the database, one upsert per counted request, so the
+ * instances share one budget. Signed-in staff are not counted.
  */
 export default fp(
   async (app) => {

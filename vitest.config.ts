@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: 'forks',
     maxWorkers: 2,
+    // expect.poll waits for a state a person would wait for (a filtered list, a status): its
+    // default of 1 s is shorter than a loaded CI machine may take to get there.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

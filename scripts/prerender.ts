@@ -27,11 +27,17 @@ const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g,
 /**
  * Clears the prerendered page before it paints when it is not this visitor's: signed in,
  * another language, or a menu layout other than the default (settings.ts keys, JSON values).
+ * It also records a language chosen on the page before the app runs (the select works without
+ * JavaScript of ours) where the app looks for it (settings.ts and the server's cookie): the app
+ * then starts in it, whatever moment of its start the choice fell in.
  */
 const guard = (locale: Locale): string =>
   `<script>(function(){try{var g=function(k){return JSON.parse(localStorage.getItem('portal.'+k))},l=g('locale');` +
   `if(g('accessToken')||(l&&l!==${JSON.stringify(locale)})||g('sidebarOpen')===false||g('menuCondensed')===true){` +
-  `var r=document.getElementById('root');r.innerHTML='';r.removeAttribute('data-prerendered')}}catch(e){}})()</script>`;
+  `var r=document.getElementById('root');r.innerHTML='';r.removeAttribute('data-prerendered')}` +
+  `document.addEventListener('change',function(e){var t=e.target;if(t&&t.matches&&t.matches('select[data-action="language"]')){` +
+  `try{localStorage.setItem('portal.locale',JSON.stringify(t.value))}catch(x){}` +
+  `document.cookie='portal.locale='+encodeURIComponent(t.value)+'; path=/; max-age=31536000; samesite=lax'}},true)}catch(e){}})()</script>`;
 
 // The server cannot know the viewport: the menu is rendered open (the desktop default) and
 // hidden here on a phone, where the app starts with the drawer closed.

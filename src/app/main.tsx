@@ -2,7 +2,8 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { matchPath } from 'react-router-dom';
 import i18next from 'i18next';
-import { initI18n } from './i18n.ts';
+import { changeLocale, initI18n, initialLocale } from './i18n.ts';
+import { getSetting } from './settings.ts';
 import { countVisitOnce } from './visits.ts';
 import './global.css';
 
@@ -16,6 +17,10 @@ const container = document.getElementById('root')!;
 // A prerendered page (scripts/prerender.ts) of this route in this language is hydrated: React
 // adopts its DOM instead of drawing it again. Any other page is rendered afresh over it.
 const [pageLocale, pageRoute] = container.dataset.prerendered?.split(' ') ?? [];
+// A language the visitor chose on the prerendered page while this script loaded is in the
+// settings by now (the page's guard script, scripts/prerender.ts): the app starts in it, and the
+// page, in another language, is rendered afresh.
+if (getSetting('locale') && initialLocale() !== i18next.language) await changeLocale(initialLocale());
 // Either way inside a transition: React then renders (or hydrates) in ~5 ms slices and yields
 // between them, so the first render of a large screen is not one long task blocking input
 // (Lighthouse TBT). A prerendered page stays visible meanwhile.

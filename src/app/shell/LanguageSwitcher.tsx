@@ -1,9 +1,10 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { GlobeRegular } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '../../shared/locales.ts';
 import { changeLocale } from '../i18n.ts';
+import { getSetting } from '../settings.ts';
 
 /** Each language named in itself, so anyone can find theirs. */
 export const LOCALE_NAMES: Record<Locale, string> = { uz: 'O‘zbekcha', uzCyrillic: 'Ўзбекча', ru: 'Русский', en: 'English' };
@@ -25,12 +26,11 @@ const useStyles = makeStyles({
 export function LanguageSwitcher() {
   const { i18n, t } = useTranslation();
   const s = useStyles();
-  const select = useRef<HTMLSelectElement>(null);
-  // A language chosen on a prerendered page before the app took it over (scripts/prerender.ts)
-  // is in the select but not yet applied: apply it now.
+  // A language chosen on a prerendered page while the app started (its guard script records it
+  // in the settings, scripts/prerender.ts) is applied once the switch is React's.
   useEffect(() => {
-    const chosen = select.current?.value;
-    if (chosen && chosen !== i18n.language && (LOCALES as readonly string[]).includes(chosen)) void changeLocale(chosen as Locale);
+    const chosen = getSetting('locale');
+    if (chosen && chosen !== i18n.language && (LOCALES as readonly string[]).includes(chosen)) void changeLocale(chosen);
     // Once, at mount: later the select only changes through onChange.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -38,7 +38,6 @@ export function LanguageSwitcher() {
     <label className={s.root}>
       <GlobeRegular fontSize={20} aria-hidden />
       <select
-        ref={select}
         className={s.select}
         data-action="language"
         aria-label={t('app.language')}

@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
 import { backends } from '../support/databases.ts';
-import { startTestApp } from '../support/app.ts';
+import { forgedToken, startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
@@ -86,7 +86,7 @@ for (const backend of backends()) {
       expect((await app.inject({ method: 'POST', url: '/api/logout', payload: { refresh_token: other.refreshToken }, headers: as(other.token) })).statusCode).toBe(200);
       expect((await app.inject({ method: 'POST', url: '/api/o/token/', payload: { grant_type: 'refresh_token', refresh_token: other.refreshToken }, headers: anon })).statusCode).toBe(401);
       // A forged or foreign token is refused, not treated as a guest.
-      const forged = `${other.token.slice(0, -4)}AAAA`;
+      const forged = forgedToken(other.token);
       expect((await app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(forged) })).statusCode).toBe(401);
     });
 

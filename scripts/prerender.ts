@@ -1,23 +1,30 @@
 /**
  * The build's prerender step (run by vite.config.ts after the client build, before
  * precompression): bundles src/app/prerender.tsx with vite's SSR build, renders every public
- * parameterless route in every locale (but those with form fields in their content), and writes each page beside index.html as
- * `prerendered/<locale>/<page>.html` (+ `prerendered/routes.json`, route → page), which the
- * server (src/server/plugins/web.ts) sends for that route in the visitor's language.
+ * parameterless route in every locale — with the data its screen asks for, answered by the
+ * portal's own server started for the build (scripts/prerender-api.ts) — and writes each page
+ * beside index.html as `prerendered/<locale>/<page>.html` (+ `prerendered/routes.json`,
+ * route → page), which the server (src/server/plugins/web.ts) sends for that route in the
+ * visitor's language.
  *
  * The page is index.html with the rendered markup inside `#root` (marked
- * `data-prerendered`), Fluent's style elements in the head and the route's title; the
- * browser entry then renders over it (main.tsx). It stands for a signed-out first visit with
- * default settings: a tiny inline script empties it before the first paint when this browser
- * is signed in, chose another language or another menu layout, so nobody sees a page that is
- * not theirs.
+ * `data-prerendered`), Fluent's style elements in the head, the route's title and the query
+ * data it was rendered from (for the browser to start from the same); the browser entry then
+ * adopts it (main.tsx). A page with form fields is shown at once but cannot be typed into
+ * until the app has adopted it (its main region is `inert`). It stands for a signed-out first
+ * visit with default settings: a tiny inline script empties it before the first paint when
+ * this browser is signed in, chose another language or another menu layout, so nobody sees a
+ * page that is not theirs.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { LOCALES, type Locale } from '../src/shared/locales.ts';
 import type { PrerenderedPage } from '../src/app/prerender.tsx';
+import { PRERENDER_DATA_ID } from '../src/app/prerendered.ts';
 
 /** The file name of a route's page: `/` → `index`, `/a/b` → `a~b`. */
 export const pageName = (route: string): string => (route === '/' ? 'index' : route.slice(1).replace(/\//g, '~'));
@@ -43,42 +50,117 @@ const guard = (locale: Locale): string =>
 // hidden here on a phone, where the app starts with the drawer closed.
 const PHONE_MENU = '<style>@media (max-width: 767px){#root[data-prerendered] [data-region="menu"],#root[data-prerendered] [data-region="menu-backdrop"]{display:none}}</style>';
 
+/** Chunks a prerendered page announces as `modulepreload` links per task (each costs a phone several ms). */
+const PRELOADS_PER_TASK = 1;
+
 /**
  * The page's scripts start after its first contentful paint: the HTML is the page, so the
- * browser paints it first and then fetches the app (the same files, preloaded together as index.html does)
- * instead of letting ~35 high-priority script downloads compete with that paint.
+ * browser paints it first and then fetches the app instead of letting ~35 high-priority
+ * script downloads compete with that paint. The app's chunks — its start graph and the
+ * route's screen kind (`extra`) — are announced as `modulepreload` links a few per task, so
+ * that announcing them is no long task either (Lighthouse TBT); vite's own preloading of the
+ * kind then finds them present.
  */
-export function afterFirstPaint(template: string): string {
+export function afterFirstPaint(template: string, extra: readonly string[] = []): string {
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(template);
   if (!entry) throw new Error('index.html has no module entry script');
   const preloads = [...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g)];
   let html = template.replace(entry[0], '');
   for (const p of preloads) html = html.replace(p[0], '');
-  const files = JSON.stringify(preloads.map((p) => p[1]));
+  const files = JSON.stringify([...new Set([...preloads.map((p) => p[1]), ...extra])]);
   // After the first contentful paint (Paint Timing), else after the first frame; at once when
   // the guard emptied the page (nothing to paint first); in any case within 3 s.
   const loader =
-    `<script type="module">let s=0;const go=()=>{if(s++)return;for(const f of ${files}){const l=document.createElement('link');` +
-    `l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.append(l)}import(${JSON.stringify(entry[1])})};` +
+    `<script type="module">let s=0,i=0;const f=${files},c=new MessageChannel(),add=()=>{for(const h of f.slice(i,i+=${PRELOADS_PER_TASK})){const l=document.createElement('link');` +
+    `l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.append(l)}if(i<f.length)c.port2.postMessage(0)};c.port1.onmessage=add;` +
+    `const go=()=>{if(s++)return;import(${JSON.stringify(entry[1])});add()};` +
     `if(!document.getElementById('root').hasAttribute('data-prerendered'))go();setTimeout(go,3000);` +
     `if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((l,o)=>{if(l.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(go)}}).observe({type:'paint',buffered:true});` +
     `else requestAnimationFrame(()=>setTimeout(go))</script>`;
   return html.replace('</body>', `${loader}</body>`);
 }
 
-/** index.html with one prerendered page in it. */
-export function pageHtml(template: string, page: PrerenderedPage, locale: Locale, route: string): string {
-  return afterFirstPaint(template)
-    .replace(/<html lang="[^"]*">/, `<html lang="${page.lang}">`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
-    .replace('</head>', `${page.styles}${PHONE_MENU}</head>`)
-    .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${page.html}</div>${guard(locale)}`);
-}
-
 /** Form fields in the page's main region (the header's language switch is the shell's). */
 export const hasFields = (html: string): boolean => /<(input|select|textarea)\b/.test(html.split('data-region="main"')[1] ?? '');
 
-interface ManifestChunk { file: string; imports?: string[] }
+/** JSON that may stand inside a `<script>` element (no `</script>` or `<!--` can form). */
+const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * index.html with one prerendered page in it. A page with form fields is shown at once but
+ * its main region is `inert` until the app has adopted it (App.tsx ReleasePrerender): what a
+ * visitor typed into the static page would be lost, so nothing can be typed there yet.
+ */
+export function pageHtml(template: string, page: PrerenderedPage, locale: Locale, route: string, chunks: readonly string[] = []): string {
+  const markup = hasFields(page.html) ? page.html.replace('data-region="main"', 'data-region="main" inert=""') : page.html;
+  return afterFirstPaint(template, chunks)
+    .replace(/<html lang="[^"]*">/, `<html lang="${page.lang}">`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+    .replace('</head>', `${page.styles}${PHONE_MENU}</head>`)
+    .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${markup}</div>${guard(locale)}` +
+      `<script type="application/json" id="${PRERENDER_DATA_ID}">${scriptJson(page.data)}</script>`);
+}
+
+/**
+ * Starts the build's API server (scripts/prerender-api.ts) and answers with a fetch for the
+ * app's relative API paths against it, and a stop.
+ */
+async function startPrerenderApi(root: string): Promise<{ apiFetch: typeof fetch; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/prerender-api.ts')], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: '' },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => {
+      try {
+        resolve((JSON.parse(line) as { url: string }).url);
+      } catch {
+        reject(new Error(`prerender API server: ${line}`));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the prerender API server exited (${code})`)));
+  });
+  const apiFetch: typeof fetch = (input, init) => fetch(typeof input === 'string' && input.startsWith('/') ? `${url}${input}` : input, init);
+  return {
+    apiFetch,
+    stop: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.stdin!.end();
+    }),
+  };
+}
+
+interface ManifestChunk { file: string; imports?: string[]; dynamicImports?: string[] }
+
+/** The files of a manifest chunk and everything it imports statically. */
+function chunkClosure(manifest: Record<string, ManifestChunk>, key: string, files = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk || files.has(chunk.file)) return files;
+  files.add(chunk.file);
+  for (const imp of chunk.imports ?? []) chunkClosure(manifest, imp, files);
+  return files;
+}
+
+/**
+ * The chunks of a screen kind (`src/engine/<kind>/…Screen.tsx`, loaded by the engine's
+ * registry), as URLs — with the small entry chunks of the libraries the registry evaluates
+ * before it (any dynamic entry whose chunks all belong to the kind), which the browser would
+ * otherwise fetch one round trip after another.
+ */
+export function kindChunks(manifest: Record<string, ManifestChunk & { isDynamicEntry?: boolean }>, kind: string): string[] {
+  const key = Object.keys(manifest).find((k) => k.startsWith(`src/engine/${kind}/`) && /Screen\.tsx$/.test(k));
+  if (!key) return [];
+  const own = chunkClosure(manifest, key);
+  const withBoot = chunkClosure(manifest, 'src/app/boot.tsx', new Set(own));
+  const stages = Object.keys(manifest)
+    .filter((k) => manifest[k]!.isDynamicEntry && !k.startsWith('src/engine/') && !own.has(manifest[k]!.file))
+    .filter((k) => (manifest[k]!.imports ?? []).every((i) => withBoot.has(manifest[i]!.file)))
+    .filter((k) => (manifest[k]!.imports ?? []).some((i) => own.has(manifest[i]!.file) && !chunkClosure(manifest, 'src/app/boot.tsx').has(manifest[i]!.file)));
+  return [...stages.map((k) => manifest[k]!.file), ...own].map((f) => `/${f}`);
+}
 
 /**
  * index.html with a modulepreload for each chunk of the app's second graph (src/app/boot.tsx,
@@ -86,14 +168,7 @@ interface ManifestChunk { file: string; imports?: string[] }
  * after it, as vite would.
  */
 export function withBootPreloads(template: string, manifest: Record<string, ManifestChunk>): string {
-  const files = new Set<string>();
-  const visit = (key: string): void => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const imp of chunk.imports ?? []) visit(imp);
-  };
-  visit('src/app/boot.tsx');
+  const files = chunkClosure(manifest, 'src/app/boot.tsx');
   const links = [...files].filter((f) => !template.includes(`/${f}"`)).map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
   return template.replace(/(<link rel="stylesheet"|<\/head>)/, `${links.join('\n    ')}\n    $1`);
 }
@@ -116,24 +191,26 @@ export async function prerenderInto(root: string, outDir: string): Promise<void>
   const target = path.join(outDir, 'prerendered');
   await rm(target, { recursive: true, force: true });
   const routes: Record<string, string> = {};
-  for (const route of mod.prerenderRoutes()) {
-    // One at a time: a render uses the one i18next instance in the language it was set to.
-    const pages: Array<readonly [Locale, PrerenderedPage]> = [];
-    try {
-      for (const locale of LOCALES) pages.push([locale, await mod.prerender(route, locale)]);
-    } catch (error) {
-      // A screen that cannot render outside a browser keeps the plain index.html; the build goes on.
-      console.warn(`prerender: ${route} skipped (${error instanceof Error ? error.message : String(error)})`);
-      continue;
+  const api = await startPrerenderApi(root);
+  try {
+    for (const route of mod.prerenderRoutes()) {
+      // One at a time: a render uses the one i18next instance in the language it was set to.
+      const pages: Array<readonly [Locale, PrerenderedPage]> = [];
+      try {
+        for (const locale of LOCALES) pages.push([locale, await mod.prerender(route, locale, api.apiFetch)]);
+      } catch (error) {
+        // A screen that cannot render outside a browser keeps the plain index.html; the build goes on.
+        console.warn(`prerender: ${route} skipped (${error instanceof Error ? error.message : String(error)})`);
+        continue;
+      }
+      for (const [locale, page] of pages) {
+        await mkdir(path.join(target, locale), { recursive: true });
+        await writeFile(path.join(target, locale, `${pageName(route)}.html`), pageHtml(template, page, locale, route, kindChunks(manifest, mod.screenKindOf(route) ?? '')));
+      }
+      routes[route] = pageName(route);
     }
-    // A page whose content has form fields keeps the plain index.html: what a visitor typed
-    // or chose there before the app took the page over would be lost.
-    if (pages.some(([, page]) => hasFields(page.html))) continue;
-    for (const [locale, page] of pages) {
-      await mkdir(path.join(target, locale), { recursive: true });
-      await writeFile(path.join(target, locale, `${pageName(route)}.html`), pageHtml(template, page, locale, route));
-    }
-    routes[route] = pageName(route);
+  } finally {
+    await api.stop();
   }
   await writeFile(path.join(target, 'routes.json'), JSON.stringify(routes, null, 1));
   await rm(ssrOut, { recursive: true, force: true });

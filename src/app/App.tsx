@@ -11,26 +11,32 @@ export const createQueryClient = (): QueryClient =>
 
 /**
  * Ends the prerendered page's state once React owns the page: its phone-only CSS (the menu
- * hidden) and the "hydrating" answer of the shell no longer apply. Rendered on the server
- * too, so both trees have the same shape.
+ * hidden), the "hydrating" answer of the shell and the `inert` main region of a page with
+ * form fields (scripts/prerender.ts) no longer apply. Rendered on the server too, so both
+ * trees have the same shape.
  */
 function ReleasePrerender() {
-  useEffect(() => document.getElementById('root')?.removeAttribute('data-prerendered'), []);
+  useEffect(() => {
+    const root = document.getElementById('root');
+    root?.removeAttribute('data-prerendered');
+    root?.querySelector('[data-region="main"][inert]')?.removeAttribute('inert');
+  }, []);
   return null;
 }
 
 /**
  * The providers around the router, shared by the browser entry (main.tsx) and the build-time
  * prerender (prerender.tsx): the static first paint is drawn by the very components the
- * browser then renders.
+ * browser then renders. `apiFetch` replaces the browser's fetch for API calls (the prerender
+ * asks a build-time server).
  */
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+export function AppProviders({ queryClient, apiFetch, children }: { queryClient: QueryClient; apiFetch?: typeof fetch; children: ReactNode }) {
   return (
     <StrictMode>
       <FluentProvider theme={portalTheme}>
         <QueryClientProvider client={queryClient}>
           <AbilityProvider>
-            <Feedback>{children}</Feedback>
+            <Feedback apiFetch={apiFetch}>{children}</Feedback>
             <ReleasePrerender />
           </AbilityProvider>
         </QueryClientProvider>

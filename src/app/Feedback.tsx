@@ -14,7 +14,7 @@ import type { FeedbackMessage } from './FeedbackUi.tsx';
 
 const FeedbackUi = lazy(() => import('./FeedbackUi.tsx'));
 
-export function Feedback({ children }: { children: ReactNode }) {
+export function Feedback({ children, apiFetch }: { children: ReactNode; apiFetch?: typeof fetch }) {
   const [messages, setMessages] = useState<FeedbackMessage[]>([]);
   const [networkError, setNetworkError] = useState(false);
   const push = useCallback((intent: FeedbackMessage['intent'], text: string) => {
@@ -42,13 +42,14 @@ export function Feedback({ children }: { children: ReactNode }) {
       },
       refresh: () => refreshSession(),
       onInFlightChange: (n) => queue.setInFlight(n),
+      fetch: apiFetch,
     });
     return {
       dataProvider: createDataProvider(http),
       reportError: (error: unknown) => queue.report(error),
       notifySuccess: (key: string) => push('success', i18next.t(key)),
     };
-  }, [show, push]);
+  }, [show, push, apiFetch]);
 
   return (
     <ApiProvider value={value}>

@@ -4,23 +4,36 @@
  * of one long one before the first render (Lighthouse TBT).
  */
 import { matchRoutes, RouterProvider } from 'react-router-dom';
+import { hydrate } from '@tanstack/react-query';
+import { createDOMRenderer, RendererProvider } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 import { AppProviders, createQueryClient } from './App.tsx';
 import { createRouter } from './router.tsx';
 import { screens } from '../definitions/client.ts';
 import { loadScreenKind } from '../engine/registry.ts';
+import { yieldToMain } from '../shared/yield.ts';
 
 // The current route's screen-kind chunk starts loading now, beside the locale file: the
 // router asks for it only once i18n is ready, and then finds it in the module cache — one
 // round trip less before the first paint on a slow mobile link.
-const kind = matchRoutes(screens.map((s) => ({ path: s.route, handle: s.kind })), window.location)?.[0]?.route.handle as string | undefined;
-if (kind) void loadScreenKind(kind).catch(() => undefined);
+// A prerendered page announced its kind's chunks itself (scripts/prerender.ts), a few at a
+// time; asking now would announce the rest in one long task.
+if (!document.getElementById('root')?.hasAttribute('data-prerendered')) {
+  const kind = matchRoutes(screens.map((s) => ({ path: s.route, handle: s.kind })), window.location)?.[0]?.route.handle as string | undefined;
+  if (kind) void loadScreenKind(kind).catch(() => undefined);
+}
 
 /**
  * The app's element once the route's lazy chunk is in: rendering before it would commit an
  * empty page over the prerendered one (scripts/prerender.ts) and then paint a second time.
+ * `prerendered` is the query data the prerendered page was rendered from: the app starts from
+ * it, so that its first render is that page (data older than a query's staleTime is fetched
+ * again at once).
  */
-export async function prepareApp(): Promise<ReactNode> {
+export async function prepareApp(prerendered?: unknown): Promise<ReactNode> {
+  const queryClient = createQueryClient();
+  if (prerendered) hydrate(queryClient, prerendered);
+  await yieldToMain();
   const router = createRouter();
   if (!router.state.initialized) {
     await new Promise<void>((resolve) => {
@@ -31,9 +44,14 @@ export async function prepareApp(): Promise<ReactNode> {
       });
     });
   }
+  // Fluent's style engine, told about the style elements already in the page (a prerendered
+  // page's, scripts/prerender.ts): it then adds only the rules that are new, instead of
+  // inserting every rule of the page a second time while React adopts it.
   return (
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>
+    <RendererProvider renderer={createDOMRenderer(document)}>
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </RendererProvider>
   );
 }

@@ -7,6 +7,7 @@
  * elements into the page's head.
  */
 import { renderToString } from 'react-dom/server';
+import { dehydrate, type Query } from '@tanstack/react-query';
 import { createDOMRenderer, RendererProvider, renderToStyleElements, SSRProvider } from '@fluentui/react-components';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
 import i18next from 'i18next';
@@ -31,7 +32,21 @@ export interface PrerenderedPage {
   styles: string;
   /** The markup inside `<div id="root">`. */
   html: string;
+  /**
+   * The query cache the markup was rendered from (TanStack Query's dehydrated state: a
+   * screen's definition, blank record, reference lists…), for the browser to start from, so
+   * that it renders the same markup and adopts it.
+   */
+  data: unknown;
 }
+
+/** How many render → fetch rounds a page may take (a list whose parent comes from another). */
+const DATA_ROUNDS = 4;
+
+const enabledNow = (query: Query): boolean => {
+  const enabled = (query.options as { enabled?: boolean | ((q: Query) => boolean) }).enabled;
+  return typeof enabled === 'function' ? enabled(query) : enabled !== false;
+};
 
 /**
  * The routes worth prerendering: the screens a signed-out visitor may open whose route has
@@ -42,10 +57,18 @@ export function prerenderRoutes(): string[] {
   return screens.filter((s) => !s.route.includes(':') && !s.route.includes('*') && canOpen(guest, s.permission, false)).map((s) => s.route);
 }
 
+/** The screen kind of a route (its chunks are preloaded by the page). */
+export const screenKindOf = (route: string): string | undefined => screens.find((s) => s.route === route)?.kind;
+
 let ready: Promise<unknown> | undefined;
 
-/** Renders one route in one locale as a signed-out visitor on a first visit sees it. */
-export async function prerender(route: string, locale: Locale): Promise<PrerenderedPage> {
+/**
+ * Renders one route in one locale as a signed-out visitor on a first visit sees it. The
+ * screen's own queries are answered through `apiFetch` (the build's server) and the page
+ * rendered again with their data, until it asks for nothing new; a query that fails stays in
+ * its loading state (the browser asks again).
+ */
+export async function prerender(route: string, locale: Locale, apiFetch?: typeof fetch): Promise<PrerenderedPage> {
   ready ??= i18next.use(initReactI18next).init({
     lng: locale,
     fallbackLng: DEFAULT_LOCALE,
@@ -59,19 +82,35 @@ export async function prerender(route: string, locale: Locale): Promise<Prerende
   const handler = createStaticHandler(appRoutes());
   const context = await handler.query(new Request(`http://localhost${route}`));
   if (context instanceof Response) throw new Error(`${route} answered a redirect (${context.status})`);
-  const router = createStaticRouter(handler.dataRoutes, context);
-  const renderer = createDOMRenderer();
-  const html = renderToString(
-    <RendererProvider renderer={renderer}>
-      <SSRProvider>
-        <AppProviders queryClient={createQueryClient()}>
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
-        </AppProviders>
-      </SSRProvider>
-    </RendererProvider>,
-  );
+  const queryClient = createQueryClient();
+  const tried = new Set<string>();
+  let renderer = createDOMRenderer();
+  let html = '';
+  for (let round = 0; round < DATA_ROUNDS; round++) {
+    const router = createStaticRouter(handler.dataRoutes, context);
+    renderer = createDOMRenderer();
+    html = renderToString(
+      <RendererProvider renderer={renderer}>
+        <SSRProvider>
+          <AppProviders queryClient={queryClient} apiFetch={apiFetch}>
+            <StaticRouterProvider router={router} context={context} hydrate={false} />
+          </AppProviders>
+        </SSRProvider>
+      </RendererProvider>,
+    );
+    // On a server useQuery only registers its query; what this render asked for is fetched now.
+    const asked = queryClient.getQueryCache().getAll()
+      .filter((q) => q.state.status === 'pending' && !tried.has(q.queryHash) && typeof q.options.queryFn === 'function' && enabledNow(q));
+    if (!apiFetch || asked.length === 0) break;
+    for (const q of asked) tried.add(q.queryHash);
+    await Promise.allSettled(asked.map((q) => q.fetch()));
+    // A query that failed is rendered as not loaded yet, as the browser will first see it.
+    for (const q of asked) if (q.state.status === 'error') queryClient.getQueryCache().remove(q);
+  }
   const styles = renderToString(<>{renderToStyleElements(renderer)}</>);
   const screen = screens.find((s) => s.route === route);
   const title = screen ? `${i18next.t(screen.titleKey)} — ${i18next.t('app.shortTitle')}` : i18next.t('app.shortTitle');
-  return { lang: htmlLang(locale), title, styles, html };
+  const data = dehydrate(queryClient);
+  queryClient.clear();
+  return { lang: htmlLang(locale), title, styles, html, data };
 }

@@ -16,9 +16,13 @@ export const manifests: ReadonlyMap<string, EntityManifest> = new Map(
   Object.values(manifestFiles).map((m) => [m.id, m]),
 );
 
-/** Screens in a stable order (menu order, then id). */
+/**
+ * Screens in a stable order (menu order, then id). Ids are compared by code point, not with
+ * `localeCompare`: they are ASCII, and the first `localeCompare` of a page starts the
+ * browser's collator, a long pause on a phone.
+ */
 export const screens: readonly ScreenDefinition[] = Object.values(screenFiles).sort(
-  (a, b) => (a.menu?.order ?? 1e9) - (b.menu?.order ?? 1e9) || a.id.localeCompare(b.id),
+  (a, b) => (a.menu?.order ?? 1e9) - (b.menu?.order ?? 1e9) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
 );
 
 const cache = new Map<string, Promise<EntityDefinition>>();

@@ -1,7 +1,27 @@
 import type { ComponentType } from 'react';
 import type { ScreenKind, ScreenProps } from './types.ts';
+import { yieldToMain } from '../shared/yield.ts';
 
 type ScreenModule = { default: ComponentType<ScreenProps> };
+
+/**
+ * A loader that evaluates the libraries first, one per task, then the kind: the browser
+ * evaluates a dynamic import's whole module graph in one go, and the form libraries (rjsf,
+ * ajv) with a form screen are one long task on a phone (Lighthouse TBT) — three medium ones
+ * in a row are not. Modules are evaluated once; a later import finds them ready.
+ */
+function inStages(libraries: ReadonlyArray<() => Promise<unknown>>, kind: () => Promise<ScreenModule>): () => Promise<ScreenModule> {
+  return async () => {
+    for (const library of libraries) {
+      await library();
+      await yieldToMain();
+    }
+    return kind();
+  };
+}
+
+/** What every screen with an rjsf form loads (EntityForm), heaviest first. */
+const formLibraries = [() => import('@rjsf/utils'), () => import('@rjsf/validator-ajv8'), () => import('@rjsf/core')];
 
 /**
  * The one registry of screen kinds (STYLE rule 2): a kind name → the lazily loaded
@@ -10,15 +30,15 @@ type ScreenModule = { default: ComponentType<ScreenProps> };
  */
 export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   list: () => import('./list/ListScreen.tsx'),
-  form: () => import('./form/FormScreen.tsx'),
-  wizard: () => import('./wizard/WizardScreen.tsx'),
-  detail: () => import('./detail/DetailScreen.tsx'),
-  lookup: () => import('./lookup/LookupScreen.tsx'),
+  form: inStages(formLibraries, () => import('./form/FormScreen.tsx')),
+  wizard: inStages(formLibraries, () => import('./wizard/WizardScreen.tsx')),
+  detail: inStages(formLibraries, () => import('./detail/DetailScreen.tsx')),
+  lookup: inStages(formLibraries, () => import('./lookup/LookupScreen.tsx')),
   page: () => import('./page/PageScreen.tsx'),
   // Tables and apexcharts charts over API answers (the aggregates); apexcharts is a chunk of its own.
   dashboard: () => import('./dashboard/DashboardScreen.tsx'),
-  signin: () => import('./signin/SignInScreen.tsx'),
-  flow: () => import('./flow/FlowScreen.tsx'),
+  signin: inStages(formLibraries, () => import('./signin/SignInScreen.tsx')),
+  flow: inStages(formLibraries, () => import('./flow/FlowScreen.tsx')),
   tree: () => import('./tree/TreeScreen.tsx'),
   profile: () => import('./profile/ProfileScreen.tsx'),
   // A subsystem screen: the staff messenger (entity-free; REST and the live socket).

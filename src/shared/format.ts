@@ -8,6 +8,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { GridDefinition } from '../generated/meta.ts';
 import { resolveFieldSchema, scalarType } from '../definitions/pointer.ts';
 import { localizedName, type Locale, type LocalizedNames } from './locales.ts';
+import { BUSINESS_UTC_OFFSET_MINUTES } from './business-day.ts';
 
 /** The zone business dates and times are shown in. */
 export const TIME_ZONE = 'Asia/Tashkent';
@@ -107,14 +108,17 @@ export interface ZonedParts {
   second: number;
 }
 
-const zoned = new Intl.DateTimeFormat('en-GB', {
-  timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
-});
-
-/** The Tashkent wall-clock time of an instant. */
+/**
+ * The Tashkent wall-clock time of an instant: UTC+5, no daylight saving (business-day.ts), so
+ * plain arithmetic — an `Intl.DateTimeFormat` with a time zone would load the browser's time
+ * zone data on a page's first use, a long pause on a phone.
+ */
 export function tashkentParts(instant: Date): ZonedParts {
-  const parts = Object.fromEntries(zoned.formatToParts(instant).map((p) => [p.type, p.value]));
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) };
+  const local = new Date(instant.getTime() + BUSINESS_UTC_OFFSET_MINUTES * 60_000);
+  return {
+    year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate(),
+    hour: local.getUTCHours(), minute: local.getUTCMinutes(), second: local.getUTCSeconds(),
+  };
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0');

@@ -44,8 +44,8 @@ describe.skipIf(!built)('the built web app as served', () => {
 
   it('answers every client route that was not prerendered with index.html (compressed too), never cached, and leaves the API alone', async () => {
     const html = readFileSync(path.join(web, 'index.html'));
-    // Not prerendered: a staff list, no screen at all, and a public page with form fields.
-    for (const route of ['/reload', '/no-such-page', '/admin/appeals', '/login']) {
+    // Not prerendered: a staff list, no screen at all, and a signed-in user's own screen.
+    for (const route of ['/reload', '/no-such-page', '/admin/appeals', '/cabinet/appeals']) {
       const res = await app.inject({ method: 'GET', url: route, headers: { 'accept-encoding': 'br' } });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);

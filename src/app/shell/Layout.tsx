@@ -1,7 +1,7 @@
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { NavigationRegular, PanelLeftContractRegular, PanelLeftExpandRegular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { NavLink, ScrollRestoration, useLocation, useOutlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { screens } from '../../definitions/client.ts';
 import { canOpen } from '../../shared/ability.ts';
@@ -65,6 +65,12 @@ export function Layout() {
   const { t } = useTranslation();
   const ability = useAbility();
   const location = useLocation();
+  // The page as the router gives it: the same element while only the shell's own state (the
+  // menu) changes, so closing the phone menu after hydration does not render the page again.
+  const outlet = useOutlet();
+  // Likewise the boundary around it: while React still hydrates a prerendered page inside it,
+  // new props (a new element) would make React hydrate the whole page at once, as one long task.
+  const page = useMemo(() => <Suspense fallback={<PageSpinner label={t('engine.loading')} />}>{outlet}</Suspense>, [outlet, t]);
   const [condensed, setCondensed] = useState(() => getSetting('menuCondensed'));
   // A prerendered page was drawn with the desktop's open menu (the build cannot know the
   // screen; CSS hides it on a phone): hydration starts from the same state and closes it
@@ -103,6 +109,31 @@ export function Layout() {
     return [...bySection];
   }, [ability]);
 
+  // The menu's entries as one element: the shell's own state (the phone drawer closing after
+  // hydration, the condensed toggle's focus…) then re-renders the drawer, not every entry.
+  const menuItems = useMemo(() => sections.map(([section, items]) => (
+      <div key={section} role="group" aria-label={t(section)}>
+        {!condensed && <div className={s.section} data-section={section} aria-hidden="true">{t(section)}</div>}
+        {items.map((screen) => {
+          const Icon = menuIcon(screen.menu?.icon);
+          return (
+            <NavLink
+              key={screen.id}
+              to={screen.route}
+              data-menu={screen.id}
+              title={condensed ? t(screen.titleKey) : undefined}
+              aria-label={condensed ? t(screen.titleKey) : undefined}
+              className={({ isActive }) => mergeClasses(s.link, isActive && s.active)}
+              end={screen.route === '/'}
+            >
+              <Icon fontSize={20} />
+              {!condensed && <span>{t(screen.titleKey)}</span>}
+            </NavLink>
+          );
+        })}
+      </div>
+    )), [sections, condensed, s, t]);
+
   const toggle = () => {
     setOpen((o) => {
       if (!isPhone()) setSetting('sidebarOpen', !o);
@@ -124,28 +155,7 @@ export function Layout() {
         {open && <div className={s.backdrop} data-region="menu-backdrop" aria-hidden="true" onClick={() => setOpen(false)} />}
         {open && (
           <nav ref={nav} id="portal-menu" className={mergeClasses(s.nav, condensed && s.condensed)} data-region="menu" aria-label={t('app.menu')}>
-            {sections.map(([section, items]) => (
-              <div key={section} role="group" aria-label={t(section)}>
-                {!condensed && <div className={s.section} data-section={section} aria-hidden="true">{t(section)}</div>}
-                {items.map((screen) => {
-                  const Icon = menuIcon(screen.menu?.icon);
-                  return (
-                    <NavLink
-                      key={screen.id}
-                      to={screen.route}
-                      data-menu={screen.id}
-                      title={condensed ? t(screen.titleKey) : undefined}
-                      aria-label={condensed ? t(screen.titleKey) : undefined}
-                      className={({ isActive }) => mergeClasses(s.link, isActive && s.active)}
-                      end={screen.route === '/'}
-                    >
-                      <Icon fontSize={20} />
-                      {!condensed && <span>{t(screen.titleKey)}</span>}
-                    </NavLink>
-                  );
-                })}
-              </div>
-            ))}
+            {menuItems}
             <div className={s.hiddenOnPhone} style={{ padding: '8px' }}>
               <ShellButton
                 appearance="subtle"
@@ -160,9 +170,7 @@ export function Layout() {
           </nav>
         )}
         <main className={s.main} data-region="main">
-          <Suspense fallback={<PageSpinner label={t('engine.loading')} />}>
-            <Outlet />
-          </Suspense>
+          {page}
         </main>
       </div>
       <ScrollToTop />

@@ -1,16 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 
-/** Whether a media query matches, following changes (e.g. a phone-width layout). */
+const hasMatchMedia = (): boolean => typeof window !== 'undefined' && typeof window.matchMedia === 'function';
+
+/**
+ * Whether a media query matches, following changes (e.g. a phone-width layout). A server
+ * render (the prerender) and the hydration of its page answer `false` — the page was drawn
+ * for a wide screen — and a phone then re-renders with `true`, so React adopts the page
+ * instead of discarding it over a mismatch.
+ */
 export function useMediaQuery(query: string): boolean {
-  const get = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
-  const [matches, setMatches] = useState(get);
-  useEffect(() => {
-    if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return undefined;
+  const subscribe = useCallback((onChange: () => void) => {
+    if (!hasMatchMedia()) return () => undefined;
     const mq = window.matchMedia(query);
-    const onChange = () => setMatches(mq.matches);
-    onChange();
     mq.addEventListener('change', onChange);
     return () => mq.removeEventListener('change', onChange);
   }, [query]);
-  return matches;
+  return useSyncExternalStore(subscribe, () => hasMatchMedia() && window.matchMedia(query).matches, () => false);
 }

@@ -75,20 +75,22 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const { confirm, dialog } = useConfirm();
 
   const loaded = recordId !== undefined ? record.data : draftId ? draft.data?.data : empty.data;
-  const [formData, setFormData] = useState<RecordData | undefined>(undefined);
+  const creating = recordId === undefined && !draftId;
+  // The record as loaded, until the first edit. Derived while rendering (not set by an
+  // effect), so that a page rendered on the server (the prerender) already holds the form.
+  // A new record waits for its schema, which says how to read the query's initial values.
+  const initialData = useMemo(
+    () => (loaded && (!creating || definition.data) ? { ...dataOnly(loaded), ...(creating && definition.data ? prefillOf(definition.data.schema, search) : {}) } : undefined),
+    [loaded, creating, definition.data, search],
+  );
+  const [edited, setFormData] = useState<RecordData | undefined>(undefined);
+  const formData = edited ?? initialData;
   const [dirty, setDirty] = useState(false);
   const [saving, setSaving] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>(undefined);
   // One key per filled-in form: a double click or a retry after a lost answer is one record.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const [submitted, setSubmitted] = useState<{ id: number; referenceNumber: string; createdAt: string } | undefined>(undefined);
-  useEffect(() => {
-    const creating = recordId === undefined && !draftId;
-    // A new record waits for its schema, which says how to read the query's initial values.
-    if (loaded && formData === undefined && (!creating || definition.data)) {
-      setFormData({ ...dataOnly(loaded), ...(creating && definition.data ? prefillOf(definition.data.schema, search) : {}) });
-    }
-  }, [loaded, formData, recordId, draftId, definition.data, search]);
   useLeaveGuard(dirty, saving);
 
   const change = (data: RecordData) => {

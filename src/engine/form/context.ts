@@ -85,7 +85,10 @@ export const useParentObject = (): ParentObject => useContext(ParentObjectContex
 /** The current value of a sibling field (re-renders only when that value changes). */
 export function useSiblingValue(name: string | undefined): unknown {
   const parent = useParentObject();
-  return useSyncExternalStore(parent.subscribe, () => (name ? parent.data()?.[name] : undefined), () => undefined);
+  const read = () => (name ? parent.data()?.[name] : undefined);
+  // The same answer on a server (the prerender) as in the browser: hydration then finds nothing
+  // to change, instead of rendering every such field again at once after it.
+  return useSyncExternalStore(parent.subscribe, read, read);
 }
 
 /**
@@ -151,11 +154,9 @@ export const ServerErrorsContext = createContext<Readonly<Record<string, string>
 /** Whether the errors of the field at `pointer` may be shown; every field shows them outside an EntityForm. */
 export function useErrorsRevealed(pointer: string): boolean {
   const store = useContext(ErrorVisibilityContext);
-  return useSyncExternalStore(
-    store?.subscribe ?? noopSubscribe,
-    () => (store ? store.isVisible(pointer) : true),
-    () => true,
-  );
+  const read = () => (store ? store.isVisible(pointer) : true);
+  // As in useSiblingValue: a prerendered form's fields hydrate without a second render.
+  return useSyncExternalStore(store?.subscribe ?? noopSubscribe, read, read);
 }
 
 const noopSubscribe = () => () => undefined;

@@ -1,10 +1,11 @@
 /**
  * The portal's rjsf theme on Fluent UI v9 (DESIGN §3 says why not @rjsf/fluentui-rc): the
- * widget registry, the templates and two field overrides, merged into rjsf by `withTheme`.
+ * widget registry, the templates and three field overrides, merged into rjsf by `withTheme`.
  * @example const ThemedForm = withTheme(portalFormTheme);
  */
 import type { ThemeProps } from '@rjsf/core';
 import { ArrayField } from './fields/ArrayField.tsx';
+import { NumberField } from './fields/NumberField.tsx';
 import { ObjectField } from './fields/ObjectField.tsx';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate } from './templates/ArrayFieldTemplate.tsx';
 import { BaseInputTemplate } from './templates/BaseInputTemplate.tsx';
@@ -18,7 +19,7 @@ import { portalWidgets } from './widgets/index.ts';
 /** The theme: `withTheme(portalFormTheme)` is the form component EntityForm renders. */
 export const portalFormTheme = {
   widgets: portalWidgets,
-  fields: { ObjectField, ArrayField },
+  fields: { ObjectField, ArrayField, NumberField },
   templates: {
     FieldTemplate,
     ObjectFieldTemplate,

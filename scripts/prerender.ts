@@ -88,7 +88,7 @@ const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</
 
 /**
  * index.html with one prerendered page in it. A page with form fields is shown at once but
- * its main region is `inert` until the app has adopted it (App.tsx ReleasePrerender): what a
+ * its main region is `inert` until the app has adopted the screen (ScreenRoute): what a
  * visitor typed into the static page would be lost, so nothing can be typed there yet.
  */
 export function pageHtml(template: string, page: PrerenderedPage, locale: Locale, route: string, chunks: readonly string[] = []): string {

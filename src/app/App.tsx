@@ -11,16 +11,12 @@ export const createQueryClient = (): QueryClient =>
 
 /**
  * Ends the prerendered page's state once React owns the page: its phone-only CSS (the menu
- * hidden), the "hydrating" answer of the shell and the `inert` main region of a page with
- * form fields (scripts/prerender.ts) no longer apply. Rendered on the server too, so both
- * trees have the same shape.
+ * hidden) and the "hydrating" answer of the shell no longer apply. Rendered on the server
+ * too, so both trees have the same shape. (The `inert` main region of a page with form
+ * fields is released by the screen itself, once React owns the screen: ScreenRoute.)
  */
 function ReleasePrerender() {
-  useEffect(() => {
-    const root = document.getElementById('root');
-    root?.removeAttribute('data-prerendered');
-    root?.querySelector('[data-region="main"][inert]')?.removeAttribute('inert');
-  }, []);
+  useEffect(() => document.getElementById('root')?.removeAttribute('data-prerendered'), []);
   return null;
 }
 

@@ -20,6 +20,12 @@ export function ScreenRoute({ screen, Kind }: { screen: ScreenDefinition; Kind: 
   useEffect(() => {
     document.title = `${t(screen.titleKey)} — ${t('app.shortTitle')}`;
   }, [screen.titleKey, t]);
+  // A prerendered page with form fields keeps its screen inert until React owns the screen
+  // (scripts/prerender.ts): React hydrates the page's boundary after the shell, so the shell
+  // cannot tell when typing starts to count.
+  useEffect(() => {
+    document.querySelector('[data-region="main"][inert]')?.removeAttribute('inert');
+  }, []);
   if (!allowed && !signedIn()) {
     // A protected screen while signed out: sign in first, then come back here.
     return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;

@@ -16,6 +16,7 @@ import type {
   AccessDefinition,
   SeedFile,
   OpenDataset,
+  RecordAction,
 } from '../generated/meta.ts';
 import { SEED_GENERATORS } from './seed-generators.ts';
 
@@ -457,6 +458,19 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       });
       useKey(file, '/options/finish/doneKey', options.finish?.doneKey);
     }
+    const actions = (screen.options as { recordActions?: RecordAction[] } | undefined)?.recordActions;
+    actions?.forEach((action, i) => {
+      const at = `/options/recordActions/${i}`;
+      if (screen.kind !== 'detail' || !target) report(file, at, 'recordActions need a detail screen of an entity');
+      checkRecordSchema(file, action.schema as JSONSchema7, references, report, useKey);
+      for (const [name, pointer] of Object.entries(action.fromRecord ?? {})) {
+        if (target?.schema && pointer !== '/id' && !resolveFieldSchema(target.schema, pointer)) report(file, `${at}/fromRecord/${name}`, `entity "${screen.entity}" has no field ${pointer}`);
+      }
+      // Every value the call sends must come from the form or from the record.
+      const known = new Set([...Object.keys((action.schema as JSONSchema7).properties ?? {}), ...Object.keys(action.fromRecord ?? {})]);
+      const named = [...(action.endpoint.query ?? []), ...(action.endpoint.body ?? []), ...[...action.endpoint.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!)];
+      for (const name of named) if (!known.has(name)) report(file, `${at}/endpoint`, `"${name}" is neither a field of the action's form nor in fromRecord`);
+    });
     if ((screen.options as { plainStatus?: boolean } | undefined)?.plainStatus && target) {
       // The applicant's plain-words status: one sentence for every state the record can be in.
       const machine = target.manifest.workflow ? machines.get(target.manifest.workflow) : undefined;

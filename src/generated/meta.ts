@@ -603,6 +603,10 @@ export type ScreenDefinition = {
      * detail: show an outer user the record's status as a plain sentence (`workflow.<machine>.plain.<STATE>`, which `npm run check` then requires for every state; interpolated with `since` — the date the record entered the state — `deadline` — the due date the state keeps — and the record's top-level fields, dates as DD.MM.YYYY), the deadline and the dates of the steps, without staff names or internal comments.
      */
     plainStatus?: boolean;
+    /**
+     * detail: further actions on the record, each a button (shown to users with its permission) opening a small form whose values — with the record's fields named in `fromRecord` — are sent to an endpoint (e.g. an administrator sets a user's password). A 400's fieldErrors land on the form's fields.
+     */
+    recordActions?: RecordAction[];
   };
   /**
    * Who the screen is for: 'staff' (inner users) or 'outer' (citizens and businesses, access.json's outerRoles). Its menu entry shows only to that audience, and links between an entity's screens (list row → detail) prefer the screens of the user's audience; the permission still decides who may open the route. Absent: everyone the permission lets in.
@@ -679,6 +683,48 @@ export interface FlowEndpoint {
  * A call of the API. `{name}` in the path is filled from the context; `query` and `body` list the context values sent as query parameters or JSON body fields.
  */
 export interface FlowEndpoint1 {
+  method: "GET" | "POST";
+  path: string;
+  query?: string[];
+  body?: string[];
+}
+export interface RecordAction {
+  /**
+   * The button's data-action.
+   */
+  id: string;
+  /**
+   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   */
+  titleKey: string;
+  /**
+   * The CASL rule 'action Subject' a user needs to see the button (the endpoint checks again).
+   */
+  permission: string;
+  /**
+   * Context names filled from the record: name → JSON pointer of a record field (`/id` is the record's id).
+   */
+  fromRecord?: {
+    [k: string]: string;
+  };
+  /**
+   * JSON Schema (draft-07, titled with i18n keys) of the form the dialog shows.
+   */
+  schema: {};
+  /**
+   * rjsf uiSchema of that form.
+   */
+  uiSchema?: {};
+  endpoint: FlowEndpoint2;
+  /**
+   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   */
+  doneKey?: string;
+}
+/**
+ * A call of the API. `{name}` in the path is filled from the context; `query` and `body` list the context values sent as query parameters or JSON body fields.
+ */
+export interface FlowEndpoint2 {
   method: "GET" | "POST";
   path: string;
   query?: string[];

@@ -1,8 +1,9 @@
 /**
  * Organisation and profile in Debian's Chromium, as a person uses them: the organisation
  * tree (seeded central office and 14 regional departments), adding a unit under one of
- * them, and the profile page — a photo that becomes the header's avatar, and a password
- * change refused with its field errors and then accepted.
+ * them, an administrator setting another user's password on the Users screen, and the
+ * profile page — a photo that becomes the header's avatar, and a password change refused
+ * with its field errors and then accepted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -81,6 +82,31 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
     const branch = tree.locator(`[data-node="${id}"]`);
     await branch.locator('.fui-TreeItemLayout').first().click();
     await expect.poll(() => branch.innerText()).toContain('Yuridik bo‘lim');
+  });
+
+  it('sets another user\'s password from the Users screen: a mismatch on its field, then the user signs in with it', async () => {
+    const api = async (path: string, body: unknown, token?: string) => {
+      const res = await fetch(`${portal.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json() as Record<string, unknown> };
+    };
+    const admin = await api('/api/auth-payload', { username: 'admin', password: TEST_ADMIN_PASSWORD });
+    const user = await api('/api/portal-user/create', { username: 'new-clerk', firstName: 'Nodira', lastName: 'Tosheva', isOuter: false, canLogin: true, roles: ['employee'], regionId: 1 }, admin.body.token as string);
+    expect(user.status, JSON.stringify(user.body)).toBe(200);
+    await page.goto(`${portal.url}/admin/users/${user.body.id}`);
+    await page.locator('[data-screen="portal-user-detail"] [data-action="set-password"]').click();
+    const dialog = page.locator('[data-dialog="record-action"]');
+    await dialog.locator('[data-field="/password"] input').fill('clerk password 1');
+    await dialog.locator('[data-field="/confirmPassword"] input').fill('clerk password 2');
+    await dialog.locator('[data-action="send"]').click();
+    await expect.poll(() => dialog.locator('[data-field="/confirmPassword"]').innerText()).toContain('The passwords do not match');
+    await page.screenshot({ path: `${SHOTS}/org-set-password.png` });
+    await dialog.locator('[data-field="/confirmPassword"] input').fill('clerk password 1');
+    // The form's save lock (3 s) holds the second click until it has passed.
+    await expect.poll(async () => {
+      if (await dialog.count()) await dialog.locator('[data-action="send"]').click({ timeout: 1000 }).catch(() => undefined);
+      return dialog.count();
+    }).toBe(0);
+    expect((await api('/api/auth-payload', { username: 'new-clerk', password: 'clerk password 1' })).status).toBe(200);
   });
 
   it('uploads a photo that becomes the avatar, and changes the password', async () => {

@@ -265,6 +265,21 @@ describe('npm run check', () => {
     expectProblem(run(s), 'screens/ghost-list.json', '/entity', /entity "ghost" does not exist/);
   });
 
+  it('checks record actions: a detail screen, fromRecord fields of the entity, every value the call sends known, titled form fields', () => {
+    const s = clone();
+    const file = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.recordActions)!;
+    const action = json(s, file).options.recordActions[0];
+    action.fromRecord = { ...action.fromRecord, other: '/noSuchField' };
+    action.endpoint.body = [...action.endpoint.body, 'nobodyKnows'];
+    action.schema.properties.extra = { type: 'string', title: 'no.such.key' };
+    const problems = run(s);
+    expectProblem(problems, file, '/options/recordActions/0/fromRecord/other', /has no field \/noSuchField/);
+    expectProblem(problems, file, '/options/recordActions/0/endpoint', /"nobodyKnows" is neither a field/);
+    expect(problems.some((p) => p.file === file && /no\.such\.key/.test(p.message))).toBe(true);
+    json(s, file).kind = 'list';
+    expectProblem(run(s), file, '/options/recordActions/0', /need a detail screen/);
+  });
+
   it('requires a plain sentence for every state of the machine behind a plainStatus screen', () => {
     const s = clone();
     const file = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.plainStatus)!;

@@ -19,6 +19,8 @@ import { EntityForm } from '../form/EntityForm.tsx';
 import { HistoryTable } from './HistoryTable.tsx';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
+import { RecordActions } from './RecordActions.tsx';
+import type { RecordAction } from '../../generated/meta.ts';
 
 const useStyles = makeStyles({
   head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
@@ -74,6 +76,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
           {recordViews(entity, ability).map((view) => (
             <Link key={view.id} to={fillRoute(view.route, id)}><Button data-action={view.id}>{t(view.titleKey)}</Button></Link>
           ))}
+          <RecordActions entity={entity} actions={(screen.options as { recordActions?: RecordAction[] } | undefined)?.recordActions ?? []} record={data} />
           {edit && <Link to={edit}><Button appearance="primary" icon={<EditRegular />} data-action="edit">{t('engine.detail.edit')}</Button></Link>}
           {mayDelete && <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>{t('engine.detail.delete')}</Button>}
         </div>

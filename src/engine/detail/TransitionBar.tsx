@@ -37,6 +37,8 @@ const useStyles = makeStyles({
 export const stateKey = (machine: string, state: string): string => `workflow.${machine}.states.${state}`;
 export const eventKey = (machine: string, event: string): string => `workflow.${machine}.events.${event}`;
 
+const NO_UI = {};
+
 const eventsKey = (entity: string, id: number) => [...entityKeys.all(entity), 'events', id] as const;
 const transitionsKey = (entity: string, id: number) => [...entityKeys.all(entity), 'transitions', id] as const;
 
@@ -59,6 +61,8 @@ export function TransitionBar({ entity, base, machine, record, badge = true }: {
   });
   const [open, setOpen] = useState<EventOption | null>(null);
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>();
+  // The payload typed so far: kept across re-renders (a 400's field errors), not reset to empty.
+  const [payload, setPayload] = useState<Record<string, unknown>>({});
   const [comment, setComment] = useState('');
   const form = useRef<EntityFormHandle>(null);
 
@@ -102,6 +106,7 @@ export function TransitionBar({ entity, base, machine, record, badge = true }: {
           onClick={() => {
             if (event.payload) {
               setServerErrors(undefined);
+              setPayload({});
               setOpen(event);
             } else void confirmAndRun(event);
           }}
@@ -116,7 +121,7 @@ export function TransitionBar({ entity, base, machine, record, badge = true }: {
             <DialogTitle>{open && t(eventKey(machine, open.type), { defaultValue: open.type })}</DialogTitle>
             <DialogContent>
               {open?.payload && (
-                <EntityForm entity={entity} schema={open.payload} uiSchema={{}} formData={{}} serverErrors={serverErrors} formRef={form} onSubmit={(data) => void run(open, data)} />
+                <EntityForm entity={entity} schema={open.payload} uiSchema={NO_UI} formData={payload} onChange={setPayload} serverErrors={serverErrors} formRef={form} onSubmit={(data) => void run(open, data)} />
               )}
               <Textarea data-field="/comment" aria-label={t('workflow.ui.comment')} placeholder={t('workflow.ui.comment')} value={comment} onChange={(_e, d) => setComment(d.value)} />
             </DialogContent>

@@ -314,17 +314,32 @@ export default fp(
       return { ok: true };
     });
 
-    app.post<{ Body: { userId: number; password: string } }>('/api/auth/set-password', {
-      schema: { tags: ['Auth'], summary: 'Set another user\'s password (needs "update User" and sight of that user)', body: { type: 'object', additionalProperties: false, required: ['userId', 'password'], properties: { userId: { type: 'integer', minimum: 1 }, password: { type: 'string', maxLength: 1000 } } } },
+    app.post<{ Body: { userId: number; password: string; confirmPassword?: string } }>('/api/auth/set-password', {
+      schema: {
+        tags: ['Auth'],
+        summary: 'Set another user\'s password (needs "update User" and sight of that user); the user\'s sessions end',
+        body: { type: 'object', additionalProperties: false, required: ['userId', 'password'], properties: { userId: { type: 'integer', minimum: 1 }, password: { type: 'string', maxLength: 1000 }, confirmPassword: { type: 'string', maxLength: 1000 } } },
+      },
     }, async (request) => {
       // Reading and updating the user record through the store applies the caller's rights and scope.
       await app.store.get(access.userEntity, request.body.userId, request.actor);
       if (!request.actor.ability.can('update', app.definitions.entities.get(access.userEntity)!.manifest.subject)) throw new ApiError(403, 'errors.forbidden');
-      if (!passwordAcceptable(request.body.password)) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/password', key: 'validation.password', params: {} }] });
-      await app.db.query(
-        `INSERT INTO credential (user_id, password_hash) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()`,
-        [String(request.body.userId), await hashPassword(request.body.password)],
-      );
+      const { password, confirmPassword } = request.body;
+      const problems = [
+        ...(!passwordAcceptable(password) ? [{ pointer: '/password', key: 'validation.password', params: {} }] : []),
+        ...(confirmPassword !== undefined && confirmPassword !== password ? [{ pointer: '/confirmPassword', key: 'validation.passwordMismatch', params: {} }] : []),
+      ];
+      if (problems.length) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: problems });
+      // A password set by someone else replaces one that may be known to others: the user's
+      // sessions (refresh tokens) end with it, as after "forgot password".
+      const hash = await hashPassword(password);
+      await app.db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO credential (user_id, password_hash) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()`,
+          [String(request.body.userId), hash],
+        );
+        await tx.query('UPDATE refresh_token SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [String(request.body.userId)]);
+      });
       cache.delete(String(request.body.userId));
       return { ok: true };
     });

@@ -1,0 +1,86 @@
+import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle } from '@fluentui/react-components';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { JSONSchema7 } from 'json-schema';
+import type { RecordAction } from '../../generated/meta.ts';
+import { useApi, useDataProvider } from '../../app/api/context.tsx';
+import { HttpError } from '../../app/api/http.ts';
+import { useAbility } from '../../app/ability.tsx';
+import { canOpen } from '../../shared/ability.ts';
+import { valueAt } from '../../shared/format.ts';
+import { requestOf, type FlowContext } from '../flow/flow.ts';
+import { useLockedAction } from '../common/useLockedAction.ts';
+import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+
+/**
+ * The screen's `recordActions` a user may use on this record: a button each, opening the
+ * action's form in a dialog; its values and the record's fields named in `fromRecord` are sent
+ * to the action's endpoint (the server checks the permission again). A 400's field errors land
+ * on the form's fields; anything else is reported as usual and closes the dialog.
+ * @example <RecordActions entity="portal-user" actions={screen.options.recordActions} record={data} />
+ */
+export function RecordActions({ entity, actions, record }: { entity: string; actions: readonly RecordAction[]; record: Record<string, unknown> }) {
+  const { t } = useTranslation();
+  const ability = useAbility();
+  const dp = useDataProvider();
+  const { reportError, notifySuccess } = useApi();
+  const [open, setOpen] = useState<RecordAction | null>(null);
+  // The dialog's values live here, so a re-render (a 400's errors) keeps what was typed.
+  const [values, setValues] = useState<Record<string, unknown>>({});
+  const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>();
+  const form = useRef<EntityFormHandle>(null);
+  const allowed = actions.filter((a) => canOpen(ability, a.permission));
+
+  const { run, locked } = useLockedAction(async (action: RecordAction, values: Record<string, unknown>) => {
+    const context: FlowContext = { ...values };
+    for (const [name, pointer] of Object.entries(action.fromRecord ?? {})) context[name] = valueAt(record, pointer);
+    const request = requestOf(action.endpoint, context);
+    try {
+      await dp.call(request.method, request.path, request.method === 'GET' ? request.query : request.body, request.method === 'POST' ? request.query : undefined);
+      setOpen(null);
+      notifySuccess(action.doneKey ?? 'engine.saved.updated');
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 400 && error.fieldErrors) {
+        setServerErrors(error.fieldErrors);
+        return;
+      }
+      setOpen(null);
+      reportError(error);
+    }
+  });
+
+  if (allowed.length === 0) return null;
+  return (
+    <>
+      {allowed.map((action) => (
+        <Button key={action.id} data-action={action.id} onClick={() => { setServerErrors(undefined); setValues({}); setOpen(action); }}>{t(action.titleKey)}</Button>
+      ))}
+      {/* Mounted only while open: a closed Fluent dialog still wraps the page in focus guards. */}
+      {open && (
+        <Dialog open onOpenChange={(_e, d) => !d.open && setOpen(null)}>
+          <DialogSurface data-dialog="record-action" data-action-id={open.id}>
+            <DialogBody>
+              <DialogTitle>{t(open.titleKey)}</DialogTitle>
+              <DialogContent>
+                <EntityForm
+                  entity={entity}
+                  schema={open.schema as JSONSchema7}
+                  uiSchema={open.uiSchema ?? {}}
+                  formData={values}
+                  onChange={setValues}
+                  serverErrors={serverErrors}
+                  formRef={form}
+                  onSubmit={(data) => void run(open, data)}
+                />
+              </DialogContent>
+              <DialogActions>
+                <Button appearance="secondary" data-action="cancel" onClick={() => setOpen(null)}>{t('engine.form.cancel')}</Button>
+                <Button appearance="primary" data-action="send" disabled={locked} onClick={() => form.current?.submit()}>{t('engine.form.save')}</Button>
+              </DialogActions>
+            </DialogBody>
+          </DialogSurface>
+        </Dialog>
+      )}
+    </>
+  );
+}

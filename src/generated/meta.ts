@@ -59,7 +59,7 @@ export interface EntityManifest {
      */
     regionField?: string;
     /**
-     * Rows addressed to a user: a signed-in user whose identifier (`userField` of their user record, e.g. /pinfl) equals the row's `field` (e.g. /recipientPinfl) sees the row in the OWN scope as if it were theirs — given the role's read permission. Only top-level text fields.
+     * Rows addressed to a user: a signed-in user whose identifier (`userField` of their user record, e.g. /pinfl) equals the row's `field` (e.g. /recipientPinfl, or a nested one such as /pharmacy/stir) sees the row in the OWN scope as if it were theirs — given the role's read permission. Text fields; `userField` a top-level field of the user record.
      *
      * @minItems 1
      */

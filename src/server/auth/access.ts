@@ -1,6 +1,7 @@
 import type { AccessDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { abilityOfRoles, createAbility, rulesFromPermissions, type AbilityRule, type PortalAbility, type ReadOnlyFields } from '../../shared/ability.ts';
+import { valueAt } from '../../shared/format.ts';
 
 export type RowScope = 'OWN' | 'REGION' | 'ALL';
 
@@ -87,7 +88,7 @@ function recipientRules(actor: Actor, def: EntityDefinition): Array<{ field: str
 
 /** Whether a row's data names the actor as a recipient (manifest `scope.recipients`). */
 export function isRecipient(actor: Actor, def: EntityDefinition, data: Record<string, unknown>): boolean {
-  return recipientRules(actor, def).some((r) => data[r.field.slice(1)] === r.value);
+  return recipientRules(actor, def).some((r) => valueAt(data, r.field) === r.value);
 }
 
 /**
@@ -107,8 +108,9 @@ function widthScope(actor: Actor, def: EntityDefinition, param: (v: unknown) => 
   if (actor.scope === 'ALL') return undefined;
   if (actor.scope === 'REGION') return def.manifest.scope?.regionField ? `region = ${param(actor.region)}` : undefined;
   if (actor.id === null) return 'FALSE';
-  // The field names come from validated definitions (a top-level name, see entity.schema.json).
-  const addressed = recipientRules(actor, def).map((r) => `data->>'${r.field.slice(1)}' = ${param(r.value)}`);
+  // The field names come from validated definitions (identifiers, see entity.schema.json);
+  // `#>>` reads a nested one (`/pharmacy/stir` → data #>> '{pharmacy,stir}') as text.
+  const addressed = recipientRules(actor, def).map((r) => `data #>> '{${r.field.slice(1).split('/').join(',')}}' = ${param(r.value)}`);
   const own = `owner = ${param(actor.id)}`;
   return addressed.length ? `(${[own, ...addressed].join(' OR ')})` : own;
 }

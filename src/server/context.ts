@@ -48,7 +48,7 @@ export interface AppConfig {
   signatureTrustedCas?: string[] | undefined;
   /** OneID (OpenID Connect) settings (else ONEID_* variables; absent = OneID off). */
   oneId?: OneIdConfig | undefined;
-  /** The clock of confirmation codes (tests move it instead of sleeping). */
+  /** The clock of confirmation codes, deadlines and sign-in throttling (tests move it instead of sleeping). */
   clock: () => Date;
   /** E-mail delivery: an SMTP URL for nodemailer (SMTP_URL) and the sender address (SMTP_FROM). */
   smtpUrl?: string | undefined;

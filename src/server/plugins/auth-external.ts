@@ -49,12 +49,12 @@ export default fp(
         const { identity, redirect } = await client.finishLogin(new URL(request.url, 'http://portal.invalid'));
         const userId = await app.authSessions.provision({ ...identity, provider: 'oneid' });
         if (!userId) throw new OneIdError('invalid-token', 'no account may sign in with this identity');
-        await logAttempt(app.db, { username: identity.pinfl ?? identity.subject, ip: request.ip, outcome: 'ok', method: 'oneid' });
+        await logAttempt(app.db, { username: identity.pinfl ?? identity.subject, ip: request.ip, outcome: 'ok', method: 'oneid' }, app.config.clock());
         const session = Buffer.from(JSON.stringify(await app.authSessions.payloadFor(userId, false))).toString('base64url');
         return reply.redirect(`/login?redirect=${encodeURIComponent(redirect ?? '/')}#session=${session}`);
       } catch (error) {
         if (!(error instanceof OneIdError)) throw error;
-        await logAttempt(app.db, { username: 'oneid', ip: request.ip, outcome: 'bad-credentials', method: 'oneid' });
+        await logAttempt(app.db, { username: 'oneid', ip: request.ip, outcome: 'bad-credentials', method: 'oneid' }, app.config.clock());
         return reply.redirect(`/login?error=oneid`);
       }
     });

@@ -262,9 +262,9 @@ export default fp(
       }
       const username = request.body.username.trim().toLowerCase();
       const ip = ipOf(request);
-      const wait = await throttleWait(app.db, username, ip);
+      const wait = await throttleWait(app.db, username, ip, app.config.clock());
       if (wait > 0) {
-        await logAttempt(app.db, { username, ip, outcome: 'throttled', method: 'password' });
+        await logAttempt(app.db, { username, ip, outcome: 'throttled', method: 'password' }, app.config.clock());
         reply.header('retry-after', String(wait));
         throw new ApiError(429, 'errors.tooManyAttempts', { params: { seconds: wait } });
       }
@@ -277,10 +277,10 @@ export default fp(
       const ok = await checkPassword(user?.hash ?? DUMMY_HASH, request.body.password!);
       const allowed = Boolean(user) && (await mayLogin(String(user!.id), user!.data));
       if (!user || !user.hash || !ok || !allowed) {
-        await logAttempt(app.db, { username, ip, outcome: user && ok && !allowed ? 'disabled' : 'bad-credentials', method: 'password' });
+        await logAttempt(app.db, { username, ip, outcome: user && ok && !allowed ? 'disabled' : 'bad-credentials', method: 'password' }, app.config.clock());
         throw new ApiError(401, 'errors.badCredentials');
       }
-      await logAttempt(app.db, { username, ip, outcome: 'ok', method: 'password' });
+      await logAttempt(app.db, { username, ip, outcome: 'ok', method: 'password' }, app.config.clock());
       cache.delete(String(user.id));
       return payloadFor(String(user.id), request.body.rememberMe === true);
     });

@@ -65,6 +65,8 @@ export interface AppConfig {
   stompRelayUrl?: string | undefined;
   /** Lifetime of access tokens in seconds (ACCESS_TOKEN_SECONDS, default 900); tests shorten it. */
   accessTokenSeconds?: number | undefined;
+  /** How often the families other instances revoked (sign-out) are read, in ms (default 5 000; tests shorten it). */
+  revocationPollMs?: number | undefined;
   /** How often live sockets' sessions are checked again (sign-out, disabled user) and counters recomputed, in ms (default 15 000). */
   livePollMs?: number | undefined;
   /** Browser origins allowed on the live socket besides the portal's own host (STOMP_ALLOWED_ORIGINS, comma-separated). */

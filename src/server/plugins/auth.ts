@@ -7,6 +7,7 @@ import { syncDefaultRoles } from '../auth/role-sync.ts';
 import type { ReadOnlyFields } from '../../shared/ability.ts';
 import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../auth/passwords.ts';
 import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
+import { createRevokedFamilies } from '../auth/revoked-families.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
 import { createSignatureSignIn, type ExternalIdentity } from '../auth/external.ts';
 import { sessionReply, type PersonNames } from '../auth/session-reply.ts';
@@ -52,7 +53,17 @@ export default fp(
     const usernameColumn = userTable.columns.get('/username')!.column;
     const roleCodeColumn = roleTable.columns.get('/code')!.column;
     const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined, app.config.accessTokenSeconds);
-    const refresh = createRefreshTokens(app.db);
+    // Access tokens of a revoked family (sign-out, reuse, password reset) are refused from memory:
+    // no query per request. The margin covers a refresh that raced the revocation.
+    const revokedFamilies = createRevokedFamilies(app.db, {
+      windowSeconds: tokens.lifetimeSeconds + 60,
+      pollMs: app.config.revocationPollMs,
+      onError: (error) => app.log.error({ err: error }, 'reading revoked sessions failed'),
+    });
+    await revokedFamilies.load();
+    revokedFamilies.start();
+    app.addHook('onClose', async () => revokedFamilies.stop());
+    const refresh = createRefreshTokens(app.db, (family) => revokedFamilies.add(family));
     const system = systemActor();
     const userDef = app.definitions.entities.get(access.userEntity)!;
     const delegationTarget: DelegationTarget = { entity: access.userEntity, subject: userDef.manifest.subject, ...(userDef.manifest.scope?.regionField ? { regionField: userDef.manifest.scope.regionField } : {}) };
@@ -157,8 +168,9 @@ export default fp(
       const header = request.headers.authorization;
       if (!header?.startsWith('Bearer ')) return;
       const claims = await tokens.verify(header.slice(7).trim());
-      const actor = claims && (await loadActor(claims.sub));
-      // A token that is expired, forged or of a blocked user: the client refreshes or signs out.
+      const signedOut = claims?.sid !== undefined && revokedFamilies.has(claims.sid);
+      const actor = claims && !signedOut && (await loadActor(claims.sub));
+      // A token that is expired, forged, signed out or of a blocked user: the client refreshes or signs out.
       if (!actor) throw new ApiError(401, 'errors.sessionExpired');
       request.actor = actor;
     });
@@ -181,7 +193,7 @@ export default fp(
       const { reply: info } = await sessionInfo(userId);
       const issued = await refresh.issue(userId, remember);
       return {
-        // The access token names its refresh family: signing out closes the live sockets it opened.
+        // The access token names its refresh family: signing out ends it here and closes the live sockets it opened.
         token: await tokens.sign({ sub: userId, username: info.username, sid: issued.family }),
         refreshToken: issued.token,
         expiresIn: tokens.lifetimeSeconds,
@@ -307,9 +319,17 @@ export default fp(
     });
 
     app.post<{ Body: { refresh_token?: string } }>('/api/logout', {
-      schema: { tags: ['Auth'], body: { type: 'object', properties: { refresh_token: { type: 'string', maxLength: 200 } } } },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Sign out this device: the refresh token\'s family (and the bearer token\'s) is revoked — its access tokens stop working too; other devices stay signed in',
+        body: { type: 'object', properties: { refresh_token: { type: 'string', maxLength: 200 } } },
+      },
     }, async (request) => {
       if (request.body?.refresh_token) await refresh.revoke(request.body.refresh_token);
+      // The bearer token names its family too: a client that lost its refresh token still signs out.
+      const header = request.headers.authorization;
+      const claims = header?.startsWith('Bearer ') ? await tokens.verify(header.slice(7).trim()) : undefined;
+      if (claims?.sid && claims.sub === request.actor.id && !revokedFamilies.has(claims.sid)) await refresh.revokeFamily(claims.sid);
       if (request.actor.id) cache.delete(request.actor.id);
       return { ok: true };
     });

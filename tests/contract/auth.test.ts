@@ -16,6 +16,7 @@ import { createServerAjv } from '../../src/server/validation.ts';
 import { createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
 import { backends } from '../support/databases.ts';
 import { forgedToken, startTestApp, TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { multipart, PNG } from '../support/multipart.ts';
 import { createSampler } from '../support/sample-data.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
@@ -93,6 +94,23 @@ for (const backend of backends()) {
       // A forged or foreign token is refused, not treated as a guest.
       const forged = forgedToken(other.token);
       expect((await app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(forged) })).statusCode).toBe(401);
+    });
+
+    it('answers a refresh with every field of the sign-in reply, uploadPath among them', async () => {
+      const user = await userWith(['employee'], { regionId: 2 });
+      // A new avatar after sign-in: the refresh reply carries it (spec §7: access_token, refresh_token, uploadPath).
+      const route = [...registry.entities.values()].find((d) => d.manifest.photo?.route)!.manifest.photo!.route!;
+      const photo = multipart([{ name: 'me.png', type: 'image/png', content: PNG }]);
+      const uploaded = await app.inject({ method: 'POST', url: `/api/file-entity/save/${route}/for-profile`, payload: photo.payload, headers: { ...photo.headers, ...as(user.token) } });
+      expect(uploaded.statusCode, uploaded.body).toBe(200);
+      const refreshed = await refreshWith(user.refreshToken);
+      expect(refreshed.statusCode, refreshed.body).toBe(200);
+      const body = refreshed.json();
+      expect(Object.keys(body)).toEqual(expect.arrayContaining(Object.keys(user.body)));
+      expect(body).toMatchObject({ ...user.body, token: expect.any(String), refreshToken: expect.any(String), uploadPath: uploaded.json().uploadPath });
+      expect(body.uploadPath).toMatch(/^\/api\/file-entity\/get\//);
+      expect(body).toMatchObject({ access_token: body.token, refresh_token: body.refreshToken, token_type: 'Bearer', expires_in: body.expiresIn });
+      expect((await app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(body.token) })).statusCode).toBe(200);
     });
 
     it('signs out one device: its access token is refused at once, another device keeps working', async () => {

@@ -189,9 +189,9 @@ export default fp(
       const reply = sessionReply({ id: Number(userId), username: user.username, cardId: card?.id ?? user.employeeId ?? null, names, isOuter: user.isOuter, photo, permissions: actor.permissions, fieldRules: actor.fieldRules });
       return { reply, names, roles: user.roles };
     };
-    const payloadFor = async (userId: string, remember: boolean) => {
+    /** The sign-in reply (spec §7): tokens of the refresh family `issued`, and who the user is. */
+    const sessionPayload = async (userId: string, issued: { token: string; family: string }) => {
       const { reply: info } = await sessionInfo(userId);
-      const issued = await refresh.issue(userId, remember);
       return {
         // The access token names its refresh family: signing out ends it here and closes the live sockets it opened.
         token: await tokens.sign({ sub: userId, username: info.username, sid: issued.family }),
@@ -200,6 +200,7 @@ export default fp(
         ...info,
       };
     };
+    const payloadFor = async (userId: string, remember: boolean) => sessionPayload(userId, await refresh.issue(userId, remember));
 
     /**
      * The account of someone proven by a signature or by OneID: the user with that PINFL
@@ -310,11 +311,15 @@ export default fp(
         const message = app.translator.t(request.locale, 'errors.sessionExpired');
         return reply.code(401).send({ message, detail: message });
       }
+      // The sign-in reply's fields (spec §7: uploadPath among them — a new avatar, changed
+      // permissions), plus the OAuth names of the same tokens.
+      const payload = await sessionPayload(next.userId, next);
       return {
-        access_token: await tokens.sign({ sub: next.userId, username: actor.username ?? '', sid: next.family }),
-        refresh_token: next.token,
+        access_token: payload.token,
+        refresh_token: payload.refreshToken,
         token_type: 'Bearer',
-        expires_in: tokens.lifetimeSeconds,
+        expires_in: payload.expiresIn,
+        ...payload,
       };
     });
 

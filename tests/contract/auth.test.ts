@@ -5,6 +5,7 @@
  * schemas/_access/access.json — with object-level and regional checks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { buildApp, REPO_ROOT } from '../../src/server/app.ts';
+import { REFRESH_TOKEN_SECONDS, REMEMBER_REFRESH_SECONDS } from '../../src/server/auth/tokens.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
 import { backends } from '../support/databases.ts';
@@ -33,8 +35,16 @@ for (const backend of backends()) {
 
     const anon = { authorization: '', 'accept-language': 'en' };
     const as = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'en' });
-    const signIn = (username: string, password: string, ip = '10.0.0.1') =>
-      app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password }, headers: { ...anon, 'x-forwarded-for': ip }, remoteAddress: ip });
+    const signIn = (username: string, password: string, ip = '10.0.0.1', rememberMe?: boolean) =>
+      app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password, ...(rememberMe === undefined ? {} : { rememberMe }) }, headers: { ...anon, 'x-forwarded-for': ip }, remoteAddress: ip });
+    /** How long a refresh token was issued for, in seconds, as stored (only its hash is). */
+    const lifetimeOf = async (refreshToken: string) => {
+      const { rows } = await app.db.query<{ seconds: number }>(
+        'SELECT extract(epoch FROM expires_at - created_at)::int AS seconds FROM refresh_token WHERE token_hash = $1',
+        [createHash('sha256').update(refreshToken).digest('hex')],
+      );
+      return rows[0]?.seconds;
+    };
     const refreshWith = (refreshToken: string) =>
       app.inject({ method: 'POST', url: '/api/o/token/', payload: { grant_type: 'refresh_token', refresh_token: refreshToken }, headers: anon });
     let made = 0;
@@ -111,6 +121,19 @@ for (const backend of backends()) {
       expect(body.uploadPath).toMatch(/^\/api\/file-entity\/get\//);
       expect(body).toMatchObject({ access_token: body.token, refresh_token: body.refreshToken, token_type: 'Bearer', expires_in: body.expiresIn });
       expect((await app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(body.token) })).statusCode).toBe(200);
+    });
+
+    it('keeps a remember-me refresh token 30 days and any other one day, across rotation', async () => {
+      const user = await userWith(['employee']);
+      expect(await lifetimeOf(user.refreshToken)).toBe(REFRESH_TOKEN_SECONDS);
+      expect(REFRESH_TOKEN_SECONDS).toBe(24 * 3600);
+      const remembered = await signIn(`u${made}-employee`, 'correct horse battery', '10.2.0.1', true);
+      expect(remembered.statusCode, remembered.body).toBe(200);
+      expect(await lifetimeOf(remembered.json().refreshToken)).toBe(REMEMBER_REFRESH_SECONDS);
+      expect(REMEMBER_REFRESH_SECONDS).toBe(30 * 24 * 3600);
+      // The next token of a remembered family is remembered too; the other stays a day.
+      expect(await lifetimeOf((await refreshWith(remembered.json().refreshToken)).json().refreshToken)).toBe(REMEMBER_REFRESH_SECONDS);
+      expect(await lifetimeOf((await refreshWith(user.refreshToken)).json().refreshToken)).toBe(REFRESH_TOKEN_SECONDS);
     });
 
     it('signs out one device: its access token is refused at once, another device keeps working', async () => {

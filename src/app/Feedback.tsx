@@ -7,9 +7,9 @@ import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from '
 import i18next from 'i18next';
 import { ApiProvider } from './api/context.tsx';
 import { createDataProvider } from './api/data-provider.ts';
-import { createErrorQueue, createHttpClient, describeFailure, HttpError, NetworkError } from './api/http.ts';
-import { clearSession, getSetting } from './settings.ts';
-import { refreshSession } from './session.ts';
+import { createErrorQueue, describeFailure, HttpError, NetworkError } from './api/http.ts';
+import { getSetting } from './settings.ts';
+import { createSessionHttpClient } from './session.ts';
 import type { FeedbackMessage } from './FeedbackUi.tsx';
 
 const FeedbackUi = lazy(() => import('./FeedbackUi.tsx'));
@@ -33,14 +33,8 @@ export function Feedback({ children, apiFetch }: { children: ReactNode; apiFetch
 
   const value = useMemo(() => {
     const queue = createErrorQueue(show);
-    const http = createHttpClient({
-      getToken: () => getSetting('accessToken'),
+    const http = createSessionHttpClient({
       getLocale: () => i18next.language,
-      onUnauthorized: () => {
-        clearSession();
-        window.location.reload();
-      },
-      refresh: () => refreshSession(),
       onInFlightChange: (n) => queue.setInFlight(n),
       fetch: apiFetch,
     });

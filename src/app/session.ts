@@ -4,6 +4,7 @@
  * return to read-on-everything; the page reloads).
  */
 import { rulesFromPermissions, type AbilityRule } from '../shared/ability.ts';
+import { createHttpClient, type HttpClient } from './api/http.ts';
 import { clearSession, getSetting, setSetting } from './settings.ts';
 
 /** The reply of POST /api/auth-payload. */
@@ -60,9 +61,13 @@ export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<boolean
         body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: refreshToken }),
       });
       if (!res.ok) return false;
-      const body = (await res.json()) as { access_token: string; refresh_token: string };
-      setSetting('accessToken', body.access_token);
-      setSetting('refreshToken', body.refresh_token);
+      const body = (await res.json()) as Partial<SignInReply> & { access_token: string; refresh_token: string };
+      // The reply is the sign-in reply (spec §7): who the user is now — avatar, permissions — is kept too.
+      if (body.permissions && body.employee) saveSession({ ...(body as SignInReply), token: body.access_token, refreshToken: body.refresh_token });
+      else {
+        setSetting('accessToken', body.access_token);
+        setSetting('refreshToken', body.refresh_token);
+      }
       return true;
     } catch {
       return false;
@@ -71,6 +76,34 @@ export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<boolean
     }
   })();
   return inFlight;
+}
+
+/**
+ * The session is over on this device (its refresh failed): token, refresh token, user info
+ * and project data go, the CASL rules return to read-all, and the page reloads — as a
+ * signed-out visitor.
+ */
+export function endSession(reload: () => void = () => window.location.reload()): void {
+  clearSession();
+  reload();
+}
+
+/**
+ * The app's HTTP client bound to the stored session: the stored access token on every
+ * request; a 401 renews it through {@link refreshSession} (one refresh for however many
+ * requests failed together) and repeats each request once; a failed refresh ends the
+ * session ({@link endSession}).
+ * @example const http = createSessionHttpClient({ getLocale: () => i18next.language });
+ */
+export function createSessionHttpClient(deps: { getLocale(): string; fetch?: typeof fetch | undefined; onInFlightChange?(count: number): void; reload?(): void }): HttpClient {
+  return createHttpClient({
+    getToken: () => getSetting('accessToken'),
+    getLocale: deps.getLocale,
+    refresh: () => refreshSession(deps.fetch),
+    onUnauthorized: () => endSession(deps.reload),
+    ...(deps.onInFlightChange ? { onInFlightChange: deps.onInFlightChange } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
 }
 
 /** Logout: revokes the refresh token's family, clears the session and reloads. */

@@ -48,7 +48,7 @@ export interface AppConfig {
   signatureTrustedCas?: string[] | undefined;
   /** OneID (OpenID Connect) settings (else ONEID_* variables; absent = OneID off). */
   oneId?: OneIdConfig | undefined;
-  /** The clock of confirmation codes (tests move it instead of sleeping). */
+  /** The clock of confirmation codes, deadlines and sign-in throttling (tests move it instead of sleeping). */
   clock: () => Date;
   /** E-mail delivery: an SMTP URL for nodemailer (SMTP_URL) and the sender address (SMTP_FROM). */
   smtpUrl?: string | undefined;
@@ -65,6 +65,8 @@ export interface AppConfig {
   stompRelayUrl?: string | undefined;
   /** Lifetime of access tokens in seconds (ACCESS_TOKEN_SECONDS, default 900); tests shorten it. */
   accessTokenSeconds?: number | undefined;
+  /** How often the families other instances revoked (sign-out) are read, in ms (default 5 000; tests shorten it). */
+  revocationPollMs?: number | undefined;
   /** How often live sockets' sessions are checked again (sign-out, disabled user) and counters recomputed, in ms (default 15 000). */
   livePollMs?: number | undefined;
   /** Browser origins allowed on the live socket besides the portal's own host (STOMP_ALLOWED_ORIGINS, comma-separated). */

@@ -5,14 +5,20 @@
  * schemas/_access/access.json — with object-level and regional checks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
-import { REPO_ROOT } from '../../src/server/app.ts';
+import { buildApp, REPO_ROOT } from '../../src/server/app.ts';
+import { REFRESH_TOKEN_SECONDS, REMEMBER_REFRESH_SECONDS } from '../../src/server/auth/tokens.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
 import { backends } from '../support/databases.ts';
-import { forgedToken, startTestApp } from '../support/app.ts';
+import { forgedToken, startTestApp, TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { multipart, PNG } from '../support/multipart.ts';
 import { createSampler } from '../support/sample-data.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
@@ -29,8 +35,18 @@ for (const backend of backends()) {
 
     const anon = { authorization: '', 'accept-language': 'en' };
     const as = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'en' });
-    const signIn = (username: string, password: string, ip = '10.0.0.1') =>
-      app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password }, headers: { ...anon, 'x-forwarded-for': ip }, remoteAddress: ip });
+    const signIn = (username: string, password: string, ip = '10.0.0.1', rememberMe?: boolean) =>
+      app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password, ...(rememberMe === undefined ? {} : { rememberMe }) }, headers: { ...anon, 'x-forwarded-for': ip }, remoteAddress: ip });
+    /** How long a refresh token was issued for, in seconds, as stored (only its hash is). */
+    const lifetimeOf = async (refreshToken: string) => {
+      const { rows } = await app.db.query<{ seconds: number }>(
+        'SELECT extract(epoch FROM expires_at - created_at)::int AS seconds FROM refresh_token WHERE token_hash = $1',
+        [createHash('sha256').update(refreshToken).digest('hex')],
+      );
+      return rows[0]?.seconds;
+    };
+    const refreshWith = (refreshToken: string) =>
+      app.inject({ method: 'POST', url: '/api/o/token/', payload: { grant_type: 'refresh_token', refresh_token: refreshToken }, headers: anon });
     let made = 0;
     /** A user with the given roles and region, signed in; returns their token and id. */
     const userWith = async (roles: string[], extra: Record<string, unknown> = {}) => {
@@ -88,6 +104,73 @@ for (const backend of backends()) {
       // A forged or foreign token is refused, not treated as a guest.
       const forged = forgedToken(other.token);
       expect((await app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(forged) })).statusCode).toBe(401);
+    });
+
+    it('answers a refresh with every field of the sign-in reply, uploadPath among them', async () => {
+      const user = await userWith(['employee'], { regionId: 2 });
+      // A new avatar after sign-in: the refresh reply carries it (spec §7: access_token, refresh_token, uploadPath).
+      const route = [...registry.entities.values()].find((d) => d.manifest.photo?.route)!.manifest.photo!.route!;
+      const photo = multipart([{ name: 'me.png', type: 'image/png', content: PNG }]);
+      const uploaded = await app.inject({ method: 'POST', url: `/api/file-entity/save/${route}/for-profile`, payload: photo.payload, headers: { ...photo.headers, ...as(user.token) } });
+      expect(uploaded.statusCode, uploaded.body).toBe(200);
+      const refreshed = await refreshWith(user.refreshToken);
+      expect(refreshed.statusCode, refreshed.body).toBe(200);
+      const body = refreshed.json();
+      expect(Object.keys(body)).toEqual(expect.arrayContaining(Object.keys(user.body)));
+      expect(body).toMatchObject({ ...user.body, token: expect.any(String), refreshToken: expect.any(String), uploadPath: uploaded.json().uploadPath });
+      expect(body.uploadPath).toMatch(/^\/api\/file-entity\/get\//);
+      expect(body).toMatchObject({ access_token: body.token, refresh_token: body.refreshToken, token_type: 'Bearer', expires_in: body.expiresIn });
+      expect((await app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(body.token) })).statusCode).toBe(200);
+    });
+
+    it('keeps a remember-me refresh token 30 days and any other one day, across rotation', async () => {
+      const user = await userWith(['employee']);
+      expect(await lifetimeOf(user.refreshToken)).toBe(REFRESH_TOKEN_SECONDS);
+      expect(REFRESH_TOKEN_SECONDS).toBe(24 * 3600);
+      const remembered = await signIn(`u${made}-employee`, 'correct horse battery', '10.2.0.1', true);
+      expect(remembered.statusCode, remembered.body).toBe(200);
+      expect(await lifetimeOf(remembered.json().refreshToken)).toBe(REMEMBER_REFRESH_SECONDS);
+      expect(REMEMBER_REFRESH_SECONDS).toBe(30 * 24 * 3600);
+      // The next token of a remembered family is remembered too; the other stays a day.
+      expect(await lifetimeOf((await refreshWith(remembered.json().refreshToken)).json().refreshToken)).toBe(REMEMBER_REFRESH_SECONDS);
+      expect(await lifetimeOf((await refreshWith(user.refreshToken)).json().refreshToken)).toBe(REFRESH_TOKEN_SECONDS);
+    });
+
+    it('signs out one device: its access token is refused at once, another device keeps working', async () => {
+      const laptop = await userWith(['employee'], { regionId: 2 });
+      const phone = await signIn(`u${made}-employee`, 'correct horse battery', '10.3.0.1');
+      const tablet = await signIn(`u${made}-employee`, 'correct horse battery', '10.3.0.2');
+      const get = (token: string) => app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(token) });
+      // Used once first, so that the token is in the verified-token cache.
+      expect((await get(laptop.token)).statusCode).toBe(200);
+      // As the web app signs out: the refresh token in the body, no bearer header.
+      expect((await app.inject({ method: 'POST', url: '/api/logout', payload: { refresh_token: laptop.refreshToken }, headers: anon })).statusCode).toBe(200);
+      const refused = await get(laptop.token);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().message).toBeTruthy();
+      expect((await get(phone.json().token)).statusCode).toBe(200);
+      // A client with only its access token signs out by it (its family).
+      expect((await app.inject({ method: 'POST', url: '/api/logout', payload: {}, headers: as(tablet.json().token) })).statusCode).toBe(200);
+      expect((await get(tablet.json().token)).statusCode).toBe(401);
+      expect((await refreshWith(tablet.json().refreshToken)).statusCode).toBe(401);
+      expect((await get(phone.json().token)).statusCode).toBe(200);
+    });
+
+    it.skipIf(backend.name !== 'postgres')('ends a session signed out on another instance within the revocation poll', async () => {
+      // A second instance on the same database, reading others' revocations every 50 ms.
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
+      const other = await buildApp({ dataDir, databaseUrl: app.config.databaseUrl, adminPassword: TEST_ADMIN_PASSWORD, revocationPollMs: 50 });
+      try {
+        await other.ready();
+        const user = await userWith(['employee'], { regionId: 2 });
+        const get = () => other.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(user.token) });
+        expect((await get()).statusCode).toBe(200);
+        expect((await app.inject({ method: 'POST', url: '/api/logout', payload: { refresh_token: user.refreshToken }, headers: anon })).statusCode).toBe(200);
+        await expect.poll(async () => (await get()).statusCode).toBe(401);
+      } finally {
+        await other.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
 
     it('lets each default role do exactly what its permissions say, on every entity', async () => {

@@ -8,7 +8,8 @@ import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { findFileFields } from '../../src/server/store/record-schema.ts';
-import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES } from '../../src/server/plugins/files.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, UPLOADS_PER_MINUTE } from '../../src/server/plugins/files.ts';
+import { abilityOfRoles } from '../../src/shared/ability.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
@@ -19,6 +20,17 @@ const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT
 const def = [...registry.entities.values()].find((d) => findFileFields(d.schema).some((f) => f.path.length <= 2))!;
 const fileField = findFileFields(def.schema).find((f) => f.path.length <= 2)!.path[0]!;
 const other = [...registry.entities.values()].find((d) => d.id !== def.id)!;
+// Whom the permission data lets upload where: the guest's entity (a public form's attachments),
+// one the guest may neither create nor change, and a default role with an entity it may not touch.
+const access = registry.access!;
+const mayUpload = (permissions: string[], d: { manifest: { subject: string } }) => {
+  const { ability } = abilityOfRoles([{ permissions }]);
+  return ability.can('create', d.manifest.subject) || ability.can('update', d.manifest.subject);
+};
+const guestEntity = [...registry.entities.values()].find((d) => mayUpload(access.guest.permissions, d))!;
+const closedToGuests = [...registry.entities.values()].find((d) => !mayUpload(access.guest.permissions, d))!;
+const limitedRole = access.roles.find((r) => r.code !== access.adminRole && [...registry.entities.values()].some((d) => !mayUpload(r.permissions, d)))!;
+const closedToRole = [...registry.entities.values()].find((d) => !mayUpload(limitedRole.permissions, d))!;
 
 for (const backend of backends()) {
   describe.skipIf(!backend.available)(`files on ${backend.name} (via ${def.id}.${fileField})`, () => {
@@ -29,9 +41,9 @@ for (const backend of backends()) {
     });
     afterAll(async () => close?.());
 
-    const upload = (kind: string, files: Parameters<typeof multipart>[0]) => {
+    const upload = (kind: string, files: Parameters<typeof multipart>[0], as: { headers?: Record<string, string>; ip?: string } = {}) => {
       const { payload, headers } = multipart(files);
-      return app.inject({ method: 'POST', url: `/api/file-entity/save/${kind}`, payload, headers: { ...headers, 'accept-language': 'en' } });
+      return app.inject({ method: 'POST', url: `/api/file-entity/save/${kind}`, payload, headers: { ...headers, 'accept-language': 'en', ...as.headers }, ...(as.ip ? { remoteAddress: as.ip } : {}) });
     };
     const stored = () => {
       const dir = app.config.filesDir;
@@ -82,6 +94,45 @@ for (const backend of backends()) {
       const created = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...sample(7, { full: true }), [fileField]: [res.json().list[0].id] } });
       expect(created.statusCode).toBe(400);
       expect(Object.keys(created.json().fieldErrors)).toEqual([`/${fileField}/0`]);
+    });
+
+    it(`refuses uploads to whoever may neither create nor change records of the entity (${closedToGuests.id}, ${limitedRole.code} on ${closedToRole.id}), keeping nothing`, async () => {
+      const rowsBefore = await fileRows();
+      const filesBefore = stored().length;
+      const anonymous = await upload(closedToGuests.id, [{ name: 'photo.png', content: PNG }], { headers: { authorization: '', 'accept-language': 'ru' }, ip: '10.31.0.1' });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json().message).toBe('Пожалуйста, войдите в систему');
+
+      const username = `uploader-${limitedRole.code}`.slice(0, 50);
+      const user = await app.inject({ method: 'POST', url: '/api/portal-user/create', payload: { username, firstName: 'Up', lastName: 'Loader', isOuter: access.outerRoles.includes(limitedRole.code), canLogin: true, roles: [limitedRole.code], regionId: 1 } });
+      expect(user.statusCode, user.body).toBe(200);
+      await app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { userId: user.json().id, password: 'uploader password' } });
+      const session = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password: 'uploader password' }, headers: { authorization: '' } });
+      const refused = await upload(closedToRole.id, [{ name: 'photo.png', content: PNG }, { name: 'decision.pdf', content: PDF }], { headers: { authorization: `Bearer ${session.json().token}` } });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toBe('You have no permission to do this action');
+
+      // A guest may attach files to what guests may file (a public appeal's attachments).
+      const allowed = await upload(guestEntity.id, [{ name: 'photo.png', content: PNG }], { headers: { authorization: '' }, ip: '10.31.0.2' });
+      expect(allowed.statusCode, allowed.body).toBe(200);
+      expect(await fileRows()).toBe(rowsBefore + 1);
+      expect(stored().length).toBe(filesBefore + 1);
+    });
+
+    it(`lets one address upload anonymously ${UPLOADS_PER_MINUTE} times a minute, then answers a localized 429`, async () => {
+      const ip = '10.32.0.1';
+      for (let i = 0; i < UPLOADS_PER_MINUTE; i++) {
+        expect((await upload(guestEntity.id, [{ name: `p${i}.png`, content: PNG }], { headers: { authorization: '' }, ip })).statusCode).toBe(200);
+      }
+      const rowsBefore = await fileRows();
+      const limited = await upload(guestEntity.id, [{ name: 'one-more.png', content: PNG }], { headers: { authorization: '', 'accept-language': 'ru' }, ip });
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(limited.json().message).toMatch(/^Слишком много запросов/);
+      expect(await fileRows()).toBe(rowsBefore);
+      // Another address has its own budget; signed-in staff are not counted.
+      expect((await upload(guestEntity.id, [{ name: 'p.png', content: PNG }], { headers: { authorization: '' }, ip: '10.32.0.2' })).statusCode).toBe(200);
+      expect((await upload(guestEntity.id, [{ name: 'p.png', content: PNG }], { ip })).statusCode).toBe(200);
     });
 
     it('refuses a disallowed type, too many files and a too large file, keeping nothing', async () => {

@@ -2,9 +2,10 @@
  * The role × route × action matrix, generated from schemas/_access/access.json and the entity
  * manifests — no list of expectations is written by hand. For the guest and every default
  * role, on every entity, each generic route (create, get, list-search, search-by-keyword,
- * export, update, delete, audit, find-by where the entity has unique fields, and the download
- * of a record's file where it has files) is allowed (2xx) or denied (401 to a guest, 403 to a
- * user) as the role's permissions say; the rows each route shows follow the role's scope
+ * export, update, delete, audit, find-by where the entity has unique fields, the upload of
+ * files for the entity's records, and the download of a record's file where it has files) is
+ * allowed (2xx) or denied (401 to a guest, 403 to a user) as the role's permissions say — a
+ * refused upload stores no file; the rows each route shows follow the role's scope
  * (OWN: only the user's own — another user's record answers 404 and is absent from lists;
  * REGION: only the user's region where the entity has one; ALL: everything). Server-owned
  * fields in a body are ignored, and a role's read-only fields cannot be changed while
@@ -105,6 +106,17 @@ for (const backend of backends()) {
 
     const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: unknown) =>
       app.inject({ method, url, headers: { 'accept-language': 'en', ...headers }, payload: payload as never });
+    let uploads = 0;
+    /**
+     * One image uploaded for records of the entity, each from an address of its own: the
+     * per-address budget of anonymous uploads has its own test (files.test.ts).
+     */
+    const upload = (entity: string, headers: Record<string, string>) => {
+      uploads += 1;
+      const { payload, headers: form } = multipart([{ name: 'scan.png', type: 'image/png', content: PNG }]);
+      return app.inject({ method: 'POST', url: `/api/file-entity/save/${entity}`, payload, headers: { 'accept-language': 'en', ...form, ...headers }, remoteAddress: `10.66.${Math.floor(uploads / 250)}.${(uploads % 250) + 1}` });
+    };
+    const fileRows = async () => (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM file_entity')).rows[0]!.n;
     const asAdmin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
       app.inject({ method, url, headers: { 'accept-language': 'en' }, payload: payload as never });
     const stored = async (def: EntityDefinition, id: number) => {
@@ -290,6 +302,16 @@ for (const backend of backends()) {
         const res = await call('GET', `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`, headers);
         expectStatus(res, 200, `find-by ${pointer}`);
         expect(res.json().record?.id ?? null, what(`find-by ${pointer}`)).toBe(mayRead && readable(row) ? row.id : null);
+      }
+
+      // the upload of files for the entity's records: whoever may create or update one; a refusal stores nothing
+      const filesBefore = await fileRows();
+      const uploaded = await upload(entity, headers);
+      if (may('create') || may('update')) expectStatus(uploaded, 200, 'upload');
+      else {
+        expectStatus(uploaded, denied, 'upload');
+        expect(uploaded.json().message, what('upload refusal (localized)')).toBe(role.guest ? 'Please sign in' : 'You have no permission to do this action');
+        expect(await fileRows(), what('refused upload stored no file')).toBe(filesBefore);
       }
 
       // the download of a record's file: exactly for whoever may read the record

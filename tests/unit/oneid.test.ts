@@ -103,6 +103,7 @@ describe('OneID client against a real OpenID provider', () => {
         phone: ACCOUNT.mob_phone_no,
       },
       redirect: '/cabinet/appeals?tab=2',
+      remember: false,
     });
 
     // The state is one-time: replaying the same callback fails before reaching the provider.
@@ -175,12 +176,14 @@ describe('OneID client against a real OpenID provider', () => {
     try {
       for (const ddl of ONEID_DDL) await db.query(ddl);
       const oneid = client(createSqlPendingLoginStore(db));
-      const { url, state } = await oneid.startLogin({ redirect: '/home' });
+      const { url, state } = await oneid.startLogin({ redirect: '/home', remember: true });
       expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM oneid_pending WHERE state = $1', [state])).rows[0]?.n).toBe(1);
       const { callbackUrl } = await signInWithFetch(url, { redirectUri: REDIRECT_URI });
-      const { identity, redirect } = await oneid.finishLogin(callbackUrl);
+      const { identity, redirect, remember } = await oneid.finishLogin(callbackUrl);
       expect(identity.pinfl).toBe(ACCOUNT.pin);
       expect(redirect).toBe('/home');
+      // "Remember me" came back with the state, from the table.
+      expect(remember).toBe(true);
       expect((await db.query('SELECT 1 FROM oneid_pending')).rowCount).toBe(0);
       await expectCode(oneid.finishLogin(callbackUrl), 'unknown-state');
     } finally {
@@ -217,8 +220,8 @@ describe('pending login stores', () => {
       let now = Date.parse('2030-01-01T00:00:00Z');
       const store = createSqlPendingLoginStore(db, { now: () => now });
 
-      await store.put('s1', { codeVerifier: 'v1', nonce: 'n1', redirect: '/a', expiresAt: now + 60_000 });
-      expect(await store.take('s1')).toEqual({ codeVerifier: 'v1', nonce: 'n1', redirect: '/a', expiresAt: now + 60_000 });
+      await store.put('s1', { codeVerifier: 'v1', nonce: 'n1', redirect: '/a', remember: true, expiresAt: now + 60_000 });
+      expect(await store.take('s1')).toEqual({ codeVerifier: 'v1', nonce: 'n1', redirect: '/a', remember: true, expiresAt: now + 60_000 });
       expect(await store.take('s1')).toBeUndefined();
       expect(await store.take('missing')).toBeUndefined();
 
@@ -234,7 +237,7 @@ describe('pending login stores', () => {
       now += 20;
       await store.put('s5', { codeVerifier: 'v5', nonce: 'n5', expiresAt: now + 10_000 });
       expect((await db.query<{ state: string }>('SELECT state FROM oneid_pending')).rows.map((r) => r.state)).toEqual(['s5']);
-      expect(await store.take('s5')).toEqual({ codeVerifier: 'v5', nonce: 'n5', redirect: undefined, expiresAt: now + 10_000 });
+      expect(await store.take('s5')).toEqual({ codeVerifier: 'v5', nonce: 'n5', redirect: undefined, remember: false, expiresAt: now + 10_000 });
     } finally {
       await close();
     }

@@ -53,9 +53,12 @@ export interface HttpClientDeps {
   baseUrl?: string;
   getToken(): string | null;
   getLocale(): string;
-  /** Called on 401 after a refresh did not help: the session is over. */
+  /**
+   * Called on 401 after a refresh did not help: the session is over. Called once per ended
+   * session: a request whose token is no longer the stored one does not call it again.
+   */
   onUnauthorized(): void;
-  /** Renews the access token once (single flight); true when a retry may succeed. */
+  /** Renews the access token (single flight: concurrent callers share one call); true when a retry may succeed. */
   refresh?(): Promise<boolean>;
   /** Observes the number of requests in flight (for the loader and the error queue). */
   onInFlightChange?(count: number): void;
@@ -116,9 +119,15 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       }
       if (response.ok) return parsed as T;
       if (response.status === 401 && token) {
-        // An expired access token: refresh once, then repeat the request; otherwise sign out.
-        if (!retried && deps.refresh && (await deps.refresh())) return client.request<T>(method, path, options, true);
-        deps.onUnauthorized();
+        // An expired access token: renew it once (one refresh however many requests failed
+        // together) and repeat the request with the new token, once.
+        if (!retried && deps.refresh) {
+          const current = deps.getToken();
+          // Renewed meanwhile by another request's refresh: repeat without a second refresh.
+          if ((current && current !== token) || (current === token && (await deps.refresh()))) return client.request<T>(method, path, options, true);
+        }
+        // The session is over; only the first request to find out ends it (the others see it gone).
+        if (deps.getToken() === token) deps.onUnauthorized();
       }
       throw new HttpError(response.status, parsed, typeof parsed === 'object' && parsed ? String((parsed as { message?: string }).message ?? '') : String(parsed ?? ''));
     },

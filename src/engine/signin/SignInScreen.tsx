@@ -126,7 +126,7 @@ export default function SignInScreen({ screen }: ScreenProps) {
           <Button
             appearance="outline"
             data-action="sign-in-oneid"
-            onClick={() => window.location.assign(`${options.oneIdLogin}?redirect=${encodeURIComponent(redirect)}`)}
+            onClick={() => window.location.assign(`${options.oneIdLogin}?redirect=${encodeURIComponent(redirect)}${remember ? '&remember=1' : ''}`)}
           >
             {t('auth.methods.oneId')}
           </Button>

@@ -56,11 +56,11 @@ export function createSignatureSignIn(
       }
       const userId = await provision({ provider: 'signature', pinfl: verified.pinfl, tin: verified.personalTin ?? verified.tin, fullName: verified.fullName });
       if (!userId) throw new SignatureError('identity-mismatch', 'no account may sign in with this certificate');
-      await logAttempt(app.db, { username: who, ip: request.ip, outcome: 'ok', method: 'signature' });
+      await logAttempt(app.db, { username: who, ip: request.ip, outcome: 'ok', method: 'signature' }, app.config.clock());
       return payloadFor(userId, body.rememberMe === true);
     } catch (error) {
       if (!(error instanceof SignatureError)) throw error;
-      await logAttempt(app.db, { username: who, ip: request.ip, outcome: 'bad-credentials', method: 'signature' });
+      await logAttempt(app.db, { username: who, ip: request.ip, outcome: 'bad-credentials', method: 'signature' }, app.config.clock());
       // The reason is worth telling: an expired certificate or a wrong key file is the user's to fix.
       throw new ApiError(401, `errors.signatureReasons.${error.code}`, { details: { code: error.code } });
     }

@@ -79,9 +79,14 @@ const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex
 /**
  * Rotating refresh tokens, stored only as hashes. Each use issues the next token of the same
  * family; presenting a token that was already used revokes the whole family (it was stolen,
- * or the legitimate holder lost the race to a thief).
+ * or the legitimate holder lost the race to a thief). `onRevoked` hears of every family this
+ * instance revokes (the access tokens of that family stop working at once).
  */
-export function createRefreshTokens(db: Queryable) {
+export function createRefreshTokens(db: Queryable, onRevoked: (family: string) => void = () => undefined) {
+  const revokeFamily = async (family: string): Promise<void> => {
+    await db.query('UPDATE refresh_token SET revoked_at = coalesce(revoked_at, now()) WHERE family = $1::uuid', [family]);
+    onRevoked(family);
+  };
   const issue = async (userId: string, family: string | undefined, remember: boolean): Promise<{ token: string; family: string }> => {
     const token = randomBytes(32).toString('base64url');
     const seconds = remember ? REMEMBER_REFRESH_SECONDS : REFRESH_TOKEN_SECONDS;
@@ -106,7 +111,7 @@ export function createRefreshTokens(db: Queryable) {
       const row = rows[0];
       if (!row) return undefined;
       if (row.used || !row.live) {
-        await db.query('UPDATE refresh_token SET revoked_at = coalesce(revoked_at, now()) WHERE family = $1::uuid', [row.family]);
+        await revokeFamily(row.family);
         return undefined;
       }
       return { userId: row.user_id, ...(await issue(row.user_id, row.family, row.remember)) };
@@ -117,12 +122,12 @@ export function createRefreshTokens(db: Queryable) {
       const { rows } = await db.query<{ family: string }>('SELECT DISTINCT family::text FROM refresh_token WHERE family = ANY($1::uuid[]) AND revoked_at IS NOT NULL', [families]);
       return new Set(rows.map((r) => r.family));
     },
-    /** Logout: the token's whole family stops working. */
+    /** Logout: the token's whole family stops working (its user's other devices keep theirs). */
     async revoke(token: string): Promise<void> {
-      await db.query(
-        'UPDATE refresh_token SET revoked_at = coalesce(revoked_at, now()) WHERE family = (SELECT family FROM refresh_token WHERE token_hash = $1)',
-        [sha256(token)],
-      );
+      const { rows } = await db.query<{ family: string }>('SELECT family::text FROM refresh_token WHERE token_hash = $1', [sha256(token)]);
+      if (rows[0]) await revokeFamily(rows[0].family);
     },
+    /** Logout by the access token's family (`sid`), when the client sends no refresh token. */
+    revokeFamily,
   };
 }

@@ -34,11 +34,16 @@ export default fp(
       },
     }, async () => ({ password: true, signature: trustedCas(app).length > 0, oneId: Boolean(client) }));
 
-    app.get<{ Querystring: { redirect?: string } }>('/api/product-auth/auth/oneid/login', {
-      schema: { tags: ['Auth'], summary: 'Starts OneID sign-in (302 to the provider)', querystring: { type: 'object', properties: { redirect: { type: 'string', maxLength: 500 }, lang: { type: 'string' } } } },
+    app.get<{ Querystring: { redirect?: string; remember?: '0' | '1' } }>('/api/product-auth/auth/oneid/login', {
+      schema: {
+        tags: ['Auth'],
+        summary: 'Starts OneID sign-in (302 to the provider); `remember=1` keeps the session 30 days, as "remember me" does',
+        querystring: { type: 'object', properties: { redirect: { type: 'string', maxLength: 500 }, remember: { type: 'string', enum: ['0', '1'] }, lang: { type: 'string' } } },
+      },
     }, async (request, reply) => {
       if (!client) throw new ApiError(400, 'errors.oneIdNotConfigured');
-      const { url } = await client.startLogin(request.query.redirect ? { redirect: request.query.redirect } : {});
+      // The choice travels with the OIDC state (stored server-side), not through the provider.
+      const { url } = await client.startLogin({ ...(request.query.redirect ? { redirect: request.query.redirect } : {}), remember: request.query.remember === '1' });
       return reply.redirect(url);
     });
     app.get('/api/product-auth/auth/oneid/redirectUri', {
@@ -46,15 +51,15 @@ export default fp(
     }, async (request, reply) => {
       if (!client) throw new ApiError(400, 'errors.oneIdNotConfigured');
       try {
-        const { identity, redirect } = await client.finishLogin(new URL(request.url, 'http://portal.invalid'));
+        const { identity, redirect, remember } = await client.finishLogin(new URL(request.url, 'http://portal.invalid'));
         const userId = await app.authSessions.provision({ ...identity, provider: 'oneid' });
         if (!userId) throw new OneIdError('invalid-token', 'no account may sign in with this identity');
-        await logAttempt(app.db, { username: identity.pinfl ?? identity.subject, ip: request.ip, outcome: 'ok', method: 'oneid' });
-        const session = Buffer.from(JSON.stringify(await app.authSessions.payloadFor(userId, false))).toString('base64url');
+        await logAttempt(app.db, { username: identity.pinfl ?? identity.subject, ip: request.ip, outcome: 'ok', method: 'oneid' }, app.config.clock());
+        const session = Buffer.from(JSON.stringify(await app.authSessions.payloadFor(userId, remember))).toString('base64url');
         return reply.redirect(`/login?redirect=${encodeURIComponent(redirect ?? '/')}#session=${session}`);
       } catch (error) {
         if (!(error instanceof OneIdError)) throw error;
-        await logAttempt(app.db, { username: 'oneid', ip: request.ip, outcome: 'bad-credentials', method: 'oneid' });
+        await logAttempt(app.db, { username: 'oneid', ip: request.ip, outcome: 'bad-credentials', method: 'oneid' }, app.config.clock());
         return reply.redirect(`/login?error=oneid`);
       }
     });

@@ -7,6 +7,7 @@ import { syncDefaultRoles } from '../auth/role-sync.ts';
 import type { ReadOnlyFields } from '../../shared/ability.ts';
 import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../auth/passwords.ts';
 import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
+import { createRevokedFamilies } from '../auth/revoked-families.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
 import { createSignatureSignIn, type ExternalIdentity } from '../auth/external.ts';
 import { sessionReply, type PersonNames } from '../auth/session-reply.ts';
@@ -52,7 +53,17 @@ export default fp(
     const usernameColumn = userTable.columns.get('/username')!.column;
     const roleCodeColumn = roleTable.columns.get('/code')!.column;
     const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined, app.config.accessTokenSeconds);
-    const refresh = createRefreshTokens(app.db);
+    // Access tokens of a revoked family (sign-out, reuse, password reset) are refused from memory:
+    // no query per request. The margin covers a refresh that raced the revocation.
+    const revokedFamilies = createRevokedFamilies(app.db, {
+      windowSeconds: tokens.lifetimeSeconds + 60,
+      pollMs: app.config.revocationPollMs,
+      onError: (error) => app.log.error({ err: error }, 'reading revoked sessions failed'),
+    });
+    await revokedFamilies.load();
+    revokedFamilies.start();
+    app.addHook('onClose', async () => revokedFamilies.stop());
+    const refresh = createRefreshTokens(app.db, (family) => revokedFamilies.add(family));
     const system = systemActor();
     const userDef = app.definitions.entities.get(access.userEntity)!;
     const delegationTarget: DelegationTarget = { entity: access.userEntity, subject: userDef.manifest.subject, ...(userDef.manifest.scope?.regionField ? { regionField: userDef.manifest.scope.regionField } : {}) };
@@ -157,8 +168,9 @@ export default fp(
       const header = request.headers.authorization;
       if (!header?.startsWith('Bearer ')) return;
       const claims = await tokens.verify(header.slice(7).trim());
-      const actor = claims && (await loadActor(claims.sub));
-      // A token that is expired, forged or of a blocked user: the client refreshes or signs out.
+      const signedOut = claims?.sid !== undefined && revokedFamilies.has(claims.sid);
+      const actor = claims && !signedOut && (await loadActor(claims.sub));
+      // A token that is expired, forged, signed out or of a blocked user: the client refreshes or signs out.
       if (!actor) throw new ApiError(401, 'errors.sessionExpired');
       request.actor = actor;
     });
@@ -177,17 +189,18 @@ export default fp(
       const reply = sessionReply({ id: Number(userId), username: user.username, cardId: card?.id ?? user.employeeId ?? null, names, isOuter: user.isOuter, photo, permissions: actor.permissions, fieldRules: actor.fieldRules });
       return { reply, names, roles: user.roles };
     };
-    const payloadFor = async (userId: string, remember: boolean) => {
+    /** The sign-in reply (spec §7): tokens of the refresh family `issued`, and who the user is. */
+    const sessionPayload = async (userId: string, issued: { token: string; family: string }) => {
       const { reply: info } = await sessionInfo(userId);
-      const issued = await refresh.issue(userId, remember);
       return {
-        // The access token names its refresh family: signing out closes the live sockets it opened.
+        // The access token names its refresh family: signing out ends it here and closes the live sockets it opened.
         token: await tokens.sign({ sub: userId, username: info.username, sid: issued.family }),
         refreshToken: issued.token,
         expiresIn: tokens.lifetimeSeconds,
         ...info,
       };
     };
+    const payloadFor = async (userId: string, remember: boolean) => sessionPayload(userId, await refresh.issue(userId, remember));
 
     /**
      * The account of someone proven by a signature or by OneID: the user with that PINFL
@@ -262,9 +275,9 @@ export default fp(
       }
       const username = request.body.username.trim().toLowerCase();
       const ip = ipOf(request);
-      const wait = await throttleWait(app.db, username, ip);
+      const wait = await throttleWait(app.db, username, ip, app.config.clock());
       if (wait > 0) {
-        await logAttempt(app.db, { username, ip, outcome: 'throttled', method: 'password' });
+        await logAttempt(app.db, { username, ip, outcome: 'throttled', method: 'password' }, app.config.clock());
         reply.header('retry-after', String(wait));
         throw new ApiError(429, 'errors.tooManyAttempts', { params: { seconds: wait } });
       }
@@ -277,10 +290,10 @@ export default fp(
       const ok = await checkPassword(user?.hash ?? DUMMY_HASH, request.body.password!);
       const allowed = Boolean(user) && (await mayLogin(String(user!.id), user!.data));
       if (!user || !user.hash || !ok || !allowed) {
-        await logAttempt(app.db, { username, ip, outcome: user && ok && !allowed ? 'disabled' : 'bad-credentials', method: 'password' });
+        await logAttempt(app.db, { username, ip, outcome: user && ok && !allowed ? 'disabled' : 'bad-credentials', method: 'password' }, app.config.clock());
         throw new ApiError(401, 'errors.badCredentials');
       }
-      await logAttempt(app.db, { username, ip, outcome: 'ok', method: 'password' });
+      await logAttempt(app.db, { username, ip, outcome: 'ok', method: 'password' }, app.config.clock());
       cache.delete(String(user.id));
       return payloadFor(String(user.id), request.body.rememberMe === true);
     });
@@ -298,18 +311,30 @@ export default fp(
         const message = app.translator.t(request.locale, 'errors.sessionExpired');
         return reply.code(401).send({ message, detail: message });
       }
+      // The sign-in reply's fields (spec §7: uploadPath among them — a new avatar, changed
+      // permissions), plus the OAuth names of the same tokens.
+      const payload = await sessionPayload(next.userId, next);
       return {
-        access_token: await tokens.sign({ sub: next.userId, username: actor.username ?? '', sid: next.family }),
-        refresh_token: next.token,
+        access_token: payload.token,
+        refresh_token: payload.refreshToken,
         token_type: 'Bearer',
-        expires_in: tokens.lifetimeSeconds,
+        expires_in: payload.expiresIn,
+        ...payload,
       };
     });
 
     app.post<{ Body: { refresh_token?: string } }>('/api/logout', {
-      schema: { tags: ['Auth'], body: { type: 'object', properties: { refresh_token: { type: 'string', maxLength: 200 } } } },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Sign out this device: the refresh token\'s family (and the bearer token\'s) is revoked — its access tokens stop working too; other devices stay signed in',
+        body: { type: 'object', properties: { refresh_token: { type: 'string', maxLength: 200 } } },
+      },
     }, async (request) => {
       if (request.body?.refresh_token) await refresh.revoke(request.body.refresh_token);
+      // The bearer token names its family too: a client that lost its refresh token still signs out.
+      const header = request.headers.authorization;
+      const claims = header?.startsWith('Bearer ') ? await tokens.verify(header.slice(7).trim()) : undefined;
+      if (claims?.sid && claims.sub === request.actor.id && !revokedFamilies.has(claims.sid)) await refresh.revokeFamily(claims.sid);
       if (request.actor.id) cache.delete(request.actor.id);
       return { ok: true };
     });

@@ -11,6 +11,11 @@ import { registerPhotoRoutes, type UploadedFile } from '../files/photo-routes.ts
 /** The uploader defaults of the spec: 5 files of 10 MB each. */
 export const DEFAULT_MAX_FILES = 5;
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * Upload requests an address may make in a minute when not signed in as staff (anonymous
+ * visitors filing a public appeal, citizens): each may carry the entity's 5 × 10 MB.
+ */
+export const UPLOADS_PER_MINUTE = 30;
 
 /** Types allowed when a definition names none: images, PDF, text, archives and office files. */
 export const DEFAULT_MIME_TYPES = [
@@ -34,8 +39,9 @@ const fileSchema = {
 export const formatBytes = (n: number): string => (n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MB` : `${Math.round(n / 1024)} KB`);
 
 /**
- * Uploads (`POST /api/file-entity/save/{entity}`, streamed to disk, never buffered whole,
- * checked by magic bytes, hashed) and downloads (`GET /api/file-entity/get/{id}`, only to
+ * Uploads (`POST /api/file-entity/save/{entity}`, only by whoever may create or update
+ * records of the entity, anonymous ones counted per address; streamed to disk, never
+ * buffered whole, checked by magic bytes, hashed) and downloads (`GET /api/file-entity/get/{id}`, only to
  * those who may read the record the file belongs to, or to its uploader before that).
  */
 const files: FastifyPluginAsync = async (app) => {
@@ -93,8 +99,11 @@ const files: FastifyPluginAsync = async (app) => {
   };
 
   app.post<{ Params: { kind: string } }>('/api/file-entity/save/:kind', {
+    // Anonymous uploads are counted per address (signed-in staff are not): see rate-limit.ts.
+    config: { publicRateLimit: { bucket: 'uploads', perMinute: UPLOADS_PER_MINUTE } },
     schema: {
       tags: ['Files'],
+      summary: 'Upload files for records of an entity (needs create or update on its subject; a guest only where access.json lets guests create it)',
       consumes: ['multipart/form-data'],
       params: { type: 'object', properties: { kind: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
       response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
@@ -102,6 +111,12 @@ const files: FastifyPluginAsync = async (app) => {
   }, async (request) => {
     const def = app.definitions.entities.get(request.params.kind);
     if (!def) throw notFound();
+    // Files exist to be put into records: whoever may neither create nor change one of this
+    // entity has nothing to upload them for. Refused before the body is read, so nothing is stored.
+    const { ability, id } = request.actor;
+    if (!ability.can('create', def.manifest.subject) && !ability.can('update', def.manifest.subject)) {
+      throw id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
+    }
     return { list: await receive(request, def) };
   });
 

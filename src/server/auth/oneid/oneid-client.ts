@@ -69,15 +69,18 @@ export interface OneIdLoginResult {
   identity: OneIdIdentity;
   /** The local path given to `startLogin`, if any. */
   redirect?: string;
+  /** Whether `startLogin` was asked to remember the session (a 30-day refresh token). */
+  remember: boolean;
 }
 
 export interface OneIdClient {
   /**
    * Begins a sign-in: stores a fresh PKCE verifier, nonce and the optional return path
    * under a fresh `state`, and returns the provider's authorization URL to redirect to.
-   * A `redirect` that is not a local path (`/…`, not `//…`) is dropped.
+   * A `redirect` that is not a local path (`/…`, not `//…`) is dropped; `remember` (the
+   * person ticked "remember me") comes back from `finishLogin`.
    */
-  startLogin(options?: { redirect?: string | undefined }): Promise<{ url: string; state: string }>;
+  startLogin(options?: { redirect?: string | undefined; remember?: boolean | undefined }): Promise<{ url: string; state: string }>;
   /**
    * Completes a sign-in from the callback URL. Only its query (`code`, `state`, `iss`,
    * `error`) is used; the token request names the configured `redirectUri`, so the URL may
@@ -174,7 +177,7 @@ export function createOneIdClient(config: OneIdConfig, store: PendingLoginStore,
       const nonce = oidc.randomNonce();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const codeChallenge = await oidc.calculatePKCECodeChallenge(codeVerifier);
-      await store.put(state, { codeVerifier, nonce, redirect: localPath(request.redirect), expiresAt: now() + ttl });
+      await store.put(state, { codeVerifier, nonce, redirect: localPath(request.redirect), remember: request.remember === true, expiresAt: now() + ttl });
       const url = oidc.buildAuthorizationUrl(provider, {
         redirect_uri: redirectUri.href,
         scope,
@@ -227,7 +230,8 @@ export function createOneIdClient(config: OneIdConfig, store: PendingLoginStore,
         }
       }
       const identity = mapOneIdClaims({ ...idClaims, ...userinfo, sub: idClaims.sub });
-      return pending.redirect === undefined ? { identity } : { identity, redirect: pending.redirect };
+      const remember = pending.remember === true;
+      return pending.redirect === undefined ? { identity, remember } : { identity, redirect: pending.redirect, remember };
     },
   };
 }

@@ -8,6 +8,8 @@ export interface PendingLogin {
   nonce: string;
   /** Portal path to return to after sign-in (already checked to be a local path). */
   redirect?: string | undefined;
+  /** "Remember me" was ticked: the session's refresh token lives 30 days instead of one. */
+  remember?: boolean | undefined;
   /** Epoch milliseconds after which the entry is no longer accepted. */
   expiresAt: number;
 }
@@ -36,6 +38,8 @@ export const ONEID_DDL: readonly string[] = [
     created_at timestamptz NOT NULL DEFAULT now()
   )`,
   `CREATE INDEX IF NOT EXISTS ix_oneid_pending_expires ON oneid_pending (expires_at)`,
+  // Added after the table first shipped: installations that have it gain the column.
+  `ALTER TABLE oneid_pending ADD COLUMN IF NOT EXISTS remember boolean NOT NULL DEFAULT false`,
 ];
 
 /** Options shared by the stores; `now` exists for tests. */
@@ -72,6 +76,7 @@ interface PendingRow {
   code_verifier: string;
   nonce: string;
   redirect: string | null;
+  remember: boolean;
   expires_ms: number | string;
   live: boolean;
 }
@@ -89,15 +94,15 @@ export function createSqlPendingLoginStore(db: Queryable, options: PendingStoreO
     async put(state, login) {
       await db.query('DELETE FROM oneid_pending WHERE expires_at <= $1::timestamptz', [iso(now())]);
       await db.query(
-        `INSERT INTO oneid_pending (state, code_verifier, nonce, redirect, expires_at)
-         VALUES ($1, $2, $3, $4, $5::timestamptz)`,
-        [state, login.codeVerifier, login.nonce, login.redirect ?? null, iso(login.expiresAt)],
+        `INSERT INTO oneid_pending (state, code_verifier, nonce, redirect, remember, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6::timestamptz)`,
+        [state, login.codeVerifier, login.nonce, login.redirect ?? null, login.remember === true, iso(login.expiresAt)],
       );
     },
     async take(state) {
       const { rows } = await db.query<PendingRow>(
         `DELETE FROM oneid_pending WHERE state = $1
-         RETURNING code_verifier, nonce, redirect,
+         RETURNING code_verifier, nonce, redirect, remember,
            (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms,
            expires_at > $2::timestamptz AS live`,
         [state, iso(now())],
@@ -108,6 +113,7 @@ export function createSqlPendingLoginStore(db: Queryable, options: PendingStoreO
         codeVerifier: row.code_verifier,
         nonce: row.nonce,
         redirect: row.redirect ?? undefined,
+        remember: row.remember,
         expiresAt: Number(row.expires_ms),
       };
     },

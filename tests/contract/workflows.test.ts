@@ -6,6 +6,10 @@
  *  - from every reachable state, every event the state does not allow answers 409 and
  *    leaves the row, its audit and its history byte-for-byte as they were;
  *  - every event sent by a user whose roles do not grant it answers 403, changing nothing;
+ *  - every date a transition's named `checks` rule out (a past new deadline, one not after the
+ *    current deadline, a reopening in the future…) answers 400 with the localized message on
+ *    the payload field, changing nothing, and the earliest allowed date is accepted; the valid
+ *    payloads of every other test satisfy the checks too (tests/support/workflow-checks.ts);
  *  - every state's deadline (`deadline` in the machine): once its due date has passed, the
  *    sweep sends its event as the actor `system`, once;
  *  - two concurrent transitions of one record: exactly one wins.
@@ -23,11 +27,13 @@ import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
 import { deadlinesOf, machineEvents, payloadSchemaFor, toShapeMachine, transitionsFor } from '../../src/server/workflow/machine.ts';
-import { resolveFieldSchema } from '../../src/definitions/pointer.ts';
+import { isSystemPointer, resolveFieldSchema } from '../../src/definitions/pointer.ts';
 import type { MachineDefinition, Transition } from '../../src/generated/meta.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
+import { dataOf } from '../support/records.ts';
+import { checkedFields, refusal, refusedValues, acceptedValue, addDays, satisfyChecks, tashkentToday } from '../support/workflow-checks.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const ajv = createServerAjv();
@@ -124,7 +130,7 @@ for (const backend of backends()) {
         const get = (url: string, headers: Record<string, string>) => app.inject({ method: 'GET', url, headers });
 
         /** A new record (made by the admin) whose assigned-user fields name the sender. */
-        const newRecord = async (n: number): Promise<{ id: number; version: number; status: string }> => {
+        const newRecord = async (n: number): Promise<Record<string, unknown> & { id: number; version: number; status: string }> => {
           const data = sampleRecord(seed + n, { full: true });
           for (const field of assigned.record) data[field] = idAs(def.schema.properties?.[field] as JSONSchema7, sender.id);
           const created = await app.inject({ method: 'POST', url: `${base}/create`, payload: data, headers: { 'accept-language': 'en' } });
@@ -133,13 +139,24 @@ for (const backend of backends()) {
           return created.json();
         };
 
-        /** The payload an event needs in a state, drawn from its schema. */
-        const payloadFor = (state: string, event: string, n: number): Record<string, unknown> | undefined => {
+        /** The transition an event takes from a state (towards `target` when the event has several). */
+        const transitionOf = (state: string, event: string, target?: string): Transition | undefined => {
+          const list = transitionsFor(machine, state, event);
+          return list.find((t) => (t.target ?? state) === target) ?? list[0];
+        };
+
+        /**
+         * The payload an event needs in a state, drawn from its schema, with its dates where the
+         * transition's checks accept them for the record as it is.
+         */
+        const payloadFor = (state: string, event: string, n: number, record: Record<string, unknown>, target?: string): Record<string, unknown> | undefined => {
           const schema = payloadSchemaFor(machine, state, event);
           if (!schema) return undefined;
           const payload = createSampler(schema, registry.references, ajv)(seed + n, { full: true });
           for (const field of assigned.payload.get(event) ?? []) payload[field] = idAs(schema.properties?.[field] as JSONSchema7, sender.id);
-          return payload;
+          const valid = satisfyChecks(transitionOf(state, event, target), payload, record);
+          if (!valid) throw new Error(`${state} --${event}-->: no date passes the transition's checks for ${JSON.stringify(record)}`);
+          return valid;
         };
 
         /** Everything a refused transition must leave alone, as text. */
@@ -154,11 +171,28 @@ for (const backend of backends()) {
         /** A record sitting in each reachable state, left behind by the path tests. */
         const reached = new Map<string, { id: number; version: number }>();
 
+        /** A new record driven by the sender along the shortest path to `state`; undefined when no path leads there. */
+        const driveTo = async (state: string, n: number): Promise<(Record<string, unknown> & { id: number; version: number; status: string }) | undefined> => {
+          const path = paths.find((p) => String(p.state.value) === state);
+          if (!path) return undefined;
+          let current = await newRecord(n);
+          for (const [i, step] of path.steps.filter((x) => x.event.type !== 'xstate.init').entries()) {
+            const from = current.status;
+            const payload = payloadFor(from, step.event.type, n * 100 + i, current, String(step.state.value));
+            const res = await send(current.id, { event: step.event.type, version: current.version, ...(payload ? { payload } : {}) }, sender.headers);
+            expect(res.statusCode, `${from} --${step.event.type}-->: ${res.body}`).toBe(200);
+            current = res.json();
+          }
+          expect(current.status).toBe(state);
+          return current;
+        };
+
         it('reaches every state by its shortest path through the API, with status and history after each step', async () => {
           expect(paths.map((p) => String(p.state.value)).sort(), 'every state is reachable').toEqual(Object.keys(machine.states).sort());
           let n = 0;
           for (const path of paths) {
             const record = await newRecord((n += 1));
+            let current: Record<string, unknown> = record;
             let { version, status } = record;
             const steps = path.steps.filter((s) => s.event.type !== 'xstate.init');
             for (const [i, step] of steps.entries()) {
@@ -167,7 +201,7 @@ for (const backend of backends()) {
               const offered = await get(`${base}/events/${record.id}`, sender.headers);
               expect(offered.statusCode, offered.body).toBe(200);
               expect(offered.json().events.map((e: { type: string }) => e.type), `${status} offers ${event}`).toContain(event);
-              const payload = payloadFor(status, event, n * 100 + i);
+              const payload = payloadFor(status, event, n * 100 + i, current, target);
               const outboxBefore = (await app.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM outbox')).rows[0]!.id;
               const res = await send(record.id, { event, version, ...(payload ? { payload } : {}), comment: `step ${i + 1}` }, sender.headers);
               expect(res.statusCode, `${status} --${event}--> ${target}: ${res.body}`).toBe(200);
@@ -181,6 +215,7 @@ for (const backend of backends()) {
               const list = history.json().list as Array<Record<string, unknown>>;
               expect(list).toHaveLength(i + 1);
               expect(list.at(-1)).toMatchObject({ event, from: status, to: target, actor: String(sender.id), actorName: 'Tester Flow', machine: machine.id, machineVersion: machine.version, comment: `step ${i + 1}`, payload: payload ?? {} });
+              current = res.json();
               ({ version, status } = res.json());
             }
             expect(status).toBe(String(path.state.value));
@@ -211,7 +246,7 @@ for (const backend of backends()) {
             const record = reached.get(state);
             if (!record) continue;
             const guard = typeof t.guard === 'string' ? { type: t.guard, params: {} as Record<string, unknown> } : (t.guard as { type: string; params?: Record<string, unknown> });
-            const payload = payloadFor(state, event, 7_000);
+            const payload = payloadFor(state, event, 7_000, (await get(`${base}/get/${record.id}`, sender.headers)).json(), t.target ?? state);
             const body = { event, ...(payload ? { payload } : {}) };
             if (guard.type === 'actorIsAssigned') {
               const offered = await app.inject({ method: 'GET', url: `${base}/events/${record.id}`, headers: { 'accept-language': 'en' } });
@@ -248,7 +283,8 @@ for (const backend of backends()) {
           expect((await get(`${base}/events/${record.id}`, outsider.headers)).json().events).toEqual([]);
           for (const event of events) {
             const before = await footprint(record.id);
-            const res = await send(record.id, { event, version: record.version, ...(payloadFor(machine.initial, event, 9_001) ? { payload: payloadFor(machine.initial, event, 9_001) } : {}) }, outsider.headers);
+            const payload = payloadFor(machine.initial, event, 9_001, record);
+            const res = await send(record.id, { event, version: record.version, ...(payload ? { payload } : {}) }, outsider.headers);
             expect(res.statusCode, `${event}: ${res.body}`).toBe(403);
             expect(await footprint(record.id)).toBe(before);
           }
@@ -261,7 +297,8 @@ for (const backend of backends()) {
           const before = await footprint(record.id);
           expect((await send(record.id, { event }, sender.headers)).statusCode).toBe(400);
           expect((await send(record.id, { event, version: record.version, extra: 1 }, sender.headers)).statusCode).toBe(400);
-          const stale = await send(record.id, { event, version: record.version + 1, ...(payloadFor(machine.initial, event, 1) ? { payload: payloadFor(machine.initial, event, 1) } : {}) }, sender.headers);
+          const stalePayload = payloadFor(machine.initial, event, 1, record);
+          const stale = await send(record.id, { event, version: record.version + 1, ...(stalePayload ? { payload: stalePayload } : {}) }, sender.headers);
           expect(stale.statusCode).toBe(409);
           const schema = payloadSchemaFor(machine, machine.initial, event);
           const badPayload = schema ? {} : { unexpected: true };
@@ -272,22 +309,59 @@ for (const backend of backends()) {
           expect(await footprint(record.id)).toBe(before);
         });
 
+        it('refuses every date a transition’s checks rule out with 400 on the payload field, changing nothing, and accepts the earliest allowed one', async () => {
+          const untried: string[] = [];
+          let n = 0;
+          for (const { state, event, t } of allTransitions(machine).filter((x) => x.t.checks?.length)) {
+            let record = await driveTo(state, 9_500 + (n += 1));
+            if (!record) continue;
+            const target = t.target ?? state;
+            // The Tashkent day by the app's (real) clock; each case is sent right after, so only a
+            // request crossing Tashkent midnight could see another day.
+            const today = tashkentToday();
+            // Record dates the checks compare with, placed so that each check can refuse on its own:
+            // a current deadline ahead of the calendar checks, a signature a few days back.
+            let data = dataOf(record);
+            for (const c of checkedFields(t).flatMap((f) => f.checks)) {
+              if (!c.than || isSystemPointer(c.than)) continue;
+              const format = (resolveFieldSchema(def.schema, c.than) as JSONSchema7 | undefined)?.format;
+              const day = addDays(today, c.type === 'dateAfterField' ? 10 : -3);
+              data = setPointer(structuredClone(data), c.than, format === 'date-time' ? `${day}T07:00:00.000Z` : day);
+            }
+            if (JSON.stringify(data) !== JSON.stringify(dataOf(record))) {
+              const updated = await app.inject({ method: 'PUT', url: `${base}/update/${record.id}`, payload: { ...data, version: record.version }, headers: { 'accept-language': 'en' } });
+              expect(updated.statusCode, updated.body).toBe(200);
+              record = updated.json() as typeof record;
+            }
+            const payload = payloadFor(state, event, 9_600 + n, record, target)!;
+            for (const { field, format, checks } of checkedFields(t)) {
+              const refused = refusedValues(checks, format, record, today);
+              for (const c of checks) if (!refused.some((r) => r.check === c)) untried.push(`${state} --${event}--> ${c.type} ${c.field}`);
+              for (const { check, value } of refused) {
+                // The first of the field's checks that refuses the value speaks for it, in the machine's order.
+                const expected = checks.map((c) => refusal(c, value, record, today)).find(Boolean)!;
+                const message = app.translator.t('en', expected.key, expected.params);
+                expect(message, `${expected.key} exists in English`).not.toBe(expected.key);
+                const before = await footprint(record.id);
+                const res = await send(record.id, { event, version: record.version, payload: { ...payload, [field.slice(1)]: value } }, sender.headers);
+                expect(res.statusCode, `${state} --${event}--> with ${field} = ${value} (${check.type}): ${res.body}`).toBe(400);
+                expect(res.json().fieldErrors).toEqual({ [`/payload${field}`]: message });
+                expect(await footprint(record.id)).toBe(before);
+              }
+            }
+            const accepted = await send(record.id, { event, version: record.version, payload }, sender.headers);
+            expect(accepted.statusCode, `${state} --${event}--> with ${JSON.stringify(payload)}: ${accepted.body}`).toBe(200);
+            expect(accepted.json().status).toBe(target);
+          }
+          expect(untried, 'every check refused some date').toEqual([]);
+        });
+
         it('sends every deadline event as the system once the record’s due date has passed (the sweep)', async () => {
           const deadlines = deadlinesOf(machine);
           let n = 0;
           for (const { state, field, event } of deadlines) {
-            const path = paths.find((p) => String(p.state.value) === state);
-            if (!path) continue;
-            const record = await newRecord(9_300 + (n += 1));
-            let { version } = record;
-            let status = record.status;
-            for (const [i, step] of path.steps.filter((x) => x.event.type !== 'xstate.init').entries()) {
-              const payload = payloadFor(status, step.event.type, 9_300 * n + i);
-              const res = await send(record.id, { event: step.event.type, version, ...(payload ? { payload } : {}) }, sender.headers);
-              expect(res.statusCode, res.body).toBe(200);
-              ({ version, status } = res.json());
-            }
-            expect(status).toBe(state);
+            const record = await driveTo(state, 9_300 + (n += 1));
+            if (!record) continue;
             // Move the due date into the past (the admin may edit it), as time would.
             const current = (await get(`${base}/get/${record.id}`, sender.headers)).json() as Record<string, unknown>;
             const format = (resolveFieldSchema(def.schema, field) as JSONSchema7 | undefined)?.format;
@@ -307,7 +381,7 @@ for (const backend of backends()) {
           const record = await newRecord(9_200);
           const [event] = Object.keys(machine.states[machine.initial]?.on ?? {});
           if (!event) return;
-          const payload = payloadFor(machine.initial, event, 9_201);
+          const payload = payloadFor(machine.initial, event, 9_201, record);
           const body = { event, version: record.version, ...(payload ? { payload } : {}) };
           const replies = await Promise.all([send(record.id, body, sender.headers), send(record.id, body, sender.headers)]);
           expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 409]);

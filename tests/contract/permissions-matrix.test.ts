@@ -25,6 +25,7 @@ import { startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { at, dataOf, withField } from '../support/records.ts';
 import { multipart, PNG } from '../support/multipart.ts';
+import { createRegionPlacer } from '../support/regions.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const access = registry.access!;
@@ -41,29 +42,7 @@ const roles: Role[] = [
 ];
 
 // Two regions from the list the region fields name: the regional users' own and another.
-const regionListOf = (def: EntityDefinition) => {
-  const field = def.manifest.scope?.regionField;
-  return field ? (resolveFieldSchema(def.schema, field) as { reference?: { list: string } } | undefined)?.reference?.list : undefined;
-};
-const regionList = entities.map(regionListOf).find(Boolean)!;
-const [HOME, ELSEWHERE] = registry.references.get(regionList)!.items.map((i) => i.id) as [number, number];
-
-/** Pointers of reference fields whose parent is the field at `pointer` (a district of a region). */
-const dependentsOf = (def: EntityDefinition, pointer: string): Array<{ pointer: string; list: string }> =>
-  findReferenceFields(def.schema)
-    .filter((r) => r.parentField && !r.path.includes('*') && `/${[...r.path.slice(0, -1), r.parentField].join('/')}` === pointer)
-    .map((r) => ({ pointer: `/${r.path.join('/')}`, list: r.list }));
-
-/** A record of the entity placed in a region (with its districts inside it), where it has one. */
-function inRegion(def: EntityDefinition, data: Record<string, unknown>, region: number): Record<string, unknown> {
-  const field = def.manifest.scope?.regionField;
-  if (!field) return data;
-  let out = withField(data, field, region);
-  for (const dep of dependentsOf(def, field)) {
-    out = withField(out, dep.pointer, registry.references.get(dep.list)!.items.find((i) => i.parent === region)!.id);
-  }
-  return out;
-}
+const { HOME, ELSEWHERE, dependentsOf, inRegion } = createRegionPlacer(registry);
 
 /**
  * For a reference field with a parent (a district): another item under the same parent, so

@@ -35,6 +35,8 @@ export interface ImplementationNames {
   guards: Iterable<string>;
   actions: Iterable<string>;
   delays: Iterable<string>;
+  /** Payload checks (`checks` of a transition). */
+  checks: Iterable<string>;
   /** Integration ids of the adapter registry (src/server/integrations/adapters.ts); unchecked when absent. */
   adapters?: Iterable<string>;
 }
@@ -162,6 +164,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
   const guards = new Set(implementations.guards);
   const actions = new Set(implementations.actions);
   const delays = new Set(implementations.delays);
+  const checks = new Set(implementations.checks);
   for (const file of filesIn(/^workflows\/[^/]+$/)) {
     if (!file.endsWith('.machine.json')) {
       report(file, '', 'files in workflows/ must be named <id>.machine.json');
@@ -172,7 +175,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     const name = file.slice('workflows/'.length, -'.machine.json'.length);
     if (machine.id !== name) report(file, '/id', `id "${machine.id}" must equal the file name "${name}"`);
     machines.set(machine.id, machine);
-    checkMachine(file, machine, { guards, actions, delays }, report, useKey);
+    checkMachine(file, machine, { guards, actions, delays, checks }, report, useKey);
     checkMachineTexts(file, machine, strict, report, useKey);
   }
 
@@ -746,7 +749,8 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
 
 /**
  * The record fields a machine names exist in the schema of an entity that follows it: each
- * deadline field is a date or date-time, each notice's contact and locale field a string.
+ * deadline field and each date a payload check compares with (`params.than`) is a date or
+ * date-time, each notice's contact and locale field a string.
  */
 function checkMachineFields(file: string, machine: MachineDefinition, schema: JSONSchema7, schemaFile: string, report: Report): Array<{ at: string; pointer: string }> {
   const missing: Array<{ at: string; pointer: string }> = [];
@@ -761,6 +765,10 @@ function checkMachineFields(file: string, machine: MachineDefinition, schema: JS
     if (state.deadline) string(`${base}/deadline/field`, state.deadline.field, ['date', 'date-time']);
     for (const [event, value] of Object.entries(state.on ?? {})) {
       (Array.isArray(value) ? value : [value]).forEach((t: Transition, i) => {
+        t.checks?.forEach((c, j) => {
+          const than = typeof c === 'string' ? undefined : (c.params as { than?: unknown } | undefined)?.than;
+          if (typeof than === 'string' && than.startsWith('/')) string(`${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/checks/${j}/params/than`, than, ['date', 'date-time']);
+        });
         t.notify?.forEach((n, j) => {
           const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}`;
           if (n.channel === 'system') return;
@@ -792,7 +800,7 @@ function checkEventAbilities(file: string, manifest: EntityManifest, machine: Ma
 function checkMachine(
   file: string,
   machine: MachineDefinition,
-  impl: { guards: Set<string>; actions: Set<string>; delays: Set<string> },
+  impl: { guards: Set<string>; actions: Set<string>; delays: Set<string>; checks: Set<string> },
   report: Report,
   useKey: UseKey,
 ): void {
@@ -804,12 +812,22 @@ function checkMachine(
     useKey(file, `${base}/meta/titleKey`, (state.meta as { titleKey?: string } | undefined)?.titleKey);
     const checkTransitions = (group: 'on' | 'after', key: string, value: unknown): void => {
       const list = Array.isArray(value) ? value : [value];
-      list.forEach((t: { target?: string; guard?: unknown; actions?: unknown[] }, i) => {
+      list.forEach((t: Transition, i) => {
         const at = `${base}/${group}/${escape(key)}${Array.isArray(value) ? `/${i}` : ''}`;
         if (t.target && !states[t.target]) report(file, `${at}/target`, `state "${t.target}" does not exist`);
         if (t.guard && !impl.guards.has(name(t.guard))) report(file, `${at}/guard`, `guard "${name(t.guard)}" is not in the implementation registry`);
         t.actions?.forEach((a, j) => {
           if (!impl.actions.has(name(a))) report(file, `${at}/actions/${j}`, `action "${name(a)}" is not in the implementation registry`);
+        });
+        t.checks?.forEach((c, j) => {
+          const where = `${at}/checks/${j}`;
+          if (!impl.checks.has(name(c))) return report(file, where, `check "${name(c)}" is not in the implementation registry`);
+          const params = (typeof c === 'string' ? {} : (c.params ?? {})) as Record<string, unknown>;
+          // The checked value is a date of the event's own input; the record's side is checked per follower.
+          const field = typeof params.field === 'string' ? (t.payload?.properties as Record<string, JSONSchema7> | undefined)?.[params.field.replace(/^\//, '')] : undefined;
+          if (!field || !['date', 'date-time'].includes(String(field.format))) report(file, `${where}/params/field`, `check "${name(c)}" needs params.field: a date or date-time field of the transition's payload`);
+          if ('than' in params && (typeof params.than !== 'string' || !params.than.startsWith('/'))) report(file, `${where}/params/than`, 'params.than must be a JSON pointer into the record');
+          useKey(file, `${where}/params/message`, params.message);
         });
       });
     };

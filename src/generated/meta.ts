@@ -809,7 +809,7 @@ export interface State {
     [k: string]: Transitions;
   };
   /**
-   * Items: A guard, action or delay named by string (implemented once in a registry), optionally with params.
+   * Items: A guard, action, delay or payload check named by string (implemented once in a registry), optionally with params.
    */
   entry?: (
     | string
@@ -819,7 +819,7 @@ export interface State {
       }
   )[];
   /**
-   * Items: A guard, action or delay named by string (implemented once in a registry), optionally with params.
+   * Items: A guard, action, delay or payload check named by string (implemented once in a registry), optionally with params.
    */
   exit?: (
     | string
@@ -839,7 +839,7 @@ export interface State {
 export interface Transition {
   target?: string;
   /**
-   * A guard, action or delay named by string (implemented once in a registry), optionally with params.
+   * A guard, action, delay or payload check named by string (implemented once in a registry), optionally with params.
    */
   guard?:
     | string
@@ -848,9 +848,23 @@ export interface Transition {
         params?: {};
       };
   /**
-   * Items: A guard, action or delay named by string (implemented once in a registry), optionally with params.
+   * Items: A guard, action, delay or payload check named by string (implemented once in a registry), optionally with params.
    */
   actions?: (
+    | string
+    | {
+        type: string;
+        params?: {};
+      }
+  )[];
+  /**
+   * Checks of the payload's input against the calendar and the record, named by string and implemented once in the registry (e.g. {"type": "dateNotPast", "params": {"field": "/newDeadline"}}); `params.field` is a date or date-time field of the payload, `params.than` a date field of the record, `params.message` an optional i18n key for the refusal. Run after the guard: a refusal is the user's input error, answered 400 with `fieldErrors` on the payload field, and changes nothing.
+   *
+   * @minItems 1
+   *
+   * Items: A guard, action, delay or payload check named by string (implemented once in a registry), optionally with params.
+   */
+  checks?: (
     | string
     | {
         type: string;

@@ -3,9 +3,10 @@
  * manifests — no list of expectations is written by hand. For the guest and every default
  * role, on every entity, each generic route (create, get, list-search, search-by-keyword,
  * export, update, delete, audit, find-by where the entity has unique fields, the upload of
- * files for the entity's records, and the download of a record's file where it has files) is
- * allowed (2xx) or denied (401 to a guest, 403 to a user) as the role's permissions say — a
- * refused upload stores no file; the rows each route shows follow the role's scope
+ * files for the entity's records, the download of a record's file where it has files, and
+ * for an entity with a status machine its events, history and transition) is allowed (2xx)
+ * or denied (401 to a guest, 403 to a user) as the role's permissions say — a refused upload
+ * stores no file; the rows each route shows follow the role's scope
  * (OWN: only the user's own — another user's record answers 404 and is absent from lists;
  * REGION: only the user's region where the entity has one; ALL: everything). Server-owned
  * fields in a body are ignored, and a role's read-only fields cannot be changed while
@@ -21,11 +22,13 @@ import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { findFileFields, findReferenceFields } from '../../src/server/store/record-schema.ts';
 import { abilityOfRoles, readOnlyFieldsOf, type PortalAbility } from '../../src/shared/ability.ts';
+import { machineEvents } from '../../src/server/workflow/machine.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { at, dataOf, withField } from '../support/records.ts';
 import { multipart, PNG } from '../support/multipart.ts';
+import { createRegionPlacer } from '../support/regions.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const access = registry.access!;
@@ -42,29 +45,7 @@ const roles: Role[] = [
 ];
 
 // Two regions from the list the region fields name: the regional users' own and another.
-const regionListOf = (def: EntityDefinition) => {
-  const field = def.manifest.scope?.regionField;
-  return field ? (resolveFieldSchema(def.schema, field) as { reference?: { list: string } } | undefined)?.reference?.list : undefined;
-};
-const regionList = entities.map(regionListOf).find(Boolean)!;
-const [HOME, ELSEWHERE] = registry.references.get(regionList)!.items.map((i) => i.id) as [number, number];
-
-/** Pointers of reference fields whose parent is the field at `pointer` (a district of a region). */
-const dependentsOf = (def: EntityDefinition, pointer: string): Array<{ pointer: string; list: string }> =>
-  findReferenceFields(def.schema)
-    .filter((r) => r.parentField && !r.path.includes('*') && `/${[...r.path.slice(0, -1), r.parentField].join('/')}` === pointer)
-    .map((r) => ({ pointer: `/${r.path.join('/')}`, list: r.list }));
-
-/** A record of the entity placed in a region (with its districts inside it), where it has one. */
-function inRegion(def: EntityDefinition, data: Record<string, unknown>, region: number): Record<string, unknown> {
-  const field = def.manifest.scope?.regionField;
-  if (!field) return data;
-  let out = withField(data, field, region);
-  for (const dep of dependentsOf(def, field)) {
-    out = withField(out, dep.pointer, registry.references.get(dep.list)!.items.find((i) => i.parent === region)!.id);
-  }
-  return out;
-}
+const { HOME, ELSEWHERE, dependentsOf, inRegion } = createRegionPlacer(registry);
 
 /**
  * For a reference field with a parent (a district): another item under the same parent, so
@@ -254,6 +235,39 @@ for (const backend of backends()) {
         const expected = !mayRead ? denied : readable(row) ? 200 : 404;
         expectStatus(await call('GET', `${base}/get/${row.id}`, headers), expected, `get #${row.id}`);
         expectStatus(await call('GET', `${base}/audit/${row.id}`, headers), expected, `audit #${row.id}`);
+      }
+
+      // The status machine's routes. Events and history are read like the record. A transition
+      // needs read and the event's permission "<EVENT> <Subject>" (else 403, 401 to a guest) —
+      // before any row is looked at —, then the row within the scope (else 404); sent with a
+      // stale version, one that gets that far answers 409 with the current version, changing nothing.
+      const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
+      if (machine) {
+        const events = machineEvents(machine);
+        const held = events.filter((e) => may(e));
+        const lacking = events.filter((e) => !may(e));
+        for (const row of rows) {
+          const reading = !may('read') ? denied : readable(row) ? 200 : 404;
+          const offered = await call('GET', `${base}/events/${row.id}`, headers);
+          expectStatus(offered, reading, `events #${row.id}`);
+          if (reading === 200) {
+            const types = (offered.json().events as Array<{ type: string }>).map((e) => e.type);
+            expect(types.filter((t) => !may(t)), what(`events #${row.id} offers only events the role holds`)).toEqual([]);
+            expect(types.filter((t) => !machine.states[row.status]?.on?.[t]), what(`events #${row.id} offers only events of ${row.status}`)).toEqual([]);
+          }
+          const history = await call('GET', `${base}/history/${row.id}`, headers);
+          expectStatus(history, reading, `history #${row.id}`);
+          if (reading === 200) expect(Array.isArray(history.json().list), what(`history #${row.id}`)).toBe(true);
+          const stale = row.version + 100;
+          if (held.length) {
+            const res = await call('POST', `${base}/transition/${row.id}`, headers, { event: held[0], version: stale });
+            const expected = !may('read') ? denied : visible(row) ? 409 : 404;
+            expectStatus(res, expected, `transition ${held[0]} #${row.id}`);
+            if (expected === 409) expect(res.json().details, what(`transition ${held[0]} #${row.id} reached the version check`)).toEqual({ currentVersion: row.version });
+          }
+          if (lacking.length) expectStatus(await call('POST', `${base}/transition/${row.id}`, headers, { event: lacking[0], version: stale }), denied, `transition ${lacking[0]} #${row.id}`);
+          expect((await stored(def, row.id)).version, what(`transitions left #${row.id} unchanged`)).toBe(row.version);
+        }
       }
 
       // list-search, search-by-keyword and export: the rows of the scope, no others

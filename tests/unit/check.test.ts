@@ -212,6 +212,26 @@ describe('npm run check', () => {
     expectProblem(run(withPayload), 'workflows/tender.machine.json', '/states/FINISHED/deadline/event', /requires a payload, but the sweep sends none/);
   });
 
+  it('rejects a payload check that is not in the registry, judges no payload date, compares with a record field that is no date, or names a missing message', () => {
+    const s = clone();
+    const reopen = json(s, 'workflows/tender.machine.json').states.FINISHED.on.REOPEN;
+    reopen.payload = { type: 'object', additionalProperties: false, required: ['date', 'reason'], properties: { date: { type: 'string', format: 'date', title: 'workflow.payload.reopenDate' }, reason: { type: 'string', title: 'workflow.payload.reason' } } };
+    reopen.checks = [
+      { type: 'dateIsLucky', params: { field: '/date' } },
+      { type: 'dateNotFuture', params: { field: '/reason' } },
+      { type: 'dateNotBeforeField', params: { field: '/date', than: '/subject', message: 'workflow.check.noSuchMessage' } },
+      { type: 'dateNotBeforeField', params: { field: '/date', than: '/createdAt' } },
+    ];
+    const problems = run(s);
+    const at = '/states/FINISHED/on/REOPEN/checks';
+    expectProblem(problems, 'workflows/tender.machine.json', `${at}/0`, /check "dateIsLucky" is not in the implementation registry/);
+    expectProblem(problems, 'workflows/tender.machine.json', `${at}/1/params/field`, /a date or date-time field of the transition's payload/);
+    expectProblem(problems, 'workflows/tender.machine.json', `${at}/2/params/than`, /"\/subject" .* must have format date or date-time/);
+    expectProblem(problems, 'workflows/tender.machine.json', `${at}/2/params/message`, /"workflow\.check\.noSuchMessage" is missing/);
+    // A system field (the record's creation time) is a date-time every record has.
+    expect(problems.filter((p) => p.pointer.startsWith(`${at}/3`))).toEqual([]);
+  });
+
   it('rejects a notice whose contact field no follower has, whose template is missing, or whose channel is unknown', () => {
     const s = clone();
     const m = json(s, 'workflows/tender.machine.json');

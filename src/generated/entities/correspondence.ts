@@ -62,7 +62,7 @@ export interface Correspondence {
    */
   summary?: string;
   /**
-   * Completion time: by when the document must be dealt with (moved by a signed extension).
+   * Completion time: by when the document must be dealt with — entered at registration or set by the head's resolution when the executor is assigned, moved by a signed extension, cleared by a reopening (which may give a new one). While the executor reviews (BEING_SEEN, EXTENDED) the deadline sweep marks the document EXPIRED once its day has passed.
    */
   deadline?: string;
   /**

@@ -2,8 +2,8 @@ import type { MachineDefinition, Notice, Transition } from '../../generated/meta
 
 /**
  * The documentation page of one machine (docs/workflows/<id>.md): a Mermaid state diagram
- * and the tables of states and events with their descriptions, guards, actions, payloads and
- * the permission each event needs. Written by `npm run docs:workflows`; `npm run check`
+ * and the tables of states and events with their descriptions, guards, actions, payload checks,
+ * payloads and the permission each event needs. Written by `npm run docs:workflows`; `npm run check`
  * fails when a page differs from what the machine file gives.
  */
 export function machineDoc(machine: MachineDefinition, subjects: string[]): string {
@@ -14,6 +14,11 @@ export function machineDoc(machine: MachineDefinition, subjects: string[]): stri
   const deadlineOf = (state: string) => machine.states[state]?.deadline;
   /** The event the sweep sends when the state's deadline passes. */
   const timed = (state: string, event: string): boolean => deadlineOf(state)?.event === event;
+  /** A payload check as the events table shows it: `dateAfterField /newDeadline than /deadline`. */
+  const checkText = (c: unknown): string => {
+    const params = (typeof c === 'string' ? {} : ((c as { params?: Record<string, unknown> }).params ?? {}));
+    return `\`${[implName(c), params.field, ...(params.than ? ['than', params.than] : [])].filter(Boolean).join(' ')}\``;
+  };
   const noticeText = (n: Notice): string => (n.channel === 'system' ? `system \`${n.to}\`: \`${n.message}\`` : `${n.channel} → \`${n.to}\`: \`${n.template}\``);
   const deadlines = Object.entries(machine.states).flatMap(([state, s]) => (s.deadline ? [{ state, ...s.deadline }] : []));
   const notices = transitions.flatMap(({ state, event, t }) => (t.notify ?? []).map((n) => ({ state, event, n })));
@@ -40,11 +45,11 @@ export function machineDoc(machine: MachineDefinition, subjects: string[]): stri
     '',
     '## Events',
     '',
-    '| from | event | to | guard | actions | payload | description |',
-    '|---|---|---|---|---|---|---|',
+    '| from | event | to | guard | actions | checks | payload | description |',
+    '|---|---|---|---|---|---|---|---|',
     ...transitions.map(({ state, event, t }) => {
       const payload = t.payload ? Object.keys(t.payload.properties).map((p) => `${p}${t.payload?.required?.includes(p) ? '*' : ''}`).join(', ') : '';
-      return `| \`${state}\` | \`${event}\`${timed(state, event) ? ' ⏰' : ''} | \`${t.target ?? state}\` | ${t.guard ? `\`${JSON.stringify(t.guard)}\`` : ''} | ${(t.actions ?? []).map((a) => `\`${implName(a)}\``).join(', ')} | ${payload} | ${cell(t.description)} |`;
+      return `| \`${state}\` | \`${event}\`${timed(state, event) ? ' ⏰' : ''} | \`${t.target ?? state}\` | ${t.guard ? `\`${JSON.stringify(t.guard)}\`` : ''} | ${(t.actions ?? []).map((a) => `\`${implName(a)}\``).join(', ')} | ${(t.checks ?? []).map(checkText).join(', ')} | ${payload} | ${cell(t.description)} |`;
     }),
     '',
     ...(deadlines.length

@@ -3,8 +3,10 @@ import type { JSONSchema7 } from 'json-schema';
 import type { MachineDefinition, Transition } from '../../generated/meta.ts';
 import {
   actionImplementations,
+  checkImplementations,
   delayImplementations,
   guardImplementations,
+  type CheckProblem,
   type TransitionContext,
 } from './implementations.ts';
 
@@ -158,4 +160,20 @@ function takenTransition(machine: MachineDefinition, status: string, context: Wo
   const candidates = transitionsFor(machine, status, event.type);
   const ctx = { ...context, payload: event.payload ?? context.payload };
   return candidates.find((t) => !t.guard || guardImplementations[implName(t.guard as NamedImpl)]?.(ctx, implParams(t.guard as NamedImpl)) === true) ?? candidates[0]!;
+}
+
+/**
+ * The problems the transition's named `checks` find in the payload (dates against the
+ * calendar and the record), at most one per payload field — the first, in the order the
+ * machine lists them. Empty when the input is fine.
+ * @example checkPayload(transition, { record: { deadline: '2026-05-10' }, payload: { newDeadline: '2026-05-10' }, actorId: '7', now })
+ *   // [{ pointer: '/newDeadline', key: 'validation.dateAfterField', params: { date: '10.05.2026' } }]
+ */
+export function checkPayload(transition: Transition, context: WorkflowContext): CheckProblem[] {
+  const problems = new Map<string, CheckProblem>();
+  for (const check of (transition.checks ?? []) as NamedImpl[]) {
+    const problem = checkImplementations[implName(check)]?.(context, implParams(check));
+    if (problem && !problems.has(problem.pointer)) problems.set(problem.pointer, problem);
+  }
+  return [...problems.values()];
 }

@@ -17,7 +17,7 @@ import { createServerAjv } from '../validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound } from '../errors.ts';
 import { payloadGuards, readPointer } from './implementations.ts';
-import { computeStep, deadlinesOf, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
+import { checkPayload, computeStep, deadlinesOf, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
 import type { Notice } from '../../generated/meta.ts';
 import type { StaffDirectory } from '../store/staff-directory.ts';
 import { staffUserProblems } from '../store/staff-refs.ts';
@@ -45,7 +45,8 @@ export interface WorkflowEngine {
   /**
    * Sends `{event, payload?, version, comment?}` to a record: 403 without the event's
    * ability, 409 when the state does not allow it (or its guard refuses, or the version is
-   * stale), 400 for a bad payload — and nothing changes. Otherwise the new status, the data
+   * stale), 400 for a bad payload (its schema, or a named check such as a past new
+   * deadline) — and nothing changes. Otherwise the new status, the data
    * as the actions leave it, the audit row and a history row are written in one transaction.
    */
   send(entity: string, id: number, input: unknown, actor: Actor): Promise<StoredRecord>;
@@ -260,7 +261,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
 
   /**
    * The one transition path (`send` and the sweep): on the locked row, the state, the
-   * payload and the guard are checked; the history row, the notices and (by the store) the
+   * payload, the guard and the payload's named checks are checked; the history row, the notices and (by the store) the
    * new status, data and audit row are written in one transaction — `tx` when given.
    */
   async function apply(entity: string, id: number, body: Body, actor: Actor, tx?: Queryable): Promise<{ record: StoredRecord; queued: boolean }> {
@@ -278,6 +279,9 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
       const payload = body.payload ?? {};
       const step = computeStep(machine, executable, from, contextOf(before, actor, payload), { type: body.event, payload });
       if (!step.ok) throw new ApiError(409, step.reason === 'guard' ? 'errors.transitionGuard' : 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
+      // A date the calendar or the record rules out is the user's input error, like a schema error: 400 on the field.
+      const problems = checkPayload(step.transition, contextOf(before, actor, payload));
+      if (problems.length) throw badInput(problems.map((p) => ({ ...p, pointer: `/payload${p.pointer}` })));
       await tx.query(
         `INSERT INTO workflow_history (actor, entity, record_id, machine, machine_version, event, from_status, to_status, payload, comment)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10)`,

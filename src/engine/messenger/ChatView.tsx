@@ -7,9 +7,9 @@ import {
   PeopleRegular, SearchRegular, SendRegular,
 } from '@fluentui/react-icons';
 import { useApi } from '../../app/api/context.tsx';
-import { getSetting } from '../../app/settings.ts';
 import { subscribeLive } from '../../app/live.ts';
-import { fileIcon, formatSize, PAGE, useStyles, type Message, type Open, type Page } from './shared.tsx';
+import { PAGE, useStyles, type Message, type Open, type Page } from './shared.tsx';
+import { Attachment, PendingFile } from './Attachment.tsx';
 import { PhotoAvatar } from './photos.tsx';
 import { ForwardDialog } from './ForwardDialog.tsx';
 import { GroupSettingsDialog } from './GroupDialogs.tsx';
@@ -118,14 +118,6 @@ export function ChatView({ open, me, connected, onBack }: { open: Open; me: numb
     onError: reportError,
   });
   const remove = (m: Message) => void dp.send('DELETE', `/api/chat-message/delete/${m.id}`).catch(reportError);
-  const download = async (f: NonNullable<Message['file']>) => {
-    const res = await fetch(`/api/chat-message/file/${f.id}`, { headers: { authorization: `Bearer ${getSetting('accessToken') ?? ''}` } });
-    if (!res.ok) return;
-    const url = URL.createObjectURL(await res.blob());
-    const a = Object.assign(document.createElement('a'), { href: url, download: f.name });
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
 
   const bubble = (m: Message) => {
     const own = m.ownerId === me;
@@ -135,11 +127,7 @@ export function ChatView({ open, me, connected, onBack }: { open: Open; me: numb
         {m.forwardedFrom ? <div className={s.muted} data-forwarded>{t('messenger.forwardedLabel')}</div> : null}
         {m.replyTo && <div className={s.quote}>{m.replyTo.message}</div>}
         {m.message && <div data-text>{m.message}</div>}
-        {m.file && (
-          <button type="button" className={s.file} onClick={() => void download(m.file!)} data-file={m.file.name}>
-            {fileIcon(m.file.mime)}<span className={s.ellipsis}>{m.file.name}</span><span className={s.muted}>{formatSize(m.file.size)}</span>
-          </button>
-        )}
+        {m.file && <Attachment file={m.file} />}
         <div className={s.meta}>
           {m.edited && <span data-edited>{t('messenger.edited')}</span>}
           <span>{new Date(m.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</span>
@@ -189,7 +177,7 @@ export function ChatView({ open, me, connected, onBack }: { open: Open; me: numb
         <div className={s.head}>
           <span className={mergeClasses(s.grow, s.ellipsis, s.muted)}>
             {editing ? t('messenger.editing') : replyTo ? t('messenger.replyingTo', { text: replyTo.message }) : ''}
-            {file && <> {fileIcon(file.type)} {file.name} ({formatSize(file.size)})</>}
+            {file && <PendingFile file={file} />}
           </span>
           <Button size="small" appearance="subtle" icon={<DismissRegular />} aria-label={t('messenger.cancel')} onClick={() => { setEditing(undefined); setReplyTo(undefined); setFile(undefined); setText(''); }} />
         </div>

@@ -225,6 +225,26 @@ for (const backend of backends()) {
       await waitUntil(async () => (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messenger_event WHERE body->>'message' = 'ack me' AND user_id = $1 AND delivered_at IS NULL`, [bob.id])).rows[0]!.n === 0, 'the acknowledgement');
     });
 
+    it('in an acknowledged subscription every MESSAGE carries an ack id, state (counters, replies) too, and its ACK is taken', async () => {
+      const b = await connectLive(url, bob.token, bob.id);
+      open.push(b);
+      await b.subscribe('notificationMsg', bob.id, { ack: 'client-individual' });
+      await b.subscribe('unreadMessages', bob.id, { ack: 'client-individual' });
+      await b.next('notificationMsg');
+      await b.send('/app/register', {});
+      await b.next('unreadMessages');
+      const state = b.frames.filter((f) => /\/(notificationMsg|unreadMessages)$/.test(f.headers.destination ?? ''));
+      expect(state.map((f) => f.headers.destination!.split('/').at(-1))).toEqual(['notificationMsg', 'unreadMessages']);
+      for (const f of state) {
+        expect(f.headers.ack).toBeTruthy();
+        f.ack();
+      }
+      // Taken without an ERROR: the next request is answered on the same connection.
+      await b.send('/app/register', {});
+      expect(b.errors).toEqual([]);
+      expect(b.client.connected).toBe(true);
+    });
+
     it('answers unread counts on /app/allUnreadMessages for oneself only, and rejects bad input', async () => {
       const b = await live(bob, ['unreadMessages']);
       await b.send('/app/allUnreadMessages', bob.id);

@@ -51,7 +51,9 @@ export interface SessionHooks {
   delivered(ids: number[]): void;
 }
 
-interface Subscription { id: string; channel: string; ack: 'auto' | 'client' | 'client-individual'; unacked: number[] }
+/** A MESSAGE awaiting its ACK: its ack id and its stored event (0 for state, which has no row). */
+interface Unacked { ack: string; eventId: number }
+interface Subscription { id: string; channel: string; ack: 'auto' | 'client' | 'client-individual'; unacked: Unacked[] }
 
 /**
  * One STOMP 1.2 connection over one WebSocket: CONNECT with a bearer token, SUBSCRIBE to
@@ -219,10 +221,13 @@ export class StompSession {
     let autoDelivered = false;
     for (const sub of this.subscriptions.values()) {
       if (sub.channel !== event.channel) continue;
-      const headers: Record<string, string> = { subscription: sub.id, 'message-id': String(event.id || randomUUID()), destination, 'content-type': 'application/json' };
-      if (sub.ack !== 'auto' && event.id) {
-        headers.ack = String(event.id);
-        sub.unacked.push(event.id);
+      const messageId = String(event.id || randomUUID());
+      const headers: Record<string, string> = { subscription: sub.id, 'message-id': messageId, destination, 'content-type': 'application/json' };
+      if (sub.ack !== 'auto') {
+        // STOMP 1.2: every MESSAGE of an acknowledged subscription carries an ack id, state
+        // (counters, replies) too; acknowledging state marks no row.
+        headers.ack = messageId;
+        sub.unacked.push({ ack: messageId, eventId: event.id });
       } else autoDelivered = true;
       this.write({ command: 'MESSAGE', headers, body: bodyText(event.body) });
     }
@@ -233,13 +238,12 @@ export class StompSession {
   }
 
   private ack(ackId: string, positive: boolean): void {
-    const eventId = Number(ackId);
     for (const sub of this.subscriptions.values()) {
-      const at = sub.unacked.indexOf(eventId);
+      const at = sub.unacked.findIndex((u) => u.ack === ackId);
       if (at < 0) continue;
       // `client` acknowledges cumulatively; `client-individual` one message.
-      const done = sub.ack === 'client' ? sub.unacked.splice(0, at + 1) : sub.unacked.splice(at, 1);
-      if (positive) this.hooks.delivered(done);
+      const done = (sub.ack === 'client' ? sub.unacked.splice(0, at + 1) : sub.unacked.splice(at, 1)).map((u) => u.eventId).filter((id) => id > 0);
+      if (positive) { if (done.length) this.hooks.delivered(done); }
       // A NACK leaves the events undelivered: they come again on the next subscription.
       else for (const id of done) this.sent.delete(id);
       return;

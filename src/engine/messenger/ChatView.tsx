@@ -19,7 +19,7 @@ import { GroupSettingsDialog } from './GroupDialogs.tsx';
  * patched in, read marks; reply, edit, delete, forward; a search over the chat's messages
  * (the REST `search`, served by the server's trigram index) shown in place of the history.
  */
-export function ChatView({ open, me, connected, onBack }: { open: Open; me: number | null; connected: boolean; onBack: () => void }) {
+export function ChatView({ open, me, connected, reconnects, onBack }: { open: Open; me: number | null; connected: boolean; reconnects: number; onBack: () => void }) {
   const s = useStyles();
   const { t } = useTranslation();
   const { dataProvider: dp, reportError, notifySuccess } = useApi();
@@ -57,6 +57,16 @@ export function ChatView({ open, me, connected, onBack }: { open: Open; me: numb
       .catch(() => undefined);
   }, [dp, open, queryClient]);
   useEffect(() => markRead(), [markRead]);
+
+  // After the socket came back, the loaded pages are read again (the newest first, each older
+  // one from the page before it) and what arrived meanwhile is marked read, as live messages are.
+  const refetchMessages = messages.refetch;
+  const seenReconnects = useRef(reconnects);
+  useEffect(() => {
+    if (reconnects === seenReconnects.current) return;
+    seenReconnects.current = reconnects;
+    void refetchMessages().then(markRead);
+  }, [reconnects, refetchMessages, markRead]);
 
   // Live changes of this chat, patched into the loaded pages.
   useEffect(() => {

@@ -2,8 +2,8 @@
 /**
  * The messenger screen with a faked REST side and no socket: contact and group photos (with
  * the initials where there is none), forwarding a message to a group chosen in a dialog,
- * searching the open chat through the REST `search`, and attachments with their kind's icon
- * and a size in the reader's units.
+ * searching the open chat through the REST `search`, attachments with their kind's icon
+ * and a size in the reader's units, and the open chat read again after the socket came back.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
@@ -13,11 +13,17 @@ import { setSetting } from '../../app/settings.ts';
 import ru from '../../i18n/locales/ru.json';
 import MessengerScreen from './MessengerScreen.tsx';
 
+// The socket's state, moved by the tests: up at first.
+const live = vi.hoisted(() => ({ up: true, listeners: new Set<(connected: boolean) => void>() }));
 vi.mock('../../app/live.ts', () => ({
   subscribeLive: () => () => undefined,
-  onLiveStatus: (listener: (connected: boolean) => void) => { listener(true); return () => undefined; },
+  onLiveStatus: (listener: (connected: boolean) => void) => { live.listeners.add(listener); listener(live.up); return () => live.listeners.delete(listener); },
   publishLive: () => false,
 }));
+const setLive = (up: boolean) => act(() => {
+  live.up = up;
+  for (const l of live.listeners) l(up);
+});
 
 const ME = 1;
 const message = (id: number, text: string, ownerId = 2) => ({
@@ -60,7 +66,10 @@ describe('messenger screen', () => {
     }));
     if (!URL.createObjectURL) URL.createObjectURL = () => 'blob:photo';
   });
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    live.up = true;
+  });
 
   it('shows photos or initials, forwards a message to a chosen group, and searches the open chat', async () => {
     const send = fakeRest();
@@ -141,5 +150,31 @@ describe('messenger screen', () => {
     await act(() => i18n.changeLanguage('ru'));
     await waitFor(() => expect(shown(22)[2]).toBe('1.5 КБ'));
     expect(shown(25)[2]).toBe('3 ГБ');
+  });
+
+  it('reads the open chat and the lists again after the socket came back, and marks what arrived meanwhile read', async () => {
+    let history = [message(4, 'Hisobot tayyor'), message(5, 'ОТЧЁТ за квартал')];
+    const send = fakeRest(() => history);
+    const { user } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createFakeDataProvider({ send: send as never }) });
+    await waitFor(() => expect(el('[data-row="user-2"]')).toBeTruthy());
+    await user.click(el('[data-row="user-2"]')!);
+    await waitFor(() => expect(el('[data-message="5"]')).toBeTruthy());
+    const calls = (path: string) => send.mock.calls.filter((c) => c[1] === path).length;
+    await waitFor(() => expect(calls('/api/chat-message/make-read')).toBe(1));
+    const [historyReads, listReads] = [calls('/api/chat-message/get-by-chatId/10'), calls('/api/chat/list')];
+
+    // While the socket is down, Bob's answer is written and message 4 edited; no event reaches this screen.
+    await setLive(false);
+    history = [{ ...message(4, 'Hisobot tayyor, ilova bilan'), edited: true }, message(5, 'ОТЧЁТ за квартал'), message(6, 'Yubordim')];
+    expect(calls('/api/chat-message/get-by-chatId/10')).toBe(historyReads);
+    await setLive(true);
+    await waitFor(() => expect(el('[data-message="6"]')?.textContent).toContain('Yubordim'));
+    expect(el('[data-message="4"] [data-text]')?.textContent).toBe('Hisobot tayyor, ilova bilan');
+    await waitFor(() => expect(calls('/api/chat-message/make-read')).toBe(2));
+    expect(calls('/api/chat/list')).toBeGreaterThan(listReads);
+
+    // Another "connected" without a drop between reads nothing again.
+    await setLive(true);
+    expect(calls('/api/chat-message/get-by-chatId/10')).toBe(historyReads + 1);
   });
 });

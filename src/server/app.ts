@@ -118,6 +118,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     stompRelayUrl: options.stompRelayUrl,
     accessTokenSeconds: options.accessTokenSeconds,
     livePollMs: options.livePollMs,
+    stompHeartbeatMs: options.stompHeartbeatMs,
     allowedOrigins: options.allowedOrigins,
     publicRateLimit: options.publicRateLimit,
     rateLimitShared: options.rateLimitShared ?? false,

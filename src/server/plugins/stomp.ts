@@ -166,7 +166,7 @@ export default fp(async (app) => {
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const session = new StompSession(ws, messenger.broker, hooks);
+      const session = new StompSession(ws, messenger.broker, hooks, app.config.stompHeartbeatMs);
       sessions.add(session);
       ws.on('close', () => sessions.delete(session));
     });

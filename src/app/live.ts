@@ -3,9 +3,11 @@
  * /gs-guide-websocket with @stomp/stompjs, the bearer token on CONNECT (read again before
  * each reconnect, so a refreshed token is used), reconnecting by itself. Screens subscribe
  * to the signed-in user's channels by name; subscriptions survive reconnects, and what was
- * missed meanwhile is replayed by the server.
+ * missed meanwhile is replayed by the server. Subscriptions are `client-individual`: a
+ * message is acknowledged once the screens' handlers ran, so one written to a socket that
+ * died before the app read it is still undelivered on the server and comes again.
  */
-import { Client, type StompSubscription } from '@stomp/stompjs';
+import { Client, type IMessage, type StompSubscription } from '@stomp/stompjs';
 import { getSetting } from './settings.ts';
 import { refreshSession } from './session.ts';
 
@@ -21,13 +23,35 @@ const statusListeners = new Set<(connected: boolean) => void>();
 
 const socketUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/gs-guide-websocket`;
 
+/** Hands a message to the channel's handlers, then acknowledges it (a failing handler neither stops the others nor the acknowledgement). */
+function handle(channel: LiveChannel, message: IMessage): void {
+  let body: Record<string, unknown> | undefined;
+  try {
+    body = JSON.parse(message.body) as Record<string, unknown>;
+  } catch (error) {
+    console.error('live: a message that is not JSON', error);
+  }
+  if (body) {
+    for (const h of [...(handlers.get(channel) ?? [])]) {
+      try {
+        h(body);
+      } catch (error) {
+        // Not acknowledging would bring the message back on every reconnect, to fail again.
+        console.error(`live: a ${channel} handler failed`, error);
+      }
+    }
+  }
+  try {
+    message.ack();
+  } catch {
+    // The socket went while the handlers ran: unacknowledged, the message comes again after the reconnect.
+  }
+}
+
 function listen(channel: LiveChannel): void {
   const userId = getSetting('userId');
   if (!client?.connected || upstream.has(channel) || !userId) return;
-  upstream.set(channel, client.subscribe(`/user/${userId}/${channel}`, (message) => {
-    const body = JSON.parse(message.body) as Record<string, unknown>;
-    for (const h of handlers.get(channel) ?? []) h(body);
-  }));
+  upstream.set(channel, client.subscribe(`/user/${userId}/${channel}`, (message) => handle(channel, message), { ack: 'client-individual' }));
 }
 
 function ensureClient(): Client | undefined {

@@ -47,6 +47,10 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
     + 'creating a record is not restricted by them. A user with several roles gets the union of their permissions and the widest scope '
     + '(outer users are always limited to their own records); a field stays read-only only where every role that may update the subject says so.');
   out.push('');
+  out.push('Besides the entities\' subjects there is the staff messenger\'s, `Message` (no entity): `read Message` opens the messenger, its REST and the live socket; '
+    + '`announce Message` may announce a document marking to colleagues on the live socket (`/app/announcementDocumentMarking`, recipients: staff only). '
+    + 'Both show in each role\'s list of permissions below, not in the tables.');
+  out.push('');
   out.push('These are the default roles seeded on the first start. Afterwards the role records (Administration → Roles) are the truth: '
     + 'staff may change them, and this file then describes the defaults only.');
   out.push('');

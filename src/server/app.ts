@@ -119,6 +119,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     accessTokenSeconds: options.accessTokenSeconds,
     livePollMs: options.livePollMs,
     revocationPollMs: options.revocationPollMs,
+    stompHeartbeatMs: options.stompHeartbeatMs,
     allowedOrigins: options.allowedOrigins,
     publicRateLimit: options.publicRateLimit,
     rateLimitShared: options.rateLimitShared ?? false,

@@ -69,6 +69,8 @@ export interface AppConfig {
   revocationPollMs?: number | undefined;
   /** How often live sockets' sessions are checked again (sign-out, disabled user) and counters recomputed, in ms (default 15 000). */
   livePollMs?: number | undefined;
+  /** The live socket's heart-beat wish in ms, both ways (default 10 000); tests shorten it. */
+  stompHeartbeatMs?: number | undefined;
   /** Browser origins allowed on the live socket besides the portal's own host (STOMP_ALLOWED_ORIGINS, comma-separated). */
   allowedOrigins?: string[] | undefined;
   /** Requests per address and minute on the public endpoints (PUBLIC_RATE_LIMIT, default 120). */

@@ -142,6 +142,42 @@ for (const backend of backends()) {
       expect((await as(alice, 'POST', '/api/incoming-person', { personName: 'x', deviceName: 'enter' })).statusCode).toBe(403);
     });
 
+    it('announces a document marking only with announce Message, only to staff and only a valid body; the recipients get it on documentMarking', async () => {
+      const head = await createStaff(app, 'head', ['department-head']);
+      const curator = await createStaff(app, 'curator', ['curator']);
+      const citizen = await createStaff(app, 'citizen', ['citizen'], { isOuter: true });
+      const b = await live(bob, ['documentMarking']);
+      const c = await live(carol, ['documentMarking']);
+      const h = await live(head, []);
+      await h.send('/app/announcementDocumentMarking', { userIds: [Number(bob.id), Number(carol.id), Number(bob.id)], documentId: 501, regNumber: '01-12/345', message: 'Ijro uchun' });
+      const got = await b.next('documentMarking', (m) => m.documentId === 501);
+      expect(got).toMatchObject({ documentId: 501, regNumber: '01-12/345', message: 'Ijro uchun', fromUserId: Number(head.id) });
+      expect(Object.keys(got).sort()).toEqual(['at', 'documentId', 'fromUserId', 'message', 'regNumber']);
+      await c.next('documentMarking', (m) => m.documentId === 501);
+      const told = async (documentId: number) => (await app.db.query<{ user_id: string }>(`SELECT user_id FROM messenger_event WHERE channel = 'documentMarking' AND (body->>'documentId')::int = $1`, [documentId])).rows.map((r) => r.user_id).sort();
+      // Bob, named twice, is told once.
+      expect(await told(501)).toEqual([bob.id, carol.id].sort());
+
+      // Each refusal is an ERROR frame (the socket then closes), and nobody is told anything.
+      const refused = async (sender: { id: string; token: string }, body: unknown, why: RegExp) => {
+        const socket = await connectLive(url, sender.token, sender.id);
+        open.push(socket);
+        await expect(socket.send('/app/announcementDocumentMarking', body)).rejects.toThrow(why);
+        await waitUntil(() => !socket.client.connected || socket.socket().readyState !== WebSocket.OPEN, 'the socket to close');
+      };
+      await refused(curator, { userIds: [Number(bob.id)], documentId: 502 }, /no permission/);
+      await refused(head, { userIds: [Number(bob.id), Number(citizen.id)], documentId: 503 }, /\/userIds\/1: Choose a staff member/);
+      await refused(head, { userIds: [Number(bob.id), 999_999], documentId: 504 }, /\/userIds\/1: Choose a staff member/);
+      await refused(head, { userIds: [Number(bob.id)] }, /\/documentId: Mandatory/);
+      await refused(head, { userIds: [Number(bob.id)], documentId: 505, html: '<b>' }, /\/html: This field is not allowed/);
+      await refused(head, { userIds: Array.from({ length: 201 }, (_, i) => i + 1), documentId: 506 }, /\/userIds: At most 200/);
+      await refused(head, { userIds: [String(bob.id)], documentId: 507 }, /\/userIds\/0/);
+      await refused(head, { userIds: [], documentId: 508 }, /\/userIds/);
+      await refused(head, '[1, 2]', /JSON object/);
+      for (const documentId of [502, 503, 504, 505, 506, 507, 508]) expect(await told(documentId)).toEqual([]);
+      expect((b.received.get('documentMarking') ?? []).map((m) => m.documentId)).toEqual([501]);
+    });
+
     it('refuses a bad token, a missing token and a foreign origin', async () => {
       await expect(connectLive(url, 'not-a-token', alice.id)).rejects.toThrow(/invalid or expired token/);
       await expect(connectLive(url, undefined, alice.id)).rejects.toThrow(/invalid or expired token/);
@@ -223,6 +259,26 @@ for (const backend of backends()) {
       b2.frames.filter((f) => JSON.parse(f.body).message === 'ack me').forEach((f) => f.ack());
       await b2.send('/app/register', {});
       await waitUntil(async () => (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messenger_event WHERE body->>'message' = 'ack me' AND user_id = $1 AND delivered_at IS NULL`, [bob.id])).rows[0]!.n === 0, 'the acknowledgement');
+    });
+
+    it('in an acknowledged subscription every MESSAGE carries an ack id, state (counters, replies) too, and its ACK is taken', async () => {
+      const b = await connectLive(url, bob.token, bob.id);
+      open.push(b);
+      await b.subscribe('notificationMsg', bob.id, { ack: 'client-individual' });
+      await b.subscribe('unreadMessages', bob.id, { ack: 'client-individual' });
+      await b.next('notificationMsg');
+      await b.send('/app/register', {});
+      await b.next('unreadMessages');
+      const state = b.frames.filter((f) => /\/(notificationMsg|unreadMessages)$/.test(f.headers.destination ?? ''));
+      expect(state.map((f) => f.headers.destination!.split('/').at(-1))).toEqual(['notificationMsg', 'unreadMessages']);
+      for (const f of state) {
+        expect(f.headers.ack).toBeTruthy();
+        f.ack();
+      }
+      // Taken without an ERROR: the next request is answered on the same connection.
+      await b.send('/app/register', {});
+      expect(b.errors).toEqual([]);
+      expect(b.client.connected).toBe(true);
     });
 
     it('answers unread counts on /app/allUnreadMessages for oneself only, and rejects bad input', async () => {

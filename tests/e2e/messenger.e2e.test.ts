@@ -1,13 +1,14 @@
 /**
  * Two staff members chat in Chromium, each in a browser profile of their own: Alice at
  * desktop width, Bob on a 360 px phone. Messages, an edit, a delete and the read mark move
- * live over the STOMP socket; the unread counter shows before Bob opens the chat. On a phone
+ * live over the STOMP socket; the unread counter shows before Bob opens the chat. An
+ * attachment arrives live with its kind's icon, name and size and downloads byte for byte. On a phone
  * Alice sees photos (or initials), searches a chat and forwards a message to a group.
  * Screenshots go to /tmp/messenger-shots.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
 import { createStaff, STOMP_PASSWORD } from '../support/stomp.ts';
 import { PNG } from '../support/multipart.ts';
@@ -87,6 +88,35 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
     await bobsOwn.locator('[data-action="delete"]').click();
     await a.locator('[data-message]', { hasText: 'soat 15 gacha' }).waitFor({ state: 'detached' });
     await a.screenshot({ path: `${SHOTS}/alice-desktop.png` });
+  });
+
+  it('Alice sends a PDF through the screen; Bob sees it live with its icon, name and size, and downloads the same bytes', async () => {
+    const a = await signedIn('alice', 1280);
+    const b = await signedIn('bob', 1280);
+    // Through the contacts (the chat is made on first use): the test stands on its own.
+    await b.locator('[data-tab="contacts"]').click();
+    await b.locator(`[data-row="user-${alice.id}"]`).click();
+    await b.locator('[data-chat-title]', { hasText: 'Karimov Alisher' }).waitFor();
+
+    // 1.5 KB of a PDF: the server tells the type by its first bytes, the screen shows the kind.
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(1536 - 15, 0x20), Buffer.from('\n%%EOF')]);
+    expect(pdf.length).toBe(1536);
+    await a.locator('[data-tab="contacts"]').click();
+    await a.locator(`[data-row="user-${bob.id}"]`).click();
+    await a.locator('[data-input="file"]').setInputFiles({ name: 'hisobot-2026.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await a.locator('[data-pending-file="hisobot-2026.pdf"][data-file-type="pdf"]').waitFor();
+    await a.locator('textarea').first().fill('Hisobot ilova qilindi');
+    await a.locator('[data-action="send"]').click();
+
+    const attachment = b.locator('[data-message]', { hasText: 'Hisobot ilova qilindi' }).locator('[data-file-type="pdf"]');
+    await attachment.waitFor();
+    expect(await attachment.locator('[data-file-name]').textContent()).toBe('hisobot-2026.pdf');
+    expect(await attachment.locator('[data-file-size]').textContent()).toBe('1.5 KB');
+    await b.screenshot({ path: `${SHOTS}/bob-attachment.png` });
+    const [download] = await Promise.all([b.waitForEvent('download'), attachment.click()]);
+    expect(download.suggestedFilename()).toBe('hisobot-2026.pdf');
+    const saved = readFileSync((await download.path())!);
+    expect(saved.equals(pdf)).toBe(true);
   });
 
   it('loads older messages as Bob scrolls up (infinite scroll) until the first one', async () => {

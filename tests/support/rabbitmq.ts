@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,9 +18,28 @@ const accepts = (port: number) => new Promise<boolean>((resolve) => {
   socket.on('error', () => resolve(false));
 });
 
+const LIB = '/usr/lib/rabbitmq/lib';
+
 /** Why RabbitMQ cannot run here, or undefined when it can (CI installs Debian's rabbitmq-server). */
-export const rabbitmqMissing = (): string | undefined =>
-  existsSync(SERVER) ? undefined : `RabbitMQ is not installed (${SERVER} missing; apt-get install rabbitmq-server)`;
+export function rabbitmqMissing(server = SERVER, lib = LIB): string | undefined {
+  if (!existsSync(server)) return `RabbitMQ is not installed (${server} missing; apt-get install rabbitmq-server)`;
+  const stomp = existsSync(lib) && readdirSync(lib).some((release) => {
+    const plugins = path.join(lib, release, 'plugins');
+    return existsSync(plugins) && readdirSync(plugins).some((p) => /^rabbitmq_stomp-/.test(p));
+  });
+  return stomp ? undefined : `RabbitMQ's STOMP plugin is missing (no ${lib}/*/plugins/rabbitmq_stomp-*)`;
+}
+
+/**
+ * Whether tests that need RabbitMQ can run: `reason` (RabbitMQ's, or another need of the
+ * test's) makes them skip with a message on a laptop, and fail under REQUIRE_RABBITMQ=1
+ * (set by .ci/run, which installs rabbitmq-server), as REQUIRE_POSTGRES / REQUIRE_BROWSER do.
+ */
+export function rabbitmqTestsEnabled(reason: string | undefined = rabbitmqMissing(), env: NodeJS.ProcessEnv = process.env): boolean {
+  if (reason && env.REQUIRE_RABBITMQ === '1') throw new Error(`REQUIRE_RABBITMQ=1 but ${reason}`);
+  if (reason) console.warn(`[tests] RabbitMQ tests are SKIPPED: ${reason}. REQUIRE_RABBITMQ=1 makes this a failure.`);
+  return !reason;
+}
 
 /**
  * A private RabbitMQ node for one test file: its own node name, data directory and ports,

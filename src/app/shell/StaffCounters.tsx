@@ -23,9 +23,11 @@ const useStyles = makeStyles({
 });
 
 /**
- * The header's notification counters for staff: fetched every 15 s and replaced at once by
- * what the server pushes on notificationMsg. A failed fetch is ignored (spec §8). Loaded by
- * Counters.tsx only for staff, with the Popover, badge and live channel it needs.
+ * The header's notification counters for staff: replaced at once by what the server pushes
+ * on notificationMsg, and fetched again when nothing came for 15 s (spec §7's poll, the
+ * fallback: TanStack Query restarts the interval whenever the data changes, a push included).
+ * A failed fetch is ignored (spec §8). Loaded by Counters.tsx only for staff, with the
+ * Popover, badge and live channel it needs.
  */
 export default function StaffCounters() {
   const s = useStyles();
@@ -40,7 +42,12 @@ export default function StaffCounters() {
     enabled: staff,
     retry: false,
   });
-  useEffect(() => (staff ? subscribeLive('notificationMsg', (body) => queryClient.setQueryData(countersKey, body as Counters)) : undefined), [staff, queryClient]);
+  useEffect(() => (staff ? subscribeLive('notificationMsg', (body) => {
+    // A poll on its way was asked before these figures were pushed: its answer must not bring
+    // older ones back (a later change is pushed again anyway). Setting the data also restarts
+    // the 15 s interval, so the poll comes only when nothing was pushed for that long.
+    void queryClient.cancelQueries({ queryKey: countersKey }).then(() => queryClient.setQueryData(countersKey, body as Counters));
+  }) : undefined), [staff, queryClient]);
   if (!staff) return null;
   const total = data?.total ?? 0;
   return (

@@ -34,8 +34,14 @@ describe('fileIconKind', () => {
     expect(fileIconKind('letter.docx')).toBe('docx');
   });
 
-  it('falls back to the mime type for images and to "other"', () => {
+  it('falls back to the mime type and to "other"', () => {
     expect(fileIconKind('scan', 'image/png')).toBe('image');
+    expect(fileIconKind('act', 'application/pdf')).toBe('pdf');
+    expect(fileIconKind('notes', 'text/plain')).toBe('txt');
+    expect(fileIconKind('letter', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')).toBe('docx');
+    // The extension wins: a .doc is an OLE2 container like .xls and .ppt.
+    expect(fileIconKind('old.xls', 'application/x-cfb')).toBe('xlsx');
+    expect(fileIconKind('old', 'application/x-cfb')).toBe('other');
     expect(fileIconKind('archive.tar.gz')).toBe('other');
     expect(fileIconKind('README')).toBe('other');
   });

@@ -40,14 +40,27 @@ const BY_EXTENSION: Record<string, FileIconKind> = {
   docx: 'docx',
 };
 
+// The types the server tells by their magic bytes (plugins/files.ts); the OLE2 container of
+// legacy .doc/.xls/.ppt is not here: it says nothing of which of the three a file is.
+const BY_MIME: Record<string, FileIconKind> = {
+  'text/plain': 'txt',
+  'application/pdf': 'pdf',
+  'application/zip': 'zip',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+};
+
 /**
- * The icon kind of a file by its extension (or, without a known one, an image mime type).
+ * The icon kind of a file by its extension (spec §9), or, without a known one, by its mime
+ * type (a file named without an extension).
  * @example fileIconKind('Report.DOCX') // 'docx'
+ * @example fileIconKind('scan', 'application/pdf') // 'pdf'
  */
 export function fileIconKind(name: string, mime?: string): FileIconKind {
   const dot = name.lastIndexOf('.');
   const ext = dot >= 0 ? name.slice(dot + 1).toLowerCase() : '';
-  return BY_EXTENSION[ext] ?? (mime?.startsWith('image/') ? 'image' : 'other');
+  return BY_EXTENSION[ext] ?? (mime?.startsWith('image/') ? 'image' : (mime && BY_MIME[mime]) || 'other');
 }
 
 /**

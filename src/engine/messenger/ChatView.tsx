@@ -7,9 +7,9 @@ import {
   PeopleRegular, SearchRegular, SendRegular,
 } from '@fluentui/react-icons';
 import { useApi } from '../../app/api/context.tsx';
-import { getSetting } from '../../app/settings.ts';
 import { subscribeLive } from '../../app/live.ts';
-import { fileIcon, formatSize, PAGE, useStyles, type Message, type Open, type Page } from './shared.tsx';
+import { PAGE, useStyles, type Message, type Open, type Page } from './shared.tsx';
+import { Attachment, PendingFile } from './Attachment.tsx';
 import { PhotoAvatar } from './photos.tsx';
 import { ForwardDialog } from './ForwardDialog.tsx';
 import { GroupSettingsDialog } from './GroupDialogs.tsx';
@@ -19,7 +19,7 @@ import { GroupSettingsDialog } from './GroupDialogs.tsx';
  * patched in, read marks; reply, edit, delete, forward; a search over the chat's messages
  * (the REST `search`, served by the server's trigram index) shown in place of the history.
  */
-export function ChatView({ open, me, connected, onBack }: { open: Open; me: number | null; connected: boolean; onBack: () => void }) {
+export function ChatView({ open, me, connected, reconnects, onBack }: { open: Open; me: number | null; connected: boolean; reconnects: number; onBack: () => void }) {
   const s = useStyles();
   const { t } = useTranslation();
   const { dataProvider: dp, reportError, notifySuccess } = useApi();
@@ -57,6 +57,16 @@ export function ChatView({ open, me, connected, onBack }: { open: Open; me: numb
       .catch(() => undefined);
   }, [dp, open, queryClient]);
   useEffect(() => markRead(), [markRead]);
+
+  // After the socket came back, the loaded pages are read again (the newest first, each older
+  // one from the page before it) and what arrived meanwhile is marked read, as live messages are.
+  const refetchMessages = messages.refetch;
+  const seenReconnects = useRef(reconnects);
+  useEffect(() => {
+    if (reconnects === seenReconnects.current) return;
+    seenReconnects.current = reconnects;
+    void refetchMessages().then(markRead);
+  }, [reconnects, refetchMessages, markRead]);
 
   // Live changes of this chat, patched into the loaded pages.
   useEffect(() => {
@@ -118,14 +128,6 @@ export function ChatView({ open, me, connected, onBack }: { open: Open; me: numb
     onError: reportError,
   });
   const remove = (m: Message) => void dp.send('DELETE', `/api/chat-message/delete/${m.id}`).catch(reportError);
-  const download = async (f: NonNullable<Message['file']>) => {
-    const res = await fetch(`/api/chat-message/file/${f.id}`, { headers: { authorization: `Bearer ${getSetting('accessToken') ?? ''}` } });
-    if (!res.ok) return;
-    const url = URL.createObjectURL(await res.blob());
-    const a = Object.assign(document.createElement('a'), { href: url, download: f.name });
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
 
   const bubble = (m: Message) => {
     const own = m.ownerId === me;
@@ -135,11 +137,7 @@ export function ChatView({ open, me, connected, onBack }: { open: Open; me: numb
         {m.forwardedFrom ? <div className={s.muted} data-forwarded>{t('messenger.forwardedLabel')}</div> : null}
         {m.replyTo && <div className={s.quote}>{m.replyTo.message}</div>}
         {m.message && <div data-text>{m.message}</div>}
-        {m.file && (
-          <button type="button" className={s.file} onClick={() => void download(m.file!)} data-file={m.file.name}>
-            {fileIcon(m.file.mime)}<span className={s.ellipsis}>{m.file.name}</span><span className={s.muted}>{formatSize(m.file.size)}</span>
-          </button>
-        )}
+        {m.file && <Attachment file={m.file} />}
         <div className={s.meta}>
           {m.edited && <span data-edited>{t('messenger.edited')}</span>}
           <span>{new Date(m.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</span>
@@ -189,7 +187,7 @@ export function ChatView({ open, me, connected, onBack }: { open: Open; me: numb
         <div className={s.head}>
           <span className={mergeClasses(s.grow, s.ellipsis, s.muted)}>
             {editing ? t('messenger.editing') : replyTo ? t('messenger.replyingTo', { text: replyTo.message }) : ''}
-            {file && <> {fileIcon(file.type)} {file.name} ({formatSize(file.size)})</>}
+            {file && <PendingFile file={file} />}
           </span>
           <Button size="small" appearance="subtle" icon={<DismissRegular />} aria-label={t('messenger.cancel')} onClick={() => { setEditing(undefined); setReplyTo(undefined); setFile(undefined); setText(''); }} />
         </div>

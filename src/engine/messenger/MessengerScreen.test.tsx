@@ -1,21 +1,29 @@
 // @vitest-environment happy-dom
 /**
  * The messenger screen with a faked REST side and no socket: contact and group photos (with
- * the initials where there is none), forwarding a message to a group chosen in a dialog, and
- * searching the open chat through the REST `search`.
+ * the initials where there is none), forwarding a message to a group chosen in a dialog,
+ * searching the open chat through the REST `search`, attachments with their kind's icon
+ * and a size in the reader's units, and the open chat read again after the socket came back.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
 import { setSetting } from '../../app/settings.ts';
+import ru from '../../i18n/locales/ru.json';
 import MessengerScreen from './MessengerScreen.tsx';
 
+// The socket's state, moved by the tests: up at first.
+const live = vi.hoisted(() => ({ up: true, listeners: new Set<(connected: boolean) => void>() }));
 vi.mock('../../app/live.ts', () => ({
   subscribeLive: () => () => undefined,
-  onLiveStatus: (listener: (connected: boolean) => void) => { listener(true); return () => undefined; },
+  onLiveStatus: (listener: (connected: boolean) => void) => { live.listeners.add(listener); listener(live.up); return () => live.listeners.delete(listener); },
   publishLive: () => false,
 }));
+const setLive = (up: boolean) => act(() => {
+  live.up = up;
+  for (const l of live.listeners) l(up);
+});
 
 const ME = 1;
 const message = (id: number, text: string, ownerId = 2) => ({
@@ -28,7 +36,7 @@ const chats = [
 ];
 const groups = [{ id: 7, name: 'Bozor tahlili', photo: null, count: 3, unreadCount: 0, lastMessage: null, ownerId: ME }];
 
-function fakeRest() {
+function fakeRest(history: () => unknown[] = () => [message(4, 'Hisobot tayyor'), message(5, 'ОТЧЁТ за квартал')]) {
   return vi.fn(async (method: string, path: string, options?: { body?: Record<string, unknown>; query?: Record<string, unknown> }) => {
     if (path === '/api/chat/list') return { list: chats, total: chats.length };
     if (path === '/api/groupChat/list') return { list: groups, total: 1 };
@@ -37,7 +45,8 @@ function fakeRest() {
     if (path === '/api/chat-message/forward-message') return message(99, 'Hisobot tayyor', ME);
     if (path === '/api/chat-message/get-by-chatId/10') {
       if (options?.query?.search) return { list: [message(5, 'ОТЧЁТ за квартал')], total: 1 };
-      return { list: [message(4, 'Hisobot tayyor'), message(5, 'ОТЧЁТ за квартал')], total: 2 };
+      const list = history();
+      return { list, total: list.length };
     }
     throw new Error(`unexpected ${method} ${path}`);
   });
@@ -57,7 +66,10 @@ describe('messenger screen', () => {
     }));
     if (!URL.createObjectURL) URL.createObjectURL = () => 'blob:photo';
   });
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    live.up = true;
+  });
 
   it('shows photos or initials, forwards a message to a chosen group, and searches the open chat', async () => {
     const send = fakeRest();
@@ -90,5 +102,79 @@ describe('messenger screen', () => {
     // Closing the search brings the history back.
     await user.click(el('[data-action="search-chat"]')!);
     await waitFor(() => expect(el('[data-region="messages"] [data-message="4"]')).toBeTruthy());
+  });
+
+  it('shows each attachment with its kind (spec §9), name and size up to GB, in the reader’s units', async () => {
+    const withFile = (id: number, name: string, mime: string, size: number) => ({ ...message(id, ''), file: { id: `f${id}`, name, mime, size } });
+    const files = [
+      withFile(21, 'photo.JPG', 'image/jpeg', 532),
+      withFile(22, 'notes.txt', 'text/plain', 1536),
+      withFile(23, 'act.pdf', 'application/pdf', 1_234_567),
+      withFile(24, 'slides.pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', 3 * 1024 ** 2),
+      withFile(25, 'bundle.zip', 'application/zip', 3 * 1024 ** 3),
+      withFile(26, 'table.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 10_240),
+      withFile(27, 'letter.doc', 'application/x-cfb', 2048),
+      withFile(28, 'letter.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 4096),
+      withFile(29, 'scan', 'application/pdf', 100),
+      withFile(30, 'drawing.dwg', 'application/octet-stream', 0),
+    ];
+    const send = fakeRest(() => files);
+    const { user, i18n } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createFakeDataProvider({ send: send as never }) });
+    await waitFor(() => expect(el('[data-row="user-2"]')).toBeTruthy());
+    await user.click(el('[data-row="user-2"]')!);
+    await waitFor(() => expect(el('[data-message="30"] [data-file]')).toBeTruthy());
+
+    const shown = (id: number) => {
+      const a = el(`[data-message="${id}"] [data-file]`)!;
+      return [a.dataset.fileType, a.querySelector('[data-file-name]')!.textContent, a.querySelector('[data-file-size]')!.textContent];
+    };
+    expect(files.map((f) => shown(f.id))).toEqual([
+      ['image', 'photo.JPG', '532 Bytes'],
+      ['txt', 'notes.txt', '1.5 KB'],
+      ['pdf', 'act.pdf', '1.18 MB'],
+      ['pptx', 'slides.pptx', '3 MB'],
+      ['zip', 'bundle.zip', '3 GB'],
+      ['xlsx', 'table.xlsx', '10 KB'],
+      ['doc', 'letter.doc', '2 KB'],
+      ['docx', 'letter.docx', '4 KB'],
+      ['pdf', 'scan', '100 Bytes'],
+      ['other', 'drawing.dwg', '0 Bytes'],
+    ]);
+    // Every kind has an icon of its own, except doc and docx (both Word).
+    const svgOf = (id: number) => el(`[data-message="${id}"] [data-file] svg`)!.outerHTML;
+    expect(new Set(files.map((f) => svgOf(f.id))).size).toBe(8);
+    expect(svgOf(27)).toBe(svgOf(28));
+
+    // The units follow the language.
+    i18n.addResourceBundle('ru', 'translation', ru);
+    await act(() => i18n.changeLanguage('ru'));
+    await waitFor(() => expect(shown(22)[2]).toBe('1.5 КБ'));
+    expect(shown(25)[2]).toBe('3 ГБ');
+  });
+
+  it('reads the open chat and the lists again after the socket came back, and marks what arrived meanwhile read', async () => {
+    let history = [message(4, 'Hisobot tayyor'), message(5, 'ОТЧЁТ за квартал')];
+    const send = fakeRest(() => history);
+    const { user } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createFakeDataProvider({ send: send as never }) });
+    await waitFor(() => expect(el('[data-row="user-2"]')).toBeTruthy());
+    await user.click(el('[data-row="user-2"]')!);
+    await waitFor(() => expect(el('[data-message="5"]')).toBeTruthy());
+    const calls = (path: string) => send.mock.calls.filter((c) => c[1] === path).length;
+    await waitFor(() => expect(calls('/api/chat-message/make-read')).toBe(1));
+    const [historyReads, listReads] = [calls('/api/chat-message/get-by-chatId/10'), calls('/api/chat/list')];
+
+    // While the socket is down, Bob's answer is written and message 4 edited; no event reaches this screen.
+    await setLive(false);
+    history = [{ ...message(4, 'Hisobot tayyor, ilova bilan'), edited: true }, message(5, 'ОТЧЁТ за квартал'), message(6, 'Yubordim')];
+    expect(calls('/api/chat-message/get-by-chatId/10')).toBe(historyReads);
+    await setLive(true);
+    await waitFor(() => expect(el('[data-message="6"]')?.textContent).toContain('Yubordim'));
+    expect(el('[data-message="4"] [data-text]')?.textContent).toBe('Hisobot tayyor, ilova bilan');
+    await waitFor(() => expect(calls('/api/chat-message/make-read')).toBe(2));
+    expect(calls('/api/chat/list')).toBeGreaterThan(listReads);
+
+    // Another "connected" without a drop between reads nothing again.
+    await setLive(true);
+    expect(calls('/api/chat-message/get-by-chatId/10')).toBe(historyReads + 1);
   });
 });

@@ -29,7 +29,27 @@ export default function MessengerScreen({ screen }: ScreenProps) {
   const [search, setSearch] = useState('');
   const [open, setOpen] = useState<Open | undefined>();
   const [connected, setConnected] = useState(false);
-  useEffect(() => onLiveStatus(setConnected), []);
+  // Counts the socket's returns after a drop seen here: the open chat and the lists are read
+  // again then. The replay brings what this socket missed, but not what another tab of the
+  // same user acknowledged meanwhile, nor what the server swept.
+  const [reconnects, setReconnects] = useState(0);
+  useEffect(() => {
+    let wasUp = false;
+    let dropped = false;
+    return onLiveStatus((up) => {
+      setConnected(up);
+      if (!up) {
+        dropped = wasUp;
+        return;
+      }
+      if (dropped) {
+        setReconnects((n) => n + 1);
+        void queryClient.invalidateQueries({ queryKey: ['messenger'] });
+      }
+      wasUp = true;
+      dropped = false;
+    });
+  }, [queryClient]);
 
   const listPath = tab === 'chats' ? '/api/chat/list' : tab === 'groups' ? '/api/groupChat/list' : '/api/employee/get-by-chat';
   const lists = useQuery({
@@ -90,7 +110,7 @@ export default function MessengerScreen({ screen }: ScreenProps) {
         </div>
       </aside>
       <section className={mergeClasses(s.main, !open && s.hidePhone)}>
-        {open ? <ChatView key={`${open.kind}-${open.id}`} open={open} me={me} connected={connected} onBack={() => setOpen(undefined)} /> : <div className={s.empty}>{t('messenger.chooseChat')}</div>}
+        {open ? <ChatView key={`${open.kind}-${open.id}`} open={open} me={me} connected={connected} reconnects={reconnects} onBack={() => setOpen(undefined)} /> : <div className={s.empty}>{t('messenger.chooseChat')}</div>}
       </section>
       {newGroup && <NewGroupDialog onClose={() => setNewGroup(false)} onCreated={(g) => { setNewGroup(false); setTab('groups'); setOpen({ kind: 'group', id: g.id, title: g.name, photo: g.photo }); }} />}
     </div>

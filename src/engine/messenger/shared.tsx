@@ -1,6 +1,5 @@
 /** What the messenger's pieces share: the REST shapes, the styles and small formatters. */
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { DocumentPdfRegular, DocumentRegular, ImageRegular } from '@fluentui/react-icons';
 
 export interface Message {
   id: number; chatId: number | null; groupChatId: number | null; message: string; isRead: 'READ' | 'UNREAD'; edited: boolean;
@@ -30,14 +29,13 @@ export const useStyles = makeStyles({
   bubble: { maxWidth: 'min(80%, 560px)', padding: '6px 10px', borderRadius: '10px', backgroundColor: tokens.colorNeutralBackground3, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' },
   mine: { alignSelf: 'flex-end', backgroundColor: tokens.colorBrandBackground2 },
   meta: { display: 'flex', gap: '6px', alignItems: 'center', justifyContent: 'flex-end', fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3 },
-  file: { display: 'flex', alignItems: 'center', gap: '6px', cursor: 'pointer', border: 'none', background: 'none', padding: 0, color: tokens.colorBrandForeground1, textAlign: 'left' },
+  file: { display: 'flex', alignItems: 'center', gap: '6px', cursor: 'pointer', border: 'none', background: 'none', padding: 0, color: tokens.colorBrandForeground1, textAlign: 'left', maxWidth: '100%', minWidth: 0 },
+  fileIcon: { fontSize: '20px', flexShrink: 0, display: 'inline-flex' },
   composer: { display: 'flex', alignItems: 'flex-end', gap: '6px', padding: '8px', borderTop: `1px solid ${tokens.colorNeutralStroke2}` },
   grow: { flexGrow: 1, minWidth: 0 },
   quote: { borderLeft: `3px solid ${tokens.colorBrandStroke1}`, paddingLeft: '6px', fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground2, marginBottom: '4px' },
   empty: { margin: 'auto', color: tokens.colorNeutralForeground3, padding: '16px', textAlign: 'center' },
 });
 
-export const formatSize = (n: number): string => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} B`);
-export const fileIcon = (mime: string) => (mime.startsWith('image/') ? <ImageRegular /> : mime === 'application/pdf' ? <DocumentPdfRegular /> : <DocumentRegular />);
 export const nameOf = (c: { firstName: string; lastName: string }) => [c.lastName, c.firstName].filter(Boolean).join(' ');
 

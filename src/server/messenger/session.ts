@@ -21,8 +21,25 @@ export const USER_CHANNELS = ['msg', 'groupMsg', 'documentMarking', 'notificatio
 /** Only for users of the security role. */
 export const SECURITY_CHANNEL = 'incomingPerson';
 
-/** Server heart-beat wishes (ms): what we can send, what we want to receive. */
-const SERVER_HEARTBEAT = { send: 10_000, receive: 10_000 };
+/** The server's heart-beat wish (ms), both ways: it can send that often and wants to hear from a client that often. */
+export const DEFAULT_HEARTBEAT_MS = 10_000;
+
+/**
+ * A silent peer is dropped after two of its negotiated intervals and a margin (network
+ * jitter, a busy browser tab): its events stay undelivered for the next connection.
+ */
+export const silenceLimit = (incomingMs: number): number => incomingMs * 2 + 1000;
+
+/**
+ * The heart-beat intervals of a connection (STOMP 1.2 "Heart-beating"): from the CONNECT's
+ * `heart-beat: cx,cy` and the server's wish, the server sends every max(cy, server) ms and
+ * expects to hear every max(cx, server) ms; 0 on either side means none that way.
+ * @example negotiateHeartbeat('5000,30000', 10000) // { send: 30000, receive: 10000 }
+ */
+export function negotiateHeartbeat(header: string | undefined, serverMs: number): { send: number; receive: number } {
+  const [cx = 0, cy = 0] = (header ?? '0,0').split(',').map((n) => Math.max(0, Math.trunc(Number(n)) || 0));
+  return { send: cy && serverMs ? Math.max(cy, serverMs) : 0, receive: cx && serverMs ? Math.max(cx, serverMs) : 0 };
+}
 
 export interface SessionUser {
   id: string;
@@ -51,7 +68,9 @@ export interface SessionHooks {
   delivered(ids: number[]): void;
 }
 
-interface Subscription { id: string; channel: string; ack: 'auto' | 'client' | 'client-individual'; unacked: number[] }
+/** A MESSAGE awaiting its ACK: its ack id and its stored event (0 for state, which has no row). */
+interface Unacked { ack: string; eventId: number }
+interface Subscription { id: string; channel: string; ack: 'auto' | 'client' | 'client-individual'; unacked: Unacked[] }
 
 /**
  * One STOMP 1.2 connection over one WebSocket: CONNECT with a bearer token, SUBSCRIBE to
@@ -75,7 +94,7 @@ export class StompSession {
   private closed = false;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ws: WebSocket, private readonly broker: Broker, private readonly hooks: SessionHooks) {
+  constructor(private readonly ws: WebSocket, private readonly broker: Broker, private readonly hooks: SessionHooks, private readonly heartbeatMs = DEFAULT_HEARTBEAT_MS) {
     ws.on('message', (data, isBinary) => {
       this.lastIn = Date.now();
       const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
@@ -183,16 +202,14 @@ export class StompSession {
     this.user = user;
     // A socket lives no longer than the token it was opened with: then ERROR and close, and the client comes back with a fresh one.
     if (user.expiresAt !== undefined) this.expiryTimer = setTimeout(() => this.fail(TOKEN_EXPIRED), Math.max(0, Math.min(user.expiresAt - Date.now(), 2 ** 31 - 1))).unref();
-    const [cx, cy] = (frame.headers['heart-beat'] ?? '0,0').split(',').map((n) => Number(n) || 0) as [number, number];
-    const out = cy && SERVER_HEARTBEAT.send ? Math.max(cy, SERVER_HEARTBEAT.send) : 0;
-    const inc = cx && SERVER_HEARTBEAT.receive ? Math.max(cx, SERVER_HEARTBEAT.receive) : 0;
+    const { send: out, receive: inc } = negotiateHeartbeat(frame.headers['heart-beat'], this.heartbeatMs);
     if (out) this.outTimer = setInterval(() => { if (Date.now() - this.lastOut >= out) { this.lastOut = Date.now(); if (this.ws.readyState === this.ws.OPEN) this.ws.send('\n'); } }, out / 2).unref();
-    // A silent peer (two intervals and a margin) is gone: close, its events stay undelivered.
-    if (inc) this.inTimer = setInterval(() => { if (Date.now() - this.lastIn > inc * 2 + 1000) this.ws.terminate(); }, inc).unref();
+    // A silent peer is gone: close, its events stay undelivered.
+    if (inc) this.inTimer = setInterval(() => { if (Date.now() - this.lastIn > silenceLimit(inc)) this.ws.terminate(); }, inc).unref();
     this.unsubscribeBroker = this.broker.subscribe(user.id, (event) => this.deliver(event));
     // CONNECTED only when events for this user reach this instance: a SUBSCRIBE's replay and live delivery then leave no gap.
     await this.broker.ready(user.id);
-    this.write({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': `${SERVER_HEARTBEAT.send},${SERVER_HEARTBEAT.receive}`, session: this.id, server: 'portal' }, body: '' });
+    this.write({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': `${this.heartbeatMs},${this.heartbeatMs}`, session: this.id, server: 'portal' }, body: '' });
   }
 
   private async subscribe(frame: Frame): Promise<void> {
@@ -219,10 +236,13 @@ export class StompSession {
     let autoDelivered = false;
     for (const sub of this.subscriptions.values()) {
       if (sub.channel !== event.channel) continue;
-      const headers: Record<string, string> = { subscription: sub.id, 'message-id': String(event.id || randomUUID()), destination, 'content-type': 'application/json' };
-      if (sub.ack !== 'auto' && event.id) {
-        headers.ack = String(event.id);
-        sub.unacked.push(event.id);
+      const messageId = String(event.id || randomUUID());
+      const headers: Record<string, string> = { subscription: sub.id, 'message-id': messageId, destination, 'content-type': 'application/json' };
+      if (sub.ack !== 'auto') {
+        // STOMP 1.2: every MESSAGE of an acknowledged subscription carries an ack id, state
+        // (counters, replies) too; acknowledging state marks no row.
+        headers.ack = messageId;
+        sub.unacked.push({ ack: messageId, eventId: event.id });
       } else autoDelivered = true;
       this.write({ command: 'MESSAGE', headers, body: bodyText(event.body) });
     }
@@ -233,13 +253,12 @@ export class StompSession {
   }
 
   private ack(ackId: string, positive: boolean): void {
-    const eventId = Number(ackId);
     for (const sub of this.subscriptions.values()) {
-      const at = sub.unacked.indexOf(eventId);
+      const at = sub.unacked.findIndex((u) => u.ack === ackId);
       if (at < 0) continue;
       // `client` acknowledges cumulatively; `client-individual` one message.
-      const done = sub.ack === 'client' ? sub.unacked.splice(0, at + 1) : sub.unacked.splice(at, 1);
-      if (positive) this.hooks.delivered(done);
+      const done = (sub.ack === 'client' ? sub.unacked.splice(0, at + 1) : sub.unacked.splice(at, 1)).map((u) => u.eventId).filter((id) => id > 0);
+      if (positive) { if (done.length) this.hooks.delivered(done); }
       // A NACK leaves the events undelivered: they come again on the next subscription.
       else for (const id of done) this.sent.delete(id);
       return;

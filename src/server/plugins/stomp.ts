@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.ts';
 import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { createLiveUpkeep } from '../messenger/upkeep.ts';
+import { createDocumentMarking } from '../messenger/document-marking.ts';
 import { SECURITY_ROLE, StompSession, type SessionUser } from '../messenger/session.ts';
 import type { LiveEvent } from '../messenger/broker.ts';
 import { pickLocale } from '../../shared/locales.ts';
@@ -29,6 +30,7 @@ export default fp(async (app) => {
   });
   const sessions = new Set<StompSession>();
   const upkeep = createLiveUpkeep(app, sessions);
+  const announceMarking = createDocumentMarking(app);
 
   const originAllowed = (request: IncomingMessage): boolean => {
     const origin = request.headers.origin;
@@ -121,9 +123,7 @@ export default fp(async (app) => {
             return;
           }
           case '/app/announcementDocumentMarking': {
-            const { userIds, ...rest } = json(body);
-            if (!Array.isArray(userIds) || !userIds.length || userIds.length > 1000 || !userIds.every((u) => Number.isSafeInteger(Number(u)))) throw new Error('userIds must be a list of user ids');
-            await messenger.emit([...new Set(userIds.map(String))], 'documentMarking', { ...rest, fromUserId: Number(user.id) });
+            await announceMarking(user.id, json(body));
             return;
           }
           default:
@@ -166,7 +166,7 @@ export default fp(async (app) => {
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const session = new StompSession(ws, messenger.broker, hooks);
+      const session = new StompSession(ws, messenger.broker, hooks, app.config.stompHeartbeatMs);
       sessions.add(session);
       ws.on('close', () => sessions.delete(session));
     });

@@ -1,14 +1,13 @@
-import { useRef, useState, type ReactElement } from 'react';
+import { useRef, useState } from 'react';
 import { Button, Link, makeStyles, Spinner, tokens } from '@fluentui/react-components';
-import {
-  AttachRegular, DismissRegular, DocumentPdfRegular, DocumentRegular, DocumentTableRegular, DocumentTextRegular,
-  DocumentWordRegular, FolderZipRegular, ImageRegular, SlideTextRegular,
-} from '@fluentui/react-icons';
+import { AttachRegular, DismissRegular } from '@fluentui/react-icons';
 import { useQuery } from '@tanstack/react-query';
 import type { WidgetProps } from '@rjsf/utils';
 import type { UploadedFile } from '../../../app/api/data-provider.ts';
 import { formContextOf } from '../context.ts';
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, fileIconKind, formatFileSize, isAccepted, type FileIconKind, type SizeUnits } from '../files.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, fileIconKind, isAccepted } from '../files.ts';
+import { FileTypeIcon } from '../../common/FileTypeIcon.tsx';
+import { useFileSize } from '../../common/useFileSize.ts';
 import { useTranslator } from '../useTranslator.ts';
 
 const useStyles = makeStyles({
@@ -20,11 +19,6 @@ const useStyles = makeStyles({
   actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginTop: tokens.spacingVerticalXS },
   problem: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200, marginTop: tokens.spacingVerticalXXS },
 });
-
-const ICONS: Record<FileIconKind, ReactElement> = {
-  image: <ImageRegular />, txt: <DocumentTextRegular />, pdf: <DocumentPdfRegular />, pptx: <SlideTextRegular />, zip: <FolderZipRegular />,
-  xlsx: <DocumentTableRegular />, doc: <DocumentWordRegular />, docx: <DocumentWordRegular />, other: <DocumentRegular />,
-};
 
 type FileInfo = Pick<UploadedFile, 'id' | 'name' | 'mime' | 'size'>;
 
@@ -57,7 +51,7 @@ export function FileWidget(props: WidgetProps) {
   const limit = Number.isFinite(maxFiles) ? maxFiles : DEFAULT_MAX_FILES;
   const maxBytes = positive(options.maxBytes) ?? positive(options.maxFileBytes) ?? DEFAULT_MAX_BYTES;
   const accept = acceptList(options.accept);
-  const units: SizeUnits = ['bytes', 'kb', 'mb', 'gb'].map((u) => i18n.t(`engine.form.size.${u}`)) as unknown as SizeUnits;
+  const formatSize = useFileSize();
 
   const unknownIds = ids.filter((fid) => !uploaded[fid]);
   const info = useQuery({
@@ -79,7 +73,7 @@ export function FileWidget(props: WidgetProps) {
     }
     const refused: string[] = [];
     const accepted = files.filter((f) => {
-      if (f.size > maxBytes) refused.push(`${f.name}: ${i18n.t('errors.tooLarge', { limit: formatFileSize(maxBytes, units) })}`);
+      if (f.size > maxBytes) refused.push(`${f.name}: ${i18n.t('errors.tooLarge', { limit: formatSize(maxBytes) })}`);
       else if (!isAccepted(f, accept)) refused.push(`${f.name}: ${i18n.t('errors.unsupportedType')}`);
       else return true;
       return false;
@@ -108,13 +102,13 @@ export function FileWidget(props: WidgetProps) {
             const kind = fileIconKind(name, file?.mime);
             return (
               <li key={fid} className={styles.item} data-file={fid} data-kind={kind}>
-                <span className={styles.icon} aria-hidden>{ICONS[kind]}</span>
+                <span className={styles.icon} aria-hidden><FileTypeIcon kind={kind} /></span>
                 {readonly ? (
                   <Link className={styles.name} href={dataProvider.fileUrl(fid)} target="_blank" rel="noopener">{name}</Link>
                 ) : (
                   <span className={styles.name}>{name}</span>
                 )}
-                {file && <span className={styles.size}>{formatFileSize(file.size, units)}</span>}
+                {file && <span className={styles.size}>{formatSize(file.size)}</span>}
                 {!readonly && (
                   <Button
                     size="small"

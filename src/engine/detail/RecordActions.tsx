@@ -17,7 +17,7 @@ import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
  * action's form in a dialog; its values and the record's fields named in `fromRecord` are sent
  * to the action's endpoint (the server checks the permission again). A 400's field errors land
  * on the form's fields; anything else is reported as usual and closes the dialog.
- * @example <RecordActions entity="portal-user" actions={screen.options.recordActions} record={data} />
+ * @example <RecordActions entity={screen.entity} actions={screen.options.recordActions} record={data} />
  */
 export function RecordActions({ entity, actions, record }: { entity: string; actions: readonly RecordAction[]; record: Record<string, unknown> }) {
   const { t } = useTranslation();

@@ -58,6 +58,7 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
     await page.locator(`[data-screen="${screen}"]`).waitFor();
     // A prerendered page shows before its scripts run; its controls work once the app has taken it over.
     await page.locator('#root:not([data-prerendered])').waitFor();
+    await page.locator('main[data-region="main"]:not([inert])').waitFor();
   };
   /** axe-core in the page: serious and critical violations (rule id → nodes). */
   // Fluent's focus management (tabster) puts aria-hidden focus sentinels (<i data-tabster-dummy>)

@@ -65,6 +65,7 @@ export function usePublicPortal(): { open(route: string, width: number, locale?:
       await page.goto(`${portal.url}${route}`);
       // A prerendered page shows before its scripts run; its controls work once the app has taken it over.
       await page.locator('#root:not([data-prerendered])').waitFor();
+      await page.locator('main[data-region="main"]:not([inert])').waitFor();
       return page;
     },
   };

@@ -5,7 +5,7 @@ import { normalizeSortField } from '../store/list-query.ts';
 /**
  * Read-only views of a record beside the generic verbs: its audit history and a lookup by
  * a unique field (a company by its tax ID, for a form that fills itself in). Both go through
- * `store.get`, so they show only what the caller may read.
+ * the store (`store.audit`, `store.get`), so they show only what the caller may read.
  */
 const records: FastifyPluginAsync = async (app) => {
   for (const def of app.definitions.entities.values()) {
@@ -21,17 +21,7 @@ const records: FastifyPluginAsync = async (app) => {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
         response: { 200: { type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, at: { type: 'string' }, actor: { type: ['string', 'null'] }, action: { type: 'string' }, changed: { type: 'array', items: { type: 'string' } } } } } } } },
       },
-    }, async (request) => {
-      await app.store.get(entity, request.params.id, request.actor);
-      const { rows } = await app.db.query<{ actor: string | null }>(
-        `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed
-         FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`,
-        [entity, request.params.id],
-      );
-      // An outer user (the applicant) sees when and what changed, not which staff member did it.
-      const actor = request.actor;
-      return { list: actor.isOuter ? rows.map((row) => ({ ...row, actor: row.actor === actor.id ? row.actor : null })) : rows };
-    });
+    }, async (request) => app.store.audit(entity, request.params.id, request.actor));
 
     if (!def.manifest.unique?.length) continue;
     app.get<{ Querystring: { field: string; value: string } }>(`${base}/find-by`, {

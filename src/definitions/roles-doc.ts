@@ -17,7 +17,7 @@ const YES = '✓';
 const NO = '–';
 
 const SCOPE_TEXT: Record<string, string> = {
-  OWN: 'own records only (those the user created)',
+  OWN: 'own records only (those the user created, and those addressed to the user\'s proven PINFL or TIN where the entity names recipients)',
   REGION: 'records of the user\'s region; entities without a region field are shared',
   ALL: 'every record',
 };

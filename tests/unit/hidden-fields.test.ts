@@ -1,13 +1,17 @@
 /**
  * The pointer arithmetic of hidden fields (a role's `hiddenFields`): what counts as hidden,
  * what a reader gets of a record, what an update from someone who cannot see the fields keeps,
- * and which payload fields of a workflow history row they do not see.
+ * which payload fields of a workflow history row they do not see, and how their lists may
+ * not search, filter or sort by them.
  */
 import { describe, expect, it } from 'vitest';
 import { isHiddenField, touchesHiddenField, withKeptFields, withoutFields } from '../../src/shared/hidden-fields.ts';
 import { withoutHiddenPayload } from '../../src/server/workflow/transition.ts';
 import type { MachineDefinition } from '../../src/generated/meta.ts';
 import type { HistoryEntry } from '../../src/shared/workflow.ts';
+import { buildListQuery } from '../../src/server/store/list-query.ts';
+import { createEntityTable } from '../../src/server/db/entity-table.ts';
+import type { EntityDefinition } from '../../src/definitions/registry.ts';
 
 const stored = { number: 'A-1', consumer: { lastName: 'Karimov', pinfl: '31205891234567', phone: '998901234567' }, note: 'internal' };
 
@@ -74,5 +78,36 @@ describe('workflow history of a reader with hidden fields', () => {
     expect(withoutHiddenPayload(row, machine, ['/note']).payload).toEqual({ newDeadline: '2026-02-01', reason: 'late reply' });
     expect(withoutHiddenPayload(row, machine, ['/other'])).toEqual(row);
     expect(withoutHiddenPayload(row, machine, [])).toBe(row);
+  });
+});
+
+describe('lists of a reader with hidden fields', () => {
+  const def = {
+    id: 'gadget',
+    manifest: { id: 'gadget', base: '/gadget', subject: 'Gadget', keywordFields: ['/name', '/owner/phone'] },
+    schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, owner: { type: 'object', properties: { phone: { type: 'string' } } } } },
+    grid: {
+      columns: [{ field: '/name', titleKey: 'n', sortable: true }, { field: '/price', titleKey: 'p', sortable: true }],
+      defaultSort: [{ field: '/price', desc: true }],
+      filters: [{ name: 'keyword', kind: 'keyword', titleKey: 'k' }, { name: 'price', kind: 'range', field: '/price', titleKey: 'p' }, { name: 'phone', kind: 'eq', field: '/owner/phone', titleKey: 'o' }],
+    },
+  } as unknown as EntityDefinition;
+  const table = createEntityTable(def);
+
+  it('searches the keyword in the visible keyword fields only', () => {
+    expect(buildListQuery(def, table, { keyword: 'x' }, {}).where).toBe('WHERE keywords LIKE $1');
+    const hidden = buildListQuery(def, table, { keyword: 'x' }, {}, ['/owner']).where;
+    expect(hidden).toContain("data #>> '{name}'");
+    expect(hidden).not.toContain('phone');
+  });
+
+  it('refuses filters and sorts by a hidden field, and leaves a hidden default sort for the id', () => {
+    expect(() => buildListQuery(def, table, { phone: '998' }, {}, ['/owner/phone'])).toThrow(expect.objectContaining({ statusCode: 400 }));
+    expect(() => buildListQuery(def, table, { priceFrom: 1 }, {}, ['/price'])).toThrow(expect.objectContaining({ statusCode: 400 }));
+    expect(() => buildListQuery(def, table, {}, { sortBy: ['price'] }, ['/price'])).toThrow(expect.objectContaining({ statusCode: 400 }));
+    // An empty value is no filter; other filters and sorts still work.
+    expect(buildListQuery(def, table, { phone: '' , priceFrom: 1 }, { sortBy: ['name'] }, ['/owner/phone']).where).toMatch(/>= \$1/);
+    expect(buildListQuery(def, table, {}, {}, ['/price']).orderBy).toBe('ORDER BY id DESC');
+    expect(buildListQuery(def, table, {}, {}).orderBy).toMatch(/^ORDER BY "f_price" DESC, id DESC$/);
   });
 });

@@ -39,10 +39,12 @@ const records: FastifyPluginAsync = async (app) => {
       const pointer = normalizeSortField(request.query.field);
       if (!def.manifest.unique?.includes(pointer)) throw new ApiError(400, 'errors.badFilter', { params: { name: request.query.field } });
       const column = table.columns.get(pointer)!;
-      const { rows } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${column.column} = $1::${column.type} LIMIT 1`, [request.query.value]);
-      if (!rows[0]) return { record: null };
       try {
-        return { record: await app.store.get(entity, rows[0].id, request.actor) };
+        // Looking up by a field hidden from the caller (their roles' hiddenFields) would tell its
+        // values: the store refuses it (403), and the record is absent for them.
+        app.store.readableWhere(entity, {}, request.actor, [pointer]);
+        const { rows } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${column.column} = $1::${column.type} LIMIT 1`, [request.query.value]);
+        return { record: rows[0] ? await app.store.get(entity, rows[0].id, request.actor) : null };
       } catch (error) {
         // A record the caller may not read is reported as absent, not as forbidden.
         if (error instanceof ApiError && [401, 403, 404].includes(error.statusCode)) return { record: null };

@@ -5,6 +5,7 @@ import type { DefinitionSources } from './sources.ts';
 import { addPortalVocabulary } from '../shared/validation/vocabulary.ts';
 import { deref, isSystemPointer, pointerSegments, resolveFieldSchema, scalarType } from './pointer.ts';
 import { LOCALES } from '../shared/locales.ts';
+import { createAbility, rulesFromPermissions } from '../shared/ability.ts';
 import type {
   EntityManifest,
   GridDefinition,
@@ -566,18 +567,23 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
       if (codes.has(role.code)) report(file, `/roles/${i}/code`, `duplicate role "${role.code}"`);
       codes.add(role.code);
       checkPermissions(role.permissions, `/roles/${i}/permissions`);
-      const seen = new Set<string>();
-      (role.readOnlyFields ?? []).forEach((rule, j) => {
-        const at = `/roles/${i}/readOnlyFields/${j}`;
-        if (seen.has(rule.subject)) report(file, `${at}/subject`, `subject "${rule.subject}" is listed twice in this role`);
-        seen.add(rule.subject);
-        const target = [...entities.values()].find((e) => e.manifest.subject === rule.subject);
-        if (!target) return report(file, `${at}/subject`, `subject "${rule.subject}" is no entity's subject`);
-        rule.fields.forEach((pointer, k) => {
-          if (isSystemPointer(pointer)) report(file, `${at}/fields/${k}`, `"${pointer}" is a server-owned field: no client changes it anyway`);
-          else if (target.schema && !resolveFieldSchema(target.schema, pointer)) report(file, `${at}/fields/${k}`, `entity "${target.manifest.id}" has no field "${pointer}"`);
+      const ability = createAbility(rulesFromPermissions(role.permissions));
+      for (const list of ['readOnlyFields', 'hiddenFields'] as const) {
+        const seen = new Set<string>();
+        (role[list] ?? []).forEach((rule, j) => {
+          const at = `/roles/${i}/${list}/${j}`;
+          if (seen.has(rule.subject)) report(file, `${at}/subject`, `subject "${rule.subject}" is listed twice in this role`);
+          seen.add(rule.subject);
+          const target = [...entities.values()].find((e) => e.manifest.subject === rule.subject);
+          if (!target) return report(file, `${at}/subject`, `subject "${rule.subject}" is no entity's subject`);
+          // Hidden fields are "cannot read" rules: without the read permission they restrict nothing.
+          if (list === 'hiddenFields' && !ability.can('read', rule.subject)) report(file, `${at}/subject`, `the role may not read "${rule.subject}": hiding its fields restricts nothing`);
+          rule.fields.forEach((pointer, k) => {
+            if (isSystemPointer(pointer)) report(file, `${at}/fields/${k}`, list === 'readOnlyFields' ? `"${pointer}" is a server-owned field: no client changes it anyway` : `"${pointer}" is a server-owned field: every reader needs it`);
+            else if (target.schema && !resolveFieldSchema(target.schema, pointer)) report(file, `${at}/fields/${k}`, `entity "${target.manifest.id}" has no field "${pointer}"`);
+          });
         });
-      });
+      }
     });
     if (!codes.has(access.adminRole)) report(file, '/adminRole', `role "${access.adminRole}" is not among the roles`);
     access.outerRoles.forEach((code, i) => {

@@ -5,7 +5,7 @@
  * beyond reading the file.
  */
 import type { AccessDefinition, EntityManifest } from '../generated/meta.ts';
-import { createAbility, readOnlyFieldsOf, rulesFromPermissions, fieldRulesOf } from '../shared/ability.ts';
+import { createAbility, hiddenFieldsOf, readOnlyFieldsOf, rulesFromPermissions, fieldRulesOf } from '../shared/ability.ts';
 
 /** Where the matrix lives, relative to the repository root. */
 export const ROLES_DOC_PATH = 'docs/roles.md';
@@ -17,7 +17,7 @@ const YES = '✓';
 const NO = '–';
 
 const SCOPE_TEXT: Record<string, string> = {
-  OWN: 'own records only (those the user created)',
+  OWN: 'own records only (those the user created, and those addressed to the user\'s proven PINFL or TIN where the entity names recipients)',
   REGION: 'records of the user\'s region; entities without a region field are shared',
   ALL: 'every record',
 };
@@ -44,8 +44,13 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
     + 'every one of them shows only the rows of the role\'s scope. Another user\'s record answers 404 (its existence is not told); '
     + 'a missing permission answers 403, or 401 to a visitor who is not signed in. '
     + '**Read-only fields** may be read but not changed: an update that changes one is refused with 403 naming the field; '
-    + 'creating a record is not restricted by them. A user with several roles gets the union of their permissions and the widest scope '
-    + '(outer users are always limited to their own records); a field stays read-only only where every role that may update the subject says so.');
+    + 'creating a record is not restricted by them. '
+    + '**Hidden fields** may not be read: the server leaves them out of every answer about the subject (get, list-search, export, find-by, '
+    + 'keyword labels, the audit trail\'s field names, the matching payload fields of the workflow history) and refuses to filter, sort or aggregate by them; '
+    + 'they are read-only as well, and an update that leaves them out keeps their stored values. The record\'s files are not affected. '
+    + 'A user with several roles gets the union of their permissions and the widest scope '
+    + '(outer users are always limited to their own records); a field stays read-only only where every role that may update the subject says so, '
+    + 'and hidden only where every role that may read the subject hides it.');
   out.push('');
   out.push('Besides the entities\' subjects there is the staff messenger\'s, `Message` (no entity): `read Message` opens the messenger, its REST and the live socket; '
     + '`announce Message` may announce a document marking to colleagues on the live socket (`/app/announcementDocumentMarking`, recipients: staff only). '
@@ -64,13 +69,14 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
 
   out.push('## Overview');
   out.push('');
-  out.push('c = create, r = read, u = update (u* = with read-only fields), d = delete; – = nothing.');
+  out.push('c = create, r = read (r* = with hidden fields), u = update (u* = with read-only fields), d = delete; – = nothing.');
   out.push('');
   out.push(`| role | scope | ${entities.map((m) => m.subject).join(' | ')} |`);
   out.push(`|---|---|${entities.map(() => '---').join('|')}|`);
   const guestAbility = createAbility(rulesFromPermissions(access.guest.permissions));
   const letters = (ability: ReturnType<typeof createAbility>, subject: string): string => {
-    const parts = CRUD.filter((a) => ability.can(a, subject)).map((a) => (a === 'update' && readOnlyFieldsOf(ability, subject).length ? 'u*' : a[0]!));
+    const starred = (a: string): boolean => (a === 'update' && readOnlyFieldsOf(ability, subject).length > 0) || (a === 'read' && hiddenFieldsOf(ability, subject).length > 0);
+    const parts = CRUD.filter((a) => ability.can(a, subject)).map((a) => `${a[0]!}${starred(a) ? '*' : ''}`);
     return parts.length ? parts.join(' ') : NO;
   };
   out.push(`| *guest (not signed in)* | OWN | ${entities.map((m) => letters(guestAbility, m.subject)).join(' | ')} |`);
@@ -100,13 +106,13 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
       out.push(`Delegated user administration: may list, create and update (disable, reset the password of) the **${users}** records whose roles are all within ${role.mayGrantRoles.map((r) => `\`${r}\``).join(', ')} — staff only, not linked to a staff card${role.scope === 'REGION' ? ', in the holder\'s own region' : ''}; no other user is visible, no other role can be granted, nothing is deleted. The screens open with the marker permission \`delegate ${users}\`.`);
       out.push('');
     }
-    out.push('| subject | create | read | update | delete | other actions | read-only fields |');
-    out.push('|---|---|---|---|---|---|---|');
+    out.push('| subject | create | read | update | delete | other actions | read-only fields | hidden fields |');
+    out.push('|---|---|---|---|---|---|---|---|');
     for (const m of entities) {
       const marks = CRUD.map((a) => (ability.can(a, m.subject) ? YES : NO));
       const other = otherActions(role.permissions, m.subject);
-      const readOnly = readOnlyFieldsOf(ability, m.subject);
-      out.push(`| ${m.subject} | ${marks.join(' | ')} | ${other.length ? other.join(', ') : NO} | ${readOnly.length ? readOnly.map((f) => `\`${cell(f)}\``).join(', ') : NO} |`);
+      const fields = (list: string[]): string => (list.length ? list.map((f) => `\`${cell(f)}\``).join(', ') : NO);
+      out.push(`| ${m.subject} | ${marks.join(' | ')} | ${other.length ? other.join(', ') : NO} | ${fields(readOnlyFieldsOf(ability, m.subject))} | ${fields(hiddenFieldsOf(ability, m.subject))} |`);
     }
     out.push('');
   }

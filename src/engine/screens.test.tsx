@@ -257,6 +257,30 @@ describe('what the user may not use is not offered', () => {
   });
 });
 
+describe('fields a role may not read (hiddenFields)', () => {
+  // `amount` is required by the schema; the server sends the record without it to this user.
+  const owner = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget'], hiddenFields: [{ subject: 'Gadget', fields: ['/amount'] }] }]).ability;
+  const seen = () => { const { amount, ...rest } = record({ note: 'n' }); void amount; return rest as StoredRecord; };
+
+  it('leaves them out of the detail screen', async () => {
+    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => seen(), getHistory: async () => [] }), owner);
+    await waitFor(() => expect(field('/name')).toBeTruthy());
+    expect(field('/amount').hidden).toBe(true);
+    expect(field('/note').hidden).toBe(false);
+  });
+
+  it('leaves them out of the edit form, which saves without insisting on them', async () => {
+    const update = vi.fn(async (_e: string, _id: number, data: Record<string, unknown>) => record(data));
+    const { user } = renderScreen(FormScreen, screenOf('gadget-edit'), '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => seen(), update }), owner);
+    await waitFor(() => expect(input('/name').value).toBe('Lamp'));
+    expect(field('/amount').hidden).toBe(true);
+    await user.type(input('/name'), ' 2');
+    await user.click(action('save'));
+    await user.click(await confirmDialog());
+    await waitFor(() => expect(update).toHaveBeenCalledWith('gadget', 7, { name: 'Lamp 2', note: 'n', version: 3 }));
+  });
+});
+
 describe('lookup screen', () => {
   const lookup = {
     id: 'gadget-lookup', route: '/gadget-lookup', kind: 'lookup', titleKey: 'test.gadget.title', permission: 'public',

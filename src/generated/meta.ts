@@ -954,13 +954,21 @@ export type Permissions = string[];
 /**
  * Field-level rules: per subject, the record fields (JSON pointers) the role may read but not change. An update that changes one is refused (403 naming the field); creating a record is not restricted by them. A user with several roles is restricted only where every role that may update the subject restricts the field.
  */
-export type ReadOnlyFields = {
+export type ReadOnlyFields = FieldList;
+/**
+ * Per subject (an entity manifest's `subject`), record fields as JSON pointers.
+ */
+export type FieldList = {
   subject: string;
   /**
    * @minItems 1
    */
   fields: string[];
 }[];
+/**
+ * Field-level rules: per subject, the record fields (JSON pointers; a whole object hides everything in it) the role may not read. The server leaves them out of everything it answers that user about the subject — get, list-search, export, find-by, search-by-keyword labels, the field names of the audit trail and the matching payload fields of the workflow history; filtering, sorting or aggregating by one is refused — while the record's files are not affected. A hidden field is also read-only: an update that changes it is refused (403 naming the field), and one that leaves it out keeps the stored value. A user with several roles does not see a field only where every role that may read the subject hides it. Sign-in hands them to the client as CASL rules {action: 'read', subject, fields, inverted: true}.
+ */
+export type HiddenFields = FieldList;
 /**
  * Delegated user administration: the role codes a holder of this role may hand out. Such a user may list, create and update (e.g. disable, canLogin false) and reset the password of exactly the users whose roles are all in this list (at least one), who are staff (not outer), not allowed to register others and (for a REGION-scoped holder) in the holder's region — and nothing else of users: other users are not found, granting any other role or another region is refused (403), deleting is not granted. The session gets the marker permission 'delegate <user subject>' for the screens.
  */
@@ -1001,6 +1009,7 @@ export interface AccessDefinition {
     scope: "OWN" | "REGION" | "ALL";
     permissions: Permissions;
     readOnlyFields?: ReadOnlyFields;
+    hiddenFields?: HiddenFields;
     mayGrantRoles?: MayGrantRoles;
     description?: string;
   }[];

@@ -20,10 +20,14 @@ export interface ReadOnlyFields {
   fields: string[];
 }
 
-/** What of a role decides its abilities: its permission strings and its read-only fields. */
+/** Fields of one subject that a role may not read (access.json `hiddenFields`); same shape as read-only fields. */
+export type HiddenFields = ReadOnlyFields;
+
+/** What of a role decides its abilities: its permission strings, its read-only and its hidden fields. */
 export interface RoleRules {
   permissions: readonly string[];
   readOnlyFields?: readonly ReadOnlyFields[] | undefined;
+  hiddenFields?: readonly HiddenFields[] | undefined;
 }
 
 /**
@@ -41,22 +45,30 @@ export function rulesFromPermissions(permissions: readonly string[]): Array<{ ac
 }
 
 /**
- * The field rules of a user with these roles: per subject, the fields that every role able
- * to update that subject declares read-only — a role granting the change outright lifts the
- * restriction, as permissions are a union. Each becomes a CASL "cannot update Subject fields"
- * rule; the field names are the JSON pointers of the record (`/regionId`, `/customer`).
+ * The field rules of a user with these roles. Per subject, the fields that every role able to
+ * update it declares read-only become a CASL "cannot update Subject fields" rule, and the
+ * fields that every role able to read it declares hidden a "cannot read Subject fields" rule —
+ * a role granting the action outright lifts the restriction, as permissions are a union. The
+ * field names are the JSON pointers of the record (`/regionId`, `/customer`).
  * @example fieldRulesOf([{ permissions: ['update Appeal'], readOnlyFields: [{ subject: 'Appeal', fields: ['/regionId'] }] }])
  * // [{ action: 'update', subject: 'Appeal', fields: ['/regionId'], inverted: true }]
+ * @example fieldRulesOf([{ permissions: ['read Appeal'], hiddenFields: [{ subject: 'Appeal', fields: ['/customer/pnfl'] }] }])
+ * // [{ action: 'read', subject: 'Appeal', fields: ['/customer/pnfl'], inverted: true }]
  */
 export function fieldRulesOf(roles: readonly RoleRules[]): AbilityRule[] {
-  const subjects = [...new Set(roles.flatMap((r) => (r.readOnlyFields ?? []).map((f) => f.subject)))].sort();
+  return [...agreedFieldRules(roles, 'update', (r) => r.readOnlyFields), ...agreedFieldRules(roles, 'read', (r) => r.hiddenFields)];
+}
+
+/** The "cannot `action` Subject fields" rules: per subject, the fields every role that may `action` it lists. */
+function agreedFieldRules(roles: readonly RoleRules[], action: string, listOf: (role: RoleRules) => readonly ReadOnlyFields[] | undefined): AbilityRule[] {
+  const subjects = [...new Set(roles.flatMap((r) => (listOf(r) ?? []).map((f) => f.subject)))].sort();
   const rules: AbilityRule[] = [];
   for (const subject of subjects) {
-    const updaters = roles.filter((r) => createAbility(rulesFromPermissions(r.permissions)).can('update', subject));
-    if (!updaters.length) continue;
-    const sets = updaters.map((r) => new Set((r.readOnlyFields ?? []).filter((f) => f.subject === subject).flatMap((f) => f.fields)));
+    const granting = roles.filter((r) => createAbility(rulesFromPermissions(r.permissions)).can(action, subject));
+    if (!granting.length) continue;
+    const sets = granting.map((r) => new Set((listOf(r) ?? []).filter((f) => f.subject === subject).flatMap((f) => f.fields)));
     const fields = [...sets[0]!].filter((f) => sets.every((s) => s.has(f))).sort();
-    if (fields.length) rules.push({ action: 'update', subject, fields, inverted: true });
+    if (fields.length) rules.push({ action, subject, fields, inverted: true });
   }
   return rules;
 }
@@ -106,4 +118,14 @@ export function mayChangeField(ability: PortalAbility, subject: string, pointer:
     if (!ability.can(action, subject, `/${segments.slice(0, i).join('/')}`)) return false;
   }
   return true;
+}
+
+/**
+ * The fields of a subject the ability may not read: the fields of its "cannot read" field
+ * rules, where it may read the subject at all. The server leaves them (and everything under
+ * them) out of every answer to that user; forms leave them out.
+ * @example hiddenFieldsOf(ability, 'PharmacyAppeal') // ['/consumer/phone', '/consumer/pinfl']
+ */
+export function hiddenFieldsOf(ability: PortalAbility, subject: string): string[] {
+  return readOnlyFieldsOf(ability, subject, 'read');
 }

@@ -10,7 +10,9 @@
  * (OWN: only the user's own — another user's record answers 404 and is absent from lists;
  * REGION: only the user's region where the entity has one; ALL: everything). Server-owned
  * fields in a body are ignored, and a role's read-only fields cannot be changed while
- * everything else can.
+ * everything else can. A role's hidden fields are absent from everything that role's user reads
+ * (get, list-search, search-by-keyword, export, find-by, audit, workflow history), cannot be
+ * searched, filtered or sorted by, cannot be changed, and survive an update that leaves them out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +23,8 @@ import { resolveFieldSchema } from '../../src/definitions/pointer.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { findFileFields, findReferenceFields } from '../../src/server/store/record-schema.ts';
-import { abilityOfRoles, readOnlyFieldsOf, type PortalAbility } from '../../src/shared/ability.ts';
+import { abilityOfRoles, hiddenFieldsOf, readOnlyFieldsOf, type PortalAbility } from '../../src/shared/ability.ts';
+import { isHiddenField, touchesHiddenField } from '../../src/shared/hidden-fields.ts';
 import { machineEvents } from '../../src/server/workflow/machine.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
@@ -71,6 +74,11 @@ const FORGED = { id: 987654, status: 'FORGED', owner: 'somebody-else', createdAt
 const delegates = new Set(access.roles.filter((r) => r.mayGrantRoles?.length).map((r) => r.code));
 const cases = roles.flatMap((role) => entities.filter((def) => !(delegates.has(role.code) && def.id === access.userEntity)).map((def) => [role.code, def.id] as const));
 const userSubject = registry.entities.get(access.userEntity)!.manifest.subject;
+// Per role that hides fields, each entity whose fields it hides (its own test of those fields).
+const hiddenCases = roles.filter((r) => !r.guest).flatMap((role) => entities.filter((def) => hiddenFieldsOf(role.ability, def.manifest.subject).length).map((def) => [role.code, def.id] as const));
+/** Values of a record at these pointers that are distinctive enough to look for in any answer (texts of 5+ characters). */
+const telltales = (record: Record<string, unknown>, pointers: readonly string[]): string[] =>
+  pointers.flatMap((p) => JSON.stringify(at(record, p) ?? null).match(/"[^"]{5,}"/g) ?? []).map((q) => JSON.parse(q) as string);
 
 for (const backend of backends()) {
   describe.skipIf(!backend.available)(`role × route × action matrix on ${backend.name}`, () => {
@@ -134,11 +142,11 @@ for (const backend of backends()) {
     let made = 0;
     /** Users made here who are staff (not outer), for fields that hold a staff user. */
     const staffIds: number[] = [1];
-    const newUser = async (code: string, prefix: string) => {
+    const newUser = async (code: string, prefix: string, extra: Record<string, unknown> = {}) => {
       made += 1;
       const username = `${prefix}-${code}`.slice(0, 50);
       const created = await asAdmin('POST', '/api/portal-user/create', {
-        username, firstName: 'Matrix', lastName: code, isOuter: access.outerRoles.includes(code), canLogin: true, roles: [code], regionId: HOME,
+        username, firstName: 'Matrix', lastName: code, isOuter: access.outerRoles.includes(code), canLogin: true, roles: [code], regionId: HOME, ...extra,
       });
       expect(created.statusCode, created.body).toBe(200);
       const id = created.json().id as number;
@@ -370,15 +378,147 @@ for (const backend of backends()) {
         expect(res.json().fieldErrors[pointer]).toBe('You may not change this field');
         expect((await stored(def, target.id)).version, what(`refused ${pointer} wrote nothing`)).toBe(before.version);
       }
-      // Another record's worth of data, with the read-only fields, the region and the files kept.
+      // Another record's worth of data, with the read-only and hidden fields, the region and the files kept.
       const before = await stored(def, target.id);
-      const pinned = [...readOnly, ...(regionField ? [regionField] : []), ...filePointers(def)];
+      const pinned = [...readOnly, ...hiddenFieldsOf(role.ability, subject), ...(regionField ? [regionField] : []), ...filePointers(def)];
       let body = dataOf(sample(def));
       for (const pointer of [...pinned, ...pinned.flatMap((p) => dependentsOf(def, p).map((d) => d.pointer))]) {
         body = withField(body, pointer, at(before, pointer));
       }
       const res = await call('PUT', `${base}/update/${target.id}`, headers, { ...body, version: before.version });
       expectStatus(res, 200, 'update of every other field');
+    });
+
+    it.each(hiddenCases)('%s does not see the fields it hides of %s', async (code, entity) => {
+      const role = roles.find((r) => r.code === code)!;
+      const def = registry.entities.get(entity)!;
+      const base = `/api${def.manifest.base}`;
+      const subject = def.manifest.subject;
+      const hidden = hiddenFieldsOf(role.ability, subject);
+      const what = (route: string) => `${code} ${route} ${entity}`;
+      const expectStatus = (res: { statusCode: number; body: string }, expected: number, route: string) =>
+        expect(res.statusCode, `${what(route)}: ${res.body.slice(0, 200)}`).toBe(expected);
+      const recipients = def.manifest.scope?.recipients ?? [];
+      // A user of the role who can see a record of the entity: any record in their region for a
+      // wide scope; for OWN, one they create, or one addressed to their (proven) identifiers.
+      const canCreate = role.ability.can('create', subject);
+      const reach = role.scope !== 'OWN' ? 'scope' : canCreate ? 'own' : recipients.length ? 'recipient' : undefined;
+      expect(reach, what('a role hiding fields must be able to see a record')).toBeDefined();
+      const identity = Object.fromEntries(recipients.map((r) => [r.userField.slice(1), at(samplers.get(access.userEntity)!((seed += 1), { full: true }), r.userField)]));
+      const user = await newUser(code, `h${made}`, reach === 'recipient' ? { ...identity, [access.identityVerifiedField!.slice(1)]: true } : {});
+      let data = sample(def);
+      for (const r of reach === 'recipient' ? recipients : []) data = withField(data, r.field, identity[r.userField.slice(1)]);
+      const created = reach === 'own' ? await call('POST', `${base}/create`, user.headers, data) : await asAdmin('POST', `${base}/create`, data);
+      expectStatus(created, 200, 'create');
+      const id = created.json().id as number;
+      const full = await stored(def, id);
+      for (const p of hidden) expect(at(full, p), what(`sample fills hidden ${p}`)).not.toBeUndefined();
+      // A step of its workflow, so that the history has a row to show.
+      const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
+      const event = machine && Object.entries(machine.states[full.status]?.on ?? {}).find(([, t]) => !(Array.isArray(t) ? t : [t]).some((x) => x.payload || x.guard))?.[0];
+      if (event) expectStatus(await asAdmin('POST', `${base}/transition/${id}`, { event, version: full.version, comment: 'matrix step' }), 200, `transition ${event}`);
+      const secrets = telltales(full, hidden);
+      const withoutSecrets = (res: { body: string }, route: string) => {
+        for (const secret of secrets) expect(res.body.includes(secret), what(`${route} tells a hidden value`)).toBe(false);
+      };
+      const lacksHidden = (record: Record<string, unknown>, route: string) => {
+        for (const p of hidden) expect(at(record, p), what(`${route} shows ${p}`)).toBeUndefined();
+      };
+      if (reach === 'own') lacksHidden(created.json(), 'create answer');
+
+      const got = await call('GET', `${base}/get/${id}`, user.headers);
+      expectStatus(got, 200, 'get');
+      lacksHidden(got.json(), 'get');
+      withoutSecrets(got, 'get');
+      // The rest of the record is there.
+      const shownField = Object.keys(dataOf(full)).find((k) => !touchesHiddenField(hidden, `/${k}`));
+      if (shownField) expect(got.json()[shownField], what(`get keeps /${shownField}`)).toEqual(full[shownField]);
+
+      const list = await call('POST', `${base}/list-search`, user.headers, { itemsPerPage: 100 });
+      expectStatus(list, 200, 'list-search');
+      const row = (list.json().list as Array<Record<string, unknown>>).find((r) => r.id === id);
+      expect(row, what('list-search shows the record')).toBeDefined();
+      lacksHidden(row!, 'list-search');
+      withoutSecrets(list, 'list-search');
+
+      if (def.manifest.keywordFields?.length) {
+        const labels = await call('GET', `${base}/search-by-keyword?keyword=&limit=50`, user.headers);
+        expectStatus(labels, 200, 'search-by-keyword');
+        withoutSecrets(labels, 'search-by-keyword');
+        // Searching by a hidden value finds nothing: the keyword is no way to test guesses.
+        for (const p of (def.manifest.keywordFields ?? []).filter((k) => isHiddenField(hidden, k))) {
+          const value = at(full, p);
+          if (typeof value !== 'string' || value.length < 5) continue;
+          const found = await call('GET', `${base}/search-by-keyword?keyword=${encodeURIComponent(value)}&limit=50`, user.headers);
+          expect((found.json().list as Array<{ id: number }>).map((r) => r.id), what(`search-by-keyword by hidden ${p}`)).not.toContain(id);
+          const keywordFilter = def.grid.filters.find((f) => f.kind === 'keyword');
+          if (keywordFilter) {
+            const filtered = await call('POST', `${base}/list-search?${keywordFilter.name}=${encodeURIComponent(value)}`, user.headers, {});
+            expect((filtered.json().list as Array<{ id: number }>).map((r) => r.id), what(`keyword filter by hidden ${p}`)).not.toContain(id);
+          }
+        }
+      }
+      // Filtering or sorting by a hidden field is refused like an unknown filter or sort.
+      for (const f of def.grid.filters.filter((g) => g.field && touchesHiddenField(hidden, g.field))) {
+        const name = f.kind === 'range' || f.kind === 'dateRange' ? `${f.name}From` : f.name;
+        expectStatus(await call('POST', `${base}/list-search?${name}=${encodeURIComponent(String(at(full, f.field!) ?? '1'))}`, user.headers, {}), 400, `filter by hidden ${f.name}`);
+      }
+      for (const c of def.grid.columns.filter((col) => col.sortable && isHiddenField(hidden, col.field))) {
+        expectStatus(await call('POST', `${base}/list-search`, user.headers, { sortBy: [c.field] }), 400, `sort by hidden ${c.field}`);
+      }
+
+      const exported = await call('GET', `${base}/export`, user.headers);
+      expectStatus(exported, 200, 'export');
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(exported.rawPayload as never);
+      const cells: string[] = [];
+      workbook.worksheets[0]!.eachRow((r) => r.eachCell((cell) => cells.push(String(cell.text))));
+      expect(workbook.worksheets[0]!.actualRowCount, what('export rows')).toBeGreaterThan(1);
+      for (const secret of secrets) expect(cells.filter((text) => text.includes(secret)), what('export tells a hidden value')).toEqual([]);
+
+      for (const pointer of def.manifest.unique ?? []) {
+        const value = at(full, pointer);
+        if (value === undefined) continue;
+        if (isHiddenField(hidden, pointer)) {
+          // A lookup by a hidden field would tell its value: nothing is found.
+          expect((await call('GET', `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`, user.headers)).json(), what(`find-by hidden ${pointer}`)).toEqual({ record: null });
+          continue;
+        }
+        const res = await call('GET', `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`, user.headers);
+        expectStatus(res, 200, `find-by ${pointer}`);
+        expect(res.json().record?.id, what(`find-by ${pointer}`)).toBe(id);
+        lacksHidden(res.json().record, `find-by ${pointer}`);
+        withoutSecrets(res, `find-by ${pointer}`);
+      }
+
+      const audit = await call('GET', `${base}/audit/${id}`, user.headers);
+      expectStatus(audit, 200, 'audit');
+      withoutSecrets(audit, 'audit');
+      for (const entry of audit.json().list as Array<{ changed: string[] }>) {
+        expect(entry.changed.filter((name) => isHiddenField(hidden, `/${name}`)), what('audit names a hidden field')).toEqual([]);
+      }
+      if (machine) {
+        const history = await call('GET', `${base}/history/${id}`, user.headers);
+        expectStatus(history, 200, 'history');
+        if (event) expect(history.json().list.length, what('history rows')).toBeGreaterThan(0);
+        withoutSecrets(history, 'history');
+      }
+
+      if (!role.ability.can('update', subject)) return;
+      // A change to a hidden field is refused like one to a read-only field, and writes nothing.
+      for (const pointer of hidden) {
+        const before = await stored(def, id);
+        const res = await changeOnly(def, id, pointer, user.headers);
+        expectStatus(res, 403, `update of hidden ${pointer}`);
+        expect(Object.keys(res.json().fieldErrors ?? {}), what(`fieldErrors of ${pointer}`)).toContain(pointer);
+        expect((await stored(def, id)).version, what(`refused ${pointer} wrote nothing`)).toBe(before.version);
+      }
+      // The record as the user sees it, sent back: saved, with the hidden values as they were.
+      const seen = (await call('GET', `${base}/get/${id}`, user.headers)).json();
+      expectStatus(await call('PUT', `${base}/update/${id}`, user.headers, seen), 200, 'update without the hidden fields');
+      const after = await stored(def, id);
+      expect(after.version, what('update without the hidden fields saved')).toBe(seen.version + 1);
+      for (const p of hidden) expect(at(after, p), what(`update kept ${p}`)).toEqual(at(full, p));
     });
 
     it('takes read-only fields from the stored role records, as staff edit them', async () => {
@@ -402,6 +542,56 @@ for (const backend of backends()) {
       const again = await newUser('matrix-custom', 'd');
       expect(again.reply.fieldRules).toEqual([]);
       expect((await changeOnly(def, id, pointer, again.headers)).statusCode).toBe(200);
+    });
+
+    it('takes hidden fields from the stored role records: left out of answers, never wiped or changed, lifted by staff', async () => {
+      // A shared registry (no region) with a required, unique plain text field: an update without
+      // it is whole only once the store puts the stored value back, and find-by may not look it up.
+      const requiredText = (d: EntityDefinition) => (d.schema.required ?? []).find((name) => {
+        const p = d.schema.properties?.[name];
+        return typeof p === 'object' && p.type === 'string' && !p.format && !p.enum && !(p as { reference?: unknown }).reference && d.manifest.unique?.includes(`/${name}`);
+      });
+      const def = entities.find((d) => !d.manifest.scope?.regionField && d.id !== access.roleEntity && d.id !== access.userEntity && !d.manifest.publicRead && requiredText(d))!;
+      const pointer = `/${requiredText(def)!}`;
+      const subject = def.manifest.subject;
+      const base = `/api${def.manifest.base}`;
+      const roles = `/api${registry.entities.get(access.roleEntity)!.manifest.base}`;
+      const role = await asAdmin('POST', `${roles}/create`, { code: 'matrix-hidden', name: 'Hidden', scope: 'ALL', permissions: [`read ${subject}`, `update ${subject}`], hiddenFields: [{ subject, fields: [pointer] }] });
+      expect(role.statusCode, role.body).toBe(200);
+      const user = await newUser('matrix-hidden', 'c');
+      expect(user.reply.fieldRules).toEqual([{ action: 'read', subject, fields: [pointer], inverted: true }]);
+      const id = fixtures.get(def.id)!.home;
+      const full = await stored(def, id);
+      expect(at(full, pointer)).toEqual(expect.any(String));
+      // Looking the record up by the hidden field finds nothing (staff find it).
+      const findBy = `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(at(full, pointer)))}`;
+      expect((await asAdmin('GET', findBy)).json().record?.id).toBe(id);
+      expect((await call('GET', findBy, user.headers)).json()).toEqual({ record: null });
+
+      const seen = await call('GET', `${base}/get/${id}`, user.headers);
+      expect(seen.statusCode, seen.body).toBe(200);
+      expect(at(seen.json(), pointer)).toBeUndefined();
+      // Sent back as seen (without the field): saved, the field kept as stored.
+      const saved = await call('PUT', `${base}/update/${id}`, user.headers, seen.json());
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(at(saved.json(), pointer)).toBeUndefined();
+      expect(at(await stored(def, id), pointer)).toEqual(at(full, pointer));
+      // A value for it — a change — is refused, naming the field; so is emptying it.
+      const refused = await changeOnly(def, id, pointer, user.headers);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(Object.keys(refused.json().fieldErrors)).toEqual([pointer]);
+      const now = await call('GET', `${base}/get/${id}`, user.headers);
+      const emptied = await call('PUT', `${base}/update/${id}`, user.headers, withField(now.json(), pointer, null));
+      expect(emptied.statusCode, emptied.body).toBe(403);
+      expect(at(await stored(def, id), pointer)).toEqual(at(full, pointer));
+
+      // Staff lift the rule: at the next sign-in the field is there.
+      const stale = (await asAdmin('GET', `${roles}/get/${role.json().id}`)).json();
+      const lifted = await asAdmin('PUT', `${roles}/update/${stale.id}`, { ...dataOf(stale), hiddenFields: [], version: stale.version });
+      expect(lifted.statusCode, lifted.body).toBe(200);
+      const again = await newUser('matrix-hidden', 'd');
+      expect(again.reply.fieldRules).toEqual([]);
+      expect(at((await call('GET', `${base}/get/${id}`, again.headers)).json(), pointer)).toEqual(at(full, pointer));
     });
   });
 }

@@ -78,6 +78,26 @@ for (const backend of backends()) {
       expect((await roleOf(code))!.data.name).toBe('Legal counsel (our name)');
     });
 
+    it('applies hidden fields the definitions add or change, also to a role saved on the Roles screen with empty lists', async () => {
+      const code = 'commission-member';
+      const subject = 'Appeal';
+      // The Roles screen's form saves the lists nobody filled in as empty lists.
+      await editByHand(code, (d) => ({ ...d, readOnlyFields: [], hiddenFields: [] } as Role['data']));
+      const roles = defaults();
+      roles.find((r) => r.code === code)!.hiddenFields = [{ subject, fields: ['/customer'] }];
+      expect(await syncDefaultRoles(target, roles)).toEqual({ created: [], changed: [code] });
+      expect((await roleOf(code))!.data).toMatchObject({ hiddenFields: [{ subject, fields: ['/customer'] }] });
+      // Changed upstream again while nobody touched it: followed.
+      roles.find((r) => r.code === code)!.hiddenFields = [{ subject, fields: ['/customer', '/stir'] }];
+      expect(await syncDefaultRoles(target, roles)).toEqual({ created: [], changed: [code] });
+      expect((await roleOf(code))!.data).toMatchObject({ hiddenFields: [{ subject, fields: ['/customer', '/stir'] }] });
+      // An administrator's own choice stays.
+      await editByHand(code, (d) => ({ ...d, hiddenFields: [{ subject, fields: ['/stir'] }] } as Role['data']));
+      roles.find((r) => r.code === code)!.hiddenFields = [{ subject, fields: ['/customer'] }];
+      await syncDefaultRoles(target, roles);
+      expect((await roleOf(code))!.data).toMatchObject({ hiddenFields: [{ subject, fields: ['/stir'] }] });
+    });
+
     it('creates a role the definitions gained; its users sign in with its permissions', async () => {
       const roles = defaults();
       roles.push({ code: 'auditor-test', name: 'Auditor', scope: 'ALL', permissions: ['read Appeal'] });

@@ -128,7 +128,7 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
         await page.goto(`${portal.url}${route}`);
         await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('data-prerendered'));
         // A form's screen is released once React owns it, which may be a moment after the shell.
-        await expect.poll(() => page.locator('[inert]').count(), `${width} ${route}`).toBe(0);
+        await expect.poll(() => page.locator('[inert]').count(), { message: `${width} ${route}` }).toBe(0);
       }
       await ctx.close();
     }

@@ -1,7 +1,7 @@
 /**
  * The written role matrix and the checks on field-level rules: docs/roles.md is what the
  * definitions say, `npm run check` names a stale one and tells the command, and a read-only
- * field must exist in its entity.
+ * or hidden field must exist in its entity (a hidden one in a subject the role may read).
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -15,6 +15,7 @@ import { renderRolesDoc, ROLES_DOC_PATH } from '../../src/definitions/roles-doc.
 import { implementationNames } from '../../src/server/workflow/implementations.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import type { AccessDefinition } from '../../src/generated/meta.ts';
+import { createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
 
 const { sources } = await loadDefinitionSources(REPO_ROOT);
 const registry = createDefinitionRegistry(sources);
@@ -26,15 +27,20 @@ describe('docs/roles.md', () => {
     expect(readFileSync(path.join(REPO_ROOT, ROLES_DOC_PATH), 'utf8')).toBe(renderRolesDoc(access, manifests));
   });
 
-  it('has a section per role with its scope and a row per subject, and lists read-only fields', () => {
+  it('has a section per role with its scope and a row per subject, and lists read-only and hidden fields', () => {
     const doc = renderRolesDoc(access, manifests);
     for (const role of access.roles) {
       const section = doc.split(`### ${role.code}\n`)[1]!.split('\n### ')[0]!;
       expect(section).toContain(`Scope: **${role.scope}**`);
       for (const m of manifests) expect(section).toMatch(new RegExp(`^\\| ${m.subject} \\|`, 'm'));
-      for (const rule of role.readOnlyFields ?? []) {
+      for (const rule of [...(role.readOnlyFields ?? []), ...(role.hiddenFields ?? [])]) {
         const row = section.split('\n').find((l) => l.startsWith(`| ${rule.subject} |`))!;
         for (const field of rule.fields) expect(row).toContain(`\`${field}\``);
+      }
+      // The hidden fields are the last column of the subject's row.
+      for (const rule of role.hiddenFields ?? []) {
+        const row = section.split('\n').find((l) => l.startsWith(`| ${rule.subject} |`))!;
+        expect(row.split(' | ').at(-1)).toBe(`${rule.fields.map((f) => `\`${f}\``).sort().join(', ')} |`);
       }
     }
   });
@@ -55,13 +61,16 @@ describe('docs/roles.md', () => {
   });
 });
 
-describe('read-only fields in access.json', () => {
-  const withRule = (rule: unknown) => {
+describe('read-only and hidden fields in access.json', () => {
+  const abilityOf = (role: { permissions: string[] }) => createAbility(rulesFromPermissions(role.permissions));
+  // For hidden fields: a role that may read some subjects and not others.
+  const reader = access.roles.find((r) => manifests.some((m) => abilityOf(r).can('read', m.subject)) && manifests.some((m) => !abilityOf(r).can('read', m.subject)))!;
+  const withRule = (rule: unknown, list: 'readOnlyFields' | 'hiddenFields' = 'readOnlyFields') => {
     const copy = new Map([...sources].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
     const json = copy.get('schemas/_access/access.json')!.json as AccessDefinition;
-    const role = json.roles.find((r) => r.permissions.some((p) => p.startsWith('update ')))!;
-    role.readOnlyFields = [rule as never];
-    return { problems: checkDefinitions(copy, implementationNames), index: json.roles.indexOf(role) };
+    const role = list === 'hiddenFields' ? json.roles.find((r) => r.code === reader.code)! : json.roles.find((r) => r.permissions.some((p) => p.startsWith('update ')))!;
+    role[list] = [rule as never];
+    return { problems: checkDefinitions(copy, implementationNames), index: json.roles.indexOf(role), role };
   };
   const subject = manifests[0]!.subject;
 
@@ -72,5 +81,19 @@ describe('read-only fields in access.json', () => {
     expect(system.problems).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/server-owned/) }));
     const unknown = withRule({ subject: 'NoSuchSubject', fields: ['/x'] });
     expect(unknown.problems).toContainEqual(expect.objectContaining({ pointer: `/roles/${unknown.index}/readOnlyFields/0/subject` }));
+  });
+
+  it('checks hidden fields the same way, and refuses them in a subject the role may not read', () => {
+    const readable = manifests.find((m) => abilityOf(reader).can('read', m.subject))!;
+    const unread = manifests.find((m) => !abilityOf(reader).can('read', m.subject))!;
+    const firstField = (id: string) => `/${Object.keys(registry.entities.get(id)!.schema.properties ?? {})[0]!}`;
+    const missing = withRule({ subject: readable.subject, fields: ['/noSuchField'] }, 'hiddenFields');
+    expect(missing.problems).toContainEqual(expect.objectContaining({ pointer: `/roles/${missing.index}/hiddenFields/0/fields/0`, message: expect.stringMatching(/has no field "\/noSuchField"/) }));
+    const system = withRule({ subject: readable.subject, fields: ['/owner'] }, 'hiddenFields');
+    expect(system.problems).toContainEqual(expect.objectContaining({ pointer: `/roles/${system.index}/hiddenFields/0/fields/0`, message: expect.stringMatching(/server-owned/) }));
+    const pointless = withRule({ subject: unread.subject, fields: [firstField(unread.id)] }, 'hiddenFields');
+    expect(pointless.problems).toContainEqual(expect.objectContaining({ pointer: `/roles/${pointless.index}/hiddenFields/0/subject`, message: expect.stringMatching(/may not read/) }));
+    const fine = withRule({ subject: readable.subject, fields: [firstField(readable.id)] }, 'hiddenFields');
+    expect(fine.problems.filter((p) => p.pointer.includes('/hiddenFields/'))).toEqual([]);
   });
 });

@@ -14,9 +14,9 @@ import { useConfirm } from './useConfirm.tsx';
 import { useLeaveGuard } from './useLeaveGuard.ts';
 import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 import { valueAt } from '../../shared/format.ts';
-import { readOnlyFieldsOf } from '../../shared/ability.ts';
+import { hiddenFieldsOf, readOnlyFieldsOf } from '../../shared/ability.ts';
 import { useAbility } from '../../app/ability.tsx';
-import { withReadOnlyFields } from '../form/uiSchema.ts';
+import { withHiddenFields, withReadOnlyFields, withoutRequired } from '../form/uiSchema.ts';
 
 const NO_UI = {};
 
@@ -183,12 +183,20 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const ability = useAbility();
   const subject = definition.data?.manifest.subject;
   const readOnly = useMemo(() => (recordId !== undefined && subject ? readOnlyFieldsOf(ability, subject) : []), [ability, subject, recordId]);
-  const uiSchema = useMemo(() => (readOnly.length ? withReadOnlyFields(ui.data?.uiSchema as never, readOnly) : ui.data?.uiSchema ?? NO_UI), [ui.data, readOnly]);
+  // Fields the user may not read (hiddenFields) are left out of the form — the server neither
+  // sends them nor lets them change, and keeps their stored values when the form saves.
+  const hidden = useMemo(() => (subject ? hiddenFieldsOf(ability, subject) : []), [ability, subject]);
+  const uiSchema = useMemo(() => {
+    const base = (ui.data?.uiSchema as never) ?? NO_UI;
+    const marked = readOnly.length ? withReadOnlyFields(base, readOnly) : base;
+    return hidden.length ? withHiddenFields(marked, hidden) : marked;
+  }, [ui.data, readOnly, hidden]);
+  const schema = useMemo(() => (definition.data && hidden.length ? withoutRequired(definition.data.schema, hidden) : definition.data?.schema), [definition.data, hidden]);
 
   const loadError = definition.error ?? ui.error ?? record.error ?? empty.error ?? draft.error;
   const ready = Boolean(definition.data && formData && !ui.isLoading);
   return {
-    entity, recordId, draftId, options, definition: definition.data, ui: ui.data, uiSchema, readOnly, formData, change, dirty, saving,
+    entity, recordId, draftId, options, definition: definition.data, schema, ui: ui.data, uiSchema, readOnly, formData, change, dirty, saving,
     serverErrors: fieldErrors, submit, saveDraft, submitted, ready, loadError, confirmDialog: dialog, version: record.data?.version,
   };
 }

@@ -16,6 +16,8 @@ import { ScreenState } from '../common/ScreenState.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 import { EntityForm } from '../form/EntityForm.tsx';
+import { withHiddenFields } from '../form/uiSchema.ts';
+import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { HistoryTable } from './HistoryTable.tsx';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
@@ -56,6 +58,9 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const edit = entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route);
   const mayDelete = ability.can('delete', def.manifest.subject);
   const list = entityScreenPath(entity, ['list'], undefined, ability, screen.route);
+  // Fields the user may not read (their roles' hiddenFields): the server does not send them; the form does not show them empty.
+  const hidden = hiddenFieldsOf(ability, def.manifest.subject);
+  const uiSchema = hidden.length ? withHiddenFields(def.ui?.uiSchema, hidden) : def.ui?.uiSchema ?? {};
   const fieldTitle = (pointer: string) => {
     const title = resolveFieldSchema(def.schema as JSONSchema7, pointer)?.title;
     return title ? t(title) : pointer;
@@ -92,7 +97,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
         {workflow && <Tab value="transitions" data-tab="transitions">{t('workflow.ui.history')}</Tab>}
       </TabList>
       <div style={{ marginTop: 12 }}>
-        {tab === 'record' && <EntityForm entity={entity} schema={def.schema} uiSchema={def.ui?.uiSchema ?? {}} formData={dataOnly(data)} readOnly onSubmit={() => undefined} />}
+        {tab === 'record' && <EntityForm entity={entity} schema={def.schema} uiSchema={uiSchema} formData={dataOnly(data)} readOnly onSubmit={() => undefined} />}
         {tab === 'history' && <HistoryTable entity={entity} id={id} fieldTitle={fieldTitle} />}
         {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} base={def.manifest.base} machine={workflow} id={id} />}
       </div>

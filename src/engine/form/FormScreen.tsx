@@ -54,7 +54,7 @@ export default function FormScreen({ screen }: ScreenProps) {
       <EntityForm
         ref={form}
         entity={editor.entity}
-        schema={editor.definition.schema}
+        schema={editor.schema ?? editor.definition.schema}
         uiSchema={editor.uiSchema}
         formData={editor.formData}
         onChange={editor.change}

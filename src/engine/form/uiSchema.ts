@@ -2,6 +2,7 @@
  * Preparing a definition's uiSchema for rjsf without changing the shared definition object.
  */
 import type { UiSchema } from '@rjsf/utils';
+import type { JSONSchema7 } from 'json-schema';
 import { getDefaultRegistry } from '@rjsf/core';
 import { portalWidgets } from './widgets/index.ts';
 import { rjsfWidgetNames } from './widgets/names.ts';
@@ -61,16 +62,51 @@ function warnOnce(name: string): void {
  * @example withReadOnlyFields({ a: { 'ui:widget': 'textarea' } }, ['/a', '/b/c']) // { a: { 'ui:widget': 'textarea', 'ui:readonly': true }, b: { c: { 'ui:readonly': true } } }
  */
 export function withReadOnlyFields(uiSchema: UiSchema | undefined, pointers: readonly string[]): UiSchema {
+  return withFieldUi(uiSchema, pointers, 'ui:readonly', true);
+}
+
+/**
+ * A copy of the uiSchema with the fields at these JSON pointers left out of sight (`ui:widget`
+ * hidden; a whole object too): the fields the user may not read, whose values the server does
+ * not send either.
+ * @example withHiddenFields({}, ['/consumer/pinfl']) // { consumer: { pinfl: { 'ui:widget': 'hidden' } } }
+ */
+export function withHiddenFields(uiSchema: UiSchema | undefined, pointers: readonly string[]): UiSchema {
+  return withFieldUi(uiSchema, pointers, 'ui:widget', 'hidden');
+}
+
+function withFieldUi(uiSchema: UiSchema | undefined, pointers: readonly string[], key: string, value: unknown): UiSchema {
   const root: UiSchema = { ...(uiSchema ?? {}) };
   for (const pointer of pointers) {
     let node: Record<string, unknown> = root;
     const segments = pointer.split('/').slice(1);
     segments.forEach((segment, i) => {
       const next = { ...((node[segment] as Record<string, unknown> | undefined) ?? {}) };
-      if (i === segments.length - 1) next['ui:readonly'] = true;
+      if (i === segments.length - 1) next[key] = value;
       node[segment] = next;
       node = next;
     });
   }
   return root;
+}
+
+/**
+ * A copy of a record schema in which the fields at these pointers are not required: a form
+ * that leaves out fields the user may not read must not insist on them (the server keeps
+ * their stored values).
+ * @example withoutRequired({ type: 'object', required: ['a', 'b'], properties: {} }, ['/a']) // { …, required: ['b'] }
+ */
+export function withoutRequired(schema: JSONSchema7, pointers: readonly string[]): JSONSchema7 {
+  let root = schema;
+  for (const pointer of pointers) root = dropRequired(root, pointer.split('/').slice(1));
+  return root;
+}
+
+function dropRequired(node: JSONSchema7, segments: string[]): JSONSchema7 {
+  const [head, ...rest] = segments;
+  if (head === undefined) return node;
+  if (!rest.length) return node.required?.includes(head) ? { ...node, required: node.required.filter((r) => r !== head) } : node;
+  const child = node.properties?.[head];
+  if (!child || typeof child !== 'object') return node;
+  return { ...node, properties: { ...node.properties, [head]: dropRequired(child, rest) } };
 }

@@ -16,7 +16,7 @@ import { ApiProvider } from '../../app/api/context.tsx';
 import type { DataProvider, ListParams, StoredRecord } from '../../app/api/data-provider.ts';
 import { HttpError } from '../../app/api/http.ts';
 import en from '../../i18n/locales/en.json';
-import ListScreen from './ListScreen.tsx';
+import ListScreen, { withoutHiddenColumns } from './ListScreen.tsx';
 import { FILTER_DEBOUNCE_MS } from './ListFilters.tsx';
 import { sortFromColumnState } from './ListGrid.tsx';
 
@@ -346,5 +346,16 @@ describe('sortFromColumnState', () => {
       { colId: '/b', sort: null },
       { colId: '/c', sort: 'asc', sortIndex: 0 },
     ])).toEqual([{ field: '/c', desc: false }, { field: '/a', desc: true }]);
+  });
+});
+
+describe('withoutHiddenColumns', () => {
+  it('drops the columns, filters and default sort of fields the user may not read', () => {
+    const def = fx.def as never as Parameters<typeof withoutHiddenColumns>[0];
+    const narrowed = withoutHiddenColumns(def, ['/price', '/createdAt']);
+    expect(narrowed.grid.columns.map((c) => c.field)).toEqual(['/id', '/name', '/madeOn', '/regionId', '/active', '/kind', '/status']);
+    expect(narrowed.grid.filters.map((f) => f.name)).toEqual(['keyword', 'statusId', 'regionId', 'districtId', 'active', 'kinds']);
+    expect(narrowed.grid.defaultSort).toEqual([]);
+    expect(withoutHiddenColumns(def, [])).toBe(def);
   });
 });

@@ -23,6 +23,8 @@ import { ScreenState } from '../common/ScreenState.tsx';
 import { useGetList } from '../../app/api/hooks.ts';
 import { useApi, useDataProvider } from '../../app/api/context.tsx';
 import { useAbility } from '../../app/ability.tsx';
+import { hiddenFieldsOf } from '../../shared/ability.ts';
+import { touchesHiddenField } from '../../shared/hidden-fields.ts';
 import { HttpError, describeFailure } from '../../app/api/http.ts';
 import type { ReferenceItem, StoredRecord } from '../../app/api/data-provider.ts';
 import { pickLocale } from '../../shared/locales.ts';
@@ -73,8 +75,22 @@ export default function ListScreen({ screen }: { screen: ScreenDefinition }) {
   return <ListView screen={screen} def={definition.data} machine={machine.data ?? null} />;
 }
 
-function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: EntityDefinition; machine: MachineDefinition | null }) {
+/**
+ * The definition as a user who may not read some fields (their roles' hiddenFields) lists it:
+ * without the columns, filters and default sort of those fields (the server refuses such
+ * filters and sorts, and sends no values for such columns).
+ */
+export function withoutHiddenColumns(def: EntityDefinition, hidden: readonly string[]): EntityDefinition {
+  if (!hidden.length) return def;
+  const shown = (field: string | undefined) => !field || !touchesHiddenField(hidden, field);
+  const grid = def.grid;
+  return { ...def, grid: { ...grid, columns: grid.columns.filter((c) => shown(c.field)), filters: grid.filters.filter((f) => shown(f.field)), defaultSort: grid.defaultSort.filter((d) => shown(d.field)) } };
+}
+
+function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition; def: EntityDefinition; machine: MachineDefinition | null }) {
   const styles = useStyles();
+  const ability = useAbility();
+  const def = useMemo(() => withoutHiddenColumns(fullDef, hiddenFieldsOf(ability, fullDef.manifest.subject)), [fullDef, ability]);
   const { t, i18n } = useTranslation();
   const locale = pickLocale(i18n.language);
   const navigate = useNavigate();
@@ -121,7 +137,6 @@ function ListView({ screen, def, machine }: { screen: ScreenDefinition; def: Ent
     return status === machine.initial ? 'informative' : 'warning';
   }, [machine]);
 
-  const ability = useAbility();
   const hasDetail = entityScreenPath(def.id, ['detail'], 0, ability, screen.route) !== undefined;
   const createPath = entityScreenPath(def.id, ['form', 'wizard'], undefined, ability, screen.route);
   const openRow = useCallback((row: StoredRecord) => {

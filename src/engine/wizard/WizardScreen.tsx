@@ -83,7 +83,7 @@ export default function WizardScreen({ screen }: ScreenProps) {
         ref={form}
         key={current.id}
         entity={editor.entity}
-        schema={editor.definition.schema}
+        schema={editor.schema ?? editor.definition.schema}
         uiSchema={editor.uiSchema}
         formData={editor.formData}
         onChange={editor.change}

@@ -28,6 +28,19 @@ export interface PortalRole {
      */
     fields: string[];
   }[];
+  /**
+   * Per subject, the record fields (JSON pointers such as /customer/pnfl) the role may not read: the server leaves them out of its answers, and they cannot be changed (access.schema.json hiddenFields).
+   *
+   * @maxItems 100
+   */
+  hiddenFields?: {
+    subject: string;
+    /**
+     * @minItems 1
+     * @maxItems 200
+     */
+    fields: string[];
+  }[];
   description?: string;
 }
 

@@ -1,6 +1,6 @@
 import type { AccessDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import { abilityOfRoles, createAbility, rulesFromPermissions, type AbilityRule, type PortalAbility, type ReadOnlyFields } from '../../shared/ability.ts';
+import { abilityOfRoles, createAbility, rulesFromPermissions, type AbilityRule, type HiddenFields, type PortalAbility, type ReadOnlyFields } from '../../shared/ability.ts';
 import { valueAt } from '../../shared/format.ts';
 
 export type RowScope = 'OWN' | 'REGION' | 'ALL';
@@ -14,7 +14,10 @@ export interface Actor {
   region: number | null;
   scope: RowScope;
   permissions: string[];
-  /** CASL "cannot update Subject fields" rules from the roles' read-only fields (sign-in returns them). */
+  /**
+   * CASL field rules (sign-in returns them): "cannot update Subject fields" from the roles'
+   * read-only fields, "cannot read Subject fields" from their hidden fields.
+   */
   fieldRules: AbilityRule[];
   ability: PortalAbility;
   /**
@@ -53,13 +56,13 @@ export function systemActor(): Actor {
 }
 
 /**
- * A signed-in user's actor: the union of their roles' permissions, the read-only fields all
- * their roles agree on, and the widest of their roles' scopes — except that outer users
+ * A signed-in user's actor: the union of their roles' permissions, the read-only and the
+ * hidden fields all their roles agree on (see `fieldRulesOf`), and the widest of their roles' scopes — except that outer users
  * (citizens, businesses) always see only their own.
  */
 export function userActor(
   user: { id: string; username: string; isOuter: boolean; regionId?: number | null },
-  roles: Array<{ scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[] }>,
+  roles: Array<{ scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[]; hiddenFields?: HiddenFields[] }>,
   identifiers: Readonly<Record<string, string>> = {},
 ): Actor {
   const { permissions, fieldRules, ability } = abilityOfRoles(roles);

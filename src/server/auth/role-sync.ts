@@ -5,7 +5,7 @@ import type { Actor } from './access.ts';
 
 type DefaultRole = AccessDefinition['roles'][number];
 /** What the definitions said of a role when they were last applied (table `role_seed`). */
-type Seeded = Pick<DefaultRole, 'name' | 'scope' | 'permissions' | 'readOnlyFields' | 'mayGrantRoles' | 'description'>;
+type Seeded = Pick<DefaultRole, 'name' | 'scope' | 'permissions' | 'readOnlyFields' | 'hiddenFields' | 'mayGrantRoles' | 'description'>;
 
 export interface RoleSyncTarget {
   db: Queryable;
@@ -25,10 +25,17 @@ export interface RoleSyncResult {
 /** JSON with object keys sorted: jsonb does not keep the key order the definitions were written in. */
 const canonical = (value: unknown): string => JSON.stringify(value ?? null, (_key, v: unknown) =>
   v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
-const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
+/**
+ * An empty list is what the Roles screen's form saves for a list nobody filled in: the same as
+ * none, so that saving a role there does not make later definitions of that list look like
+ * an administrator's choice.
+ */
+const orNone = (value: unknown): unknown => (Array.isArray(value) && value.length === 0 ? undefined : value);
+const same = (a: unknown, b: unknown): boolean => canonical(orNone(a)) === canonical(orNone(b));
 const seededOf = (role: DefaultRole): Seeded => ({
   name: role.name, scope: role.scope, permissions: [...role.permissions],
   ...(role.readOnlyFields ? { readOnlyFields: role.readOnlyFields } : {}),
+  ...(role.hiddenFields ? { hiddenFields: role.hiddenFields } : {}),
   ...(role.mayGrantRoles ? { mayGrantRoles: [...role.mayGrantRoles] } : {}),
   ...(role.description ? { description: role.description } : {}),
 });
@@ -38,8 +45,8 @@ const seededOf = (role: DefaultRole): Seeded => ({
  * request that changes a role reaches installations that exist already — without undoing what
  * administrators changed on the Roles screen. Only the difference between the definitions last
  * applied (kept in `role_seed`) and the current ones is applied: a permission the definitions
- * added is added, one they withdrew is removed, and the scope, name, description and read-only
- * fields follow the definitions only while the stored value is still the one last applied. A
+ * added is added, one they withdrew is removed, and the scope, name, description, read-only and
+ * hidden fields follow the definitions only while the stored value is still the one last applied. A
  * permission an administrator added or removed by hand stays as they left it. A missing role is
  * created. A role stored before `role_seed` existed gets only the permissions it lacks.
  * Every change goes through the store (validated, audited) as the given actor.
@@ -64,7 +71,7 @@ export async function syncDefaultRoles(target: RoleSyncTarget, roles: DefaultRol
       const withdrawn = new Set(base.permissions.filter((p) => !wanted.permissions.includes(p)));
       const added = wanted.permissions.filter((p) => !base.permissions.includes(p) && !had.includes(p));
       const next: Record<string, unknown> = { ...current, permissions: [...had.filter((p) => !withdrawn.has(p)), ...added] };
-      for (const key of ['name', 'scope', 'readOnlyFields', 'mayGrantRoles', 'description'] as const) {
+      for (const key of ['name', 'scope', 'readOnlyFields', 'hiddenFields', 'mayGrantRoles', 'description'] as const) {
         if (!same(current[key], base[key]) || same(current[key], wanted[key])) continue;
         if (wanted[key] === undefined) delete next[key];
         else next[key] = wanted[key];

@@ -23,8 +23,11 @@ export interface EntityTable {
   table: string;
   /** Derived and system columns by record pointer (`/status`, `/createdAt`, `/regionId`…). */
   columns: Map<string, DerivedColumn>;
-  /** SQL computing the lower-cased keyword text, or undefined when the entity has none. */
-  keywordExpr: ((source: string) => string) | undefined;
+  /**
+   * SQL computing the lower-cased keyword text, or undefined when the entity has none. With
+   * `fields`, the text of those keyword fields only (for a reader who may not see the others).
+   */
+  keywordExpr: ((source: string, fields?: readonly string[]) => string) | undefined;
   /** SQL computing the region column, or undefined. */
   regionExpr: ((source: string) => string) | undefined;
   /** Idempotent DDL statements (table, columns, indexes). */
@@ -138,7 +141,7 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   }
   const keywordFields = def.manifest.keywordFields ?? [];
   const keywordExpr = keywordFields.length
-    ? (source: string) => `lower(concat_ws(' ', ${keywordFields.map((p) => textAt(source, p)).join(', ')}))`
+    ? (source: string, fields: readonly string[] = keywordFields) => (fields.length ? `lower(concat_ws(' ', ${fields.map((p) => textAt(source, p)).join(', ')}))` : `''`)
     : undefined;
   const regionExpr = regionField ? (source: string) => `NULLIF(${textAt(source, regionField)}, '')::bigint` : undefined;
   // The scope's region field is the `region` column itself: one column, one index, for both

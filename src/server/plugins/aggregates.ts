@@ -7,8 +7,8 @@ import { aggregateSql } from '../store/aggregate.ts';
  * `GET /api{base}/aggregate/{name}` for every aggregate a manifest declares (`aggregates`):
  * grouped min/max/avg/sum/count over the rows list-search's filters leave, so a chart or a
  * price table is a definition, not a route of its own. Reading follows list-search (the
- * role's permission and scope, or anyone for a `publicRead` registry); anonymous calls are
- * rate-limited per address.
+ * role's permission and scope, or anyone for a `publicRead` registry; 403 to a reader from whom
+ * a field the aggregate reads is hidden); anonymous calls are rate-limited per address.
  */
 const aggregates: FastifyPluginAsync = async (app) => {
   for (const def of app.definitions.entities.values()) {
@@ -16,6 +16,8 @@ const aggregates: FastifyPluginAsync = async (app) => {
     for (const [name, aggregate] of Object.entries(def.manifest.aggregates ?? {})) {
       const filters = filterQuerySchema(def);
       const units = aggregate.dateBucket?.units;
+      // The fields the aggregate reads: refused to a reader who may not see one of them.
+      const fields = [...(aggregate.groupBy ?? []), ...(aggregate.dateBucket ? [aggregate.dateBucket.field] : []), ...aggregate.measures.flatMap((m) => (m.field ? [m.field] : []))];
       app.get<{ Querystring: Record<string, unknown> }>(`/api${def.manifest.base}/aggregate/${name}`, {
         config: { publicRateLimit: true },
         schema: {
@@ -30,7 +32,7 @@ const aggregates: FastifyPluginAsync = async (app) => {
       }, async (request) => {
         const { bucket, lang, ...query } = request.query;
         void lang;
-        const { where, params } = app.store.readableWhere(def.id, query, request.actor);
+        const { where, params } = app.store.readableWhere(def.id, query, request.actor, fields);
         const { rows } = await app.db.query(aggregateSql(def, table, aggregate, where, bucket as string | undefined), params);
         return { list: rows };
       });

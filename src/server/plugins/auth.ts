@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { systemActor, userActor, type Actor, type RowScope } from '../auth/access.ts';
 import { syncDefaultRoles } from '../auth/role-sync.ts';
-import type { ReadOnlyFields } from '../../shared/ability.ts';
+import type { HiddenFields, ReadOnlyFields } from '../../shared/ability.ts';
 import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../auth/passwords.ts';
 import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { createRevokedFamilies } from '../auth/revoked-families.ts';
@@ -151,7 +151,7 @@ export default fp(
       if (!user?.canLogin) return undefined;
       const card = await staffCardOf(userId, user);
       if (card?.data.canLogin === false) return undefined;
-      const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[]; mayGrantRoles?: string[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
+      const roles = await app.db.query<{ data: { scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[]; hiddenFields?: HiddenFields[]; mayGrantRoles?: string[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
       const unit = await unitPermissionsOf(card?.data);
       // The unit's permissions add rights, never width: OWN is the narrowest scope, so the roles' wins.
       const grants = [...roles.rows.map((r) => r.data), ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : [])];

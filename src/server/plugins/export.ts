@@ -7,6 +7,8 @@ import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { errorBodySchema } from '../errors.ts';
 import { filterQuerySchema } from '../store/list-query.ts';
+import { hiddenFieldsOf } from '../../shared/ability.ts';
+import { touchesHiddenField } from '../../shared/hidden-fields.ts';
 import type { ReferenceService } from '../store/references.ts';
 import type { Translator } from '../i18n.ts';
 import {
@@ -88,7 +90,7 @@ const splitList = (s: string | undefined): string[] => (s ? s.split(',').map((v)
  * current list as an .xlsx, streamed (exceljs `WorkbookWriter` straight into the response,
  * rows read from the store in batches) so the size of the result never sits in memory.
  * One header row with the grid's column titles in the caller's language; cells follow the
- * grid's formatting rules. Bad filters and sorts are refused with a 400 JSON body before
+ * grid's formatting rules; columns of fields hidden from the caller are left out. Bad filters and sorts are refused with a 400 JSON body before
  * the first byte of the file is sent.
  */
 const exportPlugin: FastifyPluginAsync = async (app) => {
@@ -116,7 +118,9 @@ const exportPlugin: FastifyPluginAsync = async (app) => {
         .header('cache-control', 'no-store')
         .type(XLSX_MIME)
         .send(body);
-      writeWorkbook(body, def, request.locale, app.translator, app.references, first, records).catch((error: unknown) => {
+      // The store leaves hidden fields out of the records; their columns go too, not just their values.
+      const hidden = hiddenFieldsOf(request.actor.ability, def.manifest.subject);
+      writeWorkbook(body, def, hidden, request.locale, app.translator, app.references, first, records).catch((error: unknown) => {
         request.log.error({ err: error }, 'export failed while streaming');
         body.destroy(error as Error);
       });
@@ -142,6 +146,7 @@ async function drained(out: PassThrough): Promise<void> {
 async function writeWorkbook(
   out: PassThrough,
   def: EntityDefinition,
+  hidden: readonly string[],
   locale: Locale,
   translator: Translator,
   references: ReferenceService,
@@ -149,7 +154,7 @@ async function writeWorkbook(
   rest: AsyncIterator<Record<string, unknown>>,
 ): Promise<void> {
   const translate = translateIn(translator, locale);
-  const columns = def.grid.columns.filter((c) => !c.hidden).map((column: GridColumn) => ({ column, format: resolveColumnFormat(column, def.schema) }));
+  const columns = def.grid.columns.filter((c) => !c.hidden && !touchesHiddenField(hidden, c.field)).map((column: GridColumn) => ({ column, format: resolveColumnFormat(column, def.schema) }));
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(translate(def.manifest.titleKey)?.slice(0, 31).replace(/[\\/?*[\]:]/g, ' ') || def.id, {
     views: [{ state: 'frozen', ySplit: 1 }],

@@ -5,7 +5,7 @@ import { normalizeSortField } from '../store/list-query.ts';
 /**
  * Read-only views of a record beside the generic verbs: its audit history and a lookup by
  * a unique field (a company by its tax ID, for a form that fills itself in). Both go through
- * `store.get`, so they show only what the caller may read.
+ * the store (`store.audit`, `store.get`), so they show only what the caller may read.
  */
 const records: FastifyPluginAsync = async (app) => {
   for (const def of app.definitions.entities.values()) {
@@ -21,17 +21,7 @@ const records: FastifyPluginAsync = async (app) => {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
         response: { 200: { type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, at: { type: 'string' }, actor: { type: ['string', 'null'] }, action: { type: 'string' }, changed: { type: 'array', items: { type: 'string' } } } } } } } },
       },
-    }, async (request) => {
-      await app.store.get(entity, request.params.id, request.actor);
-      const { rows } = await app.db.query<{ actor: string | null }>(
-        `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed
-         FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`,
-        [entity, request.params.id],
-      );
-      // An outer user (the applicant) sees when and what changed, not which staff member did it.
-      const actor = request.actor;
-      return { list: actor.isOuter ? rows.map((row) => ({ ...row, actor: row.actor === actor.id ? row.actor : null })) : rows };
-    });
+    }, async (request) => app.store.audit(entity, request.params.id, request.actor));
 
     if (!def.manifest.unique?.length) continue;
     app.get<{ Querystring: { field: string; value: string } }>(`${base}/find-by`, {
@@ -49,10 +39,12 @@ const records: FastifyPluginAsync = async (app) => {
       const pointer = normalizeSortField(request.query.field);
       if (!def.manifest.unique?.includes(pointer)) throw new ApiError(400, 'errors.badFilter', { params: { name: request.query.field } });
       const column = table.columns.get(pointer)!;
-      const { rows } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${column.column} = $1::${column.type} LIMIT 1`, [request.query.value]);
-      if (!rows[0]) return { record: null };
       try {
-        return { record: await app.store.get(entity, rows[0].id, request.actor) };
+        // Looking up by a field hidden from the caller (their roles' hiddenFields) would tell its
+        // values: the store refuses it (403), and the record is absent for them.
+        app.store.readableWhere(entity, {}, request.actor, [pointer]);
+        const { rows } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${column.column} = $1::${column.type} LIMIT 1`, [request.query.value]);
+        return { record: rows[0] ? await app.store.get(entity, rows[0].id, request.actor) : null };
       } catch (error) {
         // A record the caller may not read is reported as absent, not as forbidden.
         if (error instanceof ApiError && [401, 403, 404].includes(error.statusCode)) return { record: null };

@@ -9,9 +9,10 @@ import { toFieldProblems, type FieldProblem } from '../../shared/validation/fiel
 import { ApiError, badInput, notFound, staleVersion } from '../errors.ts';
 import { findFileFields, findReferenceFields, valuesAt, type FileField, type ReferenceField } from './record-schema.ts';
 import type { ReferenceService } from './references.ts';
-import { buildListQuery, keysetCondition, type SearchPayload } from './list-query.ts';
+import { buildListQuery, keysetCondition, keywordColumn, type SearchPayload } from './list-query.ts';
 import { rowScope, rowVisible, type Actor } from '../auth/access.ts';
-import { readOnlyFieldsOf } from '../../shared/ability.ts';
+import { hiddenFieldsOf, readOnlyFieldsOf } from '../../shared/ability.ts';
+import { isHiddenField, touchesHiddenField, withKeptFields, withoutFields } from '../../shared/hidden-fields.ts';
 import type { Locale } from '../../shared/locales.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
@@ -19,6 +20,18 @@ export type { Actor } from '../auth/access.ts';
 
 /** A record as the API returns it: the data with the system fields merged in. */
 export type StoredRecord = Record<string, unknown> & { id: number; version: number; status: string };
+
+/** One row of a record's audit trail, as `GET {base}/audit/{id}` shows it. */
+export interface AuditEntry {
+  /** bigint: the drivers may hand it over as text; the route's reply schema makes it a number. */
+  id: number | string;
+  at: string;
+  /** The user who acted; null to an outer user for anyone else's change. */
+  actor: string | null;
+  action: string;
+  /** The top-level fields the change touched (without those hidden from the reader). */
+  changed: string[];
+}
 
 interface Compiled {
   def: EntityDefinition;
@@ -59,9 +72,11 @@ export interface EntityStore {
    */
   /**
    * The WHERE clause (and its parameters) of list-search's filters, narrowed to the rows the
-   * actor may read — for other read-only queries over the same rows (the aggregates).
+   * actor may read — for other read-only queries over the same rows (the aggregates). `fields`
+   * are the record fields the caller's query reads: 403 when one of them is hidden from the
+   * actor (its role's `hiddenFields`), as a sum or a grouping would tell its values.
    */
-  readableWhere(entity: string, filters: Record<string, unknown>, actor: Actor): { where: string; params: unknown[] };
+  readableWhere(entity: string, filters: Record<string, unknown>, actor: Actor, fields?: readonly string[]): { where: string; params: unknown[] };
   streamList(entity: string, filters: Record<string, unknown>, sort: Pick<SearchPayload, 'sortBy' | 'sortDesc'>, actor: Actor, batchSize?: number): AsyncIterable<StoredRecord>;
   /**
    * A status change (the workflow engine's write): locks the record, answers 404 outside the
@@ -73,6 +88,12 @@ export interface EntityStore {
    * already locked the row it picked).
    */
   writeTransition(entity: string, id: number, version: number, actor: Actor, step: (before: StoredRecord, tx: Queryable) => Promise<{ status: string; data: Record<string, unknown> }>, options?: { tx?: Queryable }): Promise<StoredRecord>;
+  /**
+   * The record's audit trail, newest first (500 rows at most), for whoever may read the record
+   * (else 404/403 as `get`): an outer user sees who acted only on their own changes, and the
+   * names of fields hidden from the actor are left out.
+   */
+  audit(entity: string, id: number, actor: Actor): Promise<{ list: AuditEntry[] }>;
 }
 
 /** Rows per query of `streamList`. */
@@ -275,13 +296,25 @@ export function createEntityStore(
   const must = (actor: Actor, action: string, c: Compiled): void => {
     if (!actor.ability.can(action, c.def.manifest.subject)) throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
   };
+  /** The fields of the entity the actor may not read (their roles' `hiddenFields`). */
+  const hiddenOf = (actor: Actor, c: Compiled): string[] => hiddenFieldsOf(actor.ability, c.def.manifest.subject);
   /**
-   * Field-level rules: a change to a field the actor may read but not change is refused
-   * (403, the fields named), so nothing of the update is written. Sending the stored value
-   * back is not a change.
+   * A record as the actor may see it: without the fields hidden from them. Every answer of the
+   * store to an actor goes through here; the server's own steps (a transition's `step`) see
+   * the whole record.
+   */
+  const shown = (actor: Actor, c: Compiled, record: StoredRecord): StoredRecord => {
+    const hidden = hiddenOf(actor, c);
+    return hidden.length ? withoutFields(record, hidden) : record;
+  };
+  /**
+   * Field-level rules: a change to a field the actor may read but not change — or may not
+   * read at all — is refused (403, the fields named), so nothing of the update is written.
+   * Sending the stored value back is not a change.
    */
   const mustKeepReadOnlyFields = (actor: Actor, c: Compiled, before: Record<string, unknown>, data: Record<string, unknown>): void => {
-    const changed = readOnlyFieldsOf(actor.ability, c.def.manifest.subject).filter((p) => !sameValue(valueAtPointer(before, p), valueAtPointer(data, p)));
+    const fixed = [...new Set([...readOnlyFieldsOf(actor.ability, c.def.manifest.subject), ...hiddenOf(actor, c)])];
+    const changed = fixed.filter((p) => !sameValue(valueAtPointer(before, p), valueAtPointer(data, p)));
     if (changed.length) throw new ApiError(403, 'errors.fieldReadOnly', { fieldErrors: changed.map((pointer) => ({ pointer, key: 'validation.readOnly', params: {} })) });
   };
   /** A regional actor may not put a record into another region. */
@@ -294,6 +327,14 @@ export function createEntityStore(
   /** Reading needs the role's permission, except for public registries (manifest `publicRead`). */
   const mustRead = (actor: Actor, c: Compiled): void => {
     if (!c.def.manifest.publicRead) must(actor, 'read', c);
+  };
+  /** One row the actor may read: 401/403 without the permission, 404 when absent or outside their scope. */
+  const readableRow = async (c: Compiled, id: number, actor: Actor): Promise<Row> => {
+    mustRead(actor, c);
+    const { rows } = await db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1`, [id]);
+    // Another user's record is "not found", not "forbidden": its existence is not told either.
+    if (!rows[0] || (!c.def.manifest.publicRead && !rowVisible(actor, c.def, rows[0]))) throw notFound();
+    return rows[0];
   };
   /** The list query narrowed to the rows the actor may see (every row of a public registry). */
   const scoped = <Q extends { where: string; params: unknown[] }>(c: Compiled, q: Q, actor: Actor): Q => {
@@ -308,11 +349,7 @@ export function createEntityStore(
 
     async get(entity, id, actor) {
       const c = entityOf(entity);
-      mustRead(actor, c);
-      const { rows } = await db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1`, [id]);
-      // Another user's record is "not found", not "forbidden": its existence is not told either.
-      if (!rows[0] || (!c.def.manifest.publicRead && !rowVisible(actor, c.def, rows[0]))) throw notFound();
-      return toRecord(rows[0]);
+      return shown(actor, c, toRecord(await readableRow(c, id, actor)));
     },
 
     async create(entity, input, actor, options) {
@@ -329,27 +366,32 @@ export function createEntityStore(
         const row = rows[0]!;
         if (c.files.length) await linkFiles(tx, c, row.id, data, actor);
         await audit(tx, c, row.id, 'create', Object.keys(data).sort(), actor);
-        return toRecord(row);
+        return shown(actor, c, toRecord(row));
       });
     },
 
     async update(entity, id, input, actor) {
       const c = entityOf(entity);
       must(actor, 'update', c);
-      const { data, version } = withoutSystemFields(input);
+      const { data: sent, version } = withoutSystemFields(input);
       if (!c.validateUpdate({ version })) throw badInput(toFieldProblems(c.validateUpdate.errors));
-      validate(c, data);
+      const hidden = hiddenOf(actor, c);
+      // An actor who cannot see some fields sends the record without them: it is whole (and
+      // judged) only once their stored values are put back, inside the transaction.
+      if (!hidden.length) validate(c, sent);
       return db.transaction(async (tx) => {
         const before = await lockRow(tx, c, id);
         if (!rowVisible(actor, c.def, before)) throw notFound();
         if (before.version !== version) throw staleVersion(before.version);
+        const data = hidden.length ? (withKeptFields(sent, before.data, hidden) as Record<string, unknown>) : sent;
         // Read-only fields first, so that a region the actor may not change is named as such.
         mustKeepReadOnlyFields(actor, c, before.data, data);
+        if (hidden.length) validate(c, data);
         mustStayInRegion(actor, c, data);
         const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]).catch((e) => rethrowUnique(e, c));
         if (c.files.length) await linkFiles(tx, c, id, data, actor);
         await audit(tx, c, id, 'update', changedFields(before.data, data), actor);
-        return toRecord(rows[0]!);
+        return shown(actor, c, toRecord(rows[0]!));
       });
     },
 
@@ -376,31 +418,34 @@ export function createEntityStore(
         validate(c, data);
         const { rows } = await tx.query<Row>(c.transitionSql, [JSON.stringify(data), id, status]).catch((e) => rethrowUnique(e, c));
         await audit(tx, c, id, 'transition', [...new Set([...changedFields(before.data, data), ...(status !== before.status ? ['status'] : [])])].sort(), actor);
-        return toRecord(rows[0]!);
+        return shown(actor, c, toRecord(rows[0]!));
       });
     },
 
     async listSearch(entity, filters, payload, actor) {
       const c = entityOf(entity);
       mustRead(actor, c);
-      const q = scoped(c, buildListQuery(c.def, c.table, filters, payload), actor);
+      const q = scoped(c, buildListQuery(c.def, c.table, filters, payload, hiddenOf(actor, c)), actor);
       const sql = listSearchSql(c.table, q, countCap);
       const [page, count] = await Promise.all([db.query<Row>(sql.page, q.params), db.query<{ total: number }>(sql.count, q.params)]);
       const total = count.rows[0]?.total ?? 0;
-      return total > countCap ? { list: page.rows.map(toRecord), total: countCap, totalCapped: true } : { list: page.rows.map(toRecord), total };
+      const list = page.rows.map((row) => shown(actor, c, toRecord(row)));
+      return total > countCap ? { list, total: countCap, totalCapped: true } : { list, total };
     },
 
-    readableWhere(entity, filters, actor) {
+    readableWhere(entity, filters, actor, fields = []) {
       const c = entityOf(entity);
       mustRead(actor, c);
-      const q = scoped(c, buildListQuery(c.def, c.table, filters, {}), actor);
+      const hidden = hiddenOf(actor, c);
+      if (fields.some((f) => touchesHiddenField(hidden, f))) throw new ApiError(403, 'errors.forbidden');
+      const q = scoped(c, buildListQuery(c.def, c.table, filters, {}, hidden), actor);
       return { where: q.where, params: q.params };
     },
 
     streamList(entity, filters, sort, actor, batchSize = STREAM_BATCH_SIZE) {
       const c = entityOf(entity);
       mustRead(actor, c);
-      const q = scoped(c, buildListQuery(c.def, c.table, filters, { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true }), actor);
+      const q = scoped(c, buildListQuery(c.def, c.table, filters, { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true }, hiddenOf(actor, c)), actor);
       const keys = q.keys;
       const orderBy = `ORDER BY ${keys.map((k) => `${k.column} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}`;
       const keyColumns = keys.map((k, i) => `${k.column}::text AS "k${i}"`).join(', ');
@@ -415,7 +460,7 @@ export function createEntityStore(
              ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''} ${orderBy} LIMIT ${batchSize}`,
             params,
           );
-          for (const row of rows) yield toRecord(row);
+          for (const row of rows) yield shown(actor, c, toRecord(row));
           if (rows.length < batchSize) return;
           const lastRow = rows[rows.length - 1]!;
           after = keys.map((_, i) => lastRow[`k${i}`] ?? null);
@@ -427,16 +472,36 @@ export function createEntityStore(
       const c = entityOf(entity);
       mustRead(actor, c);
       if (!c.table.keywordExpr) throw new ApiError(404, 'errors.notFound');
-      const label = c.def.manifest.labelField
-        ? `(data #>> '{${c.def.manifest.labelField.split('/').slice(1).join(',')}}')`
-        : 'id::text';
+      const hidden = hiddenOf(actor, c);
+      // A hidden label field is not shown as the label either: the id stands in.
+      const labelField = c.def.manifest.labelField && !isHiddenField(hidden, c.def.manifest.labelField) ? c.def.manifest.labelField : undefined;
+      const label = labelField ? `(data #>> '{${labelField.split('/').slice(1).join(',')}}')` : 'id::text';
       const text = keyword.trim().toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
-      const q = scoped(c, { where: 'WHERE keywords LIKE $1', params: [`%${text}%`] as unknown[] }, actor);
+      const q = scoped(c, { where: `WHERE ${keywordColumn(c.def, c.table, hidden)} LIKE $1`, params: [`%${text}%`] as unknown[] }, actor);
       const { rows } = await db.query<{ id: number; label: string | null }>(
         `SELECT id, ${label} AS label FROM ${c.table.table} ${q.where} ORDER BY id DESC LIMIT ${Number(limit)}`,
         q.params,
       );
       return { list: rows.map((r) => ({ id: r.id, label: r.label ?? String(r.id) })) };
+    },
+
+    async audit(entity, id, actor) {
+      const c = entityOf(entity);
+      await readableRow(c, id, actor);
+      const { rows } = await db.query<AuditEntry>(
+        `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed
+         FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`,
+        [entity, id],
+      );
+      const hidden = hiddenOf(actor, c);
+      return {
+        list: rows.map((row) => ({
+          ...row,
+          // An outer user (the applicant) sees when and what changed, not which staff member did it.
+          actor: actor.isOuter && row.actor !== actor.id ? null : row.actor,
+          changed: hidden.length ? row.changed.filter((name) => !isHiddenField(hidden, `/${name}`)) : row.changed,
+        })),
+      };
     },
   };
 }

@@ -3,6 +3,7 @@ import type { EntityTable, SqlType } from '../db/entity-table.ts';
 import { ApiError } from '../errors.ts';
 import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 import type { JSONSchema7 } from 'json-schema';
+import { isHiddenField, touchesHiddenField } from '../../shared/hidden-fields.ts';
 
 /** The spec's search payload (`page` is 0-based on the wire). */
 export interface SearchPayload {
@@ -83,8 +84,11 @@ export const normalizeSortField = (name: string): string => (name.startsWith('/'
 /**
  * Builds the WHERE and ORDER BY of a list-search from the query filters and the payload.
  * Unknown sort fields are refused (400) rather than ignored, so a client bug is visible.
+ * `hidden` are the fields the reader may not read: filtering or sorting by one is refused like
+ * an unknown filter or sort (it would tell their values), and the keyword searches the other
+ * keyword fields only.
  */
-export function buildListQuery(def: EntityDefinition, table: EntityTable, filters: Record<string, unknown>, payload: SearchPayload) {
+export function buildListQuery(def: EntityDefinition, table: EntityTable, filters: Record<string, unknown>, payload: SearchPayload, hidden: readonly string[] = []) {
   const where: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown): string => {
@@ -94,10 +98,12 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
   const columnOf = (pointer: string): string => table.columns.get(pointer)!.column;
   for (const f of def.grid.filters) {
     const value = filters[f.name];
+    const given = [f.name, `${f.name}From`, `${f.name}To`].some((name) => filters[name] !== undefined && filters[name] !== '');
+    if (given && f.field && touchesHiddenField(hidden, f.field)) throw new ApiError(400, 'errors.badFilter', { params: { name: f.name } });
     switch (f.kind) {
       case 'keyword': {
         const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
-        if (text) where.push(`keywords LIKE ${param(`%${escapeLike(text)}%`)}`);
+        if (text) where.push(`${keywordColumn(def, table, hidden)} LIKE ${param(`%${escapeLike(text)}%`)}`);
         break;
       }
       case 'eq':
@@ -144,10 +150,11 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
   const groups = (payload.groupBy ?? []).map((name, i) => ({ field: normalizeSortField(name), desc: payload.groupDesc?.[i] === true, name }));
   sort = [...groups, ...sort.filter((s) => !groups.some((g) => g.field === s.field))];
   for (const s of sort) {
-    if (!sortable.has(s.field) || !table.columns.has(s.field)) throw new ApiError(400, 'errors.badSort', { params: { field: s.name } });
+    if (!sortable.has(s.field) || !table.columns.has(s.field) || isHiddenField(hidden, s.field)) throw new ApiError(400, 'errors.badSort', { params: { field: s.name } });
   }
-  if (!sort.length) sort = def.grid.defaultSort.map((s) => ({ field: s.field, desc: s.desc === true, name: s.field }));
-  const last = sort[sort.length - 1]!;
+  // The order of a hidden field would tell its values: such a default sort falls back to the id.
+  if (!sort.length) sort = def.grid.defaultSort.filter((s) => !isHiddenField(hidden, s.field)).map((s) => ({ field: s.field, desc: s.desc === true, name: s.field }));
+  const last = sort[sort.length - 1] ?? { field: '/id', desc: true, name: 'id' };
   const keys: SortKey[] = [
     ...sort.map((s) => ({ column: columnOf(s.field), type: table.columns.get(s.field)!.type, desc: s.desc })),
     // A unique tie-breaker makes pages stable; its direction follows the last key so an index serves both.
@@ -163,6 +170,17 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
     limit: itemsPerPage,
     offset: page * itemsPerPage,
   };
+}
+
+/**
+ * The keyword text to search: the stored `keywords` column, or — for a reader who may not see
+ * some keyword fields — the text of the others, computed from `data` (no index; such readers'
+ * scopes are narrow).
+ */
+export function keywordColumn(def: EntityDefinition, table: EntityTable, hidden: readonly string[]): string {
+  const fields = def.manifest.keywordFields ?? [];
+  const visible = fields.filter((p) => !isHiddenField(hidden, p));
+  return visible.length === fields.length || !table.keywordExpr ? 'keywords' : `(${table.keywordExpr('data', visible)})`;
 }
 
 /** One ORDER BY key of a list query; the last one is unique (the id), so the order is total. */

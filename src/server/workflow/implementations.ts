@@ -152,6 +152,17 @@ export const checkImplementations: Record<string, CheckImplementation> = {
   },
 };
 
+/**
+ * Where an action writes a payload field into the record (`copyFromPayload`): the payload
+ * field and the top-level record field, else undefined. Readers who may not see that record
+ * field do not see the payload field in the history either.
+ * @example payloadCopyOf({ type: 'copyFromPayload', params: { field: 'deadline', from: 'newDeadline' } }) // { from: 'newDeadline', field: 'deadline' }
+ */
+export function payloadCopyOf(action: string | { type: string; params?: Record<string, unknown> }): { from: string; field: string } | undefined {
+  if (typeof action === 'string' || action.type !== 'copyFromPayload') return undefined;
+  return { from: String(action.params?.from), field: String(action.params?.field) };
+}
+
 export const delayImplementations: Record<string, DelayImplementation> = {
   /** A fixed number of days from `params.days`. */
   days: (_ctx, params) => Number(params.days) * 86_400_000,

@@ -16,7 +16,9 @@ import { tableName } from '../db/entity-table.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound } from '../errors.ts';
-import { payloadGuards, readPointer } from './implementations.ts';
+import { payloadCopyOf, payloadGuards, readPointer } from './implementations.ts';
+import { hiddenFieldsOf } from '../../shared/ability.ts';
+import { isHiddenField } from '../../shared/hidden-fields.ts';
 import { checkPayload, computeStep, deadlinesOf, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
 import type { Notice } from '../../generated/meta.ts';
 import type { StaffDirectory } from '../store/staff-directory.ts';
@@ -129,6 +131,18 @@ function forApplicant(row: HistoryEntry, actor: Actor, machine: MachineDefinitio
   return { ...row, actor: own ? row.actor : null, actorName: own ? row.actorName : null, comment: own ? row.comment : null, payload };
 }
 
+/**
+ * A history row without what the reader may not see of the record (their roles'
+ * `hiddenFields`): payload fields named like a hidden record field, or copied into one by the
+ * step (`copyFromPayload`), are left out.
+ */
+export function withoutHiddenPayload(row: HistoryEntry, machine: MachineDefinition, hidden: readonly string[]): HistoryEntry {
+  if (!hidden.length || !row.payload) return row;
+  const copies = transitionsFor(machine, row.from, row.event).flatMap((t) => (t.actions ?? []).map((a) => payloadCopyOf(a as never))).filter((c) => c !== undefined);
+  const secret = (name: string): boolean => isHiddenField(hidden, `/${name}`) || copies.some((c) => c.from === name && isHiddenField(hidden, `/${c.field}`));
+  return { ...row, payload: Object.fromEntries(Object.entries(row.payload).filter(([name]) => !secret(name))) };
+}
+
 export function createWorkflowEngine(db: Database, registry: DefinitionRegistry, store: EntityStore, options: WorkflowEngineOptions = {}): WorkflowEngine {
   const now = options.now ?? (() => new Date());
   const ajv = createServerAjv();
@@ -170,7 +184,9 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
 
     async events(entity, id, actor) {
       const { def, machine, executable } = entityOf(entity);
-      const record = await store.get(entity, id, actor);
+      const seen = await store.get(entity, id, actor);
+      // Guards judge the whole record, as `send` does — not the copy without the fields hidden from the actor.
+      const record = hiddenFieldsOf(actor.ability, def.manifest.subject).length ? await store.get(entity, id, systemActor()) : seen;
       const status = record.status;
       const events: EventOption[] = [];
       for (const type of Object.keys(machine.states[status]?.on ?? {})) {
@@ -187,7 +203,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     },
 
     async history(entity, id, actor) {
-      const { machine } = entityOf(entity);
+      const { def, machine } = entityOf(entity);
       await store.get(entity, id, actor);
       // Names come from the users' entity (access.json names it); history keeps the id.
       const users = registry.access?.userEntity;
@@ -200,7 +216,8 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
          FROM workflow_history h WHERE h.entity = $1 AND h.record_id = $2 ORDER BY h.id LIMIT 1000`,
         [entity, id],
       );
-      return { list: actor.isOuter ? rows.map((row) => forApplicant(row, actor, machine)) : rows };
+      const hidden = hiddenFieldsOf(actor.ability, def.manifest.subject);
+      return { list: rows.map((row) => withoutHiddenPayload(actor.isOuter ? forApplicant(row, actor, machine) : row, machine, hidden)) };
     },
 
     async send(entity, id, input, actor) {

@@ -123,11 +123,16 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await phone.locator('[data-field="/username"]').waitFor();
     await phone.screenshot({ path: path.join(SHOTS, 'fair-price-user-new-360.png'), fullPage: true });
 
-    // The password: set through the API (the reset has no screen yet — see README).
     const list = await api('POST', '/api/portal-user/list-search', supervisorToken, { itemsPerPage: 10 });
     const created = (list.list as Array<{ id: number; username: string; roles: string[]; regionId: number }>).find((u) => u.username === 'fp-monitor-1')!;
     expect(created).toMatchObject({ roles: ['price-monitor'], regionId: REGION });
-    await api('POST', '/api/auth/set-password', supervisorToken, { userId: created.id, password: 'monitor-pass-1' });
+    // The password: the supervisor sets it on the monitor's page.
+    await page.locator('[data-screen="fair-price-user-detail"] [data-action="set-password"]').click();
+    const dialog = page.locator('[data-dialog="record-action"]');
+    await dialog.locator('[data-field="/password"] input').fill('monitor-pass-1');
+    await dialog.locator('[data-field="/confirmPassword"] input').fill('monitor-pass-1');
+    await dialog.locator('[data-action="send"]').click();
+    await dialog.waitFor({ state: 'detached' });
     await context.close();
 
     // --- the monitor enters a price of the new good

@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle } from '@fluentui/react-components';
+import { Button } from '@fluentui/react-components';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JSONSchema7 } from 'json-schema';
@@ -11,6 +11,7 @@ import { valueAt } from '../../shared/format.ts';
 import { requestOf, type FlowContext } from '../flow/flow.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import { FormDialog } from '../common/FormDialog.tsx';
 
 /**
  * The screen's `recordActions` a user may use on this record: a button each, opening the
@@ -55,31 +56,27 @@ export function RecordActions({ entity, actions, record }: { entity: string; act
       {allowed.map((action) => (
         <Button key={action.id} data-action={action.id} onClick={() => { setServerErrors(undefined); setValues({}); setOpen(action); }}>{t(action.titleKey)}</Button>
       ))}
-      {/* Mounted only while open: a closed Fluent dialog still wraps the page in focus guards. */}
       {open && (
-        <Dialog open onOpenChange={(_e, d) => !d.open && setOpen(null)}>
-          <DialogSurface data-dialog="record-action" data-action-id={open.id}>
-            <DialogBody>
-              <DialogTitle>{t(open.titleKey)}</DialogTitle>
-              <DialogContent>
-                <EntityForm
-                  entity={entity}
-                  schema={open.schema as JSONSchema7}
-                  uiSchema={open.uiSchema ?? {}}
-                  formData={values}
-                  onChange={setValues}
-                  serverErrors={serverErrors}
-                  formRef={form}
-                  onSubmit={(data) => void run(open, data)}
-                />
-              </DialogContent>
-              <DialogActions>
-                <Button appearance="secondary" data-action="cancel" onClick={() => setOpen(null)}>{t('engine.form.cancel')}</Button>
-                <Button appearance="primary" data-action="send" disabled={locked} onClick={() => form.current?.submit()}>{t('engine.form.save')}</Button>
-              </DialogActions>
-            </DialogBody>
-          </DialogSurface>
-        </Dialog>
+        <FormDialog
+          title={t(open.titleKey)}
+          surface={{ 'data-dialog': 'record-action', 'data-action-id': open.id }}
+          onClose={() => setOpen(null)}
+          onSend={() => form.current?.submit()}
+          busy={locked}
+          cancelLabel={t('engine.form.cancel')}
+          sendLabel={t('engine.form.save')}
+        >
+          <EntityForm
+            entity={entity}
+            schema={open.schema as JSONSchema7}
+            uiSchema={open.uiSchema ?? {}}
+            formData={values}
+            onChange={setValues}
+            serverErrors={serverErrors}
+            formRef={form}
+            onSubmit={(data) => void run(open, data)}
+          />
+        </FormDialog>
       )}
     </>
   );

@@ -1,7 +1,4 @@
-import {
-  Badge, Body1, Button, Caption1, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle,
-  makeStyles, Spinner, Textarea, tokens,
-} from '@fluentui/react-components';
+import { Badge, Body1, Button, Caption1, makeStyles, Spinner, Textarea, tokens } from '@fluentui/react-components';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +11,7 @@ import { formatDateTime } from '../../shared/format.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import { FormDialog } from '../common/FormDialog.tsx';
 import type { HistoryEntry } from '../../shared/workflow.ts';
 
 /** An event the server says the user may send now (GET {base}/events/{id}). */
@@ -115,23 +113,22 @@ export function TransitionBar({ entity, base, machine, record, badge = true }: {
         </Button>
       ))}
       {events.data && events.data.events.length === 0 && <Caption1 className={s.muted} data-region="no-events">{t('workflow.ui.noActions')}</Caption1>}
-      <Dialog open={open !== null} onOpenChange={(_e, d) => !d.open && setOpen(null)}>
-        <DialogSurface data-dialog="transition" data-event={open?.type}>
-          <DialogBody>
-            <DialogTitle>{open && t(eventKey(machine, open.type), { defaultValue: open.type })}</DialogTitle>
-            <DialogContent>
-              {open?.payload && (
-                <EntityForm entity={entity} schema={open.payload} uiSchema={NO_UI} formData={payload} onChange={setPayload} serverErrors={serverErrors} formRef={form} onSubmit={(data) => void run(open, data)} />
-              )}
-              <Textarea data-field="/comment" aria-label={t('workflow.ui.comment')} placeholder={t('workflow.ui.comment')} value={comment} onChange={(_e, d) => setComment(d.value)} />
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" data-action="cancel" onClick={() => setOpen(null)}>{t('workflow.ui.cancel')}</Button>
-              <Button appearance="primary" data-action="send" disabled={busy} onClick={() => form.current?.submit()}>{t('workflow.ui.send')}</Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      {open && (
+        <FormDialog
+          title={t(eventKey(machine, open.type), { defaultValue: open.type })}
+          surface={{ 'data-dialog': 'transition', 'data-event': open.type }}
+          onClose={() => setOpen(null)}
+          onSend={() => form.current?.submit()}
+          busy={busy}
+          cancelLabel={t('workflow.ui.cancel')}
+          sendLabel={t('workflow.ui.send')}
+        >
+          {open.payload && (
+            <EntityForm entity={entity} schema={open.payload} uiSchema={NO_UI} formData={payload} onChange={setPayload} serverErrors={serverErrors} formRef={form} onSubmit={(data) => void run(open, data)} />
+          )}
+          <Textarea data-field="/comment" aria-label={t('workflow.ui.comment')} placeholder={t('workflow.ui.comment')} value={comment} onChange={(_e, d) => setComment(d.value)} />
+        </FormDialog>
+      )}
       {dialog}
     </div>
   );

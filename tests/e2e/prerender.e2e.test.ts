@@ -38,6 +38,15 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     return ctx;
   };
   const heading = (page: Page) => page.locator('main h1').first().innerText();
+  /** The console errors and uncaught exceptions of a page (a failed hydration is reported there), as they come. */
+  const errorsOf = (page: Page, label = (): string => ''): string[] => {
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`${label()}${m.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`${label()}${e.message}`));
+    return errors;
+  };
 
   it('shows the page, its header and (on a wide screen) its menu without JavaScript, in the cookie\'s language', async () => {
     const wide = await context(1280, { javaScript: false });
@@ -69,11 +78,7 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
   it('is taken over by the app without hydration errors; the language switch sets the next page\'s language', async () => {
     const ctx = await context(1280);
     const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    const errors = errorsOf(page);
     await page.goto(`${portal.url}/`);
     await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('data-prerendered'));
     await page.selectOption('[data-action="language"]', 'en');
@@ -91,11 +96,7 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
   it('adopts a prerendered form: typing works once the app runs, the page was not drawn again, and a query string gets a fresh page', async () => {
     const ctx = await context(360);
     const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    const errors = errorsOf(page);
     await page.goto(`${portal.url}/murojaat`);
     // The same textarea element before and after the app took the page over.
     await page.evaluate(() => ((window as unknown as { seen: Element | null }).seen = document.querySelector('[data-field="/content"] textarea')));
@@ -120,16 +121,14 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
       const ctx = await context(width);
       const page = await ctx.newPage();
       let route = '';
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(`${width} ${route}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`${width} ${route}: ${e.message}`));
+      const errors = errorsOf(page, () => `${width} ${route}: `);
       for (route of routes) {
         await page.goto(`${portal.url}${route}`);
         await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('data-prerendered'));
         // A form's screen is released once React owns it, which may be a moment after the shell.
         await expect.poll(() => page.locator('[inert]').count(), { message: `${width} ${route}` }).toBe(0);
       }
+      problems.push(...errors);
       await ctx.close();
     }
     expect(problems).toEqual([]);

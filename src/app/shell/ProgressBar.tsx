@@ -7,18 +7,25 @@ import { useTranslation } from 'react-i18next';
 export const PROGRESS_FINISH_DELAY_MS = 250;
 const START = 0.25;
 
-/** A thin bar at the top that runs on every navigation. */
+/** A thin bar at the top that runs on every navigation after the first page. */
 export function ProgressBar() {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const location = useLocation();
   const [progress, setProgress] = useState<number | null>(null);
   const timers = useRef<number[]>([]);
+  // The first page needs no bar: it is on screen already. A state change then would also
+  // interrupt React adopting a prerendered page's screen (hydrated in slices after the shell),
+  // and React then draws the whole screen again instead (tests/e2e/prerender.e2e.test.ts).
+  const first = useRef(true);
   const busy = navigation.state !== 'idle';
 
   useEffect(() => {
     for (const t of timers.current) window.clearTimeout(t);
     timers.current = [];
+    const firstPage = first.current;
+    first.current = false;
+    if (firstPage && !busy) return;
     if (busy) {
       setProgress(START);
       timers.current.push(window.setTimeout(() => setProgress(0.7), 500));

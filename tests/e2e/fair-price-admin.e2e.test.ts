@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/server/app.ts';
-import { browserTestsEnabled, launchBrowser, newPortalContext, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled, launchBrowser, newPortalContext, startPortal, waitForScreen } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 
 const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
@@ -34,7 +34,7 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
   };
   const signInAt = async (page: Page, route: string, username: string, password: string) => {
     await page.goto(`${portal.url}${route}`);
-    await page.locator('[data-screen="login"]:not([data-state])').waitFor();
+    await waitForScreen(page, '[data-screen="login"]:not([data-state])');
     await page.locator('[data-field="/username"] input').fill(username);
     await page.locator('[data-field="/password"] input').fill(password);
     await page.locator('[data-action="sign-in"]').click();
@@ -68,7 +68,7 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await products.waitFor();
     await expect.poll(() => products.innerText()).toContain('BREAD_LOAF_600G');
     await products.locator('[data-action="create"]').click();
-    await page.locator('[data-screen="fair-price-product-new"]:not([data-state])').waitFor();
+    await waitForScreen(page, '[data-screen="fair-price-product-new"]:not([data-state])');
     const field = (pointer: string) => page.locator(`[data-field="${pointer}"]`);
     await field('/code').locator('input').fill('HONEY');
     await field('/nameLt').locator('input').fill('Asal');
@@ -78,7 +78,7 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await field('/defaultUnitId').locator('select').selectOption('1');
     await field('/order').locator('input').fill('250');
     await save(page);
-    await page.locator('[data-screen="fair-price-product-detail"]:not([data-state])').waitFor();
+    await waitForScreen(page, '[data-screen="fair-price-product-detail"]:not([data-state])');
 
     // --- a good taken off the list is not offered to the monitor
     const supervisorToken = await tokenOf('fp-chief', PASSWORD);
@@ -107,19 +107,19 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 360, height: 800 });
     await save(page);
-    await page.locator('[data-screen="fair-price-user-detail"]:not([data-state])').waitFor();
+    await waitForScreen(page, '[data-screen="fair-price-user-detail"]:not([data-state])');
     await expect.poll(() => page.locator('[data-screen="fair-price-user-detail"]:not([data-state])').innerText()).toContain('fp-monitor-1');
 
     // The list at 360 px: the new monitor, and no one else (not the supervisor, not the administrator).
     await phone.goto(`${portal.url}/admin/fair-price-users`);
-    await phone.locator('[data-screen="fair-price-user-list"]:not([data-state])').waitFor();
+    await waitForScreen(phone, '[data-screen="fair-price-user-list"]:not([data-state])');
     await expect.poll(() => phone.locator('[data-screen="fair-price-user-list"]:not([data-state])').innerText()).toContain('fp-monitor-1');
     const listText = await phone.locator('[data-screen="fair-price-user-list"]:not([data-state])').innerText();
     expect(listText).not.toContain('fp-chief');
     expect(listText).not.toMatch(/\badmin\b/);
     await phone.screenshot({ path: path.join(SHOTS, 'fair-price-users-360.png'), fullPage: true });
     await phone.goto(`${portal.url}/admin/fair-price-users/new`);
-    await phone.locator('[data-screen="fair-price-user-new"]:not([data-state])').waitFor();
+    await waitForScreen(phone, '[data-screen="fair-price-user-new"]:not([data-state])');
     await phone.locator('[data-field="/username"]').waitFor();
     await phone.screenshot({ path: path.join(SHOTS, 'fair-price-user-new-360.png'), fullPage: true });
 
@@ -139,7 +139,7 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     const monitorContext = await newPortalContext(browser, 'en', 1280);
     const monitorPage = await monitorContext.newPage();
     await signInAt(monitorPage, '/admin/fair-prices/new', 'fp-monitor-1', 'monitor-pass-1');
-    await monitorPage.locator('[data-screen="fair-price-new"]:not([data-state])').waitFor();
+    await waitForScreen(monitorPage, '[data-screen="fair-price-new"]:not([data-state])');
     const product = monitorPage.locator('[data-field="/productId"] select');
     await monitorPage.waitForFunction(() => [...(document.querySelector('[data-field="/productId"] select') as HTMLSelectElement | null)?.options ?? []].some((o) => o.text === 'Honey'));
     const offered = await product.locator('option').allInnerTexts();
@@ -157,7 +157,7 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await mfield('/avgPrice').locator('input').fill('95000');
     await mfield('/avgPrice').locator('input').blur();
     await save(monitorPage);
-    await monitorPage.locator('[data-screen="fair-price-detail"]:not([data-state])').waitFor();
+    await waitForScreen(monitorPage, '[data-screen="fair-price-detail"]:not([data-state])');
     await monitorContext.close();
 
     // --- the public page names it (at 360 px, in Russian too)

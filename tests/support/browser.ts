@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { createServer } from 'node:net';
 import { buildApp, REPO_ROOT, type BuildAppOptions } from '../../src/server/app.ts';
@@ -77,4 +77,20 @@ export async function startPortal(options: BuildAppOptions & { port?: number } =
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits for a screen (`locator`) to show, and when it does not, fails with what the page
+ * showed instead — its address, the main region's text, alerts and toasts — rather than a
+ * bare timeout.
+ */
+export async function waitForScreen(page: Page, selector: string, timeout = 30_000): Promise<void> {
+  try {
+    await page.locator(selector).waitFor({ timeout });
+  } catch (error) {
+    const main = await page.locator('main').first().innerText({ timeout: 1_000 }).catch(() => '(no main region)');
+    const alerts = await page.locator('[role="alert"], [data-toast], .fui-Toast').allInnerTexts().catch(() => []);
+    const states = await page.locator('[data-state]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-screen') ?? e.tagName}:${e.getAttribute('data-state')}`)).catch(() => []);
+    throw new Error(`${selector} did not show at ${page.url()}; states ${JSON.stringify(states)}; alerts ${JSON.stringify(alerts)}; main: ${main.slice(0, 600)}`, { cause: error });
+  }
 }

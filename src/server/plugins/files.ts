@@ -13,7 +13,7 @@ export const DEFAULT_MAX_FILES = 5;
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 /**
  * Upload requests an address may make in a minute when not signed in as staff (anonymous
- * visitors filing a public appeal, citizens): each may carry the entity's 5 × 10 MB.
+ * visitors sending a public form, citizens): each may carry the entity's 5 × 10 MB.
  */
 export const UPLOADS_PER_MINUTE = 30;
 

@@ -5,6 +5,8 @@
  * name object properties (`/consumer/pinfl`); array items are not addressable.
  */
 
+import { valueAt } from './format.ts';
+
 type Data = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -60,9 +62,8 @@ export function withKeptFields(input: unknown, stored: Data, pointers: readonly 
   if (!isObject(input)) return input;
   let out: Data = input;
   for (const pointer of pointers) {
-    const segments = segmentsOf(pointer);
-    const value = valueOf(stored, segments);
-    if (value !== undefined) out = keepAt(out, segments, value);
+    const value = valueAt(stored, pointer);
+    if (value !== undefined) out = keepAt(out, segmentsOf(pointer), value);
   }
   return out;
 }
@@ -74,13 +75,4 @@ function keepAt(node: Data, segments: string[], value: unknown): Data {
   const child = node[head];
   if (child === undefined) return { ...node, [head]: keepAt({}, rest, value) };
   return isObject(child) ? { ...node, [head]: keepAt(child, rest, value) } : node;
-}
-
-function valueOf(data: unknown, segments: string[]): unknown {
-  let node = data;
-  for (const segment of segments) {
-    if (!isObject(node)) return undefined;
-    node = node[segment];
-  }
-  return node;
 }

@@ -4,7 +4,7 @@
  * machine names something that is not here.
  */
 import { businessDate } from '../../shared/business-day.ts';
-import { formatDate, formatDateTime } from '../../shared/format.ts';
+import { formatDate, formatDateTime, valueAt } from '../../shared/format.ts';
 
 /** What a guard or action sees: the record's data, the event payload and the actor. */
 export interface TransitionContext {
@@ -33,15 +33,8 @@ export interface CheckProblem {
  */
 export type CheckImplementation = (ctx: TransitionContext, params: Record<string, unknown>) => CheckProblem | undefined;
 
-/** Reads a JSON pointer (`/a/b`) from a plain object. */
-export function readPointer(data: unknown, pointer: string): unknown {
-  let node: unknown = data;
-  for (const segment of pointer.split('/').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  return node;
-}
+/** Reads a JSON pointer (`/a/b`) from a plain object (the one pointer reader, shared/format.ts). */
+export const readPointer = valueAt;
 
 const isFilled = (value: unknown): boolean =>
   value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);

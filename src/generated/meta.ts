@@ -1159,6 +1159,12 @@ export interface EditRules {
   fieldSets?: {
     [k: string]: EditFieldList;
   };
+  /**
+   * File fields whose files whoever may change the field may remove or replace (a photo), although someone else attached them. In every other file field only the uploader removes a file.
+   *
+   * @minItems 1
+   */
+  replaceableFiles?: string[];
   states: {
     [k: string]: EditRuleSet;
   };

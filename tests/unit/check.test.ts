@@ -373,6 +373,7 @@ describe('npm run check', () => {
     someRules.update.push({ who: ['role:no-such-role', 'assigned:/noSuchField'], fields: ['@noSuchSet', '/id'] });
     someRules.update.push({ who: 'recipient', fields: 'all' });
     rules.fieldSets.unused = ['/content'];
+    rules.replaceableFiles = ['/content', '/noSuchFile'];
     // An entity without a machine: its one rule set is "*".
     const plainManifest = [...s.keys()].find((f) => f.endsWith('/entity.json') && !json(s, f).workflow)!;
     const plainEdit = `${plainManifest.slice(0, -'/entity.json'.length)}/edit.json`;
@@ -389,6 +390,8 @@ describe('npm run check', () => {
     expectProblem(problems, editFile, `${at(n - 2)}/fields/1`, /server-owned field/);
     expectProblem(problems, editFile, `${at(n - 1)}/who`, /needs scope.recipients/);
     expectProblem(problems, editFile, '/fieldSets/unused', /used by no rule/);
+    expectProblem(problems, editFile, '/replaceableFiles/0', /is not a file field/);
+    expectProblem(problems, editFile, '/replaceableFiles/1', /does not exist/);
     expectProblem(problems, plainEdit, '/states/CREATED', /no machine: its one rule set is "\*"/);
     expectProblem(problems, plainEdit, '/states', /needs its rule set under "\*"/);
   });

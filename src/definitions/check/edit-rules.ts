@@ -62,6 +62,12 @@ export function checkEditRules(file: string, rules: EditRules, ctx: EditRulesCon
     });
   }
 
+  (rules.replaceableFiles ?? []).forEach((pointer, i) => {
+    const target = resolveFieldSchema(schema, pointer) as (JSONSchema7 & { file?: boolean }) | undefined;
+    if (!target) report(file, `/replaceableFiles/${i}`, `field "${pointer}" does not exist in ${schemaFile}`);
+    else if (!target.file) report(file, `/replaceableFiles/${i}`, `field "${pointer}" is not a file field (file: true)`);
+  });
+
   const states = machine ? statesOf(machine) : undefined;
   for (const [state, set] of Object.entries(rules.states)) {
     const at = `/states/${state === OTHER_STATES ? '*' : state}`;

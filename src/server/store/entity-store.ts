@@ -321,9 +321,12 @@ export function createEntityStore(
   };
   /** Files the update drops from the record that someone else attached: only the uploader removes a file. */
   const removedFilesOfOthers = async (tx: Queryable, c: Compiled, before: Record<string, unknown>, after: Record<string, unknown>, actor: Actor): Promise<FieldProblem[]> => {
+    // Fields the rules declare replaceable (a photo): whoever may change them replaces the files.
+    const replaceable = c.def.edit.replaceableFiles ?? [];
     const removed = c.files.flatMap((f) => {
       const kept = new Set(valuesAt(after, f.path).map((v) => String(v.value)));
       const field = `/${f.path.slice(0, f.path.indexOf('*') < 0 ? f.path.length : f.path.indexOf('*')).join('/')}`;
+      if (replaceable.includes(field)) return [];
       return valuesAt(before, f.path).filter((v) => !kept.has(String(v.value))).map((v) => ({ field, id: String(v.value) }));
     });
     if (!removed.length) return [];

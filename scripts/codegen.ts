@@ -23,6 +23,7 @@ const META_TYPES: Record<string, string> = {
   'access.schema.json': 'AccessDefinition',
   'seed.schema.json': 'SeedFile',
   'opendata.schema.json': 'OpenDataset',
+  'edit.schema.json': 'EditRules',
   'system-fields.schema.json': 'SystemFields',
 };
 

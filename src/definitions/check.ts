@@ -18,8 +18,10 @@ import type {
   SeedFile,
   OpenDataset,
   RecordAction,
+  EditRules,
 } from '../generated/meta.ts';
 import { SEED_GENERATORS } from './seed-generators.ts';
+import { checkEditRules } from './check/edit-rules.ts';
 
 /** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger). */
 export const SUBSYSTEM_SUBJECTS = ['Message'] as const;
@@ -53,6 +55,7 @@ const META_FOR = {
   access: 'access.schema.json',
   seed: 'seed.schema.json',
   openData: 'opendata.schema.json',
+  edit: 'edit.schema.json',
 } as const;
 
 const uiFileOrNone = (f: string | undefined): string[] => (f ? [f] : []);
@@ -210,7 +213,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     if (manifest.workflow && manifest.initialStatus) report(file, '/initialStatus', 'an entity with a workflow takes its initial status from the machine');
     if (manifest.workflow && machines.has(manifest.workflow)) checkEventAbilities(file, manifest, machines.get(manifest.workflow)!, sources.get('schemas/_access/access.json')?.json as AccessDefinition | undefined, report);
 
-    const fileOf = (key: 'schema' | 'ui' | 'grid'): string | undefined => {
+    const fileOf = (key: 'schema' | 'ui' | 'grid' | 'edit'): string | undefined => {
       const name = manifest[key];
       if (!name) return undefined;
       const path = `${dir}/${name}`;
@@ -224,6 +227,7 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
     const schemaFile = fileOf('schema');
     const uiFile = fileOf('ui');
     const gridFile = fileOf('grid');
+    const editFile = fileOf('edit');
     const viewFiles = Object.entries(manifest.views ?? {}).flatMap(([name, viewFile]) => {
       const path = `${dir}/${viewFile}`;
       claimed.add(path);
@@ -326,6 +330,14 @@ export function checkDefinitions(sources: DefinitionSources, implementations: Im
         noticeContacts.set(`${machineFile}#${missing.at}`, seen);
       }
       followerCount.set(machineFile, (followerCount.get(machineFile) ?? 0) + 1);
+    }
+
+    if (editFile && metaValid(editFile, META_FOR.edit)) {
+      checkEditRules(editFile, json<EditRules>(editFile), {
+        manifest, schema, schemaFile: schemaFile!,
+        machine: manifest.workflow ? machines.get(manifest.workflow) : undefined,
+        access: sources.get('schemas/_access/access.json')?.json as AccessDefinition | undefined,
+      }, report);
     }
 
     if (gridFile && metaValid(gridFile, META_FOR.grid)) {

@@ -3,7 +3,7 @@
  * with the app; an entity's schema, ui and grid load with the first screen that needs them.
  */
 import type { JSONSchema7 } from 'json-schema';
-import type { EntityManifest, GridDefinition, MachineDefinition, ScreenDefinition, UiDefinition } from '../generated/meta.ts';
+import type { EditRules, EntityManifest, GridDefinition, MachineDefinition, ScreenDefinition, UiDefinition } from '../generated/meta.ts';
 import type { EntityDefinition } from './registry.ts';
 
 const manifestFiles = import.meta.glob<EntityManifest>('/schemas/*/entity.json', { eager: true, import: 'default' });
@@ -38,12 +38,13 @@ export function loadEntity(id: string): Promise<EntityDefinition> {
         const load = name ? entityFiles[`/schemas/${id}/${name}`] : undefined;
         return load ? ((await load()) as T) : undefined;
       };
-      const [schema, ui, grid] = await Promise.all([
+      const [schema, ui, grid, edit] = await Promise.all([
         file<JSONSchema7>(manifest.schema),
         file<UiDefinition>(manifest.ui),
         file<GridDefinition>(manifest.grid),
+        file<EditRules>(manifest.edit),
       ]);
-      return { id, manifest, schema: schema!, ui, grid: grid!, dir: `schemas/${id}` };
+      return { id, manifest, schema: schema!, ui, grid: grid!, edit: edit!, dir: `schemas/${id}` };
     })();
     cache.set(id, pending);
   }

@@ -9,6 +9,7 @@ import type {
   SeedFile,
   UiDefinition,
   OpenDataset,
+  EditRules,
 } from '../generated/meta.ts';
 import type { DefinitionSources } from './sources.ts';
 import { LOCALES, type Locale } from '../shared/locales.ts';
@@ -20,6 +21,8 @@ export interface EntityDefinition {
   schema: JSONSchema7;
   ui: UiDefinition | undefined;
   grid: GridDefinition;
+  /** Who may change which fields, and delete, in each status (`edit.json`). */
+  edit: EditRules;
   /** The records of the manifest's `seed.file` (server side only; the web app never loads them). */
   seedFile?: SeedFile;
   /** Repository-relative folder, for messages. */
@@ -62,10 +65,11 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
       const manifest = json<EntityManifest>(sources, file)!;
       const schema = json<JSONSchema7>(sources, `${dir}/${manifest.schema}`);
       const grid = json<GridDefinition>(sources, `${dir}/${manifest.grid}`);
-      if (!schema || !grid) continue;
+      const edit = json<EditRules>(sources, `${dir}/${manifest.edit}`);
+      if (!schema || !grid || !edit) continue;
       const ui = manifest.ui ? json<UiDefinition>(sources, `${dir}/${manifest.ui}`) : undefined;
       const seedFile = manifest.seed?.file ? json<SeedFile>(sources, `${dir}/${manifest.seed.file}`) : undefined;
-      registry.entities.set(manifest.id, { id: manifest.id, manifest, schema, ui, grid, seedFile, dir });
+      registry.entities.set(manifest.id, { id: manifest.id, manifest, schema, ui, grid, edit, seedFile, dir });
     } else if (/^workflows\/[a-z][a-z0-9-]*\.machine\.json$/.test(file)) {
       const machine = json<MachineDefinition>(sources, file)!;
       registry.machines.set(machine.id, machine);

@@ -257,6 +257,46 @@ describe('what the user may not use is not offered', () => {
   });
 });
 
+describe('the record\'s edit rules in its status (GET /rights/{id})', () => {
+  const editor = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget', 'delete Gadget'] }]).ability;
+
+  it('hides edit and delete on the record page when the rules allow neither now', async () => {
+    const getRights = vi.fn(async () => ({ update: false, delete: false, readOnly: ['/amount', '/name', '/note'] }));
+    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => record(), getHistory: async () => [], getRights }), editor);
+    await waitFor(() => expect(getRights).toHaveBeenCalledWith('gadget', 7));
+    await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
+    expect(action('edit')).toBeNull();
+    expect(action('delete')).toBeNull();
+  });
+
+  it('marks the fields the rules keep read-only when editing', async () => {
+    const update = vi.fn(async (_e: string, _id: number, data: Record<string, unknown>) => record(data));
+    const getRights = vi.fn(async () => ({ update: true, delete: false, readOnly: ['/name'] }));
+    const { user } = renderScreen(FormScreen, screenOf('gadget-edit'), '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => record(), update, getRights }), editor);
+    await waitFor(() => expect(input('/name').value).toBe('Lamp'));
+    expect(input('/name').readOnly).toBe(true);
+    expect(input('/amount').readOnly).toBe(false);
+    await user.clear(input('/amount'));
+    await user.type(input('/amount'), '5');
+    await user.click(action('save'));
+    await user.click(await confirmDialog());
+    await waitFor(() => expect(update).toHaveBeenCalledWith('gadget', 7, { name: 'Lamp', amount: 5, version: 3 }));
+  });
+
+  it('shows a closed record\'s edit screen as a notice with the way to its page, not a form', async () => {
+    const getRights = vi.fn(async () => ({ update: false, delete: false, readOnly: ['/amount', '/name', '/note'] }));
+    renderScreen(FormScreen, screenOf('gadget-edit'), '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => record(), getRights }), editor);
+    const notice = await waitFor(() => {
+      const el = document.querySelector<HTMLElement>('[data-region="locked"]');
+      if (!el) throw new Error('no notice');
+      return el;
+    });
+    expect(notice.textContent).toContain('This record cannot be changed now');
+    expect(notice.querySelector('a[data-action="open-record"]')!.getAttribute('href')).toBe('/gadgets/7');
+    expect(document.querySelector('[data-field="/name"]')).toBeNull();
+  });
+});
+
 describe('fields a role may not read (hiddenFields)', () => {
   // `amount` is required by the schema; the server sends the record without it to this user.
   const owner = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget'], hiddenFields: [{ subject: 'Gadget', fields: ['/amount'] }] }]).ability;

@@ -132,7 +132,7 @@ export interface EntityDataMap {
 export type AdvertisingPassportMachineEvent = 'APPROVE' | 'MARK_SEEN' | 'REJECT';
 
 /** Events of workflows/appeal.machine.json. */
-export type AppealMachineEvent = 'EXPLAIN' | 'KEEP_UNDER_REVIEW' | 'MARK_OVERDUE' | 'MARK_SEEN' | 'REJECT' | 'REPEAT' | 'RETURN' | 'TAKE_FOR_REVIEW' | 'TAKE_MEASURES';
+export type AppealMachineEvent = 'EXPLAIN' | 'KEEP_UNDER_REVIEW' | 'MARK_OVERDUE' | 'MARK_SEEN' | 'REJECT' | 'REPEAT' | 'RESUBMIT' | 'RETURN' | 'TAKE_FOR_REVIEW' | 'TAKE_MEASURES';
 
 /** Events of workflows/compliance-case.machine.json. */
 export type ComplianceCaseMachineEvent = 'DECISION' | 'EXPIRE' | 'EXTEND_DEADLINE' | 'FINISH' | 'INSTRUCTION' | 'LETTER' | 'POSTPONE' | 'PROTOCOL' | 'RESUME' | 'RULING' | 'STOP';

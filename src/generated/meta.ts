@@ -32,6 +32,10 @@ export interface EntityManifest {
   ui?: string;
   grid: string;
   /**
+   * The edit rules in this folder (schemas/_meta/edit.schema.json): who may change which fields, and who may delete a record, in each status.
+   */
+  edit: string;
+  /**
    * Id of workflows/<id>.machine.json.
    */
   workflow?: string;
@@ -1118,6 +1122,72 @@ export interface OpenDataset {
   publisher: string;
   updateFrequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly" | "on-change";
   license?: string;
+}
+
+/**
+ * @minItems 1
+ *
+ * Items: A record field as a JSON pointer ("/content", "/customer/phone"; an object covers everything in it) or a field set as "@name".
+ */
+export type EditFieldList = string[];
+export type EditWhoList = EditWho | EditWho[];
+/**
+ * Whom a rule fits: "any" (everyone whose roles may update — or delete — the subject), "staff" (a staff user), "outer" (a citizen or a business), "owner" (the user who created the record), "recipient" (a user the record is addressed to by the manifest's scope.recipients), "assigned:/field" (the user whose id the record's field holds, e.g. "assigned:/executorId"; a list of ids counts each) or "role:<code>" (a user holding that role).
+ */
+export type EditWho = string;
+/**
+ * Fields left out of `fields` (mostly with "all").
+ *
+ * @minItems 1
+ *
+ * Items: A record field as a JSON pointer ("/content", "/customer/phone"; an object covers everything in it) or a field set as "@name".
+ */
+export type EditFieldList1 = string[];
+
+/**
+ * schemas/<entity>/edit.json (named by the manifest's `edit`): who may change which fields of a record, and who may delete it, in each status of the record. Keyed by the states of the entity's machine; an entity without a machine has one rule set under "*". A rule set applies to the states it names; "*" covers every other state that is not final (a state without outgoing events); a final state nobody names is read-only and cannot be deleted. Rules add up: a user may change a field when any rule whose `who` fits them names it — and only when their roles may `update` the subject at all and do not list the field among their read-only or hidden fields. Deleting needs the role's `delete` permission and a `delete` entry that fits the user. Creating is not governed by these rules. A file attached to a record can be removed only by whoever uploaded it (an applicant's evidence stays whatever a rule allows). Status changes go through the machine's events, not through these rules.
+ */
+export interface EditRules {
+  $schema?: string;
+  /**
+   * Why the rules are what they are, in plain words; the generated docs show it.
+   */
+  description: string;
+  /**
+   * Named lists of fields, used in rules as "@name" (e.g. "@filed": what the applicant filed).
+   */
+  fieldSets?: {
+    [k: string]: EditFieldList;
+  };
+  /**
+   * File fields whose files whoever may change the field may remove or replace (a photo), although someone else attached them. In every other file field only the uploader removes a file.
+   *
+   * @minItems 1
+   */
+  replaceableFiles?: string[];
+  states: {
+    [k: string]: EditRuleSet;
+  };
+}
+export interface EditRuleSet {
+  /**
+   * "none" (nobody changes the record in this state) or the rules.
+   */
+  update: "none" | EditRule[];
+  /**
+   * Who may delete the record in this state (besides holding the delete permission); absent or "none": nobody.
+   */
+  delete?: "none" | EditWhoList;
+  description?: string;
+}
+export interface EditRule {
+  who: EditWhoList;
+  /**
+   * "all" (every field of the record) or a list of fields.
+   */
+  fields: "all" | EditFieldList;
+  except?: EditFieldList1;
+  description?: string;
 }
 
 /**

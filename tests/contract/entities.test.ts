@@ -14,6 +14,7 @@ import { backends } from '../support/databases.ts';
 import { createCaller, startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { at, brokenTypes, dataOf, requiredPointers, withField } from '../support/records.ts';
+import { createEditRulesModel, keepingWhatRulesKeep, type ModelUser } from '../support/edit-rules-model.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const seedOf = (id: string): number => [...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
@@ -42,6 +43,10 @@ for (const backend of backends()) {
       const seed = seedOf(def.id);
       const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
       const initialStatus = machine?.initial ?? def.manifest.initialStatus ?? 'CREATED';
+      // The entity's edit rules decide what the administrator may change and delete in the initial status.
+      const rules = createEditRulesModel(def.edit, machine);
+      const admin = (): ModelUser => ({ id: String(adminId), role: registry.access!.adminRole, isOuter: false });
+      const rowOf = (record: Record<string, unknown>) => ({ status: String(record.status), owner: (record.owner as string | null) ?? null, data: dataOf(record) });
 
       describe(def.id, () => {
         it('round-trips schema-valid payloads: create, get, list, update, delete', async () => {
@@ -67,16 +72,27 @@ for (const backend of backends()) {
             }
             expect(ids).toContain(created.body.id);
 
-            const next = sample(seed + 100 + i, { full: !full });
-            const updated = await call('PUT', `${base}/update/${created.body.id}`, { ...next, version: 1 });
-            expect(updated.status, JSON.stringify(updated.body)).toBe(200);
-            expect(updated.body.version).toBe(2);
-            expect(dataOf(updated.body)).toEqual(next);
-            expect(dataOf((await call('GET', `${base}/get/${created.body.id}`)).body)).toEqual(next);
+            const row = rowOf(created.body);
+            let version = 1;
+            if (rules.mayUpdate(admin(), row)) {
+              // Another valid record, less what the rules keep in this status.
+              const next = keepingWhatRulesKeep(rules, admin(), row, sample(seed + 100 + i, { full: !full }));
+              const updated = await call('PUT', `${base}/update/${created.body.id}`, { ...next, version: 1 });
+              expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+              expect(updated.body.version).toBe(2);
+              expect(dataOf(updated.body)).toEqual(next);
+              expect(dataOf((await call('GET', `${base}/get/${created.body.id}`)).body)).toEqual(next);
+              version = 2;
+            } else {
+              const before = await footprint(def.id);
+              const refused = await call('PUT', `${base}/update/${created.body.id}`, { ...sample(seed + 100 + i, { full: !full }), version: 1 });
+              expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+              expect(await footprint(def.id)).toEqual(before);
+            }
 
-            const removed = await call('DELETE', `${base}/delete/${created.body.id}?version=2`);
-            expect(removed.status).toBe(200);
-            expect((await call('GET', `${base}/get/${created.body.id}`)).status).toBe(404);
+            const removed = await call('DELETE', `${base}/delete/${created.body.id}?version=${version}`);
+            expect(removed.status, JSON.stringify(removed.body)).toBe(rules.mayDelete(admin(), { ...row, status: initialStatus }) ? 200 : 403);
+            expect((await call('GET', `${base}/get/${created.body.id}`)).status).toBe(removed.status === 200 ? 404 : 200);
           }
         });
 
@@ -148,16 +164,24 @@ for (const backend of backends()) {
 
         it('refuses a stale version with 409 and writes nothing', async () => {
           const created = await call('POST', `${base}/create`, sample(seed + 10, { full: true }));
-          const first = await call('PUT', `${base}/update/${created.body.id}`, { ...sample(seed + 11, { full: true }), version: 1 });
-          expect(first.status).toBe(200);
+          const row = rowOf(created.body);
+          // Where the rules let the administrator update, a first update makes version 1 stale;
+          // elsewhere any other version is.
+          const editable = rules.mayUpdate(admin(), row);
+          const first = editable
+            ? await call('PUT', `${base}/update/${created.body.id}`, { ...keepingWhatRulesKeep(rules, admin(), row, sample(seed + 11, { full: true })), version: 1 })
+            : created;
+          expect(first.status, JSON.stringify(first.body)).toBe(200);
+          const current = first.body.version as number;
+          const staleVersion = editable ? 1 : 2;
           const before = await footprint(def.id);
-          const stale = await call('PUT', `${base}/update/${created.body.id}`, { ...sample(seed + 12, { full: true }), version: 1 });
+          const stale = await call('PUT', `${base}/update/${created.body.id}`, { ...sample(seed + 12, { full: true }), version: staleVersion });
           expect(stale.status).toBe(409);
-          expect(stale.body.details).toEqual({ currentVersion: 2 });
+          expect(stale.body.details).toEqual({ currentVersion: current });
           const missing = await call('PUT', `${base}/update/${created.body.id}`, sample(seed + 12, { full: true }));
           expect(missing.status).toBe(400);
           expect(missing.body.fieldErrors).toHaveProperty('/version');
-          const staleDelete = await call('DELETE', `${base}/delete/${created.body.id}?version=1`);
+          const staleDelete = await call('DELETE', `${base}/delete/${created.body.id}?version=${staleVersion}`);
           expect(staleDelete.status).toBe(409);
           expect(await footprint(def.id)).toEqual(before);
           expect((await call('GET', `${base}/get/${created.body.id}`)).body).toEqual(first.body);

@@ -32,12 +32,15 @@ import { createSampler } from '../support/sample-data.ts';
 import { at, dataOf, withField } from '../support/records.ts';
 import { multipart, PNG } from '../support/multipart.ts';
 import { createRegionPlacer } from '../support/regions.ts';
+import { changedLeaves, createEditRulesModel, type ModelUser } from '../support/edit-rules-model.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const access = registry.access!;
 const entities = [...registry.entities.values()].sort((a, b) => a.id.localeCompare(b.id));
 const ajv = createServerAjv();
 const samplers = new Map(entities.map((def) => [def.id, createSampler(def.schema, registry.references, ajv)]));
+/** Per entity, the tests' model of its edit rules (which decide update and delete beside the permissions). */
+const editModels = new Map(entities.map((def) => [def.id, createEditRulesModel(def.edit, def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined)]));
 
 type Scope = 'OWN' | 'REGION' | 'ALL';
 interface Role { code: string; scope: Scope; ability: PortalAbility; guest: boolean }
@@ -217,6 +220,10 @@ for (const backend of backends()) {
       const what = (route: string) => `${code} ${route} ${entity}`;
       const expectStatus = (res: { statusCode: number; body: string }, expected: number, route: string) =>
         expect(res.statusCode, `${what(route)}: ${res.body.slice(0, 200)}`).toBe(expected);
+      // The entity's edit rules, as they apply to this role's user and a stored row.
+      const rules = editModels.get(entity)!;
+      const user: ModelUser = { id: userId, role: code, isOuter: access.outerRoles.includes(code) };
+      const ruled = (row: Record<string, unknown>) => ({ status: String(row.status), owner: (row.owner as string | null) ?? null, data: dataOf(row) });
 
       // create — server-owned fields in the body are ignored.
       const created = await call('POST', `${base}/create`, headers, { ...sample(def), ...FORGED, version: 7 });
@@ -326,11 +333,15 @@ for (const backend of backends()) {
         expect(res.json().record?.id ?? null, what(`find-by ${pointer}`)).toBe(mayRead && readable(row) ? row.id : null);
       }
 
-      // the upload of files for the entity's records: whoever may create or update one; a refusal stores nothing
+      // the upload of files for a new record: whoever may create one (one who may only update
+      // names the record the files are for: edit-rules.test.ts); a refusal stores nothing
       const filesBefore = await fileRows();
       const uploaded = await upload(entity, headers);
-      if (may('create') || may('update')) expectStatus(uploaded, 200, 'upload');
-      else {
+      if (may('create')) expectStatus(uploaded, 200, 'upload');
+      else if (may('update')) {
+        expectStatus(uploaded, 403, 'upload without a record');
+        expect(await fileRows(), what('refused upload stored no file')).toBe(filesBefore);
+      } else {
         expectStatus(uploaded, denied, 'upload');
         expect(uploaded.json().message, what('upload refusal (localized)')).toBe(role.guest ? 'Please sign in' : 'You have no permission to do this action');
         expect(await fileRows(), what('refused upload stored no file')).toBe(filesBefore);
@@ -342,10 +353,11 @@ for (const backend of backends()) {
         expectStatus(res, may('read') && visible(rows[0]!) ? 200 : 404, 'file download');
       }
 
-      // update — the stored data sent back (plus forged server-owned fields) by each record
+      // update — the stored data sent back (plus forged server-owned fields) by each record; the
+      // edit rules of the record's status decide whether this user may update it at all
       for (const row of rows) {
         const res = await call('PUT', `${base}/update/${row.id}`, headers, { ...dataOf(row), ...FORGED, version: row.version });
-        const expected = !may('update') ? denied : visible(row) ? 200 : 404;
+        const expected = !may('update') ? denied : !visible(row) ? 404 : rules.mayUpdate(user, ruled(row)) ? 200 : 403;
         expectStatus(res, expected, `update #${row.id}`);
         const after = await stored(def, row.id);
         if (expected === 200) {
@@ -357,7 +369,9 @@ for (const backend of backends()) {
       if (may('delete')) {
         const victim = await asAdmin('POST', `${base}/create`, sample(def));
         const victimRow = await stored(def, victim.json().id);
-        expectStatus(await call('DELETE', `${base}/delete/${victimRow.id}`, headers), visible(victimRow) ? 200 : 404, 'delete');
+        const deleting = !visible(victimRow) ? 404 : rules.mayDelete(user, ruled(victimRow)) ? 200 : 403;
+        expectStatus(await call('DELETE', `${base}/delete/${victimRow.id}`, headers), deleting, 'delete');
+        if (deleting !== 200) expect((await asAdmin('GET', `${base}/get/${victimRow.id}`)).statusCode, what('refused delete left the record')).toBe(200);
         for (const id of unseen) expectStatus(await call('DELETE', `${base}/delete/${id}`, headers), 404, `delete #${id}`);
       } else {
         for (const row of rows) expectStatus(await call('DELETE', `${base}/delete/${row.id}`, headers), denied, `delete #${row.id}`);
@@ -366,9 +380,9 @@ for (const backend of backends()) {
         expect((await asAdmin('GET', `${base}/get/${row.id}`)).statusCode, what(`delete left #${row.id}`)).toBe(200);
       }
 
-      // field-level rules: each read-only field cannot change; everything else can
+      // field-level rules: each read-only field cannot change; everything else the edit rules allow can
       const readOnly = readOnlyFieldsOf(role.ability, subject);
-      const target = rows.find((r) => visible(r) && (role.scope !== 'OWN' || r.owner === userId));
+      const target = rows.find((r) => visible(r) && (role.scope !== 'OWN' || r.owner === userId) && rules.mayUpdate(user, ruled(r)));
       if (!readOnly.length || !may('update') || !target) return;
       for (const pointer of readOnly) {
         const before = await stored(def, target.id);
@@ -384,6 +398,10 @@ for (const backend of backends()) {
       let body = dataOf(sample(def));
       for (const pointer of [...pinned, ...pinned.flatMap((p) => dependentsOf(def, p).map((d) => d.pointer))]) {
         body = withField(body, pointer, at(before, pointer));
+      }
+      // …and what the edit rules keep in the record's status.
+      for (const leaf of changedLeaves(dataOf(before), body)) {
+        if (!rules.mayChange(user, ruled(before), leaf)) body = withField(body, leaf, at(before, leaf));
       }
       const res = await call('PUT', `${base}/update/${target.id}`, headers, { ...body, version: before.version });
       expectStatus(res, 200, 'update of every other field');

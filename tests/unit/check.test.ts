@@ -356,6 +356,54 @@ describe('npm run check', () => {
     expectProblem(run(s), 'schemas/_reference/region.json', '/items/1/id', /duplicate id/);
   });
 
+  it('checks edit rules: every state of the machine governed, states, fields, field sets and who existing', () => {
+    const s = clone();
+    // An entity whose machine has a state named on its own (not only "*").
+    const manifestFile = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).workflow && json(s, f).id === 'appeal')!;
+    const dir = manifestFile.slice(0, -'/entity.json'.length);
+    const editFile = `${dir}/edit.json`;
+    const rules = json(s, editFile);
+    const machine = json(s, `workflows/${json(s, manifestFile).workflow}.machine.json`);
+    const governed = Object.keys(rules.states).find((st) => st !== '*' && machine.states[st]?.on)!;
+    delete rules.states[governed];
+    rules.states.NO_SUCH_STATE = { update: 'none' };
+    const [firstSet] = Object.keys(rules.fieldSets);
+    rules.fieldSets[firstSet!].push('/noSuchField');
+    const someRules = Object.values(rules.states).find((v: any) => Array.isArray(v.update)) as any;
+    someRules.update.push({ who: ['role:no-such-role', 'assigned:/noSuchField'], fields: ['@noSuchSet', '/id'] });
+    someRules.update.push({ who: 'recipient', fields: 'all' });
+    rules.fieldSets.unused = ['/content'];
+    rules.replaceableFiles = ['/content', '/noSuchFile'];
+    // An entity without a machine: its one rule set is "*".
+    const plainManifest = [...s.keys()].find((f) => f.endsWith('/entity.json') && !json(s, f).workflow)!;
+    const plainEdit = `${plainManifest.slice(0, -'/entity.json'.length)}/edit.json`;
+    json(s, plainEdit).states = { CREATED: { update: 'none' } };
+    const problems = run(s);
+    expectProblem(problems, editFile, '/states', new RegExp(`no rule for the state\\(s\\) ${governed}`));
+    expectProblem(problems, editFile, '/states/NO_SUCH_STATE', /is not a state of workflows/);
+    expectProblem(problems, editFile, `/fieldSets/${firstSet}/${rules.fieldSets[firstSet!].length - 1}`, /field "\/noSuchField" does not exist/);
+    const at = (i: number) => `/states/${Object.keys(rules.states).find((k) => rules.states[k] === someRules)}/update/${i}`;
+    const n = someRules.update.length;
+    expectProblem(problems, editFile, `${at(n - 2)}/who/0`, /role "no-such-role" is not a role/);
+    expectProblem(problems, editFile, `${at(n - 2)}/who/1`, /field "\/noSuchField" does not exist/);
+    expectProblem(problems, editFile, `${at(n - 2)}/fields/0`, /field set "@noSuchSet" is not declared/);
+    expectProblem(problems, editFile, `${at(n - 2)}/fields/1`, /server-owned field/);
+    expectProblem(problems, editFile, `${at(n - 1)}/who`, /needs scope.recipients/);
+    expectProblem(problems, editFile, '/fieldSets/unused', /used by no rule/);
+    expectProblem(problems, editFile, '/replaceableFiles/0', /is not a file field/);
+    expectProblem(problems, editFile, '/replaceableFiles/1', /does not exist/);
+    expectProblem(problems, plainEdit, '/states/CREATED', /no machine: its one rule set is "\*"/);
+    expectProblem(problems, plainEdit, '/states', /needs its rule set under "\*"/);
+  });
+
+  it('requires edit rules of every entity', () => {
+    const s = clone();
+    const e = anEntity(s);
+    delete json(s, `schemas/${e}/entity.json`).edit;
+    s.delete(`schemas/${e}/edit.json`);
+    expectProblem(run(s), `schemas/${e}/entity.json`, '/edit', /required property/);
+  });
+
   it('exits non-zero and prints file and pointer for a broken tree (also for invalid JSON)', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'check-'));
     try {

@@ -36,12 +36,24 @@ export interface UploadedFile {
   mime: string;
   size: number;
   sha256: string;
+  /** The caller attached it (file info only): only the uploader may take a file out of its record. */
+  removable?: boolean;
+}
+
+/** What the user may do to a record now, by its edit rules and their roles (`GET {base}/rights/{id}`). */
+export interface RecordRights {
+  update: boolean;
+  delete: boolean;
+  /** JSON pointers of the fields that may not change (an object covers its fields). */
+  readOnly: string[];
 }
 
 export interface DataProvider {
   /** A page; `totalCapped` when more rows match than the server counted (total is then the cap). */
   getList(entity: string, params: ListParams): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
   getOne(entity: string, id: number): Promise<StoredRecord>;
+  /** What the user may do to the record now: update (which fields stay read-only), delete. */
+  getRights(entity: string, id: number): Promise<RecordRights>;
   getEmpty(entity: string): Promise<RecordData>;
   create(entity: string, data: RecordData): Promise<StoredRecord>;
   update(entity: string, id: number, data: RecordData & { version: number }): Promise<StoredRecord>;
@@ -51,7 +63,8 @@ export interface DataProvider {
   /** Records whose keyword fields contain `keyword`, as `{id, label}` (label = the manifest's labelField). */
   searchByKeyword(entity: string, keyword: string, limit?: number): Promise<Array<{ id: number; label: string }>>;
   getReference(kind: string, parent?: number): Promise<ReferenceItem[]>;
-  upload(entity: string, files: File[]): Promise<UploadedFile[]>;
+  /** Uploads files for a new record of the entity, or for the existing record `record` (its edit rules decide). */
+  upload(entity: string, files: File[], record?: number): Promise<UploadedFile[]>;
   getFileInfo(ids: string[]): Promise<UploadedFile[]>;
   /** URL of the XLSX export of a filtered, sorted list (opened by the browser). */
   exportUrl(entity: string, params: Omit<ListParams, 'page' | 'itemsPerPage'>): string;
@@ -97,6 +110,7 @@ export function createDataProvider(http: HttpClient): DataProvider {
       body: { page: p.page, itemsPerPage: p.itemsPerPage, sortBy: p.sortBy, sortDesc: p.sortDesc, multiSort: true },
     }),
     getOne: (entity, id) => http.request('GET', `${baseOf(entity)}/get/${id}`),
+    getRights: (entity, id) => http.request('GET', `${baseOf(entity)}/rights/${id}`),
     getEmpty: (entity) => http.request('GET', `${baseOf(entity)}/get/empty`),
     create: (entity, data) => http.request('POST', `${baseOf(entity)}/create`, { body: data }),
     update: (entity, id, data) => http.request('PUT', `${baseOf(entity)}/update/${id}`, { body: data }),
@@ -109,10 +123,10 @@ export function createDataProvider(http: HttpClient): DataProvider {
     searchByKeyword: async (entity, keyword, limit = 20) =>
       (await http.request<{ list: Array<{ id: number; label: string }> }>('GET', `${baseOf(entity)}/search-by-keyword`, { query: { keyword, limit } })).list,
     getReference: async (kind, parent) => (await http.request<{ list: ReferenceItem[] }>('GET', `/api/reference/${kind}`, { query: { parent } })).list,
-    upload: async (entity, files) => {
+    upload: async (entity, files, record) => {
       const form = new FormData();
       for (const f of files) form.append('files', f, f.name);
-      return (await http.request<{ list: UploadedFile[] }>('POST', `/api/file-entity/save/${entity}`, { form })).list;
+      return (await http.request<{ list: UploadedFile[] }>('POST', `/api/file-entity/save/${entity}`, { form, query: { record } })).list;
     },
     getFileInfo: async (ids) => (ids.length ? (await http.request<{ list: UploadedFile[] }>('GET', '/api/file-entity/info', { query: { ids: ids.join(',') } })).list : []),
     exportUrl: (entity, p) => http.url(`${baseOf(entity)}/export`, {

@@ -12,6 +12,7 @@ export const entityKeys = {
   one: (entity: string, id: number) => ['entity', entity, 'one', id] as const,
   empty: (entity: string) => ['entity', entity, 'empty'] as const,
   history: (entity: string, id: number) => ['entity', entity, 'history', id] as const,
+  rights: (entity: string, id: number) => ['entity', entity, 'rights', id] as const,
 };
 
 export function useGetList(entity: string, params: ListParams, enabled = true) {
@@ -22,6 +23,12 @@ export function useGetList(entity: string, params: ListParams, enabled = true) {
 export function useGetOne(entity: string, id: number | undefined) {
   const dp = useDataProvider();
   return useQuery({ queryKey: entityKeys.one(entity, id ?? 0), queryFn: () => dp.getOne(entity, id!), enabled: id !== undefined });
+}
+
+/** What the user may do to the record now (its edit rules in its status, their roles). */
+export function useGetRights(entity: string, id: number | undefined) {
+  const dp = useDataProvider();
+  return useQuery({ queryKey: entityKeys.rights(entity, id ?? 0), queryFn: () => dp.getRights(entity, id!), enabled: id !== undefined });
 }
 
 export function useGetEmpty(entity: string, enabled = true) {

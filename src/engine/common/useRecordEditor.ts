@@ -6,7 +6,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { HttpError } from '../../app/api/http.ts';
 import { useApi } from '../../app/api/context.tsx';
-import { useGetEmpty, useGetOne, useSave } from '../../app/api/hooks.ts';
+import { useGetEmpty, useGetOne, useGetRights, useSave } from '../../app/api/hooks.ts';
 import type { RecordData } from '../../app/api/data-provider.ts';
 import { useEntity, useUi } from './useEntity.ts';
 import { entityScreenPath } from './routes.ts';
@@ -16,7 +16,7 @@ import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts'
 import { valueAt } from '../../shared/format.ts';
 import { hiddenFieldsOf, readOnlyFieldsOf } from '../../shared/ability.ts';
 import { useAbility } from '../../app/ability.tsx';
-import { withHiddenFields, withReadOnlyFields, withoutRequired } from '../form/uiSchema.ts';
+import { withHiddenFields, withReadOnlyFields, withReplaceableFiles, withoutRequired } from '../form/uiSchema.ts';
 
 const NO_UI = {};
 
@@ -69,6 +69,8 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const definition = useEntity(entity);
   const ui = useUi(entity, options.view);
   const record = useGetOne(entity, recordId);
+  // What this user may change in the record now (its edit rules in its status, their roles).
+  const rights = useGetRights(entity, recordId);
   const empty = useGetEmpty(entity, recordId === undefined && !draftId);
   const draft = useQuery({ queryKey: ['draft', entity, draftId], queryFn: () => dataProvider.getDraft(entity, draftId!), enabled: Boolean(draftId) });
   const save = useSave(entity);
@@ -178,25 +180,34 @@ export function useRecordEditor(screen: ScreenDefinition) {
     [uniqueErrors, serverErrors],
   );
 
-  // Editing a record: the fields this user may read but not change are shown read-only (the
+  // Editing a record: the fields this user may not change now are shown read-only — those the
+  // entity's edit rules keep in the record's status, and their roles' read-only fields (the
   // server refuses a change to them anyway). Creating is not restricted by them.
   const ability = useAbility();
   const subject = definition.data?.manifest.subject;
-  const readOnly = useMemo(() => (recordId !== undefined && subject ? readOnlyFieldsOf(ability, subject) : []), [ability, subject, recordId]);
+  const readOnly = useMemo(
+    () => (recordId === undefined ? [] : [...new Set([...(rights.data?.readOnly ?? []), ...(subject ? readOnlyFieldsOf(ability, subject) : [])])].sort()),
+    [ability, subject, recordId, rights.data],
+  );
+  /** The record is closed to this user in its status: the screen says so instead of a form. */
+  const locked = recordId !== undefined && rights.data !== undefined && !rights.data.update;
   // Fields the user may not read (hiddenFields) are left out of the form — the server neither
   // sends them nor lets them change, and keeps their stored values when the form saves.
   const hidden = useMemo(() => (subject ? hiddenFieldsOf(ability, subject) : []), [ability, subject]);
   const uiSchema = useMemo(() => {
     const base = (ui.data?.uiSchema as never) ?? NO_UI;
     const marked = readOnly.length ? withReadOnlyFields(base, readOnly) : base;
-    return hidden.length ? withHiddenFields(marked, hidden) : marked;
-  }, [ui.data, readOnly, hidden]);
+    // File fields whose files whoever may change them replaces (a photo), by the edit rules.
+    const replaceable = definition.data?.edit.replaceableFiles ?? [];
+    const files = replaceable.length ? withReplaceableFiles(marked, replaceable) : marked;
+    return hidden.length ? withHiddenFields(files, hidden) : files;
+  }, [ui.data, readOnly, hidden, definition.data]);
   const schema = useMemo(() => (definition.data && hidden.length ? withoutRequired(definition.data.schema, hidden) : definition.data?.schema), [definition.data, hidden]);
 
-  const loadError = definition.error ?? ui.error ?? record.error ?? empty.error ?? draft.error;
-  const ready = Boolean(definition.data && formData && !ui.isLoading);
+  const loadError = definition.error ?? ui.error ?? record.error ?? empty.error ?? draft.error ?? rights.error;
+  const ready = Boolean(definition.data && formData && !ui.isLoading && (recordId === undefined || rights.data));
   return {
-    entity, recordId, draftId, options, definition: definition.data, schema, ui: ui.data, uiSchema, readOnly, formData, change, dirty, saving,
+    entity, recordId, draftId, options, definition: definition.data, schema, ui: ui.data, uiSchema, readOnly, locked, formData, change, dirty, saving,
     serverErrors: fieldErrors, submit, saveDraft, submitted, ready, loadError, confirmDialog: dialog, version: record.data?.version,
   };
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
-import { useDelete, useGetOne } from '../../app/api/hooks.ts';
+import { useDelete, useGetOne, useGetRights } from '../../app/api/hooks.ts';
 import { useApi } from '../../app/api/context.tsx';
 import { useEntity, useMachine } from '../common/useEntity.ts';
 import { getSetting } from '../../app/settings.ts';
@@ -39,6 +39,8 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const id = Number(useParams().id);
   const definition = useEntity(entity);
   const record = useGetOne(entity, id);
+  // Edit and delete follow the record's edit rules in its status, as the server judges them.
+  const rights = useGetRights(entity, id);
   const remove = useDelete(entity);
   const { notifySuccess } = useApi();
   const { confirm, dialog } = useConfirm();
@@ -55,8 +57,8 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const data = record.data;
   const workflow = def.manifest.workflow;
   const label = def.manifest.labelField ? String(resolveValue(data, def.manifest.labelField) ?? '') : '';
-  const edit = entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route);
-  const mayDelete = ability.can('delete', def.manifest.subject);
+  const edit = rights.data?.update ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route) : undefined;
+  const mayDelete = rights.data?.delete === true && ability.can('delete', def.manifest.subject);
   const list = entityScreenPath(entity, ['list'], undefined, ability, screen.route);
   // Fields the user may not read (their roles' hiddenFields): the server does not send them; the form does not show them empty.
   const hidden = hiddenFieldsOf(ability, def.manifest.subject);

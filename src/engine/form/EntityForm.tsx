@@ -55,6 +55,8 @@ export interface EntityFormProps {
   readOnly?: boolean;
   /** JSON pointers of the top-level fields to render (a wizard step); the rest of the data stays intact. */
   fields?: string[];
+  /** The stored record being edited (its uploads are bound to it); undefined for a new one. */
+  recordId?: number;
   /** The handle (`formRef` or, React 19 style, `ref`). */
   formRef?: Ref<EntityFormHandle>;
   ref?: Ref<EntityFormHandle>;
@@ -71,7 +73,7 @@ const asLocale = (language: string | undefined): Locale =>
  * @example <EntityForm entity={id} schema={def.schema} uiSchema={def.ui?.uiSchema} formData={data} onSubmit={save} formRef={ref} />
  */
 export function EntityForm(props: EntityFormProps) {
-  const { entity, uiSchema, formData, onChange, onSubmit, onError, serverErrors, readOnly = false, fields, formRef, ref } = props;
+  const { entity, uiSchema, formData, onChange, onSubmit, onError, serverErrors, readOnly = false, fields, recordId, formRef, ref } = props;
   const schema = props.schema as RJSFSchema;
   const styles = useStyles();
   const { i18n } = useTranslation();
@@ -94,8 +96,8 @@ export function EntityForm(props: EntityFormProps) {
 
   const setFieldValue = useCallback((path: FieldPathList, value: unknown) => form.current?.setFieldValue(path, value as Data), []);
   const formContext = useMemo<EntityFormContext>(
-    () => ({ entity, dataProvider, locale, setFieldValue, fields }),
-    [entity, dataProvider, locale, setFieldValue, fields],
+    () => ({ entity, recordId, dataProvider, locale, setFieldValue, fields }),
+    [entity, recordId, dataProvider, locale, setFieldValue, fields],
   );
 
   const handleChange = (event: IChangeEvent<Data, RJSFSchema, EntityFormContext>) => {

@@ -6,6 +6,7 @@ import type { ScreenProps } from '../types.ts';
 import { useRecordEditor } from '../common/useRecordEditor.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
+import { RecordLocked } from '../common/RecordLocked.tsx';
 import { EntityForm, type EntityFormHandle } from './EntityForm.tsx';
 
 const useStyles = makeStyles({
@@ -47,6 +48,7 @@ export default function FormScreen({ screen }: ScreenProps) {
       </div>
     );
   }
+  if (editor.locked) return <RecordLocked screen={screen} recordId={editor.recordId!} />;
   if (!ready || !editor.ready || !editor.definition) return <ScreenState screenId={screen.id} error={editor.loadError} />;
   return (
     <div data-screen={screen.id} data-entity={editor.entity}>
@@ -57,6 +59,7 @@ export default function FormScreen({ screen }: ScreenProps) {
         schema={editor.schema ?? editor.definition.schema}
         uiSchema={editor.uiSchema}
         formData={editor.formData}
+        recordId={editor.recordId}
         onChange={editor.change}
         onSubmit={() => void send.run()}
         serverErrors={editor.serverErrors}

@@ -13,6 +13,8 @@ import { isWithin } from './pointer.ts';
 export interface EntityFormContext {
   /** Entity id, for uploads and lookups that need it. */
   entity: string;
+  /** The stored record being edited: uploads are bound to it (its edit rules decide); undefined for a new one. */
+  recordId?: number;
   dataProvider: DataProvider;
   locale: Locale;
   /** Sets any field of the form (a STIR lookup fills its siblings with it). */

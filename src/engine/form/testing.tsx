@@ -78,6 +78,8 @@ export function createFakeDataProvider(overrides: Partial<DataProvider> = {}): D
       Promise.resolve(files.map((f, i) => ({ id: `id-${f.name}-${i}`, name: f.name, mime: f.type, size: f.size, sha256: '' }))),
     ),
     fileUrl: (id: string) => `/api/file-entity/get/${id}`,
+    // The record's edit rules allow everything unless a test says otherwise (the ability still narrows it).
+    getRights: vi.fn(() => Promise.resolve({ update: true, delete: true, readOnly: [] })),
     ...overrides,
   };
   return new Proxy(known as DataProvider, {

@@ -75,6 +75,16 @@ export function withHiddenFields(uiSchema: UiSchema | undefined, pointers: reado
   return withFieldUi(uiSchema, pointers, 'ui:widget', 'hidden');
 }
 
+/**
+ * A copy of the uiSchema whose file fields at these pointers let the user remove any file
+ * (`ui:options.replaceable`): the fields an entity's edit rules declare `replaceableFiles`
+ * (a photo), where whoever may change the field replaces what another person attached.
+ * @example withReplaceableFiles({}, ['/photo']) // { photo: { 'ui:options': { replaceable: true } } }
+ */
+export function withReplaceableFiles(uiSchema: UiSchema | undefined, pointers: readonly string[]): UiSchema {
+  return withFieldUi(uiSchema, pointers, 'ui:options', (old: unknown) => ({ ...((old as Record<string, unknown> | undefined) ?? {}), replaceable: true }));
+}
+
 function withFieldUi(uiSchema: UiSchema | undefined, pointers: readonly string[], key: string, value: unknown): UiSchema {
   const root: UiSchema = { ...(uiSchema ?? {}) };
   for (const pointer of pointers) {
@@ -82,7 +92,7 @@ function withFieldUi(uiSchema: UiSchema | undefined, pointers: readonly string[]
     const segments = pointer.split('/').slice(1);
     segments.forEach((segment, i) => {
       const next = { ...((node[segment] as Record<string, unknown> | undefined) ?? {}) };
-      if (i === segments.length - 1) next[key] = value;
+      if (i === segments.length - 1) next[key] = typeof value === 'function' ? (value as (old: unknown) => unknown)(next[key]) : value;
       node[segment] = next;
       node = next;
     });

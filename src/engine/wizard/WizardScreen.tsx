@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ScreenProps } from '../types.ts';
 import { useRecordEditor } from '../common/useRecordEditor.ts';
+import { RecordLocked } from '../common/RecordLocked.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
@@ -73,6 +74,7 @@ export default function WizardScreen({ screen }: ScreenProps) {
   });
   const draft = useLockedAction(async () => editor.saveDraft(editor.formData ?? {}));
 
+  if (editor.locked) return <RecordLocked screen={screen} recordId={editor.recordId!} />;
   if (!editor.ready || !editor.definition) return <ScreenState screenId={screen.id} error={editor.loadError} />;
   if (!current) return <ScreenState screenId={screen.id} error={new Error('no wizard steps')} />;
   return (
@@ -86,6 +88,7 @@ export default function WizardScreen({ screen }: ScreenProps) {
         schema={editor.schema ?? editor.definition.schema}
         uiSchema={editor.uiSchema}
         formData={editor.formData}
+        recordId={editor.recordId}
         onChange={editor.change}
         onSubmit={() => (last ? void send.run() : next())}
         serverErrors={editor.serverErrors}

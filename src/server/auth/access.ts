@@ -14,6 +14,14 @@ export interface Actor {
   region: number | null;
   scope: RowScope;
   permissions: string[];
+  /** The codes of the user's roles (edit rules may name one: `role:<code>`). */
+  roles: readonly string[];
+  /**
+   * The server's own write (seeding, sweeps, a stamp, a photo one uploads for oneself), whose
+   * fields the server chose: not bound by the entities' edit rules, which govern what people
+   * change through updates and deletes. Never set for a request's own actor.
+   */
+  trusted?: boolean;
   /**
    * CASL field rules (sign-in returns them): "cannot update Subject fields" from the roles'
    * read-only fields, "cannot read Subject fields" from their hidden fields.
@@ -47,12 +55,12 @@ const WIDTH: Record<RowScope, number> = { OWN: 0, REGION: 1, ALL: 2 };
 /** An anonymous visitor: only what the access definition grants guests. */
 export function guestActor(access: AccessDefinition | undefined): Actor {
   const permissions = access?.guest.permissions ?? [];
-  return { id: null, username: null, isOuter: true, region: null, scope: 'OWN', permissions, fieldRules: [], ability: createAbility(rulesFromPermissions(permissions)) };
+  return { id: null, username: null, isOuter: true, region: null, scope: 'OWN', permissions, roles: [], fieldRules: [], ability: createAbility(rulesFromPermissions(permissions)) };
 }
 
 /** Everything, for the server's own work (seeding, sweeps) — never for a request. */
 export function systemActor(): Actor {
-  return { id: null, username: 'system', isOuter: false, region: null, scope: 'ALL', permissions: ['manage all'], fieldRules: [], ability: createAbility([{ action: 'manage', subject: 'all' }]) };
+  return { id: null, username: 'system', isOuter: false, region: null, scope: 'ALL', permissions: ['manage all'], roles: [], trusted: true, fieldRules: [], ability: createAbility([{ action: 'manage', subject: 'all' }]) };
 }
 
 /**
@@ -61,7 +69,7 @@ export function systemActor(): Actor {
  * (citizens, businesses) always see only their own.
  */
 export function userActor(
-  user: { id: string; username: string; isOuter: boolean; regionId?: number | null },
+  user: { id: string; username: string; isOuter: boolean; regionId?: number | null; roles?: readonly string[] },
   roles: Array<{ scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[]; hiddenFields?: HiddenFields[] }>,
   identifiers: Readonly<Record<string, string>> = {},
 ): Actor {
@@ -74,6 +82,7 @@ export function userActor(
     region: user.regionId ?? null,
     scope: user.isOuter ? 'OWN' : widest,
     permissions,
+    roles: [...(user.roles ?? [])],
     fieldRules,
     ability,
     identifiers,

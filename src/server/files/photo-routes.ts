@@ -59,7 +59,7 @@ export function registerPhotoRoutes(app: FastifyInstance, receive: Receive, file
     const [file] = await receive(request, target.def, 1);
     // One's own record: allowed to this one change whatever the roles say, and audited as the user.
     const subject = target.def.manifest.subject;
-    const self: Actor = { ...actor, scope: 'ALL', ability: createAbility([{ action: 'read', subject }, { action: 'update', subject }]) };
+    const self: Actor = { ...actor, scope: 'ALL', trusted: true, ability: createAbility([{ action: 'read', subject }, { action: 'update', subject }]) };
     return attach(target.def, target.id, file!, self);
   });
 
@@ -74,9 +74,13 @@ export function registerPhotoRoutes(app: FastifyInstance, receive: Receive, file
   }, async (request) => {
     const def = byRoute.get(request.params.route);
     if (!def) throw notFound();
-    // Rights and sight of the record are checked before anything is stored.
+    // Rights and sight of the record are checked before anything is stored: the role's update,
+    // and the record's edit rules for its photo field in its status.
     await app.store.get(def.id, request.params.id, request.actor);
     if (!request.actor.ability.can('update', def.manifest.subject)) throw request.actor.id ? new ApiError(403, 'errors.forbidden') : new ApiError(401, 'errors.unauthorized');
+    const rights = await app.store.rights(def.id, request.params.id, request.actor);
+    const field = def.manifest.photo!.field;
+    if (!rights.update || rights.readOnly.some((r) => field === r || field.startsWith(`${r}/`))) throw new ApiError(403, 'errors.notEditable');
     const [file] = await receive(request, def, 1);
     return attach(def, request.params.id, file!, request.actor);
   });

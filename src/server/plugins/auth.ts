@@ -160,7 +160,7 @@ export default fp(
       // Identifiers count only once proven (access.json identityVerifiedField): a typed-in PINFL must not open another person's records.
       const proven = verifiedField !== undefined && own[verifiedField.slice(1)] === true;
       const identifiers = proven ? Object.fromEntries(recipientUserFields.flatMap((f) => (typeof own[f.slice(1)] === 'string' && own[f.slice(1)] ? [[f, own[f.slice(1)] as string]] : []))) : {};
-      const actor = withDelegation(userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null }, grants, identifiers), grantable, delegationTarget);
+      const actor = withDelegation(userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null, roles: user.roles }, grants, identifiers), grantable, delegationTarget);
       cache.set(userId, { actor, at: Date.now() });
       return actor;
     };

@@ -42,6 +42,22 @@ const entities: FastifyPluginAsync = async (app) => {
     app.get<{ Params: { id: number } }>(`${base}/get/:id`, { schema: { tags, params: idParams, response: { 200: record, ...errors } } }, async (request) =>
       app.store.get(entity, request.params.id, request.actor));
 
+    app.get<{ Params: { id: number } }>(`${base}/rights/:id`, {
+      schema: {
+        tags,
+        summary: `What the caller may do to this ${entity} now, by its edit rules (schemas/${entity}/edit.json) and the caller's roles: update (and which fields stay read-only), delete`,
+        params: idParams,
+        response: {
+          200: {
+            type: 'object',
+            required: ['update', 'delete', 'readOnly'],
+            properties: { update: { type: 'boolean' }, delete: { type: 'boolean' }, readOnly: { type: 'array', items: { type: 'string' }, description: 'JSON pointers of the fields that may not change (an object covers its fields)' } },
+          },
+          ...errors,
+        },
+      },
+    }, async (request) => app.store.rights(entity, request.params.id, request.actor));
+
     app.post(`${base}/create`, { validatorCompiler: storeValidatesBody, schema: { tags, body: writeBody, response: { 200: record, ...errors } } }, async (request) =>
       app.store.create(entity, request.body, request.actor, { locale: request.locale }));
 

@@ -5,6 +5,7 @@ import { receiveFile, type ReceivedFile } from '../files/receive.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Actor } from '../store/entity-store.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
+import { findFileFields } from '../store/record-schema.ts';
 import { stampOnDownload } from '../files/stamp-on-download.ts';
 import { registerPhotoRoutes, type UploadedFile } from '../files/photo-routes.ts';
 
@@ -33,6 +34,7 @@ const fileSchema = {
   type: 'object',
   properties: {
     id: { type: 'string' }, name: { type: 'string' }, mime: { type: 'string' }, size: { type: 'integer' }, sha256: { type: 'string' },
+    removable: { type: 'boolean', description: 'The caller attached it: only the uploader may take a file out of its record.' },
   },
 } as const;
 
@@ -98,25 +100,40 @@ const files: FastifyPluginAsync = async (app) => {
     return received.map(({ id, name, mime, size, sha256 }) => ({ id, name, mime, size, sha256 }));
   };
 
-  app.post<{ Params: { kind: string } }>('/api/file-entity/save/:kind', {
+  /**
+   * Whether the actor may attach files now: to a record they name (`record`), when the entity's
+   * edit rules let them change one of its file fields in its status; else for a new record,
+   * when they may create one. Refused before the body is read, so nothing is stored.
+   */
+  const mustMayAttach = async (def: EntityDefinition, actor: Actor, record: number | undefined): Promise<void> => {
+    const { ability, id } = actor;
+    if (record === undefined) {
+      if (ability.can('create', def.manifest.subject)) return;
+      // One who may only change records names the record the files are for.
+      if (ability.can('update', def.manifest.subject)) throw new ApiError(403, 'errors.uploadNeedsRecord');
+      throw id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
+    }
+    const rights = await app.store.rights(def.id, record, actor);
+    const fileFields = findFileFields(def.schema).map((f) => `/${f.path.filter((p) => p !== '*').join('/')}`);
+    if (!rights.update || !fileFields.some((f) => !rights.readOnly.some((r) => f === r || f.startsWith(`${r}/`)))) throw new ApiError(403, 'errors.notEditable');
+  };
+
+  app.post<{ Params: { kind: string }; Querystring: { record?: number } }>('/api/file-entity/save/:kind', {
     // Anonymous uploads are counted per address (signed-in staff are not): see rate-limit.ts.
     config: { publicRateLimit: { bucket: 'uploads', perMinute: UPLOADS_PER_MINUTE } },
     schema: {
       tags: ['Files'],
-      summary: 'Upload files for records of an entity (needs create or update on its subject; a guest only where access.json lets guests create it)',
+      summary: 'Upload files for a new record of an entity (needs create on its subject; a guest only where access.json lets guests create it) or for the record named by `record` (needs its edit rules to let the caller change one of its file fields now)',
       consumes: ['multipart/form-data'],
       params: { type: 'object', properties: { kind: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
+      querystring: { type: 'object', properties: { record: { type: 'integer', minimum: 1, maximum: 2147483647 }, lang: { type: 'string' } } },
       response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
     },
   }, async (request) => {
     const def = app.definitions.entities.get(request.params.kind);
     if (!def) throw notFound();
-    // Files exist to be put into records: whoever may neither create nor change one of this
-    // entity has nothing to upload them for. Refused before the body is read, so nothing is stored.
-    const { ability, id } = request.actor;
-    if (!ability.can('create', def.manifest.subject) && !ability.can('update', def.manifest.subject)) {
-      throw id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
-    }
+    // Files exist to be put into records: whoever may not put them into one has nothing to upload them for.
+    await mustMayAttach(def, request.actor, request.query.record);
     return { list: await receive(request, def) };
   });
 
@@ -135,7 +152,7 @@ const files: FastifyPluginAsync = async (app) => {
       [request.query.ids.split(',')],
     );
     const readable = await Promise.all(rows.map((f) => mayRead(f, request.actor)));
-    return { list: rows.filter((_, i) => readable[i]).map(({ id, name, mime, size, sha256 }) => ({ id, name, mime, size, sha256 })) };
+    return { list: rows.filter((_, i) => readable[i]).map(({ id, name, mime, size, sha256, owner }) => ({ id, name, mime, size, sha256, removable: owner !== null && owner === request.actor.id })) };
   });
 
   app.get<{ Params: { id: string } }>('/api/file-entity/get/:id', {

@@ -11,9 +11,10 @@ import { findFileFields, findReferenceFields, valuesAt, type FileField, type Ref
 import type { ReferenceService } from './references.ts';
 import { buildListQuery, keysetCondition, keywordColumn, type SearchPayload } from './list-query.ts';
 import { rowScope, rowVisible, type Actor } from '../auth/access.ts';
-import { hiddenFieldsOf, readOnlyFieldsOf } from '../../shared/ability.ts';
+import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { isHiddenField, touchesHiddenField, withKeptFields, withoutFields } from '../../shared/hidden-fields.ts';
 import type { Locale } from '../../shared/locales.ts';
+import { createEditRightsJudge, type RecordRights } from './edit-rights.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export type { Actor } from '../auth/access.ts';
@@ -58,9 +59,24 @@ export interface EntityStore {
    * input leaves it empty.
    */
   create(entity: string, input: unknown, actor: Actor, options?: { tx?: Queryable; locale?: Locale }): Promise<StoredRecord>;
-  /** Replaces the record's data; `input.version` must be the version read (else 409). */
+  /**
+   * Replaces the record's data; `input.version` must be the version read (else 409). A change
+   * the entity's edit rules (in the record's status) or the actor's roles do not allow answers
+   * 403 with `fieldErrors` naming each refused field, and a file attached by someone else may
+   * not be removed; nothing is written.
+   */
   update(entity: string, id: number, input: unknown, actor: Actor): Promise<StoredRecord>;
+  /**
+   * Deletes the record: the actor's roles must allow `delete`, and the entity's edit rules must
+   * let this actor delete it in its status (else 403, nothing deleted).
+   */
   remove(entity: string, id: number, actor: Actor, version?: number): Promise<void>;
+  /**
+   * What the actor may do to the record now by the entity's edit rules and their roles: update
+   * (and which fields stay read-only), delete — for the screens; the store enforces the same on
+   * update, delete and upload. 401/403/404 as `get`.
+   */
+  rights(entity: string, id: number, actor: Actor): Promise<RecordRights>;
   /** A page and the total; past `countCap` matches the total is the cap and `totalCapped` is set. */
   listSearch(entity: string, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
   searchByKeyword(entity: string, keyword: string, limit: number, actor: Actor): Promise<{ list: Array<{ id: number; label: string }> }>;
@@ -168,26 +184,6 @@ function rethrowUnique(error: unknown, c: { table: EntityTable; def: EntityDefin
   throw error;
 }
 
-/** Equal as JSON values, whatever the order of object keys (an absent field equals an absent one). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameValue(v, (b as unknown[])[i]));
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
-/** The value at a record pointer (`/customer/pnfl`), or undefined where a step is missing. */
-function valueAtPointer(data: unknown, pointer: string): unknown {
-  let node = data;
-  for (const segment of pointer.split('/').slice(1)) {
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  return node;
-}
-
 const changedFields = (before: Record<string, unknown>, after: Record<string, unknown>): string[] =>
   [...new Set([...Object.keys(before), ...Object.keys(after)])]
     .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
@@ -216,6 +212,7 @@ export function createEntityStore(
   countCap = DEFAULT_COUNT_CAP,
 ): EntityStore {
   const ajv = createServerAjv();
+  const judge = createEditRightsJudge(registry);
   const compiled = new Map<string, Compiled>();
   for (const def of registry.entities.values()) {
     const table = tables.get(def.id)!;
@@ -308,14 +305,35 @@ export function createEntityStore(
     return hidden.length ? withoutFields(record, hidden) : record;
   };
   /**
-   * Field-level rules: a change to a field the actor may read but not change — or may not
-   * read at all — is refused (403, the fields named), so nothing of the update is written.
-   * Sending the stored value back is not a change.
+   * The edit rules and the roles' field rules: a change the actor may not make — in the
+   * record's status, by who they are to it, or a field their roles keep read-only or hidden —
+   * is refused (403, each field named), so nothing of the update is written. Sending the
+   * stored value back is not a change. With no fitting rule at all the record is closed to
+   * the actor (even an update that changes nothing).
    */
-  const mustKeepReadOnlyFields = (actor: Actor, c: Compiled, before: Record<string, unknown>, data: Record<string, unknown>): void => {
-    const fixed = [...new Set([...readOnlyFieldsOf(actor.ability, c.def.manifest.subject), ...hiddenOf(actor, c)])];
-    const changed = fixed.filter((p) => !sameValue(valueAtPointer(before, p), valueAtPointer(data, p)));
-    if (changed.length) throw new ApiError(403, 'errors.fieldReadOnly', { fieldErrors: changed.map((pointer) => ({ pointer, key: 'validation.readOnly', params: {} })) });
+  const mustBeAllowedChanges = async (tx: Queryable, actor: Actor, c: Compiled, before: Row, data: Record<string, unknown>): Promise<void> => {
+    const rights = judge.rightsOf(c.def, actor, before);
+    const refused = judge.refusedChanges(c.def, actor, rights, before.data, data);
+    const problems = refused.map((pointer) => ({ pointer, key: 'validation.readOnly', params: {} }));
+    if (!actor.trusted) problems.push(...(await removedFilesOfOthers(tx, c, before.data, data, actor)));
+    if (!rights.update) throw new ApiError(403, 'errors.notEditable', { fieldErrors: problems });
+    if (problems.length) throw new ApiError(403, 'errors.fieldReadOnly', { fieldErrors: problems });
+  };
+  /** Files the update drops from the record that someone else attached: only the uploader removes a file. */
+  const removedFilesOfOthers = async (tx: Queryable, c: Compiled, before: Record<string, unknown>, after: Record<string, unknown>, actor: Actor): Promise<FieldProblem[]> => {
+    // Fields the rules declare replaceable (a photo): whoever may change them replaces the files.
+    const replaceable = c.def.edit.replaceableFiles ?? [];
+    const removed = c.files.flatMap((f) => {
+      const kept = new Set(valuesAt(after, f.path).map((v) => String(v.value)));
+      const field = `/${f.path.slice(0, f.path.indexOf('*') < 0 ? f.path.length : f.path.indexOf('*')).join('/')}`;
+      if (replaceable.includes(field)) return [];
+      return valuesAt(before, f.path).filter((v) => !kept.has(String(v.value))).map((v) => ({ field, id: String(v.value) }));
+    });
+    if (!removed.length) return [];
+    const { rows } = await tx.query<{ id: string; owner: string | null }>('SELECT id::text, owner FROM file_entity WHERE id = ANY($1::uuid[])', [removed.map((r) => r.id)]);
+    const uploader = new Map(rows.map((r) => [r.id, r.owner]));
+    const fields = new Set(removed.filter((r) => uploader.has(r.id) && (uploader.get(r.id) === null || uploader.get(r.id) !== actor.id)).map((r) => r.field));
+    return [...fields].map((pointer) => ({ pointer, key: 'validation.fileKept', params: {} }));
   };
   /** A regional actor may not put a record into another region. */
   const mustStayInRegion = (actor: Actor, c: Compiled, data: Record<string, unknown>): void => {
@@ -384,8 +402,8 @@ export function createEntityStore(
         if (!rowVisible(actor, c.def, before)) throw notFound();
         if (before.version !== version) throw staleVersion(before.version);
         const data = hidden.length ? (withKeptFields(sent, before.data, hidden) as Record<string, unknown>) : sent;
-        // Read-only fields first, so that a region the actor may not change is named as such.
-        mustKeepReadOnlyFields(actor, c, before.data, data);
+        // The rules first, so that a region the actor may not change is named as such.
+        await mustBeAllowedChanges(tx, actor, c, before, data);
         if (hidden.length) validate(c, data);
         mustStayInRegion(actor, c, data);
         const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]).catch((e) => rethrowUnique(e, c));
@@ -402,6 +420,7 @@ export function createEntityStore(
         const before = await lockRow(tx, c, id);
         if (!rowVisible(actor, c.def, before)) throw notFound();
         if (version !== undefined && before.version !== version) throw staleVersion(before.version);
+        if (!judge.rightsOf(c.def, actor, before).delete) throw new ApiError(403, 'errors.notDeletable');
         await tx.query(`DELETE FROM ${c.table.table} WHERE id = $1`, [id]);
         await audit(tx, c, id, 'delete', Object.keys(before.data).sort(), actor);
       });
@@ -420,6 +439,12 @@ export function createEntityStore(
         await audit(tx, c, id, 'transition', [...new Set([...changedFields(before.data, data), ...(status !== before.status ? ['status'] : [])])].sort(), actor);
         return shown(actor, c, toRecord(rows[0]!));
       });
+    },
+
+    async rights(entity, id, actor) {
+      const c = entityOf(entity);
+      const row = await readableRow(c, id, actor);
+      return judge.recordRights(c.def, actor, row);
     },
 
     async listSearch(entity, filters, payload, actor) {

@@ -36,7 +36,7 @@ describe('file widget', () => {
     const { user, data, container } = renderEntityForm({ schema, uiSchema }, { dataProvider });
     await user.upload(fileInput(container), [fileOf('notes.txt', 1536, 'text/plain'), fileOf('Report.PDF', 10 * 1024 * 1024, 'application/pdf')]);
     await waitFor(() => expect(data().files).toEqual(['id-notes.txt-0', 'id-Report.PDF-1']));
-    expect(dataProvider.upload).toHaveBeenCalledWith('sample', expect.any(Array));
+    expect(dataProvider.upload).toHaveBeenCalledWith('sample', expect.any(Array), undefined);
     const items = [...fieldElement(container, '/files').querySelectorAll<HTMLElement>('[data-file]')];
     expect(items.map((i) => i.dataset.kind)).toEqual(['txt', 'pdf']);
     expect(items[0]!.textContent).toContain('notes.txt');
@@ -88,6 +88,23 @@ describe('file widget', () => {
     renderEntityForm({ schema, uiSchema, formData: { files: ['lost-id'] } }, { dataProvider: failing });
     await waitFor(() => expect(failing.getFileInfo).toHaveBeenCalled());
     expect(screen.getByText('lost-id')).toBeTruthy();
+  });
+
+  it('binds uploads to the record being edited, and offers no removal of a file someone else attached', async () => {
+    const dataProvider = createFakeDataProvider({
+      getFileInfo: vi.fn(() => Promise.resolve([{ ...info('theirs', 'evidence.pdf', 900), removable: false }, { ...info('mine', 'answer.pdf', 800), removable: true }])),
+    });
+    const { user, data, container } = renderEntityForm({ schema, uiSchema, recordId: 42, formData: { files: ['theirs', 'mine'] } }, { dataProvider });
+    expect(await screen.findByText('evidence.pdf')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Remove evidence.pdf' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Remove answer.pdf' }));
+    expect(data().files).toEqual(['theirs']);
+    await user.upload(fileInput(container), fileOf('more.png', 100, 'image/png'));
+    await waitFor(() => expect(data().files).toEqual(['theirs', 'id-more.png-0']));
+    expect(dataProvider.upload).toHaveBeenCalledWith('sample', expect.any(Array), 42);
+    // One's own new upload may be taken out again.
+    await user.click(screen.getByRole('button', { name: 'Remove more.png' }));
+    expect(data().files).toEqual(['theirs']);
   });
 
   it('offers download links and no buttons when read-only', async () => {

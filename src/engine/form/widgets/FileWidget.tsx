@@ -20,7 +20,7 @@ const useStyles = makeStyles({
   problem: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200, marginTop: tokens.spacingVerticalXXS },
 });
 
-type FileInfo = Pick<UploadedFile, 'id' | 'name' | 'mime' | 'size'>;
+type FileInfo = Pick<UploadedFile, 'id' | 'name' | 'mime' | 'size' | 'removable'>;
 
 const acceptList = (accept: unknown): string[] =>
   Array.isArray(accept) ? accept.map(String) : typeof accept === 'string' ? accept.split(',').map((a) => a.trim()).filter(Boolean) : [];
@@ -32,13 +32,16 @@ const positive = (n: unknown): number | undefined => (typeof n === 'number' && n
  * the returned ids. At most `maxItems` files (default 5), each at most 10 MB
  * (`ui:options.maxBytes`), optionally only `ui:options.accept` types; files are listed with
  * an icon by extension and their size. Ids stored earlier are named via `getFileInfo`, or
- * shown as they are when that fails. Read-only: links to download, no buttons.
+ * shown as they are when that fails. Read-only: links to download, no buttons. A file someone
+ * else attached to the record (file info says it is not `removable` by this user) has no
+ * remove button: only its uploader takes it out — unless the field is `ui:options.replaceable`
+ * (the entity's edit rules name it in `replaceableFiles`, e.g. a photo).
  */
 export function FileWidget(props: WidgetProps) {
   const { id, value, schema, options, registry, readonly, disabled, onChange, onBlur } = props;
   const styles = useStyles();
   const i18n = useTranslator();
-  const { entity, dataProvider } = formContextOf(registry);
+  const { entity, recordId, dataProvider } = formContextOf(registry);
   const input = useRef<HTMLInputElement>(null);
   const [uploaded, setUploaded] = useState<Record<string, FileInfo>>({});
   const [problems, setProblems] = useState<string[]>([]);
@@ -82,7 +85,7 @@ export function FileWidget(props: WidgetProps) {
     if (!accepted.length) return;
     setUploading(true);
     try {
-      const stored = await dataProvider.upload(entity, accepted);
+      const stored = await dataProvider.upload(entity, accepted, recordId);
       setUploaded((known) => ({ ...known, ...Object.fromEntries(stored.map((f) => [f.id, f])) }));
       onChange([...idsRef.current, ...stored.map((f) => f.id)]);
     } catch {
@@ -109,7 +112,7 @@ export function FileWidget(props: WidgetProps) {
                   <span className={styles.name}>{name}</span>
                 )}
                 {file && <span className={styles.size}>{formatSize(file.size)}</span>}
-                {!readonly && (
+                {!readonly && (uploaded[fid] || options.replaceable === true || file?.removable !== false) && (
                   <Button
                     size="small"
                     appearance="subtle"

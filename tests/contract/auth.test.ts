@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { buildApp, REPO_ROOT } from '../../src/server/app.ts';
@@ -159,7 +159,7 @@ for (const backend of backends()) {
     it('signs out by the bearer token alone: no body, an empty JSON body or an empty object, as with the refresh token', async () => {
       const user = await userWith(['employee'], { regionId: 2 });
       const get = (token: string) => app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(token) });
-      const ways: Array<{ name: string; request: (token: string, refreshToken: string) => Parameters<typeof app.inject>[0] }> = [
+      const ways: Array<{ name: string; request: (token: string, refreshToken: string) => InjectOptions }> = [
         { name: 'no body', request: (token) => ({ method: 'POST', url: '/api/logout', headers: as(token) }) },
         { name: 'JSON content type, no bytes', request: (token) => ({ method: 'POST', url: '/api/logout', payload: '', headers: { ...as(token), 'content-type': 'application/json' } }) },
         { name: 'an empty object', request: (token) => ({ method: 'POST', url: '/api/logout', payload: {}, headers: as(token) }) },

@@ -329,7 +329,7 @@ export default fp(
       const parseJson = scope.getDefaultJsonParser('error', 'error');
       scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
         if (text === '') done(null, {});
-        else parseJson(request, text, done);
+        else parseJson(request, String(text), done);
       });
       scope.post<{ Body: { refresh_token?: string } }>('/api/logout', {
         schema: {

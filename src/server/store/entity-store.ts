@@ -84,7 +84,8 @@ export interface EntityStore {
   /**
    * The record's audit trail, newest first (500 rows at most), for whoever may read the record
    * (else 404/403 as `get`): an outer user sees who acted only on their own changes, and the
-   * names of fields hidden from the actor are left out.
+   * names and values of fields hidden from the actor are left out (audit-trail.ts
+   * `readableChanges`; to an outer user the values of staff user fields too).
    */
   audit(entity: string, id: number, actor: Actor): Promise<{ list: AuditEntry[] }>;
 }

@@ -218,6 +218,29 @@ describe('detail screen', () => {
   });
 });
 
+describe('the history tab', () => {
+  it('shows each change as field: old → new, a save without changes, and shortens long values', async () => {
+    const at = '2026-01-02T03:04:05.000Z';
+    const dp = createFakeDataProvider({
+      getOne: async () => record(),
+      getHistory: async () => [
+        { id: 3, at, actor: '1', action: 'transition', changed: ['status'], diff: [{ pointer: '/status', old: 'CREATED', new: 'DONE' }] },
+        { id: 2, at, actor: '1', action: 'update', changed: ['name', 'note'], diff: [{ pointer: '/name', old: 'Lamp', new: 'Fan' }, { pointer: '/note', old: 'x'.repeat(10_000), truncated: ['old'] }] },
+        { id: 1, at, actor: null, action: 'update', changed: [], diff: [] },
+      ],
+    });
+    const { user } = renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', dp);
+    await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
+    await user.click(document.querySelector<HTMLElement>('[data-tab="history"]')!);
+    await waitFor(() => expect(document.querySelector('[data-change="/name"]')?.textContent).toBe('Name: Lamp → Fan'));
+    expect(document.querySelector('[data-change="/status"]')!.textContent).toMatch(/^Status: .+ → .+$/);
+    const note = document.querySelector('[data-change="/note"]')!.textContent!;
+    expect(note).toMatch(/^Note: x+… → —$/);
+    expect(note.length).toBeLessThan(300);
+    expect(document.querySelectorAll('[data-audit="update"]')[1]!.textContent).toContain('Saved without changes');
+  });
+});
+
 describe('what the user may not use is not offered', () => {
   it('hides edit and delete from a user who may only read, and creating needs no field rules', async () => {
     const reader = abilityOfRoles([{ permissions: ['read Gadget'] }]).ability;

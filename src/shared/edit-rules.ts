@@ -140,32 +140,3 @@ const grantAllows = (g: EditGrant, pointer: string): boolean =>
 export function mayChange(rights: EditRights, pointer: string): boolean {
   return rights.grants.some((g) => grantAllows(g, pointer));
 }
-
-const isObject = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Equal as JSON values, whatever the order of object keys. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameJson(v, (b as unknown[])[i]));
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].every((k) => sameJson((a as Data)[k], (b as Data)[k]));
-}
-
-/**
- * The fields that differ between two records, as pointers to the innermost object properties
- * that changed (arrays and scalars are compared whole; an object added or removed counts
- * property by property).
- * @example changedFields({ c: { a: 1, b: 2 } }, { c: { a: 1, b: 3 }, d: 'x' }) // ['/c/b', '/d']
- */
-export function changedFields(before: unknown, after: unknown, prefix = ''): string[] {
-  if (sameJson(before, after)) return [];
-  // Into objects (also one added or removed whole), so that each changed property is named.
-  const descend = !prefix || (isObject(before) || before === undefined) && (isObject(after) || after === undefined);
-  if (!descend) return [prefix];
-  const b = isObject(before) ? before : {};
-  const a = isObject(after) ? after : {};
-  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
-  return keys.flatMap((k) => changedFields(b[k], a[k], `${prefix}/${k}`));
-}

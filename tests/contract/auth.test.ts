@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { buildApp, REPO_ROOT } from '../../src/server/app.ts';
@@ -154,6 +154,29 @@ for (const backend of backends()) {
       expect((await get(tablet.json().token)).statusCode).toBe(401);
       expect((await refreshWith(tablet.json().refreshToken)).statusCode).toBe(401);
       expect((await get(phone.json().token)).statusCode).toBe(200);
+    });
+
+    it('signs out by the bearer token alone: no body, an empty JSON body or an empty object, as with the refresh token', async () => {
+      const user = await userWith(['employee'], { regionId: 2 });
+      const get = (token: string) => app.inject({ method: 'GET', url: '/api/appeal/get/empty', headers: as(token) });
+      const ways: Array<{ name: string; request: (token: string, refreshToken: string) => InjectOptions }> = [
+        { name: 'no body', request: (token) => ({ method: 'POST', url: '/api/logout', headers: as(token) }) },
+        { name: 'JSON content type, no bytes', request: (token) => ({ method: 'POST', url: '/api/logout', payload: '', headers: { ...as(token), 'content-type': 'application/json' } }) },
+        { name: 'an empty object', request: (token) => ({ method: 'POST', url: '/api/logout', payload: {}, headers: as(token) }) },
+        { name: 'the refresh token', request: (token, refreshToken) => ({ method: 'POST', url: '/api/logout', payload: { refresh_token: refreshToken }, headers: as(token) }) },
+      ];
+      for (const [i, way] of ways.entries()) {
+        const device = await signIn(`u${made}-employee`, 'correct horse battery', `10.4.0.${i + 1}`);
+        expect(device.statusCode, device.body).toBe(200);
+        const { token, refreshToken } = device.json() as { token: string; refreshToken: string };
+        expect((await get(token)).statusCode).toBe(200);
+        const out = await app.inject(way.request(token, refreshToken));
+        expect(out.statusCode, `${way.name}: ${out.body}`).toBe(200);
+        expect((await get(token)).statusCode, way.name).toBe(401);
+        expect((await refreshWith(refreshToken)).statusCode, way.name).toBe(401);
+      }
+      // The first device's session was none of these: it still works.
+      expect((await get(user.token)).statusCode).toBe(200);
     });
 
     it.skipIf(backend.name !== 'postgres')('ends a session signed out on another instance within the revocation poll', async () => {

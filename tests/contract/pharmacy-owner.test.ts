@@ -3,7 +3,8 @@
  * the pharmacy an appeal is about (pharmacy-appeal scope.recipients /pharmacy/stir), or of the
  * seller of a wholesale appeal (/seller/stir), reads that appeal — without the consumer's PINFL
  * and phone, or the buyer's address and e-mail (role pharmacy-owner, hiddenFields). An appeal
- * about another pharmacy is not found; the same TIN typed in without proof opens nothing.
+ * about another pharmacy is not found; the same TIN typed in without proof opens nothing. The
+ * appeal's audit shows them old → new values without the hidden ones and without staff ids.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -99,6 +100,36 @@ for (const backend of backends()) {
       }
       expect((await as(unproven, 'GET', `${RETAIL}/get/${mine.id}`)).statusCode).toBe(404);
       expect((await as(unproven, 'GET', `${WHOLESALE}/get/${sold.id}`)).statusCode).toBe(404);
+    });
+
+    it('reads the audit’s old → new values without the hidden consumer fields and without staff ids', async () => {
+      const consumer = mine.consumer as Record<string, unknown>;
+      const seen = (await app.inject({ method: 'GET', url: `${RETAIL}/get/${mine.id}` })).json();
+      const changed = { ...consumer, firstName: 'Dilshod', pinfl: '31205899876543', phone: '+99893-777-66-55' };
+      const executor = Number((await createStaff(app, 'pharmacy-executor', ['executor'])).id);
+      expect(seen.executorId).not.toBe(executor);
+      const res = await app.inject({ method: 'PUT', url: `${RETAIL}/update/${mine.id}`, payload: { ...seen, consumer: changed, executorId: executor } });
+      expect(res.statusCode, res.body).toBe(200);
+      const secrets = ['31205891234567', '31205899876543', String(consumer.phone), '+99893-777-66-55'];
+
+      const theirs = await as(owner, 'GET', `${RETAIL}/audit/${mine.id}`);
+      expect(theirs.statusCode, theirs.body).toBe(200);
+      for (const secret of secrets) expect(theirs.body).not.toContain(secret);
+      const [edit, made] = theirs.json().list as Array<{ action: string; diff: Array<Record<string, unknown>> }>;
+      expect(edit!.diff).toEqual([
+        { pointer: '/consumer/firstName', old: consumer.firstName, new: 'Dilshod' },
+        // An outer user is told that the executor changed, not who it is.
+        { pointer: '/executorId', redacted: true },
+      ]);
+      expect(made!.diff.map((c) => c.pointer)).toContain('/consumer/firstName');
+      expect(made!.diff.map((c) => c.pointer).filter((p) => String(p).match(/pinfl|phone/))).toEqual([]);
+
+      // Staff see every value.
+      const staff = (await app.inject({ method: 'GET', url: `${RETAIL}/audit/${mine.id}` })).json().list[0];
+      expect(staff.diff).toEqual(expect.arrayContaining([
+        { pointer: '/consumer/pinfl', old: '31205891234567', new: '31205899876543' },
+        { pointer: '/executorId', ...(seen.executorId === undefined ? {} : { old: seen.executorId }), new: executor },
+      ]));
     });
 
     it('may only read: no update, no status change', async () => {

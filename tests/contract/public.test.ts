@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
+import { migrate } from '../../src/server/db/migrate.ts';
 import { PDF, PNG, EXE } from '../support/multipart.ts';
 import { appealInput, caseInput, noticeInput, REFERENCE_PATTERN, submission } from '../support/public-samples.ts';
 
@@ -81,6 +82,69 @@ for (const backend of backends()) {
         const six = Array.from({ length: 6 }, (_, i) => ({ name: `${i}.png`, type: 'image/png', content: PNG }));
         expect((await send(submission(appealInput(7), six), { ip: nextIp() })).statusCode).toBe(413);
         expect((await send(submission(appealInput(8)), { ip: nextIp(), key: 'bad key!' })).statusCode).toBe(400);
+        expect(await count('SELECT count(*)::int AS n FROM e_appeal')).toBe(before);
+        expect(await count('SELECT count(*)::int AS n FROM file_entity WHERE record_id IS NULL AND kind = $1', ['appeal'])).toBe(0);
+      });
+
+      it('numbers submissions without gaps: a refused one uses no number, concurrent ones get consecutive numbers', async () => {
+        const numberOf = (res: { json(): { referenceNumber: string } }) => Number(res.json().referenceNumber.slice(-6));
+        const first = await send(submission(appealInput(60)), { ip: nextIp(), key: 'gapless-000001' });
+        expect(first.statusCode, first.body).toBe(200);
+        const n = numberOf(first);
+        // Refused in the store, inside the submission's transaction: a field, an attachment id not uploaded.
+        expect((await send(submission(appealInput(61, { phone: '12345' })), { ip: nextIp(), key: 'gapless-000002' })).statusCode).toBe(400);
+        expect((await send(submission(appealInput(62, { files: ['00000000-0000-4000-8000-000000000000'] })), { ip: nextIp() })).statusCode).toBe(400);
+        // Refused before it: a file of a type not allowed, too many files.
+        expect((await send(submission(appealInput(63), [{ name: 'x.exe', type: 'application/octet-stream', content: EXE }]), { ip: nextIp() })).statusCode).toBe(415);
+        const six = Array.from({ length: 6 }, (_, i) => ({ name: `${i}.png`, type: 'image/png', content: PNG }));
+        expect((await send(submission(appealInput(64), six), { ip: nextIp() })).statusCode).toBe(413);
+        const next = await send(submission(appealInput(65)), { ip: nextIp() });
+        expect(next.statusCode, next.body).toBe(200);
+        expect(numberOf(next)).toBe(n + 1);
+        expect(next.json().referenceNumber).toBe(first.json().referenceNumber.replace(/\d{6}$/, String(n + 1).padStart(6, '0')));
+
+        const together = await Promise.all([66, 67, 68, 69, 70].map((i) => send(submission(appealInput(i), [{ name: 'a.png', type: 'image/png', content: PNG }]), { ip: nextIp(), key: `gapless-concurrent-${i}` })));
+        expect(together.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+        expect(together.map(numberOf).sort((a, b) => a - b)).toEqual([n + 2, n + 3, n + 4, n + 5, n + 6]);
+      });
+
+      it('continues from the numbers already given when the counter is new to a database', async () => {
+        const given = await send(submission(appealInput(71)), { ip: nextIp() });
+        expect(given.statusCode).toBe(200);
+        const year = given.json().referenceNumber.split('-')[1];
+        // A database from before the counter: numbers came from a sequence, one of them high.
+        await app.db.query(`INSERT INTO public_submission (entity, reference, ip) VALUES ('appeal', $1, '10.0.0.1')`, [`M-${year}-000900`]);
+        await app.db.query('DROP TABLE reference_counter');
+        await migrate(app.db, app.definitions);
+        await migrate(app.db, app.definitions);
+        const next = await send(submission(appealInput(72)), { ip: nextIp() });
+        expect(next.statusCode, next.body).toBe(200);
+        expect(next.json().referenceNumber).toBe(`M-${year}-000901`);
+      });
+
+      it('answers 422 to an Idempotency-Key reused with another body, storing nothing; the same body again answers the first reply', async () => {
+        const ip = nextIp();
+        const input = appealInput(80);
+        const first = await send(submission(input, [{ name: 'a.png', type: 'image/png', content: PNG }]), { ip, key: 'reused-key-0001' });
+        expect(first.statusCode, first.body).toBe(200);
+        const before = await count('SELECT count(*)::int AS n FROM e_appeal');
+        // The same data (its keys in another order) and the same file: the first reply.
+        const reordered = Object.fromEntries(Object.entries(input).reverse());
+        const again = await send(submission(reordered, [{ name: 'a.png', type: 'image/png', content: PNG }]), { ip, key: 'reused-key-0001' });
+        expect(again.statusCode).toBe(200);
+        expect(again.json()).toEqual(first.json());
+        for (const [what, body] of [
+          ['other data', submission({ ...input, content: 'Boshqa matn' }, [{ name: 'a.png', type: 'image/png', content: PNG }])],
+          ['another file', submission(input, [{ name: 'a.png', type: 'application/pdf', content: PDF }])],
+          ['no file', submission(input)],
+        ] as const) {
+          const res = await send(body, { ip, key: 'reused-key-0001' });
+          expect(res.statusCode, `${what}: ${res.body}`).toBe(422);
+          expect(res.json().message).toBe('This Idempotency-Key was already used with different content; the first request stands. Use a new key for a new one');
+        }
+        const ru = await send(submission({ ...input, content: 'Boshqa matn' }), { ip, key: 'reused-key-0001', lang: 'ru' });
+        expect(ru.statusCode).toBe(422);
+        expect(ru.json().message).toMatch(/[А-Яа-я]/);
         expect(await count('SELECT count(*)::int AS n FROM e_appeal')).toBe(before);
         expect(await count('SELECT count(*)::int AS n FROM file_entity WHERE record_id IS NULL AND kind = $1', ['appeal'])).toBe(0);
       });

@@ -136,15 +136,25 @@ for (const backend of backends()) {
       expect(stored.json().answers[0]).toEqual({ key: 'q1', question: quiz.questions[0]!.text, value: 'One month', choices: [1] });
     });
 
-    it('keeps one response per idempotency key: a repeat answers the first reply', async () => {
+    it('keeps one response per idempotency key: a repeat answers the first reply, other answers under the same key 422', async () => {
       const key = randomUUID();
       const before = await counts();
       const first = await answer(surveyId, { q1: 5, q2: 0, q3: 'Good' }, { key });
-      const [again, concurrent] = await Promise.all([answer(surveyId, { q1: 1, q2: 1 }, { key }), answer(surveyId, { q1: 2, q2: 1 }, { key })]);
+      // The same answers, also with their keys in another order and two at once.
+      const [again, concurrent] = await Promise.all([answer(surveyId, { q1: 5, q2: 0, q3: 'Good' }, { key }), answer(surveyId, { q3: 'Good', q2: 0, q1: 5 }, { key })]);
       expect(first.statusCode).toBe(200);
       expect(again.json()).toEqual(first.json());
       expect(concurrent.json()).toEqual(first.json());
+      const other = await answer(surveyId, { q1: 1, q2: 1 }, { key });
+      expect(other.statusCode, other.body).toBe(422);
+      expect(other.json().message).toBe('This Idempotency-Key was already used with different content; the first request stands. Use a new key for a new one');
       expect(await counts()).toEqual({ responses: before.responses + 1, claims: before.claims + 1 });
+      // A first answer sent twice at once is one response too.
+      const twice = randomUUID();
+      const both = await Promise.all([answer(surveyId, { q1: 4, q2: 1 }, { key: twice }), answer(surveyId, { q1: 4, q2: 1 }, { key: twice })]);
+      expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+      expect(both[1]!.json()).toEqual(both[0]!.json());
+      expect(await counts()).toEqual({ responses: before.responses + 2, claims: before.claims + 2 });
       expect(first.json()).toMatchObject({ scored: false, showResults: true });
       expect(first.json()).not.toHaveProperty('score');
     });

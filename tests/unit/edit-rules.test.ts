@@ -4,7 +4,8 @@
  * exceptions, field sets), and the changed fields of an update; plus the written document.
  */
 import { describe, expect, it } from 'vitest';
-import { changedFields, editRightsOf, fits, mayChange, ruleSetFor, statesOf } from '../../src/shared/edit-rules.ts';
+import { editRightsOf, fits, mayChange, ruleSetFor, statesOf } from '../../src/shared/edit-rules.ts';
+import { changedPointers } from '../../src/shared/json-diff.ts';
 import type { EditRules } from '../../src/generated/meta.ts';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
@@ -74,11 +75,13 @@ describe('edit rules', () => {
   });
 
   it('names the innermost changed properties, whatever the key order, and no change as none', () => {
-    expect(changedFields({ a: { x: 1, y: 2 }, b: [1] }, { b: [1], a: { y: 2, x: 1 } })).toEqual([]);
-    expect(changedFields({ a: { x: 1, y: 2 } }, { a: { x: 1, y: 3 }, c: 'new' })).toEqual(['/a/y', '/c']);
-    expect(changedFields({ a: { x: 1 } }, {})).toEqual(['/a/x']);
-    expect(changedFields({ a: { x: 1 } }, { a: null })).toEqual(['/a']);
-    expect(changedFields({ list: [1, 2] }, { list: [2, 1] })).toEqual(['/list']);
+    expect(changedPointers({ a: { x: 1, y: 2 }, b: [1] }, { b: [1], a: { y: 2, x: 1 } })).toEqual([]);
+    expect(changedPointers({ a: { x: 1, y: 2 } }, { a: { x: 1, y: 3 }, c: 'new' })).toEqual(['/a/y', '/c']);
+    expect(changedPointers({ a: { x: 1 } }, {})).toEqual(['/a/x']);
+    expect(changedPointers({ a: {} }, {})).toEqual(['/a']);
+    expect(changedPointers({}, { a: {} })).toEqual(['/a']);
+    expect(changedPointers({ a: { x: 1 } }, { a: null })).toEqual(['/a']);
+    expect(changedPointers({ list: [1, 2] }, { list: [2, 1] })).toEqual(['/list']);
   });
 
   it('writes every entity and every state of its machine into docs/edit-rules.md', async () => {

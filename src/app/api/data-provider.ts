@@ -6,6 +6,7 @@
 import type { HttpClient } from './http.ts';
 import { manifests } from '../../definitions/client.ts';
 import type { ReferenceItem as ReferenceListItem } from '../../generated/meta.ts';
+import type { AuditEntry } from '../../shared/audit.ts';
 
 export type RecordData = Record<string, unknown>;
 export type StoredRecord = RecordData & { id: number; version: number; status: string; createdAt: string; updatedAt: string };
@@ -22,13 +23,8 @@ export interface ListParams {
 /** A reference-list item as the API returns it (the definition's item without its display order). */
 export type ReferenceItem = Omit<ReferenceListItem, 'sort'>;
 
-export interface AuditEntry {
-  id: number;
-  at: string;
-  actor: string | null;
-  action: string;
-  changed: string[];
-}
+/** One row of a record's audit trail (`GET {base}/audit/{id}`). */
+export type { AuditEntry };
 
 export interface UploadedFile {
   id: string;

@@ -100,7 +100,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
       </TabList>
       <div style={{ marginTop: 12 }}>
         {tab === 'record' && <EntityForm entity={entity} schema={def.schema} uiSchema={uiSchema} formData={dataOnly(data)} readOnly onSubmit={() => undefined} />}
-        {tab === 'history' && <HistoryTable entity={entity} id={id} fieldTitle={fieldTitle} />}
+        {tab === 'history' && <HistoryTable entity={entity} id={id} schema={def.schema as JSONSchema7} fieldTitle={fieldTitle} />}
         {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} base={def.manifest.base} machine={workflow} id={id} />}
       </div>
       {dialog}

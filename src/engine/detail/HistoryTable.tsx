@@ -1,14 +1,67 @@
-import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Spinner, Body1 } from '@fluentui/react-components';
+import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Spinner, Body1, makeStyles, tokens } from '@fluentui/react-components';
+import { useQueries } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { JSONSchema7 } from 'json-schema';
 import { useGetHistory } from '../../app/api/hooks.ts';
-import { formatDateTime } from '../../shared/format.ts';
+import { useDataProvider } from '../../app/api/context.tsx';
+import type { ReferenceItem } from '../../app/api/data-provider.ts';
+import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
+import { formatCell, formatDateTime, resolveColumnFormat, type ColumnFormat, type FormatContext, type GridColumn, type Translate } from '../../shared/format.ts';
+import { pickLocale } from '../../shared/locales.ts';
+import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 
-/** The record's audit rows: when, who, what was done and which fields changed. */
-export function HistoryTable({ entity, id, fieldTitle }: { entity: string; id: number; fieldTitle(pointer: string): string }) {
-  const { t } = useTranslation();
+/** Characters of one value shown in the table; the audit keeps more. */
+const SHOWN_CHARS = 200;
+
+const useStyles = makeStyles({
+  change: { overflowWrap: 'anywhere' },
+  quiet: { color: tokens.colorNeutralForeground3 },
+});
+
+/**
+ * The record's audit rows: when, who, what was done and, for each changed field, its old →
+ * new value as the list shows values (dates, yes/no, choices and reference names translated).
+ * Rows written before values were kept name the changed fields only.
+ */
+export function HistoryTable({ entity, id, schema, fieldTitle }: { entity: string; id: number; schema: JSONSchema7; fieldTitle(pointer: string): string }) {
+  const { t, i18n } = useTranslation();
+  const s = useStyles();
+  const dataProvider = useDataProvider();
   const history = useGetHistory(entity, id);
+  const locale = pickLocale(i18n.language);
+  const translate = useMemo<Translate>(() => (key) => (i18n.exists(key) ? t(key) : undefined), [t, i18n]);
+  const formats = useMemo(() => {
+    const pointers = new Set((history.data ?? []).flatMap((row) => (row.diff ?? []).map((c) => c.pointer)));
+    return new Map([...pointers].map((p) => [p, resolveColumnFormat({ field: p } as GridColumn, schema)]));
+  }, [history.data, schema]);
+  const referenceKinds = [...new Set([...formats.values()].map((f) => f.reference).filter((k): k is string => Boolean(k)))];
+  // Same keys as useGetReference, so a list already loaded by a form or a grid is reused.
+  const references = useQueries({
+    queries: referenceKinds.map((kind) => ({ queryKey: ['reference', kind, null], queryFn: () => dataProvider.getReference(kind), staleTime: 10 * 60_000 })),
+  });
+  const byKind = new Map<string, Map<number, ReferenceItem>>(referenceKinds.map((kind, i) => [kind, new Map((references[i]?.data ?? []).map((item) => [item.id, item]))]));
+  const context: FormatContext = { locale, translate, reference: (kind, item) => byKind.get(kind)?.get(item) };
+
   if (history.isLoading) return <Spinner />;
   if (!history.data?.length) return <Body1>{t('engine.detail.noHistory')}</Body1>;
+  // The record's own fields by their schema titles; the server-owned ones (a transition's status) by their common names.
+  const title = (pointer: string) => ((SYSTEM_FIELDS as readonly string[]).includes(pointer.slice(1)) ? t(`common.field.${pointer.slice(1)}`) : fieldTitle(pointer));
+  const shown = (c: AuditChange, side: 'old' | 'new') => {
+    if (!(side in c)) return '—';
+    const value = c.truncated?.includes(side) ? String(c[side]) : formatCell(c[side], formats.get(c.pointer) ?? ({ kind: 'text' } as ColumnFormat), context);
+    const text = value === '' ? '—' : value;
+    return text.length > SHOWN_CHARS || c.truncated?.includes(side) ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+  };
+  const changes = (row: AuditEntry) => {
+    if (!row.diff) return row.changed.map((f) => title(`/${f}`)).join(', ');
+    if (!row.diff.length) return <span className={s.quiet}>{t('engine.detail.audit.noChanges')}</span>;
+    return row.diff.map((c) => (
+      <div key={c.pointer} data-change={c.pointer} className={s.change}>
+        {title(c.pointer)}: {c.redacted ? <span className={s.quiet}>{t('engine.detail.audit.withheld')}</span> : `${shown(c, 'old')} → ${shown(c, 'new')}`}
+      </div>
+    ));
+  };
   return (
     <Table data-region="history" size="small">
       <TableHeader>
@@ -25,7 +78,7 @@ export function HistoryTable({ entity, id, fieldTitle }: { entity: string; id: n
             <TableCell>{formatDateTime(row.at)}</TableCell>
             <TableCell>{row.actor ?? t('engine.detail.anonymous')}</TableCell>
             <TableCell>{t(`engine.detail.actions.${row.action}`, { defaultValue: row.action })}</TableCell>
-            <TableCell>{row.changed.map((f) => fieldTitle(`/${f}`)).join(', ')}</TableCell>
+            <TableCell>{changes(row)}</TableCell>
           </TableRow>
         ))}
       </TableBody>

@@ -30,6 +30,8 @@ const CORE_DDL = [
     action text NOT NULL,
     changed text[] NOT NULL DEFAULT '{}'
   )`,
+  // Old → new values of the changed fields (src/server/store/audit-trail.ts); null on rows written before.
+  `ALTER TABLE audit_log ADD COLUMN IF NOT EXISTS diff jsonb`,
   `CREATE INDEX IF NOT EXISTS ix_audit_log_record ON audit_log (entity, record_id, at DESC)`,
   `CREATE TABLE IF NOT EXISTS ref_item (
     kind text NOT NULL,

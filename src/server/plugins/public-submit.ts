@@ -5,6 +5,8 @@ import { ApiError, badInput } from '../errors.ts';
 import { receiveFile, type ReceivedFile } from '../files/receive.ts';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MIME_TYPES, formatBytes } from './files.ts';
 import { findFileFields } from '../store/record-schema.ts';
+import { mustBeSameRequest, requestHash } from '../public/request-hash.ts';
+import type { Queryable } from '../db/database.ts';
 
 /** Submissions one address may make in a minute unless the manifest says otherwise. */
 export const DEFAULT_SUBMITS_PER_MINUTE = 10;
@@ -17,13 +19,30 @@ class DuplicateKey extends Error {}
 const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
 
 /**
+ * The next reference number of `prefix` in `year`, from its counter row, in the submission's
+ * transaction: a submission refused or failed after this rolls the number back with it, so
+ * numbers have no gaps. The row stays locked until the transaction ends, so submissions of
+ * one prefix take their numbers one after another — the caller takes it last.
+ */
+async function nextReference(tx: Queryable, prefix: string, year: number): Promise<string> {
+  const { rows } = await tx.query<{ value: string }>(
+    `INSERT INTO reference_counter (prefix, year, value) VALUES ($1, $2, 1)
+     ON CONFLICT (prefix, year) DO UPDATE SET value = reference_counter.value + 1 RETURNING value::text AS value`,
+    [prefix, year],
+  );
+  return `${prefix}-${year}-${rows[0]!.value.padStart(6, '0')}`;
+}
+
+/**
  * Public multipart submissions (manifest `publicSubmit`): `POST /api<path>` with a `data`
  * field (the record as JSON), an optional `draftId` (a draft of the entity, removed with the
  * submit) and the attached files, without an account. The files, the record (created
  * through the store: validated, audited, files linked), its submission row with the
  * reference number and the draft's removal are one transaction, committed before the
- * answer — an acknowledged submission survives a crash. An `Idempotency-Key` header makes
- * a repeated submit answer the first one's reply instead of creating a second record.
+ * answer — an acknowledged submission survives a crash. Reference numbers have no gaps
+ * (`nextReference`). An `Idempotency-Key` header makes a repeated submit answer the first
+ * one's reply instead of creating a second record; the key with other content (data fields or
+ * files) is refused with 422.
  */
 const publicSubmit: FastifyPluginAsync = async (app) => {
   await app.register(multipart, { throwFileSizeLimit: true });
@@ -38,9 +57,10 @@ const publicSubmit: FastifyPluginAsync = async (app) => {
     const allowed = new Set(def.manifest.files?.mimeTypes ?? DEFAULT_MIME_TYPES);
     const perMinute = submit.perMinute ?? DEFAULT_SUBMITS_PER_MINUTE;
 
-    const earlier = async (key: string): Promise<Reply | undefined> => {
-      const { rows } = await app.db.query<{ reply: Reply | null }>('SELECT reply FROM public_submission WHERE entity = $1 AND idempotency_key = $2', [entity, key]);
-      return rows[0]?.reply ?? undefined;
+    /** The committed submission under `key`: its reply and its content's fingerprint. */
+    const earlier = async (key: string): Promise<{ reply: Reply; hash: string | null } | undefined> => {
+      const { rows } = await app.db.query<{ reply: Reply | null; request_hash: string | null }>('SELECT reply, request_hash FROM public_submission WHERE entity = $1 AND idempotency_key = $2', [entity, key]);
+      return rows[0]?.reply ? { reply: rows[0].reply, hash: rows[0].request_hash } : undefined;
     };
 
     app.post(`/api${submit.path}`, {
@@ -56,12 +76,10 @@ const publicSubmit: FastifyPluginAsync = async (app) => {
       const keyHeader = request.headers['idempotency-key'];
       const key = typeof keyHeader === 'string' && keyHeader ? keyHeader : undefined;
       if (key !== undefined && !KEY_PATTERN.test(key)) throw new ApiError(400, 'errors.badIdempotencyKey');
-      if (key) {
-        const done = await earlier(key);
-        if (done) return done;
-      }
-      const recent = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM public_submission WHERE ip = $1 AND at > now() - interval '1 minute'`, [request.ip]);
-      if (recent.rows[0]!.n >= perMinute) {
+      // A repeat is answered whatever the address's budget; its content is compared once read.
+      const done = key ? await earlier(key) : undefined;
+      const recent = done ? undefined : await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM public_submission WHERE ip = $1 AND at > now() - interval '1 minute'`, [request.ip]);
+      if (recent && recent.rows[0]!.n >= perMinute) {
         reply.header('retry-after', '60');
         throw new ApiError(429, 'errors.tooManyRequests', { params: { seconds: 60 } });
       }
@@ -72,6 +90,7 @@ const publicSubmit: FastifyPluginAsync = async (app) => {
       const cleanup = () => Promise.all(received.flatMap((f) => [rm(f.temp, { force: true }), storage.remove(f.id)]));
       let dataText: string | undefined;
       let draftId: string | undefined;
+      let hash: string | null = null;
       try {
         for await (const part of request.parts({ limits: { fileSize: maxBytes, files: maxFiles + 1, fields: 5, fieldSize: 1024 * 1024 } })) {
           if (part.type === 'field') {
@@ -85,12 +104,20 @@ const publicSubmit: FastifyPluginAsync = async (app) => {
           }
           await receiveFile(part, storage.tempDir, allowed, received);
         }
-        let data: Record<string, unknown>;
+        let data: Record<string, unknown> | undefined;
         try {
           data = JSON.parse(dataText ?? '') as Record<string, unknown>;
         } catch {
-          throw badInput([{ pointer: '/data', key: 'validation.required', params: {} }]);
+          data = undefined;
         }
+        // The content a key stands for: the data as JSON (any key order), the draft, the files' SHA-256s in order.
+        hash = key ? requestHash({ data: data ?? dataText ?? null, draftId: draftId ?? null, files: received.map((f) => f.sha256) }) : null;
+        if (done) {
+          mustBeSameRequest(done.hash, hash!);
+          await cleanup();
+          return done.reply;
+        }
+        if (data === undefined) throw badInput([{ pointer: '/data', key: 'validation.required', params: {} }]);
         if (!data || typeof data !== 'object' || Array.isArray(data)) throw badInput([{ pointer: '/data', key: 'validation.type', params: {} }]);
         if (draftId !== undefined && !/^[0-9a-f-]{36}$/.test(draftId)) throw badInput([{ pointer: '/draftId', key: 'validation.format', params: {} }]);
         if (fileField && received.length) {
@@ -101,16 +128,15 @@ const publicSubmit: FastifyPluginAsync = async (app) => {
         for (const f of received) await storage.put(f.id, f.temp);
         const result = await app.db.transaction(async (tx) => {
           const claimed = await tx.query<{ id: number }>(
-            `INSERT INTO public_submission (entity, idempotency_key, ip) VALUES ($1, $2, $3) ON CONFLICT (entity, idempotency_key) DO NOTHING RETURNING id`,
-            [entity, key ?? null, request.ip],
+            `INSERT INTO public_submission (entity, idempotency_key, request_hash, ip) VALUES ($1, $2, $3, $4) ON CONFLICT (entity, idempotency_key) DO NOTHING RETURNING id`,
+            [entity, key ?? null, hash, request.ip],
           );
           if (!claimed.rows[0]) throw new DuplicateKey();
           for (const f of received) {
             await tx.query('INSERT INTO file_entity (id, kind, name, mime, size, sha256, owner) VALUES ($1, $2, $3, $4, $5, $6, $7)', [f.id, entity, f.name, f.mime, f.size, f.sha256, request.actor.id]);
           }
           const record = await app.store.create(entity, data, request.actor, { tx });
-          const year = new Date(String(record.createdAt)).getUTCFullYear();
-          const referenceNumber = `${submit.referencePrefix}-${year}-${String(claimed.rows[0].id).padStart(6, '0')}`;
+          const referenceNumber = await nextReference(tx, submit.referencePrefix, new Date(String(record.createdAt)).getUTCFullYear());
           const answer: Reply = { id: record.id, referenceNumber, createdAt: String(record.createdAt) };
           await tx.query('UPDATE public_submission SET record_id = $2, reference = $3, reply = $4::jsonb WHERE id = $1', [claimed.rows[0].id, record.id, referenceNumber, JSON.stringify(answer)]);
           // A draft started by a signed-in user stays theirs; an anonymous one belongs to its link.
@@ -121,8 +147,12 @@ const publicSubmit: FastifyPluginAsync = async (app) => {
       } catch (error) {
         await cleanup();
         if (error instanceof DuplicateKey && key) {
-          const done = await earlier(key);
-          if (done) return done;
+          // Another request with this key committed first: a repeat of it, or another request.
+          const first = await earlier(key);
+          if (first) {
+            mustBeSameRequest(first.hash, hash!);
+            return first.reply;
+          }
           throw new ApiError(409, 'errors.duplicateSubmit');
         }
         const code = (error as { code?: string }).code;

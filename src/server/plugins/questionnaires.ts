@@ -9,6 +9,7 @@ import {
   answerSchema, answerUiSchema, isScored, passes, publicQuestions, questionsOf, RATING_MAX, RATING_MIN, scoreAnswers, storedAnswers, type Answers,
 } from '../../shared/questionnaire.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
+import { mustBeSameRequest, requestHash } from '../public/request-hash.ts';
 
 /** Answers one address may send in a minute unless the manifest says otherwise. */
 export const DEFAULT_ANSWERS_PER_MINUTE = 10;
@@ -41,7 +42,8 @@ const looseObject = { type: 'object', additionalProperties: true } as const;
  * validated against the same schema, refused outside the open dates, scored where options are
  * marked correct and stored as a record of the responses entity (through the store, as the
  * system actor: validated and audited) together with its `questionnaire_answer` row — the
- * browser's idempotency key (one response per browser; a repeat answers the first reply) and
+ * browser's idempotency key (one response per browser; a repeat answers the first reply, the key
+ * with other answers is refused with 422) and
  * the address (a per-address limit that holds across instances). Per-question counts are
  * public where the record allows it, and always for staff who may read the responses.
  */
@@ -102,9 +104,13 @@ const questionnaires: FastifyPluginAsync = async (app) => {
       return { ...publicView(row), questions, schema: answerSchema(questions), uiSchema: answerUiSchema(questions) };
     });
 
-    const earlier = async (id: number, key: string): Promise<Data | undefined> => {
-      const { rows } = await app.db.query<{ reply: Data | null }>('SELECT reply FROM questionnaire_answer WHERE entity = $1 AND questionnaire_id = $2 AND idempotency_key = $3', [entity, id, key]);
-      return rows[0]?.reply ?? undefined;
+    /** The committed answer under `key`, if the content it was sent with (`hash`) is this one's (else 422). */
+    const earlier = async (id: number, key: string, hash: string): Promise<Data | undefined> => {
+      const { rows } = await app.db.query<{ reply: Data | null; request_hash: string | null }>(
+        'SELECT reply, request_hash FROM questionnaire_answer WHERE entity = $1 AND questionnaire_id = $2 AND idempotency_key = $3', [entity, id, key]);
+      if (!rows[0]?.reply) return undefined;
+      mustBeSameRequest(rows[0].request_hash, hash);
+      return rows[0].reply;
     };
 
     app.post<{ Params: { id: number }; Body: { answers?: unknown } }>(`${base}/:id/answer`, {
@@ -114,14 +120,16 @@ const questionnaires: FastifyPluginAsync = async (app) => {
         params: idParams,
         headers: { type: 'object', properties: { 'idempotency-key': { type: 'string' } } },
         body: looseObject,
-        response: { 200: looseObject, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
+        response: { 200: looseObject, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema },
       },
     }, async (request, reply) => {
       const id = request.params.id;
       const key = request.headers['idempotency-key'];
       if (typeof key !== 'string' || !KEY_PATTERN.test(key)) throw new ApiError(400, 'errors.badIdempotencyKey');
       const row = await load(id);
-      const done = await earlier(id, key);
+      // What the key stands for: the body as JSON, whatever the order of its keys.
+      const hash = requestHash(request.body ?? null);
+      const done = await earlier(id, key, hash);
       if (done) return done;
       const recent = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM questionnaire_answer WHERE ip = $1 AND at > now() - interval '1 minute'`, [request.ip]);
       if (recent.rows[0]!.n >= perMinute) {
@@ -147,8 +155,8 @@ const questionnaires: FastifyPluginAsync = async (app) => {
       try {
         return await app.db.transaction(async (tx) => {
           const claimed = await tx.query<{ id: number }>(
-            `INSERT INTO questionnaire_answer (entity, questionnaire_id, idempotency_key, ip) VALUES ($1, $2, $3, $4) ON CONFLICT (entity, questionnaire_id, idempotency_key) DO NOTHING RETURNING id`,
-            [entity, id, key, request.ip],
+            `INSERT INTO questionnaire_answer (entity, questionnaire_id, idempotency_key, request_hash, ip) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (entity, questionnaire_id, idempotency_key) DO NOTHING RETURNING id`,
+            [entity, id, key, hash, request.ip],
           );
           if (!claimed.rows[0]) throw new DuplicateKey();
           const response = await app.store.create(q.responses.entity, {
@@ -165,7 +173,7 @@ const questionnaires: FastifyPluginAsync = async (app) => {
         });
       } catch (error) {
         if (error instanceof DuplicateKey) {
-          const first = await earlier(id, key);
+          const first = await earlier(id, key, hash);
           if (first) return first;
           throw new ApiError(409, 'errors.duplicateSubmit');
         }

@@ -2,6 +2,32 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import { normalizeSortField } from '../store/list-query.ts';
 
+/** One old → new change of an audit row (src/shared/audit.ts); a value is any JSON value. */
+const auditChangeSchema = {
+  type: 'object',
+  required: ['pointer'],
+  properties: {
+    pointer: { type: 'string' },
+    old: {},
+    new: {},
+    truncated: { type: 'array', items: { type: 'string', enum: ['old', 'new'] } },
+    redacted: { type: 'boolean' },
+  },
+} as const;
+
+/** One row of a record's audit trail (src/shared/audit.ts). */
+const auditEntrySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    at: { type: 'string' },
+    actor: { type: ['string', 'null'] },
+    action: { type: 'string' },
+    changed: { type: 'array', items: { type: 'string' } },
+    diff: { type: 'array', items: auditChangeSchema },
+  },
+} as const;
+
 /**
  * Read-only views of a record beside the generic verbs: its audit history and a lookup by
  * a unique field (a company by its tax ID, for a form that fills itself in). Both go through
@@ -17,9 +43,9 @@ const records: FastifyPluginAsync = async (app) => {
     app.get<{ Params: { id: number } }>(`${base}/audit/:id`, {
       schema: {
         tags,
-        summary: 'Who changed the record, when and which fields',
+        summary: 'Who changed the record, when, which fields, and their old → new values (without what the caller may not see)',
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
-        response: { 200: { type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, at: { type: 'string' }, actor: { type: ['string', 'null'] }, action: { type: 'string' }, changed: { type: 'array', items: { type: 'string' } } } } } } } },
+        response: { 200: { type: 'object', properties: { list: { type: 'array', items: auditEntrySchema } } } },
       },
     }, async (request) => app.store.audit(entity, request.params.id, request.actor));
 

@@ -8,7 +8,8 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { DefinitionRegistry, EntityDefinition } from '../../definitions/registry.ts';
 import { deref } from '../../definitions/pointer.ts';
-import { changedFields, coveredBy, editRightsOf, mayChange, ruleSetFor, sameJson, statesOf, type EditRights, type StatesInfo } from '../../shared/edit-rules.ts';
+import { coveredBy, editRightsOf, mayChange, ruleSetFor, statesOf, type EditRights, type StatesInfo } from '../../shared/edit-rules.ts';
+import { changedPointers, sameJson } from '../../shared/json-diff.ts';
 import { valueAt } from '../../shared/format.ts';
 import { hiddenFieldsOf, readOnlyFieldsOf } from '../../shared/ability.ts';
 import { isRecipient, type Actor } from '../auth/access.ts';
@@ -72,7 +73,7 @@ export function createEditRightsJudge(registry: DefinitionRegistry): EditRightsJ
 
     refusedChanges(def, actor, rights, before, after) {
       const fixed = fixedOf(def, actor);
-      const changed = changedFields(before, after);
+      const changed = changedPointers(before, after);
       // The roles' own read-only and hidden fields, named as the roles name them.
       const byRoles = fixed.filter((f) => !sameJson(valueAt(before, f), valueAt(after, f)));
       const byRules = changed.filter((p) => !mayChange(rights, p) && !coveredBy(byRoles, p));

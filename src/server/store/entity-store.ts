@@ -15,6 +15,8 @@ import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { isHiddenField, touchesHiddenField, withKeptFields, withoutFields } from '../../shared/hidden-fields.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { createEditRightsJudge, type RecordRights } from './edit-rights.ts';
+import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
+import { auditRow, readableChanges, staffUserPointers } from './audit-trail.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export type { Actor } from '../auth/access.ts';
@@ -23,16 +25,7 @@ export type { Actor } from '../auth/access.ts';
 export type StoredRecord = Record<string, unknown> & { id: number; version: number; status: string };
 
 /** One row of a record's audit trail, as `GET {base}/audit/{id}` shows it. */
-export interface AuditEntry {
-  /** bigint: the drivers may hand it over as text; the route's reply schema makes it a number. */
-  id: number | string;
-  at: string;
-  /** The user who acted; null to an outer user for anyone else's change. */
-  actor: string | null;
-  action: string;
-  /** The top-level fields the change touched (without those hidden from the reader). */
-  changed: string[];
-}
+export type { AuditEntry } from '../../shared/audit.ts';
 
 interface Compiled {
   def: EntityDefinition;
@@ -107,7 +100,8 @@ export interface EntityStore {
   /**
    * The record's audit trail, newest first (500 rows at most), for whoever may read the record
    * (else 404/403 as `get`): an outer user sees who acted only on their own changes, and the
-   * names of fields hidden from the actor are left out.
+   * names and values of fields hidden from the actor are left out (audit-trail.ts
+   * `readableChanges`; to an outer user the values of staff user fields too).
    */
   audit(entity: string, id: number, actor: Actor): Promise<{ list: AuditEntry[] }>;
 }
@@ -184,10 +178,6 @@ function rethrowUnique(error: unknown, c: { table: EntityTable; def: EntityDefin
   throw error;
 }
 
-const changedFields = (before: Record<string, unknown>, after: Record<string, unknown>): string[] =>
-  [...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
-    .sort();
 
 /**
  * The two statements of one list-search: the page, and the count that stops past the cap
@@ -280,8 +270,14 @@ export function createEntityStore(
     if (ids.length) await tx.query('UPDATE file_entity SET record_id = $1 WHERE id = ANY($2::uuid[]) AND record_id IS NULL', [recordId, ids]);
   };
 
-  const audit = (tx: Queryable, c: Compiled, recordId: number, action: string, changed: string[], actor: Actor) =>
-    tx.query('INSERT INTO audit_log (actor, entity, record_id, action, changed) VALUES ($1, $2, $3, $4, $5)', [actor.id, c.def.id, recordId, action, changed]);
+  /**
+   * The audit row of a write, in its transaction: the fields changed from `before` to `after`
+   * (absent: a create, a delete) and their old → new values (audit-trail.ts).
+   */
+  const audit = (tx: Queryable, c: Compiled, recordId: number, action: string, actor: Actor, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined, status?: { old: string; new: string }) => {
+    const { changed, diff } = auditRow(before, after, status);
+    return tx.query('INSERT INTO audit_log (actor, entity, record_id, action, changed, diff) VALUES ($1, $2, $3, $4, $5, $6::jsonb)', [actor.id, c.def.id, recordId, action, changed, JSON.stringify(diff)]);
+  };
 
   const lockRow = async (tx: Queryable, c: Compiled, id: number): Promise<Row> => {
     const { rows } = await tx.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1 FOR UPDATE`, [id]);
@@ -383,7 +379,7 @@ export function createEntityStore(
         const { rows } = await tx.query<Row>(c.insertSql, [JSON.stringify(data), c.initialStatus, actor.id]).catch((e) => rethrowUnique(e, c));
         const row = rows[0]!;
         if (c.files.length) await linkFiles(tx, c, row.id, data, actor);
-        await audit(tx, c, row.id, 'create', Object.keys(data).sort(), actor);
+        await audit(tx, c, row.id, 'create', actor, undefined, data);
         return shown(actor, c, toRecord(row));
       });
     },
@@ -408,7 +404,7 @@ export function createEntityStore(
         mustStayInRegion(actor, c, data);
         const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]).catch((e) => rethrowUnique(e, c));
         if (c.files.length) await linkFiles(tx, c, id, data, actor);
-        await audit(tx, c, id, 'update', changedFields(before.data, data), actor);
+        await audit(tx, c, id, 'update', actor, before.data, data);
         return shown(actor, c, toRecord(rows[0]!));
       });
     },
@@ -422,7 +418,7 @@ export function createEntityStore(
         if (version !== undefined && before.version !== version) throw staleVersion(before.version);
         if (!judge.rightsOf(c.def, actor, before).delete) throw new ApiError(403, 'errors.notDeletable');
         await tx.query(`DELETE FROM ${c.table.table} WHERE id = $1`, [id]);
-        await audit(tx, c, id, 'delete', Object.keys(before.data).sort(), actor);
+        await audit(tx, c, id, 'delete', actor, before.data, undefined);
       });
     },
 
@@ -436,7 +432,7 @@ export function createEntityStore(
         const { status, data } = await step(toRecord(before), tx);
         validate(c, data);
         const { rows } = await tx.query<Row>(c.transitionSql, [JSON.stringify(data), id, status]).catch((e) => rethrowUnique(e, c));
-        await audit(tx, c, id, 'transition', [...new Set([...changedFields(before.data, data), ...(status !== before.status ? ['status'] : [])])].sort(), actor);
+        await audit(tx, c, id, 'transition', actor, before.data, data, { old: before.status, new: status });
         return shown(actor, c, toRecord(rows[0]!));
       });
     },
@@ -513,18 +509,22 @@ export function createEntityStore(
     async audit(entity, id, actor) {
       const c = entityOf(entity);
       await readableRow(c, id, actor);
-      const { rows } = await db.query<AuditEntry>(
-        `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed
+      const { rows } = await db.query<Omit<AuditEntry, 'diff'> & { diff: AuditChange[] | null }>(
+        `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed, diff
          FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`,
         [entity, id],
       );
       const hidden = hiddenOf(actor, c);
+      // Staff user ids are the Committee's business: an outer user learns that such a field changed, not to whom.
+      const withheld = actor.isOuter ? staffUserPointers(c.def.schema) : [];
       return {
-        list: rows.map((row) => ({
+        list: rows.map(({ diff, ...row }) => ({
           ...row,
           // An outer user (the applicant) sees when and what changed, not which staff member did it.
           actor: actor.isOuter && row.actor !== actor.id ? null : row.actor,
           changed: hidden.length ? row.changed.filter((name) => !isHiddenField(hidden, `/${name}`)) : row.changed,
+          // Rows written before values were kept have none (null).
+          ...(diff ? { diff: readableChanges(diff, hidden, withheld) } : {}),
         })),
       };
     },

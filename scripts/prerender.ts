@@ -101,7 +101,6 @@ export function afterFirstPaint(template: string, extra: readonly string[] = [])
 /** Form fields in the page's main region (the header's language switch is the shell's). */
 export const hasFields = (html: string): boolean => /<(input|select|textarea)\b/.test(html.split('data-region="main"')[1] ?? '');
 
-
 /**
  * index.html with one prerendered page in it. A page with form fields is shown at once but
  * its main region is `inert` until the app has adopted the screen (ScreenRoute): what a

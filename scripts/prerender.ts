@@ -15,8 +15,13 @@
  * visit with default settings: a tiny inline script empties it before the first paint when
  * this browser is signed in, chose another language or another menu layout, so nobody sees a
  * page that is not theirs.
+ *
+ * The pages' inline scripts are the same on every page of a build, and their hashes are
+ * written to `csp-script-hashes.json` beside index.html: the server's Content-Security-Policy
+ * allows exactly those (src/server/security/policy.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,6 +30,7 @@ import { build } from 'vite';
 import { LOCALES, type Locale } from '../src/shared/locales.ts';
 import type { PrerenderedPage } from '../src/app/prerender.tsx';
 import { PRERENDER_DATA_ID } from '../src/app/prerendered.ts';
+import { SCRIPT_HASHES_FILE } from '../src/server/security/policy.ts';
 
 /** The file name of a route's page: `/` → `index`, `/a/b` → `a~b`. */
 export const pageName = (route: string): string => (route === '/' ? 'index' : route.slice(1).replace(/\//g, '~'));
@@ -37,11 +43,14 @@ const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g,
  * It also records a language chosen on the page before the app runs (the select works without
  * JavaScript of ours) where the app looks for it (settings.ts and the server's cookie): the app
  * then starts in it, whatever moment of its start the choice fell in.
+ *
+ * The same text on every page (the page's language is read from `data-prerendered`), so the
+ * Content-Security-Policy allows it by one hash (see `inlineScriptHashes`).
  */
-const guard = (locale: Locale): string =>
-  `<script>(function(){try{var g=function(k){return JSON.parse(localStorage.getItem('portal.'+k))},l=g('locale');` +
-  `if(g('accessToken')||(l&&l!==${JSON.stringify(locale)})||g('sidebarOpen')===false||g('menuCondensed')===true){` +
-  `var r=document.getElementById('root');r.innerHTML='';r.removeAttribute('data-prerendered')}` +
+const GUARD =
+  `<script>(function(){try{var g=function(k){return JSON.parse(localStorage.getItem('portal.'+k))},l=g('locale'),r=document.getElementById('root'),p=r.getAttribute('data-prerendered').split(' ')[0];` +
+  `if(g('accessToken')||(l&&l!==p)||g('sidebarOpen')===false||g('menuCondensed')===true){` +
+  `r.innerHTML='';r.removeAttribute('data-prerendered')}` +
   `document.addEventListener('change',function(e){var t=e.target;if(t&&t.matches&&t.matches('select[data-action="language"]')){` +
   `try{localStorage.setItem('portal.locale',JSON.stringify(t.value))}catch(x){}` +
   `document.cookie='portal.locale='+encodeURIComponent(t.value)+'; path=/; max-age=31536000; samesite=lax'}},true)}catch(e){}})()</script>`;
@@ -49,6 +58,12 @@ const guard = (locale: Locale): string =>
 // The server cannot know the viewport: the menu is rendered open (the desktop default) and
 // hidden here on a phone, where the app starts with the drawer closed.
 const PHONE_MENU = '<style>@media (max-width: 767px){#root[data-prerendered] [data-region="menu"],#root[data-prerendered] [data-region="menu-backdrop"]{display:none}}</style>';
+
+/** JSON that may stand inside a `<script>` element (no `</script>` or `<!--` can form). */
+const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** The id of the JSON list of chunks the loader announces (`afterFirstPaint`). */
+const CHUNKS_ID = 'prerender-chunks';
 
 /** Chunks a prerendered page announces as `modulepreload` links per task (each costs a phone several ms). */
 const PRELOADS_PER_TASK = 1;
@@ -67,11 +82,14 @@ export function afterFirstPaint(template: string, extra: readonly string[] = [])
   const preloads = [...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g)];
   let html = template.replace(entry[0], '');
   for (const p of preloads) html = html.replace(p[0], '');
-  const files = JSON.stringify([...new Set([...preloads.map((p) => p[1]), ...extra])]);
+  const files = scriptJson([...new Set([...preloads.map((p) => p[1]), ...extra])]);
   // After the first contentful paint (Paint Timing), else after the first frame; at once when
-  // the guard emptied the page (nothing to paint first); in any case within 3 s.
+  // the guard emptied the page (nothing to paint first); in any case within 3 s. The chunk list
+  // is data beside it, so that the script is the same on every page of a build (one hash in
+  // the Content-Security-Policy).
   const loader =
-    `<script type="module">let s=0,i=0;const f=${files},c=new MessageChannel(),add=()=>{for(const h of f.slice(i,i+=${PRELOADS_PER_TASK})){const l=document.createElement('link');` +
+    `<script type="application/json" id="${CHUNKS_ID}">${files}</script>` +
+    `<script type="module">let s=0,i=0;const f=JSON.parse(document.getElementById(${JSON.stringify(CHUNKS_ID)}).textContent),c=new MessageChannel(),add=()=>{for(const h of f.slice(i,i+=${PRELOADS_PER_TASK})){const l=document.createElement('link');` +
     `l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.append(l)}if(i<f.length)c.port2.postMessage(0)};c.port1.onmessage=add;` +
     `const go=()=>{if(s++)return;import(${JSON.stringify(entry[1])});add()};` +
     `if(!document.getElementById('root').hasAttribute('data-prerendered'))go();setTimeout(go,3000);` +
@@ -82,9 +100,6 @@ export function afterFirstPaint(template: string, extra: readonly string[] = [])
 
 /** Form fields in the page's main region (the header's language switch is the shell's). */
 export const hasFields = (html: string): boolean => /<(input|select|textarea)\b/.test(html.split('data-region="main"')[1] ?? '');
-
-/** JSON that may stand inside a `<script>` element (no `</script>` or `<!--` can form). */
-const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /**
  * index.html with one prerendered page in it. A page with form fields is shown at once but
@@ -97,8 +112,25 @@ export function pageHtml(template: string, page: PrerenderedPage, locale: Locale
     .replace(/<html lang="[^"]*">/, `<html lang="${page.lang}">`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
     .replace('</head>', `${page.styles}${PHONE_MENU}</head>`)
-    .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${markup}</div>${guard(locale)}` +
+    .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${markup}</div>${GUARD}` +
       `<script type="application/json" id="${PRERENDER_DATA_ID}">${scriptJson(page.data)}</script>`);
+}
+
+/**
+ * The CSP source expressions (`'sha256-…'`) of the scripts a page runs inline: every
+ * `<script>` without `src` whose type is JavaScript. JSON data blocks are never run, so the
+ * policy does not apply to them and they need none.
+ * @example inlineScriptHashes('<script>go()</script>') // ["'sha256-…'"]
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, attrs = '', body = ''] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\bsrc\s*=/i.test(attrs)) continue;
+    const type = /\btype\s*=\s*"([^"]*)"/i.exec(attrs)?.[1]?.toLowerCase() ?? '';
+    if (!['', 'module', 'text/javascript', 'application/javascript'].includes(type)) continue;
+    hashes.add(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+  }
+  return [...hashes];
 }
 
 /**
@@ -191,6 +223,8 @@ export async function prerenderInto(root: string, outDir: string): Promise<void>
   const target = path.join(outDir, 'prerendered');
   await rm(target, { recursive: true, force: true });
   const routes: Record<string, string> = {};
+  // Hashed as written, so the policy allows exactly what the pages run (see SCRIPT_HASHES_FILE).
+  const scriptHashes = new Set(inlineScriptHashes(template));
   const api = await startPrerenderApi(root);
   try {
     for (const route of mod.prerenderRoutes()) {
@@ -205,7 +239,9 @@ export async function prerenderInto(root: string, outDir: string): Promise<void>
       }
       for (const [locale, page] of pages) {
         await mkdir(path.join(target, locale), { recursive: true });
-        await writeFile(path.join(target, locale, `${pageName(route)}.html`), pageHtml(template, page, locale, route, kindChunks(manifest, mod.screenKindOf(route) ?? '')));
+        const html = pageHtml(template, page, locale, route, kindChunks(manifest, mod.screenKindOf(route) ?? ''));
+        for (const hash of inlineScriptHashes(html)) scriptHashes.add(hash);
+        await writeFile(path.join(target, locale, `${pageName(route)}.html`), html);
       }
       routes[route] = pageName(route);
     }
@@ -213,5 +249,6 @@ export async function prerenderInto(root: string, outDir: string): Promise<void>
     await api.stop();
   }
   await writeFile(path.join(target, 'routes.json'), JSON.stringify(routes, null, 1));
+  await writeFile(path.join(outDir, SCRIPT_HASHES_FILE), JSON.stringify([...scriptHashes].sort(), null, 1));
   await rm(ssrOut, { recursive: true, force: true });
 }

@@ -14,7 +14,10 @@ export function countVisitOnce(storage: Pick<Storage, 'getItem' | 'setItem'> = s
     return; // storage blocked (privacy mode): do not count on every load instead
   }
   void send('/api/visit/add', { method: 'POST' })
-    .then((res) => {
+    .then(async (res) => {
+      // Read to the end: the browser keeps the body of a no-store reply nobody reads open, and
+      // tools that wait for a quiet network (Lighthouse) wait for it.
+      await res.arrayBuffer();
       if (res.ok) storage.setItem(COUNTED_KEY, '1');
     })
     .catch(() => undefined);

@@ -18,6 +18,7 @@ import records from './plugins/records.ts';
 import drafts from './plugins/drafts.ts';
 import workflow from './plugins/workflow.ts';
 import web from './plugins/web.ts';
+import securityHeaders from './plugins/security-headers.ts';
 import notify from './plugins/notify.ts';
 import registration from './plugins/registration.ts';
 import passwordReset from './plugins/password-reset.ts';
@@ -140,6 +141,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.decorate('config', config);
   await app.register(definitions);
   await app.register(http);
+  // Before every route, so that each reply carries the browser security headers.
+  await app.register(securityHeaders);
   await app.register(db);
   await app.register(store);
   await app.register(seed);

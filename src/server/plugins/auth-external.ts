@@ -27,6 +27,7 @@ export default fp(
     const client = config ? createOneIdClient(config, createSqlPendingLoginStore(app.db)) : undefined;
     // The sign-in screen offers only the methods this server can complete.
     app.get('/api/auth/methods', {
+      config: { publicReference: true },
       schema: {
         tags: ['Auth'],
         summary: 'Which sign-in methods are set up here',

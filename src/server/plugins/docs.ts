@@ -20,7 +20,7 @@ export default fp(
       await app.db.query('SELECT 1');
       return { status: 'ok', db: app.db.kind };
     });
-    app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
+    app.get('/api/docs/json', { config: { publicReference: true }, schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'docs', dependencies: ['db'] },
 );

@@ -41,6 +41,9 @@ const csvField = (v: unknown): string => {
  */
 const openData: FastifyPluginAsync = async (app) => {
   const config = { publicRateLimit: true };
+  // The catalogue is public reference data (cacheable for signed-out callers); the files are
+  // streamed from the live rows and stay no-store.
+  const catalogue = { ...config, publicReference: true };
   const tags = ['OpenData'];
   const codeParams = { type: 'object', required: ['code'], properties: { code: { type: 'string', pattern: '^2-009-[0-9]{4}$' } } } as const;
   const find = (code: string) => {
@@ -75,11 +78,11 @@ const openData: FastifyPluginAsync = async (app) => {
   };
   const metaSchema = { type: 'object', additionalProperties: true } as const;
 
-  app.get('/api/open-data', { config, schema: { tags, summary: 'The catalogue: every dataset with its metadata', response: { 200: { type: 'object', properties: { list: { type: 'array', items: metaSchema } } } } } }, async (request) => ({
+  app.get('/api/open-data', { config: catalogue, schema: { tags, summary: 'The catalogue: every dataset with its metadata', response: { 200: { type: 'object', properties: { list: { type: 'array', items: metaSchema } } } } } }, async (request) => ({
     list: await Promise.all([...app.definitions.openData.values()].sort((a, b) => a.code.localeCompare(b.code)).map((d) => describe(d, app.definitions.entities.get(d.entity)!, request.locale, request.actor))),
   }));
 
-  app.get<{ Params: { code: string } }>('/api/open-data/:code', { config, schema: { tags, params: codeParams, response: { 200: metaSchema, 404: errorBodySchema } } }, async (request) => {
+  app.get<{ Params: { code: string } }>('/api/open-data/:code', { config: catalogue, schema: { tags, params: codeParams, response: { 200: metaSchema, 404: errorBodySchema } } }, async (request) => {
     const { dataset, def } = find(request.params.code);
     return describe(dataset, def, request.locale, request.actor);
   });

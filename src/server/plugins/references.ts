@@ -18,6 +18,7 @@ const itemSchema = {
 /** Public reference lists (regions, districts, topics…), optionally by parent. */
 const references: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { kind: string }; Querystring: { parent?: number } }>('/api/reference/:kind', {
+    config: { publicReference: true },
     schema: {
       tags: ['Reference'],
       params: { type: 'object', properties: { kind: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },

@@ -31,14 +31,14 @@ const fx = vi.hoisted(() => {
     },
   };
   const ui = { uiSchema: {}, wizard: { confirmKey: 'test.gadget.confirm', steps: [{ id: 'one', titleKey: 'test.gadget.stepOne', fields: ['/name'] }, { id: 'two', titleKey: 'test.gadget.stepTwo', fields: ['/amount', '/note'] }] } };
-  const manifest = { id: 'gadget', base: '/gadget', titleKey: 'test.gadget.title', subject: 'Gadget', schema: 'schema.json', ui: 'ui.json', grid: 'grid.json', description: 'd', drafts: true, labelField: '/name', unique: ['/name'] };
+  const manifest = { id: 'gadget', base: '/gadget', titleKey: 'test.gadget.title', subject: 'Gadget', schema: 'schema.json', ui: 'ui.json', grid: 'grid.json', edit: 'edit.json', description: 'd', drafts: true, labelField: '/name', unique: ['/name'] };
   const screens = [
     { id: 'gadget-list', route: '/gadgets', kind: 'list', entity: 'gadget', titleKey: 'test.gadget.title', permission: 'read Gadget' },
     { id: 'gadget-new', route: '/gadgets/new', kind: 'form', entity: 'gadget', titleKey: 'test.gadget.new', permission: 'create Gadget', options: { drafts: true } },
     { id: 'gadget-detail', route: '/gadgets/:id', kind: 'detail', entity: 'gadget', titleKey: 'test.gadget.title', permission: 'read Gadget' },
     { id: 'gadget-edit', route: '/gadgets/:id/edit', kind: 'form', entity: 'gadget', titleKey: 'test.gadget.edit', permission: 'update Gadget' },
   ];
-  return { schema, ui, manifest, screens, def: { id: 'gadget', manifest, schema, ui, grid: { columns: [], defaultSort: [], filters: [] }, dir: '' } };
+  return { schema, ui, manifest, screens, def: { id: 'gadget', manifest, schema, ui, grid: { columns: [], defaultSort: [], filters: [] }, edit: { description: 'd', states: { '*': { update: [{ who: 'any', fields: 'all' }], delete: 'any' } } }, dir: '' } };
 });
 
 vi.mock('../definitions/client.ts', () => ({

@@ -1,6 +1,6 @@
-import { Body1, Link as FluentLink, MessageBar, MessageBarBody, MessageBarTitle, Title2 } from '@fluentui/react-components';
+import { Body1, Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Title2 } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { useAbility } from '../../app/ability.tsx';
 import { entityScreenPath } from './routes.ts';
@@ -14,16 +14,31 @@ import { entityScreenPath } from './routes.ts';
 export function RecordLocked({ screen, recordId }: { screen: ScreenDefinition; recordId: number }) {
   const { t } = useTranslation();
   const ability = useAbility();
+  const navigate = useNavigate();
   const detail = entityScreenPath(screen.entity!, ['detail'], recordId, ability, screen.route);
   return (
     <div data-screen={screen.id} data-entity={screen.entity}>
       <Title2 as="h1">{t(screen.titleKey)}</Title2>
-      <MessageBar intent="warning" data-region="locked">
+      <MessageBar intent="warning" layout="multiline" data-region="locked">
         <MessageBarBody>
           <MessageBarTitle>{t('engine.form.lockedTitle')}</MessageBarTitle>
           <Body1 as="p">{t('engine.form.lockedText')}</Body1>
-          {detail && <FluentLink as="span"><Link to={detail} data-action="open-record">{t('engine.form.openRecord')}</Link></FluentLink>}
         </MessageBarBody>
+        {detail && (
+          <MessageBarActions>
+            <Button
+              as="a"
+              href={detail}
+              data-action="open-record"
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(detail);
+              }}
+            >
+              {t('engine.form.openRecord')}
+            </Button>
+          </MessageBarActions>
+        )}
       </MessageBar>
     </div>
   );

@@ -14,7 +14,7 @@ import TreeScreen from './TreeScreen.tsx';
 import { buildTree } from './tree-data.ts';
 
 const fx = vi.hoisted(() => {
-  const manifest = { id: 'unit', base: '/unit', titleKey: 'test.unit.title', subject: 'Unit', schema: 'schema.json', grid: 'grid.json', description: 'd', labelField: '/name', tree: { parentField: '/parentId', sortField: '/sort' } };
+  const manifest = { id: 'unit', base: '/unit', titleKey: 'test.unit.title', subject: 'Unit', schema: 'schema.json', grid: 'grid.json', edit: 'edit.json', description: 'd', labelField: '/name', tree: { parentField: '/parentId', sortField: '/sort' } };
   const screens = [
     { id: 'unit-tree', route: '/units', kind: 'tree', entity: 'unit', titleKey: 'test.unit.title', permission: 'read Unit' },
     { id: 'unit-list', route: '/units/table', kind: 'list', entity: 'unit', titleKey: 'test.unit.title', permission: 'read Unit' },
@@ -22,7 +22,7 @@ const fx = vi.hoisted(() => {
     { id: 'unit-detail', route: '/units/:id', kind: 'detail', entity: 'unit', titleKey: 'test.unit.title', permission: 'read Unit' },
   ];
   const schema = { type: 'object', properties: { name: { type: 'string', title: 'test.unit.title' }, parentId: { type: 'integer', title: 'test.unit.title' }, sort: { type: 'integer', title: 'test.unit.title' } } };
-  return { manifest, screens, def: { id: 'unit', manifest, schema, ui: undefined, grid: { columns: [], defaultSort: [], filters: [] }, dir: '' } };
+  return { manifest, screens, def: { id: 'unit', manifest, schema, ui: undefined, grid: { columns: [], defaultSort: [], filters: [] }, edit: { description: 'd', states: { '*': { update: [{ who: 'any', fields: 'all' }], delete: 'any' } } }, dir: '' } };
 });
 
 vi.mock('../../definitions/client.ts', () => ({

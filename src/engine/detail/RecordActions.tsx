@@ -73,6 +73,7 @@ export function RecordActions({ entity, actions, record }: { entity: string; act
             formData={values}
             onChange={setValues}
             serverErrors={serverErrors}
+            outside={record}
             formRef={form}
             onSubmit={(data) => void run(open, data)}
           />

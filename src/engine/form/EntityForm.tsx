@@ -55,6 +55,8 @@ export interface EntityFormProps {
   readOnly?: boolean;
   /** JSON pointers of the top-level fields to render (a wizard step); the rest of the data stays intact. */
   fields?: string[];
+  /** Values around the form its widgets may read by name (a flow's earlier steps, a dialog's record). */
+  outside?: Readonly<Record<string, unknown>>;
   /** The handle (`formRef` or, React 19 style, `ref`). */
   formRef?: Ref<EntityFormHandle>;
   ref?: Ref<EntityFormHandle>;
@@ -71,7 +73,7 @@ const asLocale = (language: string | undefined): Locale =>
  * @example <EntityForm entity={id} schema={def.schema} uiSchema={def.ui?.uiSchema} formData={data} onSubmit={save} formRef={ref} />
  */
 export function EntityForm(props: EntityFormProps) {
-  const { entity, uiSchema, formData, onChange, onSubmit, onError, serverErrors, readOnly = false, fields, formRef, ref } = props;
+  const { entity, uiSchema, formData, onChange, onSubmit, onError, serverErrors, readOnly = false, fields, outside, formRef, ref } = props;
   const schema = props.schema as RJSFSchema;
   const styles = useStyles();
   const { i18n } = useTranslation();
@@ -94,8 +96,8 @@ export function EntityForm(props: EntityFormProps) {
 
   const setFieldValue = useCallback((path: FieldPathList, value: unknown) => form.current?.setFieldValue(path, value as Data), []);
   const formContext = useMemo<EntityFormContext>(
-    () => ({ entity, dataProvider, locale, setFieldValue, fields }),
-    [entity, dataProvider, locale, setFieldValue, fields],
+    () => ({ entity, dataProvider, locale, setFieldValue, fields, outside }),
+    [entity, dataProvider, locale, setFieldValue, fields, outside],
   );
 
   const handleChange = (event: IChangeEvent<Data, RJSFSchema, EntityFormContext>) => {

@@ -128,12 +128,13 @@ export default fp(
     if (synced.changed.length) app.log.info({ roles: synced.changed }, 'default roles brought up to schemas/_access/access.json');
     const admin = await app.db.query<{ id: number }>(`SELECT id FROM ${userTable.table} WHERE ${usernameColumn} = 'admin'`);
     if (!admin.rows.length) {
-      const password = app.config.adminPassword ?? process.env.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+      const chosen = app.config.adminPassword ?? process.env.ADMIN_PASSWORD;
+      const password = chosen ?? randomBytes(12).toString('base64url');
       if (!adminPasswordUsable(password)) throw new Error('ADMIN_PASSWORD must be 8 to 128 characters');
       // The policy only warns here: the operator chose this password for the first sign-in,
       // where changing it is the first thing to do (and the change is held to the policy);
       // refusing to start would turn a weak bootstrap secret into an outage.
-      const weak = passwordProblem(password, { username: 'admin' });
+      const weak = chosen === undefined ? undefined : passwordProblem(chosen, { username: 'admin' });
       if (weak) app.log.warn({ rule: weak.key }, 'ADMIN_PASSWORD does not meet the password policy: sign in as admin and change it');
       const created = await app.store.create(access.userEntity, { username: 'admin', firstName: 'Administrator', lastName: 'Portal', isOuter: false, canLogin: true, roles: [access.adminRole] }, system);
       await app.db.query('INSERT INTO credential (user_id, password_hash) VALUES ($1, $2)', [String(created.id), await hashPassword(password)]);

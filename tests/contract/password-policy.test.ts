@@ -11,7 +11,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { backends } from '../support/databases.ts';
 import { signIn, startTestApp } from '../support/app.ts';
 import { codeIn, startSmsGateway, waitFor, type Received } from '../support/mailboxes.ts';
-import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { hashPassword, NEW_PASSWORD_CHECKS_PER_MINUTE } from '../../src/server/auth/passwords.ts';
 
 const STRONG = 'olive kettle marathon 42';
 const STRONGER = 'amber-violin-harbour-7';
@@ -124,6 +124,20 @@ for (const backend of backends()) {
       expect(done.status, JSON.stringify(done.body)).toBe(200);
       expect((await call('POST', '/api/auth-payload', { username: v.username, password: STRONGER })).status).toBe(200);
       expect((await call('POST', '/api/auth-payload', { username: v.username, password: STRONG })).status).toBe(401);
+    });
+
+    it('checks at most 30 new passwords a minute per address on the public routes (zxcvbn costs CPU)', async () => {
+      const call = visitor();
+      const asked = await call('POST', '/api/auth/forgot-password/send-code', { login: 'nobody-at-all' });
+      const tries = async (n: number) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < n; i++) statuses.push((await call('POST', '/api/auth/forgot-password/reset', { uid: asked.body.uid, code: '000000', password: '12345678', confirmPassword: '12345678' })).status);
+        return statuses;
+      };
+      expect(new Set(await tries(NEW_PASSWORD_CHECKS_PER_MINUTE))).toEqual(new Set([400]));
+      expect(await tries(1)).toEqual([429]);
+      const uid = await confirmed(visitor(), fresh());
+      expect((await call('POST', '/api/registration/finish', { uid, lastName: 'A', firstName: 'B', passport: 'AD0000001', password: STRONG, confirmPassword: STRONG })).status).toBe(429);
     });
 
     it('changing one\'s own password refuses them, leaving the old one; a user with an old short password still signs in', async () => {

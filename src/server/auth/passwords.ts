@@ -5,6 +5,13 @@ import { evaluatePassword, type PasswordEstimator, type PasswordIdentity, type P
 let estimator: PasswordEstimator | undefined;
 
 /**
+ * New passwords an address may have checked a minute on the public routes that take one
+ * (registration's finish, the reset): zxcvbn spends up to ~0.1 s of CPU on a hostile
+ * 128-character input, and those routes need no sign-in.
+ */
+export const NEW_PASSWORD_CHECKS_PER_MINUTE = 30;
+
+/**
  * Why the password policy (src/shared/password-policy.ts) refuses a new password for this
  * person, or undefined when it accepts it. Only for passwords being set: sign-in never
  * re-checks a stored one. zxcvbn's dictionaries are built on the first call.

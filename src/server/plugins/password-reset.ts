@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { ApiError, badInput } from '../errors.ts';
-import { hashPassword, identityOfUser, passwordProblem } from '../auth/passwords.ts';
+import { hashPassword, identityOfUser, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
 import { CODE_TTL_SECONDS, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, SESSION_TTL_SECONDS } from '../auth/confirmation.ts';
 import { createUserLookup, withRetryAfter } from './registration.ts';
 
@@ -70,6 +70,7 @@ export default fp(
     });
 
     app.post<{ Body: { uid: string; code: string; password: string; confirmPassword: string } }>('/api/auth/forgot-password/reset', {
+      config: { publicRateLimit: { bucket: 'new-password', perMinute: NEW_PASSWORD_CHECKS_PER_MINUTE } },
       schema: {
         tags: ['Auth'],
         summary: 'Sets a new password (the password policy: 12–128 characters, not the username or e-mail, not easy to guess) with the emailed or texted code; every refresh token of the user stops working',

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, badInput } from '../errors.ts';
 import { systemActor } from '../auth/access.ts';
-import { hashPassword, passwordProblem } from '../auth/passwords.ts';
+import { hashPassword, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
 import { CODE_TTL_SECONDS, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, type ConfirmationSession } from '../auth/confirmation.ts';
 import { resolveFieldSchema } from '../../definitions/pointer.ts';
 import { createServerAjv } from '../validation.ts';
@@ -197,6 +197,7 @@ export default fp(
     }
 
     app.post<{ Body: { uid: string; lastName: string; firstName: string; middleName?: string; passport: string; password: string; confirmPassword: string } }>('/api/registration/finish', {
+      config: { publicRateLimit: { bucket: 'new-password', perMinute: NEW_PASSWORD_CHECKS_PER_MINUTE } },
       schema: {
         tags: ['Registration'],
         summary: 'Creates the confirmed user with a password (typed twice; the password policy: 12–128 characters, not the username or e-mail, not easy to guess) and signs them in',

@@ -28,6 +28,32 @@ function stripDefinitionDescriptions(): Plugin {
 }
 
 /**
+ * Top-level sections of the interface texts that only an on-demand chunk shows (the password
+ * meter's words): a first visit loads a whole locale file, and these words are read by few.
+ * They leave the locale files' own chunks; `<locale>.json?section=<name>` is `{<name>: …}`
+ * alone, for the chunk that shows them (engine/common/useLocaleSection.ts). The server and
+ * `npm run check` read the files whole.
+ */
+const LAZY_LOCALE_SECTIONS: readonly string[] = ['passwordPolicy'];
+function lazyLocaleSections(): Plugin {
+  const localeFile = /\/src\/i18n\/locales\/[A-Za-z]+\.json$/;
+  return {
+    name: 'lazy-locale-sections',
+    enforce: 'pre',
+    transform(code, id) {
+      const [file, query] = id.split('?');
+      if (!localeFile.test(file!)) return null;
+      const texts = JSON.parse(code) as Record<string, unknown>;
+      const section = new URLSearchParams(query ?? '').get('section');
+      const kept = section
+        ? { [section]: texts[section] }
+        : Object.fromEntries(Object.entries(texts).filter(([key]) => !LAZY_LOCALE_SECTIONS.includes(key)));
+      return { code: `export default JSON.parse(${JSON.stringify(JSON.stringify(kept))})`, moduleType: 'js', map: null };
+    },
+  };
+}
+
+/**
  * Writes `<file>.br` and `<file>.gz` beside every text asset of the build, once, at build
  * time: the server sends them as they are (`@fastify/static` `preCompressed`), so a visitor
  * on a slow mobile link downloads about a quarter of the bytes and the server spends no CPU
@@ -73,7 +99,7 @@ function precompress(): Plugin {
  * `dist/web/prerendered` (scripts/prerender.ts) and everything is precompressed.
  */
 export default defineConfig({
-  plugins: [stripDefinitionDescriptions(), react(), precompress()],
+  plugins: [stripDefinitionDescriptions(), lazyLocaleSections(), react(), precompress()],
   // Every JSON import (definitions, locales) as JSON.parse of a string: V8 reads that far faster
   // than the same data as a JavaScript object literal, on a phone's first visit too.
   json: { stringify: true },

@@ -1,7 +1,8 @@
 /**
  * The first start on both backends, without ADMIN_PASSWORD: `admin` is created with a random
  * password printed once on the console, that password signs in, and a second start on the
- * same database prints nothing and keeps it. No fixed default password exists anywhere.
+ * same database prints nothing and keeps it. No fixed default password exists anywhere. A
+ * chosen ADMIN_PASSWORD the password policy would refuse is used, with a warning in the log.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,6 +77,27 @@ for (const backend of backends()) {
         await app.close();
         await database?.drop();
         rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+
+    it('takes an ADMIN_PASSWORD the password policy refuses, warning in the log; a strong one, silently', async () => {
+      for (const [password, warned] of [['admin12345', true], ['olive kettle marathon 42', false]] as const) {
+        const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-first-start-'));
+        const database = backend.name === 'postgres' ? await createTestDatabase() : undefined;
+        const lines: Array<{ level: number; msg: string; rule?: string }> = [];
+        const logger = { level: 'warn', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } };
+        const app = await buildApp({ dataDir, inMemory: backend.name === 'pglite', databaseUrl: database?.url, adminPassword: password, logger });
+        try {
+          await app.ready();
+          expect((await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username: 'admin', password } })).statusCode).toBe(200);
+          const warning = lines.find((l) => l.msg.includes('ADMIN_PASSWORD does not meet the password policy'));
+          if (warned) expect(warning, JSON.stringify(lines)).toMatchObject({ level: 40, rule: 'passwordPolicy.tooShort' });
+          else expect(warning, JSON.stringify(lines)).toBeUndefined();
+        } finally {
+          await app.close();
+          await database?.drop();
+          rmSync(dataDir, { recursive: true, force: true });
+        }
       }
     });
   });

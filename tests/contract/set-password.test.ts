@@ -1,8 +1,8 @@
 /**
  * An administrator sets another user's password (`POST /api/auth/set-password`, the Users
  * screen's "Set password" action), on both backends: a confirmation that differs and a
- * password outside 8–128 characters are refused on their fields in the caller's language and
- * change nothing; a valid one replaces the old password and ends the user's sessions (their
+ * password the policy refuses (too short here; tests/contract/password-policy.test.ts has the
+ * rest) are refused on their fields in the caller's language and change nothing; a valid one replaces the old password and ends the user's sessions (their
  * refresh token no longer refreshes); a user without the right to update users is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,7 @@ for (const backend of backends()) {
       const { fieldErrors } = res.json() as { fieldErrors: Record<string, string> };
       expect(Object.keys(fieldErrors).sort()).toEqual(['/confirmPassword', '/password']);
       expect(fieldErrors['/confirmPassword']).toBe('Пароли не совпадают');
+      expect(fieldErrors['/password']).toBe('Не менее 12 символов (сейчас 5)');
       await expect(signIn(app, 'reset-me', FIRST)).resolves.toMatchObject({ id: userId });
     });
 

@@ -2,7 +2,9 @@
  * What a person does in Debian's Chromium to get an account: a citizen registers through the
  * /register flow (the code read from the outbox, where it waits when no SMS gateway is
  * configured), lands signed in; then resets the password through /forgot-password and signs
- * in with the new one.
+ * in with the new one. On the way the new-password fields' strength meter tells why a weak
+ * password is refused (loading zxcvbn's dictionaries only on that step), and the server refuses
+ * it too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -40,8 +42,22 @@ describe.skipIf(!browserTestsEnabled())('registration in Chromium', () => {
   const input = (pointer: string) => page.locator(`[data-field="${pointer}"] input`);
   const step = (id: string) => page.locator(`[data-screen="register"][data-step="${id}"], [data-screen="forgot-password"][data-step="${id}"]`).waitFor();
   const next = () => page.locator('[data-action="next"]').click();
+  /** The strength meter under the password field: its state and its words. */
+  const meter = () => page.locator('[data-field="/password"] [data-password-meter]');
+  const reason = () => meter().locator('[data-password-reason]');
+  /** Types a password and waits until the meter has judged it. */
+  const typePassword = async (password: string, says: string | RegExp) => {
+    await input('/password').fill(password);
+    await expect.poll(() => reason().innerText()).toMatch(says);
+  };
 
   it('registers a citizen step by step and lands signed in', async () => {
+    // zxcvbn's dictionaries are a chunk of their own, fetched only where a new password is typed.
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    const estimatorLoaded = () => scripts.some((s) => /password-estimator/.test(s));
     await page.goto(`${portal.url}/register`);
     await step('kind');
     await page.getByText('A citizen').waitFor();
@@ -68,11 +84,27 @@ describe.skipIf(!browserTestsEnabled())('registration in Chromium', () => {
     await page.locator('[data-field="/token"]').getByText(/Wrong code|Too many/).waitFor();
     await input('/token').fill(await lastCode('998905551234'));
     await next();
+    expect(estimatorLoaded()).toBe(false);
     await step('profile');
     await input('/lastName').fill('Rahimov');
     await input('/firstName').fill('Jasur');
     await input('/passport').fill('AC1234567');
-    await input('/password').fill('my first password');
+    expect(await reason().innerText()).toMatch(/At least 12 characters/);
+    expect(await page.locator('[data-field="/password"] [role="meter"]').getAttribute('aria-label')).toBe('Password strength');
+    await typePassword('12345678', 'Password strength: Very weak. At least 12 characters (now 8)');
+    await typePassword('123456789', /At least 12 characters \(now 9\)/);
+    // The username chosen two steps back is known to the meter.
+    await typePassword('New.Citizen harbour', /The password must not contain the username/);
+    await typePassword('password1234', /Too easy to guess: it is similar to a commonly used password/);
+    expect(await meter().getAttribute('data-acceptable')).toBe('false');
+    await page.screenshot({ path: path.join(SHOTS, 'register-weak-password.png'), fullPage: true });
+    expect(estimatorLoaded()).toBe(true);
+    // The server says the same when the form is sent anyway, on the field; nothing is created.
+    await input('/confirmPassword').fill('password1234');
+    await next();
+    await page.locator('[data-field="/password"]').getByText('Too easy to guess: it is similar to a commonly used password').first().waitFor();
+    await typePassword('my first password', /^Password strength: (Strong|Very strong)\. The password meets the rules$/);
+    expect(await meter().getAttribute('data-acceptable')).toBe('true');
     await input('/confirmPassword').fill('my first passwort');
     await next();
     await page.locator('[data-field="/confirmPassword"]').getByText('Passwords do not match').waitFor();
@@ -95,7 +127,9 @@ describe.skipIf(!browserTestsEnabled())('registration in Chromium', () => {
     await next();
     await step('new-password');
     await input('/code').fill(await lastCode('998905551234'));
-    await input('/password').fill('my second password');
+    // The login typed on the first step is the username here: the meter refuses it inside.
+    await typePassword('my new.citizen password', /The password must not contain the username/);
+    await typePassword('my second password', /The password meets the rules/);
     await input('/confirmPassword').fill('my second password');
     await next();
     await page.locator('[data-screen="login"]').waitFor();

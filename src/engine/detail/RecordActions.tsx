@@ -16,8 +16,9 @@ import { FormDialog } from '../common/FormDialog.tsx';
 /**
  * The screen's `recordActions` a user may use on this record: a button each, opening the
  * action's form in a dialog; its values and the record's fields named in `fromRecord` are sent
- * to the action's endpoint (the server checks the permission again). A 400's field errors land
- * on the form's fields; anything else is reported as usual and closes the dialog.
+ * to the action's endpoint (the server checks the permission again). The form's widgets may
+ * read the record (a new password's meter: the user's username and e-mail). A 400's field
+ * errors land on the form's fields; anything else is reported as usual and closes the dialog.
  * @example <RecordActions entity={screen.entity} actions={screen.options.recordActions} record={data} />
  */
 export function RecordActions({ entity, actions, record }: { entity: string; actions: readonly RecordAction[]; record: Record<string, unknown> }) {
@@ -73,6 +74,7 @@ export function RecordActions({ entity, actions, record }: { entity: string; act
             formData={values}
             onChange={setValues}
             serverErrors={serverErrors}
+            outside={record}
             formRef={form}
             onSubmit={(data) => void run(open, data)}
           />

@@ -161,6 +161,7 @@ export default function FlowScreen({ screen }: ScreenProps) {
         onChange={setData}
         onSubmit={(values) => void submit.run(values)}
         serverErrors={serverErrors}
+        outside={context}
       />
       <div className={s.bar}>
         {back >= 0 && <Button data-action="back" onClick={() => goTo(back, context)}>{t('engine.flow.back')}</Button>}

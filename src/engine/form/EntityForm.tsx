@@ -57,6 +57,8 @@ export interface EntityFormProps {
   fields?: string[];
   /** The stored record being edited (its uploads are bound to it); undefined for a new one. */
   recordId?: number;
+  /** Values around the form its widgets may read by name (a flow's earlier steps, a dialog's record). */
+  outside?: Readonly<Record<string, unknown>>;
   /** The handle (`formRef` or, React 19 style, `ref`). */
   formRef?: Ref<EntityFormHandle>;
   ref?: Ref<EntityFormHandle>;
@@ -73,7 +75,7 @@ const asLocale = (language: string | undefined): Locale =>
  * @example <EntityForm entity={id} schema={def.schema} uiSchema={def.ui?.uiSchema} formData={data} onSubmit={save} formRef={ref} />
  */
 export function EntityForm(props: EntityFormProps) {
-  const { entity, uiSchema, formData, onChange, onSubmit, onError, serverErrors, readOnly = false, fields, recordId, formRef, ref } = props;
+  const { entity, uiSchema, formData, onChange, onSubmit, onError, serverErrors, readOnly = false, fields, recordId, outside, formRef, ref } = props;
   const schema = props.schema as RJSFSchema;
   const styles = useStyles();
   const { i18n } = useTranslation();
@@ -96,8 +98,8 @@ export function EntityForm(props: EntityFormProps) {
 
   const setFieldValue = useCallback((path: FieldPathList, value: unknown) => form.current?.setFieldValue(path, value as Data), []);
   const formContext = useMemo<EntityFormContext>(
-    () => ({ entity, recordId, dataProvider, locale, setFieldValue, fields }),
-    [entity, recordId, dataProvider, locale, setFieldValue, fields],
+    () => ({ entity, recordId, dataProvider, locale, setFieldValue, fields, outside }),
+    [entity, recordId, dataProvider, locale, setFieldValue, fields, outside],
   );
 
   const handleChange = (event: IChangeEvent<Data, RJSFSchema, EntityFormContext>) => {

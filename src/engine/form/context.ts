@@ -21,6 +21,11 @@ export interface EntityFormContext {
   setFieldValue(path: FieldPathList, value: unknown): void;
   /** Top-level pointers to render (a wizard step); undefined = all. */
   fields?: readonly string[];
+  /**
+   * Values known around the form but not edited in it, by name: a flow's earlier steps, the
+   * record a dialog acts on. Widgets may read them (the password meter: the username).
+   */
+  outside?: Readonly<Record<string, unknown>>;
 }
 
 /** The EntityForm context of a template or widget. */

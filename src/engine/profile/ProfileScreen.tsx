@@ -9,6 +9,8 @@ import { HttpError } from '../../app/api/http.ts';
 import { setAvatar } from '../../app/session.ts';
 import { useAvatar } from '../../app/shell/useAvatar.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
+import { PasswordMeter } from '../common/PasswordMeter.tsx';
+import { PASSWORD_POLICY } from '../../shared/password-policy.ts';
 
 /** What GET /api/auth/profile answers. */
 interface Profile {
@@ -21,9 +23,6 @@ interface Profile {
   roles: Array<{ code: string; name: string }>;
 }
 
-/** The password rule of the server (passwordAcceptable): 8 to 128 characters. */
-const PASSWORD_MIN = 8;
-const PASSWORD_MAX = 128;
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
 const useStyles = makeStyles({
@@ -40,7 +39,8 @@ type PasswordField = 'oldPassword' | 'newPassword' | 'confirmPassword';
  * The signed-in user's own page (kind `profile`): name, username, roles and avatar; a photo
  * upload (`options.photoRoute` → POST /api/file-entity/save/<route>/for-profile, images only)
  * whose result becomes the session avatar at once; and the password change (current, new,
- * confirmation) with errors on their fields — checked here first, then by the server.
+ * confirmation) with errors on their fields — the new one with the password policy's strength
+ * meter; the server applies the policy on submit.
  */
 export default function ProfileScreen({ screen }: ScreenProps) {
   const s = useStyles();
@@ -79,7 +79,7 @@ export default function ProfileScreen({ screen }: ScreenProps) {
     event.preventDefault();
     const problems: Partial<Record<PasswordField, string>> = {};
     if (!values.oldPassword) problems.oldPassword = t('validation.required');
-    if (values.newPassword.length < PASSWORD_MIN || values.newPassword.length > PASSWORD_MAX) problems.newPassword = t('validation.password');
+    if (!values.newPassword) problems.newPassword = t('validation.required');
     if (values.confirmPassword !== values.newPassword) problems.confirmPassword = t('validation.passwordMismatch');
     setErrors(problems);
     if (Object.keys(problems).length) return;
@@ -102,7 +102,7 @@ export default function ProfileScreen({ screen }: ScreenProps) {
       <Input
         type="password"
         autoComplete={autoComplete}
-        maxLength={PASSWORD_MAX * 2}
+        maxLength={PASSWORD_POLICY.maxLength * 2}
         value={values[field]}
         onChange={(_, data) => {
           setValues((v) => ({ ...v, [field]: data.value }));
@@ -111,6 +111,8 @@ export default function ProfileScreen({ screen }: ScreenProps) {
       />
     </Field>
   );
+  // The meter looks for what the server will: the username, and the names that weaken a password.
+  const identity = { username: me.username, related: [me.names.lastName, me.names.firstName, me.names.middleName] };
 
   return (
     <div data-screen={screen.id} className={s.root}>
@@ -141,7 +143,10 @@ export default function ProfileScreen({ screen }: ScreenProps) {
         <Title3 as="h2">{t('engine.profile.changePassword')}</Title3>
         <form className={s.form} onSubmit={(e) => void changePassword(e)} noValidate data-form="change-password">
           {passwordField('oldPassword', 'current-password')}
-          {passwordField('newPassword', 'new-password')}
+          <div>
+            {passwordField('newPassword', 'new-password')}
+            <PasswordMeter password={values.newPassword} identity={identity} quiet={Boolean(errors.newPassword)} />
+          </div>
           {passwordField('confirmPassword', 'new-password')}
           <div>
             <Button type="submit" appearance="primary" disabled={saving} data-action="change-password">{t('engine.profile.save')}</Button>

@@ -88,6 +88,12 @@ export function createConfirmations(db: Database, clock: () => Date) {
     }
   };
 
+  // Used up exactly once, even by two right answers at the same moment.
+  const spend = async (tx: Queryable, uid: string, verified: string, pointer: string): Promise<void> => {
+    const used = await tx.query(`UPDATE confirmation_session SET code_hash = NULL, updated_at = $3::timestamptz WHERE uid = $1::uuid AND code_hash = $2`, [uid, verified, nowIso()]);
+    if (!used.rowCount) throw codeProblem(pointer, 'confirmation.errors.noCode');
+  };
+
   return {
     throttle,
 
@@ -147,9 +153,12 @@ export function createConfirmations(db: Database, clock: () => Date) {
     /**
      * Checks a code: every try counts (committed at once, whatever the caller does next); a
      * code past its five minutes or its fifth wrong try is dead and a new one must be sent.
-     * On success the code is used up. Throws a 400 on the field at `pointer` otherwise.
+     * On success the code is used up — unless `keep`: then it stays good for another try (a
+     * check after it may still refuse the request) and the caller spends it with `spendCode`,
+     * passing the answer, in the transaction that acts on it. Throws a 400 on the field at
+     * `pointer` otherwise.
      */
-    async verifyCode(uid: string, code: unknown, pointer: string): Promise<void> {
+    async verifyCode(uid: string, code: unknown, pointer: string, options: { keep?: boolean } = {}): Promise<string> {
       const { rows } = await db.query<{ attempts: number; code_hash: string; expires_ms: number }>(
         `UPDATE confirmation_session SET attempts = attempts + 1 WHERE uid = $1::uuid AND code_hash IS NOT NULL
          RETURNING attempts, code_hash, (extract(epoch FROM code_expires_at) * 1000)::float8 AS expires_ms`,
@@ -163,10 +172,12 @@ export function createConfirmations(db: Database, clock: () => Date) {
         const left = CODE_MAX_ATTEMPTS - row.attempts;
         throw codeProblem(pointer, left > 0 ? 'confirmation.errors.wrongCode' : 'confirmation.errors.tooManyAttempts', { left });
       }
-      // Used up exactly once, even by two right answers at the same moment.
-      const used = await db.query(`UPDATE confirmation_session SET code_hash = NULL, updated_at = $3::timestamptz WHERE uid = $1::uuid AND code_hash = $2`, [uid, row.code_hash, nowIso()]);
-      if (!used.rowCount) throw codeProblem(pointer, 'confirmation.errors.noCode');
+      if (!options.keep) await spend(db, uid, row.code_hash, pointer);
+      return row.code_hash;
     },
+
+    /** Uses up a code `verifyCode` kept (its answer): once only, else a 400 on `pointer`. */
+    spendCode: (tx: Queryable, uid: string, verified: string, pointer: string): Promise<void> => spend(tx, uid, verified, pointer),
   };
 }
 

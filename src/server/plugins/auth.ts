@@ -5,7 +5,7 @@ import { ApiError } from '../errors.ts';
 import { systemActor, userActor, type Actor, type RowScope } from '../auth/access.ts';
 import { syncDefaultRoles } from '../auth/role-sync.ts';
 import type { HiddenFields, ReadOnlyFields } from '../../shared/ability.ts';
-import { checkPassword, DUMMY_HASH, hashPassword, passwordAcceptable } from '../auth/passwords.ts';
+import { adminPasswordUsable, checkPassword, DUMMY_HASH, hashPassword, identityOfUser, passwordProblem } from '../auth/passwords.ts';
 import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { createRevokedFamilies } from '../auth/revoked-families.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
@@ -128,8 +128,14 @@ export default fp(
     if (synced.changed.length) app.log.info({ roles: synced.changed }, 'default roles brought up to schemas/_access/access.json');
     const admin = await app.db.query<{ id: number }>(`SELECT id FROM ${userTable.table} WHERE ${usernameColumn} = 'admin'`);
     if (!admin.rows.length) {
-      const password = app.config.adminPassword ?? process.env.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
-      if (!passwordAcceptable(password)) throw new Error('ADMIN_PASSWORD must be 8 to 128 characters');
+      const chosen = app.config.adminPassword ?? process.env.ADMIN_PASSWORD;
+      const password = chosen ?? randomBytes(12).toString('base64url');
+      if (!adminPasswordUsable(password)) throw new Error('ADMIN_PASSWORD must be 8 to 128 characters');
+      // The policy only warns here: the operator chose this password for the first sign-in,
+      // where changing it is the first thing to do (and the change is held to the policy);
+      // refusing to start would turn a weak bootstrap secret into an outage.
+      const weak = chosen === undefined ? undefined : passwordProblem(chosen, { username: 'admin' });
+      if (weak) app.log.warn({ rule: weak.key }, 'ADMIN_PASSWORD does not meet the password policy: sign in as admin and change it');
       const created = await app.store.create(access.userEntity, { username: 'admin', firstName: 'Administrator', lastName: 'Portal', isOuter: false, canLogin: true, roles: [access.adminRole] }, system);
       await app.db.query('INSERT INTO credential (user_id, password_hash) VALUES ($1, $2)', [String(created.id), await hashPassword(password)]);
       if (!app.config.adminPassword && !process.env.ADMIN_PASSWORD) {
@@ -355,7 +361,7 @@ export default fp(
     app.post<{ Body: { userId: number; password: string; confirmPassword?: string } }>('/api/auth/set-password', {
       schema: {
         tags: ['Auth'],
-        summary: 'Set another user\'s password (needs "update User" and sight of that user); the user\'s sessions end',
+        summary: 'Set another user\'s password (needs "update User" and sight of that user; the password policy applies: 12–128 characters, not the username or e-mail, not easy to guess); the user\'s sessions end',
         body: { type: 'object', additionalProperties: false, required: ['userId', 'password'], properties: { userId: { type: 'integer', minimum: 1 }, password: { type: 'string', maxLength: 1000 }, confirmPassword: { type: 'string', maxLength: 1000 } } },
       },
     }, async (request) => {
@@ -363,8 +369,11 @@ export default fp(
       await app.store.get(access.userEntity, request.body.userId, request.actor);
       if (!request.actor.ability.can('update', app.definitions.entities.get(access.userEntity)!.manifest.subject)) throw new ApiError(403, 'errors.forbidden');
       const { password, confirmPassword } = request.body;
+      // The user's own identifiers, read directly: the caller may see fewer fields than the policy needs.
+      const { rows: targetRows } = await app.db.query<{ data: Record<string, unknown> }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [request.body.userId]);
+      const weak = passwordProblem(password, identityOfUser(targetRows[0]?.data));
       const problems = [
-        ...(!passwordAcceptable(password) ? [{ pointer: '/password', key: 'validation.password', params: {} }] : []),
+        ...(weak ? [{ pointer: '/password', ...weak }] : []),
         ...(confirmPassword !== undefined && confirmPassword !== password ? [{ pointer: '/confirmPassword', key: 'validation.passwordMismatch', params: {} }] : []),
       ];
       if (problems.length) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: problems });
@@ -385,7 +394,7 @@ export default fp(
     app.post<{ Body: { oldPassword: string; newPassword: string; confirmPassword?: string } }>('/api/auth/change-password', {
       schema: {
         tags: ['Auth'],
-        summary: 'Change one\'s own password: the current one, the new one (8–128) and, when given, its confirmation',
+        summary: 'Change one\'s own password: the current one, the new one (the password policy: 12–128 characters, not the username, not easy to guess) and, when given, its confirmation',
         body: { type: 'object', additionalProperties: false, required: ['oldPassword', 'newPassword'], properties: { oldPassword: { type: 'string', maxLength: 1000 }, newPassword: { type: 'string', maxLength: 1000 }, confirmPassword: { type: 'string', maxLength: 1000 } } },
       },
     }, async (request) => {
@@ -393,8 +402,10 @@ export default fp(
       if (!id) throw new ApiError(401, 'errors.unauthorized');
       // The form's own mistakes first: they are told without spending a password check.
       const { newPassword, confirmPassword } = request.body;
+      const { rows: own } = await app.db.query<{ data: Record<string, unknown> }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [Number(id)]);
+      const weak = passwordProblem(newPassword, identityOfUser(own[0]?.data));
       const formProblems = [
-        ...(!passwordAcceptable(newPassword) ? [{ pointer: '/newPassword', key: 'validation.password', params: {} }] : []),
+        ...(weak ? [{ pointer: '/newPassword', ...weak }] : []),
         ...(confirmPassword !== undefined && confirmPassword !== newPassword ? [{ pointer: '/confirmPassword', key: 'validation.passwordMismatch', params: {} }] : []),
       ];
       if (formProblems.length) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: formProblems });

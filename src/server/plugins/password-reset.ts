@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { ApiError, badInput } from '../errors.ts';
-import { hashPassword, passwordAcceptable } from '../auth/passwords.ts';
+import { hashPassword, identityOfUser, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
 import { CODE_TTL_SECONDS, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, SESSION_TTL_SECONDS } from '../auth/confirmation.ts';
 import { createUserLookup, withRetryAfter } from './registration.ts';
 
@@ -11,6 +11,11 @@ const uidSchema = { type: 'string', format: 'uuid' } as const;
  * username, phone or e-mail; then a new password with that code. The first answer is the
  * same whether or not such an account exists (a session and a code are made either way; only
  * a real account's code is sent). A reset ends every refresh token of the user.
+ *
+ * The password policy runs twice so that it tells nothing about the account to whoever does
+ * not hold the code: before the code, with what the requester typed (the login) only — the
+ * same answer for every account and for none; after a right code, with the account's own
+ * username, e-mail and names. A refusal then keeps the code good for another try.
  */
 export default fp(
   async (app) => {
@@ -65,9 +70,10 @@ export default fp(
     });
 
     app.post<{ Body: { uid: string; code: string; password: string; confirmPassword: string } }>('/api/auth/forgot-password/reset', {
+      config: { publicRateLimit: { bucket: 'new-password', perMinute: NEW_PASSWORD_CHECKS_PER_MINUTE } },
       schema: {
         tags: ['Auth'],
-        summary: 'Sets a new password with the emailed or texted code; every refresh token of the user stops working',
+        summary: 'Sets a new password (the password policy: 12–128 characters, not the username or e-mail, not easy to guess) with the emailed or texted code; every refresh token of the user stops working',
         body: {
           type: 'object',
           additionalProperties: false,
@@ -80,13 +86,18 @@ export default fp(
       const { uid, code, password, confirmPassword } = request.body;
       const session = await codes.find(uid, 'password-reset');
       if (!session) throw new ApiError(400, 'confirmation.errors.sessionExpired');
-      if (!passwordAcceptable(password)) throw badInput([{ pointer: '/password', key: 'validation.password', params: {} }]);
+      const typed = passwordProblem(password, { login: session.data.login });
+      if (typed) throw badInput([{ pointer: '/password', ...typed }]);
       if (password !== confirmPassword) throw badInput([{ pointer: '/confirmPassword', key: 'registration.errors.passwordsDiffer', params: {} }]);
-      await codes.verifyCode(uid, code, '/code');
+      const verified = await codes.verifyCode(uid, code, '/code', { keep: true });
       // Only a real account's code was ever sent; for an unknown login no code can be right.
       if (!session.userId) throw badInput([{ pointer: '/code', key: 'confirmation.errors.wrongCode', params: { left: 0 } }]);
+      const { rows } = await app.db.query<{ data: Record<string, unknown> }>(`SELECT data FROM ${users.table} WHERE id = $1`, [Number(session.userId)]);
+      const own = passwordProblem(password, { ...identityOfUser(rows[0]?.data), login: session.data.login });
+      if (own) throw badInput([{ pointer: '/password', ...own }]);
       const hash = await hashPassword(password);
       await app.db.transaction(async (tx) => {
+        await codes.spendCode(tx, uid, verified, '/code');
         await tx.query(
           `INSERT INTO credential (user_id, password_hash) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()`,
           [session.userId, hash],

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, badInput } from '../errors.ts';
 import { systemActor } from '../auth/access.ts';
-import { hashPassword, passwordAcceptable } from '../auth/passwords.ts';
+import { hashPassword, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
 import { CODE_TTL_SECONDS, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, type ConfirmationSession } from '../auth/confirmation.ts';
 import { resolveFieldSchema } from '../../definitions/pointer.ts';
 import { createServerAjv } from '../validation.ts';
@@ -197,9 +197,10 @@ export default fp(
     }
 
     app.post<{ Body: { uid: string; lastName: string; firstName: string; middleName?: string; passport: string; password: string; confirmPassword: string } }>('/api/registration/finish', {
+      config: { publicRateLimit: { bucket: 'new-password', perMinute: NEW_PASSWORD_CHECKS_PER_MINUTE } },
       schema: {
         tags: ['Registration'],
-        summary: 'Creates the confirmed user with a password (8–128, typed twice) and signs them in',
+        summary: 'Creates the confirmed user with a password (typed twice; the password policy: 12–128 characters, not the username or e-mail, not easy to guess) and signs them in',
         body: {
           type: 'object',
           additionalProperties: false,
@@ -223,7 +224,13 @@ export default fp(
       const data = session.data as { isYur?: boolean; tin?: string; pinfl?: string; position?: string; username?: string; contact?: string };
       if (data.isYur === undefined) throw new ApiError(400, 'registration.errors.noTaxId');
       const problems: FieldError[] = [];
-      if (!passwordAcceptable(body.password)) problems.push(fieldError('/password', 'validation.password'));
+      // Everything the person typed on the way here is theirs: the policy looks for it in the password.
+      const weak = passwordProblem(body.password, {
+        username: data.username,
+        login: data.contact,
+        related: [body.lastName, body.firstName, body.middleName, body.passport, data.tin, data.pinfl],
+      });
+      if (weak) problems.push(fieldError('/password', weak.key, weak.params));
       else if (body.password !== body.confirmPassword) problems.push(fieldError('/confirmPassword', 'registration.errors.passwordsDiffer'));
       if (await users.taken('/passport', body.passport)) problems.push(fieldError('/passport', TAKEN_KEYS['/passport']!));
       problems.push(...(await usernameProblems(data.username!)), ...(await taxIdProblems(data.isYur, data.isYur ? data.tin : data.pinfl)));

@@ -11,6 +11,7 @@ import { EntityChoicesWidget, EntityRefWidget } from './EntityRefWidget.tsx';
 import { FileWidget } from './FileWidget.tsx';
 import { MapPointWidget } from './MapPointWidget.tsx';
 import { MoneyWidget, MxikWidget, PhoneWidget, PinflWidget, PostIndexWidget } from './MaskedWidgets.tsx';
+import { NewPasswordWidget } from './NewPasswordWidget.tsx';
 import { RadioWidget, SelectWidget } from './SelectWidget.tsx';
 import { StirWidget } from './StirWidget.tsx';
 import { HiddenWidget, NumberWidget as PlainNumberWidget, TextareaWidget, TextWidget as PlainTextWidget } from './TextWidgets.tsx';
@@ -46,6 +47,7 @@ export const portalWidgets: RegistryWidgetsType = {
   entityChoices: EntityChoicesWidget,
   staffUser: StaffUserWidget,
   hidden: HiddenWidget,
+  newPassword: NewPasswordWidget,
   // rjsf's default component names
   TextWidget,
   TextareaWidget,

@@ -13,7 +13,7 @@ import { createServerAjv } from '../../src/server/validation.ts';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { LOCALES } from '../../src/shared/locales.ts';
-import { browserTestsEnabled, launchBrowser, newPortalContext, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled, launchBrowser, newPortalContext, portalApi, startPortal } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 
@@ -24,16 +24,8 @@ const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT
 describe.skipIf(!browserTestsEnabled())('a citizen follows their appeal in plain words in Chromium', () => {
   let browser: Browser;
   let portal: Awaited<ReturnType<typeof startPortal>>;
-  const tokenOf = async (username: string, password: string) => {
-    const res = await fetch(`${portal.url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
-    return ((await res.json()) as { token: string }).token;
-  };
-  const api = async (token: string, method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${portal.url}${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const tokenOf = (username: string, password: string) => portalApi(portal.url).tokenOf(username, password);
+  const api = (token: string, method: string, url: string, body?: unknown) => portalApi(portal.url).api(token, method, url, body);
   beforeAll(async () => {
     portal = await startPortal();
     browser = await launchBrowser();

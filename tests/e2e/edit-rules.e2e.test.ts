@@ -14,7 +14,7 @@ import { createServerAjv } from '../../src/server/validation.ts';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { LOCALES } from '../../src/shared/locales.ts';
-import { browserTestsEnabled, launchBrowser, newPortalContext, startPortal, waitForScreen } from '../support/browser.ts';
+import { browserTestsEnabled, launchBrowser, newPortalContext, portalApi, startPortal, waitForScreen } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { createRegionPlacer } from '../support/regions.ts';
@@ -27,16 +27,8 @@ const { HOME, inRegion } = createRegionPlacer(registry);
 describe.skipIf(!browserTestsEnabled())('edit rules on screen in Chromium', () => {
   let browser: Browser;
   let portal: Awaited<ReturnType<typeof startPortal>>;
-  const tokenOf = async (username: string, password: string) => {
-    const res = await fetch(`${portal.url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
-    return ((await res.json()) as { token: string }).token;
-  };
-  const api = async (token: string, method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${portal.url}${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const tokenOf = (username: string, password: string) => portalApi(portal.url).tokenOf(username, password);
+  const api = (token: string, method: string, url: string, body?: unknown) => portalApi(portal.url).api(token, method, url, body);
   let admin: string;
   beforeAll(async () => {
     portal = await startPortal();

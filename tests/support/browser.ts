@@ -94,3 +94,24 @@ export async function waitForScreen(page: Page, selector: string, timeout = 30_0
     throw new Error(`${selector} did not show at ${page.url()}; states ${JSON.stringify(states)}; alerts ${JSON.stringify(alerts)}; main: ${main.slice(0, 600)}`, { cause: error });
   }
 }
+
+/**
+ * The portal's API as browser tests set up their data: `tokenOf` signs in through the API and
+ * `api` calls a route with a token (JSON in and out), throwing on anything but 2xx with the
+ * status and the body, so that a failing setup says what the server answered.
+ * @example const { tokenOf, api } = portalApi(portal.url); await api(await tokenOf('admin', pw), 'GET', '/api/health')
+ */
+export function portalApi(url: string) {
+  const tokenOf = async (username: string, password: string): Promise<string> => {
+    const res = await fetch(`${url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+    if (!res.ok) throw new Error(`sign-in of ${username}: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { token: string }).token;
+  };
+  const api = async (token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  return { tokenOf, api };
+}

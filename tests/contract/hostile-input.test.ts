@@ -5,7 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { backends } from '../support/databases.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { buildApp } from '../../src/server/app.ts';
+import { backends, createTestDatabase } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 import { multipart, PNG } from '../support/multipart.ts';
 import { appealInput, submission } from '../support/public-samples.ts';
@@ -102,6 +107,46 @@ for (const backend of backends()) {
       const res = await app.inject({ method: 'GET', url: '/api/appeal/search-by-keyword?keyword=%00', headers: { 'accept-language': 'ru' } });
       expect(res.statusCode).toBe(400);
       expect(res.json().fieldErrors['/keyword']).toMatch(/[а-я]/);
+    });
+  });
+}
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`the database's data exceptions on ${backend.name}`, () => {
+    let app: FastifyInstance;
+    const lines: Array<{ level: number; msg: string; err?: { code?: string } }> = [];
+    let cleanup: () => Promise<void>;
+    beforeAll(async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
+      const database = backend.name === 'postgres' ? await createTestDatabase() : undefined;
+      const stream = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(JSON.parse(chunk.toString())); done(); } });
+      app = await buildApp({ dataDir, inMemory: !database, databaseUrl: database?.url, logger: { level: 'warn', stream } });
+      // A route that hands its input to SQL unchecked, standing for a gap in validation.
+      app.get<{ Querystring: { value: string; as: string } }>('/api/test/cast', async (request) => {
+        const type = { int: 'int', date: 'date', json: 'jsonb' }[request.query.as] ?? 'int';
+        return (await app.db.query(`SELECT $1::${type} AS v`, [request.query.value])).rows[0];
+      });
+      await app.ready();
+      cleanup = async () => {
+        await app.close();
+        await database?.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      };
+    });
+    afterAll(async () => cleanup?.());
+
+    it.each([
+      ['a number beyond int', 'int', '99999999999', '22003'],
+      ['text that is not a number', 'int', 'abc', '22P02'],
+      ['a day that does not exist', 'date', '2024-02-30', '22008'],
+      ['JSON with an escaped NUL', 'json', '{"a":"\\u0000"}', '22P05'],
+    ])('answers %s with 400, not 500, and logs the gap as a warning', async (_label, as, value, code) => {
+      lines.length = 0;
+      const res = await app.inject({ method: 'GET', url: `/api/test/cast?as=${as}&value=${encodeURIComponent(value)}`, headers: { 'accept-language': 'en' } });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({ message: 'A value cannot be stored: it is out of range or not valid', details: { code } });
+      expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+      expect(lines.some((l) => l.level === 40 && l.msg === 'input refused by the database' && l.err?.code === code)).toBe(true);
     });
   });
 }

@@ -7,6 +7,8 @@ import type { Actor } from '../store/entity-store.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { stampOnDownload } from '../files/stamp-on-download.ts';
 import { registerPhotoRoutes, type UploadedFile } from '../files/photo-routes.ts';
+import { errorBodySchema } from '../errors.ts';
+import { filePart, fileReply, handlerReadsBody, multipartBody } from '../reply-schemas.ts';
 
 /** The uploader defaults of the spec: 5 files of 10 MB each. */
 export const DEFAULT_MAX_FILES = 5;
@@ -101,12 +103,13 @@ const files: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { kind: string } }>('/api/file-entity/save/:kind', {
     // Anonymous uploads are counted per address (signed-in staff are not): see rate-limit.ts.
     config: { publicRateLimit: { bucket: 'uploads', perMinute: UPLOADS_PER_MINUTE } },
+    validatorCompiler: handlerReadsBody(),
     schema: {
       tags: ['Files'],
       summary: 'Upload files for records of an entity (needs create or update on its subject; a guest only where access.json lets guests create it)',
-      consumes: ['multipart/form-data'],
       params: { type: 'object', properties: { kind: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
-      response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
+      body: multipartBody({ files: { type: 'array', items: filePart('A file; its type is told by its first bytes'), description: `Up to the entity's limit (default ${DEFAULT_MAX_FILES} files of ${formatBytes(DEFAULT_MAX_FILE_BYTES)})` } }, ['files']),
+      response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } }, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema },
     },
   }, async (request) => {
     const def = app.definitions.entities.get(request.params.kind);
@@ -139,7 +142,12 @@ const files: FastifyPluginAsync = async (app) => {
   });
 
   app.get<{ Params: { id: string } }>('/api/file-entity/get/:id', {
-    schema: { tags: ['Files'], params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } },
+    schema: {
+      tags: ['Files'],
+      summary: 'Download a file (to whoever may read its record, or its uploader before that)',
+      params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } },
+      response: { 200: fileReply('The file, as an attachment with its stored type'), 404: errorBodySchema },
+    },
   }, async (request, reply) => {
     const { rows } = await app.db.query<FileRow>(
       'SELECT kind, name, mime, size, sha256, owner, record_id FROM file_entity WHERE id = $1',

@@ -44,13 +44,18 @@ export const replies = {
   members: { 200: pageReply('Members: employeeId, names, uploadPath'), ...errors },
 } as const;
 
-/** A messenger form: JSON fields, or multipart fields with at most one file. */
-export const formBody = (fields: Record<string, string>) => {
-  const properties = Object.fromEntries(Object.entries(fields).map(([name, description]) => [name, { type: 'string', description }]));
+/**
+ * A messenger form: JSON fields, or multipart fields with at most one file. A field named
+ * `…Id` or `id` is a positive integer (sent as text in multipart); `required` lists what the
+ * route cannot do without.
+ */
+export const formBody = (fields: Record<string, string>, required: string[] = []) => {
+  const properties = Object.fromEntries(Object.entries(fields).map(([name, description]) =>
+    [name, /(^id|Id)$/.test(name) ? { type: 'integer', minimum: 1, description } : { type: 'string', description }]));
   return {
     content: {
-      'application/json': { schema: { type: 'object', properties } },
-      'multipart/form-data': { schema: { type: 'object', properties: { ...properties, file: filePart('At most one file (default types and size)') } } },
+      'application/json': { schema: { type: 'object', properties, required } },
+      'multipart/form-data': { schema: { type: 'object', properties: { ...properties, file: filePart('At most one file (default types and size)') }, required } },
     },
   };
 };

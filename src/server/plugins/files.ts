@@ -31,6 +31,9 @@ export const DEFAULT_MIME_TYPES = [
 
 interface FileRow { kind: string; name: string; mime: string; size: number; sha256: string; owner: string | null; record_id: number | null }
 
+/** A file id as PostgreSQL's uuid type reads it (hex digits in 8-4-4-4-12 groups). */
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
 const fileSchema = {
   type: 'object',
   properties: {
@@ -129,7 +132,7 @@ const files: FastifyPluginAsync = async (app) => {
     schema: {
       tags: ['Files'],
       summary: 'Names, types and sizes of files the caller may read (others are left out)',
-      querystring: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'string', pattern: '^[0-9a-f-]{36}(,[0-9a-f-]{36}){0,49}$' }, lang: { type: 'string' } } },
+      querystring: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'string', pattern: `^${UUID}(,${UUID}){0,49}$` }, lang: { type: 'string' } } },
       response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
     },
   }, async (request) => {

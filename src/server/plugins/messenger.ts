@@ -105,14 +105,31 @@ export default fp(async (app) => {
     schema: { tags: ['Messenger'], summary: 'Messages of a group chat (paging as for direct chats)', params: idParam, querystring: searchQuery, body: paging, response: replies.messages },
   }, async (request) => m.messages(me(request), { groupChatId: request.params.id }, page(request)));
 
+  const required = (pointer: string) => new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer, key: 'validation.required', params: {} }] });
+  /** Runs what a form asks with its file stored; a refused form takes its file away again (nothing half-written). */
+  const withFile = async <T>(fileId: string | undefined, act: () => Promise<T>): Promise<T> => {
+    try {
+      return await act();
+    } catch (error) {
+      if (fileId) {
+        await app.db.query('DELETE FROM file_entity WHERE id = $1', [fileId]);
+        await app.fileStorage.remove(fileId);
+      }
+      throw error;
+    }
+  };
   const sendFrom = async (request: FastifyRequest, group: boolean) => {
     const id = me(request);
     const { fields, fileId } = await readMessengerForm(app, request, id);
-    // ownerId is the sender in the spec's form; it must be the caller.
-    if (fields.ownerId && fields.ownerId !== id) throw new ApiError(403, 'errors.forbidden');
-    return m.send(id, group
-      ? { groupChatId: int(fields.groupChatId, '/groupChatId') ?? NaN, message: fields.message ?? '', fileId, replyTo: int(fields.id ?? fields.replyTo, '/id') }
-      : { chatId: int(fields.chatId, '/chatId'), receiverId: fields.receiverId, message: fields.message ?? '', fileId, replyTo: int(fields.id ?? fields.replyTo, '/id') });
+    return withFile(fileId, async () => {
+      // ownerId is the sender in the spec's form; it must be the caller.
+      if (fields.ownerId && fields.ownerId !== id) throw new ApiError(403, 'errors.forbidden');
+      const replyTo = int(fields.id ?? fields.replyTo, '/id');
+      if (!group) return m.send(id, { chatId: int(fields.chatId, '/chatId'), receiverId: fields.receiverId, message: fields.message ?? '', fileId, replyTo });
+      const groupChatId = int(fields.groupChatId, '/groupChatId');
+      if (groupChatId === undefined) throw required('/groupChatId');
+      return m.send(id, { groupChatId, message: fields.message ?? '', fileId, replyTo });
+    });
   };
   // Forms are read by the handler (JSON or multipart with a file): the body schemas document them.
   const form = { validatorCompiler: handlerReadsBody() };
@@ -123,20 +140,22 @@ export default fp(async (app) => {
   }, (request) => sendFrom(request, false));
   app.post('/api/groupChat/chat-message/sendMessage', {
     ...form,
-    schema: { tags: ['Messenger'], summary: 'Send to a group chat (multipart: file, ownerId, groupChatId, message)', body: formBody({ ...sender, groupChatId: 'The group chat' }), response: replies.message },
+    schema: { tags: ['Messenger'], summary: 'Send to a group chat (multipart: file, ownerId, groupChatId, message)', body: formBody({ ...sender, groupChatId: 'The group chat' }, ['groupChatId']), response: replies.message },
   }, (request) => sendFrom(request, true));
   app.post('/api/chat-message/reply-message', {
     ...form,
-    schema: { tags: ['Messenger'], summary: 'Reply to message `id` (multipart: chatId or groupChatId, id, message, file)', body: formBody({ id: 'The message replied to', chatId: 'The direct chat', groupChatId: 'Or the group chat', message: 'The text' }), response: replies.message },
+    schema: { tags: ['Messenger'], summary: 'Reply to message `id` (multipart: chatId or groupChatId, id, message, file)', body: formBody({ id: 'The message replied to', chatId: 'The direct chat', groupChatId: 'Or the group chat', message: 'The text' }, ['id']), response: replies.message },
   }, async (request) => {
     const fields = !request.isMultipart() ? (request.body ?? {}) as Record<string, unknown> : undefined;
     if (fields && !fields.id) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/id', key: 'validation.required', params: {} }] });
     const id = me(request);
     const form = await readMessengerForm(app, request, id);
-    const replyTo = int(form.fields.id, '/id');
-    if (replyTo === undefined) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/id', key: 'validation.required', params: {} }] });
-    const groupChatId = int(form.fields.groupChatId, '/groupChatId');
-    return m.send(id, groupChatId ? { groupChatId, message: form.fields.message ?? '', fileId: form.fileId, replyTo } : { chatId: int(form.fields.chatId, '/chatId'), message: form.fields.message ?? '', fileId: form.fileId, replyTo });
+    return withFile(form.fileId, async () => {
+      const replyTo = int(form.fields.id, '/id');
+      if (replyTo === undefined) throw required('/id');
+      const groupChatId = int(form.fields.groupChatId, '/groupChatId');
+      return m.send(id, groupChatId ? { groupChatId, message: form.fields.message ?? '', fileId: form.fileId, replyTo } : { chatId: int(form.fields.chatId, '/chatId'), message: form.fields.message ?? '', fileId: form.fileId, replyTo });
+    });
   });
 
   app.post<{ Body: { id: number; chatId?: number; groupChatId?: number; receiverId?: number } }>('/api/chat-message/forward-message', {
@@ -331,16 +350,19 @@ export default fp(async (app) => {
   });
   app.post('/api/groupChat/uploadPhoto', {
     ...form,
-    schema: { tags: ['Messenger'], summary: 'The photo (and optionally a new name) of a group chat (multipart: file, name, groupChatId)', body: formBody({ groupChatId: 'The group chat', name: 'A new name (optional)' }), response: replies.group },
+    schema: { tags: ['Messenger'], summary: 'The photo (and optionally a new name) of a group chat (multipart: file, name, groupChatId)', body: formBody({ groupChatId: 'The group chat', name: 'A new name (optional)' }, ['groupChatId']), response: replies.group },
   }, async (request) => {
     const id = me(request);
     const { fields, fileId } = await readMessengerForm(app, request, id);
-    const groupChatId = int(fields.groupChatId, '/groupChatId');
-    if (!groupChatId) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/groupChatId', key: 'validation.required', params: {} }] });
-    const members = await ownGroup(groupChatId, id);
-    if (!fileId) throw new ApiError(400, 'errors.noFiles');
-    const { rows } = await app.db.query<{ mime: string }>('SELECT mime FROM file_entity WHERE id = $1', [fileId]);
-    if (!rows[0]!.mime.startsWith('image/')) throw new ApiError(415, 'errors.unsupportedType');
+    const { groupChatId, members } = await withFile(fileId, async () => {
+      const groupChatId = int(fields.groupChatId, '/groupChatId');
+      if (!groupChatId) throw required('/groupChatId');
+      const members = await ownGroup(groupChatId, id);
+      if (!fileId) throw new ApiError(400, 'errors.noFiles');
+      const { rows } = await app.db.query<{ mime: string }>('SELECT mime FROM file_entity WHERE id = $1', [fileId]);
+      if (!rows[0]!.mime.startsWith('image/')) throw new ApiError(415, 'errors.unsupportedType');
+      return { groupChatId, members };
+    });
     await app.db.query('UPDATE file_entity SET record_id = $2 WHERE id = $1', [fileId, groupChatId]);
     await app.db.query('UPDATE group_chat SET photo = $2, name = coalesce(nullif(trim($3), \'\'), name) WHERE id = $1', [groupChatId, fileId, fields.name ?? '']);
     const dto = await groupDto(groupChatId, id);

@@ -88,6 +88,14 @@ for (const backend of backends()) {
       await refused({ method: 'POST', url: '/api/appeal/list-search?regionId=1e20', payload: {} }, '/regionId');
     });
 
+    it('refuses a number beyond bigint inside a comma-separated filter list', async () => {
+      await refused({ method: 'POST', url: '/api/appeal/list-search?appealTypeIds=1,9223372036854775808', payload: {} }, '/appealTypeIds');
+    });
+
+    it('refuses file ids that are not UUIDs before they reach SQL', async () => {
+      await refused({ method: 'GET', url: `/api/file-entity/info?ids=${'0'.repeat(36)}` }, '/ids');
+    });
+
     it('refuses a page beyond bigint in the search body', async () => {
       await refused({ method: 'POST', url: '/api/appeal/list-search', payload: { page: 1e20 } }, '/page');
     });

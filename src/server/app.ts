@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from './context.ts';
@@ -43,6 +43,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 export interface BuildAppOptions extends Partial<AppConfig> {
   logger?: FastifyServerOptions['logger'];
+  /** Called with every route as it is registered, before any plugin adds one (tests list the routes this way). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Reads the configuration from the environment (see README). */
@@ -139,11 +141,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     ajv: { customOptions: { strict: false } },
   });
   app.decorate('config', config);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   await app.register(definitions);
   await app.register(http);
   // Before every route, so that each reply carries the browser security headers.
   await app.register(securityHeaders);
   await app.register(db);
+  // Right after the database: the OpenAPI document sees only the routes registered after it.
+  await app.register(docs);
   await app.register(store);
   await app.register(seed);
   await app.register(auth);
@@ -152,7 +157,6 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(rateLimit);
   await app.register(notify);
   await app.register(demo);
-  await app.register(docs);
   await app.register(registration);
   await app.register(passwordReset);
   await app.register(remoteSources);

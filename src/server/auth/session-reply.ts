@@ -1,3 +1,4 @@
+import { objectReply } from '../reply-schemas.ts';
 /** A person's names as the user record or their staff card holds them. */
 export interface PersonNames {
   firstName: string;
@@ -24,3 +25,14 @@ export function sessionReply(s: { id: number; username: string; cardId: number |
     fieldRules: s.fieldRules ?? [],
   };
 }
+
+/** The sign-in reply (POST /api/auth-payload, the refresh grant, OneID) as the OpenAPI document shows it. */
+export const sessionReplySchema = objectReply('The session: an access token, a refresh token and who the user is', {
+  token: { type: 'string', description: 'Bearer token for `Authorization`' },
+  refreshToken: { type: 'string', description: 'For POST /api/o/token/ (one use) and POST /api/logout' },
+  expiresIn: { type: 'integer', description: 'Seconds the access token lives' },
+  id: { type: 'integer' },
+  username: { type: 'string' },
+  isOuter: { type: 'boolean' },
+  permissions: { type: 'array', items: { type: 'string' } },
+});

@@ -3,6 +3,7 @@ import { ApiError, notFound } from '../errors.ts';
 import { createAbility } from '../../shared/ability.ts';
 import type { Actor } from '../auth/access.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
+import { filePart, handlerReadsBody, multipartBody } from '../reply-schemas.ts';
 
 /** A stored upload as the API returns it. */
 export interface UploadedFile { id: string; name: string; mime: string; size: number; sha256: string }
@@ -21,6 +22,7 @@ export function registerPhotoRoutes(app: FastifyInstance, receive: Receive, file
   const byRoute = new Map<string, EntityDefinition>();
   for (const def of app.definitions.entities.values()) if (def.manifest.photo?.route) byRoute.set(def.manifest.photo.route, def);
   const access = app.definitions.access;
+  const body = multipartBody({ file: filePart('One image') }, ['file']);
   const reply = { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema }, uploadPath: { type: 'string' }, recordId: { type: 'integer' } } } };
 
   /** Puts the uploaded file into the record's photo field through the store (validated, audited). */
@@ -36,10 +38,11 @@ export function registerPhotoRoutes(app: FastifyInstance, receive: Receive, file
     schema: {
       tags: ['Files'],
       summary: 'Upload the signed-in user\'s own photo (their staff card\'s, else their user record\'s); one image',
-      consumes: ['multipart/form-data'],
       params: { type: 'object', properties: { route: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
+      body,
       response: reply,
     },
+    validatorCompiler: handlerReadsBody(),
   }, async (request) => {
     const actor = request.actor;
     if (!actor.id) throw new ApiError(401, 'errors.unauthorized');
@@ -67,10 +70,11 @@ export function registerPhotoRoutes(app: FastifyInstance, receive: Receive, file
     schema: {
       tags: ['Files'],
       summary: 'Upload the photo of one record (needs update on its subject); one image',
-      consumes: ['multipart/form-data'],
       params: { type: 'object', properties: { route: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' }, id: { type: 'integer', minimum: 1 } } },
+      body,
       response: reply,
     },
+    validatorCompiler: handlerReadsBody(),
   }, async (request) => {
     const def = byRoute.get(request.params.route);
     if (!def) throw notFound();

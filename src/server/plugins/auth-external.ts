@@ -3,7 +3,8 @@ import { createChallengeStore } from '../auth/signature/index.ts';
 import { createOneIdClient, createSqlPendingLoginStore, OneIdError } from '../auth/oneid/oneid-client.ts';
 import { oneIdConfigFromEnv } from '../auth/oneid/config.ts';
 import { logAttempt } from '../auth/throttle.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, errorBodySchema } from '../errors.ts';
+import { objectReply, redirectReply } from '../reply-schemas.ts';
 import { trustedCas } from '../auth/external.ts';
 
 /**
@@ -20,6 +21,7 @@ export default fp(
         tags: ['Auth'],
         summary: 'A one-time challenge (5 minutes) to sign with the e-signature key',
         querystring: { type: 'object', properties: { INN: { type: 'string', pattern: '^[0-9]{9}$' }, TIN: { type: 'string', pattern: '^[0-9]{9}$' }, PNFL: { type: 'string', pattern: '^[0-9]{14}$' }, lang: { type: 'string' } } },
+        response: { 200: objectReply('The challenge to sign and when it expires') },
       },
     }, async (request) => challenges.issue({ tin: request.query.TIN ?? request.query.INN, pinfl: request.query.PNFL }));
 
@@ -40,6 +42,7 @@ export default fp(
         tags: ['Auth'],
         summary: 'Starts OneID sign-in (302 to the provider); `remember=1` keeps the session 30 days, as "remember me" does',
         querystring: { type: 'object', properties: { redirect: { type: 'string', maxLength: 500 }, remember: { type: 'string', enum: ['0', '1'] }, lang: { type: 'string' } } },
+        response: { 302: redirectReply('the OneID provider'), 400: errorBodySchema },
       },
     }, async (request, reply) => {
       if (!client) throw new ApiError(400, 'errors.oneIdNotConfigured');
@@ -48,7 +51,12 @@ export default fp(
       return reply.redirect(url);
     });
     app.get('/api/product-auth/auth/oneid/redirectUri', {
-      schema: { tags: ['Auth'], summary: 'OneID callback (code, state): signs in and returns to the portal' },
+      schema: {
+        tags: ['Auth'],
+        summary: 'OneID callback (code, state): signs in and returns to the portal',
+        querystring: { type: 'object', properties: { code: { type: 'string', maxLength: 2000 }, state: { type: 'string', maxLength: 500 }, error: { type: 'string', maxLength: 200 } } },
+        response: { 302: redirectReply('/login with the session in the URL fragment, or /login?error=oneid'), 400: errorBodySchema },
+      },
     }, async (request, reply) => {
       if (!client) throw new ApiError(400, 'errors.oneIdNotConfigured');
       try {

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, errorBodySchema } from '../errors.ts';
+import { objectReply, okReply } from '../reply-schemas.ts';
 import { systemActor, userActor, type Actor, type RowScope } from '../auth/access.ts';
 import { syncDefaultRoles } from '../auth/role-sync.ts';
 import type { HiddenFields, ReadOnlyFields } from '../../shared/ability.ts';
@@ -10,7 +11,7 @@ import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { createRevokedFamilies } from '../auth/revoked-families.ts';
 import { logAttempt, throttleWait } from '../auth/throttle.ts';
 import { createSignatureSignIn, type ExternalIdentity } from '../auth/external.ts';
-import { sessionReply, type PersonNames } from '../auth/session-reply.ts';
+import { sessionReply, sessionReplySchema, type PersonNames } from '../auth/session-reply.ts';
 import { withDelegation, type DelegationTarget } from '../auth/delegation.ts';
 
 interface UserData {
@@ -270,6 +271,7 @@ export default fp(
             PNFL: { type: 'string', maxLength: 20 },
           },
         },
+        response: { 200: sessionReplySchema, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
       },
     }, async (request, reply) => {
       if (request.body.signedData !== undefined) return signatureSignIn(request as never);
@@ -309,6 +311,10 @@ export default fp(
         tags: ['Auth'],
         summary: 'Refresh grant: a used refresh token is replaced; a reused one ends its whole family',
         body: { type: 'object', required: ['grant_type', 'refresh_token'], properties: { grant_type: { const: 'refresh_token' }, refresh_token: { type: 'string', maxLength: 200 }, client_id: { type: 'string' }, client_secret: { type: 'string' } } },
+        response: {
+          200: { ...sessionReplySchema, properties: { ...(sessionReplySchema.properties as object), access_token: { type: 'string' }, refresh_token: { type: 'string' }, token_type: { type: 'string' }, expires_in: { type: 'integer' } } },
+          401: objectReply('The refresh token is spent, revoked or unknown', { message: { type: 'string' }, detail: { type: 'string' } }),
+        },
       },
     }, async (request, reply) => {
       const next = await refresh.rotate(request.body.refresh_token!);
@@ -342,6 +348,7 @@ export default fp(
           tags: ['Auth'],
           summary: 'Sign out this device: the refresh token\'s family (and the bearer token\'s) is revoked — its access tokens stop working too; other devices stay signed in',
           body: { type: 'object', properties: { refresh_token: { type: 'string', maxLength: 200 } } },
+          response: { 200: okReply },
         },
         // No body at all is signing out by the bearer token alone.
         preValidation: async (request) => {
@@ -363,6 +370,7 @@ export default fp(
         tags: ['Auth'],
         summary: 'Set another user\'s password (needs "update User" and sight of that user; the password policy applies: 12–128 characters, not the username or e-mail, not easy to guess); the user\'s sessions end',
         body: { type: 'object', additionalProperties: false, required: ['userId', 'password'], properties: { userId: { type: 'integer', minimum: 1 }, password: { type: 'string', maxLength: 1000 }, confirmPassword: { type: 'string', maxLength: 1000 } } },
+        response: { 200: okReply, 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
       },
     }, async (request) => {
       // Reading and updating the user record through the store applies the caller's rights and scope.
@@ -396,6 +404,7 @@ export default fp(
         tags: ['Auth'],
         summary: 'Change one\'s own password: the current one, the new one (the password policy: 12–128 characters, not the username, not easy to guess) and, when given, its confirmation',
         body: { type: 'object', additionalProperties: false, required: ['oldPassword', 'newPassword'], properties: { oldPassword: { type: 'string', maxLength: 1000 }, newPassword: { type: 'string', maxLength: 1000 }, confirmPassword: { type: 'string', maxLength: 1000 } } },
+        response: { 200: okReply, 400: errorBodySchema, 401: errorBodySchema },
       },
     }, async (request) => {
       const id = request.actor.id;
@@ -422,6 +431,10 @@ export default fp(
         tags: ['Auth'],
         summary: 'The signed-in user\'s own profile: names, roles (code and name), staff card and avatar',
         querystring: { type: 'object', additionalProperties: false, properties: { lang: { type: 'string' } } },
+        response: {
+          200: objectReply('Who I am', { id: { type: 'integer' }, username: { type: 'string' }, isOuter: { type: 'boolean' }, roles: { type: 'array', items: objectReply('A role: code and name') }, permissions: { type: 'array', items: { type: 'string' } } }),
+          401: errorBodySchema,
+        },
       },
     }, async (request) => {
       const id = request.actor.id;

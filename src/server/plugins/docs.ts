@@ -1,21 +1,41 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
+import { STOMP_PATH } from './stomp.ts';
+import { objectReply } from '../reply-schemas.ts';
+import { SECURITY_CHANNEL, USER_CHANNELS } from '../messenger/session.ts';
 
-/** `GET /api/health` and the OpenAPI document built from the route schemas at `/api/docs/json`. */
+const DESCRIPTION = [
+  'Generated from the route schemas, which come from the entity definitions in schemas/.',
+  'Errors are {message, details?, fieldErrors?}: 400 names each refused field by its JSON pointer in fieldErrors —',
+  'including hostile values (NUL, lone surrogates, numbers past ±2^53−1, nesting past 32 levels) in any body, query, path or multipart part.',
+  'Signed-in calls carry `Authorization: Bearer <token>` from POST /api/auth-payload.',
+  `Live events: STOMP 1.2 over WebSocket at ${STOMP_PATH} (see x-live-socket).`,
+].join(' ');
+
+/**
+ * `GET /api/health` and the OpenAPI document at `/api/docs/json`. Registered before every
+ * other route plugin: the document lists exactly the routes registered after it.
+ */
 export default fp(
   async (app) => {
     await app.register(swagger, {
-      openapi: {
-        openapi: '3.1.0',
-        info: {
-          title: 'Committee portal API',
-          description: 'Generated from the entity definitions in schemas/. Errors are {message, details?, fieldErrors?}.',
-          version: '1',
+      // The socket is no HTTP operation (its GET entry in stomp.ts only answers 426): an extension names it.
+      openapi: Object.assign({ openapi: '3.1.0', info: { title: 'Committee portal API', description: DESCRIPTION, version: '1' } }, {
+        'x-live-socket': {
+          path: STOMP_PATH,
+          protocol: 'STOMP 1.2 over WebSocket (subprotocol v12.stomp)',
+          connect: 'CONNECT with the bearer token as `Authorization: Bearer …` or as `passcode`; a browser Origin must be the portal\'s own or in STOMP_ALLOWED_ORIGINS',
+          subscribe: `/user/{own user id}/{channel}; channels: ${USER_CHANNELS.join(', ')}; ${SECURITY_CHANNEL} for the security role`,
+          send: '/app/… destinations',
         },
-      },
+      }),
     });
     app.get('/api/health', {
-      schema: { tags: ['System'], response: { 200: { type: 'object', properties: { status: { type: 'string' }, db: { type: 'string' } } } } },
+      schema: {
+        tags: ['System'],
+        summary: 'Liveness and the database in use',
+        response: { 200: objectReply('The server answers and its database too', { status: { type: 'string' }, db: { type: 'string', enum: ['pglite', 'postgres'] } }) },
+      },
     }, async () => {
       await app.db.query('SELECT 1');
       return { status: 'ok', db: app.db.kind };

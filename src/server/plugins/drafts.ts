@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { badInput, notFound } from '../errors.ts';
+import { badInput, errorBodySchema, notFound } from '../errors.ts';
+import { handlerReadsBody, objectReply } from '../reply-schemas.ts';
 import { createServerAjv } from '../validation.ts';
 import { toDraftSchema } from '../store/draft-schema.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
@@ -35,6 +36,10 @@ const drafts: FastifyPluginAsync = async (app) => {
     const entity = def.id;
     const tags = [def.manifest.subject];
     const validate = ajv.compile(toDraftSchema(def.schema));
+    const draftBody = { ...toDraftSchema(def.schema), $schema: undefined, title: undefined };
+    // The handler checks the body (server-owned fields dropped first); the schema documents it.
+    const documented = { config: limited, validatorCompiler: handlerReadsBody() };
+    const errors = { 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
     const clean = (body: unknown): Record<string, unknown> => {
       const data = { ...((body && typeof body === 'object' ? body : {}) as Record<string, unknown>) };
       for (const f of SYSTEM_FIELDS) delete data[f];
@@ -53,7 +58,7 @@ const drafts: FastifyPluginAsync = async (app) => {
     };
     const reply = (row: Pick<DraftRow, 'id' | 'data' | 'updated_at'>) => ({ id: row.id, data: row.data, updatedAt: row.updated_at });
 
-    app.post(base, { config: limited, schema: { tags, summary: 'Keep unfinished input as a draft', response: { 200: draftSchema } } }, async (request) => {
+    app.post(base, { ...documented, schema: { tags, summary: `Keep unfinished ${entity} input as a draft (no required-field checks); its id is its private link`, body: draftBody, response: { 200: draftSchema, ...errors } } }, async (request) => {
       const data = clean(request.body);
       const id = randomUUID();
       const { rows } = await app.db.query<DraftRow>(
@@ -64,10 +69,10 @@ const drafts: FastifyPluginAsync = async (app) => {
       return reply(rows[0]!);
     });
 
-    app.get<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, params: idParams, response: { 200: draftSchema } } }, async (request) =>
+    app.get<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, summary: `A ${entity} draft by its link`, params: idParams, response: { 200: draftSchema, ...errors } } }, async (request) =>
       reply(await load(request.params.id, request.actor)));
 
-    app.put<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, params: idParams, response: { 200: draftSchema } } }, async (request) => {
+    app.put<{ Params: { id: string } }>(`${base}/:id`, { ...documented, schema: { tags, summary: `Replace a ${entity} draft's input`, params: idParams, body: draftBody, response: { 200: draftSchema, ...errors } } }, async (request) => {
       await load(request.params.id, request.actor);
       const data = clean(request.body);
       const { rows } = await app.db.query<DraftRow>(
@@ -78,13 +83,13 @@ const drafts: FastifyPluginAsync = async (app) => {
       return reply(rows[0]!);
     });
 
-    app.delete<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, params: idParams } }, async (request) => {
+    app.delete<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, summary: `Discard a ${entity} draft`, params: idParams, response: { 200: objectReply('The discarded draft', { id: { type: 'string' } }), ...errors } } }, async (request) => {
       await load(request.params.id, request.actor);
       await app.db.query('DELETE FROM draft WHERE id = $1', [request.params.id]);
       return { id: request.params.id };
     });
 
-    app.post<{ Params: { id: string } }>(`${base}/:id/submit`, { config: limited, schema: { tags, summary: 'Submit a draft: validated like create; the draft is gone once the record exists', params: idParams } }, async (request) => {
+    app.post<{ Params: { id: string } }>(`${base}/:id/submit`, { config: limited, schema: { tags, summary: 'Submit a draft: validated like create; the draft is gone once the record exists', params: idParams, response: { 200: objectReply(`The created ${entity} record`), ...errors } } }, async (request) => {
       const draft = await load(request.params.id, request.actor);
       const record = await app.store.create(entity, draft.data, request.actor, { locale: request.locale });
       await app.db.query('DELETE FROM draft WHERE id = $1', [draft.id]);

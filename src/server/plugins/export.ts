@@ -6,6 +6,7 @@ import type { EntityDefinition } from '../../definitions/registry.ts';
 import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { errorBodySchema } from '../errors.ts';
+import { fileReply } from '../reply-schemas.ts';
 import { filterQuerySchema } from '../store/list-query.ts';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { touchesHiddenField } from '../../shared/hidden-fields.ts';
@@ -102,7 +103,7 @@ const exportPlugin: FastifyPluginAsync = async (app) => {
         tags: [def.manifest.subject],
         summary: 'The filtered, sorted list as an Excel workbook (.xlsx)',
         querystring,
-        response: { 400: errorBodySchema, 404: errorBodySchema },
+        response: { 200: fileReply('The workbook (.xlsx), as an attachment'), 400: errorBodySchema, 404: errorBodySchema },
       },
     }, async (request, reply) => {
       const { sortBy, sortDesc, lang, ...filterValues } = request.query;

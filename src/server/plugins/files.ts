@@ -8,6 +8,8 @@ import type { EntityDefinition } from '../../definitions/registry.ts';
 import { findFileFields } from '../store/record-schema.ts';
 import { stampOnDownload } from '../files/stamp-on-download.ts';
 import { registerPhotoRoutes, type UploadedFile } from '../files/photo-routes.ts';
+import { errorBodySchema } from '../errors.ts';
+import { filePart, fileReply, handlerReadsBody, multipartBody } from '../reply-schemas.ts';
 
 /** The uploader defaults of the spec: 5 files of 10 MB each. */
 export const DEFAULT_MAX_FILES = 5;
@@ -29,6 +31,9 @@ export const DEFAULT_MIME_TYPES = [
 ];
 
 interface FileRow { kind: string; name: string; mime: string; size: number; sha256: string; owner: string | null; record_id: number | null }
+
+/** A file id as PostgreSQL's uuid type reads it (hex digits in 8-4-4-4-12 groups). */
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 const fileSchema = {
   type: 'object',
@@ -121,13 +126,14 @@ const files: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { kind: string }; Querystring: { record?: number } }>('/api/file-entity/save/:kind', {
     // Anonymous uploads are counted per address (signed-in staff are not): see rate-limit.ts.
     config: { publicRateLimit: { bucket: 'uploads', perMinute: UPLOADS_PER_MINUTE } },
+    validatorCompiler: handlerReadsBody(),
     schema: {
       tags: ['Files'],
       summary: 'Upload files for a new record of an entity (needs create on its subject; a guest only where access.json lets guests create it) or for the record named by `record` (needs its edit rules to let the caller change one of its file fields now)',
-      consumes: ['multipart/form-data'],
       params: { type: 'object', properties: { kind: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
       querystring: { type: 'object', properties: { record: { type: 'integer', minimum: 1, maximum: 2147483647 }, lang: { type: 'string' } } },
-      response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
+      body: multipartBody({ files: { type: 'array', items: filePart('A file; its type is told by its first bytes'), description: `Up to the entity's limit (default ${DEFAULT_MAX_FILES} files of ${formatBytes(DEFAULT_MAX_FILE_BYTES)})` } }, ['files']),
+      response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } }, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema },
     },
   }, async (request) => {
     const def = app.definitions.entities.get(request.params.kind);
@@ -143,7 +149,7 @@ const files: FastifyPluginAsync = async (app) => {
     schema: {
       tags: ['Files'],
       summary: 'Names, types and sizes of files the caller may read (others are left out)',
-      querystring: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'string', pattern: '^[0-9a-f-]{36}(,[0-9a-f-]{36}){0,49}$' }, lang: { type: 'string' } } },
+      querystring: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'string', pattern: `^${UUID}(,${UUID}){0,49}$` }, lang: { type: 'string' } } },
       response: { 200: { type: 'object', properties: { list: { type: 'array', items: fileSchema } } } },
     },
   }, async (request) => {
@@ -156,7 +162,12 @@ const files: FastifyPluginAsync = async (app) => {
   });
 
   app.get<{ Params: { id: string } }>('/api/file-entity/get/:id', {
-    schema: { tags: ['Files'], params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } },
+    schema: {
+      tags: ['Files'],
+      summary: 'Download a file (to whoever may read its record, or its uploader before that)',
+      params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } },
+      response: { 200: fileReply('The file, as an attachment with its stored type'), 404: errorBodySchema },
+    },
   }, async (request, reply) => {
     const { rows } = await app.db.query<FileRow>(
       'SELECT kind, name, mime, size, sha256, owner, record_id FROM file_entity WHERE id = $1',

@@ -5,6 +5,7 @@ import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError } from '../errors.ts';
 import { createServerAjv } from '../validation.ts';
 import { guestActor } from '../auth/access.ts';
+import { assertNoHostileInput, guardMultipart, isDataException } from '../hostile-input.ts';
 
 const MESSAGE_LIMIT = 120;
 
@@ -30,6 +31,12 @@ export default fp(
       request.actor = guest;
     });
 
+    // One gate for every route (hostile-input.ts): after schema validation, before any handler.
+    app.addHook('preHandler', async (request) => {
+      assertNoHostileInput(request);
+      guardMultipart(request);
+    });
+
     app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
       // A param named `<x>Key` is an i18n key (e.g. a field's title) shown translated as `<x>`.
       const t = (key: string, params: Record<string, unknown> = {}) => app.translator.t(request.locale, key, Object.fromEntries(
@@ -50,6 +57,11 @@ export default fp(
           details: { part: error.validationContext },
           fieldErrors: Object.fromEntries(problems.map((p) => [p.pointer, t(p.key, p.params)])),
         });
+      }
+      if (isDataException(error)) {
+        // A backstop: the input gate should have refused the value; the log names the gap.
+        request.log.warn({ err: error, url: request.routeOptions.url }, 'input refused by the database');
+        return reply.code(400).send({ message: t('hostileInput.databaseRefused').slice(0, MESSAGE_LIMIT), details: { code: (error as { code: string }).code } });
       }
       const status = error.statusCode ?? 500;
       if (status >= 500) {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { errorBodySchema } from '../errors.ts';
+import { objectReply } from '../reply-schemas.ts';
 import { pointerSegments } from '../../definitions/pointer.ts';
 import { findFileFields } from '../store/record-schema.ts';
 
@@ -23,7 +24,7 @@ const merge: FastifyPluginAsync = async (app) => {
         tags: [def.manifest.subject],
         summary: `Merges ${def.id} records into a new one (arrays ${spec.arrays.join(', ')} concatenated)`,
         body: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'array', items: { type: 'integer', minimum: 1 }, uniqueItems: true, maxItems: max } } },
-        response: { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+        response: { 200: objectReply(`The new ${def.id} record`), 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
       },
     }, async (request) => {
       const ids = [...request.body.ids].sort((a, b) => a - b);

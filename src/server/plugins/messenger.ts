@@ -9,19 +9,9 @@ import { MESSENGER_FILE_KIND, readMessengerForm } from '../messenger/upload.ts';
 import { createCounters, MESSENGER_SUBJECT } from '../messenger/counters.ts';
 import { SECURITY_ROLE } from '../messenger/session.ts';
 import { systemActor } from '../auth/access.ts';
+import { editBody, formBody, idList, idParam, membersBody, paging, replies, searchQuery } from '../messenger/route-schemas.ts';
+import { handlerReadsBody } from '../reply-schemas.ts';
 
-const paging = {
-  type: 'object',
-  additionalProperties: true,
-  properties: {
-    page: { type: 'integer', minimum: 0, default: 0 },
-    itemsPerPage: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
-    beforeId: { type: 'integer', minimum: 1 },
-  },
-} as const;
-const searchQuery = { type: 'object', properties: { search: { type: 'string', maxLength: 200 }, lang: { type: 'string' } } } as const;
-const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
-const idList = { type: 'array', maxItems: 500, items: { type: 'integer', minimum: 1 } } as const;
 
 interface Paging { page: number; itemsPerPage: number; beforeId?: number }
 const like = (s: string | undefined) => (s ? `%${s.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null);
@@ -65,7 +55,7 @@ export default fp(async (app) => {
 
   // --- contacts and chats -------------------------------------------------------------------
   app.post<{ Querystring: { search?: string }; Body: Paging }>('/api/employee/get-by-chat', {
-    schema: { tags: ['Messenger'], summary: 'Staff one may write to, with the direct chat if there is one', querystring: searchQuery, body: paging },
+    schema: { tags: ['Messenger'], summary: 'Staff one may write to, with the direct chat if there is one', querystring: searchQuery, body: paging, response: replies.contacts },
   }, async (request) => {
     const id = me(request);
     const { page = 0, itemsPerPage = 20 } = request.body ?? {};
@@ -82,7 +72,7 @@ export default fp(async (app) => {
   });
 
   app.post<{ Querystring: { search?: string }; Body: Paging }>('/api/chat/list', {
-    schema: { tags: ['Messenger'], summary: 'My direct chats, the latest first, with unread counts', querystring: searchQuery, body: paging },
+    schema: { tags: ['Messenger'], summary: 'My direct chats, the latest first, with unread counts', querystring: searchQuery, body: paging, response: replies.chats },
   }, async (request) => {
     const id = me(request);
     const { page = 0, itemsPerPage = 20 } = request.body ?? {};
@@ -101,7 +91,7 @@ export default fp(async (app) => {
   });
 
   app.post<{ Params: { id: number } }>('/api/chat/create/:id', {
-    schema: { tags: ['Messenger'], summary: 'The direct chat with an employee (made on first use)', params: idParam },
+    schema: { tags: ['Messenger'], summary: 'The direct chat with an employee (made on first use)', params: idParam, response: replies.chat },
   }, async (request) => ({ chatId: await m.openChat(me(request), String(request.params.id)) }));
 
   // --- messages -----------------------------------------------------------------------------
@@ -109,36 +99,67 @@ export default fp(async (app) => {
     page: request.body?.page ?? 0, itemsPerPage: request.body?.itemsPerPage ?? 20, search: request.query.search?.trim() || undefined, beforeId: request.body?.beforeId,
   });
   app.post<{ Params: { id: number }; Querystring: { search?: string }; Body: Paging }>('/api/chat-message/get-by-chatId/:id', {
-    schema: { tags: ['Messenger'], summary: 'Messages of a direct chat: newest page first (page or beforeId), each page oldest to newest', params: idParam, querystring: searchQuery, body: paging },
+    schema: { tags: ['Messenger'], summary: 'Messages of a direct chat: newest page first (page or beforeId), each page oldest to newest', params: idParam, querystring: searchQuery, body: paging, response: replies.messages },
   }, async (request) => m.messages(me(request), { chatId: request.params.id }, page(request)));
   app.post<{ Params: { id: number }; Querystring: { search?: string }; Body: Paging }>('/api/groupChat/get-by-chatId/:id', {
-    schema: { tags: ['Messenger'], summary: 'Messages of a group chat (paging as for direct chats)', params: idParam, querystring: searchQuery, body: paging },
+    schema: { tags: ['Messenger'], summary: 'Messages of a group chat (paging as for direct chats)', params: idParam, querystring: searchQuery, body: paging, response: replies.messages },
   }, async (request) => m.messages(me(request), { groupChatId: request.params.id }, page(request)));
 
+  const required = (pointer: string) => new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer, key: 'validation.required', params: {} }] });
+  /** Runs what a form asks with its file stored; a refused form takes its file away again (nothing half-written). */
+  const withFile = async <T>(fileId: string | undefined, act: () => Promise<T>): Promise<T> => {
+    try {
+      return await act();
+    } catch (error) {
+      if (fileId) {
+        await app.db.query('DELETE FROM file_entity WHERE id = $1', [fileId]);
+        await app.fileStorage.remove(fileId);
+      }
+      throw error;
+    }
+  };
   const sendFrom = async (request: FastifyRequest, group: boolean) => {
     const id = me(request);
     const { fields, fileId } = await readMessengerForm(app, request, id);
-    // ownerId is the sender in the spec's form; it must be the caller.
-    if (fields.ownerId && fields.ownerId !== id) throw new ApiError(403, 'errors.forbidden');
-    return m.send(id, group
-      ? { groupChatId: int(fields.groupChatId, '/groupChatId') ?? NaN, message: fields.message ?? '', fileId, replyTo: int(fields.id ?? fields.replyTo, '/id') }
-      : { chatId: int(fields.chatId, '/chatId'), receiverId: fields.receiverId, message: fields.message ?? '', fileId, replyTo: int(fields.id ?? fields.replyTo, '/id') });
+    return withFile(fileId, async () => {
+      // ownerId is the sender in the spec's form; it must be the caller.
+      if (fields.ownerId && fields.ownerId !== id) throw new ApiError(403, 'errors.forbidden');
+      const replyTo = int(fields.id ?? fields.replyTo, '/id');
+      if (!group) return m.send(id, { chatId: int(fields.chatId, '/chatId'), receiverId: fields.receiverId, message: fields.message ?? '', fileId, replyTo });
+      const groupChatId = int(fields.groupChatId, '/groupChatId');
+      if (groupChatId === undefined) throw required('/groupChatId');
+      return m.send(id, { groupChatId, message: fields.message ?? '', fileId, replyTo });
+    });
   };
-  app.post('/api/chat-message/sendMessage', { schema: { tags: ['Messenger'], summary: 'Send to a direct chat (multipart: file, ownerId, chatId or receiverId, message)' } }, (request) => sendFrom(request, false));
-  app.post('/api/groupChat/chat-message/sendMessage', { schema: { tags: ['Messenger'], summary: 'Send to a group chat (multipart: file, ownerId, groupChatId, message)' } }, (request) => sendFrom(request, true));
-  app.post('/api/chat-message/reply-message', { schema: { tags: ['Messenger'], summary: 'Reply to message `id` (multipart: chatId or groupChatId, id, message, file)' } }, async (request) => {
+  // Forms are read by the handler (JSON or multipart with a file): the body schemas document them.
+  const form = { validatorCompiler: handlerReadsBody() };
+  const sender = { ownerId: 'The sender: must be the caller', message: 'The text' };
+  app.post('/api/chat-message/sendMessage', {
+    ...form,
+    schema: { tags: ['Messenger'], summary: 'Send to a direct chat (multipart: file, ownerId, chatId or receiverId, message)', body: formBody({ ...sender, chatId: 'The direct chat', receiverId: 'Or the employee to write to' }), response: replies.message },
+  }, (request) => sendFrom(request, false));
+  app.post('/api/groupChat/chat-message/sendMessage', {
+    ...form,
+    schema: { tags: ['Messenger'], summary: 'Send to a group chat (multipart: file, ownerId, groupChatId, message)', body: formBody({ ...sender, groupChatId: 'The group chat' }, ['groupChatId']), response: replies.message },
+  }, (request) => sendFrom(request, true));
+  app.post('/api/chat-message/reply-message', {
+    ...form,
+    schema: { tags: ['Messenger'], summary: 'Reply to message `id` (multipart: chatId or groupChatId, id, message, file)', body: formBody({ id: 'The message replied to', chatId: 'The direct chat', groupChatId: 'Or the group chat', message: 'The text' }, ['id']), response: replies.message },
+  }, async (request) => {
     const fields = !request.isMultipart() ? (request.body ?? {}) as Record<string, unknown> : undefined;
     if (fields && !fields.id) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/id', key: 'validation.required', params: {} }] });
     const id = me(request);
     const form = await readMessengerForm(app, request, id);
-    const replyTo = int(form.fields.id, '/id');
-    if (replyTo === undefined) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/id', key: 'validation.required', params: {} }] });
-    const groupChatId = int(form.fields.groupChatId, '/groupChatId');
-    return m.send(id, groupChatId ? { groupChatId, message: form.fields.message ?? '', fileId: form.fileId, replyTo } : { chatId: int(form.fields.chatId, '/chatId'), message: form.fields.message ?? '', fileId: form.fileId, replyTo });
+    return withFile(form.fileId, async () => {
+      const replyTo = int(form.fields.id, '/id');
+      if (replyTo === undefined) throw required('/id');
+      const groupChatId = int(form.fields.groupChatId, '/groupChatId');
+      return m.send(id, groupChatId ? { groupChatId, message: form.fields.message ?? '', fileId: form.fileId, replyTo } : { chatId: int(form.fields.chatId, '/chatId'), message: form.fields.message ?? '', fileId: form.fileId, replyTo });
+    });
   });
 
   app.post<{ Body: { id: number; chatId?: number; groupChatId?: number; receiverId?: number } }>('/api/chat-message/forward-message', {
-    schema: { tags: ['Messenger'], summary: 'Forward message `id` to a chat, a group chat or an employee', body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer', minimum: 1 }, chatId: { type: 'integer', minimum: 1 }, groupChatId: { type: 'integer', minimum: 1 }, receiverId: { type: 'integer', minimum: 1 } } } },
+    schema: { tags: ['Messenger'], summary: 'Forward message `id` to a chat, a group chat or an employee', body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer', minimum: 1 }, chatId: { type: 'integer', minimum: 1 }, groupChatId: { type: 'integer', minimum: 1 }, receiverId: { type: 'integer', minimum: 1 } } }, response: replies.message },
   }, async (request) => {
     const id = me(request);
     const original = await m.loadMessage(app.db, request.body.id, id);
@@ -155,20 +176,19 @@ export default fp(async (app) => {
       : { chatId, receiverId: receiverId === undefined ? undefined : String(receiverId), message: original.message, fileId, forwardedFrom: original.id });
   });
 
-  const editBody = { type: 'object', required: ['id', 'message'], additionalProperties: true, properties: { id: { type: 'integer', minimum: 1 }, message: { type: 'string', maxLength: 10_000 } } } as const;
-  app.post<{ Body: { id: number; message: string } }>('/api/chat-message/edit', { schema: { tags: ['Messenger'], summary: 'Edit own message (sets `edited`)', body: editBody } },
+  app.post<{ Body: { id: number; message: string } }>('/api/chat-message/edit', { schema: { tags: ['Messenger'], summary: 'Edit own message (sets `edited`)', body: editBody, response: replies.message } },
     async (request) => m.edit(me(request), request.body.id, request.body.message));
-  app.post<{ Body: { id: number; message: string } }>('/api/groupChat/chat-message/edit', { schema: { tags: ['Messenger'], summary: 'Edit own group message (sets `edited`)', body: editBody } },
+  app.post<{ Body: { id: number; message: string } }>('/api/groupChat/chat-message/edit', { schema: { tags: ['Messenger'], summary: 'Edit own group message (sets `edited`)', body: editBody, response: replies.message } },
     async (request) => m.edit(me(request), request.body.id, request.body.message));
-  app.delete<{ Params: { id: number } }>('/api/chat-message/delete/:id', { schema: { tags: ['Messenger'], summary: 'Delete own message', params: idParam } },
+  app.delete<{ Params: { id: number } }>('/api/chat-message/delete/:id', { schema: { tags: ['Messenger'], summary: 'Delete own message', params: idParam, response: replies.deleted } },
     async (request) => { await m.remove(me(request), request.params.id); return { deleted: true }; });
-  app.delete<{ Params: { id: number } }>('/api/groupChat/delete/:id', { schema: { tags: ['Messenger'], summary: 'Delete own group message', params: idParam } },
+  app.delete<{ Params: { id: number } }>('/api/groupChat/delete/:id', { schema: { tags: ['Messenger'], summary: 'Delete own group message', params: idParam, response: replies.deleted } },
     async (request) => { await m.remove(me(request), request.params.id); return { deleted: true }; });
 
   app.post<{ Body: { chatId?: number; groupChatId?: number } }>('/api/chat-message/make-read', {
-    schema: { tags: ['Messenger'], summary: 'Mark every unread message of a chat as READ (authors are told on makeRead)', body: { type: 'object', additionalProperties: false, properties: { chatId: { type: 'integer', minimum: 1 }, groupChatId: { type: 'integer', minimum: 1 } } } },
+    schema: { tags: ['Messenger'], summary: 'Mark every unread message of a chat as READ (authors are told on makeRead)', body: { type: 'object', additionalProperties: false, properties: { chatId: { type: 'integer', minimum: 1 }, groupChatId: { type: 'integer', minimum: 1 } } }, response: replies.read },
   }, async (request) => m.markRead(me(request), request.body));
-  app.get('/api/unread-messages', { schema: { tags: ['Messenger'], summary: 'Unread messages: total, per chat and per group chat' } }, async (request) => {
+  app.get('/api/unread-messages', { schema: { tags: ['Messenger'], summary: 'Unread messages: total, per chat and per group chat', response: replies.unread } }, async (request) => {
     // Counter failures show 0 in the client (spec §8); a visitor simply has none.
     if (!request.actor?.id || request.actor.isOuter || !request.actor.ability.can('read', MESSENGER_SUBJECT)) return { total: 0, chats: [], groupChats: [] };
     return m.unreadCounts(request.actor.id);
@@ -178,6 +198,7 @@ export default fp(async (app) => {
       tags: ['Messenger'],
       summary: 'An entrance event (turnstile, camera): told live to every user of the security role on incomingPerson. deviceName "enter" is entering, anything else exiting. Needs "manage all" (the integration account).',
       body: { type: 'object', required: ['personName', 'deviceName'], additionalProperties: false, properties: { personName: { type: 'string', minLength: 1, maxLength: 300 }, deviceName: { type: 'string', minLength: 1, maxLength: 100 }, photo: { type: 'string', maxLength: 500 }, at: { type: 'string', format: 'date-time' } } },
+      response: replies.notified,
     },
   }, async (request) => {
     if (!request.actor?.id) throw new ApiError(401, 'errors.sessionExpired');
@@ -187,17 +208,17 @@ export default fp(async (app) => {
     await m.emit(rows.map((r) => String(r.id)), 'incomingPerson', event);
     return { notified: rows.length };
   });
-  app.get('/api/letter/get-all-count', { schema: { tags: ['Messenger'], summary: 'The header counters (schemas/_counters/letter-counters.json); also pushed live on notificationMsg' } }, async (request) => {
+  app.get('/api/letter/get-all-count', { schema: { tags: ['Messenger'], summary: 'The header counters (schemas/_counters/letter-counters.json); also pushed live on notificationMsg', response: replies.counters } }, async (request) => {
     const id = me(request);
     return counters.of(id);
   });
-  app.get('/api/notification/unread-messages', { schema: { tags: ['Messenger'], summary: 'The number of unread messages' } }, async (request) => {
+  app.get('/api/notification/unread-messages', { schema: { tags: ['Messenger'], summary: 'The number of unread messages', response: replies.unreadTotal } }, async (request) => {
     if (!request.actor?.id || request.actor.isOuter || !request.actor.ability.can('read', MESSENGER_SUBJECT)) return 0;
     return (await m.unreadCounts(request.actor.id)).total;
   });
 
   app.get<{ Params: { id: string } }>('/api/chat-message/file/:id', {
-    schema: { tags: ['Messenger'], summary: 'An attachment, to the people of its chat', params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } },
+    schema: { tags: ['Messenger'], summary: 'An attachment, to the people of its chat', params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } }, response: replies.file },
   }, async (request, reply) => {
     const id = me(request);
     // Readable by its uploader, and by the people of any chat or group holding a message with it
@@ -238,7 +259,7 @@ export default fp(async (app) => {
   const groupEvent = async (userIds: string[], body: Record<string, unknown>) => m.emit([...new Set(userIds)], 'groupMsg', body);
 
   app.post<{ Body: { name: string; memberIds?: number[] } }>('/api/groupChat/create', {
-    schema: { tags: ['Messenger'], summary: 'A group chat of me and the given employees', body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, memberIds: idList } } },
+    schema: { tags: ['Messenger'], summary: 'A group chat of me and the given employees', body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, memberIds: idList } }, response: replies.group },
   }, async (request) => {
     const id = me(request);
     const name = request.body.name.trim();
@@ -255,7 +276,7 @@ export default fp(async (app) => {
     return dto;
   });
   app.post<{ Body: { id: number; name: string } }>('/api/groupChat/edit', {
-    schema: { tags: ['Messenger'], summary: 'Rename a group chat (its creator)', body: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: { type: 'integer', minimum: 1 }, name: { type: 'string', minLength: 1, maxLength: 200 } } } },
+    schema: { tags: ['Messenger'], summary: 'Rename a group chat (its creator)', body: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: { type: 'integer', minimum: 1 }, name: { type: 'string', minLength: 1, maxLength: 200 } } }, response: replies.group },
   }, async (request) => {
     const id = me(request);
     const members = await ownGroup(request.body.id, id);
@@ -266,7 +287,7 @@ export default fp(async (app) => {
     return dto;
   });
   app.post<{ Body: { id: number } }>('/api/groupChat/delete', {
-    schema: { tags: ['Messenger'], summary: 'Delete a group chat with its messages (its creator)', body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer', minimum: 1 } } } },
+    schema: { tags: ['Messenger'], summary: 'Delete a group chat with its messages (its creator)', body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer', minimum: 1 } } }, response: replies.deleted },
   }, async (request) => {
     const id = me(request);
     const members = await ownGroup(request.body.id, id);
@@ -275,7 +296,7 @@ export default fp(async (app) => {
     return { deleted: true };
   });
   app.post<{ Querystring: { search?: string }; Body: Paging }>('/api/groupChat/list', {
-    schema: { tags: ['Messenger'], summary: 'My group chats, the latest first', querystring: searchQuery, body: paging },
+    schema: { tags: ['Messenger'], summary: 'My group chats, the latest first', querystring: searchQuery, body: paging, response: replies.groups },
   }, async (request) => {
     const id = me(request);
     const { page: p = 0, itemsPerPage = 20 } = request.body ?? {};
@@ -293,7 +314,7 @@ export default fp(async (app) => {
     return { list: rows.map(({ total: _t, ...r }) => r), total: rows[0]?.total ?? 0 };
   });
   app.post<{ Params: { id: number }; Querystring: { search?: string }; Body: Paging }>('/api/groupChat/members/:id', {
-    schema: { tags: ['Messenger'], summary: 'Members of a group chat', params: idParam, querystring: searchQuery, body: paging },
+    schema: { tags: ['Messenger'], summary: 'Members of a group chat', params: idParam, querystring: searchQuery, body: paging, response: replies.members },
   }, async (request) => {
     const id = me(request);
     await m.membersOf(app.db, request.params.id, id);
@@ -305,9 +326,8 @@ export default fp(async (app) => {
         ORDER BY u.data->>'lastName', u.id LIMIT $3 OFFSET $4`, [request.params.id, like(request.query.search), itemsPerPage, p * itemsPerPage]);
     return { list: rows.map(({ total: _t, ...r }) => r), total: rows[0]?.total ?? 0 };
   });
-  const membersBody = { type: 'object', required: ['memberIds'], additionalProperties: false, properties: { memberIds: { ...idList, minItems: 1 } } } as const;
   app.post<{ Params: { id: number }; Body: { memberIds: number[] } }>('/api/groupChat/add-members/:id', {
-    schema: { tags: ['Messenger'], summary: 'Add employees to a group chat (its creator)', params: idParam, body: membersBody },
+    schema: { tags: ['Messenger'], summary: 'Add employees to a group chat (its creator)', params: idParam, body: membersBody, response: replies.group },
   }, async (request) => {
     const id = me(request);
     const before = await ownGroup(request.params.id, id);
@@ -318,7 +338,7 @@ export default fp(async (app) => {
     return dto;
   });
   app.post<{ Params: { id: number }; Body: { memberIds: number[] } }>('/api/groupChat/delete-members/:id', {
-    schema: { tags: ['Messenger'], summary: 'Remove employees from a group chat (its creator; not themself)', params: idParam, body: membersBody },
+    schema: { tags: ['Messenger'], summary: 'Remove employees from a group chat (its creator; not themself)', params: idParam, body: membersBody, response: replies.group },
   }, async (request) => {
     const id = me(request);
     const before = await ownGroup(request.params.id, id);
@@ -328,15 +348,21 @@ export default fp(async (app) => {
     await groupEvent(before, { action: 'MEMBERS_REMOVED', groupChat: dto, memberIds: removed.map(Number) });
     return dto;
   });
-  app.post('/api/groupChat/uploadPhoto', { schema: { tags: ['Messenger'], summary: 'The photo (and optionally a new name) of a group chat (multipart: file, name, groupChatId)' } }, async (request) => {
+  app.post('/api/groupChat/uploadPhoto', {
+    ...form,
+    schema: { tags: ['Messenger'], summary: 'The photo (and optionally a new name) of a group chat (multipart: file, name, groupChatId)', body: formBody({ groupChatId: 'The group chat', name: 'A new name (optional)' }, ['groupChatId']), response: replies.group },
+  }, async (request) => {
     const id = me(request);
     const { fields, fileId } = await readMessengerForm(app, request, id);
-    const groupChatId = int(fields.groupChatId, '/groupChatId');
-    if (!groupChatId) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/groupChatId', key: 'validation.required', params: {} }] });
-    const members = await ownGroup(groupChatId, id);
-    if (!fileId) throw new ApiError(400, 'errors.noFiles');
-    const { rows } = await app.db.query<{ mime: string }>('SELECT mime FROM file_entity WHERE id = $1', [fileId]);
-    if (!rows[0]!.mime.startsWith('image/')) throw new ApiError(415, 'errors.unsupportedType');
+    const { groupChatId, members } = await withFile(fileId, async () => {
+      const groupChatId = int(fields.groupChatId, '/groupChatId');
+      if (!groupChatId) throw required('/groupChatId');
+      const members = await ownGroup(groupChatId, id);
+      if (!fileId) throw new ApiError(400, 'errors.noFiles');
+      const { rows } = await app.db.query<{ mime: string }>('SELECT mime FROM file_entity WHERE id = $1', [fileId]);
+      if (!rows[0]!.mime.startsWith('image/')) throw new ApiError(415, 'errors.unsupportedType');
+      return { groupChatId, members };
+    });
     await app.db.query('UPDATE file_entity SET record_id = $2 WHERE id = $1', [fileId, groupChatId]);
     await app.db.query('UPDATE group_chat SET photo = $2, name = coalesce(nullif(trim($3), \'\'), name) WHERE id = $1', [groupChatId, fileId, fields.name ?? '']);
     const dto = await groupDto(groupChatId, id);
@@ -346,7 +372,7 @@ export default fp(async (app) => {
   // --- employee photos ------------------------------------------------------------------------
   // Uploads are the organisation's routes (src/server/files/photo-routes.ts); staff see each
   // other's photo here, whatever their rights on user records.
-  app.get<{ Params: { id: number } }>('/api/employee/photo/:id', { schema: { tags: ['Messenger'], summary: 'A staff member’s photo, to staff', params: idParam } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/api/employee/photo/:id', { schema: { tags: ['Messenger'], summary: 'A staff member’s photo, to staff', params: idParam, response: replies.photo } }, async (request, reply) => {
     me(request);
     const { rows } = await app.db.query<{ photo: string | null; mime: string; size: number }>(
       `SELECT u.data->'photo'->>0 AS photo, f.mime, f.size FROM ${userTable} u JOIN file_entity f ON f.id::text = u.data->'photo'->>0 WHERE u.id = $1 AND ${staffWhere}`, [request.params.id]);
@@ -355,7 +381,7 @@ export default fp(async (app) => {
     return reply.header('content-type', rows[0]!.mime).header('content-length', rows[0]!.size).header('x-content-type-options', 'nosniff').send(stream);
   });
 
-  app.get<{ Params: { id: number } }>('/api/groupChat/photo/:id', { schema: { tags: ['Messenger'], summary: 'The photo of a group chat, to its members', params: idParam } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/api/groupChat/photo/:id', { schema: { tags: ['Messenger'], summary: 'The photo of a group chat, to its members', params: idParam, response: replies.photo } }, async (request, reply) => {
     await m.membersOf(app.db, request.params.id, me(request));
     const { rows } = await app.db.query<{ photo: string | null; mime: string; size: number }>('SELECT g.photo::text, f.mime, f.size FROM group_chat g JOIN file_entity f ON f.id = g.photo WHERE g.id = $1', [request.params.id]);
     const stream = rows[0]?.photo ? app.fileStorage.open(rows[0].photo) : undefined;

@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { OpenDataset } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { errorBodySchema, notFound } from '../errors.ts';
+import { fileReply } from '../reply-schemas.ts';
 import { resolveFieldSchema } from '../../definitions/pointer.ts';
 import { valueAt } from '../../shared/format.ts';
 import { localizedName, type Locale } from '../../shared/locales.ts';
@@ -82,14 +83,14 @@ const openData: FastifyPluginAsync = async (app) => {
     list: await Promise.all([...app.definitions.openData.values()].sort((a, b) => a.code.localeCompare(b.code)).map((d) => describe(d, app.definitions.entities.get(d.entity)!, request.locale, request.actor))),
   }));
 
-  app.get<{ Params: { code: string } }>('/api/open-data/:code', { config: catalogue, schema: { tags, params: codeParams, response: { 200: metaSchema, 404: errorBodySchema } } }, async (request) => {
+  app.get<{ Params: { code: string } }>('/api/open-data/:code', { config: catalogue, schema: { tags, summary: 'One dataset\'s metadata: title, rows, last update, download links', params: codeParams, response: { 200: metaSchema, 404: errorBodySchema } } }, async (request) => {
     const { dataset, def } = find(request.params.code);
     return describe(dataset, def, request.locale, request.actor);
   });
 
   app.get<{ Params: { code: string; format: 'csv' | 'json' } }>('/api/open-data/:code/data.:format', {
     config,
-    schema: { tags, summary: 'The dataset from the live rows, streamed', params: { ...codeParams, required: ['code', 'format'], properties: { ...codeParams.properties, format: { enum: ['csv', 'json'] } } }, response: { 400: errorBodySchema, 404: errorBodySchema } },
+    schema: { tags, summary: 'The dataset from the live rows, streamed', params: { ...codeParams, required: ['code', 'format'], properties: { ...codeParams.properties, format: { enum: ['csv', 'json'] } } }, response: { 200: fileReply('The rows as CSV (UTF-8 with BOM) or a JSON array, as an attachment'), 400: errorBodySchema, 404: errorBodySchema } },
   }, async (request, reply) => {
     const { dataset, def } = find(request.params.code);
     const columns = columnsOf(dataset, def);

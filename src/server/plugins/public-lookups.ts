@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
-import { ApiError, badInput, notFound } from '../errors.ts';
-import { createServerAjv } from '../validation.ts';
-import { toFieldProblems } from '../../shared/validation/field-errors.ts';
+import { ApiError, badInput, errorBodySchema, notFound } from '../errors.ts';
+import { objectReply } from '../reply-schemas.ts';
 import { lookupWhere, projectRow, rowAsRecord, type PublicLookup } from '../public/lookup.ts';
 
 /** Calls of public lookups one address may make in a minute unless the lookup says otherwise. */
@@ -33,12 +32,10 @@ function querySchema(lookup: PublicLookup) {
  * served at `…/<name>/stats`.
  */
 const publicLookups: FastifyPluginAsync = async (app) => {
-  const ajv = createServerAjv({ coerceTypes: true });
   for (const def of app.definitions.entities.values()) {
     const table = app.tables.get(def.id)!;
     for (const lookup of def.manifest.publicLookups ?? []) {
       const path = `/api/public-lookup/${def.id}/${lookup.name}`;
-      const validate = ajv.compile(querySchema(lookup));
       const perMinute = lookup.perMinute ?? DEFAULT_LOOKUPS_PER_MINUTE;
       const tags = ['Public lookups'];
 
@@ -56,10 +53,20 @@ const publicLookups: FastifyPluginAsync = async (app) => {
       };
 
       app.get<{ Querystring: Record<string, unknown> }>(path, {
-        schema: { tags, summary: lookup.description ?? `Public lookup ${lookup.name} of ${def.id}`, querystring: { type: 'object', additionalProperties: true } },
+        schema: {
+          tags,
+          summary: lookup.description ?? `Public lookup ${lookup.name} of ${def.id}`,
+          querystring: querySchema(lookup),
+          response: {
+            200: lookup.mode === 'summary'
+              ? objectReply('How many records match, the newest one\'s date and its declared fields (masked)', { count: { type: 'integer' }, lastAt: { type: ['string', 'null'] } })
+              : objectReply('The matching records, only their declared fields (masked)', { list: { type: 'array', items: objectReply(lookup.returns.map((r) => r.as).join(', ')) } }),
+            400: errorBodySchema,
+            429: errorBodySchema,
+          },
+        },
       }, async (request, reply) => {
-        const query = { ...request.query };
-        if (!validate(query)) throw badInput(toFieldProblems(validate.errors));
+        const query = request.query;
         const given = lookup.by.filter((b) => query[b.param] !== undefined && query[b.param] !== '');
         if (lookup.oneOf && given.length !== 1) {
           throw badInput((given.length ? given : lookup.by).map((b) => ({ pointer: `/${b.param}`, key: given.length ? 'validation.oneOf' : 'validation.required', params: {} })));
@@ -100,7 +107,9 @@ const publicLookups: FastifyPluginAsync = async (app) => {
       });
 
       if (!lookup.stats?.length) continue;
-      app.get(`${path}/stats`, { schema: { tags, summary: `Counters of ${lookup.name}` } }, async () => {
+      app.get(`${path}/stats`, {
+        schema: { tags, summary: `Counters of ${lookup.name}`, response: { 200: objectReply((lookup.stats ?? []).map((s) => s.name).join(', '), Object.fromEntries((lookup.stats ?? []).map((s) => [s.name, { type: 'integer' }]))) } },
+      }, async () => {
         const out: Record<string, number> = {};
         for (const s of lookup.stats ?? []) {
           if (s.source === 'checks') {

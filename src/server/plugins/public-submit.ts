@@ -7,6 +7,8 @@ import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MIME_TYPES, formatBy
 import { findFileFields } from '../store/record-schema.ts';
 import { mustBeSameRequest, requestHash } from '../public/request-hash.ts';
 import type { Queryable } from '../db/database.ts';
+import { errorBodySchema } from '../errors.ts';
+import { filePart, handlerReadsBody, multipartBody } from '../reply-schemas.ts';
 
 /** Submissions one address may make in a minute unless the manifest says otherwise. */
 export const DEFAULT_SUBMITS_PER_MINUTE = 10;
@@ -64,12 +66,20 @@ const publicSubmit: FastifyPluginAsync = async (app) => {
     };
 
     app.post(`/api${submit.path}`, {
+      validatorCompiler: handlerReadsBody(),
       schema: {
         tags: [def.manifest.subject],
         summary: `Submit a ${entity} without an account (multipart: data, draftId?, files); answers its reference number`,
-        consumes: ['multipart/form-data'],
-        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string' } } },
-        response: { 200: { type: 'object', properties: { id: { type: 'integer' }, referenceNumber: { type: 'string' }, createdAt: { type: 'string' } } } },
+        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'Makes a repeated submit answer the first one\'s reply (8–100 of A–Z a–z 0–9 _ -)' } } },
+        body: multipartBody({
+          data: { type: 'string', contentMediaType: 'application/json', description: `The ${entity} record as JSON, valid against its schema (errors name pointers inside it)` },
+          draftId: { type: 'string', format: 'uuid', description: 'A draft of this entity, removed with the submit' },
+          ...(fileField ? { files: { type: 'array', maxItems: maxFiles, items: filePart(`An attachment (at most ${formatBytes(maxBytes)})`) } } : {}),
+        }, ['data']),
+        response: {
+          200: { type: 'object', properties: { id: { type: 'integer' }, referenceNumber: { type: 'string' }, createdAt: { type: 'string' } } },
+          400: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema,
+        },
       },
     }, async (request, reply) => {
       if (!request.isMultipart()) throw new ApiError(415, 'errors.unsupportedType');

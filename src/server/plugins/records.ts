@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError, errorBodySchema, notFound } from '../errors.ts';
+import { objectReply } from '../reply-schemas.ts';
 import { normalizeSortField } from '../store/list-query.ts';
 
 /** One old → new change of an audit row (src/shared/audit.ts); a value is any JSON value. */
@@ -60,6 +61,7 @@ const records: FastifyPluginAsync = async (app) => {
           additionalProperties: false,
           properties: { field: { type: 'string', maxLength: 100 }, value: { type: 'string', maxLength: 200 }, lang: { type: 'string' } },
         },
+        response: { 200: objectReply('The record (as GET …/get/{id} answers it), or null', { record: { type: ['object', 'null'], additionalProperties: true } }), 400: errorBodySchema },
       },
     }, async (request) => {
       const pointer = normalizeSortField(request.query.field);

@@ -21,6 +21,7 @@ const references: FastifyPluginAsync = async (app) => {
     config: { publicReference: true },
     schema: {
       tags: ['Reference'],
+      summary: 'A reference list (regions, districts, topics…): its active items, or the children of `parent`',
       params: { type: 'object', properties: { kind: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
       querystring: { type: 'object', properties: { parent: { type: 'integer' }, lang: { type: 'string' } }, additionalProperties: false },
       response: { 200: { type: 'object', properties: { list: { type: 'array', items: itemSchema } } } },

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { WebSocketServer } from 'ws';
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../errors.ts';
+import { ApiError, errorBodySchema } from '../errors.ts';
 import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { createLiveUpkeep } from '../messenger/upkeep.ts';
 import { createDocumentMarking } from '../messenger/document-marking.ts';
@@ -173,6 +173,19 @@ export default fp(async (app) => {
   };
   app.server.on('upgrade', onUpgrade);
   app.decorate('stompSessions', sessions);
+  // A plain GET (no Upgrade header) reaches Fastify: it is told how to connect. The entry
+  // also names the socket in the OpenAPI document.
+  app.get(STOMP_PATH, {
+    schema: {
+      tags: ['Live'],
+      summary: 'The live socket: STOMP 1.2 over WebSocket (Upgrade: websocket, subprotocol v12.stomp); CONNECT with the bearer token',
+      response: {
+        101: { description: 'Switching protocols: the STOMP session begins', type: 'null' },
+        426: { ...errorBodySchema, description: 'A plain HTTP request: connect with a WebSocket client' },
+      },
+    },
+  }, async (request, reply) => reply.code(426).header('upgrade', 'websocket').header('connection', 'Upgrade')
+    .send({ message: app.translator.t(request.locale, 'apiDocs.useWebSocket') }));
 
   app.addHook('preClose', async () => {
     app.server.off('upgrade', onUpgrade);

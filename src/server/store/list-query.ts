@@ -1,6 +1,7 @@
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { EntityTable, SqlType } from '../db/entity-table.ts';
 import { ApiError } from '../errors.ts';
+import { INPUT_NUMBER_LIMIT } from '../hostile-input.ts';
 import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 import type { JSONSchema7 } from 'json-schema';
 import { isHiddenField, touchesHiddenField } from '../../shared/hidden-fields.ts';
@@ -116,6 +117,10 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
         const items = value.split(',').map((v) => v.trim());
         const numeric = col.type === 'bigint' || col.type === 'numeric';
         if (numeric && items.some((v) => !/^-?\d+(\.\d+)?$/.test(v))) throw new ApiError(400, 'errors.badFilter', { params: { name: f.name } });
+        // The input gate sees one string here: each number of the list is held to its limit.
+        if (numeric && items.some((v) => Math.abs(Number(v)) > INPUT_NUMBER_LIMIT)) {
+          throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: `/${f.name}`, key: 'hostileInput.numberRange', params: { limit: INPUT_NUMBER_LIMIT } }] });
+        }
         where.push(`${col.column} = ANY(${param(numeric ? items.map(Number) : items)}::${col.type}[])`);
         break;
       }

@@ -20,6 +20,7 @@ import { backends } from '../support/databases.ts';
 import { forgedToken, startTestApp, TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { multipart, PNG } from '../support/multipart.ts';
 import { createSampler } from '../support/sample-data.ts';
+import { createEditRulesModel } from '../support/edit-rules-model.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const access = registry.access!;
@@ -199,12 +200,12 @@ for (const backend of backends()) {
     it('lets each default role do exactly what its permissions say, on every entity', async () => {
       const anyEntity = [...registry.entities.values()];
       // One record of every entity, made by the admin, to read, change and delete.
-      const records = new Map<string, { id: number; version: number; data: Record<string, unknown> }>();
+      const records = new Map<string, { id: number; version: number; data: Record<string, unknown>; status: string; owner: string }>();
       for (const def of anyEntity) {
         const sample = createSampler(def.schema, registry.references, createServerAjv())(77, { full: true });
         const res = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: sample });
         expect(res.statusCode, res.body).toBe(200);
-        records.set(def.id, { id: res.json().id, version: 1, data: sample });
+        records.set(def.id, { id: res.json().id, version: 1, data: sample, status: res.json().status, owner: res.json().owner });
       }
       for (const role of access.roles.filter((r) => r.scope === 'ALL' && r.code !== 'admin')) {
         const user = await userWith([role.code]);
@@ -220,7 +221,9 @@ for (const backend of backends()) {
           expectStatus(await app.inject({ method: 'POST', url: `${base}/list-search`, payload: {}, headers: as(user.token) }), mayRead, 'list');
           expectStatus(await app.inject({ method: 'GET', url: `${base}/get/${rec.id}`, headers: as(user.token) }), mayRead, 'read');
           const update = await app.inject({ method: 'PUT', url: `${base}/update/${rec.id}`, payload: { ...rec.data, version: rec.version }, headers: as(user.token) });
-          expectStatus(update, may('update'), 'update');
+          // …and the entity's edit rules in the record's status (schemas/<entity>/edit.json).
+          const rules = createEditRulesModel(def.edit, def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined);
+          expectStatus(update, may('update') && rules.mayUpdate({ id: String(user.id), role: role.code, isOuter: false }, rec), 'update');
           if (update.statusCode === 200) rec.version += 1;
           const createData = createSampler(def.schema, registry.references, createServerAjv())(900 + made, { full: true });
           const created = await app.inject({ method: 'POST', url: `${base}/create`, payload: createData, headers: as(user.token) });

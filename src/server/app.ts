@@ -1,40 +1,41 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from './context.ts';
+import { createMigrationRegistry, type Migration } from './db/migrations.ts';
 import { DEFAULT_COUNT_CAP } from './store/entity-store.ts';
-import definitions from './plugins/definitions.ts';
-import db from './plugins/db.ts';
-import store from './plugins/store.ts';
-import http from './plugins/http.ts';
-import docs from './plugins/docs.ts';
-import entities from './plugins/entities.ts';
-import references from './plugins/references.ts';
-import files from './plugins/files.ts';
-import seed from './plugins/seed.ts';
-import auth from './plugins/auth.ts';
-import authExternal from './plugins/auth-external.ts';
-import records from './plugins/records.ts';
-import drafts from './plugins/drafts.ts';
-import workflow from './plugins/workflow.ts';
-import web from './plugins/web.ts';
-import securityHeaders from './plugins/security-headers.ts';
-import notify from './plugins/notify.ts';
-import registration from './plugins/registration.ts';
-import passwordReset from './plugins/password-reset.ts';
-import demo from './plugins/demo.ts';
-import publicLookups from './plugins/public-lookups.ts';
-import publicSubmit from './plugins/public-submit.ts';
-import messenger from './plugins/messenger.ts';
-import stomp from './plugins/stomp.ts';
-import rateLimit from './plugins/rate-limit.ts';
-import aggregates from './plugins/aggregates.ts';
-import visits from './plugins/visits.ts';
-import openData from './plugins/open-data.ts';
-import merge from './plugins/merge.ts';
-import questionnaires from './plugins/questionnaires.ts';
-import staffUsers from './plugins/staff-users.ts';
-import remoteSources from './plugins/remote-sources.ts';
+import * as definitions from './plugins/definitions.ts';
+import * as db from './plugins/db.ts';
+import * as store from './plugins/store.ts';
+import * as http from './plugins/http.ts';
+import * as docs from './plugins/docs.ts';
+import * as entities from './plugins/entities.ts';
+import * as references from './plugins/references.ts';
+import * as files from './plugins/files.ts';
+import * as seed from './plugins/seed.ts';
+import * as auth from './plugins/auth.ts';
+import * as authExternal from './plugins/auth-external.ts';
+import * as records from './plugins/records.ts';
+import * as drafts from './plugins/drafts.ts';
+import * as workflow from './plugins/workflow.ts';
+import * as web from './plugins/web.ts';
+import * as securityHeaders from './plugins/security-headers.ts';
+import * as notify from './plugins/notify.ts';
+import * as registration from './plugins/registration.ts';
+import * as passwordReset from './plugins/password-reset.ts';
+import * as demo from './plugins/demo.ts';
+import * as publicLookups from './plugins/public-lookups.ts';
+import * as publicSubmit from './plugins/public-submit.ts';
+import * as messenger from './plugins/messenger.ts';
+import * as stomp from './plugins/stomp.ts';
+import * as rateLimit from './plugins/rate-limit.ts';
+import * as aggregates from './plugins/aggregates.ts';
+import * as visits from './plugins/visits.ts';
+import * as openData from './plugins/open-data.ts';
+import * as merge from './plugins/merge.ts';
+import * as questionnaires from './plugins/questionnaires.ts';
+import * as staffUsers from './plugins/staff-users.ts';
+import * as remoteSources from './plugins/remote-sources.ts';
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -93,6 +94,22 @@ function trustProxyOption(trust: NonNullable<AppConfig['trustProxy']>): FastifyS
   return (_address: string, hop: number) => hop < trust;
 }
 
+/** A plugin module: its plugin, and the tables its feature adds (db/migrations.ts). */
+interface PluginModule {
+  default: FastifyPluginAsync;
+  /** The feature's tables, or the choice of them the configuration makes. */
+  migrations?: readonly Migration[] | ((config: AppConfig) => readonly Migration[]);
+}
+
+/** Every plugin module's tables, in the modules' order: the order they are created in. */
+function migrationsOf(modules: readonly PluginModule[], config: AppConfig) {
+  const registry = createMigrationRegistry();
+  for (const { migrations = [] } of modules) {
+    for (const migration of typeof migrations === 'function' ? migrations(config) : migrations) registry.register(migration);
+  }
+  return registry;
+}
+
 /**
  * The Fastify factory: every concern is a plugin, composed here. Tests call it with
  * `inMemory: true` (or a `databaseUrl`) and use `app.inject`.
@@ -142,41 +159,21 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   });
   app.decorate('config', config);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  await app.register(definitions);
-  await app.register(http);
-  // Before every route, so that each reply carries the browser security headers.
-  await app.register(securityHeaders);
-  await app.register(db);
-  // Right after the database: the OpenAPI document sees only the routes registered after it.
-  await app.register(docs);
-  await app.register(store);
-  await app.register(seed);
-  await app.register(auth);
-  await app.register(authExternal);
-  // After sign-in's hook, so that the limiter knows who is asking (staff are not counted).
-  await app.register(rateLimit);
-  await app.register(notify);
-  await app.register(demo);
-  await app.register(registration);
-  await app.register(passwordReset);
-  await app.register(remoteSources);
-  await app.register(entities);
-  await app.register(import('./plugins/export.ts'));
-  await app.register(references);
-  await app.register(files);
-  await app.register(records);
-  await app.register(drafts);
-  await app.register(publicLookups);
-  await app.register(publicSubmit);
-  await app.register(workflow);
-  await app.register(messenger);
-  await app.register(stomp);
-  await app.register(aggregates);
-  await app.register(visits);
-  await app.register(openData);
-  await app.register(merge);
-  await app.register(questionnaires);
-  await app.register(staffUsers);
-  await app.register(web);
+  // exceljs is loaded when an app is built, not when this module is imported.
+  const plugins = [
+    definitions, http,
+    // Before every route, so that each reply carries the browser security headers.
+    securityHeaders,
+    db,
+    // Right after the database: the OpenAPI document sees only the routes registered after it.
+    docs,
+    store, seed, auth, authExternal,
+    // After sign-in's hook, so that the limiter knows who is asking (staff are not counted).
+    rateLimit,
+    notify, demo, registration, passwordReset, remoteSources, entities, await import('./plugins/export.ts'), references, files, records, drafts,
+    publicLookups, publicSubmit, workflow, messenger, stomp, aggregates, visits, openData, merge, questionnaires, staffUsers, web,
+  ] satisfies PluginModule[];
+  app.decorate('migrations', migrationsOf(plugins, config));
+  for (const plugin of plugins) await app.register(plugin.default);
   return app;
 }

@@ -113,8 +113,8 @@ for (const backend of backends()) {
       expect(created.status).toBe(200);
       await app.db.query('ALTER TABLE audit_log DROP COLUMN diff');
       await app.db.query(`INSERT INTO audit_log (actor, entity, record_id, action, changed) VALUES ('1', 'appeal', $1, 'update', '{phone}')`, [created.body.id]);
-      await migrate(app.db, app.definitions);
-      await migrate(app.db, app.definitions);
+      await migrate(app.db, app.definitions, app.migrations.list());
+      await migrate(app.db, app.definitions, app.migrations.list());
       const [legacy, made] = await trail('/api/appeal', created.body.id);
       expect(legacy).toMatchObject({ action: 'update', changed: ['phone'] });
       expect(legacy!.diff).toBeUndefined();

@@ -115,8 +115,8 @@ for (const backend of backends()) {
         // A database from before the counter: numbers came from a sequence, one of them high.
         await app.db.query(`INSERT INTO public_submission (entity, reference, ip) VALUES ('appeal', $1, '10.0.0.1')`, [`M-${year}-000900`]);
         await app.db.query('DROP TABLE reference_counter');
-        await migrate(app.db, app.definitions);
-        await migrate(app.db, app.definitions);
+        await migrate(app.db, app.definitions, app.migrations.list());
+        await migrate(app.db, app.definitions, app.migrations.list());
         const next = await send(submission(appealInput(72)), { ip: nextIp() });
         expect(next.statusCode, next.body).toBe(200);
         expect(next.json().referenceNumber).toBe(`M-${year}-000901`);

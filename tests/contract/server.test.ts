@@ -59,7 +59,7 @@ for (const backend of backends()) {
       const log = async () => (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM _ddl_log')).rows[0]!.n;
       const before = await log();
       const { migrate } = await import('../../src/server/db/migrate.ts');
-      await migrate(app.db, app.definitions);
+      await migrate(app.db, app.definitions, app.migrations.list());
       expect(await log()).toBe(before);
       expect(before).toBe(app.definitions.entities.size);
     });

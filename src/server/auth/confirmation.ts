@@ -1,5 +1,7 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import type { Database, Queryable } from '../db/database.ts';
+import type { Migration } from '../db/migrations.ts';
 import { ApiError } from '../errors.ts';
 
 /** Code rules (issue #4): six digits, valid five minutes, five wrong tries, one new code a minute. */
@@ -47,6 +49,9 @@ export const CONFIRMATION_DDL = [
   `CREATE TABLE IF NOT EXISTS confirmation_send (ip text NOT NULL, at timestamptz NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS ix_confirmation_send_ip ON confirmation_send (ip, at DESC)`,
 ];
+
+/** The confirmation sessions and sends of registration and password reset (db/migrations.ts). */
+export const CONFIRMATION_TABLES: Migration = { name: 'confirmation', ddl: CONFIRMATION_DDL };
 
 // The uid salts the hash: the same code in two sessions has two different hashes.
 const codeHash = (uid: string, code: string): string => createHash('sha256').update(`${uid}:${code}`).digest('hex');
@@ -185,3 +190,9 @@ export type Confirmations = ReturnType<typeof createConfirmations>;
 
 /** Spec §5: before a code is sent, the plus and the dashes go. */
 export const normalizePhone = (phone: string): string => phone.replace(/[+-]/g, '');
+
+/** Sets `retry-after` on a 429 (a throttled send or session) before it is answered; rethrows. */
+export const withRetryAfter = (reply: FastifyReply, error: unknown): never => {
+  if (error instanceof ApiError && error.statusCode === 429 && typeof error.params.seconds === 'number') reply.header('retry-after', String(error.params.seconds));
+  throw error;
+};

@@ -2,6 +2,26 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { Migration } from '../db/migrations.ts';
+
+/** What is known of each stored file: its record (null until linked), its uploader, type, size and hash (db/migrations.ts). */
+export const FILE_TABLES: Migration = {
+  name: 'files',
+  ddl: [
+    `CREATE TABLE IF NOT EXISTS file_entity (
+    id uuid PRIMARY KEY,
+    kind text NOT NULL,
+    name text NOT NULL,
+    mime text NOT NULL,
+    size bigint NOT NULL,
+    sha256 text NOT NULL,
+    owner text,
+    record_id bigint,
+    created_at timestamptz NOT NULL DEFAULT now()
+  )`,
+    `CREATE INDEX IF NOT EXISTS ix_file_entity_record ON file_entity (kind, record_id)`,
+  ],
+};
 
 /**
  * Where file contents live. The local-disk implementation is the default; an

@@ -1,7 +1,8 @@
 import type { Database, Queryable } from '../db/database.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Broker, LiveEvent } from './broker.ts';
-import { containsPattern, searchKey } from './search.ts';
+import type { Migration } from '../db/migrations.ts';
+import { containsPattern, MESSAGE_SEARCH_DDL, MESSAGE_SEARCH_INDEX_DDL, searchKey } from './search.ts';
 
 /**
  * The messenger's tables (a subsystem like sign-in, not generic entities). Messages are
@@ -65,6 +66,9 @@ export const MESSENGER_DDL = [
   )`,
   `CREATE INDEX IF NOT EXISTS ix_messenger_event_pending ON messenger_event (user_id, channel, id) WHERE delivered_at IS NULL`,
 ];
+
+/** The messenger's tables and its search column; the search index where pg_trgm is installed (db/migrations.ts). */
+export const MESSENGER_TABLES: Migration = { name: 'messenger', ddl: [...MESSENGER_DDL, ...MESSAGE_SEARCH_DDL], trigram: [MESSAGE_SEARCH_INDEX_DDL] };
 
 /** How long a colleague once found to be staff is taken to still be (auth keeps a user's rights as long). */
 const STAFF_RECHECK_MS = 10_000;

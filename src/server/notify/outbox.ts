@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import type { Migration } from '../db/migrations.ts';
 import type { Translator } from '../i18n.ts';
 import type { Locale } from '../../shared/locales.ts';
 
@@ -47,6 +48,9 @@ export const OUTBOX_DDL = [
   )`,
   `CREATE INDEX IF NOT EXISTS ix_outbox_due ON outbox (status, next_attempt_at)`,
 ];
+
+/** The outbox (db/migrations.ts). */
+export const OUTBOX_TABLES: Migration = { name: 'outbox', ddl: OUTBOX_DDL };
 
 /**
  * The outbox sender: renders the template in the recipient's language and stores the row.

@@ -1,11 +1,14 @@
 import fp from 'fastify-plugin';
-import { createChallengeStore } from '../auth/signature/index.ts';
-import { createOneIdClient, createSqlPendingLoginStore, OneIdError } from '../auth/oneid/oneid-client.ts';
+import { createChallengeStore, SIGNATURE_TABLES } from '../auth/signature/index.ts';
+import { createOneIdClient, createSqlPendingLoginStore, ONEID_TABLES, OneIdError } from '../auth/oneid/oneid-client.ts';
 import { oneIdConfigFromEnv } from '../auth/oneid/config.ts';
 import { logAttempt } from '../auth/throttle.ts';
 import { ApiError, errorBodySchema } from '../errors.ts';
 import { objectReply, redirectReply } from '../reply-schemas.ts';
 import { trustedCas } from '../auth/external.ts';
+
+/** The challenges a signature signs; the OneID sign-ins under way. */
+export const migrations = [SIGNATURE_TABLES, ONEID_TABLES];
 
 /**
  * The routes of the other sign-in methods: the one-time challenge a digital signature signs

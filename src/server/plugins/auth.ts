@@ -13,6 +13,11 @@ import { logAttempt, throttleWait } from '../auth/throttle.ts';
 import { createSignatureSignIn, type ExternalIdentity } from '../auth/external.ts';
 import { sessionReply, sessionReplySchema, type PersonNames } from '../auth/session-reply.ts';
 import { withDelegation, type DelegationTarget } from '../auth/delegation.ts';
+import { AUTH_TABLES } from '../auth/tables.ts';
+import { SIGNATURE_TABLES } from '../auth/signature/index.ts';
+
+/** Credentials, tokens, attempts; the challenges signature sign-in uses up. */
+export const migrations = [AUTH_TABLES, SIGNATURE_TABLES];
 
 interface UserData {
   username: string;

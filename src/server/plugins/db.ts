@@ -2,15 +2,27 @@ import fp from 'fastify-plugin';
 import path from 'node:path';
 import { createDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import type { MigrationRegistry } from '../db/migrations.ts';
 
-/** Opens the database (PGlite by default, PostgreSQL with DATABASE_URL) and migrates it. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every feature's tables, filled by buildApp from the plugin modules before this service migrates. */
+    migrations: MigrationRegistry;
+  }
+}
+
+/**
+ * Opens the database (PGlite by default, PostgreSQL with DATABASE_URL) and migrates it: the
+ * entity tables derived from the definitions and every feature's tables (`app.migrations`),
+ * before any other service starts.
+ */
 export default fp(
   async (app) => {
     const { databaseUrl, dataDir, inMemory } = app.config;
     const db = await createDatabase(databaseUrl ? { url: databaseUrl } : { dataDir: inMemory ? 'memory://' : path.join(dataDir, 'pglite') });
     app.addHook('onClose', async () => db.close());
     app.decorate('db', db);
-    app.decorate('tables', await migrate(db, app.definitions));
+    app.decorate('tables', await migrate(db, app.definitions, app.migrations.list()));
     app.log.info({ db: db.kind }, 'database ready');
   },
   { name: 'db', dependencies: ['definitions'] },

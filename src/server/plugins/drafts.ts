@@ -7,6 +7,24 @@ import { toDraftSchema } from '../store/draft-schema.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 import type { Actor } from '../store/entity-store.ts';
+import type { Migration } from '../db/migrations.ts';
+
+/** Drafts of any entity: unvalidated input, reachable by the draft's random id. */
+export const DRAFT_TABLES: Migration = {
+  name: 'drafts',
+  ddl: [
+    `CREATE TABLE IF NOT EXISTS draft (
+    id uuid PRIMARY KEY,
+    entity text NOT NULL,
+    data jsonb NOT NULL,
+    owner text,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`,
+    `CREATE INDEX IF NOT EXISTS ix_draft_updated ON draft (updated_at)`,
+  ],
+};
+export const migrations = [DRAFT_TABLES];
 
 interface DraftRow { id: string; entity: string; data: Record<string, unknown>; owner: string | null; updated_at: string }
 

@@ -4,13 +4,16 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import { createEmbeddedBroker, type Broker } from '../messenger/broker.ts';
 import { createRelayBroker } from '../messenger/relay.ts';
-import { createMessengerStore, type MessengerStore } from '../messenger/store.ts';
+import { createMessengerStore, MESSENGER_TABLES, type MessengerStore } from '../messenger/store.ts';
 import { MESSENGER_FILE_KIND, readMessengerForm } from '../messenger/upload.ts';
 import { createCounters, MESSENGER_SUBJECT } from '../messenger/counters.ts';
 import { SECURITY_ROLE } from '../messenger/session.ts';
 import { systemActor } from '../auth/access.ts';
 import { editBody, formBody, idList, idParam, membersBody, paging, replies, searchQuery } from '../messenger/route-schemas.ts';
 import { handlerReadsBody } from '../reply-schemas.ts';
+
+/** Chats, messages, receipts and live events. */
+export const migrations = [MESSENGER_TABLES];
 
 
 interface Paging { page: number; itemsPerPage: number; beforeId?: number }

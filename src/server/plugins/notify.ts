@@ -1,7 +1,10 @@
 import fp from 'fastify-plugin';
-import { createOutboxSender, type Channel, type Sender } from '../notify/outbox.ts';
+import { createOutboxSender, OUTBOX_TABLES, type Channel, type Sender } from '../notify/outbox.ts';
 import { createSmsGatewayTransport, createSmtpTransport, createSystemTransport, type Transport } from '../notify/transports.ts';
 import { createDeliveryWorker, type DeliveryWorker } from '../notify/delivery-worker.ts';
+
+/** The outbox the sender writes and the worker empties. */
+export const migrations = [OUTBOX_TABLES];
 
 /** How often the worker looks for due messages (retries; new messages kick it at once). */
 const DELIVERY_INTERVAL_MS = 5_000;

@@ -1,8 +1,11 @@
 import fp from 'fastify-plugin';
 import { ApiError, badInput } from '../errors.ts';
 import { hashPassword, identityOfUser, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
-import { CODE_TTL_SECONDS, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, SESSION_TTL_SECONDS } from '../auth/confirmation.ts';
+import { CODE_TTL_SECONDS, CONFIRMATION_TABLES, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, SESSION_TTL_SECONDS } from '../auth/confirmation.ts';
 import { createUserLookup, withRetryAfter } from './registration.ts';
+
+/** The confirmation sessions of password reset. */
+export const migrations = [CONFIRMATION_TABLES];
 
 const uidSchema = { type: 'string', format: 'uuid' } as const;
 

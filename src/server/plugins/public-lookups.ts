@@ -3,6 +3,10 @@ import { createHash } from 'node:crypto';
 import { ApiError, badInput, errorBodySchema, notFound } from '../errors.ts';
 import { objectReply } from '../reply-schemas.ts';
 import { lookupWhere, projectRow, rowAsRecord, type PublicLookup } from '../public/lookup.ts';
+import { PUBLIC_LOOKUP_TABLES } from '../public/tables.ts';
+
+/** The log of lookups (also their rate limit and counters). */
+export const migrations = [PUBLIC_LOOKUP_TABLES];
 
 /** Calls of public lookups one address may make in a minute unless the lookup says otherwise. */
 export const DEFAULT_LOOKUPS_PER_MINUTE = 30;

@@ -9,6 +9,10 @@ import { mustBeSameRequest, requestHash } from '../public/request-hash.ts';
 import type { Queryable } from '../db/database.ts';
 import { errorBodySchema } from '../errors.ts';
 import { filePart, handlerReadsBody, multipartBody } from '../reply-schemas.ts';
+import { PUBLIC_SUBMISSION_TABLES } from '../public/tables.ts';
+
+/** Submissions and their reference numbers. */
+export const migrations = [PUBLIC_SUBMISSION_TABLES];
 
 /** Submissions one address may make in a minute unless the manifest says otherwise. */
 export const DEFAULT_SUBMITS_PER_MINUTE = 10;

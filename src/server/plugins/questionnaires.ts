@@ -10,6 +10,10 @@ import {
 } from '../../shared/questionnaire.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { mustBeSameRequest, requestHash } from '../public/request-hash.ts';
+import { QUESTIONNAIRE_ANSWER_TABLES } from '../public/tables.ts';
+
+/** The answers (idempotency keys, addresses, replies). */
+export const migrations = [QUESTIONNAIRE_ANSWER_TABLES];
 
 /** Answers one address may send in a minute unless the manifest says otherwise. */
 export const DEFAULT_ANSWERS_PER_MINUTE = 10;

@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.ts';
+import type { Migration } from '../db/migrations.ts';
+import type { AppConfig } from '../context.ts';
 
 /** Requests per address and minute on routes marked `config: { publicRateLimit: true }` (PUBLIC_RATE_LIMIT). */
 export const DEFAULT_PUBLIC_RATE_LIMIT = 120;
@@ -17,13 +19,18 @@ declare module 'fastify' {
 }
 
 /** The shared counters (RATE_LIMIT_SHARED=1): one row per key (bucket and address) with its open window. */
-const RATE_LIMIT_DDL = [
-  `CREATE TABLE IF NOT EXISTS rate_limit_count (
+export const RATE_LIMIT_TABLES: Migration = {
+  name: 'rate-limit',
+  ddl: [
+    `CREATE TABLE IF NOT EXISTS rate_limit_count (
     key text PRIMARY KEY,
     window_start bigint NOT NULL,
     n integer NOT NULL
   )`,
-];
+  ],
+};
+/** The counters' table only where they are shared: a single process counts in memory. */
+export const migrations = (config: AppConfig): Migration[] => (config.rateLimitShared ? [RATE_LIMIT_TABLES] : []);
 
 /**
  * A per-address budget for the public endpoints (aggregates, visit counting, open-data
@@ -67,7 +74,6 @@ export default fp(
       app.db.query('DELETE FROM rate_limit_count WHERE window_start <= $1', [before]).catch((error: Error) => app.log.error(error));
     }, WINDOW_MS).unref();
     app.addHook('onClose', async () => clearInterval(sweep));
-    if (app.config.rateLimitShared) for (const ddl of RATE_LIMIT_DDL) await app.db.query(ddl);
 
     app.addHook('onRequest', async (request, reply) => {
       const rule = request.routeOptions.config?.publicRateLimit;

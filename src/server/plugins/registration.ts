@@ -3,11 +3,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, badInput } from '../errors.ts';
 import { systemActor } from '../auth/access.ts';
 import { hashPassword, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
-import { CODE_TTL_SECONDS, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, type ConfirmationSession } from '../auth/confirmation.ts';
+import { CODE_TTL_SECONDS, CONFIRMATION_TABLES, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, type ConfirmationSession } from '../auth/confirmation.ts';
 import { resolveFieldSchema } from '../../definitions/pointer.ts';
 import { createServerAjv } from '../validation.ts';
 import { portalFormats } from '../../shared/validation/vocabulary.ts';
 import type { Queryable } from '../db/database.ts';
+
+/** The confirmation sessions of registration. */
+export const migrations = [CONFIRMATION_TABLES];
 
 type FieldError = NonNullable<ApiError['fieldErrors']>[number];
 const fieldError = (pointer: string, key: string, params: Record<string, unknown> = {}): FieldError => ({ pointer, key, params });

@@ -7,6 +7,11 @@ import { createStaffDirectory } from '../store/staff-directory.ts';
 import { withStaffUsers } from '../store/staff-refs.ts';
 import { createReferenceService } from '../store/references.ts';
 import { createLocalFileStorage } from '../files/file-storage.ts';
+import { AUDIT_TABLES } from '../store/audit-trail.ts';
+import { FILE_TABLES } from '../files/file-storage.ts';
+
+/** The audit log the store writes, and the files it links to records. */
+export const migrations = [AUDIT_TABLES, FILE_TABLES];
 
 /** How often the reference lists are read again, for changes made through other instances. */
 const REFERENCE_RELOAD_MS = 30_000;

@@ -1,6 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { errorBodySchema } from '../errors.ts';
 import { BUSINESS_TIME_ZONE } from '../store/list-query.ts';
+import type { Migration } from '../db/migrations.ts';
+
+/** One counter row per day. */
+export const VISIT_TABLES: Migration = {
+  name: 'visits',
+  ddl: [`CREATE TABLE IF NOT EXISTS visit_day (day date PRIMARY KEY, visits bigint NOT NULL DEFAULT 0)`],
+};
+export const migrations = [VISIT_TABLES];
 
 const today = `(now() AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date`;
 const dayRow = { type: 'object', required: ['date', 'visits'], properties: { date: { type: 'string' }, visits: { type: 'integer' } } } as const;
@@ -12,7 +20,6 @@ const dayRow = { type: 'object', required: ['date', 'visits'], properties: { dat
  * upsert. Anyone may call these; they are rate-limited per address.
  */
 const visits: FastifyPluginAsync = async (app) => {
-  await app.db.query(`CREATE TABLE IF NOT EXISTS visit_day (day date PRIMARY KEY, visits bigint NOT NULL DEFAULT 0)`);
   const config = { publicRateLimit: true };
   const tags = ['Visits'];
 

@@ -1,8 +1,11 @@
 import fp from 'fastify-plugin';
 import type { FastifySchemaCompiler } from 'fastify';
 import { errorBodySchema } from '../errors.ts';
-import { createWorkflowEngine, type WorkflowEngine } from '../workflow/transition.ts';
+import { createWorkflowEngine, WORKFLOW_HISTORY_TABLES, type WorkflowEngine } from '../workflow/transition.ts';
 import { createServerAjv } from '../validation.ts';
+
+/** The status changes' history. */
+export const migrations = [WORKFLOW_HISTORY_TABLES];
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -13,6 +13,7 @@ export {
   createMemoryPendingLoginStore,
   createSqlPendingLoginStore,
   ONEID_DDL,
+  ONEID_TABLES,
   type PendingLogin,
   type PendingLoginStore,
   type PendingStoreOptions,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
+import type { Migration } from '../../db/migrations.ts';
 
 /** What the portal remembers between sending the browser to OneID and its return. */
 export interface PendingLogin {
@@ -41,6 +42,9 @@ export const ONEID_DDL: readonly string[] = [
   // Added after the table first shipped: installations that have it gain the column.
   `ALTER TABLE oneid_pending ADD COLUMN IF NOT EXISTS remember boolean NOT NULL DEFAULT false`,
 ];
+
+/** The pending OneID sign-ins (db/migrations.ts). */
+export const ONEID_TABLES: Migration = { name: 'oneid', ddl: ONEID_DDL };
 
 /** Options shared by the stores; `now` exists for tests. */
 export interface PendingStoreOptions {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
+import type { Migration } from '../../db/migrations.ts';
 
 /**
  * Table for one-time digital-signature login challenges. Plain PostgreSQL; runs unchanged on
@@ -14,6 +15,9 @@ export const SIGNATURE_DDL: readonly string[] = [
   )`,
   'CREATE INDEX IF NOT EXISTS login_challenge_expires_at_idx ON login_challenge (expires_at)',
 ];
+
+/** The challenges of signature sign-in (db/migrations.ts). */
+export const SIGNATURE_TABLES: Migration = { name: 'signature', ddl: SIGNATURE_DDL };
 
 /** How long an issued challenge may be signed and presented (5 minutes). */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;

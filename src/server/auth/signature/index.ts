@@ -3,7 +3,7 @@
  * signature verification. See `challenge.ts` and `verify.ts`.
  */
 export {
-  CHALLENGE_TTL_MS, SIGNATURE_DDL, createChallengeStore,
+  CHALLENGE_TTL_MS, SIGNATURE_DDL, SIGNATURE_TABLES, createChallengeStore,
   type ChallengeRecord, type ChallengeStore, type ChallengeStoreOptions, type IssuedChallenge,
 } from './challenge.ts';
 export {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from './context.ts';
 import { createMigrationRegistry, type Migration } from './db/migrations.ts';
-import { DEFAULT_COUNT_CAP } from './store/entity-store.ts';
+import { DEFAULT_COUNT_CAP } from './store/list-query.ts';
 import * as definitions from './plugins/definitions.ts';
 import * as db from './plugins/db.ts';
 import * as store from './plugins/store.ts';

@@ -1,10 +1,11 @@
 import type { JSONSchema7 } from 'json-schema';
-import type { AuditChange } from '../../shared/audit.ts';
+import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
 import { touchesHiddenField, isHiddenField, withoutFields } from '../../shared/hidden-fields.ts';
 import { findStaffUserFields } from './record-schema.ts';
 import { changedPointers, sameJson } from '../../shared/json-diff.ts';
 import { valueAt } from '../../shared/format.ts';
 import type { Migration } from '../db/migrations.ts';
+import type { Actor } from '../auth/access.ts';
 
 /** The audit log: one row per write of the store, in the write's transaction (db/migrations.ts). */
 export const AUDIT_TABLES: Migration = {
@@ -162,4 +163,29 @@ export function readableChanges(changes: readonly AuditChange[], hidden: readonl
     out.push(told === undefined || told === 'withheld' ? { pointer: c.pointer, redacted: true } : told);
   }
   return out;
+}
+
+/** A record's audit trail, newest first, 500 rows at most: `$1` the entity, `$2` the record id. */
+export const AUDIT_TRAIL_SQL = `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed, diff
+         FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`;
+
+/** One row as {@link AUDIT_TRAIL_SQL} reads it. */
+export type AuditLogRow = Omit<AuditEntry, 'diff'> & { diff: AuditChange[] | null };
+
+/**
+ * How `actor` is shown the audit rows of a record of `schema`: an outer user sees who acted
+ * only on their own changes, and the names and values of the fields `hidden` from the actor
+ * are left out ({@link readableChanges}; to an outer user the values of staff user fields too).
+ */
+export function readableAuditEntry(actor: Actor, hidden: readonly string[], schema: JSONSchema7): (row: AuditLogRow) => AuditEntry {
+  // Staff user ids are the Committee's business: an outer user learns that such a field changed, not to whom.
+  const withheld = actor.isOuter ? staffUserPointers(schema) : [];
+  return ({ diff, ...row }) => ({
+    ...row,
+    // An outer user (the applicant) sees when and what changed, not which staff member did it.
+    actor: actor.isOuter && row.actor !== actor.id ? null : row.actor,
+    changed: hidden.length ? row.changed.filter((name) => !isHiddenField(hidden, `/${name}`)) : row.changed,
+    // Rows written before values were kept have none (null).
+    ...(diff ? { diff: readableChanges(diff, hidden, withheld) } : {}),
+  });
 }

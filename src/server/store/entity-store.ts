@@ -1,28 +1,27 @@
 import type { ValidateFunction } from 'ajv';
-import type { JSONSchema7 } from 'json-schema';
 import type { Database, Queryable } from '../db/database.ts';
 import type { DefinitionRegistry, EntityDefinition } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
-import { SYSTEM_FIELDS, resolveFieldSchema } from '../../definitions/pointer.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems, type FieldProblem } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound, staleVersion } from '../errors.ts';
+import { defaultsOf, rethrowUnique, withoutSystemFields } from './record-input.ts';
 import { findFileFields, findReferenceFields, valuesAt, type FileField, type ReferenceField } from './record-schema.ts';
 import type { ReferenceService } from './references.ts';
-import { buildListQuery, keysetCondition, keywordColumn, type SearchPayload } from './list-query.ts';
-import { rowScope, rowVisible, type Actor } from '../auth/access.ts';
+import { DEFAULT_COUNT_CAP, keyAfter, keywordSearchSql, listSearchSql, readableListQuery, STREAM_BATCH_SIZE, streamBatchSql, type SearchPayload } from './list-query.ts';
+import { RECORD_COLUMNS, toRecord, type RecordRow as Row, type StoredRecord } from './record-row.ts';
+import { rowVisible, type Actor } from '../auth/access.ts';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
-import { isHiddenField, touchesHiddenField, withKeptFields, withoutFields } from '../../shared/hidden-fields.ts';
+import { touchesHiddenField, withKeptFields, withoutFields } from '../../shared/hidden-fields.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { createEditRightsJudge, type RecordRights } from './edit-rights.ts';
-import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
-import { auditRow, readableChanges, staffUserPointers } from './audit-trail.ts';
+import type { AuditEntry } from '../../shared/audit.ts';
+import { AUDIT_TRAIL_SQL, auditRow, readableAuditEntry, type AuditLogRow } from './audit-trail.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export type { Actor } from '../auth/access.ts';
 
-/** A record as the API returns it: the data with the system fields merged in. */
-export type StoredRecord = Record<string, unknown> & { id: number; version: number; status: string };
+export type { StoredRecord } from './record-row.ts';
 
 /** One row of a record's audit trail, as `GET {base}/audit/{id}` shows it. */
 export type { AuditEntry } from '../../shared/audit.ts';
@@ -74,18 +73,18 @@ export interface EntityStore {
   listSearch(entity: string, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
   searchByKeyword(entity: string, keyword: string, limit: number, actor: Actor): Promise<{ list: Array<{ id: number; label: string }> }>;
   /**
-   * Every record matching list-search's filters, in list-search's order, read in batches
-   * (keyset paging) so that a large result is never in memory at once. Bad filters or
-   * sort fields throw (400) when this is called, before any row is read.
-   * @example for await (const record of store.streamList('x', { keyword: 'a' }, { sortBy: ['createdAt'] }, actor)) …
-   */
-  /**
    * The WHERE clause (and its parameters) of list-search's filters, narrowed to the rows the
    * actor may read — for other read-only queries over the same rows (the aggregates). `fields`
    * are the record fields the caller's query reads: 403 when one of them is hidden from the
    * actor (its role's `hiddenFields`), as a sum or a grouping would tell its values.
    */
   readableWhere(entity: string, filters: Record<string, unknown>, actor: Actor, fields?: readonly string[]): { where: string; params: unknown[] };
+  /**
+   * Every record matching list-search's filters, in list-search's order, read in batches
+   * (keyset paging) so that a large result is never in memory at once. Bad filters or
+   * sort fields throw (400) when this is called, before any row is read.
+   * @example for await (const record of store.streamList('x', { keyword: 'a' }, { sortBy: ['createdAt'] }, actor)) …
+   */
   streamList(entity: string, filters: Record<string, unknown>, sort: Pick<SearchPayload, 'sortBy' | 'sortDesc'>, actor: Actor, batchSize?: number): AsyncIterable<StoredRecord>;
   /**
    * A status change (the workflow engine's write): locks the record, answers 404 outside the
@@ -106,94 +105,11 @@ export interface EntityStore {
   audit(entity: string, id: number, actor: Actor): Promise<{ list: AuditEntry[] }>;
 }
 
-/** Rows per query of `streamList`. */
-export const STREAM_BATCH_SIZE = 1000;
-
-// Microseconds, as stored: clients comparing these strings see the database's own order.
-const isoText = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-/** The columns every read selects: the data plus the system fields as the API shows them. */
-export const RECORD_COLUMNS = `id, version, status, owner, region, data,
-  ${isoText('created_at')} AS created_iso,
-  ${isoText('updated_at')} AS updated_iso`;
-
-interface Row {
-  id: number;
-  region: number | null;
-  version: number;
-  status: string;
-  owner: string | null;
-  data: Record<string, unknown>;
-  /** Aliased so that ORDER BY created_at still means the timestamp column and its index. */
-  created_iso: string;
-  updated_iso: string;
-}
-
-const toRecord = (row: Row): StoredRecord => ({
-  ...row.data,
-  id: row.id,
-  version: row.version,
-  status: row.status,
-  owner: row.owner,
-  createdAt: row.created_iso,
-  updatedAt: row.updated_iso,
-});
-
-/** Defaults of a schema: `default` values, and nested objects that have some. */
-export function defaultsOf(schema: JSONSchema7): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    if (typeof child !== 'object') continue;
-    if (child.default !== undefined) out[name] = structuredClone(child.default);
-    else if (child.type === 'object') {
-      const nested = defaultsOf(child);
-      if (Object.keys(nested).length) out[name] = nested;
-    }
-  }
-  return out;
-}
-
-/** Input without server-owned fields: they are never taken from a client. */
-function withoutSystemFields(input: unknown): { data: Record<string, unknown>; version: unknown } {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return { data: input as never, version: undefined };
-  const data: Record<string, unknown> = { ...(input as Record<string, unknown>) };
-  const version = data.version;
-  for (const f of SYSTEM_FIELDS) delete data[f];
-  return { data, version };
-}
-
 /**
- * A unique-index violation becomes a 400 naming the field; anything else is rethrown.
- * Both drivers report the SQLSTATE as `code`; the index name is in `constraint` (pg) or the message.
+ * The store over the entity tables: permission, scope, validation, the audit row and the
+ * version bump of every write in one transaction; lists through list-query.ts. The store
+ * service (services/store.ts) wraps it with the concerns of store/*-refs.ts, row-limits.ts….
  */
-function rethrowUnique(error: unknown, c: { table: EntityTable; def: EntityDefinition }): never {
-  const e = error as { code?: string; constraint?: string; message?: string };
-  if (e?.code === '23505') {
-    for (const [index, pointer] of c.table.uniqueIndexes) {
-      if (e.constraint === index || e.message?.includes(index)) {
-        const title = resolveFieldSchema(c.def.schema, pointer)?.title;
-        throw badInput([{ pointer, key: 'validation.unique', params: { fieldKey: title ?? pointer } }]);
-      }
-    }
-  }
-  throw error;
-}
-
-
-/**
- * The two statements of one list-search: the page, and the count that stops past the cap
- * (an exact total of a million rows would cost more than the page). Shared with bench:api so
- * the benchmark times exactly what the store runs.
- */
-export function listSearchSql(table: EntityTable, q: ReturnType<typeof buildListQuery>, countCap: number): { page: string; count: string } {
-  return {
-    page: `SELECT ${RECORD_COLUMNS} FROM ${table.table} ${q.where} ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
-    count: `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table.table} ${q.where} LIMIT ${countCap + 1}) AS matched`,
-  };
-}
-
-/** Default for how far list-search counts (LIST_COUNT_CAP). */
-export const DEFAULT_COUNT_CAP = 10_000;
-
 export function createEntityStore(
   db: Database,
   registry: DefinitionRegistry,
@@ -350,13 +266,6 @@ export function createEntityStore(
     if (!rows[0] || (!c.def.manifest.publicRead && !rowVisible(actor, c.def, rows[0]))) throw notFound();
     return rows[0];
   };
-  /** The list query narrowed to the rows the actor may see (every row of a public registry). */
-  const scoped = <Q extends { where: string; params: unknown[] }>(c: Compiled, q: Q, actor: Actor): Q => {
-    if (c.def.manifest.publicRead) return q;
-    const params = [...q.params];
-    const condition = rowScope(actor, c.def, (v) => `$${params.push(v)}`);
-    return condition ? { ...q, params, where: q.where ? `${q.where} AND ${condition}` : `WHERE ${condition}` } : q;
-  };
 
   return {
     empty: (entity) => defaultsOf(entityOf(entity).def.schema),
@@ -446,7 +355,7 @@ export function createEntityStore(
     async listSearch(entity, filters, payload, actor) {
       const c = entityOf(entity);
       mustRead(actor, c);
-      const q = scoped(c, buildListQuery(c.def, c.table, filters, payload, hiddenOf(actor, c)), actor);
+      const q = readableListQuery(c.def, c.table, filters, payload, actor, hiddenOf(actor, c));
       const sql = listSearchSql(c.table, q, countCap);
       const [page, count] = await Promise.all([db.query<Row>(sql.page, q.params), db.query<{ total: number }>(sql.count, q.params)]);
       const total = count.rows[0]?.total ?? 0;
@@ -459,32 +368,22 @@ export function createEntityStore(
       mustRead(actor, c);
       const hidden = hiddenOf(actor, c);
       if (fields.some((f) => touchesHiddenField(hidden, f))) throw new ApiError(403, 'errors.forbidden');
-      const q = scoped(c, buildListQuery(c.def, c.table, filters, {}, hidden), actor);
+      const q = readableListQuery(c.def, c.table, filters, {}, actor, hidden);
       return { where: q.where, params: q.params };
     },
 
     streamList(entity, filters, sort, actor, batchSize = STREAM_BATCH_SIZE) {
       const c = entityOf(entity);
       mustRead(actor, c);
-      const q = scoped(c, buildListQuery(c.def, c.table, filters, { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true }, hiddenOf(actor, c)), actor);
-      const keys = q.keys;
-      const orderBy = `ORDER BY ${keys.map((k) => `${k.column} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}`;
-      const keyColumns = keys.map((k, i) => `${k.column}::text AS "k${i}"`).join(', ');
+      const q = readableListQuery(c.def, c.table, filters, { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true }, actor, hiddenOf(actor, c));
       return (async function* batches() {
         let after: Array<string | null> | undefined;
         for (;;) {
-          const params = [...q.params];
-          const param = (value: unknown): string => `$${params.push(value)}`;
-          const conditions = [q.where.replace(/^WHERE /, ''), after ? keysetCondition(keys, after, param) : ''].filter(Boolean);
-          const { rows } = await db.query<Row & { [key: `k${number}`]: string | null }>(
-            `SELECT ${RECORD_COLUMNS}, ${keyColumns} FROM ${c.table.table}
-             ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''} ${orderBy} LIMIT ${batchSize}`,
-            params,
-          );
+          const batch = streamBatchSql(c.table, q, after, batchSize);
+          const { rows } = await db.query<Row & { [key: `k${number}`]: string | null }>(batch.sql, batch.params);
           for (const row of rows) yield shown(actor, c, toRecord(row));
           if (rows.length < batchSize) return;
-          const lastRow = rows[rows.length - 1]!;
-          after = keys.map((_, i) => lastRow[`k${i}`] ?? null);
+          after = keyAfter(q, rows[rows.length - 1]!);
         }
       })();
     },
@@ -493,40 +392,17 @@ export function createEntityStore(
       const c = entityOf(entity);
       mustRead(actor, c);
       if (!c.table.keywordExpr) throw new ApiError(404, 'errors.notFound');
-      const hidden = hiddenOf(actor, c);
-      // A hidden label field is not shown as the label either: the id stands in.
-      const labelField = c.def.manifest.labelField && !isHiddenField(hidden, c.def.manifest.labelField) ? c.def.manifest.labelField : undefined;
-      const label = labelField ? `(data #>> '{${labelField.split('/').slice(1).join(',')}}')` : 'id::text';
-      const text = keyword.trim().toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
-      const q = scoped(c, { where: `WHERE ${keywordColumn(c.def, c.table, hidden)} LIKE $1`, params: [`%${text}%`] as unknown[] }, actor);
-      const { rows } = await db.query<{ id: number; label: string | null }>(
-        `SELECT id, ${label} AS label FROM ${c.table.table} ${q.where} ORDER BY id DESC LIMIT ${Number(limit)}`,
-        q.params,
-      );
+      const { sql, params } = keywordSearchSql(c.def, c.table, keyword, limit, actor, hiddenOf(actor, c));
+      const { rows } = await db.query<{ id: number; label: string | null }>(sql, params);
       return { list: rows.map((r) => ({ id: r.id, label: r.label ?? String(r.id) })) };
     },
 
     async audit(entity, id, actor) {
       const c = entityOf(entity);
       await readableRow(c, id, actor);
-      const { rows } = await db.query<Omit<AuditEntry, 'diff'> & { diff: AuditChange[] | null }>(
-        `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed, diff
-         FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`,
-        [entity, id],
-      );
-      const hidden = hiddenOf(actor, c);
-      // Staff user ids are the Committee's business: an outer user learns that such a field changed, not to whom.
-      const withheld = actor.isOuter ? staffUserPointers(c.def.schema) : [];
-      return {
-        list: rows.map(({ diff, ...row }) => ({
-          ...row,
-          // An outer user (the applicant) sees when and what changed, not which staff member did it.
-          actor: actor.isOuter && row.actor !== actor.id ? null : row.actor,
-          changed: hidden.length ? row.changed.filter((name) => !isHiddenField(hidden, `/${name}`)) : row.changed,
-          // Rows written before values were kept have none (null).
-          ...(diff ? { diff: readableChanges(diff, hidden, withheld) } : {}),
-        })),
-      };
+      const { rows } = await db.query<AuditLogRow>(AUDIT_TRAIL_SQL, [entity, id]);
+      const readable = readableAuditEntry(actor, hiddenOf(actor, c), c.def.schema);
+      return { list: rows.map(readable) };
     },
   };
 }

@@ -5,6 +5,15 @@ import { INPUT_NUMBER_LIMIT } from '../hostile-input.ts';
 import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 import type { JSONSchema7 } from 'json-schema';
 import { isHiddenField, touchesHiddenField } from '../../shared/hidden-fields.ts';
+import { rowScope, type Actor } from '../auth/access.ts';
+import { RECORD_COLUMNS } from './record-row.ts';
+
+/**
+ * The list query of an entity, and every statement over its rows that a list reads: the
+ * wire contract (payload and filter schemas), the WHERE and ORDER BY built from them, the
+ * reader's row scope, the page and its capped count, keyset-paged streaming and keyword search.
+ * The store (entity-store.ts) checks who may read and runs these; bench:api times the same text.
+ */
 
 /** The spec's search payload (`page` is 0-based on the wire). */
 export interface SearchPayload {
@@ -20,6 +29,10 @@ export interface SearchPayload {
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+/** Default for how far list-search counts (LIST_COUNT_CAP). */
+export const DEFAULT_COUNT_CAP = 10_000;
+/** Rows per query of a streamed list. */
+export const STREAM_BATCH_SIZE = 1000;
 
 /** The zone dates typed by users are meant in: a "day" starts at midnight in Tashkent. */
 export const BUSINESS_TIME_ZONE = 'Asia/Tashkent';
@@ -217,4 +230,73 @@ export function keysetCondition(keys: readonly SortKey[], after: ReadonlyArray<s
     equalSoFar.push(value === null ? `${key.column} IS NULL` : `${key.column} = ${typed}`);
   });
   return alternatives.length ? `(${alternatives.map((a) => `(${a})`).join(' OR ')})` : 'FALSE';
+}
+
+/** The WHERE, ORDER BY, keys and page of one list query ({@link buildListQuery}). */
+export type ListQuery = ReturnType<typeof buildListQuery>;
+
+/**
+ * `q` narrowed to the rows the actor may see (auth/access.ts `rowScope`); every row of a
+ * public registry (manifest `publicRead`).
+ */
+export function scopedQuery<Q extends { where: string; params: unknown[] }>(def: EntityDefinition, q: Q, actor: Actor): Q {
+  if (def.manifest.publicRead) return q;
+  const params = [...q.params];
+  const condition = rowScope(actor, def, (v) => `$${params.push(v)}`);
+  return condition ? { ...q, params, where: q.where ? `${q.where} AND ${condition}` : `WHERE ${condition}` } : q;
+}
+
+/**
+ * The list query of `filters` and `payload` over the rows the actor may read: what list-search,
+ * streaming and the readable WHERE of other read-only queries (aggregates, open data) share.
+ */
+export function readableListQuery(def: EntityDefinition, table: EntityTable, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor, hidden: readonly string[]): ListQuery {
+  return scopedQuery(def, buildListQuery(def, table, filters, payload, hidden), actor);
+}
+
+/**
+ * The two statements of one list-search: the page, and the count that stops past the cap
+ * (an exact total of a million rows would cost more than the page). Shared with bench:api so
+ * the benchmark times exactly what the store runs.
+ */
+export function listSearchSql(table: EntityTable, q: ListQuery, countCap: number): { page: string; count: string } {
+  return {
+    page: `SELECT ${RECORD_COLUMNS} FROM ${table.table} ${q.where} ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    count: `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table.table} ${q.where} LIMIT ${countCap + 1}) AS matched`,
+  };
+}
+
+/**
+ * One batch of a streamed list: up to `batchSize` rows of `q`'s order after the row whose key
+ * values are `after` (none: from the start). Each row also carries its key values as text
+ * (`k0`, `k1`…), which {@link keyAfter} reads for the next batch.
+ */
+export function streamBatchSql(table: EntityTable, q: ListQuery, after: ReadonlyArray<string | null> | undefined, batchSize: number): { sql: string; params: unknown[] } {
+  const params = [...q.params];
+  const param = (value: unknown): string => `$${params.push(value)}`;
+  const orderBy = `ORDER BY ${q.keys.map((k) => `${k.column} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}`;
+  const keyColumns = q.keys.map((k, i) => `${k.column}::text AS "k${i}"`).join(', ');
+  const conditions = [q.where.replace(/^WHERE /, ''), after ? keysetCondition(q.keys, after, param) : ''].filter(Boolean);
+  return {
+    sql: `SELECT ${RECORD_COLUMNS}, ${keyColumns} FROM ${table.table}
+             ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''} ${orderBy} LIMIT ${batchSize}`,
+    params,
+  };
+}
+
+/** The key values of the last row of a batch ({@link streamBatchSql}): where the next one starts. */
+export const keyAfter = (q: ListQuery, row: { readonly [key: `k${number}`]: string | null }): Array<string | null> => q.keys.map((_, i) => row[`k${i}`] ?? null);
+
+/**
+ * Search-by-keyword: the newest `limit` rows the actor may read whose keyword text contains
+ * `keyword`, as id and label (the manifest's `labelField`, unless hidden from the reader: then
+ * the id).
+ */
+export function keywordSearchSql(def: EntityDefinition, table: EntityTable, keyword: string, limit: number, actor: Actor, hidden: readonly string[]): { sql: string; params: unknown[] } {
+  // A hidden label field is not shown as the label either: the id stands in.
+  const labelField = def.manifest.labelField && !isHiddenField(hidden, def.manifest.labelField) ? def.manifest.labelField : undefined;
+  const label = labelField ? `(data #>> '{${labelField.split('/').slice(1).join(',')}}')` : 'id::text';
+  const text = escapeLike(keyword.trim().toLowerCase());
+  const q = scopedQuery(def, { where: `WHERE ${keywordColumn(def, table, hidden)} LIKE $1`, params: [`%${text}%`] as unknown[] }, actor);
+  return { sql: `SELECT id, ${label} AS label FROM ${table.table} ${q.where} ORDER BY id DESC LIMIT ${Number(limit)}`, params: q.params };
 }

@@ -35,7 +35,6 @@ import * as openData from './plugins/open-data.ts';
 import * as merge from './plugins/merge.ts';
 import * as questionnaires from './plugins/questionnaires.ts';
 import * as staffUsers from './plugins/staff-users.ts';
-import * as remoteSources from './plugins/remote-sources.ts';
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -170,7 +169,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     store, seed, auth, authExternal,
     // After sign-in's hook, so that the limiter knows who is asking (staff are not counted).
     rateLimit,
-    notify, demo, registration, passwordReset, remoteSources, entities, await import('./plugins/export.ts'), references, files, records, drafts,
+    notify, demo, registration, passwordReset, entities, await import('./plugins/export.ts'), references, files, records, drafts,
     publicLookups, publicSubmit, workflow, messenger, stomp, aggregates, visits, openData, merge, questionnaires, staffUsers, web,
   ] satisfies PluginModule[];
   app.decorate('migrations', migrationsOf(plugins, config));

@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
-import { DEFAULT_REMOTE_TIMEOUT_MS } from '../../src/server/plugins/remote-sources.ts';
+import { DEFAULT_REMOTE_TIMEOUT_MS } from '../../src/server/integrations/remote-source.ts';
 
 const anon = { authorization: '' };
 const product = (mxikCode: string, barcode: string) => ({

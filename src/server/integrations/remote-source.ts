@@ -2,8 +2,8 @@ import type { Locale } from '../../shared/locales.ts';
 
 /**
  * Another system holding records our table keeps a local copy of (manifest `remoteSource`).
- * An adapter speaks that system's protocol; the remote-sources plugin decides when to ask it
- * and stores what it answers.
+ * An adapter speaks that system's protocol; the store wrapper (store/remote-sources.ts)
+ * decides when to ask it and stores what it answers.
  */
 export interface RemoteSource {
   /**
@@ -13,6 +13,9 @@ export interface RemoteSource {
    */
   fetchOne(params: Readonly<Record<string, string>>, locale: Locale): Promise<Record<string, unknown> | null>;
 }
+
+/** How long one call to another system may take unless the manifest says otherwise. */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 5000;
 
 /** Builds an adapter for one configured URL. */
 export type RemoteSourceFactory = (options: { url: string; timeoutMs: number }) => RemoteSource;

@@ -80,10 +80,8 @@ const entities: FastifyPluginAsync = async (app) => {
         response: { 200: { type: 'object', required: ['list', 'total'], properties: { list: { type: 'array', items: record }, total: { type: 'integer' }, totalCapped: { type: 'boolean', description: 'More rows match than were counted; total is the cap.' } } }, ...errors },
       },
     }, async (request) => {
-      const payload = request.body ?? {};
-      const answer = await app.store.listSearch(entity, request.query, payload, request.actor);
-      // A miss may be a record only another system has yet (manifest remoteSource).
-      return app.remoteSources.fillMiss(entity, request.query, payload, request, answer);
+      // A miss may be a record only another system has yet (manifest remoteSource): the store asks it.
+      return app.store.listSearch(entity, request.query, request.body ?? {}, request.actor, { locale: request.locale, log: request.log });
     });
 
     app.get<{ Querystring: { keyword: string; limit?: number } }>(`${base}/search-by-keyword`, {

@@ -6,6 +6,8 @@ import { withReferenceReload } from '../store/reference-reload.ts';
 import { createStaffDirectory } from '../store/staff-directory.ts';
 import { withStaffUsers } from '../store/staff-refs.ts';
 import { createReferenceService } from '../store/references.ts';
+import { withRemoteSources } from '../store/remote-sources.ts';
+import { remoteSourcesOf } from '../integrations/adapters.ts';
 import { createLocalFileStorage } from '../files/file-storage.ts';
 import { AUDIT_TABLES } from '../store/audit-trail.ts';
 import { FILE_TABLES } from '../files/file-storage.ts';
@@ -30,7 +32,9 @@ export default fp(
     // Row limits (the delegated user administration) first, then links between records
     // (`entityRef`) and staff users (`staffUser`), all before the store's own validation.
     const linked = withEntityRefs(createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap), app.db, app.definitions, app.tables);
-    app.decorate('store', withRowLimits(withReferenceReload(withStaffUsers(linked, staff, app.definitions), references, new Set(backed.map((b) => b.entity)))));
+    const limited = withRowLimits(withReferenceReload(withStaffUsers(linked, staff, app.definitions), references, new Set(backed.map((b) => b.entity))));
+    // Outermost: a record another system answers is stored through every wrapper above.
+    app.decorate('store', withRemoteSources(limited, remoteSourcesOf(app.definitions, app.config.integrationUrls), app.definitions, app.log));
     app.decorate('fileStorage', createLocalFileStorage(app.config.filesDir));
     if (backed.length) {
       // Another instance's change reaches this one within REFERENCE_RELOAD_MS (its own at once).

@@ -39,6 +39,17 @@ interface Compiled {
   transitionSql: string;
 }
 
+/** Where a store wrapper reports what it cannot answer for (Fastify's request or app log). */
+export interface StoreLog {
+  warn(details: object, message: string): void;
+}
+
+/** Who asks a list, beyond the actor: the caller's language and log. */
+export interface ListContext {
+  locale?: Locale;
+  log?: StoreLog;
+}
+
 /** The one write path of the server (STYLE rule 4). */
 export interface EntityStore {
   /** A blank record: the schema's defaults. */
@@ -69,8 +80,12 @@ export interface EntityStore {
    * update, delete and upload. 401/403/404 as `get`.
    */
   rights(entity: string, id: number, actor: Actor): Promise<RecordRights>;
-  /** A page and the total; past `countCap` matches the total is the cap and `totalCapped` is set. */
-  listSearch(entity: string, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
+  /**
+   * A page and the total; past `countCap` matches the total is the cap and `totalCapped` is
+   * set. `context` is the caller's language and log, for a miss another system may fill
+   * (store/remote-sources.ts).
+   */
+  listSearch(entity: string, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor, context?: ListContext): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
   searchByKeyword(entity: string, keyword: string, limit: number, actor: Actor): Promise<{ list: Array<{ id: number; label: string }> }>;
   /**
    * The WHERE clause (and its parameters) of list-search's filters, narrowed to the rows the

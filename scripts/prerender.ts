@@ -4,7 +4,7 @@
  * parameterless route in every locale — with the data its screen asks for, answered by the
  * portal's own server started for the build (scripts/prerender-api.ts) — and writes each page
  * beside index.html as `prerendered/<locale>/<page>.html` (+ `prerendered/routes.json`,
- * route → page), which the server (src/server/plugins/web.ts) sends for that route in the
+ * route → page), which the server (src/server/routes/web.ts) sends for that route in the
  * visitor's language.
  *
  * The page is index.html with the rendered markup inside `#root` (marked

@@ -1,40 +1,113 @@
+/**
+ * The server: `buildApp()` composes the shared services, then the routes (fastify's demo app
+ * is the model).
+ *
+ * - `services/` — shared services, each an `fp` plugin with a `name`, its `dependencies` and a
+ *   `declare module 'fastify'` augmentation for what it decorates: definitions, the http/error
+ *   contract, security headers, db (and its migrations), the OpenAPI document, the store, file
+ *   storage, seeds, auth (tokens, sessions, the actor of every request), the rate limit, notify
+ *   (outbox and worker), demo users, the workflow engine, the messenger's live broker, the
+ *   STOMP socket and the built web app. They are registered in {@link SERVICES}' order, before
+ *   any route, so that every hook applies to every route.
+ * - `routes/` — route plugins, each encapsulated (a plain async function, not `fp`) with its
+ *   own schemas; {@link routeModules} lists them in one place, in registration order, which is
+ *   also the order of the OpenAPI document's paths. Folders group the routes of one concern
+ *   (`auth/`, `files/`, `messenger/`).
+ * - The logic lives in the domain folders — `store/`, `workflow/`, `auth/`, `messenger/`,
+ *   `notify/`, `files/`, `public/`, `integrations/`, `db/` — which know nothing of Fastify's
+ *   wiring beyond the decorations they are handed.
+ * - Tables: a plugin module may export `migrations` (db/migrations.ts): the tables of its
+ *   feature, kept next to the code that uses them. buildApp gathers them from every module,
+ *   in the lists' order, before the db service migrates, so db/ imports no feature.
+ */
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppConfig } from './context.ts';
-import { createMigrationRegistry, type Migration } from './db/migrations.ts';
+import type { AppConfig } from './config.ts';
+import { createMigrationRegistry, type Migration, type MigrationRegistry } from './db/migrations.ts';
 import { DEFAULT_COUNT_CAP } from './store/list-query.ts';
-import * as definitions from './plugins/definitions.ts';
-import * as db from './plugins/db.ts';
-import * as store from './plugins/store.ts';
-import * as http from './plugins/http.ts';
-import * as docs from './plugins/docs.ts';
-import * as entities from './plugins/entities.ts';
-import * as references from './plugins/references.ts';
-import * as files from './plugins/files.ts';
-import * as seed from './plugins/seed.ts';
-import * as auth from './plugins/auth.ts';
-import * as authExternal from './plugins/auth-external.ts';
-import * as records from './plugins/records.ts';
-import * as drafts from './plugins/drafts.ts';
-import * as workflow from './plugins/workflow.ts';
-import * as web from './plugins/web.ts';
-import * as securityHeaders from './plugins/security-headers.ts';
-import * as notify from './plugins/notify.ts';
-import * as registration from './plugins/registration.ts';
-import * as passwordReset from './plugins/password-reset.ts';
-import * as demo from './plugins/demo.ts';
-import * as publicLookups from './plugins/public-lookups.ts';
-import * as publicSubmit from './plugins/public-submit.ts';
-import * as messenger from './plugins/messenger.ts';
-import * as stomp from './plugins/stomp.ts';
-import * as rateLimit from './plugins/rate-limit.ts';
-import * as aggregates from './plugins/aggregates.ts';
-import * as visits from './plugins/visits.ts';
-import * as openData from './plugins/open-data.ts';
-import * as merge from './plugins/merge.ts';
-import * as questionnaires from './plugins/questionnaires.ts';
-import * as staffUsers from './plugins/staff-users.ts';
+import * as definitions from './services/definitions.ts';
+import * as http from './services/http.ts';
+import * as securityHeaders from './services/security-headers.ts';
+import * as db from './services/db.ts';
+import * as docs from './services/docs.ts';
+import * as store from './services/store.ts';
+import * as files from './services/files.ts';
+import * as seed from './services/seed.ts';
+import * as auth from './services/auth.ts';
+import * as rateLimit from './services/rate-limit.ts';
+import * as notify from './services/notify.ts';
+import * as demo from './services/demo.ts';
+import * as workflow from './services/workflow.ts';
+import * as messenger from './services/messenger.ts';
+import * as stomp from './services/stomp.ts';
+import * as webApp from './services/web-app.ts';
+import * as healthRoutes from './routes/health.ts';
+import * as docsRoutes from './routes/docs.ts';
+import * as signInRoutes from './routes/auth/sign-in.ts';
+import * as logoutRoutes from './routes/auth/logout.ts';
+import * as setPasswordRoutes from './routes/auth/set-password.ts';
+import * as profileRoutes from './routes/auth/profile.ts';
+import * as externalAuthRoutes from './routes/auth/external.ts';
+import * as registrationRoutes from './routes/registration.ts';
+import * as passwordResetRoutes from './routes/password-reset.ts';
+import * as entityRoutes from './routes/entities.ts';
+import * as referenceRoutes from './routes/references.ts';
+import * as fileRoutes from './routes/files/index.ts';
+import * as recordRoutes from './routes/records.ts';
+import * as draftRoutes from './routes/drafts.ts';
+import * as publicLookupRoutes from './routes/public-lookups.ts';
+import * as publicSubmitRoutes from './routes/public-submit.ts';
+import * as workflowRoutes from './routes/workflow.ts';
+import * as messengerRoutes from './routes/messenger/index.ts';
+import * as stompRoutes from './routes/stomp.ts';
+import * as aggregateRoutes from './routes/aggregates.ts';
+import * as visitRoutes from './routes/visits.ts';
+import * as openDataRoutes from './routes/open-data.ts';
+import * as mergeRoutes from './routes/merge.ts';
+import * as questionnaireRoutes from './routes/questionnaires.ts';
+import * as staffUserRoutes from './routes/staff-users.ts';
+import * as webRoutes from './routes/web.ts';
+
+/** A module of services/ or routes/: its plugin, and the tables its feature adds (db/migrations.ts). */
+interface PluginModule {
+  default: FastifyPluginAsync;
+  /** The feature's tables, or the choice of them the configuration makes. */
+  migrations?: readonly Migration[] | ((config: AppConfig) => readonly Migration[]);
+}
+
+/** The shared services, in registration order (each names the services it depends on). */
+const SERVICES = [
+  definitions, http,
+  // Before every route, so that each reply carries the browser security headers.
+  securityHeaders,
+  db,
+  // Before every route: the OpenAPI document sees only the routes registered after it.
+  docs,
+  store, files, seed, auth,
+  // After sign-in's hook, so that the limiter knows who is asking (staff are not counted).
+  rateLimit,
+  notify, demo, workflow, messenger, stomp, webApp,
+] satisfies PluginModule[];
+
+/** The route plugins, in registration order: the OpenAPI document lists their paths in it. */
+const routeModules = async (): Promise<PluginModule[]> => [
+  healthRoutes, docsRoutes,
+  signInRoutes, logoutRoutes, setPasswordRoutes, profileRoutes, externalAuthRoutes, registrationRoutes, passwordResetRoutes,
+  // exceljs is loaded when an app is built, not when this module is imported.
+  entityRoutes, await import('./routes/export.ts'), referenceRoutes, fileRoutes, recordRoutes, draftRoutes,
+  publicLookupRoutes, publicSubmitRoutes, workflowRoutes, messengerRoutes, stompRoutes,
+  aggregateRoutes, visitRoutes, openDataRoutes, mergeRoutes, questionnaireRoutes, staffUserRoutes, webRoutes,
+];
+
+/** Every plugin module's tables, in the modules' order: the order they are created in. */
+function migrationsOf(modules: readonly PluginModule[], config: AppConfig): MigrationRegistry {
+  const registry = createMigrationRegistry();
+  for (const { migrations = [] } of modules) {
+    for (const migration of typeof migrations === 'function' ? migrations(config) : migrations) registry.register(migration);
+  }
+  return registry;
+}
 
 /** The workflow sweep's default period under `npm start` (one minute). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -93,25 +166,9 @@ function trustProxyOption(trust: NonNullable<AppConfig['trustProxy']>): FastifyS
   return (_address: string, hop: number) => hop < trust;
 }
 
-/** A plugin module: its plugin, and the tables its feature adds (db/migrations.ts). */
-interface PluginModule {
-  default: FastifyPluginAsync;
-  /** The feature's tables, or the choice of them the configuration makes. */
-  migrations?: readonly Migration[] | ((config: AppConfig) => readonly Migration[]);
-}
-
-/** Every plugin module's tables, in the modules' order: the order they are created in. */
-function migrationsOf(modules: readonly PluginModule[], config: AppConfig) {
-  const registry = createMigrationRegistry();
-  for (const { migrations = [] } of modules) {
-    for (const migration of typeof migrations === 'function' ? migrations(config) : migrations) registry.register(migration);
-  }
-  return registry;
-}
-
 /**
- * The Fastify factory: every concern is a plugin, composed here. Tests call it with
- * `inMemory: true` (or a `databaseUrl`) and use `app.inject`.
+ * The Fastify factory: the services, then the routes (see the top of this file). Tests call
+ * it with `inMemory: true` (or a `databaseUrl`) and use `app.inject`.
  * @example const app = await buildApp({ inMemory: true }); await app.ready();
  */
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -158,21 +215,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   });
   app.decorate('config', config);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  // exceljs is loaded when an app is built, not when this module is imported.
-  const plugins = [
-    definitions, http,
-    // Before every route, so that each reply carries the browser security headers.
-    securityHeaders,
-    db,
-    // Right after the database: the OpenAPI document sees only the routes registered after it.
-    docs,
-    store, seed, auth, authExternal,
-    // After sign-in's hook, so that the limiter knows who is asking (staff are not counted).
-    rateLimit,
-    notify, demo, registration, passwordReset, entities, await import('./plugins/export.ts'), references, files, records, drafts,
-    publicLookups, publicSubmit, workflow, messenger, stomp, aggregates, visits, openData, merge, questionnaires, staffUsers, web,
-  ] satisfies PluginModule[];
-  app.decorate('migrations', migrationsOf(plugins, config));
-  for (const plugin of plugins) await app.register(plugin.default);
+  const routes = await routeModules();
+  app.decorate('migrations', migrationsOf([...SERVICES, ...routes], config));
+  for (const service of SERVICES) await app.register(service.default);
+  for (const route of routes) await app.register(route.default);
   return app;
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
-import { seedDemoUsers } from '../../src/server/plugins/demo.ts';
+import { seedDemoUsers } from '../../src/server/services/demo.ts';
 import { configFromEnv } from '../../src/server/app.ts';
 
 for (const backend of backends()) {

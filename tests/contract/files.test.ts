@@ -8,7 +8,7 @@ import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { findFileFields } from '../../src/server/store/record-schema.ts';
-import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, UPLOADS_PER_MINUTE } from '../../src/server/plugins/files.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, UPLOADS_PER_MINUTE } from '../../src/server/files/limits.ts';
 import { abilityOfRoles } from '../../src/shared/ability.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';

@@ -24,7 +24,7 @@ import { createWriteDetector } from '../support/write-detector.ts';
 import { hostileRequests, validRequest, type FuzzContext, type OpenApiDoc } from '../support/fuzz-plan.ts';
 import { validValue, type DocSchema } from '../support/hostile-values.ts';
 import type { EntityDefinition } from '../../src/definitions/registry.ts';
-import { STOMP_PATH } from '../../src/server/plugins/stomp.ts';
+import { STOMP_PATH } from '../../src/server/services/stomp.ts';
 
 /** Routes not fuzzed, with the reason. */
 const SKIPPED: Record<string, string> = { [`GET ${STOMP_PATH}`]: 'the live socket (WebSocket); its HTTP entry takes no input' };

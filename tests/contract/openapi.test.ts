@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/server/app.ts';
-import { STOMP_PATH } from '../../src/server/plugins/stomp.ts';
+import { STOMP_PATH } from '../../src/server/services/stomp.ts';
 
 interface Operation {
   tags?: string[];

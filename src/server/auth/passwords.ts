@@ -36,7 +36,7 @@ export function identityOfUser(user: Record<string, unknown> | undefined): Passw
 
 /**
  * Whether a first-start ADMIN_PASSWORD can be used at all (8 to 128 characters, the rule it
- * always had). The policy itself only warns about it: see the auth plugin.
+ * always had). The policy itself only warns about it: see the auth service.
  */
 export const adminPasswordUsable = (password: string): boolean => [...password].length >= 8 && [...password].length <= 128;
 

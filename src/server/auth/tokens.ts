@@ -131,3 +131,6 @@ export function createRefreshTokens(db: Queryable, onRevoked: (family: string) =
     revokeFamily,
   };
 }
+
+/** Rotating refresh tokens (createRefreshTokens). */
+export type RefreshTokens = ReturnType<typeof createRefreshTokens>;

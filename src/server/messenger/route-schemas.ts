@@ -1,7 +1,7 @@
 import { errorBodySchema } from '../errors.ts';
 import { fileReply, filePart, objectReply, pageReply } from '../reply-schemas.ts';
 
-/** Request and reply schemas of the messenger's REST routes (plugins/messenger.ts). */
+/** Request and reply schemas of the messenger's REST routes (routes/messenger/). */
 
 export const paging = {
   type: 'object',

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { mkdir, rm } from 'node:fs/promises';
 import { ApiError } from '../errors.ts';
-import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MIME_TYPES } from '../plugins/files.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MIME_TYPES } from '../files/limits.ts';
 import { receiveFile, type ReceivedFile } from '../files/receive.ts';
 
 export const MESSENGER_FILE_KIND = 'chat-message';

@@ -2,7 +2,7 @@
  * The browser security policy of every reply (README "Security headers"): the
  * Content-Security-Policy, the Permissions-Policy, and which API replies count as public
  * reference data that a cache may keep. Pure data and functions; the plugin
- * (src/server/plugins/security-headers.ts) sends them.
+ * (src/server/services/security-headers.ts) sends them.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

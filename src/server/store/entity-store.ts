@@ -17,6 +17,7 @@ import type { Locale } from '../../shared/locales.ts';
 import { createEditRightsJudge, type RecordRights } from './edit-rights.ts';
 import type { AuditEntry } from '../../shared/audit.ts';
 import { AUDIT_TRAIL_SQL, auditRow, readableAuditEntry, type AuditLogRow } from './audit-trail.ts';
+import { linkFiles, removedFilesOfOthers } from './file-links.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export type { Actor } from '../auth/access.ts';
@@ -181,25 +182,6 @@ export function createEntityStore(
     if (problems.length) throw badInput(problems);
   };
 
-  /** Links the files a record names to it; refuses files of other records or users. */
-  const linkFiles = async (tx: Queryable, c: Compiled, recordId: number, data: Record<string, unknown>, actor: Actor): Promise<void> => {
-    const named = c.files.flatMap((f) => valuesAt(data, f.path)).map((v) => ({ pointer: v.pointer, id: String(v.value) }));
-    const ids = named.map((n) => n.id);
-    const { rows } = await tx.query<{ id: string; kind: string; record_id: number | null; owner: string | null }>(
-      'SELECT id::text, kind, record_id, owner FROM file_entity WHERE id = ANY($1::uuid[]) FOR UPDATE',
-      [ids],
-    );
-    const found = new Map(rows.map((r) => [r.id, r]));
-    const problems = named
-      .filter(({ id }) => {
-        const f = found.get(id);
-        return !f || f.kind !== c.def.id || (f.record_id !== null ? f.record_id !== recordId : f.owner !== actor.id);
-      })
-      .map(({ pointer }) => ({ pointer, key: 'validation.file', params: {} }));
-    if (problems.length) throw badInput(problems);
-    await tx.query('UPDATE file_entity SET record_id = NULL WHERE kind = $1 AND record_id = $2 AND NOT (id = ANY($3::uuid[]))', [c.def.id, recordId, ids]);
-    if (ids.length) await tx.query('UPDATE file_entity SET record_id = $1 WHERE id = ANY($2::uuid[]) AND record_id IS NULL', [recordId, ids]);
-  };
 
   /**
    * The audit row of a write, in its transaction: the fields changed from `before` to `after`
@@ -242,25 +224,9 @@ export function createEntityStore(
     const rights = judge.rightsOf(c.def, actor, before);
     const refused = judge.refusedChanges(c.def, actor, rights, before.data, data);
     const problems = refused.map((pointer) => ({ pointer, key: 'validation.readOnly', params: {} }));
-    if (!actor.trusted) problems.push(...(await removedFilesOfOthers(tx, c, before.data, data, actor)));
+    if (!actor.trusted) problems.push(...(await removedFilesOfOthers(tx, c.def, c.files, before.data, data, actor)));
     if (!rights.update) throw new ApiError(403, 'errors.notEditable', { fieldErrors: problems });
     if (problems.length) throw new ApiError(403, 'errors.fieldReadOnly', { fieldErrors: problems });
-  };
-  /** Files the update drops from the record that someone else attached: only the uploader removes a file. */
-  const removedFilesOfOthers = async (tx: Queryable, c: Compiled, before: Record<string, unknown>, after: Record<string, unknown>, actor: Actor): Promise<FieldProblem[]> => {
-    // Fields the rules declare replaceable (a photo): whoever may change them replaces the files.
-    const replaceable = c.def.edit.replaceableFiles ?? [];
-    const removed = c.files.flatMap((f) => {
-      const kept = new Set(valuesAt(after, f.path).map((v) => String(v.value)));
-      const field = `/${f.path.slice(0, f.path.indexOf('*') < 0 ? f.path.length : f.path.indexOf('*')).join('/')}`;
-      if (replaceable.includes(field)) return [];
-      return valuesAt(before, f.path).filter((v) => !kept.has(String(v.value))).map((v) => ({ field, id: String(v.value) }));
-    });
-    if (!removed.length) return [];
-    const { rows } = await tx.query<{ id: string; owner: string | null }>('SELECT id::text, owner FROM file_entity WHERE id = ANY($1::uuid[])', [removed.map((r) => r.id)]);
-    const uploader = new Map(rows.map((r) => [r.id, r.owner]));
-    const fields = new Set(removed.filter((r) => uploader.has(r.id) && (uploader.get(r.id) === null || uploader.get(r.id) !== actor.id)).map((r) => r.field));
-    return [...fields].map((pointer) => ({ pointer, key: 'validation.fileKept', params: {} }));
   };
   /** A regional actor may not put a record into another region. */
   const mustStayInRegion = (actor: Actor, c: Compiled, data: Record<string, unknown>): void => {
@@ -302,7 +268,7 @@ export function createEntityStore(
       return inTransaction(async (tx) => {
         const { rows } = await tx.query<Row>(c.insertSql, [JSON.stringify(data), c.initialStatus, actor.id]).catch((e) => rethrowUnique(e, c));
         const row = rows[0]!;
-        if (c.files.length) await linkFiles(tx, c, row.id, data, actor);
+        if (c.files.length) await linkFiles(tx, c.def.id, c.files, row.id, data, actor);
         await audit(tx, c, row.id, 'create', actor, undefined, data);
         return shown(actor, c, toRecord(row));
       });
@@ -327,7 +293,7 @@ export function createEntityStore(
         if (hidden.length) validate(c, data);
         mustStayInRegion(actor, c, data);
         const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]).catch((e) => rethrowUnique(e, c));
-        if (c.files.length) await linkFiles(tx, c, id, data, actor);
+        if (c.files.length) await linkFiles(tx, c.def.id, c.files, id, data, actor);
         await audit(tx, c, id, 'update', actor, before.data, data);
         return shown(actor, c, toRecord(rows[0]!));
       });

@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import { STOMP_PATH } from './stomp.ts';
-import { objectReply } from '../reply-schemas.ts';
 import { SECURITY_CHANNEL, USER_CHANNELS } from '../messenger/session.ts';
 
 const DESCRIPTION = [
@@ -13,8 +12,8 @@ const DESCRIPTION = [
 ].join(' ');
 
 /**
- * `GET /api/health` and the OpenAPI document at `/api/docs/json`. Registered before every
- * other route plugin: the document lists exactly the routes registered after it.
+ * The OpenAPI document (@fastify/swagger), served by routes/docs.ts. Registered before every
+ * route plugin: the document lists exactly the routes registered after it.
  */
 export default fp(
   async (app) => {
@@ -30,17 +29,6 @@ export default fp(
         },
       }),
     });
-    app.get('/api/health', {
-      schema: {
-        tags: ['System'],
-        summary: 'Liveness and the database in use',
-        response: { 200: objectReply('The server answers and its database too', { status: { type: 'string' }, db: { type: 'string', enum: ['pglite', 'postgres'] } }) },
-      },
-    }, async () => {
-      await app.db.query('SELECT 1');
-      return { status: 'ok', db: app.db.kind };
-    });
-    app.get('/api/docs/json', { config: { publicReference: true }, schema: { hide: true } }, async () => app.swagger());
   },
-  { name: 'docs', dependencies: ['db'] },
+  { name: 'docs' },
 );

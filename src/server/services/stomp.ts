@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { WebSocketServer } from 'ws';
 import type { IncomingMessage } from 'node:http';
-import { ApiError, errorBodySchema } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { createLiveUpkeep } from '../messenger/upkeep.ts';
 import { createDocumentMarking } from '../messenger/document-marking.ts';
@@ -10,13 +10,16 @@ import type { LiveEvent } from '../messenger/broker.ts';
 import { pickLocale } from '../../shared/locales.ts';
 import { MESSENGER_SUBJECT } from '../messenger/counters.ts';
 
+/** Where the live socket is (the spec's path). */
 export const STOMP_PATH = '/gs-guide-websocket';
 
 /**
- * The live socket (spec §7): STOMP 1.2 over WebSocket at /gs-guide-websocket. CONNECT carries
- * the bearer token (`Authorization: Bearer …`, or `passcode`); the Origin of a browser must be
- * the portal's own host or one of STOMP_ALLOWED_ORIGINS. Events reach sockets through the
- * messenger's broker, so a user connected to another instance is reached through the relay.
+ * The live socket (spec §7): STOMP 1.2 over WebSocket at /gs-guide-websocket (a plain GET
+ * there is answered by routes/stomp.ts). CONNECT carries the bearer token (`Authorization:
+ * Bearer …`, or `passcode`); the Origin of a browser must be the portal's own host or one of
+ * STOMP_ALLOWED_ORIGINS. Events reach sockets through the messenger's broker, so a user
+ * connected to another instance is reached through the relay. Every successful write (any
+ * route) signals the instances to recheck sessions and counters (messenger/upkeep.ts).
  */
 export default fp(async (app) => {
   const access = app.definitions.access!;
@@ -173,20 +176,6 @@ export default fp(async (app) => {
   };
   app.server.on('upgrade', onUpgrade);
   app.decorate('stompSessions', sessions);
-  // A plain GET (no Upgrade header) reaches Fastify: it is told how to connect. The entry
-  // also names the socket in the OpenAPI document.
-  app.get(STOMP_PATH, {
-    schema: {
-      tags: ['Live'],
-      summary: 'The live socket: STOMP 1.2 over WebSocket (Upgrade: websocket, subprotocol v12.stomp); CONNECT with the bearer token',
-      response: {
-        101: { description: 'Switching protocols: the STOMP session begins', type: 'null' },
-        426: { ...errorBodySchema, description: 'A plain HTTP request: connect with a WebSocket client' },
-      },
-    },
-  }, async (request, reply) => reply.code(426).header('upgrade', 'websocket').header('connection', 'Upgrade')
-    .send({ message: app.translator.t(request.locale, 'apiDocs.useWebSocket') }));
-
   app.addHook('preClose', async () => {
     app.server.off('upgrade', onUpgrade);
     for (const client of wss.clients) client.terminate();
@@ -201,6 +190,7 @@ export default fp(async (app) => {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The open live sockets' sessions of this instance. */
     stompSessions: Set<StompSession>;
   }
 }

@@ -1,34 +1,16 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { mkdir, rm } from 'node:fs/promises';
-import { receiveFile, type ReceivedFile } from '../files/receive.ts';
-import { ApiError, notFound } from '../errors.ts';
-import type { Actor } from '../store/entity-store.ts';
-import type { EntityDefinition } from '../../definitions/registry.ts';
-import { findFileFields } from '../store/record-schema.ts';
-import { stampOnDownload } from '../files/stamp-on-download.ts';
-import { registerPhotoRoutes, type UploadedFile } from '../files/photo-routes.ts';
-import { errorBodySchema } from '../errors.ts';
-import { filePart, fileReply, handlerReadsBody, multipartBody } from '../reply-schemas.ts';
-
-/** The uploader defaults of the spec: 5 files of 10 MB each. */
-export const DEFAULT_MAX_FILES = 5;
-export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
-/**
- * Upload requests an address may make in a minute when not signed in as staff (anonymous
- * visitors sending a public form, citizens): each may carry the entity's 5 × 10 MB.
- */
-export const UPLOADS_PER_MINUTE = 30;
-
-/** Types allowed when a definition names none: images, PDF, text, archives and office files. */
-export const DEFAULT_MIME_TYPES = [
-  'image/jpeg', 'image/png', 'image/gif', 'image/webp',
-  'application/pdf', 'text/plain', 'application/zip',
-  'application/x-cfb', // legacy .doc/.xls/.ppt (OLE2 container)
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-];
+import { receiveFile, type ReceivedFile } from '../../files/receive.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import type { Actor } from '../../store/entity-store.ts';
+import type { EntityDefinition } from '../../../definitions/registry.ts';
+import { findFileFields } from '../../store/record-schema.ts';
+import { stampOnDownload } from '../../files/stamp-on-download.ts';
+import { registerPhotoRoutes, type UploadedFile } from './photos.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MIME_TYPES, formatBytes, UPLOADS_PER_MINUTE } from '../../files/limits.ts';
+import { errorBodySchema } from '../../errors.ts';
+import { filePart, fileReply, handlerReadsBody, multipartBody } from '../../reply-schemas.ts';
 
 interface FileRow { kind: string; name: string; mime: string; size: number; sha256: string; owner: string | null; record_id: number | null }
 
@@ -42,8 +24,6 @@ const fileSchema = {
     removable: { type: 'boolean', description: 'The caller attached it: only the uploader may take a file out of its record.' },
   },
 } as const;
-
-export const formatBytes = (n: number): string => (n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MB` : `${Math.round(n / 1024)} KB`);
 
 /**
  * Uploads (`POST /api/file-entity/save/{entity}`, only by whoever may create or update

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import { mkdir, rm } from 'node:fs/promises';
 import { ApiError, badInput } from '../errors.ts';
 import { receiveFile, type ReceivedFile } from '../files/receive.ts';
-import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MIME_TYPES, formatBytes } from './files.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MIME_TYPES, formatBytes } from '../files/limits.ts';
 import { findFileFields } from '../store/record-schema.ts';
 import { mustBeSameRequest, requestHash } from '../public/request-hash.ts';
 import type { Queryable } from '../db/database.ts';

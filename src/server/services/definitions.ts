@@ -1,10 +1,19 @@
 import fp from 'fastify-plugin';
 import { loadDefinitionSources } from '../../definitions/sources.ts';
 import { checkDefinitions, formatProblem } from '../../definitions/check.ts';
-import { createDefinitionRegistry } from '../../definitions/registry.ts';
+import { createDefinitionRegistry, type DefinitionRegistry } from '../../definitions/registry.ts';
 import { remoteSourceAdapters } from '../integrations/adapters.ts';
 import { implementationNames } from '../workflow/implementations.ts';
-import { createTranslator } from '../i18n.ts';
+import { createTranslator, type Translator } from '../i18n.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The definitions of schemas/, workflows/, screens/, checked as `npm run check` checks them. */
+    definitions: DefinitionRegistry;
+    /** The shell's and every entity's texts, by locale. */
+    translator: Translator;
+  }
+}
 
 /**
  * Loads the definitions from the repository and refuses to start when `npm run check`

@@ -3,9 +3,15 @@ import path from 'node:path';
 import { createDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import type { MigrationRegistry } from '../db/migrations.ts';
+import type { Database } from '../db/database.ts';
+import type { EntityTable } from '../db/entity-table.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** PGlite or PostgreSQL: one interface (db/database.ts). */
+    db: Database;
+    /** Each entity's table, its derived columns and indexes, by entity id. */
+    tables: Map<string, EntityTable>;
     /** Every feature's tables, filled by buildApp from the plugin modules before this service migrates. */
     migrations: MigrationRegistry;
   }

@@ -1,16 +1,26 @@
 import fp from 'fastify-plugin';
-import { createEntityStore } from '../store/entity-store.ts';
+import { createEntityStore, type EntityStore } from '../store/entity-store.ts';
 import { withEntityRefs } from '../store/entity-refs.ts';
 import { withRowLimits } from '../store/row-limits.ts';
 import { withReferenceReload } from '../store/reference-reload.ts';
-import { createStaffDirectory } from '../store/staff-directory.ts';
+import { createStaffDirectory, type StaffDirectory } from '../store/staff-directory.ts';
 import { withStaffUsers } from '../store/staff-refs.ts';
-import { createReferenceService } from '../store/references.ts';
+import { createReferenceService, type ReferenceService } from '../store/references.ts';
 import { withRemoteSources } from '../store/remote-sources.ts';
 import { remoteSourcesOf } from '../integrations/adapters.ts';
-import { createLocalFileStorage } from '../files/file-storage.ts';
 import { AUDIT_TABLES } from '../store/audit-trail.ts';
 import { FILE_TABLES } from '../files/file-storage.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The one write path (and every read of records): entity-store.ts with its wrappers. */
+    store: EntityStore;
+    /** The reference lists (regions, districts…), cached; reloaded when their entity changes. */
+    references: ReferenceService;
+    /** The staff users behind `staffUser` fields (undefined without access.json's user entity). */
+    staffDirectory: StaffDirectory | undefined;
+  }
+}
 
 /** The audit log the store writes, and the files it links to records. */
 export const migrations = [AUDIT_TABLES, FILE_TABLES];
@@ -18,7 +28,10 @@ export const migrations = [AUDIT_TABLES, FILE_TABLES];
 /** How often the reference lists are read again, for changes made through other instances. */
 const REFERENCE_RELOAD_MS = 30_000;
 
-/** The store (the one write path), the staff directory, the reference-list cache and file storage. */
+/**
+ * The store (the one write path), the staff directory and the reference-list cache. Each
+ * concern of a write or a list is a wrapper of store/ around createEntityStore.
+ */
 export default fp(
   async (app) => {
     // Reference lists kept as an entity's records (reference.schema.json `entity`).
@@ -35,7 +48,6 @@ export default fp(
     const limited = withRowLimits(withReferenceReload(withStaffUsers(linked, staff, app.definitions), references, new Set(backed.map((b) => b.entity))));
     // Outermost: a record another system answers is stored through every wrapper above.
     app.decorate('store', withRemoteSources(limited, remoteSourcesOf(app.definitions, app.config.integrationUrls), app.definitions, app.log));
-    app.decorate('fileStorage', createLocalFileStorage(app.config.filesDir));
     if (backed.length) {
       // Another instance's change reaches this one within REFERENCE_RELOAD_MS (its own at once).
       const timer = setInterval(() => { references.reload().catch((error: unknown) => app.log.warn({ err: error }, 'reference lists not reloaded')); }, REFERENCE_RELOAD_MS);

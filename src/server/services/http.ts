@@ -6,6 +6,17 @@ import { ApiError } from '../errors.ts';
 import { createServerAjv } from '../validation.ts';
 import { guestActor } from '../auth/access.ts';
 import { assertNoHostileInput, guardMultipart, isDataException } from '../hostile-input.ts';
+import type { Actor } from '../auth/access.ts';
+import type { Locale } from '../../shared/locales.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's language: `?lang=`, X-Locale or Accept-Language. */
+    locale: Locale;
+    /** Who is asking: a guest until the auth service identifies the bearer token's user. */
+    actor: Actor;
+  }
+}
 
 const MESSAGE_LIMIT = 120;
 
@@ -27,7 +38,7 @@ export default fp(
     app.addHook('onRequest', async (request) => {
       const q = request.query as Record<string, unknown> | undefined;
       request.locale = pickLocale((typeof q?.lang === 'string' ? q.lang : undefined) ?? (request.headers['x-locale'] as string | undefined) ?? request.headers['accept-language']);
-      // A guest until the auth plugin identifies the caller by a bearer token.
+      // A guest until the auth service identifies the caller by a bearer token.
       request.actor = guest;
     });
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, notFound } from '../errors.ts';
-import { createAbility } from '../../shared/ability.ts';
-import type { Actor } from '../auth/access.ts';
-import type { EntityDefinition } from '../../definitions/registry.ts';
-import { filePart, handlerReadsBody, multipartBody } from '../reply-schemas.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { createAbility } from '../../../shared/ability.ts';
+import type { Actor } from '../../auth/access.ts';
+import type { EntityDefinition } from '../../../definitions/registry.ts';
+import { filePart, handlerReadsBody, multipartBody } from '../../reply-schemas.ts';
 
 /** A stored upload as the API returns it. */
 export interface UploadedFile { id: string; name: string; mime: string; size: number; sha256: string }

@@ -1,30 +1,9 @@
-import type { DefinitionRegistry } from '../definitions/registry.ts';
-import type { Database } from './db/database.ts';
-import type { EntityTable } from './db/entity-table.ts';
-import type { EntityStore, Actor } from './store/entity-store.ts';
-import type { ReferenceService } from './store/references.ts';
-import type { StaffDirectory } from './store/staff-directory.ts';
-import type { Translator } from './i18n.ts';
-import type { FileStorage } from './files/file-storage.ts';
-import type { Locale } from '../shared/locales.ts';
 import type { OneIdConfig } from './auth/oneid/oneid-client.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    definitions: DefinitionRegistry;
-    db: Database;
-    tables: Map<string, EntityTable>;
-    references: ReferenceService;
-    store: EntityStore;
-    /** The staff users behind `staffUser` fields (undefined without access.json's user entity). */
-    staffDirectory: StaffDirectory | undefined;
-    translator: Translator;
-    fileStorage: FileStorage;
+    /** This instance's settings (buildApp decorates it first; every plugin reads it). */
     config: AppConfig;
-  }
-  interface FastifyRequest {
-    locale: Locale;
-    actor: Actor;
   }
 }
 

@@ -107,7 +107,7 @@ const exportPlugin: FastifyPluginAsync = async (app) => {
       },
     }, async (request, reply) => {
       const { sortBy, sortDesc, lang, ...filterValues } = request.query;
-      void lang; // read by the http plugin to pick request.locale
+      void lang; // read by the http service to pick request.locale
       const sortNames = splitList(sortBy);
       const descending = splitList(sortDesc).map((v) => v === 'true');
       const records = app.store.streamList(def.id, filterValues, { sortBy: sortNames, sortDesc: descending }, request.actor)[Symbol.asyncIterator]();

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.ts';
 import type { Migration } from '../db/migrations.ts';
-import type { AppConfig } from '../context.ts';
+import type { AppConfig } from '../config.ts';
 
 /** Requests per address and minute on routes marked `config: { publicRateLimit: true }` (PUBLIC_RATE_LIMIT). */
 export const DEFAULT_PUBLIC_RATE_LIMIT = 120;

@@ -10,7 +10,7 @@ import type { Actor } from '../store/entity-store.ts';
 import type { Migration } from '../db/migrations.ts';
 
 /** Drafts of any entity: unvalidated input, reachable by the draft's random id. */
-export const DRAFT_TABLES: Migration = {
+const DRAFT_TABLES: Migration = {
   name: 'drafts',
   ddl: [
     `CREATE TABLE IF NOT EXISTS draft (
@@ -24,6 +24,7 @@ export const DRAFT_TABLES: Migration = {
     `CREATE INDEX IF NOT EXISTS ix_draft_updated ON draft (updated_at)`,
   ],
 };
+/** This route plugin's tables (db/migrations.ts). */
 export const migrations = [DRAFT_TABLES];
 
 interface DraftRow { id: string; entity: string; data: Record<string, unknown>; owner: string | null; updated_at: string }

@@ -4,10 +4,11 @@ import { BUSINESS_TIME_ZONE } from '../store/list-query.ts';
 import type { Migration } from '../db/migrations.ts';
 
 /** One counter row per day. */
-export const VISIT_TABLES: Migration = {
+const VISIT_TABLES: Migration = {
   name: 'visits',
   ddl: [`CREATE TABLE IF NOT EXISTS visit_day (day date PRIMARY KEY, visits bigint NOT NULL DEFAULT 0)`],
 };
+/** This route plugin's tables (db/migrations.ts). */
 export const migrations = [VISIT_TABLES];
 
 const today = `(now() AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date`;

@@ -9,7 +9,6 @@ import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
 import { createRevokedFamilies } from '../auth/revoked-families.ts';
 import { createAuthSessions, type AuthSessions } from '../auth/sessions.ts';
 import { AUTH_TABLES } from '../auth/tables.ts';
-import { SIGNATURE_TABLES } from '../auth/signature/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,8 +21,8 @@ declare module 'fastify' {
   }
 }
 
-/** Credentials, tokens, attempts; the challenges signature sign-in uses up. */
-export const migrations = [AUTH_TABLES, SIGNATURE_TABLES];
+/** Credentials, tokens, sign-in attempts, the signing secret, the default roles as last applied. */
+export const migrations = [AUTH_TABLES];
 
 /**
  * Sign-in as a service: the access and refresh tokens, the revoked sessions known in memory,

@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 /** The shared counters (RATE_LIMIT_SHARED=1): one row per key (bucket and address) with its open window. */
-export const RATE_LIMIT_TABLES: Migration = {
+const RATE_LIMIT_TABLES: Migration = {
   name: 'rate-limit',
   ddl: [
     `CREATE TABLE IF NOT EXISTS rate_limit_count (

@@ -40,6 +40,7 @@ export function createMessengerKit(app: FastifyInstance) {
     page: (request: FastifyRequest<{ Querystring: { search?: string }; Body: Paging }>) => ({
       page: request.body?.page ?? 0, itemsPerPage: request.body?.itemsPerPage ?? 20, search: request.query.search?.trim() || undefined, beforeId: request.body?.beforeId,
     }),
+    /** A 400 naming a required form field. */
     required: (pointer: string) => new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer, key: 'validation.required', params: {} }] }),
     /** Runs what a form asks with its file stored; a refused form takes its file away again (nothing half-written). */
     async withFile<T>(fileId: string | undefined, act: () => Promise<T>): Promise<T> {

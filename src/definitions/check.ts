@@ -53,8 +53,9 @@ export const formatProblem = (p: DefinitionProblem): string => `${p.file}#${p.po
 
 /**
  * Validates every definition against its meta-schema and every cross-reference between
- * definitions (fields, files, machines, implementations, screens, reference lists and the
- * i18n keys of all four locales). Returns all problems found; an empty list means valid.
+ * definitions (fields, files, machines, implementations, screens, reference lists, widgets,
+ * icons and the i18n keys of all four locales). Returns all problems found; an empty list
+ * means valid.
  * @example checkDefinitions(sources, { ...implementationNames, adapters: Object.keys(remoteSourceAdapters) })
  */
 export function checkDefinitions(sources: DefinitionSources, implementations: ImplementationNames, rules: readonly CheckRule[] = CHECK_RULES): DefinitionProblem[] {

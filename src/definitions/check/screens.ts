@@ -2,14 +2,19 @@
  * `npm run check` rule for screens (`screens/<id>.json`): valid against the screen
  * meta-schema, named like the file, on a route no other screen has, for an entity that
  * exists; their texts (`titleKey`, the menu section, every option ending in `Key`) are i18n
- * keys; options fit the entity (drafts, views, tree, wizard, photo route, plain status);
- * flow steps and record actions are titled forms whose named values exist.
+ * keys; the menu icon is one the shell has (src/shared/icon-names.ts); the widgets of their
+ * own forms are registered; options fit the entity (drafts, views, tree, wizard, photo
+ * route, plain status); flow steps and record actions are titled forms whose named values
+ * exist.
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { RecordAction, ScreenDefinition, UiDefinition } from '../../generated/meta.ts';
+import { MENU_ICON_NAMES } from '../../shared/icon-names.ts';
 import { resolveFieldSchema } from '../pointer.ts';
 import { META_FOR, type CheckContext, type CheckRule, type UseKey } from './context.ts';
 import { checkRecordSchema } from './record-schema.ts';
+import { unknownNameMessage } from './suggest.ts';
+import { checkWidgetNames } from './ui.ts';
 
 /** Screen options name texts by properties ending in `Key` (a group of texts for `contentKey`). */
 function useOptionKeys(useKey: UseKey, file: string, pointer: string, value: unknown): void {
@@ -24,7 +29,19 @@ function useOptionKeys(useKey: UseKey, file: string, pointer: string, value: unk
   }
 }
 
-/** Screens: names, routes, entity, texts, and options that fit the entity. */
+/** Every `uiSchema` among a screen's options (flow steps, tabs, actions, its own form). */
+function optionUiSchemas(value: unknown, pointer: string, out: Array<{ pointer: string; ui: unknown }> = []): Array<{ pointer: string; ui: unknown }> {
+  if (Array.isArray(value)) value.forEach((v, i) => optionUiSchemas(v, `${pointer}/${i}`, out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'uiSchema') out.push({ pointer: `${pointer}/${k}`, ui: v });
+      else if (k !== 'schema') optionUiSchemas(v, `${pointer}/${k}`, out);
+    }
+  }
+  return out;
+}
+
+/** Screens: names, routes, entity, texts, icon, widgets, and options that fit the entity. */
 export const screensRule: CheckRule = {
   name: 'screens',
   run(ctx) {
@@ -46,7 +63,13 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   const { report, useKey, entities, references } = ctx;
   useKey(file, '/titleKey', screen.titleKey);
   if (screen.menu) useKey(file, '/menu/section', screen.menu.section);
+  const icon = screen.menu?.icon;
+  // The shell shows a default icon for a name it lacks: a typo would go unnoticed.
+  if (icon !== undefined && !(MENU_ICON_NAMES as readonly string[]).includes(icon)) {
+    report(file, '/menu/icon', unknownNameMessage('menu icon', icon, 'an icon of the shell (src/shared/icon-names.ts)', MENU_ICON_NAMES));
+  }
   useOptionKeys(useKey, file, '/options', screen.options);
+  for (const { pointer, ui } of optionUiSchemas(screen.options, '/options')) checkWidgetNames(file, pointer, ui, report);
   const options = screen.options as { view?: string; drafts?: boolean; plainStatus?: boolean; photoRoute?: string; recordActions?: RecordAction[] } | undefined;
   const view = options?.view;
   if (options?.drafts && screen.entity && !entities.get(screen.entity)?.manifest.drafts) {

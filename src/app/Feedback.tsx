@@ -5,11 +5,11 @@
  */
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import i18next from 'i18next';
-import { ApiProvider } from './api/context.tsx';
-import { createDataProvider } from './api/data-provider.ts';
-import { createErrorQueue, describeFailure, HttpError, NetworkError } from './api/http.ts';
-import { getSetting } from './settings.ts';
-import { createSessionHttpClient } from './session.ts';
+import { ApiProvider } from '../client/react/context.tsx';
+import { createDataProvider } from '../client/data-provider.ts';
+import { createErrorQueue, describeFailure, HttpError, NetworkError } from '../client/http.ts';
+import { getSetting } from '../client/settings.ts';
+import { createSessionHttpClient } from '../client/session.ts';
 import type { FeedbackMessage } from './FeedbackUi.tsx';
 
 const FeedbackUi = lazy(() => import('./FeedbackUi.tsx'));

@@ -10,8 +10,8 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-do
 import type { ScreenDefinition } from '../generated/meta.ts';
 import type { ScreenProps } from './types.ts';
 import { confirmPrompt, createFakeDataProvider, renderWithProviders } from './form/testing.tsx';
-import { HttpError } from '../app/api/http.ts';
-import type { DataProvider, StoredRecord } from '../app/api/data-provider.ts';
+import { HttpError } from '../client/http.ts';
+import type { DataProvider, StoredRecord } from '../client/data-provider.ts';
 import FormScreen from './form/FormScreen.tsx';
 import WizardScreen from './wizard/WizardScreen.tsx';
 import DetailScreen from './detail/DetailScreen.tsx';

@@ -3,10 +3,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CounterBadge, Popover, PopoverSurface, PopoverTrigger, makeStyles, tokens } from '@fluentui/react-components';
 import { AlertRegular } from '@fluentui/react-icons';
-import { useDataProvider } from '../api/context.tsx';
-import { isStaff } from './Counters.tsx';
-import { subscribeLive } from '../live.ts';
-import { ShellButton } from './primitives.tsx';
+import { useDataProvider } from '../../client/react/context.tsx';
+import { subscribeLive } from '../../client/live.ts';
+import { isStaff } from '../../client/session.ts';
+import { ShellButton } from '../../engine/common/primitives.tsx';
 
 /** The seven counters of GET /api/letter/get-all-count, in the spec's order. */
 export const COUNTER_KEYS = ['applicationDXACount', 'descendedDXACount', 'applicationCount', 'resolutionCount', 'descendedCount', 'outgoingCount', 'incomeCount'] as const;

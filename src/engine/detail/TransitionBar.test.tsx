@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configure, screen as dom, waitFor, within } from '@testing-library/react';
 import { confirmPrompt, createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
-import type { DataProvider, StoredRecord } from '../../app/api/data-provider.ts';
+import type { DataProvider, StoredRecord } from '../../client/data-provider.ts';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 
 // Fluent's dialogs can take seconds to appear on a loaded machine (shared cores, parallel runs).

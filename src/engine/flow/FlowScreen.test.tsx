@@ -10,9 +10,9 @@ import { render, screen as dom, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import type { ScreenDefinition } from '../../generated/meta.ts';
-import type { DataProvider } from '../../app/api/data-provider.ts';
-import { HttpError } from '../../app/api/http.ts';
-import { getSetting } from '../../app/settings.ts';
+import type { DataProvider } from '../../client/data-provider.ts';
+import { HttpError } from '../../client/http.ts';
+import { getSetting } from '../../client/settings.ts';
 import { createFakeDataProvider, createTestI18n, Providers } from '../form/testing.tsx';
 import FlowScreen from './FlowScreen.tsx';
 

@@ -20,13 +20,13 @@ import { loadMachine } from '../../definitions/client.ts';
 import { useEntity } from '../common/useEntity.ts';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
-import { useGetList } from '../../app/api/hooks.ts';
-import { useApi, useDataProvider } from '../../app/api/context.tsx';
-import { useAbility } from '../../app/ability.tsx';
+import { useGetList } from '../../client/react/hooks.ts';
+import { useApi, useDataProvider } from '../../client/react/context.tsx';
+import { useAbility } from '../../client/react/ability.tsx';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { touchesHiddenField } from '../../shared/hidden-fields.ts';
-import { HttpError, describeFailure } from '../../app/api/http.ts';
-import type { ReferenceItem, StoredRecord } from '../../app/api/data-provider.ts';
+import { HttpError, describeFailure } from '../../client/http.ts';
+import type { ReferenceItem, StoredRecord } from '../../client/data-provider.ts';
 import { pickLocale } from '../../shared/locales.ts';
 import { resolveColumnFormat, type FormatContext, type Translate } from '../../shared/format.ts';
 import {

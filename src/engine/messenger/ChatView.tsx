@@ -6,8 +6,8 @@ import {
   ArrowForwardRegular, ArrowLeftRegular, ArrowReplyRegular, AttachRegular, CheckmarkRegular, DeleteRegular, DismissRegular, EditRegular,
   PeopleRegular, SearchRegular, SendRegular,
 } from '@fluentui/react-icons';
-import { useApi } from '../../app/api/context.tsx';
-import { subscribeLive } from '../../app/live.ts';
+import { useApi } from '../../client/react/context.tsx';
+import { subscribeLive } from '../../client/live.ts';
 import { PAGE, useStyles, type Message, type Open, type Page } from './shared.tsx';
 import { Attachment, PendingFile } from './Attachment.tsx';
 import { PhotoAvatar } from './photos.tsx';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Input, Spinner, mergeClasses } from '@fluentui/react-components';
-import { useApi } from '../../app/api/context.tsx';
+import { useApi } from '../../client/react/context.tsx';
 import { nameOf, useStyles, type Contact, type GroupRow, type Message } from './shared.tsx';
 import { PhotoAvatar } from './photos.tsx';
 

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Input, tokens } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular, DismissRegular, ImageRegular } from '@fluentui/react-icons';
-import { useApi } from '../../app/api/context.tsx';
+import { useApi } from '../../client/react/context.tsx';
 import { nameOf, type Contact, type GroupRow } from './shared.tsx';
 import { forgetPhoto } from './photos.tsx';
 

@@ -9,13 +9,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
-import { setSetting } from '../../app/settings.ts';
+import { setSetting } from '../../client/settings.ts';
 import ru from '../../i18n/locales/ru.json';
 import MessengerScreen from './MessengerScreen.tsx';
 
 // The socket's state, moved by the tests: up at first.
 const live = vi.hoisted(() => ({ up: true, listeners: new Set<(connected: boolean) => void>() }));
-vi.mock('../../app/live.ts', () => ({
+vi.mock('../../client/live.ts', () => ({
   subscribeLive: () => () => undefined,
   onLiveStatus: (listener: (connected: boolean) => void) => { live.listeners.add(listener); listener(live.up); return () => live.listeners.delete(listener); },
   publishLive: () => false,

@@ -5,8 +5,8 @@ import { makeStyles, tokens } from '@fluentui/react-components';
 import { useQuery } from '@tanstack/react-query';
 import type { ScreenProps } from '../types.ts';
 import { questionnaireApi, type PublicQuestionnaire, type QuestionnaireOptions } from './types.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { Heading, Notice, PageSpinner, Paragraph } from '../../app/shell/primitives.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { Heading, Notice, PageSpinner, Paragraph } from '../common/primitives.tsx';
 import { formatDate } from '../../shared/format.ts';
 
 const TakeQuestionnaire = lazy(() => import('./TakeQuestionnaire.tsx'));

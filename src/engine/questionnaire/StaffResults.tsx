@@ -5,8 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { ScreenProps } from '../types.ts';
 import { questionnaireApi, type QuestionnaireResults } from './types.ts';
 import { ResultsTable } from './ResultsTable.tsx';
-import { useApi } from '../../app/api/context.tsx';
-import { Heading, Notice, PageSpinner } from '../../app/shell/primitives.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { Heading, Notice, PageSpinner } from '../common/primitives.tsx';
 import { manifests } from '../../definitions/client.ts';
 
 /** The manifest's label field of a record (a pointer into its data). */

@@ -8,9 +8,9 @@ import type { AnswerReply, QuestionnaireForm, QuestionnaireOptions, Questionnair
 import { questionnaireApi } from './types.ts';
 import { ResultsTable } from './ResultsTable.tsx';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
-import { useApi } from '../../app/api/context.tsx';
-import { HttpError } from '../../app/api/http.ts';
-import { Heading, Notice, PageSpinner, Paragraph, ShellButton } from '../../app/shell/primitives.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { HttpError } from '../../client/http.ts';
+import { Heading, Notice, PageSpinner, Paragraph, ShellButton } from '../common/primitives.tsx';
 import { formatDate } from '../../shared/format.ts';
 import type { Question } from '../../shared/questionnaire.ts';
 

@@ -1,10 +1,10 @@
 import { Button, Checkbox, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApi } from '../../app/api/context.tsx';
-import { Notice } from '../../app/shell/primitives.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { Notice } from '../common/primitives.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
-import type { SignInReply } from '../../app/session.ts';
+import type { SignInReply } from '../../client/session.ts';
 import { FilePicker } from './FilePicker.tsx';
 import type { SignatureMethodProps } from './KeySignIn.tsx';
 

@@ -3,7 +3,7 @@ import { Button, Link, makeStyles, Spinner, tokens } from '@fluentui/react-compo
 import { AttachRegular, DismissRegular } from '@fluentui/react-icons';
 import { useQuery } from '@tanstack/react-query';
 import type { WidgetProps } from '@rjsf/utils';
-import type { UploadedFile } from '../../../app/api/data-provider.ts';
+import type { UploadedFile } from '../../../client/data-provider.ts';
 import { formContextOf } from '../context.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, fileIconKind, isAccepted } from '../files.ts';
 import { FileTypeIcon } from '../../common/FileTypeIcon.tsx';

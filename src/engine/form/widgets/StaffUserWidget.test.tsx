@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen as dom, waitFor } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
-import type { DataProvider } from '../../../app/api/data-provider.ts';
+import type { DataProvider } from '../../../client/data-provider.ts';
 import { createFakeDataProvider, renderEntityForm } from '../testing.tsx';
 
 const schema = {

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Input } from '@fluentui/react-components';
 import { useQuery } from '@tanstack/react-query';
 import type { WidgetProps } from '@rjsf/utils';
-import type { DataProvider } from '../../../app/api/data-provider.ts';
+import type { DataProvider } from '../../../client/data-provider.ts';
 import { formContextOf } from '../context.ts';
 import { useTranslator } from '../useTranslator.ts';
 import { SearchPicker } from './SearchPicker.tsx';

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
-import type { StoredRecord } from '../../../app/api/data-provider.ts';
+import type { StoredRecord } from '../../../client/data-provider.ts';
 import { createFakeDataProvider, fieldElement, renderEntityForm } from '../testing.tsx';
 
 const found = { id: 7, version: 1, status: 'ACTIVE', createdAt: '', updatedAt: '', stir: '123456789', name: 'Olmaliq MMC', director: 'A. Karimov', address: 'Tashkent' } as StoredRecord;

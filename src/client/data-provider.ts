@@ -4,9 +4,9 @@
  * after its methods (hooks.ts).
  */
 import type { HttpClient } from './http.ts';
-import { manifests } from '../../definitions/client.ts';
-import type { ReferenceItem as ReferenceListItem } from '../../generated/meta.ts';
-import type { AuditEntry } from '../../shared/audit.ts';
+import { manifests } from '../definitions/client.ts';
+import type { ReferenceItem as ReferenceListItem } from '../generated/meta.ts';
+import type { AuditEntry } from '../shared/audit.ts';
 
 export type RecordData = Record<string, unknown>;
 export type StoredRecord = RecordData & { id: number; version: number; status: string; createdAt: string; updatedAt: string };

@@ -2,7 +2,7 @@
  * Makes the data provider and the error reporter available to every screen.
  */
 import { createContext, useContext, type ReactNode } from 'react';
-import type { DataProvider } from './data-provider.ts';
+import type { DataProvider } from '../data-provider.ts';
 
 export interface ApiContextValue {
   dataProvider: DataProvider;

@@ -3,7 +3,7 @@
  * entity id, so a write invalidates exactly that entity's lists and records.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ListParams, RecordData, StoredRecord } from './data-provider.ts';
+import type { ListParams, RecordData, StoredRecord } from '../data-provider.ts';
 import { useApi, useDataProvider } from './context.tsx';
 
 export const entityKeys = {

@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent } from '@testing-library/react';
-import { createFakeDataProvider, renderWithProviders } from '../../engine/form/testing.tsx';
+import { createScriptedDataProvider, renderWithProviders } from '../../engine/form/testing.tsx';
 import { FakeStompClient } from '../../client/live-testing.ts';
 import { closeLive } from '../../client/live.ts';
 import { setSetting } from '../../client/settings.ts';
@@ -45,7 +45,7 @@ function setup(answers: Array<() => Promise<unknown>>) {
     if (method !== 'GET' || path !== POLL) throw new Error(`unexpected ${method} ${path}`);
     return (answers[Math.min(next++, answers.length - 1)]!)();
   });
-  renderWithProviders(<StaffCounters />, { dataProvider: createFakeDataProvider({ send: send as never }) });
+  renderWithProviders(<StaffCounters />, { dataProvider: createScriptedDataProvider(send) });
   return { polls: () => send.mock.calls.length };
 }
 

@@ -1,14 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { HttpError } from '../../client/http.ts';
 import { useApi } from '../../client/react/context.tsx';
-import { useGetEmpty, useGetOne, useGetRights, useSave } from '../../client/react/hooks.ts';
+import { useDataProvider, useEntity, useGetDraft, useGetEmpty, useGetOne, useGetRights, useSave, useUi } from '../../client/react/hooks.ts';
 import type { RecordData } from '../../client/data-provider.ts';
-import { useEntity, useUi } from './useEntity.ts';
 import { entityScreenPath } from './routes.ts';
 import { useConfirm } from './useConfirm.tsx';
 import { useLeaveGuard } from './useLeaveGuard.ts';
@@ -61,7 +59,8 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const params = useParams();
   const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
-  const { dataProvider, reportError, notifySuccess } = useApi();
+  const dataProvider = useDataProvider();
+  const { reportError, notifySuccess } = useApi();
   const { t } = useTranslation();
   const recordId = params.id !== undefined ? Number(params.id) : undefined;
   const draftId = search.get('draft') ?? undefined;
@@ -72,7 +71,7 @@ export function useRecordEditor(screen: ScreenDefinition) {
   // What this user may change in the record now (its edit rules in its status, their roles).
   const rights = useGetRights(entity, recordId);
   const empty = useGetEmpty(entity, recordId === undefined && !draftId);
-  const draft = useQuery({ queryKey: ['draft', entity, draftId], queryFn: () => dataProvider.getDraft(entity, draftId!), enabled: Boolean(draftId) });
+  const draft = useGetDraft(entity, draftId);
   const save = useSave(entity);
   const { confirm, dialog } = useConfirm();
 

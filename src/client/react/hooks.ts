@@ -1,8 +1,9 @@
 /**
  * The React bindings of the data layer: TanStack Query hooks named after the data provider's
  * methods (react-admin's `useGetList`, `useGetOne`…), each reading through one key of the
- * factory (query-keys.ts). Screens ask for data only through these hooks; a write
- * invalidates by key prefix (an entity's records, the messenger's lists).
+ * factory (query-keys.ts). Screens read server state only through these hooks and act
+ * through the provider's methods (`useDataProvider`); a write invalidates by key prefix (an
+ * entity's records, the messenger's lists).
  */
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import {

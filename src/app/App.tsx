@@ -3,7 +3,7 @@ import { FluentProvider } from '@fluentui/react-components';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { portalTheme } from './theme.ts';
 import { Feedback } from './Feedback.tsx';
-import { AbilityProvider } from './ability.tsx';
+import { AbilityProvider } from '../client/react/ability.tsx';
 
 /** The query client of the app (one per page load, or per prerendered page at build time). */
 export const createQueryClient = (): QueryClient =>

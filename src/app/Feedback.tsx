@@ -1,15 +1,15 @@
 /**
- * Where every failure and success becomes visible (spec §8): builds the HTTP client, the
- * data provider and the error queue, and shows what they report as toasts (bottom-right)
- * or the network dialog. The Fluent parts load with the first message.
+ * Where every failure and success becomes visible (spec §8): builds the session's HTTP
+ * client (the screens' data provider is built over it) and the error queue, and shows what
+ * they report as toasts (bottom-right) or the network dialog. The Fluent parts load with the
+ * first message.
  */
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import i18next from 'i18next';
-import { ApiProvider } from './api/context.tsx';
-import { createDataProvider } from './api/data-provider.ts';
-import { createErrorQueue, describeFailure, HttpError, NetworkError } from './api/http.ts';
-import { getSetting } from './settings.ts';
-import { createSessionHttpClient } from './session.ts';
+import { ApiProvider } from '../client/react/context.tsx';
+import { createErrorQueue, describeFailure, HttpError, NetworkError } from '../client/http.ts';
+import { getSetting } from '../client/settings.ts';
+import { createSessionHttpClient } from '../client/session.ts';
 import type { FeedbackMessage } from './FeedbackUi.tsx';
 
 const FeedbackUi = lazy(() => import('./FeedbackUi.tsx'));
@@ -39,7 +39,7 @@ export function Feedback({ children, apiFetch }: { children: ReactNode; apiFetch
       fetch: apiFetch,
     });
     return {
-      dataProvider: createDataProvider(http),
+      http,
       reportError: (error: unknown) => queue.report(error),
       notifySuccess: (key: string) => push('success', i18next.t(key)),
     };

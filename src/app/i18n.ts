@@ -6,7 +6,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../shared/locales.ts';
-import { getSetting, setSetting } from './settings.ts';
+import { getSetting, setSetting } from '../client/settings.ts';
 
 const loaders = import.meta.glob<Record<string, unknown>>('../i18n/locales/*.json', { import: 'default' });
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ScreenProps } from './types.ts';
-import { Notice } from '../app/shell/primitives.tsx';
+import { Notice } from './common/primitives.tsx';
 
 /** Shown for a screen kind the engine does not know (a definition ahead of the engine). */
 export default function UnknownScreen({ screen }: ScreenProps) {

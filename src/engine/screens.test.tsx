@@ -2,16 +2,16 @@
 /**
  * Component tests of the screen kinds the shell routes to — form, wizard, detail, lookup and
  * page — each rendered from a definition of a test entity, in a data router, against a test
- * double of the DataProvider interface.
+ * double of the DataProvider (lookups: a scripted server under the real provider).
  */
 import { describe, expect, it, vi, beforeEach } from 'vitest';
 import { act, configure, screen as dom, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import type { ScreenDefinition } from '../generated/meta.ts';
 import type { ScreenProps } from './types.ts';
-import { confirmPrompt, createFakeDataProvider, renderWithProviders } from './form/testing.tsx';
-import { HttpError } from '../app/api/http.ts';
-import type { DataProvider, StoredRecord } from '../app/api/data-provider.ts';
+import { confirmPrompt, createFakeDataProvider, createScriptedDataProvider, renderWithProviders } from './form/testing.tsx';
+import { HttpError } from '../client/http.ts';
+import type { DataProvider, StoredRecord } from '../client/data-provider.ts';
 import FormScreen from './form/FormScreen.tsx';
 import WizardScreen from './wizard/WizardScreen.tsx';
 import DetailScreen from './detail/DetailScreen.tsx';
@@ -67,6 +67,9 @@ function Where() {
 }
 
 /** Renders one screen kind at `path` in a data router (leave guards need one). */
+/** What a scripted request receives besides method and path. */
+type Sent = { query?: Record<string, unknown>; body?: unknown };
+
 function renderScreen(Kind: (p: ScreenProps) => React.ReactNode, screen: ScreenDefinition, path: string, dataProvider: DataProvider, ability?: PortalAbility) {
   const router = createMemoryRouter([
     { path: screen.route, element: <><Kind screen={screen} /><Where /></> },
@@ -197,7 +200,7 @@ describe('detail screen', () => {
     const remove = vi.fn(async () => undefined);
     const dp = createFakeDataProvider({
       getOne: async () => record(),
-      getHistory: async () => [{ id: 1, at: '2026-01-02T03:04:05.000Z', actor: null, action: 'update', changed: ['name'] }],
+      getAudit: async () => [{ id: 1, at: '2026-01-02T03:04:05.000Z', actor: null, action: 'update', changed: ['name'] }],
       delete: remove,
     });
     const { user } = renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', dp);
@@ -223,7 +226,7 @@ describe('the history tab', () => {
     const at = '2026-01-02T03:04:05.000Z';
     const dp = createFakeDataProvider({
       getOne: async () => record(),
-      getHistory: async () => [
+      getAudit: async () => [
         { id: 3, at, actor: '1', action: 'transition', changed: ['status'], diff: [{ pointer: '/status', old: 'CREATED', new: 'DONE' }] },
         { id: 2, at, actor: '1', action: 'update', changed: ['name', 'note'], diff: [{ pointer: '/name', old: 'Lamp', new: 'Fan' }, { pointer: '/note', old: 'x'.repeat(10_000), truncated: ['old'] }] },
         { id: 1, at, actor: null, action: 'update', changed: [], diff: [] },
@@ -244,7 +247,7 @@ describe('the history tab', () => {
 describe('what the user may not use is not offered', () => {
   it('hides edit and delete from a user who may only read, and creating needs no field rules', async () => {
     const reader = abilityOfRoles([{ permissions: ['read Gadget'] }]).ability;
-    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => record(), getHistory: async () => [] }), reader);
+    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => record(), getAudit: async () => [] }), reader);
     await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
     expect(action('edit')).toBeNull();
     expect(action('delete')).toBeNull();
@@ -285,7 +288,7 @@ describe('the record\'s edit rules in its status (GET /rights/{id})', () => {
 
   it('hides edit and delete on the record page when the rules allow neither now', async () => {
     const getRights = vi.fn(async () => ({ update: false, delete: false, readOnly: ['/amount', '/name', '/note'] }));
-    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => record(), getHistory: async () => [], getRights }), editor);
+    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => record(), getAudit: async () => [], getRights }), editor);
     await waitFor(() => expect(getRights).toHaveBeenCalledWith('gadget', 7));
     await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
     expect(action('edit')).toBeNull();
@@ -326,7 +329,7 @@ describe('fields a role may not read (hiddenFields)', () => {
   const seen = () => { const { amount, ...rest } = record({ note: 'n' }); void amount; return rest as StoredRecord; };
 
   it('leaves them out of the detail screen', async () => {
-    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => seen(), getHistory: async () => [] }), owner);
+    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => seen(), getAudit: async () => [] }), owner);
     await waitFor(() => expect(field('/name')).toBeTruthy());
     expect(field('/amount').hidden).toBe(true);
     expect(field('/note').hidden).toBe(false);
@@ -355,8 +358,8 @@ describe('lookup screen', () => {
   } as unknown as ScreenDefinition;
 
   it('validates the query, calls the endpoint and shows the answer or the empty message', async () => {
-    const call = vi.fn(async (_m: string, _p: string, params: Record<string, unknown>) => (params.number === '1-2' ? { answer: 'Found it', price: 1234567 } : null));
-    const { user } = renderScreen(LookupScreen, lookup, '/gadget-lookup', createFakeDataProvider({ call: call as DataProvider['call'] }));
+    const call = vi.fn(async (_m: string, _p: string, options: Sent) => (options.query?.number === '1-2' ? { answer: 'Found it', price: 1234567 } : null));
+    const { user } = renderScreen(LookupScreen, lookup, '/gadget-lookup', createScriptedDataProvider(call));
     await waitFor(() => expect(field('/number')).toBeTruthy());
     await user.type(input('/number'), '12');
     await user.click(action('search'));
@@ -367,7 +370,7 @@ describe('lookup screen', () => {
     await new Promise((r) => setTimeout(r, 1100));
     await user.click(action('search'));
     await waitFor(() => expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('Found it'));
-    expect(call).toHaveBeenCalledWith('GET', '/api/gadget/lookup', { number: '1-2' });
+    expect(call).toHaveBeenCalledWith('GET', '/api/gadget/lookup', { query: { number: '1-2' } });
     expect(document.querySelector('[data-result-field="/price"]')!.textContent).toContain('1 234 567');
     await user.clear(input('/number'));
     await user.type(input('/number'), '3-4');
@@ -387,11 +390,11 @@ describe('lookup screen', () => {
         ],
       },
     } as unknown as ScreenDefinition;
-    const call = vi.fn(async (_m: string, _p: string, params: Record<string, unknown>) => {
+    const call = vi.fn(async (_m: string, _p: string, { query: params = {} }: Sent) => {
       if (params.note === 'bad') throw new HttpError(400, { message: 'Invalid', fieldErrors: { '/note': 'Refused by the server' } }, 'Invalid');
       return { count: params.name === 'yes' ? 1 : 0 };
     });
-    const { user } = renderScreen(LookupScreen, tabbed, '/gadget-lookup', createFakeDataProvider({ call: call as DataProvider['call'] }));
+    const { user } = renderScreen(LookupScreen, tabbed, '/gadget-lookup', createScriptedDataProvider(call));
     await waitFor(() => expect(field('/name')).toBeTruthy());
     await user.type(input('/name'), 'yes');
     await user.click(action('search'));
@@ -405,7 +408,7 @@ describe('lookup screen', () => {
     await new Promise((r) => setTimeout(r, 1100));
     await user.click(action('search'));
     await waitFor(() => expect(field('/note').textContent).toContain('Refused by the server'));
-    expect(call).toHaveBeenLastCalledWith('GET', '/api/gadget/check', { note: 'bad' });
+    expect(call).toHaveBeenLastCalledWith('GET', '/api/gadget/check', { query: { note: 'bad' } });
     await user.clear(input('/note'));
     await user.type(input('/note'), 'fine');
     await new Promise((r) => setTimeout(r, 1100));
@@ -433,14 +436,14 @@ describe('lookup tabs that replace options', () => {
       },
     } as unknown as ScreenDefinition;
     const call = vi.fn(async (_m: string, path: string) => (path.endsWith('list-search') ? { list: [{ price: 5000 }] } : { answer: 'By name' }));
-    const { user } = renderScreen(LookupScreen, screen, '/gadget-lookup', createFakeDataProvider({ call: call as DataProvider['call'] }));
+    const { user } = renderScreen(LookupScreen, screen, '/gadget-lookup', createScriptedDataProvider(call));
     await waitFor(() => expect(field('/note')).toBeTruthy());
     expect(document.querySelector('[data-field="/name"]')).toBeNull();
     await user.type(input('/note'), 'x1');
     await user.click(action('search'));
     await waitFor(() => expect(document.querySelector('[data-result-field="/price"]')?.textContent).toContain('5 000'));
     // send: "query" — the POST's body is empty and the query goes in the query string.
-    expect(call).toHaveBeenLastCalledWith('POST', '/api/gadget/list-search', {}, { note: 'x1' });
+    expect(call).toHaveBeenLastCalledWith('POST', '/api/gadget/list-search', { body: {}, query: { note: 'x1' } });
     expect(document.querySelector('[data-result-field="/answer"]')).toBeNull();
     await user.click(document.querySelector<HTMLElement>('[data-tab="name"]')!);
     await waitFor(() => expect(field('/name')).toBeTruthy());
@@ -449,7 +452,7 @@ describe('lookup tabs that replace options', () => {
     await new Promise((r) => setTimeout(r, 1100));
     await user.click(action('search'));
     await waitFor(() => expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('By name'));
-    expect(call).toHaveBeenLastCalledWith('GET', '/api/gadget/lookup', { name: 'lamp' });
+    expect(call).toHaveBeenLastCalledWith('GET', '/api/gadget/lookup', { query: { name: 'lamp' } });
   }, 15_000);
 });
 

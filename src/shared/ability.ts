@@ -14,6 +14,13 @@ export interface AbilityRule {
   inverted?: boolean;
 }
 
+/**
+ * The rules of a device without a session (spec §3): read on everything. The client's
+ * settings start from them and logout returns to them; the screens a visitor may open are
+ * still narrowed by the guest permissions (src/client/react/ability.tsx).
+ */
+export const READ_ALL_RULES: AbilityRule[] = [{ action: 'read', subject: 'all' }];
+
 /** Fields of one subject that a role may read but not change (access.json `readOnlyFields`). */
 export interface ReadOnlyFields {
   subject: string;

@@ -1,5 +1,5 @@
 /**
- * The web app's live client (src/app/live.ts) against the real server, in Node: `ws` stands
+ * The web app's live client (src/client/live.ts) against the real server, in Node: `ws` stands
  * in for the browser's WebSocket and can lose a frame as a dying network would — the server
  * wrote the message, the socket died before the app read it. Because the app acknowledges
  * only what it handled (`client-individual`), the message is still undelivered on the server
@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
 import { startTestApp } from '../support/app.ts';
 import { createStaff } from '../support/stomp.ts';
-import { setSetting } from '../../src/app/settings.ts';
+import { setSetting } from '../../src/client/settings.ts';
 
 /** A browser-like WebSocket whose next incoming frame matching `lose` never reaches the app: the socket dies instead. */
 class LossyWebSocket extends WebSocket {
@@ -44,7 +44,7 @@ describe('the web app’s live client against the server', () => {
   let close: () => Promise<void>;
   let alice: { id: string; token: string };
   let bob: { id: string; token: string };
-  let live: typeof import('../../src/app/live.ts');
+  let live: typeof import('../../src/client/live.ts');
   const storage = new Map<string, string>();
 
   beforeAll(async () => {
@@ -62,7 +62,7 @@ describe('the web app’s live client against the server', () => {
     vi.stubGlobal('WebSocket', LossyWebSocket);
     setSetting('accessToken', bob.token);
     setSetting('userId', Number(bob.id));
-    live = await import('../../src/app/live.ts');
+    live = await import('../../src/client/live.ts');
   });
   afterAll(async () => {
     await live?.closeLive();

@@ -36,7 +36,11 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
       await page.waitForSelector('[data-panel="average"] [data-row]');
       expect(await page.locator('[data-panel="average"] [data-row]').count()).toBe(8);
       await page.selectOption('[data-filter="regionId"]', '9');
-      await expect.poll(async () => (await page.locator('[data-panel="stations"] [data-cell="address"]').allInnerTexts()).every((a) => a.startsWith('Samarqand'))).toBe(true);
+      // Between the old list and the new one the panel may be empty for a moment; wait for a non-empty list in Samarqand.
+      await expect.poll(async () => {
+        const addresses = await page.locator('[data-panel="stations"] [data-cell="address"]').allInnerTexts();
+        return addresses.length > 0 && addresses.every((a) => a.startsWith('Samarqand'));
+      }).toBe(true);
       expect(await page.locator('[data-panel="stations"] [data-row]').count()).toBeGreaterThan(0);
       await page.selectOption('[data-filter="bucket"]', 'day');
       await page.waitForSelector('[data-panel="trend"] [data-chart="line"] svg');

@@ -327,6 +327,36 @@ describe('npm run check', () => {
     expectProblem(problems, 'src/i18n/locales/en.json', `/${parts.join('/')}`, /exists in other locales but not here/);
   });
 
+  it('rejects an unknown ui:widget (rjsf would silently fall back), in an entity form and in a screen form, naming the registry\'s widgets', () => {
+    const s = clone();
+    const e = anEntity(s);
+    const ui = json(s, `schemas/${e}/ui.json`).uiSchema;
+    const field = Object.keys(json(s, `schemas/${e}/schema.json`).properties)[0]!;
+    ui[field] = { ...ui[field], 'ui:widget': 'textarae' };
+    const screen = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.uiSchema)!;
+    const screenUi = json(s, screen).options.uiSchema;
+    screenUi.someField = { 'ui:options': { widget: 'fancy' } };
+    const problems = run(s);
+    expectProblem(problems, `schemas/${e}/ui.json`, `/uiSchema/${field}/ui:widget`, /ui:widget "textarae" is not a widget of the registry.*did you mean "textarea"\?.*Allowed: .*\bmoney\b/);
+    expectProblem(problems, screen, '/options/uiSchema/someField/ui:options/widget', /ui:widget "fancy" is not a widget of the registry [^;]*; Allowed: .*\bstir\b/);
+    // A registered name, one of rjsf's short names and one of its component names all pass.
+    const valid = clone();
+    json(valid, `schemas/${e}/ui.json`).uiSchema[field] = { 'ui:widget': 'money' };
+    json(valid, screen).options.uiSchema.someField = { 'ui:widget': 'password', 'ui:options': { widget: 'TextWidget' } };
+    expect(run(valid).filter((p) => /ui:widget/.test(p.message))).toEqual([]);
+  });
+
+  it('rejects an unknown menu icon (the shell would show the default one), naming the icons', () => {
+    const s = clone();
+    const file = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).menu?.icon === 'Gavel')!;
+    json(s, file).menu.icon = 'Gavl';
+    const other = [...s.keys()].find((f) => f.startsWith('screens/') && f !== file && json(s, f).menu)!;
+    json(s, other).menu.icon = 'Rocket';
+    const problems = run(s);
+    expectProblem(problems, file, '/menu/icon', /menu icon "Gavl" is not an icon of the shell.*did you mean "Gavel"\?.*Allowed: .*\bHome\b/);
+    expectProblem(problems, other, '/menu/icon', /menu icon "Rocket" is not an icon of the shell [^;]*; Allowed: BoxMultiple, Building, Calendar, /);
+  });
+
   it('rejects a reference to a list that does not exist', () => {
     const s = clone();
     const e = anEntity(s);

@@ -1,8 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { getSetting } from '../settings.ts';
-
-/** A signed-in member of staff (not an outer-cabinet applicant): the one who has counters. */
-export const isStaff = (): boolean => Boolean(getSetting('accessToken')) && !getSetting('isOuter');
+import { isStaff } from '../../client/session.ts';
 
 // Fluent's Popover, the badge and the live channel are for staff only: a visitor's first
 // page (bench:bundle) does not load them.

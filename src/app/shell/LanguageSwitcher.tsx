@@ -4,7 +4,7 @@ import { GlobeRegular } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '../../shared/locales.ts';
 import { changeLocale } from '../i18n.ts';
-import { getSetting } from '../settings.ts';
+import { getSetting } from '../../client/settings.ts';
 
 /** Each language named in itself, so anyone can find theirs. */
 export const LOCALE_NAMES: Record<Locale, string> = { uz: 'O‘zbekcha', uzCyrillic: 'Ўзбекча', ru: 'Русский', en: 'English' };

@@ -6,15 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { screens } from '../../definitions/client.ts';
 import { canOpen } from '../../shared/ability.ts';
 import { forAudience } from '../../engine/common/routes.ts';
-import { signedIn } from '../session.ts';
-import { useAbility } from '../ability.tsx';
-import { getSetting, setSetting } from '../settings.ts';
+import { signedIn } from '../../client/session.ts';
+import { useAbility } from '../../client/react/ability.tsx';
+import { getSetting, setSetting } from '../../client/settings.ts';
 import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 import { ScrollToTop } from './ScrollToTop.tsx';
 import { menuIcon } from './icons.tsx';
 import { NotificationCounters } from './Counters.tsx';
-import { PageSpinner, ShellButton } from './primitives.tsx';
+import { PageSpinner, ShellButton } from '../../engine/common/primitives.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
 const useStyles = makeStyles({

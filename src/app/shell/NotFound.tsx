@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Heading, Paragraph, ShellButton } from './primitives.tsx';
+import { Heading, Paragraph, ShellButton } from '../../engine/common/primitives.tsx';
 
 /** Any path no screen claims. */
 export function NotFound() {

@@ -1,6 +1,6 @@
 import { useRouteError } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Notice, ShellButton } from './primitives.tsx';
+import { Notice, ShellButton } from '../../engine/common/primitives.tsx';
 
 /** Shown when a route's code could not be loaded (offline, a new deployment, 120 s timeout). */
 export function RouteError() {

@@ -1,12 +1,12 @@
 import { useEffect, type ComponentType } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { signedIn } from '../session.ts';
+import { signedIn } from '../../client/session.ts';
 import { useTranslation } from 'react-i18next';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import type { ScreenProps } from '../../engine/types.ts';
 import { canOpen } from '../../shared/ability.ts';
-import { useAbility } from '../ability.tsx';
-import { Notice } from './primitives.tsx';
+import { useAbility } from '../../client/react/ability.tsx';
+import { Notice } from '../../engine/common/primitives.tsx';
 
 /**
  * One screen of the definitions on its route: checks the screen's permission, titles the

@@ -1,4 +1,4 @@
-import { ShellButton } from './primitives.tsx';
+import { ShellButton } from '../../engine/common/primitives.tsx';
 import { ArrowUpRegular } from '@fluentui/react-icons';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -8,13 +8,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent } from '@testing-library/react';
-import { createFakeDataProvider, renderWithProviders } from '../../engine/form/testing.tsx';
-import { FakeStompClient } from '../live-testing.ts';
-import { closeLive } from '../live.ts';
-import { setSetting } from '../settings.ts';
+import { createScriptedDataProvider, renderWithProviders } from '../../engine/form/testing.tsx';
+import { FakeStompClient } from '../../client/live-testing.ts';
+import { closeLive } from '../../client/live.ts';
+import { setSetting } from '../../client/settings.ts';
 import StaffCounters, { COUNTER_KEYS } from './StaffCounters.tsx';
 
-vi.mock('@stomp/stompjs', async () => ({ Client: (await import('../live-testing.ts')).FakeStompClient }));
+vi.mock('@stomp/stompjs', async () => ({ Client: (await import('../../client/live-testing.ts')).FakeStompClient }));
 
 const ME = 5;
 const CHANNEL = `/user/${ME}/notificationMsg`;
@@ -45,7 +45,7 @@ function setup(answers: Array<() => Promise<unknown>>) {
     if (method !== 'GET' || path !== POLL) throw new Error(`unexpected ${method} ${path}`);
     return (answers[Math.min(next++, answers.length - 1)]!)();
   });
-  renderWithProviders(<StaffCounters />, { dataProvider: createFakeDataProvider({ send: send as never }) });
+  renderWithProviders(<StaffCounters />, { dataProvider: createScriptedDataProvider(send) });
   return { polls: () => send.mock.calls.length };
 }
 

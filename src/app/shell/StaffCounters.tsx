@@ -1,17 +1,17 @@
 import { useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CounterBadge, Popover, PopoverSurface, PopoverTrigger, makeStyles, tokens } from '@fluentui/react-components';
 import { AlertRegular } from '@fluentui/react-icons';
-import { useDataProvider } from '../api/context.tsx';
-import { isStaff } from './Counters.tsx';
-import { subscribeLive } from '../live.ts';
-import { ShellButton } from './primitives.tsx';
+import type { Counters } from '../../client/data-provider.ts';
+import { useGetCounters } from '../../client/react/hooks.ts';
+import { queryKeys } from '../../client/query-keys.ts';
+import { subscribeLive } from '../../client/live.ts';
+import { isStaff } from '../../client/session.ts';
+import { ShellButton } from '../../engine/common/primitives.tsx';
 
 /** The seven counters of GET /api/letter/get-all-count, in the spec's order. */
 export const COUNTER_KEYS = ['applicationDXACount', 'descendedDXACount', 'applicationCount', 'resolutionCount', 'descendedCount', 'outgoingCount', 'incomeCount'] as const;
-type Counters = Record<(typeof COUNTER_KEYS)[number] | 'total', number>;
-export const countersKey = ['letter', 'get-all-count'] as const;
 /** The spec's poll (§7: every 15 s), kept as the fallback of the live channel. */
 const POLL_MS = 15_000;
 
@@ -32,21 +32,14 @@ const useStyles = makeStyles({
 export default function StaffCounters() {
   const s = useStyles();
   const { t } = useTranslation();
-  const dp = useDataProvider();
   const queryClient = useQueryClient();
   const staff = isStaff();
-  const { data } = useQuery({
-    queryKey: countersKey,
-    queryFn: () => dp.send<Counters>('GET', '/api/letter/get-all-count'),
-    refetchInterval: POLL_MS,
-    enabled: staff,
-    retry: false,
-  });
+  const { data } = useGetCounters({ enabled: staff, refetchInterval: POLL_MS });
   useEffect(() => (staff ? subscribeLive('notificationMsg', (body) => {
     // A poll on its way was asked before these figures were pushed: its answer must not bring
     // older ones back (a later change is pushed again anyway). Setting the data also restarts
     // the 15 s interval, so the poll comes only when nothing was pushed for that long.
-    void queryClient.cancelQueries({ queryKey: countersKey }).then(() => queryClient.setQueryData(countersKey, body as Counters));
+    void queryClient.cancelQueries({ queryKey: queryKeys.counters() }).then(() => queryClient.setQueryData(queryKeys.counters(), body as Counters));
   }) : undefined), [staff, queryClient]);
   if (!staff) return null;
   const total = data?.total ?? 0;

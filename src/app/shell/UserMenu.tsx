@@ -2,11 +2,11 @@ import { PersonRegular, SignOutRegular } from '@fluentui/react-icons';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { makeStyles } from '@fluentui/react-components';
-import { getSetting } from '../settings.ts';
-import { signOut } from '../session.ts';
+import { getSetting } from '../../client/settings.ts';
+import { signOut } from '../../client/session.ts';
 import { screens } from '../../definitions/client.ts';
-import { ShellButton } from './primitives.tsx';
-import { useAvatar } from './useAvatar.ts';
+import { ShellButton } from '../../engine/common/primitives.tsx';
+import { useAvatar } from '../../engine/common/useAvatar.ts';
 
 /** The route of the profile screen, if the definitions have one. */
 const profileRoute = screens.find((s) => s.kind === 'profile')?.route;

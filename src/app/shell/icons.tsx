@@ -4,6 +4,7 @@ import {
   MegaphoneRegular, PillRegular, ShieldCheckmarkRegular, AppsListRegular, PeopleRegular, ChatRegular, OrganizationRegular,
   SendRegular, SearchRegular, CalendarLtrRegular, DatabaseRegular, QuestionCircleRegular,
 } from '@fluentui/react-icons';
+import type { MenuIconName } from '../../shared/icon-names.ts';
 
 /**
  * Menu icons by the names screens use (`menu.icon`). Named here rather than imported
@@ -27,6 +28,6 @@ const icons: Record<string, FluentIcon> = {
   Calendar: CalendarLtrRegular,
   Database: DatabaseRegular,
   QuestionCircle: QuestionCircleRegular,
-};
+} satisfies Record<MenuIconName, FluentIcon>;
 
 export const menuIcon = (name: string | undefined): FluentIcon => (name && icons[name]) || AppsListRegular;

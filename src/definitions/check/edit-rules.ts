@@ -8,8 +8,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { AccessDefinition, EditRules, EntityManifest, MachineDefinition } from '../../generated/meta.ts';
 import { isSystemPointer, resolveFieldSchema, scalarType } from '../pointer.ts';
 import { OTHER_STATES, statesOf } from '../../shared/edit-rules.ts';
-
-type Report = (file: string, pointer: string, message: string) => void;
+import { META_FOR, entitiesWithSchema, type CheckRule, type Report } from './context.ts';
 
 /** What the edit rules are checked against. */
 export interface EditRulesContext {
@@ -95,3 +94,18 @@ export function checkEditRules(file: string, rules: EditRules, ctx: EditRulesCon
   }
   for (const name of Object.keys(sets)) if (!usedSets.has(name)) report(file, `/fieldSets/${name}`, `field set "@${name}" is used by no rule`);
 }
+
+/** Edit rules: each entity's edit.json (valid against its meta-schema) against its schema, machine and roles. */
+export const editRulesRule: CheckRule = {
+  name: 'edit rules',
+  run(ctx) {
+    for (const { manifest, schema, schemaFile, editFile } of entitiesWithSchema(ctx)) {
+      if (!editFile || !ctx.metaValid(editFile, META_FOR.edit)) continue;
+      checkEditRules(editFile, ctx.json<EditRules>(editFile), {
+        manifest, schema, schemaFile,
+        machine: manifest.workflow ? ctx.machines.get(manifest.workflow) : undefined,
+        access: ctx.accessJson,
+      }, ctx.report);
+    }
+  },
+};

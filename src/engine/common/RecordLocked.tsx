@@ -2,7 +2,7 @@ import { Body1, Button, MessageBar, MessageBarActions, MessageBarBody, MessageBa
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { ScreenDefinition } from '../../generated/meta.ts';
-import { useAbility } from '../../app/ability.tsx';
+import { useAbility } from '../../client/react/ability.tsx';
 import { entityScreenPath } from './routes.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { Button, MessageBar, MessageBarBody, Spinner } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
-import { describeFailure, HttpError } from '../../app/api/http.ts';
+import { describeFailure, HttpError } from '../../client/http.ts';
 
 /** Loading and load-failure states every screen shows the same way. */
 export function ScreenState({ screenId, error, onRetry }: { screenId: string; error?: unknown; onRetry?: () => void }) {

@@ -1,7 +1,7 @@
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { screens } from '../../definitions/client.ts';
 import { canOpen, type PortalAbility } from '../../shared/ability.ts';
-import { getSetting } from '../../app/settings.ts';
+import { getSetting } from '../../client/settings.ts';
 
 /**
  * Whether a screen is meant for the signed-in user's audience (`audience`: staff or outer

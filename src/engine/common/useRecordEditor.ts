@@ -1,21 +1,19 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenDefinition } from '../../generated/meta.ts';
-import { HttpError } from '../../app/api/http.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { useGetEmpty, useGetOne, useGetRights, useSave } from '../../app/api/hooks.ts';
-import type { RecordData } from '../../app/api/data-provider.ts';
-import { useEntity, useUi } from './useEntity.ts';
+import { HttpError } from '../../client/http.ts';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider, useEntity, useGetDraft, useGetEmpty, useGetOne, useGetRights, useSave, useUi } from '../../client/react/hooks.ts';
+import type { RecordData } from '../../client/data-provider.ts';
 import { entityScreenPath } from './routes.ts';
 import { useConfirm } from './useConfirm.tsx';
 import { useLeaveGuard } from './useLeaveGuard.ts';
 import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 import { valueAt } from '../../shared/format.ts';
 import { hiddenFieldsOf, readOnlyFieldsOf } from '../../shared/ability.ts';
-import { useAbility } from '../../app/ability.tsx';
+import { useAbility } from '../../client/react/ability.tsx';
 import { withHiddenFields, withReadOnlyFields, withReplaceableFiles, withoutRequired } from '../form/uiSchema.ts';
 
 const NO_UI = {};
@@ -61,7 +59,8 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const params = useParams();
   const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
-  const { dataProvider, reportError, notifySuccess } = useApi();
+  const dataProvider = useDataProvider();
+  const { reportError, notifySuccess } = useApi();
   const { t } = useTranslation();
   const recordId = params.id !== undefined ? Number(params.id) : undefined;
   const draftId = search.get('draft') ?? undefined;
@@ -72,7 +71,7 @@ export function useRecordEditor(screen: ScreenDefinition) {
   // What this user may change in the record now (its edit rules in its status, their roles).
   const rights = useGetRights(entity, recordId);
   const empty = useGetEmpty(entity, recordId === undefined && !draftId);
-  const draft = useQuery({ queryKey: ['draft', entity, draftId], queryFn: () => dataProvider.getDraft(entity, draftId!), enabled: Boolean(draftId) });
+  const draft = useGetDraft(entity, draftId);
   const save = useSave(entity);
   const { confirm, dialog } = useConfirm();
 

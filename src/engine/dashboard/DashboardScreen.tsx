@@ -2,12 +2,10 @@ import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { useQueries } from '@tanstack/react-query';
 import type { ScreenProps } from '../types.ts';
 import type { DashboardField, DashboardFilter, DashboardOptions, DashboardPanel } from './types.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { useGetReference } from '../../app/api/hooks.ts';
-import { Heading, Notice, PageSpinner, ShellButton } from '../../app/shell/primitives.tsx';
+import { useGetPanelRows, useGetReference } from '../../client/react/hooks.ts';
+import { Heading, Notice, PageSpinner, ShellButton } from '../common/primitives.tsx';
 import { localizedName, pickLocale } from '../../shared/locales.ts';
 import { formatDate, formatMoney, formatNumber } from '../../shared/format.ts';
 import { TIME_ZONE } from '../../shared/format.ts';
@@ -57,7 +55,6 @@ export default function DashboardScreen({ screen }: ScreenProps) {
   const { t } = useTranslation();
   const s = useStyles();
   const navigate = useNavigate();
-  const { dataProvider } = useApi();
   const options = screen.options as unknown as DashboardOptions;
   const filters = options.filters ?? [];
   const [values, setValues] = useState<Record<string, string>>(() => initialValues(filters));
@@ -67,19 +64,7 @@ export default function DashboardScreen({ screen }: ScreenProps) {
     for (const name of panel.source.filters ?? []) if (values[name]) query[name] = values[name];
     return { panel, query };
   });
-  const results = useQueries({
-    queries: requests.map(({ panel, query }) => ({
-      queryKey: ['dashboard', screen.id, panel.id, query],
-      queryFn: async () => {
-        const reply = panel.source.method === 'POST'
-          ? await dataProvider.call<{ list: Row[] }>('POST', panel.source.endpoint, panel.source.body ?? {}, query)
-          : await dataProvider.call<{ list: Row[] }>('GET', panel.source.endpoint, query);
-        return reply.list;
-      },
-      staleTime: 60_000,
-      retry: 1,
-    })),
-  });
+  const results = useGetPanelRows(screen.id, requests.map(({ panel, query }) => ({ id: panel.id, source: panel.source, query })));
 
   const fields = options.panels.flatMap((p) => [...(p.columns ?? []), p.x, p.seriesBy, ...(p.y ?? [])]).concat(filters.map((f) => (f.reference ? { field: f.name, titleKey: f.titleKey, reference: f.reference } : undefined)));
   const label = useFieldLabel(fields);

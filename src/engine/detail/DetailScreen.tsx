@@ -5,11 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
-import { useDelete, useGetOne, useGetRights } from '../../app/api/hooks.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { useEntity, useMachine } from '../common/useEntity.ts';
-import { getSetting } from '../../app/settings.ts';
-import { useAbility } from '../../app/ability.tsx';
+import { useDelete, useEntity, useGetOne, useGetRights, useMachine } from '../../client/react/hooks.ts';
+import { useApi } from '../../client/react/context.tsx';
+import { getSetting } from '../../client/settings.ts';
+import { useAbility } from '../../client/react/ability.tsx';
 import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { ScreenState } from '../common/ScreenState.tsx';
@@ -88,8 +87,8 @@ export default function DetailScreen({ screen }: ScreenProps) {
           {mayDelete && <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>{t('engine.detail.delete')}</Button>}
         </div>
       </div>
-      {plain && machine.data && <PlainStatus entity={entity} base={def.manifest.base} machine={machine.data} record={data} schema={def.schema as JSONSchema7} />}
-      {workflow && <TransitionBar entity={entity} base={def.manifest.base} machine={workflow} record={data} badge={!plain} />}
+      {plain && machine.data && <PlainStatus entity={entity} machine={machine.data} record={data} schema={def.schema as JSONSchema7} />}
+      {workflow && <TransitionBar entity={entity} machine={workflow} record={data} badge={!plain} />}
       <div className={s.meta}>
         {t('common.field.createdAt')}: {formatDateTime(data.createdAt)} · {t('common.field.updatedAt')}: {formatDateTime(data.updatedAt)} · {t('common.field.version')}: {data.version}
       </div>
@@ -101,7 +100,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
       <div style={{ marginTop: 12 }}>
         {tab === 'record' && <EntityForm entity={entity} schema={def.schema} uiSchema={uiSchema} formData={dataOnly(data)} readOnly onSubmit={() => undefined} />}
         {tab === 'history' && <HistoryTable entity={entity} id={id} schema={def.schema as JSONSchema7} fieldTitle={fieldTitle} />}
-        {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} base={def.manifest.base} machine={workflow} id={id} />}
+        {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} machine={workflow} id={id} />}
       </div>
       {dialog}
     </div>

@@ -1,11 +1,9 @@
 import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Spinner, Body1, makeStyles, tokens } from '@fluentui/react-components';
-import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JSONSchema7 } from 'json-schema';
-import { useGetHistory } from '../../app/api/hooks.ts';
-import { useDataProvider } from '../../app/api/context.tsx';
-import type { ReferenceItem } from '../../app/api/data-provider.ts';
+import { useGetAudit, useGetReferences } from '../../client/react/hooks.ts';
+import type { ReferenceItem } from '../../client/data-provider.ts';
 import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
 import { formatCell, formatDateTime, resolveColumnFormat, type ColumnFormat, type FormatContext, type GridColumn, type Translate } from '../../shared/format.ts';
 import { pickLocale } from '../../shared/locales.ts';
@@ -27,8 +25,7 @@ const useStyles = makeStyles({
 export function HistoryTable({ entity, id, schema, fieldTitle }: { entity: string; id: number; schema: JSONSchema7; fieldTitle(pointer: string): string }) {
   const { t, i18n } = useTranslation();
   const s = useStyles();
-  const dataProvider = useDataProvider();
-  const history = useGetHistory(entity, id);
+  const history = useGetAudit(entity, id);
   const locale = pickLocale(i18n.language);
   const translate = useMemo<Translate>(() => (key) => (i18n.exists(key) ? t(key) : undefined), [t, i18n]);
   const formats = useMemo(() => {
@@ -37,9 +34,7 @@ export function HistoryTable({ entity, id, schema, fieldTitle }: { entity: strin
   }, [history.data, schema]);
   const referenceKinds = [...new Set([...formats.values()].map((f) => f.reference).filter((k): k is string => Boolean(k)))];
   // Same keys as useGetReference, so a list already loaded by a form or a grid is reused.
-  const references = useQueries({
-    queries: referenceKinds.map((kind) => ({ queryKey: ['reference', kind, null], queryFn: () => dataProvider.getReference(kind), staleTime: 10 * 60_000 })),
-  });
+  const references = useGetReferences(referenceKinds);
   const byKind = new Map<string, Map<number, ReferenceItem>>(referenceKinds.map((kind, i) => [kind, new Map((references[i]?.data ?? []).map((item) => [item.id, item]))]));
   const context: FormatContext = { locale, translate, reference: (kind, item) => byKind.get(kind)?.get(item) };
 

@@ -9,7 +9,7 @@ import { configure, waitFor } from '@testing-library/react';
 import type { JSONSchema7 } from 'json-schema';
 import { renderWithProviders } from '../form/testing.tsx';
 import type { MachineDefinition } from '../../generated/meta.ts';
-import type { StoredRecord } from '../../app/api/data-provider.ts';
+import type { StoredRecord } from '../../client/data-provider.ts';
 import type { HistoryEntry } from '../../shared/workflow.ts';
 import { PlainStatusPanel, plainValues } from './PlainStatus.tsx';
 

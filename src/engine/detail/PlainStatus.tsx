@@ -1,12 +1,10 @@
 import { Body1, Caption1, makeStyles, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { JSONSchema7 } from 'json-schema';
 import type { MachineDefinition } from '../../generated/meta.ts';
-import type { StoredRecord } from '../../app/api/data-provider.ts';
+import type { StoredRecord } from '../../client/data-provider.ts';
 import type { HistoryEntry } from '../../shared/workflow.ts';
-import { useDataProvider } from '../../app/api/context.tsx';
-import { entityKeys } from '../../app/api/hooks.ts';
+import { useGetTransitions } from '../../client/react/hooks.ts';
 import { formatDate, formatDateTime } from '../../shared/format.ts';
 import { resolveFieldSchema } from '../../definitions/pointer.ts';
 import { stateKey } from './TransitionBar.tsx';
@@ -101,12 +99,8 @@ export function PlainStatusPanel({ machine, record, schema, history }: { machine
 }
 
 /** {@link PlainStatusPanel} for a record page: loads the record's history (shared with the status-history tab). */
-export function PlainStatus({ entity, base, machine, record, schema }: { entity: string; base: string; machine: MachineDefinition; record: StoredRecord; schema: JSONSchema7 }) {
-  const dp = useDataProvider();
-  const history = useQuery({
-    queryKey: [...entityKeys.all(entity), 'transitions', record.id, record.version],
-    queryFn: () => dp.call<{ list: HistoryEntry[] }>('GET', `/api${base}/history/${record.id}`, {}),
-  });
+export function PlainStatus({ entity, machine, record, schema }: { entity: string; machine: MachineDefinition; record: StoredRecord; schema: JSONSchema7 }) {
+  const history = useGetTransitions(entity, record.id, record.version);
   if (!history.data) return <Spinner size="tiny" />;
-  return <PlainStatusPanel machine={machine} record={record} schema={schema} history={history.data.list} />;
+  return <PlainStatusPanel machine={machine} record={record} schema={schema} history={history.data} />;
 }

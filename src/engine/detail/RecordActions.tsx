@@ -3,9 +3,10 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JSONSchema7 } from 'json-schema';
 import type { RecordAction } from '../../generated/meta.ts';
-import { useApi, useDataProvider } from '../../app/api/context.tsx';
-import { HttpError } from '../../app/api/http.ts';
-import { useAbility } from '../../app/ability.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider } from '../../client/react/hooks.ts';
+import { HttpError } from '../../client/http.ts';
+import { useAbility } from '../../client/react/ability.tsx';
 import { canOpen } from '../../shared/ability.ts';
 import { valueAt } from '../../shared/format.ts';
 import { requestOf, type FlowContext } from '../flow/flow.ts';
@@ -38,7 +39,7 @@ export function RecordActions({ entity, actions, record }: { entity: string; act
     for (const [name, pointer] of Object.entries(action.fromRecord ?? {})) context[name] = valueAt(record, pointer);
     const request = requestOf(action.endpoint, context);
     try {
-      await dp.call(request.method, request.path, request.method === 'GET' ? request.query : request.body, request.method === 'POST' ? request.query : undefined);
+      await dp.callEndpoint(request);
       setOpen(null);
       notifySuccess(action.doneKey ?? 'engine.saved.updated');
     } catch (error) {

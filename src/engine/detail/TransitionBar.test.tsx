@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configure, screen as dom, waitFor, within } from '@testing-library/react';
 import { confirmPrompt, createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
-import type { DataProvider, StoredRecord } from '../../app/api/data-provider.ts';
+import type { StoredRecord, TransitionInput, WorkflowEvent } from '../../client/data-provider.ts';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 
 // Fluent's dialogs can take seconds to appear on a loaded machine (shared cores, parallel runs).
@@ -24,33 +24,41 @@ const TEXTS = {
 };
 
 const record: StoredRecord = { id: 5, version: 2, status: 'OPEN', createdAt: '2026-01-02T03:04:05.000000Z', updatedAt: '2026-01-02T03:04:05.000000Z' };
-const handOver = {
+const handOver: WorkflowEvent = {
   type: 'HAND_OVER',
   target: 'WORKING',
   description: 'Give it to someone',
   payload: { type: 'object', additionalProperties: false, required: ['executorId'], properties: { executorId: { type: 'integer', minimum: 1, title: 'workflow.payload.executorId' } } },
 };
 
+/** The workflow methods of record 5 of `gizmo` (the requests they send: client/data-provider.test.ts). */
 function fakeServer() {
-  const sent: Array<Record<string, unknown>> = [];
-  const call = vi.fn(async (method: string, path: string, params: Record<string, unknown>) => {
-    if (method === 'GET' && path === '/api/gizmo/events/5') return { status: 'OPEN', version: 2, machine: 'gizmo', events: [{ type: 'START', target: 'WORKING', description: 'Begin work' }, handOver] };
-    if (method === 'GET' && path === '/api/gizmo/history/5') {
-      return { list: [{ id: 1, at: '2026-01-02T03:04:05.000Z', actor: '9', actorName: 'Karimov Aziz', event: 'START', from: 'OPEN', to: 'WORKING', payload: {}, comment: 'on it', machine: 'gizmo', machineVersion: 1 }] };
-    }
-    if (method === 'POST' && path === '/api/gizmo/transition/5') {
-      sent.push(params);
+  const sent: TransitionInput[] = [];
+  const only = (entity: string, id: number) => {
+    if (entity !== 'gizmo' || id !== 5) throw new Error(`unexpected ${entity} ${id}`);
+  };
+  const dp = createFakeDataProvider({
+    getEvents: vi.fn(async (entity: string, id: number) => {
+      only(entity, id);
+      return [{ type: 'START', target: 'WORKING', description: 'Begin work' }, handOver];
+    }),
+    getTransitions: vi.fn(async (entity: string, id: number) => {
+      only(entity, id);
+      return [{ id: 1, at: '2026-01-02T03:04:05.000Z', actor: '9', actorName: 'Karimov Aziz', event: 'START', from: 'OPEN', to: 'WORKING', payload: {}, comment: 'on it', machine: 'gizmo', machineVersion: 1 }];
+    }),
+    transition: vi.fn(async (entity: string, id: number, input: TransitionInput) => {
+      only(entity, id);
+      sent.push(input);
       return { ...record, version: 3, status: 'WORKING' };
-    }
-    throw new Error(`unexpected ${method} ${path}`);
+    }),
   });
-  return { sent, dp: createFakeDataProvider({ call: call as DataProvider['call'] }) };
+  return { sent, dp };
 }
 
 describe('transition bar', () => {
   it('shows the status and a button per offered event; sends a confirmed event with the version read', async () => {
     const { sent, dp } = fakeServer();
-    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" base="/gizmo" machine="gizmo" record={record} />, { dataProvider: dp });
+    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" machine="gizmo" record={record} />, { dataProvider: dp });
     i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
     await waitFor(() => expect(document.querySelector('[data-event="START"]')).toBeTruthy());
     expect(document.querySelector('[data-status="OPEN"]')!.textContent).toBe('Open');
@@ -68,7 +76,7 @@ describe('transition bar', () => {
 
   it('asks for the payload of an event that needs one and sends it only when valid', async () => {
     const { sent, dp } = fakeServer();
-    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" base="/gizmo" machine="gizmo" record={record} />, { dataProvider: dp });
+    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" machine="gizmo" record={record} />, { dataProvider: dp });
     i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
     await waitFor(() => expect(document.querySelector('[data-event="HAND_OVER"]')).toBeTruthy());
     await user.click(document.querySelector<HTMLElement>('[data-event="HAND_OVER"]')!);
@@ -88,7 +96,7 @@ describe('transition bar', () => {
 
   it('shows the status history as a timeline', async () => {
     const { dp } = fakeServer();
-    const { i18n } = renderWithProviders(<TransitionTimeline entity="gizmo" base="/gizmo" machine="gizmo" id={5} />, { dataProvider: dp });
+    const { i18n } = renderWithProviders(<TransitionTimeline entity="gizmo" machine="gizmo" id={5} />, { dataProvider: dp });
     i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
     const step = await waitFor(() => {
       const el = document.querySelector<HTMLElement>('[data-transition="START"]');

@@ -1,27 +1,17 @@
 import { Badge, Body1, Button, Caption1, makeStyles, Spinner, Textarea, tokens } from '@fluentui/react-components';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { JSONSchema7 } from 'json-schema';
-import { useApi, useDataProvider } from '../../app/api/context.tsx';
-import { entityKeys } from '../../app/api/hooks.ts';
-import { HttpError } from '../../app/api/http.ts';
-import type { StoredRecord } from '../../app/api/data-provider.ts';
+import { useApi } from '../../client/react/context.tsx';
+import { useGetEvents, useGetTransitions, useTransition } from '../../client/react/hooks.ts';
+import { queryKeys } from '../../client/query-keys.ts';
+import { HttpError } from '../../client/http.ts';
+import type { StoredRecord, WorkflowEvent } from '../../client/data-provider.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 import { FormDialog } from '../common/FormDialog.tsx';
-import type { HistoryEntry } from '../../shared/workflow.ts';
-
-/** An event the server says the user may send now (GET {base}/events/{id}). */
-interface EventOption {
-  type: string;
-  target: string;
-  description: string;
-  payload?: JSONSchema7;
-}
-
 
 const useStyles = makeStyles({
   bar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', margin: `${tokens.spacingVerticalS} 0` },
@@ -37,39 +27,34 @@ export const eventKey = (machine: string, event: string): string => `workflow.${
 
 const NO_UI = {};
 
-const eventsKey = (entity: string, id: number) => [...entityKeys.all(entity), 'events', id] as const;
-const transitionsKey = (entity: string, id: number) => [...entityKeys.all(entity), 'transitions', id] as const;
-
 /**
  * The status machine on a record page: the status as a badge and one button per event the
  * server allows this user now (`data-event`). An event without input asks for confirmation;
  * one with a payload schema opens its form first. The server decides everything: a refusal
  * (409, 403) is reported and the page reloads the record.
  */
-export function TransitionBar({ entity, base, machine, record, badge = true }: { entity: string; base: string; machine: string; record: StoredRecord; badge?: boolean }) {
+export function TransitionBar({ entity, machine, record, badge = true }: { entity: string; machine: string; record: StoredRecord; badge?: boolean }) {
   const s = useStyles();
   const { t } = useTranslation();
-  const dp = useDataProvider();
   const { reportError, notifySuccess } = useApi();
   const client = useQueryClient();
   const { confirm, dialog } = useConfirm();
-  const events = useQuery({
-    queryKey: [...eventsKey(entity, record.id), record.version],
-    queryFn: () => dp.call<{ events: EventOption[] }>('GET', `/api${base}/events/${record.id}`, {}),
-  });
-  const [open, setOpen] = useState<EventOption | null>(null);
+  const events = useGetEvents(entity, record);
+  const transition = useTransition(entity);
+  const [open, setOpen] = useState<WorkflowEvent | null>(null);
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>();
   // The payload typed so far: kept across re-renders (a 400's field errors), not reset to empty.
   const [payload, setPayload] = useState<Record<string, unknown>>({});
   const [comment, setComment] = useState('');
   const form = useRef<EntityFormHandle>(null);
 
-  const send = async (event: EventOption, payload?: Record<string, unknown>) => {
+  const send = async (event: WorkflowEvent, payload?: Record<string, unknown>) => {
     try {
-      const next = await dp.call<StoredRecord>('POST', `/api${base}/transition/${record.id}`, {
-        event: event.type, version: record.version, ...(payload ? { payload } : {}), ...(comment.trim() ? { comment: comment.trim() } : {}),
+      // The answer becomes the cached record (useTransition) before the dialog closes.
+      await transition.mutateAsync({
+        id: record.id,
+        input: { event: event.type, version: record.version, ...(payload ? { payload } : {}), ...(comment.trim() ? { comment: comment.trim() } : {}) },
       });
-      client.setQueryData(entityKeys.one(entity, record.id), next);
       setOpen(null);
       setComment('');
       notifySuccess('workflow.ui.saved');
@@ -81,11 +66,11 @@ export function TransitionBar({ entity, base, machine, record, badge = true }: {
       setOpen(null);
       reportError(error);
     }
-    await client.invalidateQueries({ queryKey: entityKeys.all(entity) });
+    await client.invalidateQueries({ queryKey: queryKeys.entity.all(entity) });
   };
   const { run, locked: busy } = useLockedAction(send);
   // An event without input is confirmed in a prompt; one with input, by its form's own "perform".
-  const confirmAndRun = async (event: EventOption) => {
+  const confirmAndRun = async (event: WorkflowEvent) => {
     if (await confirm('transition')) await run(event);
   };
 
@@ -95,7 +80,7 @@ export function TransitionBar({ entity, base, machine, record, badge = true }: {
       {badge && <Caption1>{t('workflow.ui.status')}:</Caption1>}
       {badge && <Badge appearance="filled" data-status={status}>{t(stateKey(machine, status), { defaultValue: status })}</Badge>}
       {events.isLoading && <Spinner size="tiny" />}
-      {events.data?.events.map((event) => (
+      {events.data?.map((event) => (
         <Button
           key={event.type}
           data-event={event.type}
@@ -112,7 +97,7 @@ export function TransitionBar({ entity, base, machine, record, badge = true }: {
           {t(eventKey(machine, event.type), { defaultValue: event.type })}
         </Button>
       ))}
-      {events.data && events.data.events.length === 0 && <Caption1 className={s.muted} data-region="no-events">{t('workflow.ui.noActions')}</Caption1>}
+      {events.data && events.data.length === 0 && <Caption1 className={s.muted} data-region="no-events">{t('workflow.ui.noActions')}</Caption1>}
       {open && (
         <FormDialog
           title={t(eventKey(machine, open.type), { defaultValue: open.type })}
@@ -135,16 +120,15 @@ export function TransitionBar({ entity, base, machine, record, badge = true }: {
 }
 
 /** The path of the record through its statuses, oldest first, as a timeline. */
-export function TransitionTimeline({ entity, base, machine, id }: { entity: string; base: string; machine: string; id: number }) {
+export function TransitionTimeline({ entity, machine, id }: { entity: string; machine: string; id: number }) {
   const s = useStyles();
   const { t } = useTranslation();
-  const dp = useDataProvider();
-  const history = useQuery({ queryKey: transitionsKey(entity, id), queryFn: () => dp.call<{ list: HistoryEntry[] }>('GET', `/api${base}/history/${id}`, {}) });
+  const history = useGetTransitions(entity, id);
   if (history.isLoading) return <Spinner />;
-  if (!history.data?.list.length) return <Body1>{t('workflow.ui.noHistory')}</Body1>;
+  if (!history.data?.length) return <Body1>{t('workflow.ui.noHistory')}</Body1>;
   return (
     <ol className={s.timeline} data-region="transition-history">
-      {history.data.list.map((row) => (
+      {history.data.map((row) => (
         <li key={row.id} className={s.step} data-transition={row.event} data-to={row.to}>
           <span className={s.dot} />
           <Body1>

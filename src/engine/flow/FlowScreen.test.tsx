@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /**
- * The flow screen kind from a definition of test steps, against a test double of the
- * DataProvider: steps chosen by `when`, the endpoint called with the context (path template,
+ * The flow screen kind from a definition of test steps, against a scripted server under the
+ * real DataProvider: steps chosen by `when`, the endpoint called with the context (path template,
  * query and body, kept reply fields), server field errors and live checks on the fields, a
  * further action, and the end (a session stored, or a redirect).
  */
@@ -10,10 +10,10 @@ import { render, screen as dom, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import type { ScreenDefinition } from '../../generated/meta.ts';
-import type { DataProvider } from '../../app/api/data-provider.ts';
-import { HttpError } from '../../app/api/http.ts';
-import { getSetting } from '../../app/settings.ts';
-import { createFakeDataProvider, createTestI18n, Providers } from '../form/testing.tsx';
+import type { DataProvider } from '../../client/data-provider.ts';
+import { HttpError } from '../../client/http.ts';
+import { getSetting } from '../../client/settings.ts';
+import { createScriptedDataProvider, createTestI18n, Providers } from '../form/testing.tsx';
 import FlowScreen from './FlowScreen.tsx';
 
 const TEXTS = {
@@ -76,9 +76,13 @@ const input = (pointer: string) => field(pointer).querySelector<HTMLInputElement
 const action = (name: string) => document.querySelector<HTMLButtonElement>(`[data-action="${name}"]`)!;
 const stepId = () => document.querySelector('[data-screen="test-flow"]')!.getAttribute('data-step');
 
-/** A data provider whose `call` plays the server of the test flow. */
+type Options = { query?: Record<string, unknown>; body?: unknown };
+
+/** A data provider whose HTTP requests the server of the test flow answers (a GET's values in its query, a POST's in its body). */
 function server(onDone: (path: string, body: Record<string, unknown>, query?: Record<string, unknown>) => unknown) {
-  const call = vi.fn(async (method: string, path: string, params: Record<string, unknown>, query?: Record<string, unknown>) => {
+  const call = vi.fn(async (method: string, path: string, options: Options = {}) => {
+    const params = (method === 'GET' ? options.query : options.body) as Record<string, unknown>;
+    const query = method === 'GET' ? undefined : options.query;
     if (path === '/api/test/start') {
       if (params.pid === '000') throw new HttpError(400, { message: 'Invalid input', fieldErrors: { '/pid': 'This number is taken' } }, 'bad');
       return { uid: 'u-1', via: 'sms', ignored: 'x' };
@@ -87,7 +91,7 @@ function server(onDone: (path: string, body: Record<string, unknown>, query?: Re
     if (path === '/api/test/resend') return { ok: true };
     return onDone(path, params, query);
   });
-  return { call, dataProvider: createFakeDataProvider({ call: call as DataProvider['call'] }) };
+  return { call, dataProvider: createScriptedDataProvider(call) };
 }
 
 describe('flow screen', () => {
@@ -108,7 +112,7 @@ describe('flow screen', () => {
     await user.type(input('/pid'), '123');
     await user.click(action('next'));
     await waitFor(() => expect(stepId()).toBe('confirm'));
-    expect(call).toHaveBeenCalledWith('GET', '/api/test/start', { who: 'p', pid: '123' });
+    expect(call).toHaveBeenCalledWith('GET', '/api/test/start', { query: { who: 'p', pid: '123' } });
     expect(document.querySelector('[data-region="flow-status"]')!.textContent).toBe('Sent!');
 
     await user.type(input('/name'), 'taken');
@@ -118,13 +122,13 @@ describe('flow screen', () => {
     await waitFor(() => expect(field('/name').textContent).not.toContain('Name already used'));
 
     await user.click(action('resend'));
-    await waitFor(() => expect(call).toHaveBeenCalledWith('POST', '/api/test/resend', {}, { uid: 'u-1' }));
+    await waitFor(() => expect(call).toHaveBeenCalledWith('POST', '/api/test/resend', { body: {}, query: { uid: 'u-1' } }));
 
     await user.type(input('/code'), '999');
     expect(action('next').textContent).toBe('Finish');
     await user.click(action('next'));
     // The path is filled from the kept `via`; `ignored` was not kept.
-    await waitFor(() => expect(call).toHaveBeenCalledWith('POST', '/api/test/sms-done', { name: 'free', code: '999', pid: '123' }, { uid: 'u-1' }));
+    await waitFor(() => expect(call).toHaveBeenCalledWith('POST', '/api/test/sms-done', { body: { name: 'free', code: '999', pid: '123' }, query: { uid: 'u-1' } }));
     await waitFor(() => expect(dom.getByTestId('where').textContent).toBe('/signed'));
   });
 

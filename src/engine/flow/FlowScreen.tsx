@@ -5,9 +5,10 @@ import { useNavigate } from 'react-router-dom';
 import type { JSONSchema7 } from 'json-schema';
 import type { FlowEndpoint, FlowStep } from '../../generated/meta.ts';
 import type { ScreenProps } from '../types.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { HttpError } from '../../app/api/http.ts';
-import { saveSession, type SignInReply } from '../../app/session.ts';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider } from '../../client/react/hooks.ts';
+import { HttpError } from '../../client/http.ts';
+import { saveSession, type SignInReply } from '../../client/session.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 import { StepIndicator } from '../wizard/StepIndicator.tsx';
@@ -37,7 +38,8 @@ export default function FlowScreen({ screen }: ScreenProps) {
   const s = useStyles();
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { dataProvider, reportError, notifySuccess } = useApi();
+  const dataProvider = useDataProvider();
+  const { reportError, notifySuccess } = useApi();
   const steps = useMemo(() => screen.options?.steps ?? [], [screen.options?.steps]);
   const finish = screen.options?.finish;
   const form = useRef<EntityFormHandle>(null);
@@ -49,12 +51,8 @@ export default function FlowScreen({ screen }: ScreenProps) {
   const [checkErrors, setCheckErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<string | undefined>(undefined);
 
-  const call = <T,>(endpoint: FlowEndpoint, values: FlowContext): Promise<T> => {
-    const request = requestOf(endpoint, values);
-    return request.method === 'GET'
-      ? dataProvider.call<T>('GET', request.path, request.query)
-      : dataProvider.call<T>('POST', request.path, request.body, request.query);
-  };
+  // A step's endpoint is the definition's, filled in from the flow's context.
+  const call = <T,>(endpoint: FlowEndpoint, values: FlowContext): Promise<T> => dataProvider.callEndpoint<T>(requestOf(endpoint, values));
 
   const goTo = (next: number, values: FlowContext) => {
     setIndex(next);

@@ -5,7 +5,7 @@ import { withTheme, type IChangeEvent } from '@rjsf/core';
 import type Form from '@rjsf/core';
 import { deepEquals, type FieldPathList, type RJSFSchema, type UiSchema } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
-import { useDataProvider } from '../../app/api/context.tsx';
+import { useDataProvider } from '../../client/react/hooks.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
 import { createErrorVisibility, ErrorVisibilityContext, ServerErrorsContext, type EntityFormContext } from './context.ts';
 import { localizeErrors, propertyToPointer, toErrorSchema } from './localize.ts';

@@ -5,7 +5,7 @@
  */
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { FieldPathList, Registry } from '@rjsf/utils';
-import type { DataProvider } from '../../app/api/data-provider.ts';
+import type { DataProvider } from '../../client/data-provider.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { isWithin } from './pointer.ts';
 

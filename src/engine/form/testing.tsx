@@ -10,10 +10,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18next, { type i18n } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, vi } from 'vitest';
-import { ApiProvider } from '../../app/api/context.tsx';
-import { AbilityProvider } from '../../app/ability.tsx';
+import { ApiProvider } from '../../client/react/context.tsx';
+import { AbilityProvider } from '../../client/react/ability.tsx';
 import { createAbility, type PortalAbility } from '../../shared/ability.ts';
-import type { DataProvider, ReferenceItem } from '../../app/api/data-provider.ts';
+import { createDataProvider, type DataProvider, type ReferenceItem } from '../../client/data-provider.ts';
+import type { HttpClient } from '../../client/http.ts';
 import en from '../../i18n/locales/en.json';
 import testTexts from './test-texts.json';
 import { EntityForm, type EntityFormHandle, type EntityFormProps } from './EntityForm.tsx';
@@ -88,6 +89,16 @@ export function createFakeDataProvider(overrides: Partial<DataProvider> = {}): D
       return () => Promise.reject(new Error(`${prop} is not faked`));
     },
   });
+}
+
+/**
+ * The real data provider over a scripted HTTP client: a screen's test then sees the very
+ * requests the screen makes (method, path, `{query, body, form, headers}`), as the server would.
+ * @example const request = vi.fn(async () => ({ list: [] })); renderWithProviders(<X />, { dataProvider: createScriptedDataProvider(request) });
+ */
+export function createScriptedDataProvider(request: (method: string, path: string, options: never) => Promise<unknown>): DataProvider {
+  // The script reads `(method, path, options)` as HttpClient.request passes them.
+  return createDataProvider({ request: request as HttpClient['request'], url: (path) => path });
 }
 
 /** Unless a test says otherwise, the user may do everything (the screens' own permission tests narrow it). */

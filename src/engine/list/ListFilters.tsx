@@ -10,7 +10,7 @@ import { Checkbox, Dropdown, Field, Input, Option, Select, makeStyles, tokens } 
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
-import { useGetReference } from '../../app/api/hooks.ts';
+import { useGetReference } from '../../client/react/hooks.ts';
 import { localizedName, pickLocale } from '../../shared/locales.ts';
 import { enumOptions, statusLabel, type Translate } from '../../shared/format.ts';
 

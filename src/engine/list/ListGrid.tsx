@@ -8,7 +8,7 @@ import { AgGridReact, type CustomCellRendererProps } from 'ag-grid-react';
 import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, RowSelectionModule, type CellKeyDownEvent, type ColDef, type RowClickedEvent, type SelectionChangedEvent, type SortChangedEvent } from 'ag-grid-community';
 import { Badge, makeStyles, type BadgeProps } from '@fluentui/react-components';
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import type { StoredRecord } from '../../app/api/data-provider.ts';
+import type { StoredRecord } from '../../client/data-provider.ts';
 import { formatCell, resolveColumnFormat, statusLabel, valueAt, type FormatContext } from '../../shared/format.ts';
 import type { SortItem } from './list-state.ts';
 

@@ -8,7 +8,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useQueries, useQuery } from '@tanstack/react-query';
 import {
   Button, DrawerBody, DrawerHeader, DrawerHeaderTitle, MessageBar, MessageBarActions, MessageBarBody,
   OverlayDrawer, Spinner, Text, Title2, makeStyles, tokens,
@@ -16,17 +15,15 @@ import {
 import { AddRegular, ArrowClockwiseRegular, ArrowDownloadRegular, DismissRegular, FilterRegular, MergeRegular } from '@fluentui/react-icons';
 import type { MachineDefinition, ScreenDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import { loadMachine } from '../../definitions/client.ts';
-import { useEntity } from '../common/useEntity.ts';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
-import { useGetList } from '../../app/api/hooks.ts';
-import { useApi, useDataProvider } from '../../app/api/context.tsx';
-import { useAbility } from '../../app/ability.tsx';
+import { useDataProvider, useEntity, useGetList, useGetReferences, useMachineOrNull } from '../../client/react/hooks.ts';
+import { useApi } from '../../client/react/context.tsx';
+import { useAbility } from '../../client/react/ability.tsx';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { touchesHiddenField } from '../../shared/hidden-fields.ts';
-import { HttpError, describeFailure } from '../../app/api/http.ts';
-import type { ReferenceItem, StoredRecord } from '../../app/api/data-provider.ts';
+import { HttpError, describeFailure } from '../../client/http.ts';
+import type { ReferenceItem, StoredRecord } from '../../client/data-provider.ts';
 import { pickLocale } from '../../shared/locales.ts';
 import { resolveColumnFormat, type FormatContext, type Translate } from '../../shared/format.ts';
 import {
@@ -58,12 +55,7 @@ export default function ListScreen({ screen }: { screen: ScreenDefinition }) {
   const definition = useEntity(entity || undefined);
   const workflow = definition.data?.manifest.workflow;
   // null, not undefined, for "no machine": a query may not resolve to undefined.
-  const machine = useQuery({
-    queryKey: ['definition', 'machine-or-null', workflow ?? null],
-    queryFn: async () => (await loadMachine(workflow)) ?? null,
-    enabled: definition.isSuccess,
-    staleTime: Infinity,
-  });
+  const machine = useMachineOrNull(workflow, definition.isSuccess);
   const failed = definition.error ?? machine.error ?? (entity ? undefined : new Error('list screen without entity'));
   if (failed || !definition.data || machine.isPending) {
     return (
@@ -119,9 +111,7 @@ function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition;
   const translate = useMemo<Translate>(() => (key) => (i18n.exists(key) ? t(key) : undefined), [t, i18n]);
   const referenceKinds = useMemo(() => [...new Set(def.grid.columns.map((c) => resolveColumnFormat(c, def.schema).reference).filter((k): k is string => Boolean(k)))], [def]);
   // Same keys as useGetReference, so cells and filter selects share one cache entry.
-  const references = useQueries({
-    queries: referenceKinds.map((kind) => ({ queryKey: ['reference', kind, null], queryFn: () => dataProvider.getReference(kind), staleTime: 10 * 60_000 })),
-  });
+  const references = useGetReferences(referenceKinds);
   const referenceStamp = references.map((r) => r.dataUpdatedAt).join(',');
   const format = useMemo<FormatContext>(() => {
     const byKind = new Map<string, Map<number, ReferenceItem>>(referenceKinds.map((kind, i) => [kind, new Map((references[i]?.data ?? []).map((item) => [item.id, item]))]));
@@ -156,7 +146,7 @@ function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition;
     }
     setMergeHint(false);
     try {
-      const merged = await dataProvider.call<StoredRecord>('POST', `/api${def.manifest.base}/merge`, { ids: selected });
+      const merged = await dataProvider.merge(def.id, selected);
       notifySuccess('engine.list.merged');
       const path = entityScreenPath(def.id, ['detail'], merged.id, ability, screen.route);
       if (path) navigate(path);

@@ -5,8 +5,8 @@
  * The page size is not in the URL: it is a per-screen preference (settings `itemsPerPage`).
  */
 import type { GridDefinition } from '../../generated/meta.ts';
-import type { ListParams } from '../../app/api/data-provider.ts';
-import { getSetting, setSetting } from '../../app/settings.ts';
+import type { ListParams } from '../../client/data-provider.ts';
+import { getSetting, setSetting } from '../../client/settings.ts';
 import { sortName } from '../../shared/format.ts';
 
 /** Page sizes offered (spec §9). */

@@ -4,12 +4,11 @@ import {
 } from '@fluentui/react-components';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { useGetReference } from '../../app/api/hooks.ts';
-import { HttpError } from '../../app/api/http.ts';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider, useGetLookupStats, useGetReference } from '../../client/react/hooks.ts';
+import { HttpError } from '../../client/http.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
 import { formatDate, formatDateTime, formatMoney } from '../../shared/format.ts';
@@ -88,7 +87,8 @@ const rowsOf = (reply: unknown): Array<Record<string, unknown>> => {
 export default function LookupScreen({ screen }: ScreenProps) {
   const { t, i18n } = useTranslation();
   const s = useStyles();
-  const { dataProvider, reportError } = useApi();
+  const dataProvider = useDataProvider();
+  const { reportError } = useApi();
   const all = screen.options as unknown as LookupOptions;
   const form = useRef<EntityFormHandle>(null);
   const [tabId, setTabId] = useState<string>(all.initialTab ?? all.tabs?.[0]?.id ?? 'all');
@@ -98,11 +98,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const [answer, setAnswer] = useState<Array<Record<string, unknown>> | undefined>(undefined);
   const [modal, setModal] = useState<string | undefined>(undefined);
   const refTabs = useGetReference(options.tabsFrom?.reference);
-  const stats = useQuery({
-    queryKey: ['lookup-stats', options.statsEndpoint],
-    queryFn: () => dataProvider.call<Record<string, number>>('GET', options.statsEndpoint!, {}),
-    enabled: Boolean(options.statsEndpoint),
-  });
+  const stats = useGetLookupStats(options.statsEndpoint);
 
   const switchTab = (id: string) => {
     setTabId(id);
@@ -117,10 +113,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
     const params: Record<string, unknown> = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
     if (options.tabsFrom && tabId !== 'all') params[options.tabsFrom.param] = tabId;
     try {
-      const method = options.method ?? 'GET';
-      const reply = method === 'POST' && options.send === 'query'
-        ? await dataProvider.call<unknown>('POST', options.endpoint, {}, params)
-        : await dataProvider.call<unknown>(method, options.endpoint, params);
+      const reply = await dataProvider.lookup(options, params);
       const rows = rowsOf(reply);
       setAnswer(rows);
       if (!rows.length && options.emptyModal) setModal(options.emptyKey ?? 'errors.notFound');

@@ -1,7 +1,7 @@
 import { fileIconKind } from '../form/files.ts';
 import { FileTypeIcon } from '../common/FileTypeIcon.tsx';
 import { useFileSize } from '../common/useFileSize.ts';
-import { getSetting } from '../../app/settings.ts';
+import { getSetting } from '../../client/settings.ts';
 import { useStyles, type Message } from './shared.tsx';
 
 type FileRef = NonNullable<Message['file']>;

@@ -1,14 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Input, Spinner, Textarea, mergeClasses } from '@fluentui/react-components';
 import {
   ArrowForwardRegular, ArrowLeftRegular, ArrowReplyRegular, AttachRegular, CheckmarkRegular, DeleteRegular, DismissRegular, EditRegular,
   PeopleRegular, SearchRegular, SendRegular,
 } from '@fluentui/react-icons';
-import { useApi } from '../../app/api/context.tsx';
-import { subscribeLive } from '../../app/live.ts';
-import { PAGE, useStyles, type Message, type Open, type Page } from './shared.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { useChatMessages, useDataProvider, useSearchMessages } from '../../client/react/hooks.ts';
+import { queryKeys } from '../../client/query-keys.ts';
+import type { MessengerPage } from '../../client/data-provider.ts';
+import { subscribeLive } from '../../client/live.ts';
+import { PAGE, useStyles, type Message, type Open } from './shared.tsx';
 import { Attachment, PendingFile } from './Attachment.tsx';
 import { PhotoAvatar } from './photos.tsx';
 import { ForwardDialog } from './ForwardDialog.tsx';
@@ -22,16 +25,11 @@ import { GroupSettingsDialog } from './GroupDialogs.tsx';
 export function ChatView({ open, me, connected, reconnects, onBack }: { open: Open; me: number | null; connected: boolean; reconnects: number; onBack: () => void }) {
   const s = useStyles();
   const { t } = useTranslation();
-  const { dataProvider: dp, reportError, notifySuccess } = useApi();
+  const dp = useDataProvider();
+  const { reportError, notifySuccess } = useApi();
   const queryClient = useQueryClient();
-  const key = useMemo(() => ['messenger-messages', open.kind, open.id] as const, [open]);
-  const base = open.kind === 'chat' ? '/api/chat-message/get-by-chatId' : '/api/groupChat/get-by-chatId';
-  const messages = useInfiniteQuery({
-    queryKey: key,
-    initialPageParam: undefined as number | undefined,
-    queryFn: ({ pageParam }) => dp.send<Page>('POST', `${base}/${open.id}`, { body: { page: 0, itemsPerPage: PAGE, ...(pageParam ? { beforeId: pageParam } : {}) } }),
-    getNextPageParam: (last) => (last.list.length < PAGE ? undefined : last.list[0]!.id),
-  });
+  const key = useMemo(() => queryKeys.messenger.messages(open.kind, open.id), [open]);
+  const messages = useChatMessages(open, PAGE);
   const [searching, setSearching] = useState(false);
   const [term, setTerm] = useState('');
   const [debounced, setDebounced] = useState('');
@@ -39,11 +37,7 @@ export function ChatView({ open, me, connected, reconnects, onBack }: { open: Op
     const timer = setTimeout(() => setDebounced(term.trim()), 300);
     return () => clearTimeout(timer);
   }, [term]);
-  const found = useQuery({
-    queryKey: ['messenger-search', open.kind, open.id, debounced],
-    enabled: searching && debounced.length > 0,
-    queryFn: () => dp.send<Page>('POST', `${base}/${open.id}`, { body: { page: 0, itemsPerPage: 50 }, query: { search: debounced } }),
-  });
+  const found = useSearchMessages(open, debounced, searching && debounced.length > 0);
   const showFound = searching && debounced.length > 0;
   const [forwarding, setForwarding] = useState<Message | undefined>();
   const scroller = useRef<HTMLDivElement>(null);
@@ -52,8 +46,8 @@ export function ChatView({ open, me, connected, reconnects, onBack }: { open: Op
   const shown = useMemo(() => [...(messages.data?.pages ?? [])].reverse().flatMap((p) => p.list), [messages.data]);
 
   const markRead = useCallback(() => {
-    void dp.send('POST', '/api/chat-message/make-read', { body: open.kind === 'chat' ? { chatId: open.id } : { groupChatId: open.id } })
-      .then(() => queryClient.invalidateQueries({ queryKey: ['messenger'] }))
+    void dp.markRead(open)
+      .then(() => queryClient.invalidateQueries({ queryKey: queryKeys.messenger.all() }))
       .catch(() => undefined);
   }, [dp, open, queryClient]);
   useEffect(() => markRead(), [markRead]);
@@ -71,7 +65,7 @@ export function ChatView({ open, me, connected, reconnects, onBack }: { open: Op
   // Live changes of this chat, patched into the loaded pages.
   useEffect(() => {
     const mine = (b: Record<string, unknown>) => (open.kind === 'chat' ? b.chatId === open.id : b.groupChatId === open.id);
-    const patch = (fn: (list: Message[], i: number) => Message[]) => queryClient.setQueryData<InfiniteData<Page, number | undefined>>(key, (data) =>
+    const patch = (fn: (list: Message[], i: number) => Message[]) => queryClient.setQueryData<InfiniteData<MessengerPage<Message>, number | undefined>>(key, (data) =>
       data && { ...data, pages: data.pages.map((p, i) => ({ ...p, list: fn(p.list, i) })) });
     const onMessage = (b: Record<string, unknown>) => {
       if (!mine(b)) return;
@@ -114,20 +108,13 @@ export function ChatView({ open, me, connected, reconnects, onBack }: { open: Op
   const fileInput = useRef<HTMLInputElement>(null);
   const send = useMutation({
     mutationFn: async () => {
-      if (editing) return dp.send('POST', '/api/chat-message/edit', { body: { id: editing.id, message: text } });
-      const form = new FormData();
-      form.set(open.kind === 'chat' ? 'chatId' : 'groupChatId', String(open.id));
-      form.set('message', text);
-      if (me) form.set('ownerId', String(me));
-      if (replyTo) form.set('id', String(replyTo.id));
-      if (file) form.set('file', file);
-      const path = replyTo ? '/api/chat-message/reply-message' : open.kind === 'chat' ? '/api/chat-message/sendMessage' : '/api/groupChat/chat-message/sendMessage';
-      return dp.send('POST', path, { form });
+      if (editing) return dp.editMessage(editing.id, text);
+      return dp.sendMessage(open, { text, ownerId: me, replyTo: replyTo?.id, file });
     },
     onSuccess: () => { setText(''); setFile(undefined); setEditing(undefined); setReplyTo(undefined); stick.current = true; },
     onError: reportError,
   });
-  const remove = (m: Message) => void dp.send('DELETE', `/api/chat-message/delete/${m.id}`).catch(reportError);
+  const remove = (m: Message) => void dp.deleteMessage(m.id).catch(reportError);
 
   const bubble = (m: Message) => {
     const own = m.ownerId === me;

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Input, Spinner, mergeClasses } from '@fluentui/react-components';
-import { useApi } from '../../app/api/context.tsx';
-import { nameOf, useStyles, type Contact, type GroupRow, type Message } from './shared.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider, useForwardTargets } from '../../client/react/hooks.ts';
+import { nameOf, useStyles, type Message } from './shared.tsx';
 import { PhotoAvatar } from './photos.tsx';
 
 /** Where a message goes: a group chat, or a colleague (their direct chat, made on first use). */
@@ -16,20 +17,13 @@ export type ForwardTarget = { kind: 'group'; id: number; title: string } | { kin
 export function ForwardDialog({ message, onClose, onForwarded }: { message: Message; onClose: () => void; onForwarded: (to: ForwardTarget) => void }) {
   const s = useStyles();
   const { t } = useTranslation();
-  const { dataProvider: dp, reportError } = useApi();
+  const dp = useDataProvider();
+  const { reportError } = useApi();
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<ForwardTarget | undefined>();
-  const query = { search: search.trim() || undefined };
-  const groups = useQuery({
-    queryKey: ['messenger', 'forward-groups', search],
-    queryFn: () => dp.send<{ list: GroupRow[] }>('POST', '/api/groupChat/list', { body: { page: 0, itemsPerPage: 50 }, query }).catch(() => ({ list: [] })),
-  });
-  const people = useQuery({
-    queryKey: ['messenger', 'forward-people', search],
-    queryFn: () => dp.send<{ list: Contact[] }>('POST', '/api/employee/get-by-chat', { body: { page: 0, itemsPerPage: 50 }, query }).catch(() => ({ list: [] })),
-  });
+  const { groups, people } = useForwardTargets(search);
   const forward = useMutation({
-    mutationFn: (to: ForwardTarget) => dp.send('POST', '/api/chat-message/forward-message', { body: { id: message.id, ...(to.kind === 'group' ? { groupChatId: to.id } : { receiverId: to.id }) } }),
+    mutationFn: (to: ForwardTarget) => dp.forwardMessage(message.id, to),
     onSuccess: (_, to) => onForwarded(to),
     onError: reportError,
   });

@@ -1,21 +1,24 @@
 import { useRef, useState, type ReactNode } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Input, tokens } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular, DismissRegular, ImageRegular } from '@fluentui/react-icons';
-import { useApi } from '../../app/api/context.tsx';
-import { nameOf, type Contact, type GroupRow } from './shared.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider, useGetContacts, useGetGroupChat, useGetGroupMembers } from '../../client/react/hooks.ts';
+import { queryKeys } from '../../client/query-keys.ts';
+import { nameOf, type GroupRow } from './shared.tsx';
 import { forgetPhoto } from './photos.tsx';
 
 /** A new group: its name and members chosen from the colleagues. */
 export function NewGroupDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (g: GroupRow) => void }) {
   const { t } = useTranslation();
-  const { dataProvider: dp, reportError } = useApi();
+  const dp = useDataProvider();
+  const { reportError } = useApi();
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Set<number>>(new Set());
-  const contacts = useQuery({ queryKey: ['messenger', 'contacts-all'], queryFn: () => dp.send<{ list: Contact[] }>('POST', '/api/employee/get-by-chat', { body: { page: 0, itemsPerPage: 200 } }) });
+  const contacts = useGetContacts();
   const create = useMutation({
-    mutationFn: () => dp.send<GroupRow>('POST', '/api/groupChat/create', { body: { name, memberIds: [...chosen] } }),
+    mutationFn: () => dp.createGroup(name, [...chosen]),
     onSuccess: onCreated,
     onError: reportError,
   });
@@ -46,17 +49,15 @@ export function NewGroupDialog({ onClose, onCreated }: { onClose: () => void; on
 /** A group's name, photo and members: everyone sees them; its creator changes them or deletes the group. */
 export function GroupSettingsDialog({ groupChatId, me, onClose, onDeleted }: { groupChatId: number; me: number | null; onClose: () => void; onDeleted: () => void }) {
   const { t } = useTranslation();
-  const { dataProvider: dp, reportError } = useApi();
+  const dp = useDataProvider();
+  const { reportError } = useApi();
   const queryClient = useQueryClient();
-  const group = useQuery({
-    queryKey: ['messenger', 'group', groupChatId],
-    queryFn: async () => (await dp.send<{ list: GroupRow[] }>('POST', '/api/groupChat/list', { body: { page: 0, itemsPerPage: 200 } })).list.find((g) => g.id === groupChatId),
-  });
-  const members = useQuery({ queryKey: ['messenger', 'members', groupChatId], queryFn: () => dp.send<{ list: Contact[] }>('POST', `/api/groupChat/members/${groupChatId}`, { body: { page: 0, itemsPerPage: 200 } }) });
-  const contacts = useQuery({ queryKey: ['messenger', 'contacts-all'], queryFn: () => dp.send<{ list: Contact[] }>('POST', '/api/employee/get-by-chat', { body: { page: 0, itemsPerPage: 200 } }) });
+  const group = useGetGroupChat(groupChatId);
+  const members = useGetGroupMembers(groupChatId);
+  const contacts = useGetContacts();
   const owner = group.data?.ownerId === me;
   const [name, setName] = useState<string | undefined>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['messenger'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.messenger.all() });
   const act = (fn: () => Promise<unknown>) => () => void fn().then(refresh).catch(reportError);
   const inGroup = new Set((members.data?.list ?? []).map((m) => m.employeeId));
   const photoInput = useRef<HTMLInputElement>(null);
@@ -68,17 +69,14 @@ export function GroupSettingsDialog({ groupChatId, me, onClose, onDeleted }: { g
           <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: 8 }} data-region="group-settings">
             <div style={{ display: 'flex', gap: 6 }}>
               <Input style={{ flexGrow: 1, minWidth: 0 }} value={name ?? group.data?.name ?? ''} disabled={!owner} onChange={(_, d) => setName(d.value)} aria-label={t('messenger.groupName')} data-input="group-name" />
-              {owner && <Button disabled={!name?.trim()} onClick={act(() => dp.send('POST', '/api/groupChat/edit', { body: { id: groupChatId, name } }))} data-action="rename-group">{t('messenger.save')}</Button>}
+              {owner && <Button disabled={!name?.trim()} onClick={act(() => dp.renameGroup(groupChatId, name!))} data-action="rename-group">{t('messenger.save')}</Button>}
             </div>
             {owner && (
               <>
                 <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => {
                   const f = e.target.files?.[0];
                   if (!f) return;
-                  const form = new FormData();
-                  form.set('groupChatId', String(groupChatId));
-                  form.set('file', f);
-                  act(() => dp.send('POST', '/api/groupChat/uploadPhoto', { form }).then(() => forgetPhoto(`/api/groupChat/photo/${groupChatId}`)))();
+                  act(() => dp.uploadGroupPhoto(groupChatId, f).then(() => forgetPhoto(`/api/groupChat/photo/${groupChatId}`)))();
                 }} />
                 <Button icon={<ImageRegular />} onClick={() => photoInput.current?.click()}>{t('messenger.photo')}</Button>
               </>
@@ -89,20 +87,20 @@ export function GroupSettingsDialog({ groupChatId, me, onClose, onDeleted }: { g
                 <div key={m.employeeId} style={{ display: 'flex', alignItems: 'center', gap: 6 }} data-member={m.employeeId}>
                   <span style={{ flexGrow: 1 }}>{nameOf(m)}</span>
                   {owner && m.employeeId !== me && <Button size="small" appearance="subtle" icon={<DismissRegular />} aria-label={t('messenger.removeMember')} title={t('messenger.removeMember')}
-                    onClick={act(() => dp.send('POST', `/api/groupChat/delete-members/${groupChatId}`, { body: { memberIds: [m.employeeId] } }))} />}
+                    onClick={act(() => dp.removeGroupMembers(groupChatId, [m.employeeId]))} />}
                 </div>
               ))}
               {owner && (contacts.data?.list ?? []).filter((c) => !inGroup.has(c.employeeId)).map((c) => (
                 <div key={c.employeeId} style={{ display: 'flex', alignItems: 'center', gap: 6 }} data-candidate={c.employeeId}>
                   <span style={{ flexGrow: 1, color: tokens.colorNeutralForeground3 }}>{nameOf(c)}</span>
                   <Button size="small" appearance="subtle" icon={<AddRegular />} aria-label={t('messenger.addMember')} title={t('messenger.addMember')}
-                    onClick={act(() => dp.send('POST', `/api/groupChat/add-members/${groupChatId}`, { body: { memberIds: [c.employeeId] } }))} />
+                    onClick={act(() => dp.addGroupMembers(groupChatId, [c.employeeId]))} />
                 </div>
               ))}
             </div>
           </DialogContent>
           <DialogActions>
-            {owner && <Button icon={<DeleteRegular />} data-action="delete-group" onClick={() => void dp.send('POST', '/api/groupChat/delete', { body: { id: groupChatId } }).then(() => { void refresh(); onClose(); onDeleted(); }).catch(reportError)}>{t('messenger.deleteGroup')}</Button>}
+            {owner && <Button icon={<DeleteRegular />} data-action="delete-group" onClick={() => void dp.deleteGroup(groupChatId).then(() => { void refresh(); onClose(); onDeleted(); }).catch(reportError)}>{t('messenger.deleteGroup')}</Button>}
             <Button appearance="primary" onClick={onClose}>{t('messenger.close')}</Button>
           </DialogActions>
         </DialogBody>

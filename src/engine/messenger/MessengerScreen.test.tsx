@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The messenger screen with a faked REST side and no socket: contact and group photos (with
+ * The messenger screen with a scripted REST side (under the real data provider) and no socket: contact and group photos (with
  * the initials where there is none), forwarding a message to a group chosen in a dialog,
  * searching the open chat through the REST `search`, attachments with their kind's icon
  * and a size in the reader's units, and the open chat read again after the socket came back.
@@ -8,14 +8,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
 import type { ScreenDefinition } from '../../generated/meta.ts';
-import { createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
-import { setSetting } from '../../app/settings.ts';
+import { createScriptedDataProvider, renderWithProviders } from '../form/testing.tsx';
+import { setSetting } from '../../client/settings.ts';
 import ru from '../../i18n/locales/ru.json';
 import MessengerScreen from './MessengerScreen.tsx';
 
 // The socket's state, moved by the tests: up at first.
 const live = vi.hoisted(() => ({ up: true, listeners: new Set<(connected: boolean) => void>() }));
-vi.mock('../../app/live.ts', () => ({
+vi.mock('../../client/live.ts', () => ({
   subscribeLive: () => () => undefined,
   onLiveStatus: (listener: (connected: boolean) => void) => { live.listeners.add(listener); listener(live.up); return () => live.listeners.delete(listener); },
   publishLive: () => false,
@@ -73,7 +73,7 @@ describe('messenger screen', () => {
 
   it('shows photos or initials, forwards a message to a chosen group, and searches the open chat', async () => {
     const send = fakeRest();
-    const { user } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createFakeDataProvider({ send: send as never }) });
+    const { user } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createScriptedDataProvider(send) });
 
     // Photos in the chat list: Bobur's image, Kamola's initials.
     await waitFor(() => expect(el('[data-row="user-2"] [data-photo="image"]')).toBeTruthy());
@@ -119,7 +119,7 @@ describe('messenger screen', () => {
       withFile(30, 'drawing.dwg', 'application/octet-stream', 0),
     ];
     const send = fakeRest(() => files);
-    const { user, i18n } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createFakeDataProvider({ send: send as never }) });
+    const { user, i18n } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createScriptedDataProvider(send) });
     await waitFor(() => expect(el('[data-row="user-2"]')).toBeTruthy());
     await user.click(el('[data-row="user-2"]')!);
     await waitFor(() => expect(el('[data-message="30"] [data-file]')).toBeTruthy());
@@ -155,7 +155,7 @@ describe('messenger screen', () => {
   it('reads the open chat and the lists again after the socket came back, and marks what arrived meanwhile read', async () => {
     let history = [message(4, 'Hisobot tayyor'), message(5, 'ОТЧЁТ за квартал')];
     const send = fakeRest(() => history);
-    const { user } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createFakeDataProvider({ send: send as never }) });
+    const { user } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createScriptedDataProvider(send) });
     await waitFor(() => expect(el('[data-row="user-2"]')).toBeTruthy());
     await user.click(el('[data-row="user-2"]')!);
     await waitFor(() => expect(el('[data-message="5"]')).toBeTruthy());

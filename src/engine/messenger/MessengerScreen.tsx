@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, CounterBadge, Input, Spinner, Tab, TabList, mergeClasses } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import type { ScreenProps } from '../types.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { getSetting } from '../../app/settings.ts';
-import { onLiveStatus, subscribeLive } from '../../app/live.ts';
-import { nameOf, useStyles, type ChatRow, type Contact, type GroupRow, type Open } from './shared.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider, useMessengerList } from '../../client/react/hooks.ts';
+import { queryKeys } from '../../client/query-keys.ts';
+import { getSetting } from '../../client/settings.ts';
+import { onLiveStatus, subscribeLive } from '../../client/live.ts';
+import { nameOf, useStyles, type Contact, type Open } from './shared.tsx';
 import { PhotoAvatar } from './photos.tsx';
 import { ChatView } from './ChatView.tsx';
 import { NewGroupDialog } from './GroupDialogs.tsx';
@@ -22,7 +24,8 @@ import { NewGroupDialog } from './GroupDialogs.tsx';
 export default function MessengerScreen({ screen }: ScreenProps) {
   const s = useStyles();
   const { t } = useTranslation();
-  const { dataProvider: dp, reportError } = useApi();
+  const dp = useDataProvider();
+  const { reportError } = useApi();
   const queryClient = useQueryClient();
   const me = getSetting('userId');
   const [tab, setTab] = useState<'chats' | 'groups' | 'contacts'>('chats');
@@ -44,23 +47,18 @@ export default function MessengerScreen({ screen }: ScreenProps) {
       }
       if (dropped) {
         setReconnects((n) => n + 1);
-        void queryClient.invalidateQueries({ queryKey: ['messenger'] });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.messenger.all() });
       }
       wasUp = true;
       dropped = false;
     });
   }, [queryClient]);
 
-  const listPath = tab === 'chats' ? '/api/chat/list' : tab === 'groups' ? '/api/groupChat/list' : '/api/employee/get-by-chat';
-  const lists = useQuery({
-    queryKey: ['messenger', tab, search],
-    queryFn: () => dp.send<{ list: Array<ChatRow & GroupRow>; total: number }>('POST', listPath, { body: { page: 0, itemsPerPage: 100 }, query: { search: search || undefined } })
-      .catch(() => ({ list: [], total: 0 })), // spec §8: a failed list shows as empty
-  });
+  const lists = useMessengerList(tab, search);
 
   const openContact = async (c: Contact) => {
     try {
-      const chatId = c.chatId ?? (await dp.send<{ chatId: number }>('POST', `/api/chat/create/${c.employeeId}`)).chatId;
+      const chatId = c.chatId ?? (await dp.openChat(c.employeeId)).chatId;
       setOpen({ kind: 'chat', id: chatId, title: nameOf(c), photo: c.uploadPath });
     } catch (error) {
       reportError(error);
@@ -69,7 +67,7 @@ export default function MessengerScreen({ screen }: ScreenProps) {
 
   // Live: lists and counters refresh; the open chat is patched in place (messages hook below).
   useEffect(() => {
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: ['messenger'] });
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.messenger.all() });
     const offs = [subscribeLive('msg', refresh), subscribeLive('groupMsg', refresh), subscribeLive('unreadMessage', refresh)];
     return () => offs.forEach((off) => off());
   }, [queryClient]);

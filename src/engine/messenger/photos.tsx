@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Avatar } from '@fluentui/react-components';
-import { getSetting } from '../../app/settings.ts';
+import { getSetting } from '../../client/settings.ts';
 
 /**
  * Photos of colleagues and groups (`GET /api/employee/photo/{userId}`,

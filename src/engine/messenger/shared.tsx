@@ -1,16 +1,10 @@
-/** What the messenger's pieces share: the REST shapes, the styles and small formatters. */
+/** What the messenger's pieces share: the open chat, the styles and small formatters (the REST shapes: client/provider/messenger.ts). */
 import { makeStyles, tokens } from '@fluentui/react-components';
+import type { ChatRef } from '../../client/data-provider.ts';
 
-export interface Message {
-  id: number; chatId: number | null; groupChatId: number | null; message: string; isRead: 'READ' | 'UNREAD'; edited: boolean;
-  ownerId: number; ownerName: string; file: { id: string; name: string; mime: string; size: number } | null;
-  replyTo: { id: number; message: string; ownerId: number } | null; forwardedFrom?: number | null; createdAt: string;
-}
-export interface Contact { employeeId: number; firstName: string; lastName: string; uploadPath: string | null; chatId: number | null }
-export interface ChatRow extends Contact { chatId: number; lastMessage: string | null; unreadCount: number }
-export interface GroupRow { id: number; name: string; photo: string | null; count: number; unreadCount: number; lastMessage: string | null; ownerId: number }
-export type Open = { kind: 'chat' | 'group'; id: number; title: string; photo?: string | null | undefined };
-export type Page = { list: Message[]; total: number };
+export type { ChatRow, Contact, GroupRow, Message } from '../../client/data-provider.ts';
+/** The chat shown on the right: which one, and its title and photo. */
+export type Open = ChatRef & { title: string; photo?: string | null | undefined };
 
 export const PAGE = 30;
 export const useStyles = makeStyles({

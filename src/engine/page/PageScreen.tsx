@@ -2,7 +2,7 @@ import { makeStyles, tokens } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { ScreenProps } from '../types.ts';
-import { Heading, Paragraph } from '../../app/shell/primitives.tsx';
+import { Heading, Paragraph } from '../common/primitives.tsx';
 
 /** A card linking to a service (the main page's interactive services). */
 interface PageCard {

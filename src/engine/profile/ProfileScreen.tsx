@@ -1,27 +1,16 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Avatar, Badge, Button, Card, Field, Input, makeStyles, Spinner, Text, Title2, Title3, tokens } from '@fluentui/react-components';
 import { ArrowUploadRegular } from '@fluentui/react-icons';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ScreenProps } from '../types.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { HttpError } from '../../app/api/http.ts';
-import { setAvatar } from '../../app/session.ts';
-import { useAvatar } from '../../app/shell/useAvatar.ts';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider, useGetProfile } from '../../client/react/hooks.ts';
+import { HttpError } from '../../client/http.ts';
+import { setAvatar } from '../../client/session.ts';
+import { useAvatar } from '../common/useAvatar.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { PasswordMeter } from '../common/PasswordMeter.tsx';
 import { PASSWORD_POLICY } from '../../shared/password-policy.ts';
-
-/** What GET /api/auth/profile answers. */
-interface Profile {
-  id: number;
-  username: string;
-  /** The linked staff card, if any. */
-  cardId: number | null;
-  names: { firstName: string; lastName: string; middleName: string | null };
-  uploadPath: string | null;
-  roles: Array<{ code: string; name: string }>;
-}
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
@@ -45,9 +34,10 @@ type PasswordField = 'oldPassword' | 'newPassword' | 'confirmPassword';
 export default function ProfileScreen({ screen }: ScreenProps) {
   const s = useStyles();
   const { t } = useTranslation();
-  const { dataProvider, reportError, notifySuccess } = useApi();
+  const dataProvider = useDataProvider();
+  const { reportError, notifySuccess } = useApi();
   const photoRoute = (screen.options as { photoRoute?: string } | undefined)?.photoRoute;
-  const profile = useQuery({ queryKey: ['profile'], queryFn: () => dataProvider.call<Profile>('GET', '/api/auth/profile', {}) });
+  const profile = useGetProfile();
   const avatar = useAvatar();
   const fileInput = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
@@ -63,7 +53,7 @@ export default function ProfileScreen({ screen }: ScreenProps) {
     if (!file || !photoRoute) return;
     setUploading(true);
     try {
-      const res = await dataProvider.postFiles<{ uploadPath: string }>(`/api/file-entity/save/${photoRoute}/for-profile`, [file], 'employeePhoto');
+      const res = await dataProvider.uploadProfilePhoto(photoRoute, file);
       setAvatar(res.uploadPath);
       notifySuccess('engine.profile.avatarSaved');
       void profile.refetch();
@@ -85,7 +75,7 @@ export default function ProfileScreen({ screen }: ScreenProps) {
     if (Object.keys(problems).length) return;
     setSaving(true);
     try {
-      await dataProvider.call('POST', '/api/auth/change-password', values);
+      await dataProvider.changePassword(values);
       setValues({ oldPassword: '', newPassword: '', confirmPassword: '' });
       notifySuccess('engine.profile.passwordChanged');
     } catch (error) {

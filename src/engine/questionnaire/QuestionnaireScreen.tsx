@@ -2,11 +2,10 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { useQuery } from '@tanstack/react-query';
 import type { ScreenProps } from '../types.ts';
-import { questionnaireApi, type PublicQuestionnaire, type QuestionnaireOptions } from './types.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { Heading, Notice, PageSpinner, Paragraph } from '../../app/shell/primitives.tsx';
+import type { QuestionnaireOptions } from './types.ts';
+import { useGetQuestionnaires } from '../../client/react/hooks.ts';
+import { Heading, Notice, PageSpinner, Paragraph } from '../common/primitives.tsx';
 import { formatDate } from '../../shared/format.ts';
 
 const TakeQuestionnaire = lazy(() => import('./TakeQuestionnaire.tsx'));
@@ -30,10 +29,8 @@ export default function QuestionnaireScreen(props: ScreenProps) {
 function QuestionnaireList({ screen }: ScreenProps) {
   const { t } = useTranslation();
   const s = useStyles();
-  const { dataProvider } = useApi();
   const options = (screen.options ?? {}) as unknown as QuestionnaireOptions;
-  const api = questionnaireApi(screen.entity);
-  const query = useQuery({ queryKey: ['questionnaire', api], queryFn: async () => (await dataProvider.call<{ list: PublicQuestionnaire[] }>('GET', api, {})).list, retry: 1 });
+  const query = useGetQuestionnaires(screen.entity ?? '');
   const routeOf = (id: number) => (options.takeRoute ?? '/').replace(':id', String(id));
   return (
     <article data-screen={screen.id} className={s.root}>

@@ -2,7 +2,7 @@ import { makeStyles, tokens } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../shared/format.ts';
 import { pickLocale } from '../../shared/locales.ts';
-import type { QuestionnaireResults } from './types.ts';
+import type { QuestionnaireResults } from '../../client/data-provider.ts';
 
 /**
  * Per-question results: for each question a table of its options (or ratings 1–5) with the

@@ -1,12 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { useQuery } from '@tanstack/react-query';
 import type { ScreenProps } from '../types.ts';
-import { questionnaireApi, type QuestionnaireResults } from './types.ts';
 import { ResultsTable } from './ResultsTable.tsx';
-import { useApi } from '../../app/api/context.tsx';
-import { Heading, Notice, PageSpinner } from '../../app/shell/primitives.tsx';
+import { useGetQuestionnaireChoices, useGetQuestionnaireResults } from '../../client/react/hooks.ts';
+import { Heading, Notice, PageSpinner } from '../common/primitives.tsx';
 import { manifests } from '../../definitions/client.ts';
 
 /** The manifest's label field of a record (a pointer into its data). */
@@ -21,19 +19,11 @@ const labelOf = (record: Record<string, unknown>, pointer: string | undefined): 
 export default function StaffResults({ screen }: ScreenProps) {
   const { t } = useTranslation();
   const s = useStyles();
-  const { dataProvider } = useApi();
   const [params, setParams] = useSearchParams();
   const entity = screen.entity ?? '';
   const chosen = params.get('id') ?? '';
-  const records = useQuery({
-    queryKey: ['questionnaire', entity, 'choices'],
-    queryFn: async () => (await dataProvider.getList(entity, { filters: {}, page: 0, itemsPerPage: 100, sortBy: ['id'], sortDesc: [true] })).list,
-  });
-  const results = useQuery({
-    queryKey: ['questionnaire', entity, 'results', chosen],
-    queryFn: () => dataProvider.call<QuestionnaireResults>('GET', `${questionnaireApi(entity)}/${chosen}/results`, {}),
-    enabled: chosen !== '',
-  });
+  const records = useGetQuestionnaireChoices(entity);
+  const results = useGetQuestionnaireResults(entity, chosen, { enabled: chosen !== '' });
   const labelField = manifests.get(entity)?.labelField;
   return (
     <div data-screen={screen.id} data-entity={entity} className={s.root}>

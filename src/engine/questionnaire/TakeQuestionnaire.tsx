@@ -2,15 +2,14 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { useQuery } from '@tanstack/react-query';
 import type { ScreenProps } from '../types.ts';
-import type { AnswerReply, QuestionnaireForm, QuestionnaireOptions, QuestionnaireResults } from './types.ts';
-import { questionnaireApi } from './types.ts';
+import type { QuestionnaireOptions } from './types.ts';
+import type { AnswerReply } from '../../client/data-provider.ts';
 import { ResultsTable } from './ResultsTable.tsx';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
-import { useApi } from '../../app/api/context.tsx';
-import { HttpError } from '../../app/api/http.ts';
-import { Heading, Notice, PageSpinner, Paragraph, ShellButton } from '../../app/shell/primitives.tsx';
+import { useDataProvider, useGetQuestionnaire, useGetQuestionnaireResults } from '../../client/react/hooks.ts';
+import { HttpError } from '../../client/http.ts';
+import { Heading, Notice, PageSpinner, Paragraph, ShellButton } from '../common/primitives.tsx';
 import { formatDate } from '../../shared/format.ts';
 import type { Question } from '../../shared/questionnaire.ts';
 
@@ -56,9 +55,10 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
   const { t } = useTranslation();
   const s = useStyles();
   const { id } = useParams();
-  const { dataProvider } = useApi();
+  const dataProvider = useDataProvider();
   const options = (screen.options ?? {}) as unknown as QuestionnaireOptions;
-  const api = `${questionnaireApi(screen.entity)}/${id}`;
+  const entity = screen.entity ?? '';
+  const questionnaire = id ?? '';
   const [kept, setKept] = useKept(`questionnaire:${screen.entity}:${id}`);
   const [data, setData] = useState<Data>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string>>();
@@ -66,10 +66,9 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
   const [sending, setSending] = useState(false);
   const form = useRef<EntityFormHandle>(null);
 
-  const query = useQuery({ queryKey: ['questionnaire', api], queryFn: () => dataProvider.call<QuestionnaireForm>('GET', api, {}), retry: 1 });
-  const results = useQuery({
-    queryKey: ['questionnaire', api, 'results', kept.reply?.responseId],
-    queryFn: () => dataProvider.call<QuestionnaireResults>('GET', `${api}/results`, {}),
+  const query = useGetQuestionnaire(entity, questionnaire);
+  const results = useGetQuestionnaireResults(entity, questionnaire, {
+    responseId: kept.reply?.responseId,
     enabled: Boolean(kept.reply && !kept.reply.scored && kept.reply.showResults),
   });
 
@@ -77,7 +76,7 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
     setSending(true);
     setFailure(undefined);
     try {
-      const reply = await dataProvider.send<AnswerReply>('POST', `${api}/answer`, { body: { answers }, headers: { 'idempotency-key': kept.key } });
+      const reply = await dataProvider.answerQuestionnaire(entity, questionnaire, answers, kept.key);
       setKept({ ...kept, reply, answers });
       window.scrollTo({ top: 0 });
     } catch (error) {

@@ -1,10 +1,11 @@
 import { Button, Checkbox, Field, Input } from '@fluentui/react-components';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApi } from '../../app/api/context.tsx';
-import { Notice } from '../../app/shell/primitives.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider } from '../../client/react/hooks.ts';
+import { Notice } from '../common/primitives.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
-import type { SignInReply } from '../../app/session.ts';
+import type { SignInReply } from '../../client/session.ts';
 import { FilePicker } from './FilePicker.tsx';
 
 /** What the sign-in screen gives each signature method. */
@@ -24,7 +25,8 @@ export interface SignatureMethodProps {
  */
 export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn, rememberMe, onRememberMe }: SignatureMethodProps) {
   const { t } = useTranslation();
-  const { dataProvider, reportError } = useApi();
+  const dataProvider = useDataProvider();
+  const { reportError } = useApi();
   const [file, setFile] = useState<File | null>(null);
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -40,14 +42,14 @@ export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn, rememberMe,
       identity = key.pinfl ? { PNFL: key.pinfl } : key.tin ? { TIN: key.tin } : {};
       if (!identity.PNFL && !identity.TIN) return setProblem(t('auth.keyErrors.noIdentity'));
       // The challenge is bound to who the certificate says signs it.
-      const { challenge } = await dataProvider.call<{ challenge: string }>('GET', challengeEndpoint, identity);
+      const { challenge } = await dataProvider.getSignInChallenge(challengeEndpoint, identity);
       signedData = await crypto.signChallenge(key, challenge);
     } catch (error) {
       if (error instanceof crypto.KeyFileError) return setProblem(t(`auth.keyErrors.${error.code}`));
       return reportError(error);
     }
     try {
-      onSignedIn(await dataProvider.call<SignInReply>('POST', endpoint, { signedData, ...identity, rememberMe }));
+      onSignedIn(await dataProvider.signIn(endpoint, { signedData, ...identity, rememberMe }));
     } catch (error) {
       reportError(error);
     }

@@ -4,9 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
-import { useApi } from '../../app/api/context.tsx';
-import { Notice } from '../../app/shell/primitives.tsx';
-import { saveSession, type SignInReply } from '../../app/session.ts';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider } from '../../client/react/hooks.ts';
+import type { SignInMethods } from '../../client/data-provider.ts';
+import { Notice } from '../common/primitives.tsx';
+import { saveSession, type SignInReply } from '../../client/session.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 import { KeySignIn } from './KeySignIn.tsx';
@@ -47,7 +49,6 @@ interface SignInOptions {
 }
 
 type Method = 'password' | 'key' | 'signature';
-interface ServerMethods { password: boolean; signature: boolean; oneId: boolean }
 
 /** Only paths of this portal may be returned to after sign-in (no open redirect). */
 const safeRedirect = (value: string | null): string => (value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/');
@@ -62,19 +63,20 @@ export default function SignInScreen({ screen }: ScreenProps) {
   const s = useStyles();
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const { dataProvider, reportError } = useApi();
+  const dataProvider = useDataProvider();
+  const { reportError } = useApi();
   const options = screen.options as unknown as SignInOptions;
   const form = useRef<EntityFormHandle>(null);
   const [data, setData] = useState<Record<string, unknown>>({});
   const [method, setMethod] = useState<Method>('password');
-  const [server, setServer] = useState<ServerMethods | null>(null);
+  const [server, setServer] = useState<SignInMethods | null>(null);
   const redirect = safeRedirect(params.get('redirect'));
   const remember = data.rememberMe === true;
   const setRemember = (value: boolean) => setData((d) => ({ ...d, rememberMe: value }));
   const wanted = options.methods ?? ['password'];
   useEffect(() => {
     if (!options.methodsEndpoint) return;
-    dataProvider.call<ServerMethods>('GET', options.methodsEndpoint, {}).then(setServer, () => setServer(null));
+    dataProvider.getSignInMethods(options.methodsEndpoint).then(setServer, () => setServer(null));
   }, [dataProvider, options.methodsEndpoint]);
   // OneID's callback hands the session over in the fragment: store it and go on.
   useEffect(() => {
@@ -94,7 +96,7 @@ export default function SignInScreen({ screen }: ScreenProps) {
   const send = useLockedAction(async () => {
     if (form.current?.validateFields() === false) return;
     try {
-      signedIn(await dataProvider.call<SignInReply>('POST', options.endpoint, data));
+      signedIn(await dataProvider.signIn(options.endpoint, data));
     } catch (error) {
       reportError(error);
     }

@@ -1,10 +1,11 @@
 import { Button, Checkbox, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApi } from '../../app/api/context.tsx';
-import { Notice } from '../../app/shell/primitives.tsx';
+import { useApi } from '../../client/react/context.tsx';
+import { useDataProvider } from '../../client/react/hooks.ts';
+import type { SignInChallenge } from '../../client/data-provider.ts';
+import { Notice } from '../common/primitives.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
-import type { SignInReply } from '../../app/session.ts';
 import { FilePicker } from './FilePicker.tsx';
 import type { SignatureMethodProps } from './KeySignIn.tsx';
 
@@ -43,13 +44,14 @@ export function signatureFileToBase64(bytes: Uint8Array): string | undefined {
 export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn, rememberMe, onRememberMe }: Props) {
   const s = useStyles();
   const { t } = useTranslation();
-  const { dataProvider, reportError } = useApi();
-  const [challenge, setChallenge] = useState<{ challenge: string; expiresAt: string } | null>(null);
+  const dataProvider = useDataProvider();
+  const { reportError } = useApi();
+  const [challenge, setChallenge] = useState<SignInChallenge | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [identity, setIdentity] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const fetchChallenge = useCallback(() => {
-    dataProvider.call<{ challenge: string; expiresAt: string }>('GET', challengeEndpoint, {}).then(setChallenge, reportError);
+    dataProvider.getSignInChallenge(challengeEndpoint).then(setChallenge, reportError);
   }, [dataProvider, challengeEndpoint, reportError]);
   useEffect(fetchChallenge, [fetchChallenge]);
   const send = useLockedAction(async () => {
@@ -61,7 +63,7 @@ export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn, remem
     if (!signedData) return setProblem(t('auth.signature.fileInvalid'));
     if (!challenge) return;
     try {
-      onSignedIn(await dataProvider.call<SignInReply>('POST', endpoint, { signedData, challenge: challenge.challenge, rememberMe, ...(id.length === 14 ? { PNFL: id } : { TIN: id }) }));
+      onSignedIn(await dataProvider.signIn(endpoint, { signedData, challenge: challenge.challenge, rememberMe, ...(id.length === 14 ? { PNFL: id } : { TIN: id }) }));
     } catch (error) {
       reportError(error);
       // A challenge is used up by any attempt that reached it: offer a fresh one.

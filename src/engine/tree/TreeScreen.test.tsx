@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen as dom, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { ScreenDefinition } from '../../generated/meta.ts';
-import type { StoredRecord } from '../../app/api/data-provider.ts';
+import type { StoredRecord } from '../../client/data-provider.ts';
 import { createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
 import TreeScreen from './TreeScreen.tsx';
 import { buildTree } from './tree-data.ts';

@@ -1,13 +1,11 @@
 import { useMemo, useState } from 'react';
 import { Button, makeStyles, MessageBar, MessageBarBody, Title2, tokens, Tree, TreeItem, TreeItemLayout, type TreeItemValue } from '@fluentui/react-components';
 import { AddRegular, OpenRegular, TableRegular } from '@fluentui/react-icons';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { ScreenProps } from '../types.ts';
-import type { StoredRecord } from '../../app/api/data-provider.ts';
-import { useDataProvider } from '../../app/api/context.tsx';
-import { useEntity } from '../common/useEntity.ts';
+import type { StoredRecord } from '../../client/data-provider.ts';
+import { useEntity, useGetTree } from '../../client/react/hooks.ts';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { localizedName, pickLocale } from '../../shared/locales.ts';
@@ -40,24 +38,9 @@ export default function TreeScreen({ screen }: ScreenProps) {
   const { t, i18n } = useTranslation();
   const entity = screen.entity!;
   const options = (screen.options ?? {}) as TreeOptions;
-  const dp = useDataProvider();
   const definition = useEntity(entity);
   const tree = definition.data?.manifest.tree;
-  const records = useQuery({
-    queryKey: ['entity', entity, 'tree'],
-    queryFn: async () => {
-      const list: StoredRecord[] = [];
-      let total = 0;
-      for (let page = 0; page * PAGE < TREE_LIMIT; page++) {
-        const res = await dp.getList(entity, { filters: {}, page, itemsPerPage: PAGE, sortBy: [], sortDesc: [] });
-        list.push(...res.list);
-        total = res.total;
-        if (list.length >= total || res.list.length < PAGE) break;
-      }
-      return { list, truncated: total > list.length };
-    },
-    enabled: Boolean(tree),
-  });
+  const records = useGetTree(entity, { enabled: Boolean(tree), limit: TREE_LIMIT, page: PAGE });
   const roots = useMemo(() => (tree && records.data ? buildTree(records.data.list, tree.parentField, tree.sortField) : []), [tree, records.data]);
   const [open, setOpen] = useState<Set<TreeItemValue> | undefined>(undefined);
   const openItems = open ?? new Set<TreeItemValue>(roots.map((r) => String(r.record.id)));

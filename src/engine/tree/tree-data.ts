@@ -1,4 +1,4 @@
-import type { StoredRecord } from '../../app/api/data-provider.ts';
+import type { StoredRecord } from '../../client/data-provider.ts';
 import { valueAt } from '../../shared/format.ts';
 
 /** One node of a record tree: the record and its children, ordered. */

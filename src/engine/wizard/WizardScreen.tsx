@@ -8,7 +8,7 @@ import { useLockedAction } from '../common/useLockedAction.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 import { StepIndicator } from './StepIndicator.tsx';
-import type { RecordData } from '../../app/api/data-provider.ts';
+import type { RecordData } from '../../client/data-provider.ts';
 
 const useStyles = makeStyles({
   bar: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', marginTop: tokens.spacingVerticalL },

@@ -8,11 +8,10 @@
  */
 import { useMemo, useState } from 'react';
 import { Combobox, Input, makeStyles, Option, Tag, TagGroup, tokens } from '@fluentui/react-components';
-import { useQuery } from '@tanstack/react-query';
 import type { RJSFSchema, WidgetProps } from '@rjsf/utils';
 import { manifests } from '../../../definitions/client.ts';
 import { valueAt } from '../../../shared/format.ts';
-import { formContextOf } from '../context.ts';
+import { useGetCatalogue, useGetOne, useSearchRecords } from '../../../client/react/hooks.ts';
 import { SearchPicker } from './SearchPicker.tsx';
 import { useTranslator } from '../useTranslator.ts';
 
@@ -37,33 +36,16 @@ function labelOf(entity: string, record: Record<string, unknown>): string {
 
 /** One record of another entity chosen by searching it (see the file comment). */
 export function EntityRefWidget(props: WidgetProps) {
-  const { id, schema, value, disabled, readonly, onChange, onBlur, onFocus, registry } = props;
-  const { dataProvider } = formContextOf(registry);
+  const { id, schema, value, disabled, readonly, onChange, onBlur, onFocus } = props;
   const i18n = useTranslator();
   const entity = targetOf(schema) ?? String(props.options.entity ?? '');
   const [text, setText] = useState<string | undefined>(undefined);
   const current = typeof value === 'number' ? value : undefined;
-  const chosen = useQuery({
-    queryKey: ['entity', entity, 'one', current ?? 0],
-    queryFn: () => dataProvider.getOne(entity, current!),
-    enabled: current !== undefined && Boolean(entity),
-    staleTime: 60_000,
-  });
+  const chosen = useGetOne(entity, current, { enabled: Boolean(entity), staleTime: 60_000 });
   const chosenLabel = current === undefined ? '' : chosen.data ? labelOf(entity, chosen.data) : `#${current}`;
   const typed = (text ?? '').trim();
-  const byNumber = /^#\d+$/.test(typed) ? Number(typed.slice(1)) : undefined;
-  const found = useQuery({
-    queryKey: ['entity', entity, 'keyword', typed],
-    queryFn: async () => {
-      if (byNumber !== undefined) {
-        const record = await dataProvider.getOne(entity, byNumber).catch(() => undefined);
-        return record ? [{ id: record.id, label: labelOf(entity, record) }] : [];
-      }
-      return dataProvider.searchByKeyword(entity, typed, SHOWN);
-    },
-    enabled: text !== undefined && typed.length > 0 && Boolean(entity),
-    staleTime: 30_000,
-  });
+  // `#12` names a record by its number; anything else searches the keyword fields.
+  const found = useSearchRecords(entity, typed, (record) => labelOf(entity, record), { enabled: text !== undefined && typed.length > 0 && Boolean(entity), limit: SHOWN });
 
   if (readonly) return <Input id={id} readOnly value={chosenLabel} />;
   return (
@@ -86,28 +68,14 @@ export function EntityRefWidget(props: WidgetProps) {
 
 /** Several values from another entity's catalogue (see the file comment). */
 export function EntityChoicesWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, options, onChange, onBlur, onFocus, registry } = props;
-  const { dataProvider } = formContextOf(registry);
+  const { id, value, disabled, readonly, options, onChange, onBlur, onFocus } = props;
   const i18n = useTranslator();
   const styles = useStyles();
   const entity = String(options.entity ?? '');
   const valueField = String(options.valueField ?? manifests.get(entity)?.labelField ?? '/id');
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState(false);
-  const catalogue = useQuery({
-    queryKey: ['entity', entity, 'catalogue', valueField],
-    queryFn: async () => {
-      const values: string[] = [];
-      for (let page = 0; page < CATALOGUE_PAGES; page++) {
-        const { list, total } = await dataProvider.getList(entity, { filters: {}, page, itemsPerPage: 100, sortBy: [valueField.slice(1)], sortDesc: [false] });
-        values.push(...list.map((r) => String(valueAt(r, valueField) ?? '')).filter(Boolean));
-        if ((page + 1) * 100 >= total) break;
-      }
-      return values;
-    },
-    enabled: Boolean(entity),
-    staleTime: 60_000,
-  });
+  const catalogue = useGetCatalogue(entity, valueField, { pages: CATALOGUE_PAGES, read: (r) => String(valueAt(r, valueField) ?? '') });
   const selected = Array.isArray(value) ? value.map(String) : [];
   const all = useMemo(() => [...new Set([...selected, ...(catalogue.data ?? [])])], [selected, catalogue.data]);
   if (readonly) return <Input id={id} readOnly value={selected.join(', ')} />;

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import { Button, Link, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { AttachRegular, DismissRegular } from '@fluentui/react-icons';
-import { useQuery } from '@tanstack/react-query';
 import type { WidgetProps } from '@rjsf/utils';
-import type { UploadedFile } from '../../../app/api/data-provider.ts';
+import type { UploadedFile } from '../../../client/data-provider.ts';
+import { useGetFileInfo } from '../../../client/react/hooks.ts';
 import { formContextOf } from '../context.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, fileIconKind, isAccepted } from '../files.ts';
 import { FileTypeIcon } from '../../common/FileTypeIcon.tsx';
@@ -57,13 +57,7 @@ export function FileWidget(props: WidgetProps) {
   const formatSize = useFileSize();
 
   const unknownIds = ids.filter((fid) => !uploaded[fid]);
-  const info = useQuery({
-    queryKey: ['file-info', unknownIds],
-    queryFn: () => dataProvider.getFileInfo(unknownIds),
-    enabled: unknownIds.length > 0,
-    retry: false,
-    staleTime: Infinity,
-  });
+  const info = useGetFileInfo(unknownIds);
   const describe = (fid: string): FileInfo | undefined => uploaded[fid] ?? info.data?.find((f) => f.id === fid);
 
   const choose = async (list: FileList | null) => {

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
-import type { StoredRecord } from '../../../app/api/data-provider.ts';
+import type { StoredRecord } from '../../../client/data-provider.ts';
 import { createFakeDataProvider, fieldElement, renderEntityForm } from '../testing.tsx';
 
 const schema = {

@@ -9,7 +9,7 @@
 import { useEffect, useRef } from 'react';
 import { Dropdown, Input, makeStyles, Option, Radio, RadioGroup, Select } from '@fluentui/react-components';
 import type { RJSFSchema, WidgetProps } from '@rjsf/utils';
-import { useGetReference } from '../../../app/api/hooks.ts';
+import { useGetReference } from '../../../client/react/hooks.ts';
 import { localizedName } from '../../../shared/locales.ts';
 import { formContextOf, useSiblingValue } from '../context.ts';
 import { translateTitle } from '../messages.ts';

@@ -7,8 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen as dom, waitFor } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
-import type { DataProvider } from '../../../app/api/data-provider.ts';
-import { createFakeDataProvider, renderEntityForm } from '../testing.tsx';
+import { createScriptedDataProvider, renderEntityForm } from '../testing.tsx';
 
 const schema = {
   type: 'object',
@@ -20,12 +19,13 @@ const schema = {
 const KARIMOV = { id: 12, name: 'Karimov Aziz Olimovich', unit: 'Consumer protection' };
 
 function directory() {
-  const call = vi.fn(async (method: string, path: string, params: Record<string, unknown>) => {
+  const call = vi.fn(async (method: string, path: string, options?: { query?: Record<string, unknown> }) => {
     if (method !== 'GET' || path !== '/api/staff-users') throw new Error(`unexpected ${method} ${path}`);
+    const params = options?.query ?? {};
     if (params.ids) return { list: String(params.ids).split(',').map(Number).includes(12) ? [KARIMOV] : [] };
     return { list: String(params.search).toLowerCase().startsWith('kar') ? [KARIMOV, { id: 15, name: 'Karimova Dilnoza', unit: null }] : [] };
   });
-  return { call, dataProvider: createFakeDataProvider({ call: call as DataProvider['call'] }) };
+  return { call, dataProvider: createScriptedDataProvider(call) };
 }
 
 describe('staff picker', () => {
@@ -37,7 +37,7 @@ describe('staff picker', () => {
     // A plain integer field keeps its number input.
     expect(document.querySelector('[data-field="/count"] [data-widget="staffUser"]')).toBeNull();
     await user.type(input, 'Kar');
-    await waitFor(() => expect(call).toHaveBeenCalledWith('GET', '/api/staff-users', { search: 'Kar', limit: 20 }));
+    await waitFor(() => expect(call).toHaveBeenCalledWith('GET', '/api/staff-users', { query: { search: 'Kar', limit: 20 } }));
     expect(await dom.findByRole('option', { name: 'Karimova Dilnoza' })).toBeTruthy();
     await user.click(await dom.findByRole('option', { name: 'Karimov Aziz Olimovich — Consumer protection' }));
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ executorId: 12 })));
@@ -53,7 +53,7 @@ describe('staff picker', () => {
   it('shows an id that is no longer staff as a marked number', async () => {
     const { call, dataProvider } = directory();
     renderEntityForm({ schema, uiSchema: {}, formData: { executorId: 99 }, readOnly: true }, { dataProvider });
-    await waitFor(() => expect(call).toHaveBeenCalledWith('GET', '/api/staff-users', { ids: '99' }));
+    await waitFor(() => expect(call).toHaveBeenCalledWith('GET', '/api/staff-users', { query: { ids: '99' } }));
     await waitFor(() => expect(document.querySelector<HTMLInputElement>('[data-field="/executorId"] input')!.value).toBe('#99'));
   });
 });

@@ -7,49 +7,26 @@
  */
 import { useState } from 'react';
 import { Input } from '@fluentui/react-components';
-import { useQuery } from '@tanstack/react-query';
 import type { WidgetProps } from '@rjsf/utils';
-import type { DataProvider } from '../../../app/api/data-provider.ts';
-import { formContextOf } from '../context.ts';
+import type { StaffUserOption } from '../../../client/data-provider.ts';
+import { useGetStaffUser, useSearchStaffUsers } from '../../../client/react/hooks.ts';
 import { useTranslator } from '../useTranslator.ts';
 import { SearchPicker } from './SearchPicker.tsx';
-
-/** A staff user as the directory answers. */
-export interface StaffUserOption {
-  id: number;
-  name: string;
-  unit: string | null;
-}
 
 /** "Last First Middle — unit". */
 export const staffUserLabel = (u: StaffUserOption): string => (u.unit ? `${u.name} — ${u.unit}` : u.name);
 
-/** The staff users of these ids (names for stored values). */
-export const fetchStaffUsers = async (dp: DataProvider, ids: number[]): Promise<StaffUserOption[]> =>
-  ids.length ? (await dp.call<{ list: StaffUserOption[] }>('GET', '/api/staff-users', { ids: ids.join(',') })).list : [];
-
 /** One staff user for an integer field (see the file comment). */
 export function StaffUserWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, onChange, onBlur, onFocus, registry } = props;
-  const { dataProvider } = formContextOf(registry);
+  const { id, value, disabled, readonly, onChange, onBlur, onFocus } = props;
   const i18n = useTranslator();
   const [text, setText] = useState<string | undefined>(undefined);
   const current = typeof value === 'number' ? value : undefined;
-  const chosen = useQuery({
-    queryKey: ['staff-users', 'ids', current ?? 0],
-    queryFn: async () => (await fetchStaffUsers(dataProvider, [current!]))[0] ?? null,
-    enabled: current !== undefined,
-    staleTime: 60_000,
-  });
+  const chosen = useGetStaffUser(current);
   // Until the name arrives (or for an id that is no longer staff): the bare number, marked.
   const chosenLabel = current === undefined ? '' : chosen.data ? staffUserLabel(chosen.data) : `#${current}`;
   const typed = (text ?? '').trim();
-  const found = useQuery({
-    queryKey: ['staff-users', 'search', typed],
-    queryFn: async () => (await dataProvider.call<{ list: StaffUserOption[] }>('GET', '/api/staff-users', { search: typed, limit: 20 })).list,
-    enabled: text !== undefined && typed.length > 0,
-    staleTime: 30_000,
-  });
+  const found = useSearchStaffUsers(typed, text !== undefined && typed.length > 0);
 
   if (readonly) return <Input id={id} readOnly value={chosenLabel} data-staff-user={current ?? ''} />;
   return (

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
-import type { StoredRecord } from '../../../app/api/data-provider.ts';
+import type { StoredRecord } from '../../../client/data-provider.ts';
 import { createFakeDataProvider, fieldElement, renderEntityForm } from '../testing.tsx';
 
 const found = { id: 7, version: 1, status: 'ACTIVE', createdAt: '', updatedAt: '', stir: '123456789', name: 'Olmaliq MMC', director: 'A. Karimov', address: 'Tashkent' } as StoredRecord;
@@ -70,12 +70,12 @@ describe('STIR widget', () => {
   });
 
   it('asks the public lookup when the record may not be read (a visitor) and fills from its first row', async () => {
-    const call = vi.fn(() => Promise.resolve({ list: [{ name: 'Olmaliq MMC' }] }));
+    const lookup = vi.fn(() => Promise.resolve({ list: [{ name: 'Olmaliq MMC' }] }));
     const publicUi = { customer: { stir: { 'ui:widget': 'stir', 'ui:options': { lookup: 'company', publicLookup: '/api/public-lookup/company/by-stir', fill: { name: 'name' } } } } };
-    const { user, data, container } = renderEntityForm({ schema, uiSchema: publicUi }, { dataProvider: createFakeDataProvider({ call: call as never }) });
+    const { user, data, container } = renderEntityForm({ schema, uiSchema: publicUi }, { dataProvider: createFakeDataProvider({ lookup }) });
     await user.type(within(fieldElement(container, '/customer/stir')).getByRole('textbox'), '123456789');
     await waitFor(() => expect(data().customer).toEqual({ stir: '123456789', name: 'Olmaliq MMC' }));
-    expect(call).toHaveBeenCalledWith('GET', '/api/public-lookup/company/by-stir', { stir: '123456789' });
+    expect(lookup).toHaveBeenCalledWith({ endpoint: '/api/public-lookup/company/by-stir' }, { stir: '123456789' });
     expect(screen.getByRole('status').textContent).toContain('Found');
   });
 });

@@ -53,7 +53,7 @@ export function StirWidget(props: WidgetProps) {
     setStatus('searching');
     const viaPublic = async (): Promise<Record<string, unknown> | null> => {
       if (!publicLookup) return null;
-      const reply = await dataProvider.call<{ list?: Array<Record<string, unknown>> }>('GET', publicLookup, { stir: value });
+      const reply = (await dataProvider.lookup({ endpoint: publicLookup }, { stir: value })) as { list?: Array<Record<string, unknown>> } | null;
       return reply?.list?.[0] ?? null;
     };
     dataProvider.findBy(lookup, '/stir', value).then((found) => found ?? viaPublic()).then(

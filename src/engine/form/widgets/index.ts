@@ -4,7 +4,8 @@
  * also get the Fluent widgets; a format with a widget of its name (`stir`, `phoneNumber`,
  * `date`) gets it by default, and so does a `staffUser` field (the staff picker).
  */
-import type { RegistryWidgetsType } from '@rjsf/utils';
+import type { RegistryWidgetsType, Widget } from '@rjsf/utils';
+import type { PortalWidgetName, RjsfComponentWidgetName } from './names.ts';
 import { CheckboxesWidget, CheckboxWidget } from './CheckboxWidget.tsx';
 import { DateTimeWidget, DateWidget } from './DateWidgets.tsx';
 import { EntityChoicesWidget, EntityRefWidget } from './EntityRefWidget.tsx';
@@ -21,7 +22,7 @@ import { StaffUserWidget, withStaffUser } from './StaffUserWidget.tsx';
 const NumberWidget = withStaffUser(PlainNumberWidget);
 const TextWidget = withStaffUser(PlainTextWidget);
 
-/** Every widget of the theme by its `ui:widget` name (and by the format it edits). */
+/** Every widget of the theme by its `ui:widget` name (and by the format it edits); exactly the names of names.ts. */
 export const portalWidgets: RegistryWidgetsType = {
   text: TextWidget,
   textarea: TextareaWidget,
@@ -59,4 +60,4 @@ export const portalWidgets: RegistryWidgetsType = {
   DateTimeWidget,
   HiddenWidget,
   UpDownWidget: NumberWidget,
-};
+} satisfies Record<PortalWidgetName, Widget> & Partial<Record<RjsfComponentWidgetName, Widget>>;

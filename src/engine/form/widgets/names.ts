@@ -1,14 +1,13 @@
 /**
- * Widget names that are not in the registry object itself: kept apart so templates can ask
- * about them without importing every widget.
+ * Widget names, kept apart from the registry object (index.ts) so templates, and the checker
+ * through src/shared/widget-names.ts, can ask about them without importing every widget.
  */
 
 /** Widgets that edit a whole object (rendered in place of the object's own fields). */
 export const objectWidgetNames: ReadonlySet<string> = new Set(['mapPoint']);
 
-/** rjsf's own short widget names (its type → widget map), valid without our registry. */
-export const rjsfWidgetNames: ReadonlySet<string> = new Set([
-  'text', 'password', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'data-url', 'radio', 'select', 'textarea',
-  'hidden', 'date', 'datetime', 'date-time', 'alt-date', 'alt-datetime', 'time', 'color', 'file', 'checkbox',
-  'updown', 'range', 'checkboxes', 'files',
-]);
+// The plain lists of ui:widget names live in src/shared (`npm run check` reads them too).
+export {
+  isKnownWidgetName, knownWidgetNames, portalWidgetNames, rjsfComponentWidgetNames, rjsfWidgetNames,
+  type PortalWidgetName, type RjsfComponentWidgetName,
+} from '../../../shared/widget-names.ts';

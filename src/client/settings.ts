@@ -3,7 +3,7 @@
  * Every key the client keeps between visits is declared here, nowhere else.
  */
 import type { Locale } from '../shared/locales.ts';
-import type { AbilityRule } from '../shared/ability.ts';
+import { READ_ALL_RULES, type AbilityRule } from '../shared/ability.ts';
 
 export interface ClientSettings {
   accessToken: string | null;
@@ -25,8 +25,6 @@ export interface ClientSettings {
   /** CASL rules: `{action, subject}` per permission, then the field rules; logout resets them to read-on-everything. */
   permissionRules: AbilityRule[];
 }
-
-export const READ_ALL_RULES: ClientSettings['permissionRules'] = [{ action: 'read', subject: 'all' }];
 
 const DEFAULTS: ClientSettings = {
   accessToken: null,

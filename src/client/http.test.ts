@@ -1,10 +1,7 @@
 // @vitest-environment happy-dom
+/** The one HTTP client: headers, JSON, the spec's error texts, and the queue that shows a burst of failures once. */
 import { describe, expect, it, vi } from 'vitest';
-import { createErrorQueue, createHttpClient, describeFailure, HttpError, NetworkError } from './api/http.ts';
-import { clearSession, getSetting, READ_ALL_RULES, setSetting } from './settings.ts';
-import { withTimeout, loadScreenKind } from '../engine/registry.ts';
-import { canOpen, createAbility, rulesFromPermissions } from '../shared/ability.ts';
-import { fillRoute } from '../engine/common/routes.ts';
+import { createErrorQueue, createHttpClient, describeFailure, HttpError, NetworkError } from './http.ts';
 
 const t = (key: string) => ({ 'errors.forbidden': 'You have no permission to do this action', 'errors.somethingWrong': 'Something wrong, please try again' })[key] ?? key;
 
@@ -60,44 +57,5 @@ describe('the HTTP client', () => {
     expect(show.mock.calls.map(([e]) => (e as Error).message)).toEqual(['a', 'b']);
     queue.report(new Error('c'));
     expect(show).toHaveBeenCalledTimes(3);
-  });
-});
-
-describe('persisted settings', () => {
-  it('round-trips typed values and logout clears the session but keeps preferences', () => {
-    setSetting('accessToken', 'abc');
-    setSetting('permissionRules', [{ action: 'manage', subject: 'all' }]);
-    setSetting('locale', 'ru');
-    setSetting('itemsPerPage', { 'x-list': 50 });
-    expect(getSetting('accessToken')).toBe('abc');
-    clearSession();
-    expect(getSetting('accessToken')).toBeNull();
-    expect(getSetting('permissionRules')).toEqual(READ_ALL_RULES);
-    expect(getSetting('locale')).toBe('ru');
-    expect(getSetting('itemsPerPage')).toEqual({ 'x-list': 50 });
-    localStorage.setItem('portal.menuCondensed', '{broken');
-    expect(getSetting('menuCondensed')).toBe(false);
-  });
-});
-
-describe('routes and permissions', () => {
-  it('splits permission strings at the first space into CASL rules', () => {
-    expect(rulesFromPermissions(['read Appeal', 'SEND_TO_REGION Pharmacy Appeal', 'broken'])).toEqual([
-      { action: 'read', subject: 'Appeal' },
-      { action: 'SEND_TO_REGION', subject: 'Pharmacy Appeal' },
-    ]);
-    const ability = createAbility(rulesFromPermissions(['read Appeal']));
-    expect(canOpen(ability, 'public')).toBe(true);
-    expect(canOpen(ability, 'read Appeal')).toBe(true);
-    expect(canOpen(ability, 'create Appeal')).toBe(false);
-    expect(canOpen(createAbility([{ action: 'manage', subject: 'all' }]), 'create Appeal')).toBe(true);
-  });
-
-  it('fills a route id and gives up on a chunk that never arrives', async () => {
-    expect(fillRoute('/admin/x/:id/edit', 5)).toBe('/admin/x/5/edit');
-    await expect(withTimeout(new Promise(() => undefined), 20)).rejects.toThrow('chunk load timed out after 20 ms');
-    await expect(withTimeout(Promise.resolve(1), 20)).resolves.toBe(1);
-    const unknown = await loadScreenKind('hologram');
-    expect(unknown.default.name).toBe('UnknownScreen');
   });
 });

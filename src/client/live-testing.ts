@@ -1,7 +1,7 @@
 /**
  * A stand-in for @stomp/stompjs's `Client` in component tests (`vi.mock('@stomp/stompjs')`):
  * no socket; the test opens and drops the connection and delivers MESSAGE frames, and sees
- * what the app subscribed, sent and acknowledged. Only what src/app/live.ts uses is here.
+ * what the app subscribed, sent and acknowledged. Only what src/client/live.ts uses is here.
  * @example
  * vi.mock('@stomp/stompjs', async () => ({ Client: (await import('./live-testing.ts')).FakeStompClient }));
  * const client = FakeStompClient.last(); await client.open(); client.deliver('/user/1/msg', { action: 'NEW' });

@@ -1,7 +1,8 @@
 /**
- * Light stand-ins for the few Fluent components the always-loaded shell needs (buttons,
- * notices, headings), styled with the same Fluent tokens. Fluent's full components load with
- * the screens that use them; a first visit should not pay for them (bench:bundle).
+ * Light stand-ins for the few Fluent components that the always-loaded shell and the light
+ * screens (page, questionnaire, dashboard, sign-in notices) need: buttons, notices,
+ * headings, a spinner, styled with the same Fluent tokens. Fluent's full components load
+ * with the screens that use them; a first visit should not pay for them (bench:bundle).
  */
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import type { ButtonHTMLAttributes, HTMLAttributes, ReactNode, Ref } from 'react';

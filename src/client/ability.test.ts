@@ -1,15 +1,12 @@
 // @vitest-environment happy-dom
 /**
  * The shared ability with field rules, as sign-in hands them over: how several roles combine,
- * which fields a form marks read-only or leaves out (hidden), what the session stores, and which buttons' screens a
- * user may open.
+ * which fields a form marks read-only or leaves out (hidden), and what the session stores.
  */
 import { describe, expect, it } from 'vitest';
 import { abilityOfRoles, createAbility, fieldRulesOf, hiddenFieldsOf, mayChangeField, readOnlyFieldsOf, rulesFromPermissions } from '../shared/ability.ts';
 import { saveSession } from './session.ts';
 import { getSetting } from './settings.ts';
-import { entityScreenPath } from '../engine/common/routes.ts';
-import { screens } from '../definitions/client.ts';
 
 const executor = { permissions: ['read Case', 'update Case'], readOnlyFields: [{ subject: 'Case', fields: ['/regionId', '/customer'] }] };
 
@@ -73,22 +70,5 @@ describe('field rules', () => {
     const stored = createAbility(getSetting('permissionRules'));
     expect(stored.can('update', 'Case')).toBe(true);
     expect(readOnlyFieldsOf(stored, 'Case')).toEqual(['/customer', '/regionId']);
-  });
-});
-
-describe('screens a button leads to', () => {
-  const edit = screens.find((s) => s.kind === 'form' && s.route.includes(':id') && !s.options?.view && s.permission !== 'public')!;
-
-  it('counts a screen whose permission the user lacks as absent', () => {
-    const [rule] = rulesFromPermissions([edit.permission]);
-    expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3)).toBeDefined();
-    expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3, createAbility([{ action: 'read', subject: rule!.subject }]))).toBeUndefined();
-    expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3, createAbility([rule!]))).toBe(edit.route.replace(':id', '3'));
-  });
-
-  it("leads an entity's buttons to its own screen, not to a public page of it that is in the menu", () => {
-    const entry = screens.find((s) => s.permission === 'public' && s.menu && s.entity && s.kind === 'form' && !s.route.includes(':id'))!;
-    const own = screens.find((s) => s.entity === entry.entity && s.permission !== 'public' && s.kind === 'form' && !s.route.includes(':id') && !s.options?.view)!;
-    expect(entityScreenPath(entry.entity!, ['form', 'wizard'])).toBe(own.route);
   });
 });

@@ -7,8 +7,9 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionHttpClient } from './session.ts';
-import { getSetting, READ_ALL_RULES, setSetting } from './settings.ts';
-import { HttpError } from './api/http.ts';
+import { getSetting, setSetting } from './settings.ts';
+import { READ_ALL_RULES } from '../shared/ability.ts';
+import { HttpError } from './http.ts';
 
 /** A promise and the function that settles it, to hold a scripted answer back. */
 const gate = () => {

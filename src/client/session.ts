@@ -4,7 +4,7 @@
  * return to read-on-everything; the page reloads).
  */
 import { rulesFromPermissions, type AbilityRule } from '../shared/ability.ts';
-import { createHttpClient, type HttpClient } from './api/http.ts';
+import { createHttpClient, type HttpClient } from './http.ts';
 import { clearSession, getSetting, setSetting } from './settings.ts';
 
 /** The reply of POST /api/auth-payload. */
@@ -33,7 +33,11 @@ export function saveSession(reply: SignInReply): void {
   setSetting('permissionRules', [...rulesFromPermissions(reply.permissions), ...(reply.fieldRules ?? [])]);
 }
 
+/** Whether a session is stored on this device. */
 export const signedIn = (): boolean => Boolean(getSetting('accessToken'));
+
+/** A signed-in member of staff (not an outer-cabinet applicant): the one who has counters and the live socket. */
+export const isStaff = (): boolean => signedIn() && !getSetting('isOuter');
 
 /** Fired on window when the session's shown data (the avatar) changes without a reload. */
 export const SESSION_EVENT = 'portal:session';

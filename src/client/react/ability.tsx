@@ -1,8 +1,8 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { createAbility, rulesFromPermissions, type PortalAbility } from '../shared/ability.ts';
-import { getSetting } from './settings.ts';
+import { createAbility, rulesFromPermissions, type PortalAbility } from '../../shared/ability.ts';
+import { getSetting } from '../settings.ts';
 // Only the guest's part: the whole matrix (every role) would ship to every visitor for nothing.
-import { guest } from '../../schemas/_access/access.json';
+import { guest } from '../../../schemas/_access/access.json';
 
 /**
  * A visitor who is not signed in gets the guest permissions of schemas/_access/access.json

@@ -1,9 +1,9 @@
 /**
- * The one data path of the web app (STYLE rule 4): every screen reads and writes through
- * this object, shaped like react-admin's DataProvider, and the TanStack Query hooks named
- * after its methods (hooks.ts).
+ * The record methods of the data provider: react-admin's verbs over an entity's API base
+ * (`/api{manifest.base}`), plus what a record has around it — its rights, audit trail,
+ * drafts, files, reference lists, export and merge.
  */
-import type { HttpClient } from './http.ts';
+import type { HttpClient } from '../http.ts';
 import { manifests } from '../../definitions/client.ts';
 import type { ReferenceItem as ReferenceListItem } from '../../generated/meta.ts';
 import type { AuditEntry } from '../../shared/audit.ts';
@@ -44,20 +44,41 @@ export interface RecordRights {
   readOnly: string[];
 }
 
-export interface DataProvider {
+/** Unfinished input kept on the server under a private id (a manifest's `drafts`). */
+export interface Draft {
+  id: string;
+  data: RecordData;
+  updatedAt: string;
+}
+
+/** The reply of a public submission: the new record's id and the reference number the applicant keeps. */
+export interface PublicReceipt {
+  id: number;
+  referenceNumber: string;
+  createdAt: string;
+}
+
+export interface RecordMethods {
   /** A page; `totalCapped` when more rows match than the server counted (total is then the cap). */
   getList(entity: string, params: ListParams): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
   getOne(entity: string, id: number): Promise<StoredRecord>;
   /** What the user may do to the record now: update (which fields stay read-only), delete. */
   getRights(entity: string, id: number): Promise<RecordRights>;
+  /** A blank record with the schema's defaults (`GET {base}/get/empty`). */
   getEmpty(entity: string): Promise<RecordData>;
   create(entity: string, data: RecordData): Promise<StoredRecord>;
+  /** Changes a record; `version` is the one read (a stale one answers 409). */
   update(entity: string, id: number, data: RecordData & { version: number }): Promise<StoredRecord>;
   delete(entity: string, id: number, version?: number): Promise<void>;
-  getHistory(entity: string, id: number): Promise<AuditEntry[]>;
+  /** The record's audit trail: who changed what, oldest first (`GET {base}/audit/{id}`). */
+  getAudit(entity: string, id: number): Promise<AuditEntry[]>;
+  /** The one record whose field at `field` (a JSON pointer) equals `value`, or null. */
   findBy(entity: string, field: string, value: string): Promise<StoredRecord | null>;
   /** Records whose keyword fields contain `keyword`, as `{id, label}` (label = the manifest's labelField). */
   searchByKeyword(entity: string, keyword: string, limit?: number): Promise<Array<{ id: number; label: string }>>;
+  /** Merges records of an entity whose manifest allows `merge` into one new record (`POST {base}/merge`). */
+  merge(entity: string, ids: number[]): Promise<StoredRecord>;
+  /** A reference list (regions, districts…), the children of `parent` when given. */
   getReference(kind: string, parent?: number): Promise<ReferenceItem[]>;
   /** Uploads files for a new record of the entity, or for the existing record `record` (its edit rules decide). */
   upload(entity: string, files: File[], record?: number): Promise<UploadedFile[]>;
@@ -71,85 +92,71 @@ export interface DataProvider {
   /** Validates the draft like create; on success the record exists and the draft is gone. */
   submitDraft(entity: string, id: string): Promise<StoredRecord>;
   /**
-   * Calls a named endpoint of the API (lookup and flow screens): GET sends params as query,
-   * POST as body; `query` adds query parameters to a POST.
-   */
-  call<T>(method: 'GET' | 'POST', path: string, params: Record<string, unknown>, query?: Record<string, unknown>): Promise<T>;
-  /** Posts files as multipart to a named endpoint (a photo upload); `field` names the part. */
-  postFiles<T>(path: string, files: File[], field?: string): Promise<T>;
-  /**
    * A public multipart submission (a manifest's `publicSubmit` route): the record as the
    * `data` field, an optional draft id; the same `idempotencyKey` on a repeat answers the first reply.
    */
-  submitPublic(path: string, data: RecordData, options: { draftId?: string; idempotencyKey: string }): Promise<{ id: number; referenceNumber: string; createdAt: string }>;
-  /** Any request of a subsystem API (the messenger, questionnaires): JSON body or multipart form, query, headers (an idempotency key). */
-  send<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options?: { body?: unknown; form?: FormData; query?: Record<string, string | number | undefined>; headers?: Record<string, string> }): Promise<T>;
+  submitPublic(path: string, data: RecordData, options: { draftId?: string; idempotencyKey: string }): Promise<PublicReceipt>;
 }
 
-export interface Draft {
-  id: string;
-  data: RecordData;
-  updatedAt: string;
-}
-
-const baseOf = (entity: string): string => {
+/**
+ * The API root of an entity (`/api` + its manifest's `base`); an entity no manifest declares
+ * is a programming error, not a request to send.
+ * @example apiBase('appeal') // '/api/appeal'
+ */
+export function apiBase(entity: string): string {
   const manifest = manifests.get(entity);
   if (!manifest) throw new Error(`unknown entity "${entity}"`);
   return `/api${manifest.base}`;
-};
+}
 
-/** Creates the data provider over an HTTP client. */
-export function createDataProvider(http: HttpClient): DataProvider {
+/** A multipart form of files under one field name. */
+export function filesForm(files: File[], field: string): FormData {
+  const form = new FormData();
+  for (const f of files) form.append(field, f, f.name);
+  return form;
+}
+
+/** Creates the record methods over an HTTP client. */
+export function createRecordMethods(http: HttpClient): RecordMethods {
   return {
-    getList: (entity, p) => http.request('POST', `${baseOf(entity)}/list-search`, {
+    getList: (entity, p) => http.request('POST', `${apiBase(entity)}/list-search`, {
       query: p.filters,
       body: { page: p.page, itemsPerPage: p.itemsPerPage, sortBy: p.sortBy, sortDesc: p.sortDesc, multiSort: true },
     }),
-    getOne: (entity, id) => http.request('GET', `${baseOf(entity)}/get/${id}`),
-    getRights: (entity, id) => http.request('GET', `${baseOf(entity)}/rights/${id}`),
-    getEmpty: (entity) => http.request('GET', `${baseOf(entity)}/get/empty`),
-    create: (entity, data) => http.request('POST', `${baseOf(entity)}/create`, { body: data }),
-    update: (entity, id, data) => http.request('PUT', `${baseOf(entity)}/update/${id}`, { body: data }),
+    getOne: (entity, id) => http.request('GET', `${apiBase(entity)}/get/${id}`),
+    getRights: (entity, id) => http.request('GET', `${apiBase(entity)}/rights/${id}`),
+    getEmpty: (entity) => http.request('GET', `${apiBase(entity)}/get/empty`),
+    create: (entity, data) => http.request('POST', `${apiBase(entity)}/create`, { body: data }),
+    update: (entity, id, data) => http.request('PUT', `${apiBase(entity)}/update/${id}`, { body: data }),
     delete: async (entity, id, version) => {
-      await http.request('DELETE', `${baseOf(entity)}/delete/${id}`, { query: { version } });
+      await http.request('DELETE', `${apiBase(entity)}/delete/${id}`, { query: { version } });
     },
-    getHistory: async (entity, id) => (await http.request<{ list: AuditEntry[] }>('GET', `${baseOf(entity)}/audit/${id}`)).list,
+    getAudit: async (entity, id) => (await http.request<{ list: AuditEntry[] }>('GET', `${apiBase(entity)}/audit/${id}`)).list,
     findBy: async (entity, field, value) =>
-      (await http.request<{ record: StoredRecord | null }>('GET', `${baseOf(entity)}/find-by`, { query: { field, value } })).record,
+      (await http.request<{ record: StoredRecord | null }>('GET', `${apiBase(entity)}/find-by`, { query: { field, value } })).record,
     searchByKeyword: async (entity, keyword, limit = 20) =>
-      (await http.request<{ list: Array<{ id: number; label: string }> }>('GET', `${baseOf(entity)}/search-by-keyword`, { query: { keyword, limit } })).list,
+      (await http.request<{ list: Array<{ id: number; label: string }> }>('GET', `${apiBase(entity)}/search-by-keyword`, { query: { keyword, limit } })).list,
+    merge: (entity, ids) => http.request('POST', `${apiBase(entity)}/merge`, { body: { ids } }),
     getReference: async (kind, parent) => (await http.request<{ list: ReferenceItem[] }>('GET', `/api/reference/${kind}`, { query: { parent } })).list,
-    upload: async (entity, files, record) => {
-      const form = new FormData();
-      for (const f of files) form.append('files', f, f.name);
-      return (await http.request<{ list: UploadedFile[] }>('POST', `/api/file-entity/save/${entity}`, { form, query: { record } })).list;
-    },
+    upload: async (entity, files, record) =>
+      (await http.request<{ list: UploadedFile[] }>('POST', `/api/file-entity/save/${entity}`, { form: filesForm(files, 'files'), query: { record } })).list,
     getFileInfo: async (ids) => (ids.length ? (await http.request<{ list: UploadedFile[] }>('GET', '/api/file-entity/info', { query: { ids: ids.join(',') } })).list : []),
-    exportUrl: (entity, p) => http.url(`${baseOf(entity)}/export`, {
+    exportUrl: (entity, p) => http.url(`${apiBase(entity)}/export`, {
       ...p.filters,
       sortBy: p.sortBy.join(','),
       sortDesc: p.sortDesc.map(String).join(','),
     }),
     fileUrl: (id) => http.url(`/api/file-entity/get/${id}`),
     saveDraft: (entity, id, data) => (id
-      ? http.request('PUT', `${baseOf(entity)}/draft/${id}`, { body: data })
-      : http.request('POST', `${baseOf(entity)}/draft`, { body: data })),
-    getDraft: (entity, id) => http.request('GET', `${baseOf(entity)}/draft/${id}`),
-    submitDraft: (entity, id) => http.request('POST', `${baseOf(entity)}/draft/${id}/submit`),
-    postFiles: (path, files, field = 'files') => {
-      const form = new FormData();
-      for (const f of files) form.append(field, f, f.name);
-      return http.request('POST', path, { form });
-    },
+      ? http.request('PUT', `${apiBase(entity)}/draft/${id}`, { body: data })
+      : http.request('POST', `${apiBase(entity)}/draft`, { body: data })),
+    getDraft: (entity, id) => http.request('GET', `${apiBase(entity)}/draft/${id}`),
+    submitDraft: (entity, id) => http.request('POST', `${apiBase(entity)}/draft/${id}/submit`),
     submitPublic: (path, data, options) => {
       const form = new FormData();
       form.append('data', JSON.stringify(data));
       if (options.draftId) form.append('draftId', options.draftId);
       return http.request('POST', path, { form, headers: { 'idempotency-key': options.idempotencyKey } });
     },
-    call: (method, path, params, query) => (method === 'GET'
-      ? http.request('GET', path, { query: { ...query, ...params } as Record<string, string> })
-      : http.request('POST', path, { body: params, ...(query ? { query: query as Record<string, string> } : {}) })),
-    send: (method, path, options = {}) => http.request(method, path, options),
   };
 }

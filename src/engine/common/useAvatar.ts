@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { getSetting } from '../settings.ts';
-import { SESSION_EVENT } from '../session.ts';
+import { getSetting } from '../../client/settings.ts';
+import { SESSION_EVENT } from '../../client/session.ts';
 
 /**
  * The session avatar as an object URL. The file is served only with the bearer token (it

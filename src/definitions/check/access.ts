@@ -1,0 +1,96 @@
+/**
+ * `npm run check` rule for access (`schemas/_access/access.json`, the only file of its
+ * folder): valid against its meta-schema; the user, role and employee entities exist; unit
+ * permissions and the employee's user field name fields of the right type; every permission
+ * of a role or of the guest names an entity's subject (or "all", or a subsystem's); role
+ * codes are unique and the admin and outer roles exist; read-only and hidden fields name
+ * fields of the subject's entity that are not server-owned, and hidden ones a subject the
+ * role may read.
+ */
+import type { AccessDefinition } from '../../generated/meta.ts';
+import { createAbility, rulesFromPermissions } from '../../shared/ability.ts';
+import { isSystemPointer, resolveFieldSchema, scalarType } from '../pointer.ts';
+import { ACCESS_FILE, META_FOR, type CheckContext, type CheckRule } from './context.ts';
+
+/** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger). */
+export const SUBSYSTEM_SUBJECTS = ['Message'] as const;
+
+/** Access: entities, unit permissions, permissions' subjects, roles and field rules. */
+export const accessRule: CheckRule = {
+  name: 'access',
+  run(ctx) {
+    for (const file of ctx.filesIn(/^schemas\/_access\/[^/]+$/)) {
+      if (file !== ACCESS_FILE) {
+        ctx.report(file, '', 'schemas/_access holds only access.json');
+        continue;
+      }
+      if (!ctx.metaValid(file, META_FOR.access)) continue;
+      checkAccess(ctx, file, ctx.json<AccessDefinition>(file));
+    }
+  },
+};
+
+function checkAccess(ctx: CheckContext, file: string, access: AccessDefinition): void {
+  const { report, entities } = ctx;
+  for (const key of ['userEntity', 'roleEntity', 'employeeEntity'] as const) {
+    const id = access[key];
+    if (id !== undefined && !entities.has(id)) report(file, `/${key}`, `entity "${id}" does not exist`);
+  }
+  const unitPermissions = access.unitPermissions;
+  if (unitPermissions) {
+    const at = '/unitPermissions';
+    const fieldOf = (entity: string | undefined, pointer: string, key: string, type: string): void => {
+      const target = entity ? entities.get(entity) : undefined;
+      if (!target) return report(file, key === 'entity' ? `${at}/entity` : `${at}/${key}`, `entity "${entity ?? ''}" does not exist`);
+      const t = target.schema ? resolveFieldSchema(target.schema, pointer) : undefined;
+      if (!t) return report(file, `${at}/${key}`, `field "${pointer}" does not exist in "${entity}"`);
+      if (scalarType(t) !== type) report(file, `${at}/${key}`, `field "${pointer}" of "${entity}" must be of type ${type}`);
+    };
+    fieldOf(unitPermissions.entity, unitPermissions.typeField, 'typeField', 'integer');
+    fieldOf(unitPermissions.entity, unitPermissions.unitField, 'unitField', 'integer');
+    fieldOf(unitPermissions.entity, unitPermissions.permissionsField, 'permissionsField', 'array');
+    fieldOf(unitPermissions.unitEntity, unitPermissions.unitTypeField, 'unitTypeField', 'integer');
+    fieldOf(access.employeeEntity, unitPermissions.employeeUnitField, 'employeeUnitField', 'integer');
+  }
+  if (access.employeeUserField) {
+    const employee = access.employeeEntity ? entities.get(access.employeeEntity)?.schema : undefined;
+    if (!access.employeeEntity) report(file, '/employeeUserField', 'needs employeeEntity');
+    else if (employee && scalarType(resolveFieldSchema(employee, access.employeeUserField) ?? {}) !== 'integer') report(file, '/employeeUserField', `field "${access.employeeUserField}" is no integer field of "${access.employeeEntity}"`);
+  }
+  const subjectNames = new Set(['all', ...SUBSYSTEM_SUBJECTS, ...[...entities.values()].map((e) => e.manifest.subject)]);
+  const checkPermissions = (list: string[], at: string) => list.forEach((p, i) => {
+    const subject = p.slice(p.indexOf(' ') + 1);
+    if (!subjectNames.has(subject)) report(file, `${at}/${i}`, `subject "${subject}" is no entity's subject (nor "all", nor a subsystem's: ${SUBSYSTEM_SUBJECTS.join(', ')})`);
+  });
+  checkPermissions(access.guest.permissions, '/guest/permissions');
+  const codes = new Set<string>();
+  access.roles.forEach((role, i) => {
+    if (codes.has(role.code)) report(file, `/roles/${i}/code`, `duplicate role "${role.code}"`);
+    codes.add(role.code);
+    checkPermissions(role.permissions, `/roles/${i}/permissions`);
+    const ability = createAbility(rulesFromPermissions(role.permissions));
+    for (const list of ['readOnlyFields', 'hiddenFields'] as const) {
+      const seen = new Set<string>();
+      (role[list] ?? []).forEach((rule, j) => {
+        const at = `/roles/${i}/${list}/${j}`;
+        if (seen.has(rule.subject)) report(file, `${at}/subject`, `subject "${rule.subject}" is listed twice in this role`);
+        seen.add(rule.subject);
+        const target = [...entities.values()].find((e) => e.manifest.subject === rule.subject);
+        if (!target) return report(file, `${at}/subject`, `subject "${rule.subject}" is no entity's subject`);
+        // Hidden fields are "cannot read" rules: without the read permission they restrict nothing.
+        if (list === 'hiddenFields' && !ability.can('read', rule.subject)) report(file, `${at}/subject`, `the role may not read "${rule.subject}": hiding its fields restricts nothing`);
+        rule.fields.forEach((pointer, k) => {
+          if (isSystemPointer(pointer)) report(file, `${at}/fields/${k}`, list === 'readOnlyFields' ? `"${pointer}" is a server-owned field: no client changes it anyway` : `"${pointer}" is a server-owned field: every reader needs it`);
+          else if (target.schema && !resolveFieldSchema(target.schema, pointer)) report(file, `${at}/fields/${k}`, `entity "${target.manifest.id}" has no field "${pointer}"`);
+        });
+      });
+    }
+  });
+  if (!codes.has(access.adminRole)) report(file, '/adminRole', `role "${access.adminRole}" is not among the roles`);
+  access.outerRoles.forEach((code, i) => {
+    if (!codes.has(code)) report(file, `/outerRoles/${i}`, `role "${code}" is not among the roles`);
+  });
+  access.outerRolesYur?.forEach((code, i) => {
+    if (!codes.has(code)) report(file, `/outerRolesYur/${i}`, `role "${code}" is not among the roles`);
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * `npm run check` rules for entity manifests (`schemas/<entity>/entity.json`):
+ * - manifests: valid against the meta-schema, id = folder name, unique API base and CASL
+ *   subject, a machine and an adapter that exist, every file the manifest names exists and
+ *   every file in the folder is named by it (a folder without a manifest is reported too).
+ *   Fills `ctx.entities` / `ctx.entityList` with the files found, for the rules after it;
+ * - fields (once the record schema is known): every field the manifest names (keyword
+ *   search, label, scope, unique keys, tree, photo, aggregates, locale, questionnaire)
+ *   exists in the schema with a fitting type.
+ */
+import type { EntityManifest } from '../../generated/meta.ts';
+import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule, type EntityEntry } from './context.ts';
+
+/** Manifests: meta-schema, names, uniqueness, the files they name and the files they do not. */
+export const entityManifestsRule: CheckRule = {
+  name: 'entity manifests',
+  run(ctx) {
+    const { report, sources, implementations } = ctx;
+    const bases = new Map<string, string>();
+    const subjects = new Map<string, string>();
+    for (const file of ctx.filesIn(/^schemas\/[^_][^/]*\/entity\.json$/)) {
+      const dir = file.slice(0, -'/entity.json'.length);
+      const folder = dir.slice('schemas/'.length);
+      const claimed = new Set([file]);
+      if (!ctx.metaValid(file, META_FOR.entity)) continue;
+      const manifest = ctx.json<EntityManifest>(file);
+      if (manifest.id !== folder) report(file, '/id', `id "${manifest.id}" must equal the folder name "${folder}"`);
+      ctx.useKey(file, '/titleKey', manifest.titleKey);
+      if (bases.has(manifest.base)) report(file, '/base', `base "${manifest.base}" is already used by ${bases.get(manifest.base)}`);
+      bases.set(manifest.base, file);
+      if (subjects.has(manifest.subject)) report(file, '/subject', `subject "${manifest.subject}" is already used by ${subjects.get(manifest.subject)}`);
+      subjects.set(manifest.subject, file);
+      if (manifest.workflow && !ctx.machines.has(manifest.workflow) && !sources.has(`workflows/${manifest.workflow}.machine.json`)) {
+        report(file, '/workflow', `machine workflows/${manifest.workflow}.machine.json does not exist`);
+      }
+      if (manifest.remoteSource && implementations.adapters && ![...implementations.adapters].includes(manifest.remoteSource.adapter)) {
+        report(file, '/remoteSource/adapter', `adapter "${manifest.remoteSource.adapter}" is not in the integration registry`);
+      }
+      if (manifest.workflow && manifest.initialStatus) report(file, '/initialStatus', 'an entity with a workflow takes its initial status from the machine');
+
+      const fileOf = (key: 'schema' | 'ui' | 'grid' | 'edit'): string | undefined => {
+        const name = manifest[key];
+        if (!name) return undefined;
+        const path = `${dir}/${name}`;
+        claimed.add(path);
+        if (!sources.has(path)) {
+          report(file, `/${key}`, `file ${path} does not exist`);
+          return undefined;
+        }
+        return path;
+      };
+      const entry: EntityEntry = {
+        manifest, file, dir,
+        schemaFile: fileOf('schema'),
+        uiFile: fileOf('ui'),
+        gridFile: fileOf('grid'),
+        editFile: fileOf('edit'),
+        viewFiles: Object.entries(manifest.views ?? {}).flatMap(([name, viewFile]) => {
+          const path = `${dir}/${viewFile}`;
+          claimed.add(path);
+          if (sources.has(path)) return [path];
+          report(file, `/views/${escape(name)}`, `file ${path} does not exist`);
+          return [];
+        }),
+        seedFile: manifest.seed?.file ? `${dir}/${manifest.seed.file}` : undefined,
+      };
+      if (entry.seedFile) {
+        claimed.add(entry.seedFile);
+        if (!sources.has(entry.seedFile)) report(file, '/seed/file', `file ${entry.seedFile} does not exist`);
+      }
+      for (const other of ctx.filesIn(new RegExp(`^${dir}/[^/]+$`))) {
+        if (!claimed.has(other)) report(other, '', `not named by ${file}`);
+      }
+      ctx.entities.set(manifest.id, entry);
+      ctx.entityList.push(entry);
+    }
+    for (const [file] of sources) {
+      const m = /^schemas\/([^_/][^/]*)\/[^/]+$/.exec(file);
+      if (m && !sources.has(`schemas/${m[1]}/entity.json`)) report(file, '', `folder schemas/${m[1]} has no entity.json`);
+    }
+  },
+};
+
+/** The fields a manifest names exist in its record schema, with fitting types. */
+export const manifestFieldsRule: CheckRule = {
+  name: 'manifest fields',
+  run(ctx) {
+    const { report } = ctx;
+    for (const { manifest, file, schema, schemaFile } of entitiesWithSchema(ctx)) {
+      const field = createFieldCheck(report, schema, schemaFile);
+      manifest.keywordFields?.forEach((p, i) => field(file, `/keywordFields/${i}`, p, { types: ['string'] }));
+      if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
+      if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
+      manifest.scope?.recipients?.forEach((r, i) => field(file, `/scope/recipients/${i}/field`, r.field, { types: ['string'] }));
+      if (manifest.stampOnDownload) {
+        field(file, '/stampOnDownload', manifest.stampOnDownload, { types: ['string'] });
+        if (!manifest.scope?.recipients) report(file, '/stampOnDownload', 'a download stamp needs scope.recipients (whose download counts)');
+      }
+      manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
+      if (manifest.tree) {
+        field(file, '/tree/parentField', manifest.tree.parentField, { types: ['integer'] });
+        if (manifest.tree.sortField) field(file, '/tree/sortField', manifest.tree.sortField, { scalar: true });
+      }
+      if (manifest.photo) field(file, '/photo/field', manifest.photo.field);
+      for (const [name, aggregate] of Object.entries(manifest.aggregates ?? {})) {
+        const at = `/aggregates/${escape(name)}`;
+        aggregate.groupBy?.forEach((p, i) => field(file, `${at}/groupBy/${i}`, p, { scalar: true }));
+        if (aggregate.dateBucket) field(file, `${at}/dateBucket/field`, aggregate.dateBucket.field, { types: ['string'] });
+        aggregate.measures.forEach((m, i) => {
+          if (m.fn === 'count') return;
+          if (!m.field) report(file, `${at}/measures/${i}`, `measure "${m.name}" (${m.fn}) needs a field`);
+          else field(file, `${at}/measures/${i}/field`, m.field, { types: ['integer', 'number'] });
+        });
+      }
+      if (manifest.localeField) field(file, '/localeField', manifest.localeField, { types: ['string'] });
+      if (manifest.questionnaire) {
+        const q = manifest.questionnaire;
+        field(file, '/questionnaire/questionsField', q.questionsField, { types: ['array'] });
+        field(file, '/questionnaire/openFromField', q.openFromField, { types: ['string'] });
+        field(file, '/questionnaire/openToField', q.openToField, { types: ['string'] });
+        if (q.passMarkField) field(file, '/questionnaire/passMarkField', q.passMarkField, { types: ['integer', 'number'] });
+        if (q.showResultsField) field(file, '/questionnaire/showResultsField', q.showResultsField, { types: ['boolean'] });
+        q.publicFields.forEach((p, i) => field(file, `/questionnaire/publicFields/${i}`, p));
+        // The responses entity is another entity's: checked in cross-refs.ts.
+      }
+    }
+  },
+};

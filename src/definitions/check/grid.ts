@@ -1,0 +1,52 @@
+/**
+ * `npm run check` rule for list grids (`schemas/<entity>/grid.json`): valid against the grid
+ * meta-schema; columns, default sort and filters name fields of the record schema (scalar
+ * where sorted or filtered, of the filter kind's type); reference lists exist; filter names
+ * are unique and parent filters exist; a keyword filter has keyword fields to search; the
+ * parameters of a remote source are eq filters of the grid.
+ */
+import type { GridDefinition } from '../../generated/meta.ts';
+import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule } from './context.ts';
+
+/** The record types a filter kind works on (other kinds take any scalar). */
+const FILTER_TYPES: Record<string, string[]> = { dateRange: ['string'], range: ['number', 'integer'], bool: ['boolean'] };
+
+/** Grids: columns, sort, filters and remote-source parameters. */
+export const gridsRule: CheckRule = {
+  name: 'grids',
+  run(ctx) {
+    const { report, references } = ctx;
+    for (const { manifest, file, schema, schemaFile, gridFile } of entitiesWithSchema(ctx)) {
+      if (!gridFile || !ctx.metaValid(gridFile, META_FOR.grid)) continue;
+      const field = createFieldCheck(report, schema, schemaFile);
+      const grid = ctx.json<GridDefinition>(gridFile);
+      grid.columns.forEach((c, i) => {
+        field(gridFile, `/columns/${i}/field`, c.field, { scalar: c.sortable === true });
+        ctx.useKey(gridFile, `/columns/${i}/titleKey`, c.titleKey);
+        if (c.reference && !references.has(c.reference)) report(gridFile, `/columns/${i}/reference`, `reference list "${c.reference}" does not exist`);
+        if (c.format === 'reference' && !c.reference) report(gridFile, `/columns/${i}`, 'a reference column must name its reference list');
+      });
+      grid.defaultSort.forEach((s, i) => field(gridFile, `/defaultSort/${i}/field`, s.field, { scalar: true }));
+      const filterNames = new Set<string>();
+      grid.filters.forEach((flt, i) => {
+        if (filterNames.has(flt.name)) report(gridFile, `/filters/${i}/name`, `duplicate filter "${flt.name}"`);
+        filterNames.add(flt.name);
+        ctx.useKey(gridFile, `/filters/${i}/titleKey`, flt.titleKey);
+        if (flt.kind === 'keyword') {
+          if (!manifest.keywordFields?.length) report(gridFile, `/filters/${i}`, `a keyword filter needs keywordFields in ${file}`);
+        } else if (flt.field) {
+          const types = FILTER_TYPES[flt.kind as string];
+          field(gridFile, `/filters/${i}/field`, flt.field, { scalar: true, ...(types ? { types } : {}) });
+        }
+        if (flt.reference && !references.has(flt.reference)) report(gridFile, `/filters/${i}/reference`, `reference list "${flt.reference}" does not exist`);
+      });
+      grid.filters.forEach((flt, i) => {
+        if (flt.parentFilter && !filterNames.has(flt.parentFilter)) report(gridFile, `/filters/${i}/parentFilter`, `filter "${flt.parentFilter}" does not exist`);
+      });
+      for (const name of Object.keys(manifest.remoteSource?.params ?? {})) {
+        const flt = grid.filters.find((f) => f.name === name);
+        if (flt?.kind !== 'eq') report(file, `/remoteSource/params/${escape(name)}`, `"${name}" must be an eq filter of ${gridFile}`);
+      }
+    }
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * `npm run check` rule for record schemas (`schemas/<entity>/schema.json`): valid against the
+ * record meta-schema, compiling under a strict ajv with the portal vocabulary (a misspelt
+ * keyword fails), every declared property titled with an i18n key, every `reference` naming
+ * a list that exists and a sibling parent field. Sets `schema` on the entity for the rules
+ * after it. `checkRecordSchema` also serves the forms screens declare (flow steps, actions).
+ */
+import type { JSONSchema7 } from 'json-schema';
+import type { ReferenceList } from '../../generated/meta.ts';
+import { META_FOR, escape, type CheckRule, type Report, type UseKey } from './context.ts';
+
+/** Record schemas: meta-schema, strict compile, titles and reference lists. */
+export const recordSchemasRule: CheckRule = {
+  name: 'record schemas',
+  run(ctx) {
+    for (const entry of ctx.entityList) {
+      const { schemaFile } = entry;
+      if (!schemaFile || !ctx.metaValid(schemaFile, META_FOR.record)) continue;
+      const schema = ctx.json<JSONSchema7>(schemaFile);
+      try {
+        ctx.strict.compile(schema);
+      } catch (error) {
+        ctx.report(schemaFile, '', `does not compile: ${(error as Error).message}`);
+      }
+      checkRecordSchema(schemaFile, schema, ctx.references, ctx.report, ctx.useKey);
+      entry.schema = schema;
+    }
+  },
+};
+
+/**
+ * Titles are i18n keys; every declared property has one; reference lists and parents exist.
+ * @example checkRecordSchema('screens/register.json', step.schema, ctx.references, ctx.report, ctx.useKey)
+ */
+export function checkRecordSchema(file: string, root: JSONSchema7, references: Map<string, ReferenceList>, report: Report, useKey: UseKey): void {
+  // `declaring` is false inside if/then/else and combinators: properties there only
+  // constrain fields declared elsewhere, so they need no title of their own.
+  const walk = (node: unknown, pointer: string, parent?: JSONSchema7, declaring = true): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      node.forEach((n, i) => walk(n, `${pointer}/${i}`, parent, declaring));
+      return;
+    }
+    const schema = node as JSONSchema7 & { reference?: { list: string; parentField?: string } };
+    if (typeof schema.title === 'string') useKey(file, `${pointer}/title`, schema.title);
+    if (schema.reference) {
+      if (!references.has(schema.reference.list)) report(file, `${pointer}/reference/list`, `reference list "${schema.reference.list}" does not exist`);
+      const pf = schema.reference.parentField;
+      if (pf && !parent?.properties?.[pf]) report(file, `${pointer}/reference/parentField`, `sibling field "${pf}" does not exist`);
+    }
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'properties' || key === 'definitions') {
+        for (const [name, child] of Object.entries(value as Record<string, JSONSchema7>)) {
+          if (declaring && key === 'properties' && typeof child === 'object' && !child.$ref && typeof child.title !== 'string') {
+            report(file, `${pointer}/properties/${escape(name)}`, 'property has no title (an i18n key)');
+          }
+          walk(child, `${pointer}/${key}/${escape(name)}`, schema, declaring);
+        }
+      } else if (key === 'items' || key === 'additionalItems') {
+        walk(value, `${pointer}/${key}`, schema, declaring);
+      } else if (['oneOf', 'anyOf', 'allOf', 'if', 'then', 'else', 'not'].includes(key)) {
+        walk(value, `${pointer}/${key}`, schema, false);
+      }
+    }
+  };
+  walk(root, '');
+}

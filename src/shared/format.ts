@@ -2,7 +2,8 @@
  * How list cells are shown (spec §9): dates DD.MM.YYYY, date-times DD.MM.YYYY hh:mm in
  * Tashkent time, UZS money without decimals, numbers grouped with spaces, booleans as
  * yes/no, statuses, enum titles and reference names translated. Pure and isomorphic: the
- * grid and the server's XLSX export follow the same rules from this one module.
+ * grid and the server's XLSX export follow the same rules from this one module; which rule
+ * a format uses is its entry in `cell-formats.ts`.
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { GridDefinition } from '../generated/meta.ts';
@@ -222,29 +223,6 @@ export function valueAt(record: unknown, pointer: string): unknown {
     node = node[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
   return node;
-}
-
-/**
- * The text of one cell. Arrays (multi-choice fields) are formatted item by item and
- * joined with commas.
- */
-export function formatCell(value: unknown, format: ColumnFormat, ctx: FormatContext): string {
-  if (Array.isArray(value)) return value.map((v) => formatCell(v, format, ctx)).filter(Boolean).join(', ');
-  if (value === null || value === undefined) return '';
-  switch (format.kind) {
-    case 'date': return formatDate(value);
-    case 'datetime': return formatDateTime(value);
-    case 'money': return formatMoney(value);
-    case 'number': return formatNumber(value, ctx.locale);
-    case 'boolean': return formatBoolean(value, ctx.translate);
-    case 'status': return statusLabel(value, ctx.translate);
-    case 'enum': return enumLabel(value, format.options, ctx.translate);
-    case 'reference': {
-      const id = Number(value);
-      return referenceLabel(value, format.reference && Number.isFinite(id) ? ctx.reference?.(format.reference, id) : undefined, ctx.locale);
-    }
-    default: return isRecord(value) ? JSON.stringify(value) : String(value);
-  }
 }
 
 /**

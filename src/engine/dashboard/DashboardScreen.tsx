@@ -6,8 +6,9 @@ import type { ScreenProps } from '../types.ts';
 import type { DashboardField, DashboardFilter, DashboardOptions, DashboardPanel } from './types.ts';
 import { useGetPanelRows, useGetReference } from '../../client/react/hooks.ts';
 import { Heading, Notice, PageSpinner, ShellButton } from '../common/primitives.tsx';
-import { localizedName, pickLocale } from '../../shared/locales.ts';
-import { formatDate, formatMoney, formatNumber } from '../../shared/format.ts';
+import { pickLocale } from '../../shared/locales.ts';
+import { DISPLAY_FORMATS, formatValue } from '../../shared/cell-formats.ts';
+import type { FormatContext } from '../../shared/format.ts';
 import { TIME_ZONE } from '../../shared/format.ts';
 
 // apexcharts arrives only with a chart panel, never with the first visit.
@@ -23,24 +24,21 @@ const initialValues = (filters: DashboardFilter[]): Record<string, string> =>
 
 /** A labeller of values by a field's format and reference list. */
 function useFieldLabel(fields: Array<DashboardField | undefined>) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const locale = pickLocale(i18n.language);
   const kinds = [...new Set(fields.map((f) => f?.reference).filter((k): k is string => Boolean(k)))];
   // Reference lists are few and cached for ten minutes; one hook per distinct kind, in a stable order.
   const lists = kinds.map((kind) => ({ kind, query: useGetReference(kind) }));
+  const ctx: FormatContext = {
+    locale,
+    translate: (key) => (i18n.exists(key) ? t(key) : undefined),
+    reference: (kind, id) => lists.find((l) => l.kind === kind)?.query.data?.find((i) => i.id === id),
+  };
   return (field: DashboardField | undefined, value: unknown): string => {
     if (value === null || value === undefined || value === '') return '—';
-    if (field?.reference) {
-      const item = lists.find((l) => l.kind === field.reference)?.query.data?.find((i) => i.id === Number(value));
-      return item ? localizedName(item, locale) : String(value);
-    }
-    switch (field?.format) {
-      case 'money': return formatMoney(value);
-      case 'number': return formatNumber(value, locale);
-      case 'date': return formatDate(value);
-      case 'day': return String(value).slice(8, 10);
-      default: return String(value);
-    }
+    // A field with a reference list names its values from it, whatever its format.
+    if (field?.reference) return formatValue(value, 'reference', { reference: field.reference }, ctx);
+    return formatValue(value, field?.format ?? 'text', {}, ctx);
   };
 }
 
@@ -151,13 +149,16 @@ function PanelTable({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
         <tbody>
           {rows.map((row, i) => (
             <tr key={i} data-row={i}>
-              {columns.map((c) => (
-                <td key={c.field} data-cell={c.field} data-label={t(c.titleKey)} className={c.format === 'money' || c.format === 'number' ? s.num : s.td}>
-                  {c.format === 'link' && typeof row[c.field] === 'string'
-                    ? <a href={String(row[c.field])} download>{t(c.titleKey)}</a>
-                    : label(c, row[c.field])}
-                </td>
-              ))}
+              {columns.map((c) => {
+                const shown = c.format ? DISPLAY_FORMATS[c.format] : undefined;
+                return (
+                  <td key={c.field} data-cell={c.field} data-label={t(c.titleKey)} className={shown?.numeric ? s.num : s.td}>
+                    {shown?.href && typeof row[c.field] === 'string'
+                      ? <a href={String(row[c.field])} download>{t(c.titleKey)}</a>
+                      : label(c, row[c.field])}
+                  </td>
+                );
+              })}
             </tr>
           ))}
         </tbody>

@@ -1,3 +1,5 @@
+import type { DisplayFormat } from '../../shared/cell-formats.ts';
+
 /** A filter of a dashboard: a reference list, fixed choices or a month; its value goes to every panel that lists it. */
 export interface DashboardFilter {
   /** Query parameter name (a grid filter of the source entity, `bucket`, `month`…). */
@@ -21,8 +23,11 @@ export interface DashboardFilter {
 export interface DashboardField {
   field: string;
   titleKey: string;
-  /** `link`: the value is a URL, shown as a link named by the column title (e.g. a download). */
-  format?: 'text' | 'number' | 'money' | 'date' | 'day' | 'link';
+  /**
+   * A display format (`src/shared/cell-formats.ts`); `link`: the value is a URL, shown as a
+   * link named by the column title (e.g. a download); `day`: the day of a date.
+   */
+  format?: DisplayFormat;
   /** The value is an id of this reference list: show its localized name. */
   reference?: string;
 }

@@ -5,7 +5,8 @@ import type { JSONSchema7 } from 'json-schema';
 import { useGetAudit, useGetReferences } from '../../client/react/hooks.ts';
 import type { ReferenceItem } from '../../client/data-provider.ts';
 import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
-import { formatCell, formatDateTime, resolveColumnFormat, type ColumnFormat, type FormatContext, type GridColumn, type Translate } from '../../shared/format.ts';
+import { formatCell } from '../../shared/cell-formats.ts';
+import { formatDateTime, resolveColumnFormat, type ColumnFormat, type FormatContext, type GridColumn, type Translate } from '../../shared/format.ts';
 import { pickLocale } from '../../shared/locales.ts';
 import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
 

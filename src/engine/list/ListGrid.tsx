@@ -9,7 +9,8 @@ import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, RowSelectio
 import { Badge, makeStyles, type BadgeProps } from '@fluentui/react-components';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { StoredRecord } from '../../client/data-provider.ts';
-import { formatCell, resolveColumnFormat, statusLabel, valueAt, type FormatContext } from '../../shared/format.ts';
+import { resolveColumnFormat, statusLabel, valueAt, type FormatContext } from '../../shared/format.ts';
+import { CELL_FORMATS, formatCell } from '../../shared/cell-formats.ts';
 import type { SortItem } from './list-state.ts';
 
 /**
@@ -76,6 +77,7 @@ export default function ListGrid({ def, rows, sort, onSortChange, onOpen, format
   const sortableFields = useMemo(() => new Set(def.grid.defaultSort.map((s) => s.field)), [def]);
   const columnDefs = useMemo<ColDef<StoredRecord>[]>(() => def.grid.columns.map((column) => {
     const cellFormat = resolveColumnFormat(column, def.schema);
+    const shown = CELL_FORMATS[cellFormat.kind];
     const index = sort.findIndex((s) => s.field === column.field);
     const active = index >= 0 ? sort[index]! : undefined;
     return {
@@ -93,8 +95,8 @@ export default function ListGrid({ def, rows, sort, onSortChange, onOpen, format
       sortIndex: active && sort.length > 1 ? index : null,
       hide: column.hidden === true,
       ...(column.width ? { width: column.width } : { flex: 1, minWidth: 120 }),
-      ...(cellFormat.kind === 'money' || cellFormat.kind === 'number' ? { type: 'rightAligned' } : {}),
-      ...(cellFormat.kind === 'status' ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor } } : {}),
+      ...(shown.numeric ? { type: 'rightAligned' } : {}),
+      ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor } } : {}),
     } satisfies ColDef<StoredRecord>;
   }), [def, sort, format, statusColor, title, sortableFields]);
 

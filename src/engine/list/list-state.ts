@@ -8,6 +8,7 @@ import type { GridDefinition } from '../../generated/meta.ts';
 import type { ListParams } from '../../client/data-provider.ts';
 import { getSetting, setSetting } from '../../client/settings.ts';
 import { sortName } from '../../shared/format.ts';
+import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
 
 /** Page sizes offered (spec §9). */
 export const PAGE_SIZES = [10, 20, 30, 50, 100] as const;
@@ -35,12 +36,8 @@ export interface ListState {
 
 type Filter = GridDefinition['filters'][number];
 
-/** The query names one filter occupies: ranges use `<name>From`/`<name>To`, a date range also `<name>`. */
-export function filterParamNames(filter: Filter): string[] {
-  if (filter.kind === 'dateRange') return [filter.name, `${filter.name}From`, `${filter.name}To`];
-  if (filter.kind === 'range') return [`${filter.name}From`, `${filter.name}To`];
-  return [filter.name];
-}
+/** The query names one filter occupies: ranges use `<name>From`/`<name>To`, a date range also `<name>` (the filter kind's `params`). */
+export const filterParamNames = (filter: Filter): string[] => FILTER_KINDS[filter.kind].params(filter.name);
 
 /** Every query name the grid's filters occupy. */
 export const allFilterParams = (grid: GridDefinition): string[] => grid.filters.flatMap(filterParamNames);

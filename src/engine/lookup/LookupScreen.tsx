@@ -11,11 +11,12 @@ import { useDataProvider, useGetLookupStats, useGetReference } from '../../clien
 import { HttpError } from '../../client/http.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
-import { formatDate, formatDateTime, formatMoney } from '../../shared/format.ts';
-import { localizedName, type Locale } from '../../shared/locales.ts';
+import type { FormatContext } from '../../shared/format.ts';
+import { formatValue, type DisplayFormat } from '../../shared/cell-formats.ts';
+import { localizedName, pickLocale, type Locale } from '../../shared/locales.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 
-type ResultField = { field: string; titleKey: string; format?: 'text' | 'date' | 'datetime' | 'money' | 'status' };
+type ResultField = { field: string; titleKey: string; format?: DisplayFormat };
 
 /**
  * One tab of a lookup screen: any of the screen's options replaced for this tab (its own query
@@ -60,14 +61,9 @@ export interface LookupOptions {
 const read = (row: Record<string, unknown>, pointer: string): unknown =>
   pointer.split('/').slice(1).reduce<unknown>((node, seg) => (node as Record<string, unknown> | undefined)?.[seg], row);
 
-const show = (value: unknown, format: ResultField['format'], t: (k: string) => string): string => {
-  if (value === null || value === undefined || value === '') return '—';
-  if (format === 'date') return formatDate(String(value));
-  if (format === 'datetime') return formatDateTime(String(value));
-  if (format === 'money') return formatMoney(Number(value));
-  if (format === 'status') return t(`status.${String(value)}`);
-  return String(value);
-};
+/** A result value in its display format; a dash when there is none. */
+const show = (value: unknown, format: ResultField['format'], ctx: FormatContext): string =>
+  value === null || value === undefined || value === '' ? '—' : formatValue(value, format ?? 'text', {}, ctx);
 
 /** Rows of an answer: `{list}`, a summary with `count` (empty at 0), an object, or nothing. */
 const rowsOf = (reply: unknown): Array<Record<string, unknown>> => {
@@ -99,6 +95,8 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const [modal, setModal] = useState<string | undefined>(undefined);
   const refTabs = useGetReference(options.tabsFrom?.reference);
   const stats = useGetLookupStats(options.statsEndpoint);
+  // A missing status text shows its key, as the lookups always have.
+  const formatContext: FormatContext = { locale: pickLocale(i18n.language), translate: (key) => t(key) };
 
   const switchTab = (id: string) => {
     setTabId(id);
@@ -189,7 +187,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
               <TableBody>
                 {answer.map((row, i) => (
                   <TableRow key={i} data-row={i}>
-                    {options.result.map((f) => <TableCell key={f.field} data-result-field={f.field}>{show(read(row, f.field), f.format, t)}</TableCell>)}
+                    {options.result.map((f) => <TableCell key={f.field} data-result-field={f.field}>{show(read(row, f.field), f.format, formatContext)}</TableCell>)}
                   </TableRow>
                 ))}
               </TableBody>
@@ -202,7 +200,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
               {options.result.map((f) => (
                 <TableRow key={f.field} data-result-field={f.field}>
                   <TableCell className={s.label}><Body1>{t(f.titleKey)}</Body1></TableCell>
-                  <TableCell className={s.value}>{show(read(row, f.field), f.format, t)}</TableCell>
+                  <TableCell className={s.value}>{show(read(row, f.field), f.format, formatContext)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

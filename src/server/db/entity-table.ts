@@ -4,6 +4,7 @@ import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { MachineDefinition } from '../../generated/meta.ts';
 import { BUSINESS_UTC_OFFSET_MINUTES } from '../../shared/business-day.ts';
 import { isSystemPointer, pointerSegments, resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
+import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
 
 export type SqlType = 'text' | 'bigint' | 'numeric' | 'boolean' | 'date' | 'timestamptz';
 
@@ -185,7 +186,7 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
     const col = f.field ? columns.get(f.field) : undefined;
     if (!col) continue;
     // Equality filters are combined with the default sort so a filtered first page is an index range scan.
-    if (f.kind === 'eq' || f.kind === 'in' || f.kind === 'bool') {
+    if (FILTER_KINDS[f.kind].equality) {
       wantedIndexes.push([col.column, ...sortKey]);
       eqColumns.push(col.column);
     } else wantedIndexes.push([col.column]);

@@ -3,7 +3,6 @@ import type { JSONSchema7 } from 'json-schema';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { errorBodySchema } from '../errors.ts';
 import { fileReply } from '../reply-schemas.ts';
@@ -12,29 +11,10 @@ import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { touchesHiddenField } from '../../shared/hidden-fields.ts';
 import type { ReferenceService } from '../store/references.ts';
 import type { Translator } from '../i18n.ts';
-import {
-  dateParts, enumLabel, formatBoolean, referenceLabel, resolveColumnFormat, statusLabel, tashkentParts, valueAt,
-  type ColumnFormat, type GridColumn, type Translate,
-} from '../../shared/format.ts';
+import { resolveColumnFormat, tashkentParts, valueAt, type ColumnFormat, type GridColumn, type Translate } from '../../shared/format.ts';
+import { EXCEL_CELLS } from './excel-cells.ts';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/**
- * The Excel number format of a column. `#,##0` is Excel's grouping code: the reader's Excel
- * shows its own grouping mark (a space in ru/uz), which a literal `# ##0` would not.
- */
-function numFmtOf(field: string, format: ColumnFormat, schema: JSONSchema7): string | undefined {
-  switch (format.kind) {
-    case 'date': return 'dd.mm.yyyy';
-    case 'datetime': return 'dd.mm.yyyy hh:mm';
-    case 'money': return '#,##0';
-    case 'number': {
-      const type = scalarType(resolveFieldSchema(schema, field) ?? {});
-      return type === 'integer' ? '#,##0' : '#,##0.00';
-    }
-    default: return undefined;
-  }
-}
 
 /** Query parameters besides the grid's filters. */
 const exportParams: Record<string, JSONSchema7> = {
@@ -43,33 +23,14 @@ const exportParams: Record<string, JSONSchema7> = {
   lang: { type: 'string' },
 };
 
-/** A calendar date or instant as the Date exceljs stores: the Tashkent wall clock, read as UTC. */
-function excelDate(value: unknown, withTime: boolean): Date | null {
-  const p = dateParts(value);
-  if (!p) return null;
-  return new Date(Date.UTC(p.year, p.month - 1, p.day, withTime ? p.hour : 0, withTime ? p.minute : 0, withTime ? p.second : 0));
-}
-
-/** One cell as Excel should hold it: real dates and numbers, localized names as text. */
+/**
+ * One cell as Excel should hold it (the format's entry in excel-cells.ts): real dates and
+ * numbers, localized names as text; a multi-choice field's items joined with commas.
+ */
 export function excelValue(value: unknown, format: ColumnFormat, locale: Locale, translate: Translate, references: ReferenceService): ExcelJS.CellValue {
   if (Array.isArray(value)) return value.map((v) => excelValue(v, format, locale, translate, references)).filter((v) => v !== null && v !== '').join(', ');
   if (value === null || value === undefined || value === '') return null;
-  switch (format.kind) {
-    case 'date': return excelDate(value, false);
-    case 'datetime': return excelDate(value, true);
-    case 'money':
-    case 'number': {
-      const n = Number(value);
-      if (!Number.isFinite(n)) return String(value);
-      return format.kind === 'money' ? Math.round(n) : n;
-    }
-    case 'boolean': return formatBoolean(value, translate);
-    case 'status': return statusLabel(value, translate);
-    case 'enum': return enumLabel(value, format.options, translate);
-    case 'reference': return referenceLabel(value, format.reference ? references.get(format.reference, Number(value)) : undefined, locale);
-    // Plain columns keep numbers as numbers (an id stays sortable in Excel), anything else is text.
-    default: return typeof value === 'number' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value as string | boolean);
-  }
+  return EXCEL_CELLS[format.kind].value(value, format, { locale, translate, reference: (kind, id) => references.get(kind, id) });
 }
 
 /** A translator that says "missing" instead of echoing the key, so callers can fall back. */
@@ -161,7 +122,7 @@ async function writeWorkbook(
     views: [{ state: 'frozen', ySplit: 1 }],
   });
   sheet.columns = columns.map(({ column, format }) => {
-    const numFmt = numFmtOf(column.field, format, def.schema);
+    const numFmt = EXCEL_CELLS[format.kind].numFmt?.(column.field, def.schema);
     return {
       header: translator.t(locale, column.titleKey),
       key: column.field,

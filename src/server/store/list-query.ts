@@ -1,7 +1,8 @@
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { EntityTable, SqlType } from '../db/entity-table.ts';
+import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
+import { escapeLike, filterConditions, type FilterSqlContext } from './filter-sql.ts';
 import { ApiError } from '../errors.ts';
-import { INPUT_NUMBER_LIMIT } from '../hostile-input.ts';
 import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 import type { JSONSchema7 } from 'json-schema';
 import { isHiddenField, touchesHiddenField } from '../../shared/hidden-fields.ts';
@@ -62,24 +63,7 @@ export function filterQuerySchema(def: EntityDefinition): JSONSchema7 {
   for (const f of def.grid.filters) {
     const field = f.field ? resolveFieldSchema(def.schema, f.field) : undefined;
     const scalar: JSONSchema7 = field ? pickScalar(field) : { type: 'string', maxLength: 200 };
-    switch (f.kind) {
-      case 'keyword':
-        properties[f.name] = { type: 'string', maxLength: 200 };
-        break;
-      case 'eq':
-      case 'bool':
-        properties[f.name] = scalar;
-        break;
-      case 'in':
-        properties[f.name] = { type: 'string', maxLength: 2000, pattern: '^[^,]+(,[^,]+)*$' };
-        break;
-      case 'dateRange':
-        for (const suffix of ['', 'From', 'To']) properties[`${f.name}${suffix}`] = { type: 'string', format: 'date' };
-        break;
-      case 'range':
-        for (const suffix of ['From', 'To']) properties[`${f.name}${suffix}`] = { type: 'number' };
-        break;
-    }
+    Object.assign(properties, FILTER_KINDS[f.kind].querySchema(f.name, scalar));
   }
   return { type: 'object', additionalProperties: false, properties };
 }
@@ -89,8 +73,6 @@ function pickScalar(field: JSONSchema7): JSONSchema7 {
   if (type === 'integer' || type === 'number' || type === 'boolean') return { type };
   return { type: 'string', maxLength: 200 };
 }
-
-const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `createdAt`, `customer.surname` or `/customer/surname` → `/customer/surname`. */
 export const normalizeSortField = (name: string): string => (name.startsWith('/') ? name : `/${name.split('.').join('/')}`);
@@ -110,52 +92,11 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
     return `$${params.length}`;
   };
   const columnOf = (pointer: string): string => table.columns.get(pointer)!.column;
+  const sql: FilterSqlContext = { column: (pointer) => table.columns.get(pointer)!, param, keywordText: () => keywordColumn(def, table, hidden) };
   for (const f of def.grid.filters) {
-    const value = filters[f.name];
     const given = [f.name, `${f.name}From`, `${f.name}To`].some((name) => filters[name] !== undefined && filters[name] !== '');
     if (given && f.field && touchesHiddenField(hidden, f.field)) throw new ApiError(400, 'errors.badFilter', { params: { name: f.name } });
-    switch (f.kind) {
-      case 'keyword': {
-        const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
-        if (text) where.push(`${keywordColumn(def, table, hidden)} LIKE ${param(`%${escapeLike(text)}%`)}`);
-        break;
-      }
-      case 'eq':
-      case 'bool':
-        if (value !== undefined && value !== '') where.push(`${columnOf(f.field!)} = ${param(value)}`);
-        break;
-      case 'in': {
-        if (typeof value !== 'string' || !value) break;
-        const col = table.columns.get(f.field!)!;
-        const items = value.split(',').map((v) => v.trim());
-        const numeric = col.type === 'bigint' || col.type === 'numeric';
-        if (numeric && items.some((v) => !/^-?\d+(\.\d+)?$/.test(v))) throw new ApiError(400, 'errors.badFilter', { params: { name: f.name } });
-        // The input gate sees one string here: each number of the list is held to its limit.
-        if (numeric && items.some((v) => Math.abs(Number(v)) > INPUT_NUMBER_LIMIT)) {
-          throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: `/${f.name}`, key: 'hostileInput.numberRange', params: { limit: INPUT_NUMBER_LIMIT } }] });
-        }
-        where.push(`${col.column} = ANY(${param(numeric ? items.map(Number) : items)}::${col.type}[])`);
-        break;
-      }
-      case 'dateRange': {
-        const col = table.columns.get(f.field!)!;
-        const from = (filters[`${f.name}From`] ?? value) as string | undefined;
-        const to = (filters[`${f.name}To`] ?? value) as string | undefined;
-        // Day bounds are taken in the business time zone so "today" means today in Tashkent.
-        const bound = (d: string, next: boolean) => col.type === 'timestamptz'
-          ? `((${param(d)}::date${next ? ' + 1' : ''})::timestamp AT TIME ZONE '${BUSINESS_TIME_ZONE}')`
-          : `(${param(d)}::date${next ? ' + 1' : ''})`;
-        if (from) where.push(`${col.column} >= ${bound(from, false)}`);
-        if (to) where.push(`${col.column} < ${bound(to, true)}`);
-        break;
-      }
-      case 'range': {
-        const col = columnOf(f.field!);
-        if (filters[`${f.name}From`] !== undefined) where.push(`${col} >= ${param(filters[`${f.name}From`])}`);
-        if (filters[`${f.name}To`] !== undefined) where.push(`${col} <= ${param(filters[`${f.name}To`])}`);
-        break;
-      }
-    }
+    where.push(...filterConditions(f, filters, sql));
   }
 
   const sortable = new Set([

@@ -1,0 +1,78 @@
+import type { DerivedColumn } from '../db/entity-table.ts';
+import { ApiError } from '../errors.ts';
+import { INPUT_NUMBER_LIMIT } from '../hostile-input.ts';
+import { FILTER_KINDS, type FilterKind, type FilterValues, type GridFilter, type RawFilterValues } from '../../shared/filter-kinds.ts';
+import { BUSINESS_TIME_ZONE } from './list-query.ts';
+
+/**
+ * The SQL side of the filter-kind registry (`src/shared/filter-kinds.ts`): for each kind, the
+ * conditions of the WHERE clause a given filter adds, with bound parameters. Typed by the
+ * kind names, so a kind added to the meta-schema without SQL here does not compile.
+ */
+
+/** What a kind's SQL needs from the query being built. */
+export interface FilterSqlContext {
+  /** The table column of a record pointer (the grid check guarantees filtered fields have one). */
+  column(pointer: string): DerivedColumn;
+  /** Binds a value and returns its placeholder (`$n`). */
+  param(value: unknown): string;
+  /** The keyword text expression the reader may search (`list-query.ts` keywordColumn). */
+  keywordText(): string;
+}
+
+/** The WHERE conditions of one filter of kind `V`'s value; joined with AND by the caller. */
+export type FilterSql<V> = (value: V, filter: GridFilter, ctx: FilterSqlContext) => string[];
+
+/** Escapes LIKE wildcards so typed text matches literally. */
+export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const equals: FilterSql<unknown> = (value, filter, ctx) => [`${ctx.column(filter.field!).column} = ${ctx.param(value)}`];
+
+/** Every kind's SQL, one entry each. */
+export const FILTER_SQL: { readonly [K in FilterKind]: FilterSql<FilterValues[K]> } = {
+  keyword: (text, _filter, ctx) => [`${ctx.keywordText()} LIKE ${ctx.param(`%${escapeLike(text)}%`)}`],
+  eq: equals,
+  bool: equals,
+  in(items, filter, ctx) {
+    const col = ctx.column(filter.field!);
+    const numeric = col.type === 'bigint' || col.type === 'numeric';
+    if (numeric && items.some((v) => !/^-?\d+(\.\d+)?$/.test(v))) throw new ApiError(400, 'errors.badFilter', { params: { name: filter.name } });
+    // The input gate sees one string here: each number of the list is held to its limit.
+    if (numeric && items.some((v) => Math.abs(Number(v)) > INPUT_NUMBER_LIMIT)) {
+      throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: `/${filter.name}`, key: 'hostileInput.numberRange', params: { limit: INPUT_NUMBER_LIMIT } }] });
+    }
+    return [`${col.column} = ANY(${ctx.param(numeric ? items.map(Number) : items)}::${col.type}[])`];
+  },
+  dateRange({ from, to }, filter, ctx) {
+    const col = ctx.column(filter.field!);
+    // Day bounds are taken in the business time zone so "today" means today in Tashkent.
+    const bound = (d: string, next: boolean) => col.type === 'timestamptz'
+      ? `((${ctx.param(d)}::date${next ? ' + 1' : ''})::timestamp AT TIME ZONE '${BUSINESS_TIME_ZONE}')`
+      : `(${ctx.param(d)}::date${next ? ' + 1' : ''})`;
+    const where: string[] = [];
+    if (from) where.push(`${col.column} >= ${bound(from, false)}`);
+    if (to) where.push(`${col.column} < ${bound(to, true)}`);
+    return where;
+  },
+  range({ from, to }, filter, ctx) {
+    const col = ctx.column(filter.field!).column;
+    const where: string[] = [];
+    if (from !== undefined) where.push(`${col} >= ${ctx.param(from)}`);
+    if (to !== undefined) where.push(`${col} <= ${ctx.param(to)}`);
+    return where;
+  },
+};
+
+/** One kind's parse-then-SQL; generic so the value's type follows the kind. */
+function conditionsOfKind<K extends FilterKind>(kind: K, filter: GridFilter, raw: RawFilterValues, ctx: FilterSqlContext): string[] {
+  const value = FILTER_KINDS[kind].parse(raw, filter.name);
+  return value === undefined ? [] : FILTER_SQL[kind](value, filter, ctx);
+}
+
+/**
+ * The WHERE conditions of one grid filter given the raw query values; none when the filter
+ * is not given.
+ * @example filterConditions({ name: 'price', kind: 'range', field: '/price' }, { priceFrom: 5 }, ctx) // ['price >= $1']
+ */
+export const filterConditions = (filter: GridFilter, raw: RawFilterValues, ctx: FilterSqlContext): string[] =>
+  conditionsOfKind(filter.kind, filter, raw, ctx);

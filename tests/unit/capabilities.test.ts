@@ -74,6 +74,7 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
       writeFileSync(path.join(dir, 'half', 'schema.json'), JSON.stringify({ properties: { half: { type: 'boolean' } } }));
       expect(capabilityNames(dir)).toEqual(['half', 'stamp']);
       expect(missingParts('half', dir)).toEqual(['check.ts', 'plugin.ts']);
+      await expect(loadCapabilityChecks(dir)).rejects.toThrow(/capability half .* lacks check\.ts, plugin\.ts/);
       rmSync(path.join(dir, 'half'), { recursive: true });
       expect((await loadCapabilityChecks(dir)).map((r) => r.name)).toEqual(['stamp']);
       const composed = composeEntityMetaSchema(readJson(ENTITY_META_BASE_FILE), capabilityFragments(dir));

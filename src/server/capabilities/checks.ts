@@ -1,7 +1,9 @@
 /**
  * The manifest capabilities' `npm run check` rules, found by reading the capability folders
  * (registry.ts) once, when this module loads, so that `checkDefinitions` stays synchronous;
- * and the rule that the composed entity meta-schema is current.
+ * and the rule that the composed entity meta-schema is current. src/definitions/check.ts
+ * imports this module and waits for it: a capability's check.ts imports the rule context
+ * (definitions/check/context.ts), never definitions/check.ts itself.
  */
 import type { CheckRule } from '../../definitions/check/context.ts';
 import {
@@ -26,10 +28,14 @@ export const composedMetaSchemaRule: CheckRule = {
     }
     const onDisk = ctx.sources.get(ENTITY_META_FILE)?.json;
     if (onDisk === undefined || metaSchemaText(onDisk) !== metaSchemaText(composed)) {
-      ctx.report(ENTITY_META_FILE, '', `is not composed from ${ENTITY_META_BASE_FILE} and the capability fragments (src/server/capabilities/*/schema.json): run npm run codegen`);
+      const parts = `${ENTITY_META_BASE_FILE} and the capability fragments (src/server/capabilities/*/schema.json)`;
+      ctx.report(ENTITY_META_FILE, '', `is not composed from ${parts}: run npm run codegen`);
     }
   },
 };
 
-/** The rules the capabilities add to `npm run check`: the composed meta-schema, then each capability's rule in folder-name order. */
+/**
+ * The rules the capabilities add to `npm run check`: the composed meta-schema, then each
+ * capability's rule in folder-name order.
+ */
 export const CAPABILITY_RULES: readonly CheckRule[] = [composedMetaSchemaRule, ...(await loadCapabilityChecks())];

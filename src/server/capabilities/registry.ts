@@ -37,7 +37,8 @@ export const ENTITY_META_FILE = 'schemas/_meta/entity.schema.json';
 export const ENTITY_META_BASE_FILE = 'schemas/_meta/entity.base.schema.json';
 
 /** What the composed file says of itself, so that nobody edits it by hand. */
-const COMPOSED_NOTE = 'Composed by npm run codegen from entity.base.schema.json and the capability fragments src/server/capabilities/<key>/schema.json: edit those, not this file.';
+const COMPOSED_NOTE = 'Composed by npm run codegen from entity.base.schema.json and the capability fragments '
+  + 'src/server/capabilities/<key>/schema.json: edit those, not this file.';
 
 /** A capability's `schema.json`: the manifest properties it adds and the definitions they refer to. */
 export interface CapabilityFragment {
@@ -76,7 +77,8 @@ export function missingParts(name: string, dir: string = CAPABILITIES_DIR): stri
 
 /** Every capability's meta-schema fragment, by name. */
 export function capabilityFragments(dir: string = CAPABILITIES_DIR): Map<string, CapabilityFragment> {
-  return new Map(capabilityNames(dir).map((name) => [name, JSON.parse(readFileSync(path.join(dir, name, 'schema.json'), 'utf8')) as CapabilityFragment]));
+  const read = (name: string): CapabilityFragment => JSON.parse(readFileSync(path.join(dir, name, 'schema.json'), 'utf8')) as CapabilityFragment;
+  return new Map(capabilityNames(dir).map((name) => [name, read(name)]));
 }
 
 /**
@@ -85,12 +87,17 @@ export function capabilityFragments(dir: string = CAPABILITIES_DIR): Map<string,
  * Throws on a fragment that does not fit, so codegen cannot write a broken meta-schema.
  * @example composeEntityMetaSchema(readJson(ENTITY_META_BASE_FILE), capabilityFragments())
  */
-export function composeEntityMetaSchema(base: Record<string, unknown>, fragments: ReadonlyMap<string, CapabilityFragment>): Record<string, unknown> {
+export function composeEntityMetaSchema(
+  base: Record<string, unknown>,
+  fragments: ReadonlyMap<string, CapabilityFragment>,
+): Record<string, unknown> {
   const properties = { ...(base.properties as Record<string, object>) };
   const definitions = { ...((base.definitions ?? {}) as Record<string, object>) };
   for (const [name, fragment] of fragments) {
     const keys = Object.keys(fragment.properties ?? {});
-    if (keys.length !== 1 || keys[0] !== name) throw new Error(`capability ${name}: schema.json must declare exactly the property "${name}" (found ${keys.join(', ') || 'none'})`);
+    if (keys.length !== 1 || keys[0] !== name) {
+      throw new Error(`capability ${name}: schema.json must declare exactly the property "${name}" (found ${keys.join(', ') || 'none'})`);
+    }
     if (name in properties) throw new Error(`capability ${name}: the entity meta-schema already has the property "${name}"`);
     properties[name] = fragment.properties[name]!;
     for (const [id, definition] of Object.entries(fragment.definitions ?? {})) {
@@ -112,9 +119,17 @@ export function composeEntityMetaSchema(base: Record<string, unknown>, fragments
 /** The meta-schema as the file holds it: two-space JSON and a final newline. */
 export const metaSchemaText = (schema: unknown): string => `${JSON.stringify(schema, null, 2)}\n`;
 
+/** Imports one part of a capability folder (by file URL: the folder is found at run time); a half-made folder is named. */
+async function importPart(dir: string, name: string, part: 'check.ts' | 'plugin.ts'): Promise<unknown> {
+  const missing = missingParts(name, dir);
+  if (missing.length) throw new Error(`capability ${name} (${path.join(dir, name)}) lacks ${missing.join(', ')}`);
+  return import(pathToFileURL(path.join(dir, name, part)).href);
+}
+
 /** Each capability's check rule, in name order. */
 export async function loadCapabilityChecks(dir: string = CAPABILITIES_DIR): Promise<CheckRule[]> {
-  return Promise.all(capabilityNames(dir).map(async (name) => ((await import(pathToFileURL(path.join(dir, name, 'check.ts')).href)) as { default: CheckRule }).default));
+  const load = async (name: string): Promise<CheckRule> => ((await importPart(dir, name, 'check.ts')) as { default: CheckRule }).default;
+  return Promise.all(capabilityNames(dir).map(load));
 }
 
 /** One capability's plugin as buildApp registers it: the key it serves and its module. */
@@ -127,7 +142,7 @@ export interface CapabilityPlugin {
 export async function loadCapabilityPlugins(dir: string = CAPABILITIES_DIR): Promise<CapabilityPlugin[]> {
   return Promise.all(capabilityNames(dir).map(async (name) => ({
     name: name as keyof EntityManifest,
-    module: (await import(pathToFileURL(path.join(dir, name, 'plugin.ts')).href)) as CapabilityPluginModule,
+    module: (await importPart(dir, name, 'plugin.ts')) as CapabilityPluginModule,
   })));
 }
 
@@ -136,12 +151,18 @@ export function declaring(entities: Iterable<EntityDefinition>, name: keyof Enti
   return [...entities].filter((def) => Boolean(def.manifest[name]));
 }
 
+/** A capability as buildApp takes a route module: a plugin without options, and its tables. */
+export interface CapabilityRouteModule {
+  default: FastifyPluginAsync;
+  migrations?: readonly Migration[];
+}
+
 /**
  * The capabilities as route modules of buildApp: each registers its plugin with the entities
  * that declare its key (also when none does, as a route plugin would), and brings its tables.
  * @example const routes = [...otherRoutes, ...(await loadCapabilityRoutes())];
  */
-export async function loadCapabilityRoutes(dir: string = CAPABILITIES_DIR): Promise<Array<{ default: FastifyPluginAsync; migrations?: readonly Migration[] }>> {
+export async function loadCapabilityRoutes(dir: string = CAPABILITIES_DIR): Promise<CapabilityRouteModule[]> {
   return (await loadCapabilityPlugins(dir)).map(({ name, module }) => ({
     default: async (app) => {
       await app.register(module.default, { entities: declaring(app.definitions.entities.values(), name) });

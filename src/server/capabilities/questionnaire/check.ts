@@ -27,9 +27,13 @@ const questionnaireCheck: CheckRule = {
       if (!target) report(file, '/questionnaire/responses/entity', `entity "${responses.entity}" does not exist`);
       else if (target.schema) {
         const parent = resolveFieldSchema(target.schema, responses.parentField);
-        if (!parent || scalarType(parent) !== 'integer') report(file, '/questionnaire/responses/parentField', `field "${responses.parentField}" must be an integer field of ${responses.entity}`);
+        if (!parent || scalarType(parent) !== 'integer') {
+          report(file, '/questionnaire/responses/parentField', `field "${responses.parentField}" must be an integer field of ${responses.entity}`);
+        }
         // The plugin stores {<parent>, answers, score?, maxScore?, passed?}: the schema must take them.
-        if (!resolveFieldSchema(target.schema, '/answers')) report(file, '/questionnaire/responses/entity', `${responses.entity} must have an "answers" array`);
+        if (!resolveFieldSchema(target.schema, '/answers')) {
+          report(file, '/questionnaire/responses/entity', `${responses.entity} must have an "answers" array`);
+        }
       }
     }
   },

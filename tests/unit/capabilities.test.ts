@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,9 @@ import {
   loadCapabilityChecks, loadCapabilityPlugins, metaSchemaText, missingParts,
 } from '../../src/server/capabilities/registry.ts';
 import { CAPABILITY_RULES } from '../../src/server/capabilities/checks.ts';
-import { CHECK_RULES } from '../../src/definitions/check.ts';
+import { CHECK_RULES, checkDefinitions, type DefinitionProblem } from '../../src/definitions/check.ts';
+import { loadDefinitionSources, type DefinitionSources } from '../../src/definitions/sources.ts';
+import { implementationNames } from '../../src/server/workflow/implementations.ts';
 import type { EntityDefinition } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 
@@ -82,5 +84,57 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the capabilities\' npm run check rules', () => {
+  let pristine: DefinitionSources;
+  const clone = (): DefinitionSources => new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+  const json = (s: DefinitionSources, file: string): any => s.get(file)!.json;
+  const manifestWith = (s: DefinitionSources, key: string): string => [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f)[key])!;
+  const expectProblem = (problems: DefinitionProblem[], file: string, pointer: string, text: RegExp) => {
+    expect(problems, JSON.stringify(problems, null, 1)).toContainEqual(expect.objectContaining({ file, pointer, message: expect.stringMatching(text) }));
+  };
+
+  beforeAll(async () => {
+    pristine = (await loadDefinitionSources(REPO_ROOT)).sources;
+  });
+
+  it('pass on the repository\'s definitions', () => {
+    expect(checkDefinitions(clone(), implementationNames)).toEqual([]);
+  });
+
+  it('report a stale composed meta-schema', () => {
+    const s = clone();
+    json(s, ENTITY_META_BASE_FILE).properties.labelField.description = 'changed without codegen';
+    expectProblem(checkDefinitions(s, implementationNames), ENTITY_META_FILE, '', /run npm run codegen/);
+  });
+
+  it('check the fields of aggregates, merge and public lookups, the screens that offer drafts and public submission paths', () => {
+    const s = clone();
+    const aggregates = manifestWith(s, 'aggregates');
+    const [name, aggregate] = Object.entries(json(s, aggregates).aggregates as Record<string, any>)[0]!;
+    aggregate.groupBy = ['/noSuchField'];
+    const merge = manifestWith(s, 'merge');
+    json(s, merge).merge.arrays = ['/noSuchArray'];
+    const lookups = manifestWith(s, 'publicLookups');
+    json(s, lookups).publicLookups[0].by[0].field = '/noSuchParam';
+    json(s, lookups).publicLookups.push(structuredClone(json(s, lookups).publicLookups[0]));
+    const submits = [...s.keys()].filter((f) => f.endsWith('/entity.json') && json(s, f).publicSubmit);
+    const other = [...s.keys()].find((f) => f.endsWith('/entity.json') && !json(s, f).publicSubmit && !json(s, f).drafts)!;
+    json(s, other).publicSubmit = { ...json(s, submits[0]!).publicSubmit };
+    const draftScreen = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.drafts)!;
+    json(s, draftScreen).entity = json(s, other).id;
+    const problems = checkDefinitions(s, implementationNames);
+    expectProblem(problems, aggregates, `/aggregates/${name}/groupBy/0`, /field "\/noSuchField" does not exist/);
+    expectProblem(problems, merge, '/merge/arrays/0', /field "\/noSuchArray" does not exist/);
+    expectProblem(problems, lookups, '/publicLookups/0/by/0/field', /field "\/noSuchParam" does not exist/);
+    expectProblem(problems, lookups, `/publicLookups/${json(s, lookups).publicLookups.length - 1}/name`, /declared twice/);
+    // Reported at whichever of the two manifests comes later.
+    const clash = problems.filter((p) => p.pointer === '/publicSubmit/path');
+    expect(clash).toHaveLength(1);
+    expect([other, submits[0]]).toContain(clash[0]!.file);
+    expect(clash[0]!.message).toMatch(/is already used by schemas\//);
+    expectProblem(problems, draftScreen, '/options/drafts', /does not allow drafts/);
   });
 });

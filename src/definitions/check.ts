@@ -4,8 +4,8 @@
  * order where each rule finds the registries the earlier ones filled (reference lists and
  * machines before the entities that name them, record schemas before everything that names
  * fields, the locales last, once every i18n key has been met). The manifest capabilities bring
- * their own rules (src/server/capabilities/), found by reading their folders. The generated documents are
- * checked apart (check/docs.ts), by the script, once the definitions are valid.
+ * their own rules (src/server/capabilities/), found by reading their folders. The generated
+ * documents are checked apart (check/docs.ts), by the script, once the definitions are valid.
  */
 import type { DefinitionSources } from './sources.ts';
 import { createCheckContext, type CheckRule, type DefinitionProblem, type ImplementationNames } from './check/context.ts';

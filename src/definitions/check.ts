@@ -3,8 +3,9 @@
  * (check/context.ts) and runs the rule modules of check/, one per definition kind, in an
  * order where each rule finds the registries the earlier ones filled (reference lists and
  * machines before the entities that name them, record schemas before everything that names
- * fields, the locales last, once every i18n key has been met). The generated documents are
- * checked apart (check/docs.ts), by the script, once the definitions are valid.
+ * fields, the locales last, once every i18n key has been met). The manifest capabilities bring
+ * their own rules (src/server/capabilities/), found by reading their folders. The generated
+ * documents are checked apart (check/docs.ts), by the script, once the definitions are valid.
  */
 import type { DefinitionSources } from './sources.ts';
 import { createCheckContext, type CheckRule, type DefinitionProblem, type ImplementationNames } from './check/context.ts';
@@ -21,6 +22,7 @@ import { screensRule } from './check/screens.ts';
 import { openDataRule } from './check/open-data.ts';
 import { accessRule } from './check/access.ts';
 import { localesRule } from './check/locales.ts';
+import { CAPABILITY_RULES } from '../server/capabilities/checks.ts';
 
 export type { CheckContext, CheckRule, DefinitionProblem, ImplementationNames } from './check/context.ts';
 export { SUBSYSTEM_SUBJECTS } from './check/access.ts';
@@ -43,6 +45,9 @@ export const CHECK_RULES: readonly CheckRule[] = [
   machineFieldsRule,
   crossRefsRule,
   screensRule,
+  // Each manifest capability's rule (src/server/capabilities/<key>/check.ts), once entities,
+  // their schemas and the screens are known.
+  ...CAPABILITY_RULES,
   openDataRule,
   accessRule,
   localesRule,

@@ -97,10 +97,6 @@ export interface EntityManifest {
     [k: string]: string;
   };
   /**
-   * Unfinished records may be kept as drafts (`{base}/draft…`): saved without the required-field checks, resumed by their private link, submitted through the normal create.
-   */
-  drafts?: boolean;
-  /**
    * Records inserted on start through the normal store write path (validated, audited as the system actor, in order). Either a file of this folder (`file`, shaped by seed.schema.json; a value {"$seed": "<key>"} stands for the id of the record of this entity whose `key` field has that value, so a record may name an earlier one as its parent) or a named generator of the server (`generator`, see src/definitions/seed-generators.ts). `when`: "empty" seeds only while the table has no rows at all (staff edits and deletions stay as they are across restarts); "missing" adds, at every start, each record whose `key` value is not there yet (a catalogue that grows with the definitions) and so needs `key`. `key` (a unique field of the manifest) is required with "missing" and with {"$seed"} references, optional with "empty". `samples: true` marks sample/demo rows: they are inserted only when the server's config says so (seedSamples: env SEED_SAMPLES, on under npm start unless SEED_SAMPLES=0, off by default in buildApp so tests see only their own rows); seeds without it (required catalogues) always run.
    */
   seed?: {
@@ -140,6 +136,59 @@ export interface EntityManifest {
      */
     field: string;
     route?: string;
+  };
+  /**
+   * The rows are public information (published prices, a classifier): anyone, signed in or not, may read every row — get, list-search, search-by-keyword, find-by, export and the aggregates — whatever their role's scope. Writing still needs the role's permission and scope.
+   */
+  publicRead?: boolean;
+  /**
+   * Another system that holds the full register this table copies part of. When its URL is configured (the environment variable `env`), a list-search that finds nothing and filters only by the listed parameters asks that system through the named adapter (src/server/integrations/adapters.ts): its answer is stored through the store (validated, audited, as the system actor) and returned, so the next lookup is served locally. The other system's 'not found' is the usual empty answer; its failure or silence (after `timeoutMs` and one retry) is a localized 503.
+   */
+  remoteSource?: {
+    /**
+     * Integration id in the adapter registry.
+     */
+    adapter: string;
+    /**
+     * Environment variable holding the other system's URL; unset = the table is all there is.
+     */
+    env: string;
+    /**
+     * List-search filter name → the other system's query parameter. Only a search by these filters (and nothing else) is asked remotely.
+     */
+    params: {
+      [k: string]: string;
+    };
+    /**
+     * How long one call may take (default 5000 ms); a failed or slow call is tried once more.
+     */
+    timeoutMs?: number;
+  };
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  stampOnDownload?: string;
+  /**
+   * Named aggregate queries served by GET /api{base}/aggregate/{name}: rows grouped by fields and an optional date bucket, with min/max/avg/sum/count measures. The query string takes the grid's filters (as list-search), plus `bucket` where a date bucket is declared. Read like list-search: the role's read permission and scope, or anyone where publicRead.
+   */
+  aggregates?: {
+    [k: string]: Aggregate;
+  };
+  /**
+   * Unfinished records may be kept as drafts (`{base}/draft…`): saved without the required-field checks, resumed by their private link, submitted through the normal create.
+   */
+  drafts?: boolean;
+  /**
+   * Records may be merged (POST /api{base}/merge with {ids: [≥ 2 ids]}; spec §5 'at least 2 reports must be selected to merge'): a new record is created from the first record (lowest id) with the listed array fields concatenated from all of them, in id order. Needs read on every record and create on the entity; the list offers it on selected rows.
+   */
+  merge?: {
+    /**
+     * @minItems 1
+     *
+     * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    arrays: string[];
+    maxRecords?: number;
   };
   /**
    * Lookups anyone may run without an account (public services: tracking, schedules, checks), served by one generic route GET /api/public-lookup/<entity>/<name>. Only the declared `returns` leave the server, masked as declared; every call is rate-limited per address and written to public_lookup_log (values hashed).
@@ -253,56 +302,7 @@ export interface EntityManifest {
     perMinute?: number;
   };
   /**
-   * The rows are public information (published prices, a classifier): anyone, signed in or not, may read every row — get, list-search, search-by-keyword, find-by, export and the aggregates — whatever their role's scope. Writing still needs the role's permission and scope.
-   */
-  publicRead?: boolean;
-  /**
-   * Another system that holds the full register this table copies part of. When its URL is configured (the environment variable `env`), a list-search that finds nothing and filters only by the listed parameters asks that system through the named adapter (src/server/integrations/adapters.ts): its answer is stored through the store (validated, audited, as the system actor) and returned, so the next lookup is served locally. The other system's 'not found' is the usual empty answer; its failure or silence (after `timeoutMs` and one retry) is a localized 503.
-   */
-  remoteSource?: {
-    /**
-     * Integration id in the adapter registry.
-     */
-    adapter: string;
-    /**
-     * Environment variable holding the other system's URL; unset = the table is all there is.
-     */
-    env: string;
-    /**
-     * List-search filter name → the other system's query parameter. Only a search by these filters (and nothing else) is asked remotely.
-     */
-    params: {
-      [k: string]: string;
-    };
-    /**
-     * How long one call may take (default 5000 ms); a failed or slow call is tried once more.
-     */
-    timeoutMs?: number;
-  };
-  /**
-   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
-   */
-  stampOnDownload?: string;
-  /**
-   * Named aggregate queries served by GET /api{base}/aggregate/{name}: rows grouped by fields and an optional date bucket, with min/max/avg/sum/count measures. The query string takes the grid's filters (as list-search), plus `bucket` where a date bucket is declared. Read like list-search: the role's read permission and scope, or anyone where publicRead.
-   */
-  aggregates?: {
-    [k: string]: Aggregate;
-  };
-  /**
-   * Records may be merged (POST /api{base}/merge with {ids: [≥ 2 ids]}; spec §5 'at least 2 reports must be selected to merge'): a new record is created from the first record (lowest id) with the listed array fields concatenated from all of them, in id order. Needs read on every record and create on the entity; the list offers it on selected rows.
-   */
-  merge?: {
-    /**
-     * @minItems 1
-     *
-     * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
-     */
-    arrays: string[];
-    maxRecords?: number;
-  };
-  /**
-   * The records are questionnaires (surveys and knowledge tests) anyone may answer without an account (src/server/plugins/questionnaires.ts): GET /api{base}/questionnaire lists the open ones, GET /api{base}/questionnaire/{id} gives one with its answer form (JSON Schema built from the questions, with no `correct` marks), POST /api{base}/questionnaire/{id}/answer stores a response (Idempotency-Key: one per browser; per-address limit) and answers the score where options are marked correct, GET /api{base}/questionnaire/{id}/results the per-question counts (public only where showResultsField is true; staff who may read the responses always). Questions: [{key, text, type: single|multiple|text|rating, required, options: [{text, correct}]}].
+   * The records are questionnaires (surveys and knowledge tests) anyone may answer without an account (src/server/capabilities/questionnaire/plugin.ts): GET /api{base}/questionnaire lists the open ones, GET /api{base}/questionnaire/{id} gives one with its answer form (JSON Schema built from the questions, with no `correct` marks), POST /api{base}/questionnaire/{id}/answer stores a response (Idempotency-Key: one per browser; per-address limit) and answers the score where options are marked correct, GET /api{base}/questionnaire/{id}/results the per-question counts (public only where showResultsField is true; staff who may read the responses always). Questions: [{key, text, type: single|multiple|text|rating, required, options: [{text, correct}]}].
    */
   questionnaire?: {
     /**

@@ -13,6 +13,9 @@
  *   own schemas; {@link routeModules} lists them in one place, in registration order, which is
  *   also the order of the OpenAPI document's paths. Folders group the routes of one concern
  *   (`auth/`, `files/`, `messenger/`).
+ * - `capabilities/` — one folder per manifest capability (`drafts`, `publicSubmit`, …), found
+ *   by reading the folder (capabilities/registry.ts): its plugin is registered, among the
+ *   routes, with the entities whose manifest declares it.
  * - The logic lives in the domain folders — `store/`, `workflow/`, `auth/`, `messenger/`,
  *   `notify/`, `files/`, `public/`, `integrations/`, `db/` — which know nothing of Fastify's
  *   wiring beyond the decorations they are handed.
@@ -55,19 +58,14 @@ import * as entityRoutes from './routes/entities.ts';
 import * as referenceRoutes from './routes/references.ts';
 import * as fileRoutes from './routes/files/index.ts';
 import * as recordRoutes from './routes/records.ts';
-import * as draftRoutes from './routes/drafts.ts';
-import * as publicLookupRoutes from './routes/public-lookups.ts';
-import * as publicSubmitRoutes from './routes/public-submit.ts';
 import * as workflowRoutes from './routes/workflow.ts';
 import * as messengerRoutes from './routes/messenger/index.ts';
 import * as stompRoutes from './routes/stomp.ts';
-import * as aggregateRoutes from './routes/aggregates.ts';
 import * as visitRoutes from './routes/visits.ts';
 import * as openDataRoutes from './routes/open-data.ts';
-import * as mergeRoutes from './routes/merge.ts';
-import * as questionnaireRoutes from './routes/questionnaires.ts';
 import * as staffUserRoutes from './routes/staff-users.ts';
 import * as webRoutes from './routes/web.ts';
+import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
 /** A module of services/ or routes/: its plugin, and the tables its feature adds (db/migrations.ts). */
 interface PluginModule {
@@ -95,9 +93,10 @@ const routeModules = async (): Promise<PluginModule[]> => [
   healthRoutes, docsRoutes,
   signInRoutes, logoutRoutes, setPasswordRoutes, profileRoutes, externalAuthRoutes, registrationRoutes, passwordResetRoutes,
   // exceljs is loaded when an app is built, not when this module is imported.
-  entityRoutes, await import('./routes/export.ts'), referenceRoutes, fileRoutes, recordRoutes, draftRoutes,
-  publicLookupRoutes, publicSubmitRoutes, workflowRoutes, messengerRoutes, stompRoutes,
-  aggregateRoutes, visitRoutes, openDataRoutes, mergeRoutes, questionnaireRoutes, staffUserRoutes, webRoutes,
+  entityRoutes, await import('./routes/export.ts'), referenceRoutes, fileRoutes, recordRoutes,
+  // The manifest capabilities (drafts, public lookups and submissions, aggregates, merge, …): one folder each.
+  ...(await loadCapabilityRoutes()),
+  workflowRoutes, messengerRoutes, stompRoutes, visitRoutes, openDataRoutes, staffUserRoutes, webRoutes,
 ];
 
 /** Every plugin module's tables, in the modules' order: the order they are created in. */

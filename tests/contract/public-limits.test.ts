@@ -12,8 +12,8 @@ import path from 'node:path';
 import { backends, createTestDatabase } from '../support/databases.ts';
 import { startTestApp, TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { buildApp, parseTrustProxy } from '../../src/server/app.ts';
-import { DEFAULT_LOOKUPS_PER_MINUTE } from '../../src/server/routes/public-lookups.ts';
-import { DRAFTS_PER_MINUTE } from '../../src/server/routes/drafts.ts';
+import { DEFAULT_LOOKUPS_PER_MINUTE } from '../../src/server/capabilities/publicLookups/plugin.ts';
+import { DRAFTS_PER_MINUTE } from '../../src/server/capabilities/drafts/plugin.ts';
 import { createStaff } from '../support/stomp.ts';
 
 const anon = { authorization: '' };

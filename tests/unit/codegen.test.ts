@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { generateAll } from '../../scripts/codegen.ts';
+import { composeMetaSchemas, generateAll } from '../../scripts/codegen.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 
 describe('npm run codegen', () => {
@@ -14,6 +14,12 @@ describe('npm run codegen', () => {
     const onDisk = (dir: string): string[] => readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })
       .flatMap((d) => (d.isDirectory() ? onDisk(`${dir}/${d.name}`) : [`${dir}/${d.name}`]));
     expect(onDisk('src/generated').sort()).toEqual([...expected.keys()].sort());
+  });
+
+  it('has composed the entity meta-schema from its base and the capability fragments', async () => {
+    for (const [rel, content] of await composeMetaSchemas()) {
+      expect(readFileSync(path.join(REPO_ROOT, rel), 'utf8'), `${rel} is stale: run npm run codegen`).toBe(content);
+    }
   });
 
   it('emits a type per entity and the unions of entity ids and machine events', async () => {

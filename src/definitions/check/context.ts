@@ -8,7 +8,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { JSONSchema7 } from 'json-schema';
 import type { DefinitionSources } from '../sources.ts';
-import type { AccessDefinition, EntityManifest, MachineDefinition, ReferenceList } from '../../generated/meta.ts';
+import type { AccessDefinition, EntityManifest, MachineDefinition, ReferenceList, ScreenDefinition } from '../../generated/meta.ts';
 import { addPortalVocabulary } from '../../shared/validation/vocabulary.ts';
 import { resolveFieldSchema, scalarType } from '../pointer.ts';
 
@@ -107,6 +107,8 @@ export interface CheckContext {
   entities: Map<string, EntityEntry>;
   /** Every valid manifest in folder order, for per-entity rules (two manifests may claim one id). */
   entityList: EntityEntry[];
+  /** Every screen valid against its meta-schema, in file order (filled by the screen rule). */
+  screens: Array<{ file: string; screen: ScreenDefinition }>;
   /** access.json as parsed, before or without its own check. */
   accessJson: AccessDefinition | undefined;
 }
@@ -180,6 +182,7 @@ export function createCheckContext(sources: DefinitionSources, implementations: 
     machines: new Map(),
     entities: new Map(),
     entityList: [],
+    screens: [],
     accessJson: sources.get(ACCESS_FILE)?.json as AccessDefinition | undefined,
   };
 }

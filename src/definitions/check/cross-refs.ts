@@ -2,15 +2,13 @@
  * `npm run check` rules that join definitions of different kinds, run once all of them are
  * known:
  * - every `entityRef` of a record schema names an entity;
- * - a questionnaire's responses entity exists, with an integer parent field and `answers`;
  * - a reference list kept as an entity's records has a backing entity with the fields a list
  *   needs, and no items or parent of its own;
  * - every event of an entity's machine is granted to some role (else only admins could send
  *   it), except deadline events, which the sweep sends as the system.
  */
 import type { JSONSchema7 } from 'json-schema';
-import { resolveFieldSchema, scalarType } from '../pointer.ts';
-import { entitiesWithSchema, escape, type CheckContext, type CheckRule } from './context.ts';
+import { escape, type CheckContext, type CheckRule } from './context.ts';
 
 /** Every `entityRef` of a record schema, with its schema pointer. */
 function entityRefsOf(schema: JSONSchema7 | undefined): Array<{ pointer: string; entity: string }> {
@@ -31,21 +29,6 @@ function checkEntityRefs(ctx: CheckContext): void {
     const schemaFile = `schemas/${id}/${manifest.schema}`;
     for (const { pointer, entity } of entityRefsOf(schema)) {
       if (!ctx.entities.has(entity)) ctx.report(schemaFile, `${pointer}/entityRef/entity`, `entity "${entity}" does not exist`);
-    }
-  }
-}
-
-function checkQuestionnaireResponses(ctx: CheckContext): void {
-  for (const { manifest, file } of entitiesWithSchema(ctx)) {
-    const responses = manifest.questionnaire?.responses;
-    if (!responses) continue;
-    const target = ctx.entities.get(responses.entity);
-    if (!target) ctx.report(file, '/questionnaire/responses/entity', `entity "${responses.entity}" does not exist`);
-    else if (target.schema) {
-      const parent = resolveFieldSchema(target.schema, responses.parentField);
-      if (!parent || scalarType(parent) !== 'integer') ctx.report(file, '/questionnaire/responses/parentField', `field "${responses.parentField}" must be an integer field of ${responses.entity}`);
-      // The route stores {<parent>, answers, score?, maxScore?, passed?}: the schema must take them.
-      if (!resolveFieldSchema(target.schema, '/answers')) ctx.report(file, '/questionnaire/responses/entity', `${responses.entity} must have an "answers" array`);
     }
   }
 }
@@ -82,12 +65,11 @@ function checkEventGrants(ctx: CheckContext): void {
   }
 }
 
-/** Cross-definition references: entityRefs, questionnaire responses, entity-kept lists, event grants. */
+/** Cross-definition references: entityRefs, entity-kept lists, event grants. */
 export const crossRefsRule: CheckRule = {
   name: 'cross-definition references',
   run(ctx) {
     checkEntityRefs(ctx);
-    checkQuestionnaireResponses(ctx);
     checkReferenceListEntities(ctx);
     checkEventGrants(ctx);
   },

@@ -5,8 +5,8 @@
  *   every file in the folder is named by it (a folder without a manifest is reported too).
  *   Fills `ctx.entities` / `ctx.entityList` with the files found, for the rules after it;
  * - fields (once the record schema is known): every field the manifest names (keyword
- *   search, label, scope, unique keys, tree, photo, aggregates, locale, questionnaire)
- *   exists in the schema with a fitting type.
+ *   search, label, scope, unique keys, tree, photo, locale) exists in the schema with a
+ *   fitting type. The capabilities of src/server/capabilities/ check their own keys.
  */
 import type { EntityManifest } from '../../generated/meta.ts';
 import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule, type EntityEntry } from './context.ts';
@@ -102,27 +102,7 @@ export const manifestFieldsRule: CheckRule = {
         if (manifest.tree.sortField) field(file, '/tree/sortField', manifest.tree.sortField, { scalar: true });
       }
       if (manifest.photo) field(file, '/photo/field', manifest.photo.field);
-      for (const [name, aggregate] of Object.entries(manifest.aggregates ?? {})) {
-        const at = `/aggregates/${escape(name)}`;
-        aggregate.groupBy?.forEach((p, i) => field(file, `${at}/groupBy/${i}`, p, { scalar: true }));
-        if (aggregate.dateBucket) field(file, `${at}/dateBucket/field`, aggregate.dateBucket.field, { types: ['string'] });
-        aggregate.measures.forEach((m, i) => {
-          if (m.fn === 'count') return;
-          if (!m.field) report(file, `${at}/measures/${i}`, `measure "${m.name}" (${m.fn}) needs a field`);
-          else field(file, `${at}/measures/${i}/field`, m.field, { types: ['integer', 'number'] });
-        });
-      }
       if (manifest.localeField) field(file, '/localeField', manifest.localeField, { types: ['string'] });
-      if (manifest.questionnaire) {
-        const q = manifest.questionnaire;
-        field(file, '/questionnaire/questionsField', q.questionsField, { types: ['array'] });
-        field(file, '/questionnaire/openFromField', q.openFromField, { types: ['string'] });
-        field(file, '/questionnaire/openToField', q.openToField, { types: ['string'] });
-        if (q.passMarkField) field(file, '/questionnaire/passMarkField', q.passMarkField, { types: ['integer', 'number'] });
-        if (q.showResultsField) field(file, '/questionnaire/showResultsField', q.showResultsField, { types: ['boolean'] });
-        q.publicFields.forEach((p, i) => field(file, `/questionnaire/publicFields/${i}`, p));
-        // The responses entity is another entity's: checked in cross-refs.ts.
-      }
     }
   },
 };

@@ -3,9 +3,9 @@
  * meta-schema, named like the file, on a route no other screen has, for an entity that
  * exists; their texts (`titleKey`, the menu section, every option ending in `Key`) are i18n
  * keys; the menu icon is one the shell has (src/shared/icon-names.ts); the widgets of their
- * own forms are registered; options fit the entity (drafts, views, tree, wizard, photo
- * route, plain status); flow steps and record actions are titled forms whose named values
- * exist.
+ * own forms are registered; options fit the entity (views, tree, wizard, photo route, plain
+ * status; `drafts` is checked by the drafts capability); flow steps and record actions are
+ * titled forms whose named values exist.
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { RecordAction, ScreenDefinition, UiDefinition } from '../../generated/meta.ts';
@@ -49,6 +49,7 @@ export const screensRule: CheckRule = {
     for (const file of ctx.filesIn(/^screens\/[^/]+$/)) {
       if (!ctx.metaValid(file, META_FOR.screen)) continue;
       const screen = ctx.json<ScreenDefinition>(file);
+      ctx.screens.push({ file, screen });
       const name = file.slice('screens/'.length, -'.json'.length);
       if (screen.id !== name) ctx.report(file, '/id', `id "${screen.id}" must equal the file name "${name}"`);
       if (screen.entity && !ctx.entities.has(screen.entity)) ctx.report(file, '/entity', `entity "${screen.entity}" does not exist`);
@@ -70,11 +71,9 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   }
   useOptionKeys(useKey, file, '/options', screen.options);
   for (const { pointer, ui } of optionUiSchemas(screen.options, '/options')) checkWidgetNames(file, pointer, ui, report);
-  const options = screen.options as { view?: string; drafts?: boolean; plainStatus?: boolean; photoRoute?: string; recordActions?: RecordAction[] } | undefined;
+  const options = screen.options as { view?: string; plainStatus?: boolean; photoRoute?: string; recordActions?: RecordAction[] } | undefined;
   const view = options?.view;
-  if (options?.drafts && screen.entity && !entities.get(screen.entity)?.manifest.drafts) {
-    report(file, '/options/drafts', `entity "${screen.entity}" does not allow drafts (manifest "drafts": true)`);
-  }
+  // `options.drafts` is the drafts capability's to check (src/server/capabilities/drafts/check.ts).
   const target = screen.entity ? entities.get(screen.entity) : undefined;
   if (view && target && !target.manifest.views?.[view]) report(file, '/options/view', `entity "${screen.entity}" has no view "${view}"`);
   if (screen.kind === 'flow') {

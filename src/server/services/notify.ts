@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { createOutboxSender, OUTBOX_TABLES, type Channel, type Sender } from '../notify/outbox.ts';
-import { createSmsGatewayTransport, createSmtpTransport, createSystemTransport, type Transport } from '../notify/transports.ts';
+import { createTransports } from '../notify/transports.ts';
 import { createDeliveryWorker, type DeliveryWorker } from '../notify/delivery-worker.ts';
 
 /** The outbox the sender writes and the worker empties. */
@@ -11,22 +11,18 @@ const DELIVERY_INTERVAL_MS = 5_000;
 
 /**
  * Notifications: one `Sender` for every plugin (messages land in the `outbox` table) and the
- * delivery worker that sends them — e-mail over SMTP when SMTP_URL is set, SMS through the
- * HTTP gateway when SMS_GATEWAY_URL is set, messages to other systems (channel `system`, e.g.
+ * delivery worker that sends them through the transports of the registry (notify/transports.ts):
+ * e-mail over SMTP when SMTP_URL is set, SMS through the HTTP gateway when SMS_GATEWAY_URL is set, messages to other systems (channel `system`, e.g.
  * the decision requests of status machines) by HTTP POST when their URL is set
  * (STATE_SERVICE_URL). Without a transport, messages of its channel stay in the outbox as
  * `undeliverable`.
  */
 export default fp(
   async (app) => {
-    const transports: Transport[] = [];
-    const smtp = app.config.smtpUrl ? createSmtpTransport(app.config.smtpUrl, app.config.smtpFrom ?? 'portal@localhost') : undefined;
-    if (smtp) transports.push(smtp);
-    if (app.config.smsGatewayUrl) transports.push(createSmsGatewayTransport(app.config.smsGatewayUrl));
-    const systemUrls = app.config.systemUrls ?? {};
-    if (Object.keys(systemUrls).length) transports.push(createSystemTransport(systemUrls));
+    // The registry (notify/transports.ts) builds each transport the configuration sets up.
+    const transports = createTransports(app.config);
     const channels: Channel[] = transports.filter((t) => !t.recipients).map((t) => t.channel);
-    const systems = Object.keys(systemUrls);
+    const systems = Object.keys(app.config.systemUrls ?? {});
     const worker = createDeliveryWorker(app.db, transports, (error) => app.log.error({ err: error }, 'outbox delivery failed'));
     const sender = createOutboxSender(app.db, app.translator, () => channels, () => worker.kick(), () => systems);
     app.decorate('notify', { sender, worker });
@@ -38,7 +34,7 @@ export default fp(
     });
     app.addHook('onClose', async () => {
       await worker.stop();
-      smtp?.close();
+      for (const transport of transports) transport.close?.();
     });
   },
   { name: 'notify', dependencies: ['db', 'http'] },

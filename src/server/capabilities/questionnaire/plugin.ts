@@ -1,16 +1,17 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ValidateFunction } from 'ajv';
-import { systemActor } from '../auth/access.ts';
-import { ApiError, badInput, errorBodySchema, notFound } from '../errors.ts';
-import { BUSINESS_TIME_ZONE } from '../store/list-query.ts';
-import { createServerAjv } from '../validation.ts';
-import { toFieldProblems } from '../../shared/validation/field-errors.ts';
+import { systemActor } from '../../auth/access.ts';
+import { ApiError, badInput, errorBodySchema, notFound } from '../../errors.ts';
+import { BUSINESS_TIME_ZONE } from '../../store/list-query.ts';
+import { createServerAjv } from '../../validation.ts';
+import { toFieldProblems } from '../../../shared/validation/field-errors.ts';
 import {
   answerSchema, answerUiSchema, isScored, passes, publicQuestions, questionsOf, RATING_MAX, RATING_MIN, scoreAnswers, storedAnswers, type Answers,
-} from '../../shared/questionnaire.ts';
-import type { EntityDefinition } from '../../definitions/registry.ts';
-import { mustBeSameRequest, requestHash } from '../public/request-hash.ts';
-import { QUESTIONNAIRE_ANSWER_TABLES } from '../public/tables.ts';
+} from '../../../shared/questionnaire.ts';
+import type { EntityDefinition } from '../../../definitions/registry.ts';
+import { mustBeSameRequest, requestHash } from '../../public/request-hash.ts';
+import { QUESTIONNAIRE_ANSWER_TABLES } from '../../public/tables.ts';
+import type { CapabilityOptions } from '../registry.ts';
 
 /** The answers (idempotency keys, addresses, replies). */
 export const migrations = [QUESTIONNAIRE_ANSWER_TABLES];
@@ -51,10 +52,9 @@ const looseObject = { type: 'object', additionalProperties: true } as const;
  * the address (a per-address limit that holds across instances). Per-question counts are
  * public where the record allows it, and always for staff who may read the responses.
  */
-const questionnaires: FastifyPluginAsync = async (app) => {
-  for (const def of app.definitions.entities.values()) {
-    const q = def.manifest.questionnaire;
-    if (!q) continue;
+const questionnaires: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) => {
+  for (const def of entities) {
+    const q = def.manifest.questionnaire!;
     const entity = def.id;
     const table = app.tables.get(entity)!.table;
     const responsesDef = app.definitions.entities.get(q.responses.entity) as EntityDefinition;

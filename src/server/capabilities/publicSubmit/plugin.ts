@@ -1,15 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import { mkdir, rm } from 'node:fs/promises';
-import { ApiError, badInput } from '../errors.ts';
-import { receiveFile, type ReceivedFile } from '../files/receive.ts';
-import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MIME_TYPES, formatBytes } from '../files/limits.ts';
-import { findFileFields } from '../store/record-schema.ts';
-import { mustBeSameRequest, requestHash } from '../public/request-hash.ts';
-import type { Queryable } from '../db/database.ts';
-import { errorBodySchema } from '../errors.ts';
-import { filePart, handlerReadsBody, multipartBody } from '../reply-schemas.ts';
-import { PUBLIC_SUBMISSION_TABLES } from '../public/tables.ts';
+import { ApiError, badInput } from '../../errors.ts';
+import { receiveFile, type ReceivedFile } from '../../files/receive.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MIME_TYPES, formatBytes } from '../../files/limits.ts';
+import { findFileFields } from '../../store/record-schema.ts';
+import { mustBeSameRequest, requestHash } from '../../public/request-hash.ts';
+import type { Queryable } from '../../db/database.ts';
+import { errorBodySchema } from '../../errors.ts';
+import { filePart, handlerReadsBody, multipartBody } from '../../reply-schemas.ts';
+import { PUBLIC_SUBMISSION_TABLES } from '../../public/tables.ts';
+import type { CapabilityOptions } from '../registry.ts';
 
 /** Submissions and their reference numbers. */
 export const migrations = [PUBLIC_SUBMISSION_TABLES];
@@ -50,11 +51,10 @@ async function nextReference(tx: Queryable, prefix: string, year: number): Promi
  * one's reply instead of creating a second record; the key with other content (data fields or
  * files) is refused with 422.
  */
-const publicSubmit: FastifyPluginAsync = async (app) => {
+const publicSubmit: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) => {
   await app.register(multipart, { throwFileSizeLimit: true });
-  for (const def of app.definitions.entities.values()) {
-    const submit = def.manifest.publicSubmit;
-    if (!submit) continue;
+  for (const def of entities) {
+    const submit = def.manifest.publicSubmit!;
     const entity = def.id;
     // Attachments go to the record's top-level list of file ids.
     const fileField = findFileFields(def.schema).find((f) => f.path.length === 2 && f.path[1] === '*');

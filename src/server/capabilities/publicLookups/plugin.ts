@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
-import { ApiError, badInput, errorBodySchema, notFound } from '../errors.ts';
-import { objectReply } from '../reply-schemas.ts';
-import { lookupWhere, projectRow, rowAsRecord, type PublicLookup } from '../public/lookup.ts';
-import { PUBLIC_LOOKUP_TABLES } from '../public/tables.ts';
+import { ApiError, badInput, errorBodySchema, notFound } from '../../errors.ts';
+import { objectReply } from '../../reply-schemas.ts';
+import { lookupWhere, projectRow, rowAsRecord, type PublicLookup } from '../../public/lookup.ts';
+import { PUBLIC_LOOKUP_TABLES } from '../../public/tables.ts';
+import type { CapabilityOptions } from '../registry.ts';
 
 /** The log of lookups (also their rate limit and counters). */
 export const migrations = [PUBLIC_LOOKUP_TABLES];
@@ -35,8 +36,8 @@ function querySchema(lookup: PublicLookup) {
  * hashed) and an address making too many calls a minute gets 429. Counters (`stats`) are
  * served at `…/<name>/stats`.
  */
-const publicLookups: FastifyPluginAsync = async (app) => {
-  for (const def of app.definitions.entities.values()) {
+const publicLookups: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) => {
+  for (const def of entities) {
     const table = app.tables.get(def.id)!;
     for (const lookup of def.manifest.publicLookups ?? []) {
       const path = `/api/public-lookup/${def.id}/${lookup.name}`;

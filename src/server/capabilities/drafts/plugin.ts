@@ -1,13 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { badInput, errorBodySchema, notFound } from '../errors.ts';
-import { handlerReadsBody, objectReply } from '../reply-schemas.ts';
-import { createServerAjv } from '../validation.ts';
-import { toDraftSchema } from '../store/draft-schema.ts';
-import { toFieldProblems } from '../../shared/validation/field-errors.ts';
-import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
-import type { Actor } from '../store/entity-store.ts';
-import type { Migration } from '../db/migrations.ts';
+import { badInput, errorBodySchema, notFound } from '../../errors.ts';
+import { handlerReadsBody, objectReply } from '../../reply-schemas.ts';
+import { createServerAjv } from '../../validation.ts';
+import { toDraftSchema } from '../../store/draft-schema.ts';
+import { toFieldProblems } from '../../../shared/validation/field-errors.ts';
+import { SYSTEM_FIELDS } from '../../../definitions/pointer.ts';
+import type { Actor } from '../../store/entity-store.ts';
+import type { Migration } from '../../db/migrations.ts';
+import type { CapabilityOptions } from '../registry.ts';
 
 /** Drafts of any entity: unvalidated input, reachable by the draft's random id. */
 const DRAFT_TABLES: Migration = {
@@ -24,7 +25,7 @@ const DRAFT_TABLES: Migration = {
     `CREATE INDEX IF NOT EXISTS ix_draft_updated ON draft (updated_at)`,
   ],
 };
-/** This route plugin's tables (db/migrations.ts). */
+/** This capability's tables (db/migrations.ts). */
 export const migrations = [DRAFT_TABLES];
 
 interface DraftRow { id: string; entity: string; data: Record<string, unknown>; owner: string | null; updated_at: string }
@@ -47,10 +48,9 @@ const idParams = { type: 'object', required: ['id'], properties: { id: { type: '
  * required-field checks, reachable by its private link (the draft's random id) — also for
  * someone without an account — and submitted through the store's normal create.
  */
-const drafts: FastifyPluginAsync = async (app) => {
+const drafts: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) => {
   const ajv = createServerAjv();
-  for (const def of app.definitions.entities.values()) {
-    if (!def.manifest.drafts) continue;
+  for (const def of entities) {
     const base = `/api${def.manifest.base}/draft`;
     const entity = def.id;
     const tags = [def.manifest.subject];

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ApiError } from '../errors.ts';
-import { errorBodySchema } from '../errors.ts';
-import { objectReply } from '../reply-schemas.ts';
-import { pointerSegments } from '../../definitions/pointer.ts';
-import { findFileFields } from '../store/record-schema.ts';
+import { ApiError } from '../../errors.ts';
+import { errorBodySchema } from '../../errors.ts';
+import { objectReply } from '../../reply-schemas.ts';
+import { pointerSegments } from '../../../definitions/pointer.ts';
+import { findFileFields } from '../../store/record-schema.ts';
+import type { CapabilityOptions } from '../registry.ts';
 
 /**
  * `POST /api{base}/merge` for entities whose manifest declares `merge`: a new record made
@@ -12,10 +13,9 @@ import { findFileFields } from '../store/record-schema.ts';
  * owned by the caller), so it needs read on every source record and create on the entity;
  * the sources stay as they are.
  */
-const merge: FastifyPluginAsync = async (app) => {
-  for (const def of app.definitions.entities.values()) {
-    const spec = def.manifest.merge;
-    if (!spec) continue;
+const merge: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) => {
+  for (const def of entities) {
+    const spec = def.manifest.merge!;
     const max = spec.maxRecords ?? 50;
     // Uploaded files belong to their record: the merged record starts without them.
     const fileRoots = [...new Set(findFileFields(def.schema).map((f) => f.path[0]!))];

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { errorBodySchema } from '../errors.ts';
-import { filterQuerySchema } from '../store/list-query.ts';
-import { aggregateSql } from '../store/aggregate.ts';
+import { errorBodySchema } from '../../errors.ts';
+import { filterQuerySchema } from '../../store/list-query.ts';
+import { aggregateSql } from '../../store/aggregate.ts';
+import type { CapabilityOptions } from '../registry.ts';
 
 /**
  * `GET /api{base}/aggregate/{name}` for every aggregate a manifest declares (`aggregates`):
@@ -10,8 +11,8 @@ import { aggregateSql } from '../store/aggregate.ts';
  * role's permission and scope, or anyone for a `publicRead` registry; 403 to a reader from whom
  * a field the aggregate reads is hidden); anonymous calls are rate-limited per address.
  */
-const aggregates: FastifyPluginAsync = async (app) => {
-  for (const def of app.definitions.entities.values()) {
+const aggregates: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) => {
+  for (const def of entities) {
     const table = app.tables.get(def.id)!;
     for (const [name, aggregate] of Object.entries(def.manifest.aggregates ?? {})) {
       const filters = filterQuerySchema(def);

@@ -46,7 +46,8 @@ module.exports = {
     {
       name: 'shared-only-shared',
       severity: 'error',
-      comment: 'src/shared is isomorphic: it may import npm packages and Node built-ins, nothing else in the repository.',
+      comment:
+        'src/shared is isomorphic: it may import npm packages and Node built-ins, nothing else in the repository.',
       from: { path: '^src/shared/', pathNot: Object.keys(SHARED_EXCEPTIONS) },
       to: { pathNot: SHARED_MAY_IMPORT, dependencyTypesNot: ['core'] },
     },
@@ -68,7 +69,8 @@ module.exports = {
     {
       name: 'generated-imports-nothing',
       severity: 'error',
-      comment: 'src/generated is codegen output: types derived from schemas/, importing nothing else in the repository.',
+      comment:
+        'src/generated is codegen output: types derived from schemas/, importing nothing else in the repository.',
       from: { path: '^src/generated/' },
       to: { pathNot: ['^src/generated/', NPM], dependencyTypesNot: ['core'] },
     },

@@ -20,7 +20,9 @@ const CRUISER = /[\\/]node_modules[\\/]dependency-cruiser[\\/]/;
 
 /** `typescript` or `typescript/…` → the same path in `typescript5`; anything else unchanged. */
 const toTypescript5 = (request) =>
-  request === 'typescript' || request.startsWith('typescript/') ? request.replace(/^typescript/, 'typescript5') : request;
+  request === 'typescript' || request.startsWith('typescript/')
+    ? request.replace(/^typescript/, 'typescript5')
+    : request;
 
 /**
  * ES module resolve hook (runs in Node's loader thread): redirects `typescript` imported by

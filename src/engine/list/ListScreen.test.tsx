@@ -8,7 +8,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpError } from '../../client/http.ts';
-import { withoutHiddenColumns } from './ListScreen.tsx';
+import { withoutHiddenColumns } from './list-definition.ts';
 import { sortFromColumnState } from './ListGrid.tsx';
 import { def as testEntity } from './test-entity.ts';
 import { action, exportUrl, filter, getList, lastParams, location, renderList, rows } from './list-testing.tsx';

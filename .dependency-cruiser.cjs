@@ -75,6 +75,14 @@ module.exports = {
       to: { pathNot: ['^src/generated/', NPM], dependencyTypesNot: ['core'] },
     },
     {
+      name: 'definitions-not-to-runtime',
+      severity: 'error',
+      comment:
+        'src/definitions loads and checks definitions for both sides: it may import shared and generated, never the server or the browser side.',
+      from: { path: '^src/definitions/' },
+      to: { path: '^src/(server|client|engine|app)/' },
+    },
+    {
       name: 'server-not-to-browser',
       severity: 'error',
       comment: 'The server never imports the browser side (src/client, src/engine, src/app).',

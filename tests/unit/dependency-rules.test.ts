@@ -72,6 +72,7 @@ const files: Record<string, string> = {
   'src/definitions/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n", // no-circular (a → b → a)
   'src/definitions/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
   'src/definitions/lost.ts': "import { gone } from './gone.ts';\nexport const lost = gone;\n", // not-to-unresolvable
+  'src/definitions/check-routes.ts': "import { route } from '../server/route.ts';\nexport const checked = route;\n", // definitions-not-to-runtime
 };
 
 describe('architecture rules (dependency-cruiser)', () => {
@@ -88,6 +89,7 @@ describe('architecture rules (dependency-cruiser)', () => {
       [
         'browser-not-to-server: src/client/admin.ts → src/server/store.ts',
         'client-not-to-ui: src/client/screens.ts → src/engine/List.tsx',
+        'definitions-not-to-runtime: src/definitions/check-routes.ts → src/server/route.ts',
         'engine-not-to-app: src/engine/Shell.tsx → src/app/App.tsx',
         'generated-imports-nothing: src/generated/values.ts → src/definitions/check.ts',
         'no-circular: src/definitions/a.ts → src/definitions/b.ts', // a cycle is reported once

@@ -15,7 +15,7 @@ interface CruiseResult {
   summary: {
     totalCruised: number;
     error: number;
-    violations: { rule: { name: string }; from: string; to: string }[];
+    violations: { rule: { name: string; severity: string }; from: string; to: string }[];
   };
 }
 
@@ -99,7 +99,7 @@ describe('architecture rules (dependency-cruiser)', () => {
         'shared-only-shared: src/shared/leak.ts → src/definitions/check.ts',
       ].sort(),
     );
-    // and the command `npm run check` runs fails, naming the rules
+    // and the command `npm run check` runs fails (on the errors), naming the rules
     const run = depcruise(fixture);
     expect(run.status).not.toBe(0);
     expect(run.stdout).toContain('engine-not-to-app');
@@ -107,7 +107,7 @@ describe('architecture rules (dependency-cruiser)', () => {
 
   it('pass on the repository, having seen every module of src and its TypeScript imports', () => {
     const result = cruise(REPO_ROOT);
-    expect(result.summary.violations).toEqual([]);
+    expect(result.summary.violations.filter((v) => v.rule.severity === 'error')).toEqual([]);
     expect(result.summary.totalCruised).toBeGreaterThan(300);
     const own = result.modules.filter((m) => /^src\/.*\.tsx?$/.test(m.source));
     expect(own.length).toBeGreaterThan(300);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isHiddenField, touchesHiddenField, withKeptFields, withoutFields } from '../../src/shared/hidden-fields.ts';
-import { withoutHiddenPayload } from '../../src/server/workflow/transition.ts';
+import { withoutHiddenPayload } from '../../src/server/workflow/history.ts';
 import type { MachineDefinition } from '../../src/generated/meta.ts';
 import type { HistoryEntry } from '../../src/shared/workflow.ts';
 import { buildListQuery } from '../../src/server/store/list-query.ts';

@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database, type Queryable } from '../../src/server/db/database.ts';
 import { CHALLENGE_TTL_MS, SIGNATURE_DDL, createChallengeStore } from '../../src/server/auth/signature/challenge.ts';
-import { SignatureError, verifySignedChallenge, type SignatureErrorCode } from '../../src/server/auth/signature/verify.ts';
+import { SignatureError, verifySignedChallenge, type SignatureErrorCode } from '../../src/server/auth/signature/index.ts';
 import {
   createTestCa, issueUserCertificate, signCms, tamperContent, unwrapSignedData, wrapSignedData, type TestCa, type TestUser,
 } from '../support/test-ca.ts';

@@ -4,32 +4,17 @@
  * factory (query-keys.ts). Screens read server state only through these hooks and act
  * through the provider's methods (`useDataProvider`); a write invalidates by key prefix (an
  * entity's records, the messenger's lists).
+ *
+ * This is the one module screens import hooks from: the hooks of the public services and
+ * questionnaires (service-hooks.ts) and of the messenger (messenger-hooks.ts) are kept in
+ * modules of their own and re-exported at the end.
  */
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  createDataProvider, type ChatRef, type ChatRow, type DataProvider, type GroupRow, type ListParams, type MessengerPage, type PanelSource,
-  type RecordData, type StoredRecord, type TransitionInput,
-} from '../data-provider.ts';
-import type { HttpClient } from '../http.ts';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ListParams, RecordData, StoredRecord, TransitionInput } from '../data-provider.ts';
 import { queryKeys } from '../query-keys.ts';
 import { loadEntity, loadMachine, loadUi } from '../../definitions/client.ts';
 import { useApi } from './context.tsx';
-
-const providers = new WeakMap<HttpClient, DataProvider>();
-
-/**
- * The data provider: the one the context was given (component tests' fakes), else the one
- * over the context's HTTP client, built on first use. Built here rather than by the shell,
- * it loads with the first screen that asks for data, not with every first visit.
- */
-export function useDataProvider(): DataProvider {
-  const { dataProvider, http } = useApi();
-  if (dataProvider) return dataProvider;
-  if (!http) throw new Error('<ApiProvider> without a data provider or an HTTP client');
-  let made = providers.get(http);
-  if (!made) providers.set(http, (made = createDataProvider(http)));
-  return made;
-}
+import { useDataProvider } from './use-data-provider.ts';
 
 // ---- records -------------------------------------------------------------------------
 
@@ -265,114 +250,6 @@ export function useGetCounters({ enabled, refetchInterval }: { enabled: boolean;
   return useQuery({ queryKey: queryKeys.counters(), queryFn: () => dp.getCounters(), refetchInterval, enabled, retry: false });
 }
 
-// ---- public services -----------------------------------------------------------------
-
-/** The counters above a lookup screen's form. */
-export function useGetLookupStats(path: string | undefined) {
-  const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.lookupStats(path), queryFn: () => dp.getLookupStats(path!), enabled: Boolean(path) });
-}
-
-/** The rows of each of a dashboard's panels for the filters' values (a minute fresh). */
-export function useGetPanelRows(screen: string, panels: Array<{ id: string; source: PanelSource; query: Record<string, unknown> }>) {
-  const dp = useDataProvider();
-  return useQueries({
-    queries: panels.map((panel) => ({
-      queryKey: queryKeys.dashboardPanel(screen, panel.id, panel.query),
-      queryFn: () => dp.getPanelRows(panel.source, panel.query),
-      staleTime: 60_000,
-      retry: 1,
-    })),
-  });
-}
-
-/** An entity's open questionnaires. */
-export function useGetQuestionnaires(entity: string) {
-  const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.questionnaire.list(entity), queryFn: () => dp.getQuestionnaires(entity), retry: 1 });
-}
-
-/** One questionnaire with its answer form. */
-export function useGetQuestionnaire(entity: string, id: string) {
-  const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.questionnaire.one(entity, id), queryFn: () => dp.getQuestionnaire(entity, id), retry: 1 });
-}
-
-/** A questionnaire's per-question counts; `responseId` asks again after the user's own answer. */
-export function useGetQuestionnaireResults(entity: string, id: string, { enabled, responseId }: { enabled: boolean; responseId?: number | undefined }) {
-  const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.questionnaire.results(entity, id, responseId), queryFn: () => dp.getQuestionnaireResults(entity, id), enabled });
-}
-
-/** The newest 100 questionnaires staff choose from. */
-export function useGetQuestionnaireChoices(entity: string) {
-  const dp = useDataProvider();
-  return useQuery({
-    queryKey: queryKeys.questionnaire.choices(entity),
-    queryFn: async () => (await dp.getList(entity, { filters: {}, page: 0, itemsPerPage: 100, sortBy: ['id'], sortDesc: [true] })).list,
-  });
-}
-
-// ---- messenger -----------------------------------------------------------------------
-
-/**
- * The rows of a messenger tab (100): chats, group chats or colleagues — typed as all shapes
- * at once, the tab says which fields a row has. A failed list shows as empty (spec §8).
- */
-export function useMessengerList(tab: 'chats' | 'groups' | 'contacts', search: string) {
-  const dp = useDataProvider();
-  const get = tab === 'chats' ? dp.getChats : tab === 'groups' ? dp.getGroupChats : dp.getContacts;
-  return useQuery({
-    queryKey: queryKeys.messenger.list(tab, search),
-    queryFn: () => (get({ itemsPerPage: 100, search }) as Promise<MessengerPage<ChatRow & GroupRow>>).catch(() => ({ list: [], total: 0 })),
-  });
-}
-
-/** Every colleague (200), to choose group members from. */
-export function useGetContacts() {
-  const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.messenger.contacts(), queryFn: () => dp.getContacts({ itemsPerPage: 200 }) });
-}
-
-/** One group chat of the user's, found in their groups. */
-export function useGetGroupChat(id: number) {
-  const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.messenger.group(id), queryFn: async () => (await dp.getGroupChats({ itemsPerPage: 200 })).list.find((g) => g.id === id) });
-}
-
-/** A group chat's members (200). */
-export function useGetGroupMembers(id: number) {
-  const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.messenger.members(id), queryFn: () => dp.getGroupMembers(id, { itemsPerPage: 200 }) });
-}
-
-/** Where a message may be forwarded: the user's groups and colleagues matching `search` (50 each; a failure lists none). */
-export function useForwardTargets(search: string) {
-  const dp = useDataProvider();
-  const query = { itemsPerPage: 50, search: search.trim() || undefined };
-  const empty = { list: [], total: 0 };
-  const groups = useQuery({ queryKey: queryKeys.messenger.forwardGroups(search), queryFn: () => dp.getGroupChats(query).catch(() => empty) });
-  const people = useQuery({ queryKey: queryKeys.messenger.forwardPeople(search), queryFn: () => dp.getContacts(query).catch(() => empty) });
-  return { groups, people };
-}
-
-/** A chat's messages in pages of `size`, the newest page first; the next page is the one before its oldest message. */
-export function useChatMessages(chat: ChatRef, size: number) {
-  const dp = useDataProvider();
-  return useInfiniteQuery({
-    queryKey: queryKeys.messenger.messages(chat.kind, chat.id),
-    initialPageParam: undefined as number | undefined,
-    queryFn: ({ pageParam }) => dp.getMessages(chat, { itemsPerPage: size, beforeId: pageParam }),
-    getNextPageParam: (last) => (last.list.length < size ? undefined : last.list[0]!.id),
-  });
-}
-
-/** A chat's messages matching `term` (50; the server's trigram index). */
-export function useSearchMessages(chat: ChatRef, term: string, enabled: boolean) {
-  const dp = useDataProvider();
-  return useQuery({
-    queryKey: queryKeys.messenger.search(chat.kind, chat.id, term),
-    enabled,
-    queryFn: () => dp.getMessages(chat, { itemsPerPage: 50, search: term }),
-  });
-}
+export { useDataProvider } from './use-data-provider.ts';
+export * from './service-hooks.ts';
+export * from './messenger-hooks.ts';

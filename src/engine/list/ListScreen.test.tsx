@@ -2,164 +2,18 @@
 /**
  * The list screen against a test double of the DataProvider, over a made-up entity (the
  * engine must not know real ones): rows and formatted cells, the list-search parameters it
- * sends for paging, sorting and filters, the remembered page size, navigation, export and
- * the empty, error and retry states.
+ * sends for paging and sorting, the remembered page size, navigation, export and the empty,
+ * error and retry states; and the pure helpers of its columns. Filters: ListFilters.test.tsx.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { I18nextProvider } from 'react-i18next';
-import i18next from 'i18next';
-import { FluentProvider, webLightTheme } from '@fluentui/react-components';
-import { ApiProvider } from '../../client/react/context.tsx';
-import type { DataProvider, ListParams, StoredRecord } from '../../client/data-provider.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpError } from '../../client/http.ts';
-import en from '../../i18n/locales/en.json';
-import ListScreen, { withoutHiddenColumns } from './ListScreen.tsx';
-import { FILTER_DEBOUNCE_MS } from './ListFilters.tsx';
+import { withoutHiddenColumns } from './list-definition.ts';
 import { sortFromColumnState } from './ListGrid.tsx';
+import { def as testEntity } from './test-entity.ts';
+import { action, exportUrl, filter, getList, lastParams, location, renderList, rows } from './list-testing.tsx';
 
-// The grid's first render in a test worker takes a moment (module setup).
-configure({ asyncUtilTimeout: 20_000 });
-
-const fx = vi.hoisted(() => {
-  const schema = {
-    type: 'object',
-    properties: {
-      name: { type: 'string' },
-      price: { type: 'number' },
-      madeOn: { type: 'string', format: 'date' },
-      regionId: { type: 'integer', reference: { list: 'region' } },
-      districtId: { type: 'integer', reference: { list: 'district', parentField: 'regionId' } },
-      active: { type: 'boolean' },
-      kind: { type: 'string', oneOf: [{ const: 'A', title: 'test.kind.A' }, { const: 'B', title: 'test.kind.B' }] },
-    },
-  };
-  const grid = {
-    columns: [
-      { field: '/id', titleKey: 'test.col.id', sortable: true },
-      { field: '/name', titleKey: 'test.col.name', sortable: true },
-      { field: '/price', titleKey: 'test.col.price', format: 'money', sortable: true },
-      { field: '/madeOn', titleKey: 'test.col.madeOn', format: 'date' },
-      { field: '/regionId', titleKey: 'test.col.region', format: 'reference', reference: 'region' },
-      { field: '/active', titleKey: 'test.col.active', format: 'boolean' },
-      { field: '/kind', titleKey: 'test.col.kind', format: 'enum' },
-      { field: '/status', titleKey: 'test.col.status', format: 'status', sortable: true },
-      { field: '/createdAt', titleKey: 'test.col.createdAt', format: 'datetime', sortable: true },
-    ],
-    defaultSort: [{ field: '/createdAt', desc: true }],
-    filters: [
-      { name: 'keyword', kind: 'keyword', titleKey: 'test.filter.keyword' },
-      { name: 'statusId', kind: 'eq', field: '/status', titleKey: 'test.filter.status' },
-      { name: 'regionId', kind: 'eq', field: '/regionId', reference: 'region', titleKey: 'test.filter.region' },
-      { name: 'districtId', kind: 'eq', field: '/districtId', reference: 'district', parentFilter: 'regionId', titleKey: 'test.filter.district' },
-      { name: 'createdDate', kind: 'dateRange', field: '/createdAt', titleKey: 'test.filter.created' },
-      { name: 'price', kind: 'range', field: '/price', titleKey: 'test.filter.price' },
-      { name: 'active', kind: 'bool', field: '/active', titleKey: 'test.filter.active' },
-      { name: 'kinds', kind: 'in', field: '/kind', titleKey: 'test.filter.kinds' },
-    ],
-  };
-  const manifest = { id: 'gadget', description: '', base: '/gadget', titleKey: 'test.title', subject: 'Gadget', schema: 'schema.json', grid: 'grid.json', workflow: 'gadget-flow' };
-  const machine = { id: 'gadget-flow', version: 1, description: '', initial: 'DRAFT', states: { DRAFT: { description: '' }, DONE: { description: '', type: 'final' } } };
-  const screens = [
-    { id: 'gadget-list', route: '/gadgets', kind: 'list', entity: 'gadget', titleKey: 'test.screen.list', permission: 'public' },
-    { id: 'gadget-detail', route: '/gadgets/:id', kind: 'detail', entity: 'gadget', titleKey: 'test.screen.detail', permission: 'public' },
-    { id: 'gadget-new', route: '/gadgets/new', kind: 'form', entity: 'gadget', titleKey: 'test.screen.new', permission: 'public' },
-  ];
-  return { def: { id: 'gadget', manifest, schema, grid, ui: undefined, dir: 'schemas/gadget' }, machine, screens };
-});
-
-vi.mock('../../definitions/client.ts', () => ({
-  manifests: new Map([['gadget', fx.def.manifest]]),
-  screens: fx.screens,
-  loadEntity: async () => fx.def,
-  loadMachine: async (id?: string) => (id === fx.machine.id ? fx.machine : undefined),
-  loadUi: async () => undefined,
-}));
-
-const texts = {
-  ...en,
-  status: { ...en.status, DRAFT: 'Draft' },
-  test: {
-    title: 'Gadgets', screen: { list: 'All gadgets' },
-    col: { id: 'No.', name: 'Name', price: 'Price', madeOn: 'Made on', region: 'Region', active: 'Active', kind: 'Kind', status: 'Status', createdAt: 'Created' },
-    filter: { keyword: 'Search', status: 'Status', region: 'Region', district: 'District', created: 'Created', price: 'Price', active: 'Active only', kinds: 'Kinds' },
-    kind: { A: 'Kind A' },
-  },
-};
-
-const regions = [
-  { id: 1, code: '01', parent: null, nameLt: 'Toshkent', nameUz: 'Тошкент', nameRu: 'Ташкент', nameEn: 'Tashkent' },
-  { id: 2, code: '02', parent: null, nameLt: 'Samarqand', nameUz: 'Самарқанд', nameRu: 'Самарканд', nameEn: 'Samarkand' },
-];
-const districts = [
-  { id: 11, code: '0101', parent: 1, nameLt: 'Chilonzor', nameUz: 'Чилонзор', nameRu: 'Чиланзар', nameEn: 'Chilanzar' },
-  { id: 21, code: '0201', parent: 2, nameLt: 'Urgut', nameUz: 'Ургут', nameRu: 'Ургут', nameEn: 'Urgut' },
-];
-
-const record = (id: number, extra: Partial<StoredRecord> = {}): StoredRecord => ({
-  id, version: 1, status: 'DRAFT', createdAt: '2024-03-05T19:30:00.000Z', updatedAt: '2024-03-05T19:30:00.000Z',
-  name: `Gadget ${id}`, price: 1234567.6, madeOn: '2024-03-05', regionId: 1, active: true, kind: 'A', ...extra,
-});
-
-let getList: ReturnType<typeof vi.fn<DataProvider['getList']>>;
-let exportUrl: ReturnType<typeof vi.fn<DataProvider['exportUrl']>>;
-let location = '';
-
-function Probe() {
-  const l = useLocation();
-  location = `${l.pathname}${l.search}`;
-  return null;
-}
-
-function renderList(url = '/gadgets') {
-  const dataProvider = {
-    getList,
-    exportUrl,
-    getReference: vi.fn(async (kind: string, parent?: number) => (kind === 'region' ? regions : districts.filter((d) => parent === undefined || d.parent === parent))),
-  } as unknown as DataProvider;
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const i18n = i18next.createInstance();
-  void i18n.init({ lng: 'en', resources: { en: { translation: texts } }, interpolation: { escapeValue: false }, initImmediate: false } as never);
-  return render(
-    <FluentProvider theme={webLightTheme}>
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={client}>
-        <ApiProvider value={{ dataProvider, reportError: vi.fn(), notifySuccess: vi.fn() }}>
-          <MemoryRouter initialEntries={[url]}>
-            <Probe />
-            <Routes>
-              <Route path="/gadgets" element={<ListScreen screen={fx.screens[0] as never} />} />
-              <Route path="/gadgets/new" element={<p>new gadget form</p>} />
-              <Route path="/gadgets/:id" element={<p>gadget detail</p>} />
-            </Routes>
-          </MemoryRouter>
-        </ApiProvider>
-      </QueryClientProvider>
-    </I18nextProvider>
-    </FluentProvider>,
-  );
-}
-
-const lastParams = (): ListParams => getList.mock.lastCall![1];
-const action = (name: string) => document.querySelector<HTMLElement>(`[data-action="${name}"]`)!;
-const filter = (name: string) => document.querySelector<HTMLElement>(`[data-filter="${name}"]`)!;
-const rows = () => [...document.querySelectorAll('[role="row"][row-id]')];
-
-beforeEach(() => {
-  localStorage.clear();
-  location = '';
-  getList = vi.fn(async (_entity: string, p: ListParams) => ({
-    list: Array.from({ length: Math.max(0, Math.min(p.itemsPerPage, 45 - p.page * p.itemsPerPage)) }, (_, i) => record(p.page * p.itemsPerPage + i + 1)),
-    total: 45,
-  }));
-  exportUrl = vi.fn((entity: string, p: Omit<ListParams, 'page' | 'itemsPerPage'>) => `/api/${entity}/export?${new URLSearchParams({ ...p.filters as Record<string, string>, sortBy: p.sortBy.join(',') })}`);
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+vi.mock('../../definitions/client.ts', async () => (await import('./test-entity.ts')).definitionsClientMock);
 
 describe('ListScreen', () => {
   it('renders the rows of the first page with cells formatted by type', async () => {
@@ -226,80 +80,11 @@ describe('ListScreen', () => {
     });
   });
 
-  it('applies filters: keyword after a pause, status from the machine, region → district cascade, ranges', async () => {
-    renderList();
-    await waitFor(() => expect(rows()).toHaveLength(20));
-    const statusSelect = filter('statusId').querySelector('select')!;
-    expect([...statusSelect.options].map((o) => o.value)).toEqual(['', 'DRAFT', 'DONE']);
-    fireEvent.change(statusSelect, { target: { value: 'DONE' } });
-    await waitFor(() => expect(lastParams().filters).toEqual({ statusId: 'DONE' }));
-
-    const keyword = filter('keyword').querySelector('input')!;
-    fireEvent.change(keyword, { target: { value: 'lamp' } });
-    expect(lastParams().filters).toEqual({ statusId: 'DONE' });
-    await waitFor(() => expect(lastParams().filters).toEqual({ statusId: 'DONE', keyword: 'lamp' }), { timeout: FILTER_DEBOUNCE_MS + 1500 });
-
-    const district = () => filter('districtId').querySelector('select')!;
-    expect(district().disabled).toBe(true);
-    fireEvent.change(filter('regionId').querySelector('select')!, { target: { value: '1' } });
-    await waitFor(() => expect([...district().options].map((o) => o.textContent)).toEqual(['All', 'Chilanzar']));
-    fireEvent.change(district(), { target: { value: '11' } });
-    await waitFor(() => expect(lastParams().filters).toMatchObject({ regionId: '1', districtId: '11' }));
-    fireEvent.change(filter('regionId').querySelector('select')!, { target: { value: '2' } });
-    await waitFor(() => expect(lastParams().filters).toEqual({ statusId: 'DONE', keyword: 'lamp', regionId: '2' }));
-
-    const [from] = filter('createdDate').querySelectorAll('input');
-    fireEvent.change(from!, { target: { value: '2024-02-01' } });
-    await waitFor(() => expect(lastParams().filters).toMatchObject({ createdDateFrom: '2024-02-01' }));
-    fireEvent.click(filter('active').querySelector('input')!);
-    await waitFor(() => expect(lastParams().filters).toMatchObject({ active: 'true' }));
-    expect(new URLSearchParams(location.split('?')[1]).get('statusId')).toBe('DONE');
-
-    fireEvent.click(action('clear-filters'));
-    await waitFor(() => expect(lastParams().filters).toEqual({}));
-    expect(location).toBe('/gadgets');
-  });
-
   it('turns the default sort column ascending on the first click (no unsorted step)', async () => {
     renderList();
     await waitFor(() => expect(rows()).toHaveLength(20));
     fireEvent.click(document.querySelector<HTMLElement>('[role="columnheader"][col-id="/createdAt"] [data-ref="eLabel"]')!);
     await waitFor(() => expect(lastParams()).toMatchObject({ sortBy: ['createdAt'], sortDesc: [false] }));
-  });
-
-  it('offers enum choices for an "in" filter and sends them comma-separated', async () => {
-    renderList();
-    await waitFor(() => expect(rows()).toHaveLength(20));
-    fireEvent.click(within(filter('kinds')).getByRole('combobox'));
-    // A multi-select dropdown lists its choices as menu item checkboxes.
-    fireEvent.click(await screen.findByRole('menuitemcheckbox', { name: 'Kind A' }));
-    await waitFor(() => expect(lastParams().filters).toEqual({ kinds: 'A' }));
-    fireEvent.click(screen.getByRole('menuitemcheckbox', { name: 'B' }));
-    await waitFor(() => expect(lastParams().filters).toEqual({ kinds: 'A,B' }));
-  });
-
-  it('moves the filters into a panel on a small screen', async () => {
-    const matchMedia = vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
-      matches: query.includes('max-width'), media: query, onchange: null,
-      addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined, dispatchEvent: () => false,
-    }) as MediaQueryList);
-    // Without element.animate Fluent's drawer motion takes its test path; happy-dom's own
-    // animations reject `finished` on unmount, which nobody awaits.
-    const animate = Object.getOwnPropertyDescriptor(Element.prototype, 'animate');
-    Object.defineProperty(Element.prototype, 'animate', { value: undefined, configurable: true, writable: true });
-    try {
-      renderList();
-      await waitFor(() => expect(rows()).toHaveLength(20));
-      expect(filter('keyword')).toBeNull();
-      fireEvent.click(action('filters'));
-      await waitFor(() => expect(filter('keyword')).not.toBeNull());
-      fireEvent.change(filter('statusId').querySelector('select')!, { target: { value: 'DRAFT' } });
-      await waitFor(() => expect(lastParams().filters).toEqual({ statusId: 'DRAFT' }));
-      cleanup();
-    } finally {
-      matchMedia.mockRestore();
-      if (animate) Object.defineProperty(Element.prototype, 'animate', animate);
-    }
   });
 
   it('shows an empty state', async () => {
@@ -351,7 +136,7 @@ describe('sortFromColumnState', () => {
 
 describe('withoutHiddenColumns', () => {
   it('drops the columns, filters and default sort of fields the user may not read', () => {
-    const def = fx.def as never as Parameters<typeof withoutHiddenColumns>[0];
+    const def = testEntity as never as Parameters<typeof withoutHiddenColumns>[0];
     const narrowed = withoutHiddenColumns(def, ['/price', '/createdAt']);
     expect(narrowed.grid.columns.map((c) => c.field)).toEqual(['/id', '/name', '/madeOn', '/regionId', '/active', '/kind', '/status']);
     expect(narrowed.grid.filters.map((f) => f.name)).toEqual(['keyword', 'statusId', 'regionId', 'districtId', 'active', 'kinds']);

@@ -21,7 +21,6 @@ import { useDataProvider, useEntity, useGetList, useGetReferences, useMachineOrN
 import { useApi } from '../../client/react/context.tsx';
 import { useAbility } from '../../client/react/ability.tsx';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
-import { touchesHiddenField } from '../../shared/hidden-fields.ts';
 import { HttpError, describeFailure } from '../../client/http.ts';
 import type { ReferenceItem, StoredRecord } from '../../client/data-provider.ts';
 import { pickLocale } from '../../shared/locales.ts';
@@ -31,6 +30,7 @@ import {
   type ListState, type SortItem,
 } from './list-state.ts';
 import ListGrid, { type StatusColor } from './ListGrid.tsx';
+import { statusesOf, withoutHiddenColumns } from './list-definition.ts';
 import ListFilters from './ListFilters.tsx';
 import ListPager, { pageCount } from './ListPager.tsx';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
@@ -44,10 +44,6 @@ const useStyles = makeStyles({
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   state: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, padding: tokens.spacingVerticalXXL },
 });
-
-/** Status names of an entity: its machine's states, else the status new records get. */
-export const statusesOf = (def: EntityDefinition, machine: MachineDefinition | null | undefined): string[] =>
-  machine ? Object.keys(machine.states) : [def.manifest.initialStatus ?? 'CREATED'];
 
 /** The list screen of `screen.entity`. */
 export default function ListScreen({ screen }: { screen: ScreenDefinition }) {
@@ -65,18 +61,6 @@ export default function ListScreen({ screen }: { screen: ScreenDefinition }) {
     );
   }
   return <ListView screen={screen} def={definition.data} machine={machine.data ?? null} />;
-}
-
-/**
- * The definition as a user who may not read some fields (their roles' hiddenFields) lists it:
- * without the columns, filters and default sort of those fields (the server refuses such
- * filters and sorts, and sends no values for such columns).
- */
-export function withoutHiddenColumns(def: EntityDefinition, hidden: readonly string[]): EntityDefinition {
-  if (!hidden.length) return def;
-  const shown = (field: string | undefined) => !field || !touchesHiddenField(hidden, field);
-  const grid = def.grid;
-  return { ...def, grid: { ...grid, columns: grid.columns.filter((c) => shown(c.field)), filters: grid.filters.filter((f) => shown(f.field)), defaultSort: grid.defaultSort.filter((d) => shown(d.field)) } };
 }
 
 function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition; def: EntityDefinition; machine: MachineDefinition | null }) {

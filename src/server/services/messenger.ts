@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import { createEmbeddedBroker, type Broker } from '../messenger/broker.ts';
 import { createRelayBroker } from '../messenger/relay.ts';
-import { createMessengerStore, MESSENGER_TABLES, type MessengerStore } from '../messenger/store.ts';
+import { createMessengerStore, type MessengerStore } from '../messenger/store.ts';
+import { MESSENGER_TABLES } from '../messenger/tables.ts';
 import { createCounters } from '../messenger/counters.ts';
 
 declare module 'fastify' {

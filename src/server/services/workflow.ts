@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
-import { createWorkflowEngine, WORKFLOW_HISTORY_TABLES, type WorkflowEngine } from '../workflow/transition.ts';
+import { createWorkflowEngine } from '../workflow/transition.ts';
+import { WORKFLOW_HISTORY_TABLES } from '../workflow/history.ts';
+import type { WorkflowEngine } from '../workflow/workflow-engine.ts';
 
 /** The status changes' history. */
 export const migrations = [WORKFLOW_HISTORY_TABLES];

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
-import { createServerAjv } from '../../server/validation.ts';
-import { toFieldProblems } from '../../shared/validation/field-errors.ts';
-import { localizeErrors, propertyToPointer, toErrorSchema } from './localize.ts';
-import { decodeMessage, encodeMessage, translateMessage, translateTitle, type Translator } from './messages.ts';
-import { getAtPointer, pathToPointer, pointerToPath } from './pointer.ts';
-import { portalValidator } from './validator.ts';
+import { createServerAjv } from '../../src/server/validation.ts';
+import { toFieldProblems } from '../../src/shared/validation/field-errors.ts';
+import { localizeErrors, propertyToPointer, toErrorSchema } from '../../src/engine/form/localize.ts';
+import { decodeMessage, encodeMessage, translateMessage, translateTitle, type Translator } from '../../src/engine/form/messages.ts';
+import { getAtPointer, pathToPointer, pointerToPath } from '../../src/engine/form/pointer.ts';
+import { portalValidator } from '../../src/engine/form/validator.ts';
 
 // Shaped like a real record schema: nested required fields, portal formats, limits, a reference,
 // a file list and an if/then that makes two fields required for legal persons.

@@ -3,9 +3,9 @@
  * its signature checked by the server's verifier.
  */
 import { describe, expect, it } from 'vitest';
-import { createTestCa, exportPkcs12, issueUserCertificate } from '../../../tests/support/test-ca.ts';
-import { verifySignedChallenge } from '../../server/auth/signature/index.ts';
-import { assertValid, openKeyFile, signChallenge } from './keyfile.ts';
+import { createTestCa, exportPkcs12, issueUserCertificate } from '../support/test-ca.ts';
+import { verifySignedChallenge } from '../../src/server/auth/signature/index.ts';
+import { assertValid, openKeyFile, signChallenge } from '../../src/engine/signin/keyfile.ts';
 
 const bytes = (b: Buffer): ArrayBuffer => new Uint8Array(b).buffer;
 

@@ -1,0 +1,54 @@
+/**
+ * Hooks of the public services and questionnaires: a lookup screen's counters, a dashboard's
+ * panels and an entity's questionnaires (re-exported by hooks.ts, where screens import them).
+ */
+import { useQueries, useQuery } from '@tanstack/react-query';
+import type { PanelSource } from '../data-provider.ts';
+import { queryKeys } from '../query-keys.ts';
+import { useDataProvider } from './use-data-provider.ts';
+
+/** The counters above a lookup screen's form. */
+export function useGetLookupStats(path: string | undefined) {
+  const dp = useDataProvider();
+  return useQuery({ queryKey: queryKeys.lookupStats(path), queryFn: () => dp.getLookupStats(path!), enabled: Boolean(path) });
+}
+
+/** The rows of each of a dashboard's panels for the filters' values (a minute fresh). */
+export function useGetPanelRows(screen: string, panels: Array<{ id: string; source: PanelSource; query: Record<string, unknown> }>) {
+  const dp = useDataProvider();
+  return useQueries({
+    queries: panels.map((panel) => ({
+      queryKey: queryKeys.dashboardPanel(screen, panel.id, panel.query),
+      queryFn: () => dp.getPanelRows(panel.source, panel.query),
+      staleTime: 60_000,
+      retry: 1,
+    })),
+  });
+}
+
+/** An entity's open questionnaires. */
+export function useGetQuestionnaires(entity: string) {
+  const dp = useDataProvider();
+  return useQuery({ queryKey: queryKeys.questionnaire.list(entity), queryFn: () => dp.getQuestionnaires(entity), retry: 1 });
+}
+
+/** One questionnaire with its answer form. */
+export function useGetQuestionnaire(entity: string, id: string) {
+  const dp = useDataProvider();
+  return useQuery({ queryKey: queryKeys.questionnaire.one(entity, id), queryFn: () => dp.getQuestionnaire(entity, id), retry: 1 });
+}
+
+/** A questionnaire's per-question counts; `responseId` asks again after the user's own answer. */
+export function useGetQuestionnaireResults(entity: string, id: string, { enabled, responseId }: { enabled: boolean; responseId?: number | undefined }) {
+  const dp = useDataProvider();
+  return useQuery({ queryKey: queryKeys.questionnaire.results(entity, id, responseId), queryFn: () => dp.getQuestionnaireResults(entity, id), enabled });
+}
+
+/** The newest 100 questionnaires staff choose from. */
+export function useGetQuestionnaireChoices(entity: string) {
+  const dp = useDataProvider();
+  return useQuery({
+    queryKey: queryKeys.questionnaire.choices(entity),
+    queryFn: async () => (await dp.getList(entity, { filters: {}, page: 0, itemsPerPage: 100, sortBy: ['id'], sortDesc: [true] })).list,
+  });
+}

@@ -76,10 +76,9 @@ module.exports = {
     },
     {
       name: 'definitions-not-to-runtime',
-      // A warning, not an error: docs/architecture.md's table says so, but the manifest
-      // capabilities' folders (one per capability: schema fragment, check rule, plugin) may
-      // live under src/server and feed src/definitions/check — which layout wins is open.
-      severity: 'warn',
+      // The manifest capabilities' check rules live in their folders under src/server and are
+      // composed there (src/server/capabilities/checks.ts), not imported by src/definitions.
+      severity: 'error',
       comment:
         'src/definitions loads and checks definitions for both sides: it may import shared and generated, never the server or the browser side.',
       from: { path: '^src/definitions/' },

@@ -5,16 +5,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadDefinitionSources } from '../src/definitions/sources.ts';
-import { checkDefinitions, formatProblem } from '../src/definitions/check.ts';
-import { remoteSourceAdapters } from '../src/server/integrations/adapters.ts';
-import { implementationNames } from '../src/server/workflow/implementations.ts';
+import { formatProblem } from '../src/definitions/check.ts';
+import { loadCheckedDefinitions } from '../src/server/definitions-check.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { checkGeneratedDocs } from '../src/definitions/check/docs.ts';
 
 const root = process.argv[2] ? path.resolve(process.argv[2]) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { sources, problems: parseProblems } = await loadDefinitionSources(root);
-const problems = [...parseProblems, ...checkDefinitions(sources, { ...implementationNames, adapters: Object.keys(remoteSourceAdapters) })];
+const { sources, problems } = await loadCheckedDefinitions(root);
 // The written role matrix and edit rules must say what the definitions say (only once they are valid).
 if (!problems.length) {
   problems.push(...checkGeneratedDocs(sources, (doc) => {

@@ -22,36 +22,41 @@ import { screensRule } from './check/screens.ts';
 import { openDataRule } from './check/open-data.ts';
 import { accessRule } from './check/access.ts';
 import { localesRule } from './check/locales.ts';
-import { CAPABILITY_RULES } from '../server/capabilities/checks.ts';
 
 export type { CheckContext, CheckRule, DefinitionProblem, ImplementationNames } from './check/context.ts';
 export { SUBSYSTEM_SUBJECTS } from './check/access.ts';
 
 /**
- * The rules `checkDefinitions` runs, in order. A new rule goes where the registries it reads
- * are filled: after `entityManifestsRule` for manifests, after `recordSchemasRule` for fields,
- * before `localesRule` when it meets i18n keys.
+ * The rules `checkDefinitions` runs, in order, with the rules of the manifest capabilities
+ * (src/server/capabilities/<key>/check.ts, which the server composes: this layer imports no
+ * runtime) inserted once entities, their schemas and the screens are known. A new rule goes
+ * where the registries it reads are filled: after `entityManifestsRule` for manifests, after
+ * `recordSchemasRule` for fields, before `localesRule` when it meets i18n keys.
+ * @example checkDefinitions(sources, names, checkRulesWith(CAPABILITY_RULES))
  */
-export const CHECK_RULES: readonly CheckRule[] = [
-  referenceListsRule,
-  machinesRule,
-  entityManifestsRule,
-  recordSchemasRule,
-  manifestFieldsRule,
-  seedsRule,
-  editRulesRule,
-  gridsRule,
-  formsRule,
-  machineFieldsRule,
-  crossRefsRule,
-  screensRule,
-  // Each manifest capability's rule (src/server/capabilities/<key>/check.ts), once entities,
-  // their schemas and the screens are known.
-  ...CAPABILITY_RULES,
-  openDataRule,
-  accessRule,
-  localesRule,
-];
+export function checkRulesWith(capabilityRules: readonly CheckRule[]): readonly CheckRule[] {
+  return [
+    referenceListsRule,
+    machinesRule,
+    entityManifestsRule,
+    recordSchemasRule,
+    manifestFieldsRule,
+    seedsRule,
+    editRulesRule,
+    gridsRule,
+    formsRule,
+    machineFieldsRule,
+    crossRefsRule,
+    screensRule,
+    ...capabilityRules,
+    openDataRule,
+    accessRule,
+    localesRule,
+  ];
+}
+
+/** The rules of the definitions themselves, without any capability's (see {@link checkRulesWith}). */
+export const CHECK_RULES: readonly CheckRule[] = checkRulesWith([]);
 
 /** Formats a checker problem the way `npm run check` prints it. */
 export const formatProblem = (p: DefinitionProblem): string => `${p.file}#${p.pointer || '/'}: ${p.message}`;

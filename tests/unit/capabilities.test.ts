@@ -6,8 +6,8 @@ import {
   capabilityFragments, capabilityNames, CAPABILITY_PARTS, composeEntityMetaSchema, declaring, ENTITY_META_BASE_FILE, ENTITY_META_FILE,
   loadCapabilityChecks, loadCapabilityPlugins, metaSchemaText, missingParts,
 } from '../../src/server/capabilities/registry.ts';
-import { CAPABILITY_RULES } from '../../src/server/capabilities/checks.ts';
-import { CHECK_RULES, checkDefinitions, type DefinitionProblem } from '../../src/definitions/check.ts';
+import { CAPABILITY_RULES, DEFINITION_RULES } from '../../src/server/capabilities/checks.ts';
+import { checkDefinitions, type DefinitionProblem } from '../../src/definitions/check.ts';
 import { loadDefinitionSources, type DefinitionSources } from '../../src/definitions/sources.ts';
 import { implementationNames } from '../../src/server/workflow/implementations.ts';
 import type { EntityDefinition } from '../../src/definitions/registry.ts';
@@ -51,7 +51,7 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
     expect(checks).toHaveLength(names.length);
     for (const rule of checks) {
       expect(typeof rule.name).toBe('string');
-      expect(CHECK_RULES.map((r) => r.name)).toContain(rule.name);
+      expect(DEFINITION_RULES.map((r) => r.name)).toContain(rule.name);
     }
     expect(CAPABILITY_RULES.length).toBe(names.length + 1);
     const plugins = await loadCapabilityPlugins();
@@ -101,13 +101,13 @@ describe('the capabilities\' npm run check rules', () => {
   });
 
   it('pass on the repository\'s definitions', () => {
-    expect(checkDefinitions(clone(), implementationNames)).toEqual([]);
+    expect(checkDefinitions(clone(), implementationNames, DEFINITION_RULES)).toEqual([]);
   });
 
   it('report a stale composed meta-schema', () => {
     const s = clone();
     json(s, ENTITY_META_BASE_FILE).properties.labelField.description = 'changed without codegen';
-    expectProblem(checkDefinitions(s, implementationNames), ENTITY_META_FILE, '', /run npm run codegen/);
+    expectProblem(checkDefinitions(s, implementationNames, DEFINITION_RULES), ENTITY_META_FILE, '', /run npm run codegen/);
   });
 
   it('check the fields of aggregates, merge and public lookups, the screens that offer drafts and public submission paths', () => {
@@ -125,7 +125,7 @@ describe('the capabilities\' npm run check rules', () => {
     json(s, other).publicSubmit = { ...json(s, submits[0]!).publicSubmit };
     const draftScreen = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.drafts)!;
     json(s, draftScreen).entity = json(s, other).id;
-    const problems = checkDefinitions(s, implementationNames);
+    const problems = checkDefinitions(s, implementationNames, DEFINITION_RULES);
     expectProblem(problems, aggregates, `/aggregates/${name}/groupBy/0`, /field "\/noSuchField" does not exist/);
     expectProblem(problems, merge, '/merge/arrays/0', /field "\/noSuchArray" does not exist/);
     expectProblem(problems, lookups, '/publicLookups/0/by/0/field', /field "\/noSuchParam" does not exist/);

@@ -7,6 +7,7 @@ import { loadDefinitionSources, type DefinitionSources } from '../../src/definit
 import { checkDefinitions, type DefinitionProblem } from '../../src/definitions/check.ts';
 import { implementationNames } from '../../src/server/workflow/implementations.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
+import { DEFINITION_RULES } from '../../src/server/capabilities/checks.ts';
 
 /** The repository's real definitions, deep-copied so each test can break one thing. */
 let pristine: DefinitionSources;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 
 const clone = (): DefinitionSources => new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
 const json = (s: DefinitionSources, file: string): any => s.get(file)!.json;
-const run = (s: DefinitionSources): DefinitionProblem[] => checkDefinitions(s, implementationNames);
+const run = (s: DefinitionSources): DefinitionProblem[] => checkDefinitions(s, implementationNames, DEFINITION_RULES);
 const expectProblem = (problems: DefinitionProblem[], file: string, pointer: string, text: RegExp) => {
   expect(problems, JSON.stringify(problems, null, 1)).toContainEqual(expect.objectContaining({ file, pointer, message: expect.stringMatching(text) }));
 };
@@ -36,7 +37,7 @@ describe('npm run check', () => {
     const withStamp = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).stampOnDownload)!;
     json(s, withStamp).stampOnDownload = '/noSuchField';
     delete json(s, withStamp).scope.recipients;
-    const problems = checkDefinitions(s, { ...implementationNames, adapters: ['tax-classifier'] });
+    const problems = checkDefinitions(s, { ...implementationNames, adapters: ['tax-classifier'] }, DEFINITION_RULES);
     expectProblem(problems, withRemote, '/remoteSource/adapter', /not in the integration registry/);
     expectProblem(problems, withRemote, '/remoteSource/params/nonsense', /must be an eq filter/);
     expectProblem(problems, withStamp, '/stampOnDownload', /does not exist/);

@@ -16,6 +16,7 @@ import { implementationNames } from '../../src/server/workflow/implementations.t
 import { REPO_ROOT } from '../../src/server/app.ts';
 import type { AccessDefinition } from '../../src/generated/meta.ts';
 import { createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
+import { DEFINITION_RULES } from '../../src/server/capabilities/checks.ts';
 
 const { sources } = await loadDefinitionSources(REPO_ROOT);
 const registry = createDefinitionRegistry(sources);
@@ -70,7 +71,7 @@ describe('read-only and hidden fields in access.json', () => {
     const json = copy.get('schemas/_access/access.json')!.json as AccessDefinition;
     const role = list === 'hiddenFields' ? json.roles.find((r) => r.code === reader.code)! : json.roles.find((r) => r.permissions.some((p) => p.startsWith('update ')))!;
     role[list] = [rule as never];
-    return { problems: checkDefinitions(copy, implementationNames), index: json.roles.indexOf(role), role };
+    return { problems: checkDefinitions(copy, implementationNames, DEFINITION_RULES), index: json.roles.indexOf(role), role };
   };
   const subject = manifests[0]!.subject;
 

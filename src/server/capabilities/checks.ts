@@ -1,10 +1,11 @@
 /**
  * The manifest capabilities' `npm run check` rules, found by reading the capability folders
  * (registry.ts) once, when this module loads, so that `checkDefinitions` stays synchronous;
- * and the rule that the composed entity meta-schema is current. src/definitions/check.ts
- * imports this module and waits for it: a capability's check.ts imports the rule context
- * (definitions/check/context.ts), never definitions/check.ts itself.
+ * and the rule that the composed entity meta-schema is current. {@link DEFINITION_RULES}
+ * inserts them among the definitions' own rules; the server and `npm run check` pass that list
+ * to `checkDefinitions`.
  */
+import { checkRulesWith } from '../../definitions/check.ts';
 import type { CheckRule } from '../../definitions/check/context.ts';
 import {
   capabilityFragments, composeEntityMetaSchema, ENTITY_META_BASE_FILE, ENTITY_META_FILE, loadCapabilityChecks, metaSchemaText,
@@ -39,3 +40,6 @@ export const composedMetaSchemaRule: CheckRule = {
  * capability's rule in folder-name order.
  */
 export const CAPABILITY_RULES: readonly CheckRule[] = [composedMetaSchemaRule, ...(await loadCapabilityChecks())];
+
+/** Every rule of `npm run check`: the definitions' own and the capabilities', in order. */
+export const DEFINITION_RULES: readonly CheckRule[] = checkRulesWith(CAPABILITY_RULES);

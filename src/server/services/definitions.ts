@@ -1,9 +1,7 @@
 import fp from 'fastify-plugin';
-import { loadDefinitionSources } from '../../definitions/sources.ts';
-import { checkDefinitions, formatProblem } from '../../definitions/check.ts';
+import { formatProblem } from '../../definitions/check.ts';
+import { loadCheckedDefinitions } from '../definitions-check.ts';
 import { createDefinitionRegistry, type DefinitionRegistry } from '../../definitions/registry.ts';
-import { remoteSourceAdapters } from '../integrations/adapters.ts';
-import { implementationNames } from '../workflow/implementations.ts';
 import { createTranslator, type Translator } from '../i18n.ts';
 
 declare module 'fastify' {
@@ -21,8 +19,7 @@ declare module 'fastify' {
  */
 export default fp(
   async (app) => {
-    const { sources, problems: parse } = await loadDefinitionSources(app.config.root);
-    const problems = [...parse, ...checkDefinitions(sources, { ...implementationNames, adapters: Object.keys(remoteSourceAdapters) })];
+    const { sources, problems } = await loadCheckedDefinitions(app.config.root);
     if (problems.length) {
       throw new Error(`invalid definitions:\n${problems.map(formatProblem).join('\n')}`);
     }

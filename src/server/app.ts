@@ -119,7 +119,7 @@ export interface BuildAppOptions extends Partial<AppConfig> {
   onRoute?: (route: RouteOptions) => void;
 }
 
-/** Reads the configuration from the environment (see README). */
+/** Reads the configuration from the environment (docs/configuration.md). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<AppConfig> {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   return {

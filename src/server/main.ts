@@ -1,6 +1,6 @@
 /**
  * `npm start`: serves the API (and the built web app, once it exists) on one port.
- * Configuration comes from the environment; see README.
+ * Configuration comes from the environment; see docs/configuration.md.
  */
 import { buildApp, configFromEnv } from './app.ts';
 

@@ -66,7 +66,7 @@ describe('sign-in by digital signature', () => {
     expect(mismatch.json().details).toEqual({ code: 'identity-mismatch' });
   });
 
-  it('accepts a signature made by `openssl cms -sign` as the README says, detached with the challenge or attached', async () => {
+  it('accepts a signature made by `openssl cms -sign` as docs/security.md says, detached with the challenge or attached', async () => {
     const user = await issueUserCertificate(ca, { cn: 'Toshmatova Dilnoza', pinfl: '41234567890123' });
     const detached = (await challenge('')).challenge;
     const signedData = await opensslCmsSign(user, detached);

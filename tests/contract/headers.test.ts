@@ -1,5 +1,5 @@
 /**
- * The browser security headers (README "Security headers") on every kind of reply: HTML pages
+ * The browser security headers (docs/security.md "Security headers") on every kind of reply: HTML pages
  * (prerendered and the index.html fallback), API replies, downloads and assets. Private API
  * replies are never stored by a cache; public reference data may be, for signed-out callers.
  */

@@ -1,5 +1,5 @@
 /**
- * The Content-Security-Policy in Debian's Chromium (README "Security headers"): every public
+ * The Content-Security-Policy in Debian's Chromium (docs/security.md "Security headers"): every public
  * route (screens whose permission is `public`, sample ids for parameters), the prerendered
  * pages taken over by the app, and the main staff screens signed in as admin — a list, a
  * record, forms, a wizard, the tree, the messenger on its live socket, a dashboard's charts,

@@ -271,7 +271,7 @@ export async function exportPkcs12(user: TestUser, password: string, flavour: 'm
 }
 
 /**
- * Signs `content` with `openssl cms -sign` exactly as the README tells a user of an external
+ * Signs `content` with `openssl cms -sign` exactly as docs/security.md tells a user of an external
  * signing tool to: detached (default) or attached (`-nodetach`), PEM output.
  */
 export async function opensslCmsSign(user: TestUser, content: string, options: { attached?: boolean } = {}): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * The browser security policy of every reply (README "Security headers"): the
+ * The browser security policy of every reply (docs/security.md "Security headers"): the
  * Content-Security-Policy, the Permissions-Policy, and which API replies count as public
  * reference data that a cache may keep. Pure data and functions; the plugin
  * (src/server/services/security-headers.ts) sends them.

@@ -60,7 +60,7 @@ export function formatDemoUsers(users: readonly DemoUser[]): string {
 }
 
 /**
- * Demo mode (DEMO=1 or DEMO_USERS=1 with `npm start`, see README): seeds a user per default
+ * Demo mode (DEMO=1 or DEMO_USERS=1 with `npm start`, see docs/security.md "Demo mode"): seeds a user per default
  * role and prints their passwords. Off unless asked for — tests and CI never set it.
  */
 export default fp(

@@ -37,7 +37,7 @@ function isPublicReference(request: FastifyRequest, reply: FastifyReply): boolea
 }
 
 /**
- * The browser security headers on every reply (README "Security headers"), through helmet:
+ * The browser security headers on every reply (docs/security.md "Security headers"), through helmet:
  * a Content-Security-Policy whose only inline scripts are the built pages' own, by hash
  * (src/server/security/policy.ts), no framing, nosniff, a strict referrer policy, a
  * Permissions-Policy, a cross-origin opener policy, HSTS when the request came over TLS

@@ -65,8 +65,9 @@ describe('lookup screen', () => {
     await waitFor(() => expect(field('/name')).toBeTruthy());
     await user.type(input('/name'), 'yes');
     await user.click(action('search'));
-    expect(within(await dom.findByRole('dialog')).getByText('Answer')).toBeTruthy();
-    await user.click(within(dom.getByRole('dialog')).getByText('Close'));
+    const answer = await dom.findByRole('dialog');
+    expect(within(answer).getByText('Answer')).toBeTruthy();
+    await user.click(within(answer).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(dom.queryByRole('dialog')).toBeNull());
     await user.click(document.querySelector<HTMLElement>('[data-tab="b"]')!);
     await waitFor(() => expect(field('/note')).toBeTruthy());

@@ -8,10 +8,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { GridDefinition } from '../generated/meta.ts';
 import { resolveFieldSchema, scalarType } from '../definitions/pointer.ts';
 import { localizedName, type Locale, type LocalizedNames } from './locales.ts';
-import { BUSINESS_UTC_OFFSET_MINUTES } from './business-day.ts';
-
-/** The zone business dates and times are shown in. */
-export const TIME_ZONE = 'Asia/Tashkent';
+import { BUSINESS_UTC_OFFSET_MINUTES } from './time-zone.ts';
 
 export type GridColumn = GridDefinition['columns'][number];
 export type CellKind = NonNullable<GridColumn['format']>;

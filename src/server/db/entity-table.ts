@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { MachineDefinition } from '../../generated/meta.ts';
-import { BUSINESS_UTC_OFFSET_MINUTES } from '../../shared/business-day.ts';
+import { BUSINESS_UTC_OFFSET_MINUTES } from '../../shared/time-zone.ts';
 import { isSystemPointer, pointerSegments, resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
 
 export type SqlType = 'text' | 'bigint' | 'numeric' | 'boolean' | 'date' | 'timestamptz';

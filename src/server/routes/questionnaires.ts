@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ValidateFunction } from 'ajv';
 import { systemActor } from '../auth/access.ts';
 import { ApiError, badInput, errorBodySchema, notFound } from '../errors.ts';
-import { BUSINESS_TIME_ZONE } from '../store/list-query.ts';
+import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import {

@@ -7,6 +7,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { isHiddenField, touchesHiddenField } from '../../shared/hidden-fields.ts';
 import { rowScope, type Actor } from '../auth/access.ts';
 import { RECORD_COLUMNS } from './record-row.ts';
+import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
 
 /**
  * The list query of an entity, and every statement over its rows that a list reads: the
@@ -34,8 +35,6 @@ export const DEFAULT_COUNT_CAP = 10_000;
 /** Rows per query of a streamed list. */
 export const STREAM_BATCH_SIZE = 1000;
 
-/** The zone dates typed by users are meant in: a "day" starts at midnight in Tashkent. */
-export const BUSINESS_TIME_ZONE = 'Asia/Tashkent';
 
 /** JSON schema of the search payload body. */
 export const searchPayloadSchema = {

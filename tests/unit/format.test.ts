@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { JSONSchema7 } from 'json-schema';
 import {
   enumLabel, enumOptions, formatBoolean, formatCell, formatDate, formatDateTime, formatMoney, formatNumber,
-  referenceLabel, resolveColumnFormat, sortName, statusLabel, valueAt, type FormatContext, type Translate,
+  referenceLabel, resolveColumnFormat, sortName, statusLabel, type FormatContext, type Translate,
 } from '../../src/shared/format.ts';
+import { valueAt } from '../../src/shared/pointer.ts';
 
 const dictionary: Record<string, string> = {
   'engine.list.yes': 'Ha',

@@ -9,7 +9,7 @@
  *   it), except deadline events, which the sweep sends as the system.
  */
 import type { JSONSchema7 } from 'json-schema';
-import { resolveFieldSchema, scalarType } from '../pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { entitiesWithSchema, escape, type CheckContext, type CheckRule } from './context.ts';
 
 /** Every `entityRef` of a record schema, with its schema pointer. */

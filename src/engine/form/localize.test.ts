@@ -4,7 +4,8 @@ import { createServerAjv } from '../../server/validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { localizeErrors, propertyToPointer, toErrorSchema } from './localize.ts';
 import { decodeMessage, encodeMessage, translateMessage, translateTitle, type Translator } from './messages.ts';
-import { getAtPointer, pathToPointer, pointerToPath } from './pointer.ts';
+import { pathToPointer, pointerToPath } from './pointer.ts';
+import { getAtPointer } from '../../shared/pointer.ts';
 import { portalValidator } from './validator.ts';
 
 // Shaped like a real record schema: nested required fields, portal formats, limits, a reference,

@@ -14,6 +14,7 @@ import { useMediaQuery } from '../common/useMediaQuery.ts';
 import { formatDate, formatDateTime, formatMoney } from '../../shared/format.ts';
 import { localizedName, type Locale } from '../../shared/locales.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import { getAtPointer } from '../../shared/pointer.ts';
 
 type ResultField = { field: string; titleKey: string; format?: 'text' | 'date' | 'datetime' | 'money' | 'status' };
 
@@ -57,8 +58,6 @@ export interface LookupOptions {
   stats?: Array<{ field: string; titleKey: string }>;
 }
 
-const read = (row: Record<string, unknown>, pointer: string): unknown =>
-  pointer.split('/').slice(1).reduce<unknown>((node, seg) => (node as Record<string, unknown> | undefined)?.[seg], row);
 
 const show = (value: unknown, format: ResultField['format'], t: (k: string) => string): string => {
   if (value === null || value === undefined || value === '') return '—';
@@ -189,7 +188,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
               <TableBody>
                 {answer.map((row, i) => (
                   <TableRow key={i} data-row={i}>
-                    {options.result.map((f) => <TableCell key={f.field} data-result-field={f.field}>{show(read(row, f.field), f.format, t)}</TableCell>)}
+                    {options.result.map((f) => <TableCell key={f.field} data-result-field={f.field}>{show(getAtPointer(row, f.field), f.format, t)}</TableCell>)}
                   </TableRow>
                 ))}
               </TableBody>
@@ -202,7 +201,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
               {options.result.map((f) => (
                 <TableRow key={f.field} data-result-field={f.field}>
                   <TableCell className={s.label}><Body1>{t(f.titleKey)}</Body1></TableCell>
-                  <TableCell className={s.value}>{show(read(row, f.field), f.format, t)}</TableCell>
+                  <TableCell className={s.value}>{show(getAtPointer(row, f.field), f.format, t)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -3,7 +3,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { errorBodySchema } from '../errors.ts';
 import { fileReply } from '../reply-schemas.ts';
@@ -13,9 +13,10 @@ import { touchesHiddenField } from '../../shared/hidden-fields.ts';
 import type { ReferenceService } from '../store/references.ts';
 import type { Translator } from '../i18n.ts';
 import {
-  dateParts, enumLabel, formatBoolean, referenceLabel, resolveColumnFormat, statusLabel, tashkentParts, valueAt,
+  dateParts, enumLabel, formatBoolean, referenceLabel, resolveColumnFormat, statusLabel, tashkentParts,
   type ColumnFormat, type GridColumn, type Translate,
 } from '../../shared/format.ts';
+import { valueAt } from '../../shared/pointer.ts';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

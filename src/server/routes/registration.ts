@@ -4,7 +4,7 @@ import { systemActor } from '../auth/access.ts';
 import { hashPassword, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
 import { CODE_TTL_SECONDS, CONFIRMATION_TABLES, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, withRetryAfter, type ConfirmationSession } from '../auth/confirmation.ts';
 import { createUserLookup } from '../auth/user-lookup.ts';
-import { resolveFieldSchema } from '../../definitions/pointer.ts';
+import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { createServerAjv } from '../validation.ts';
 import { portalFormats } from '../../shared/validation/vocabulary.ts';
 import type { Queryable } from '../db/database.ts';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { systemActor } from '../auth/access.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { resolveFieldSchema } from '../../definitions/pointer.ts';
+import { resolveFieldSchema } from '../../shared/field-schema.ts';
 
 /** One demo user as seeded: the role it has and the password shown once. */
 export interface DemoUser {

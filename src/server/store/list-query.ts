@@ -2,12 +2,13 @@ import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { EntityTable, SqlType } from '../db/entity-table.ts';
 import { ApiError } from '../errors.ts';
 import { INPUT_NUMBER_LIMIT } from '../hostile-input.ts';
-import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import type { JSONSchema7 } from 'json-schema';
 import { isHiddenField, touchesHiddenField } from '../../shared/hidden-fields.ts';
 import { rowScope, type Actor } from '../auth/access.ts';
 import { RECORD_COLUMNS } from './record-row.ts';
 import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
+import { sqlText } from '../../shared/pointer.ts';
 
 /**
  * The list query of an entity, and every statement over its rows that a list reads: the
@@ -294,7 +295,7 @@ export const keyAfter = (q: ListQuery, row: { readonly [key: `k${number}`]: stri
 export function keywordSearchSql(def: EntityDefinition, table: EntityTable, keyword: string, limit: number, actor: Actor, hidden: readonly string[]): { sql: string; params: unknown[] } {
   // A hidden label field is not shown as the label either: the id stands in.
   const labelField = def.manifest.labelField && !isHiddenField(hidden, def.manifest.labelField) ? def.manifest.labelField : undefined;
-  const label = labelField ? `(data #>> '{${labelField.split('/').slice(1).join(',')}}')` : 'id::text';
+  const label = labelField ? sqlText(labelField) : 'id::text';
   const text = escapeLike(keyword.trim().toLowerCase());
   const q = scopedQuery(def, { where: `WHERE ${keywordColumn(def, table, hidden)} LIKE $1`, params: [`%${text}%`] as unknown[] }, actor);
   return { sql: `SELECT id, ${label} AS label FROM ${table.table} ${q.where} ORDER BY id DESC LIMIT ${Number(limit)}`, params: q.params };

@@ -12,12 +12,13 @@ import type { Sender } from '../notify/outbox.ts';
 import type { Translator } from '../i18n.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
 import { systemActor } from '../auth/access.ts';
-import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { SYSTEM_FIELDS } from '../../shared/field-schema.ts';
 import { tableName } from '../db/entity-table.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound } from '../errors.ts';
-import { payloadCopyOf, payloadGuards, readPointer } from './implementations.ts';
+import { payloadCopyOf, payloadGuards } from './implementations.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { isHiddenField } from '../../shared/hidden-fields.ts';
 import { checkPayload, computeStep, deadlinesOf, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
@@ -366,13 +367,13 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
       await notify.sender.send({ channel: 'system', to: notice.to, templateKey: notice.message, params: {}, locale: DEFAULT_LOCALE, content: { subject: notice.message, body: JSON.stringify(body) } }, tx);
       return true;
     }
-    const contact = readPointer(data, notice.to);
+    const contact = valueAt(data, notice.to);
     if (typeof contact !== 'string' || !contact.trim()) return false;
     // SMS gateways take digits only (998901234567), as registration sends them.
     const to = notice.channel === 'sms' ? contact.replace(/\D/g, '') : contact.trim();
     if (!to) return false;
-    const locale = asLocale(readPointer(data, notice.locale ?? def.manifest.localeField ?? '/locale')) ?? DEFAULT_LOCALE;
-    const label = def.manifest.labelField ? readPointer(data, def.manifest.labelField) : undefined;
+    const locale = asLocale(valueAt(data, notice.locale ?? def.manifest.localeField ?? '/locale')) ?? DEFAULT_LOCALE;
+    const label = def.manifest.labelField ? valueAt(data, def.manifest.labelField) : undefined;
     const params: Record<string, unknown> = {
       ...Object.fromEntries(Object.entries(step.payload).filter(([, v]) => typeof v === 'string' || typeof v === 'number')),
       id: step.id,
@@ -382,7 +383,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     };
     // The due date of the state just entered, when it keeps one ("the answer is due by …").
     const deadline = registry.machines.get(step.machine)?.states[step.to]?.deadline;
-    if (deadline) params.deadline = readPointer(data, deadline.field) ?? '';
+    if (deadline) params.deadline = valueAt(data, deadline.field) ?? '';
     await notify.sender.send({ channel: notice.channel, to, templateKey: notice.template, params, locale }, tx);
     return true;
   }

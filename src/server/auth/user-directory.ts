@@ -3,6 +3,20 @@ import type { EntityTable } from '../db/entity-table.ts';
 import type { Queryable } from '../db/database.ts';
 import { sqlText } from '../../shared/pointer.ts';
 
+/**
+ * SQL that holds for a staff user — not an outer user, may sign in — of the user row `alias`
+ * (bare `data` without one).
+ * @example `SELECT id FROM ${users.table} u WHERE ${staffUserWhere('u')}`
+ */
+export const staffUserWhere = (alias?: string): string => {
+  const data = alias ? `${alias}.data` : 'data';
+  return `coalesce((${data}->>'isOuter')::boolean, true) = false AND coalesce((${data}->>'canLogin')::boolean, false)`;
+};
+
+/** SQL of a user's shown name — "last first", else the username — of the user row `alias`. */
+export const userNameSql = (alias: string): string =>
+  `coalesce(nullif(trim(concat_ws(' ', ${alias}.data->>'lastName', ${alias}.data->>'firstName')), ''), ${alias}.data->>'username')`;
+
 /** A user account a sign-in or reset looks up: its id and record data. */
 export interface UserRow<D = Record<string, unknown>> {
   id: number;
@@ -33,12 +47,8 @@ export function createUserDirectory(db: Queryable, tables: Map<string, EntityTab
     expr,
     /** Whether the definition derives a typed (indexed) column for this user field. */
     hasColumn: (pointer: string): boolean => table.columns.has(pointer),
-    /**
-     * SQL that holds for a staff user of the table alias: not an outer user, may sign in.
-     * @example `SELECT id FROM ${users.table} u WHERE ${users.staffWhere('u')}`
-     */
-    staffWhere: (alias: string): string =>
-      `coalesce((${alias}.data->>'isOuter')::boolean, true) = false AND coalesce((${alias}.data->>'canLogin')::boolean, false)`,
+    staffWhere: staffUserWhere,
+    userNameSql,
     /**
      * Whether a user has exactly this value at `pointer` (the unique fields' patterns fix their
      * case: lower-case usernames, upper-case passport series), so their indexes answer.

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
 import { sqlText } from '../../shared/pointer.ts';
+import { staffUserWhere } from '../auth/user-directory.ts';
 
 /** A staff user as the picker lists them: the user id, "Last First Middle", the unit. */
 export interface StaffUser {
@@ -48,7 +49,7 @@ export function createStaffDirectory(db: Queryable, registry: DefinitionRegistry
   const unit = unitJoin ? sqlText(unitLabel!, 'unit.data') : 'NULL';
   const person = (part: string) => `coalesce(nullif(card.data->>'${part}', ''), u.data->>'${part}')`;
   const name = `coalesce(nullif(trim(concat_ws(' ', ${person('lastName')}, ${person('firstName')}, ${person('middleName')})), ''), u.data->>'username')`;
-  const staff = `coalesce((u.data->>'isOuter')::boolean, true) = false AND coalesce((u.data->>'canLogin')::boolean, false)
+  const staff = `${staffUserWhere('u')}
     AND coalesce((card.data->>'canLogin')::boolean, true)`;
   const select = (where: string, tail: string) =>
     `SELECT u.id::int AS id, ${name} AS name, ${unit} AS unit

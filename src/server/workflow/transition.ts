@@ -36,6 +36,7 @@ export interface EventOption {
 }
 
 import type { HistoryEntry } from '../../shared/workflow.ts';
+import { userNameSql } from '../auth/user-directory.ts';
 
 export type { HistoryEntry };
 
@@ -232,7 +233,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
       // Names come from the users' entity (access.json names it); history keeps the id.
       const users = registry.access?.userEntity;
       const name = users
-        ? `(SELECT coalesce(nullif(trim(concat_ws(' ', u.data->>'lastName', u.data->>'firstName')), ''), u.data->>'username') FROM ${tableName(users)} u WHERE u.id::text = h.actor)`
+        ? `(SELECT ${userNameSql('u')} FROM ${tableName(users)} u WHERE u.id::text = h.actor)`
         : 'NULL';
       const { rows } = await db.query<HistoryEntry>(
         `SELECT h.id::int AS id, to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, h.actor, ${name} AS "actorName", h.event,

@@ -12,16 +12,10 @@
  * twice); `import type` is erased when compiled, and src/generated imports nothing (a rule
  * below), so it can neither pull another layer into shared nor close a cycle.
  *
- * Exceptions kept (each a `pathNot` on the rule it narrows):
- * - `src/shared/format.ts` → `src/definitions/pointer.ts` (shared-only-shared): the JSON-pointer
- *   module moves into `src/shared` with #15 item 4 ("one home per fact", another branch); delete
- *   this exception once it has. Narrowed to this one import: any other import of format.ts
- *   from outside src/shared, or of pointer.ts from another shared module, still fails.
+ * There are no exceptions: a rule that needs one means a module sits in the wrong folder.
  */
 /** An npm package, also when the cruise runs below the repository (the rules' own test does). */
 const NPM = '(^|/)node_modules/';
-
-const SHARED_EXCEPTIONS = { '^src/shared/format[.]ts$': '^src/definitions/pointer[.]ts$' };
 
 /** What src/shared may import: itself, npm packages, and the generated types (next rule: types only). */
 const SHARED_MAY_IMPORT = ['^src/shared/', NPM, '^src/generated/'];
@@ -48,17 +42,9 @@ module.exports = {
       severity: 'error',
       comment:
         'src/shared is isomorphic: it may import npm packages and Node built-ins, nothing else in the repository.',
-      from: { path: '^src/shared/', pathNot: Object.keys(SHARED_EXCEPTIONS) },
+      from: { path: '^src/shared/' },
       to: { pathNot: SHARED_MAY_IMPORT, dependencyTypesNot: ['core'] },
     },
-    // The same rule for each module with a kept exception: its one excepted import is allowed.
-    ...Object.entries(SHARED_EXCEPTIONS).map(([module, allowed]) => ({
-      name: 'shared-only-shared',
-      severity: 'error',
-      comment: 'src/shared is isomorphic (an exception at the top of .dependency-cruiser.cjs allows one import).',
-      from: { path: module },
-      to: { pathNot: [...SHARED_MAY_IMPORT, allowed], dependencyTypesNot: ['core'] },
-    })),
     {
       name: 'shared-generated-types-only',
       severity: 'error',

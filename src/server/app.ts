@@ -37,6 +37,7 @@ import * as docs from './services/docs.ts';
 import * as store from './services/store.ts';
 import * as files from './services/files.ts';
 import * as seed from './services/seed.ts';
+import * as users from './services/users.ts';
 import * as auth from './services/auth.ts';
 import * as rateLimit from './services/rate-limit.ts';
 import * as notify from './services/notify.ts';
@@ -82,7 +83,7 @@ const SERVICES = [
   db,
   // Before every route: the OpenAPI document sees only the routes registered after it.
   docs,
-  store, files, seed, auth,
+  store, files, seed, users, auth,
   // After sign-in's hook, so that the limiter knows who is asking (staff are not counted).
   rateLimit,
   notify, demo, workflow, messenger, stomp, webApp,

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FieldProblem } from '../shared/validation/field-errors.ts';
 import { ApiError } from './errors.ts';
+import { escapeSegment } from '../shared/pointer.ts';
 
 /**
  * The largest number the API takes (±2^53−1): JavaScript holds integers exactly only up to
@@ -18,7 +19,7 @@ const MAX_PROBLEMS = 20;
 const NUL = /\0/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const printable = (s: string): string => s.replace(/\0/g, '\ufffd').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
-const segment = (key: string): string => printable(key).replace(/~/g, '~0').replace(/\//g, '~1');
+const segment = (key: string): string => escapeSegment(printable(key));
 
 function stringProblem(s: string): string | undefined {
   if (NUL.test(s)) return 'hostileInput.nul';

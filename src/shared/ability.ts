@@ -1,4 +1,5 @@
 import { createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/ability';
+import { pointerSegments, toPointer } from './pointer.ts';
 
 /** Abilities over subjects named by the manifests' `subject` (e.g. "Appeal"), or "all". */
 export type PortalAbility = MongoAbility<[string, string]>;
@@ -120,9 +121,9 @@ export function readOnlyFieldsOf(ability: PortalAbility, subject: string, action
  */
 export function mayChangeField(ability: PortalAbility, subject: string, pointer: string, action = 'update'): boolean {
   if (!ability.can(action, subject)) return false;
-  const segments = pointer.split('/').slice(1);
+  const segments = pointerSegments(pointer);
   for (let i = 1; i <= segments.length; i++) {
-    if (!ability.can(action, subject, `/${segments.slice(0, i).join('/')}`)) return false;
+    if (!ability.can(action, subject, toPointer(segments.slice(0, i)))) return false;
   }
   return true;
 }

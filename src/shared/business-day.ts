@@ -1,14 +1,13 @@
 /**
- * The Committee's calendar: deadlines are days in Tashkent (Asia/Tashkent, UTC+5, no daylight
- * saving since 1992), not in UTC. A date-only deadline `2026-03-16` is due at the end of that
+ * The Committee's calendar: deadlines are days in Tashkent (time-zone.ts: UTC+5, no daylight
+ * saving), not in UTC. A date-only deadline `2026-03-16` is due at the end of that
  * day in Tashkent — 23:59:59.999 local, 18:59:59.999 UTC — and "today" for a stamp or a
  * "15 days ahead" is the Tashkent calendar day of the moment, so a case taken up at 01:00 on
  * 3 May in Tashkent (20:00 UTC on 2 May) counts from 3 May. Pure and isomorphic: the server's
  * actions, the `due_at` column's SQL and the screens share these rules.
  */
 
-/** Tashkent's fixed offset from UTC in minutes (UTC+5, no DST). */
-export const BUSINESS_UTC_OFFSET_MINUTES = 300;
+import { BUSINESS_UTC_OFFSET_MINUTES } from './time-zone.ts';
 
 const OFFSET_MS = BUSINESS_UTC_OFFSET_MINUTES * 60_000;
 const DAY_MS = 86_400_000;

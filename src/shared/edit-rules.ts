@@ -9,7 +9,7 @@
  * the row scope (who sees the record), and status changes (the machine's events).
  */
 import type { EditRules } from '../generated/meta.ts';
-import { valueAt } from './format.ts';
+import { valueAt } from './pointer.ts';
 
 type Data = Record<string, unknown>;
 /** One state's rules: who changes which fields, who deletes. */

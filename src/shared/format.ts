@@ -7,12 +7,9 @@
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { GridDefinition } from '../generated/meta.ts';
-import { resolveFieldSchema, scalarType } from '../definitions/pointer.ts';
+import { resolveFieldSchema, scalarType } from './field-schema.ts';
 import { localizedName, type Locale, type LocalizedNames } from './locales.ts';
-import { BUSINESS_UTC_OFFSET_MINUTES } from './business-day.ts';
-
-/** The zone business dates and times are shown in. */
-export const TIME_ZONE = 'Asia/Tashkent';
+import { BUSINESS_UTC_OFFSET_MINUTES } from './time-zone.ts';
 
 export type GridColumn = GridDefinition['columns'][number];
 export type CellKind = NonNullable<GridColumn['format']>;
@@ -213,16 +210,6 @@ export function enumLabel(value: unknown, options: readonly EnumOption[] | undef
 export function referenceLabel(id: unknown, item: LocalizedNames | undefined, locale: Locale): string {
   if (id === null || id === undefined || id === '') return '';
   return (item && localizedName(item, locale)) || String(id);
-}
-
-/** Reads a JSON pointer from a record. */
-export function valueAt(record: unknown, pointer: string): unknown {
-  let node = record;
-  for (const segment of pointer.split('/').slice(1)) {
-    if (!isRecord(node)) return undefined;
-    node = node[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return node;
 }
 
 /**

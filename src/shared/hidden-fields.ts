@@ -5,12 +5,11 @@
  * name object properties (`/consumer/pinfl`); array items are not addressable.
  */
 
-import { valueAt } from './format.ts';
+import { pointerSegments, valueAt } from './pointer.ts';
 
 type Data = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
-const segmentsOf = (pointer: string): string[] => pointer.split('/').slice(1);
 
 /**
  * Whether the field at `pointer` is hidden: it is one of `hidden`, or lies inside one (a hidden
@@ -37,7 +36,7 @@ export function touchesHiddenField(hidden: readonly string[], pointer: string): 
  */
 export function withoutFields<T extends Data>(record: T, pointers: readonly string[]): T {
   let out: Data = record;
-  for (const pointer of pointers) out = removeAt(out, segmentsOf(pointer));
+  for (const pointer of pointers) out = removeAt(out, pointerSegments(pointer));
   return out as T;
 }
 
@@ -63,7 +62,7 @@ export function withKeptFields(input: unknown, stored: Data, pointers: readonly 
   let out: Data = input;
   for (const pointer of pointers) {
     const value = valueAt(stored, pointer);
-    if (value !== undefined) out = keepAt(out, segmentsOf(pointer), value);
+    if (value !== undefined) out = keepAt(out, pointerSegments(pointer), value);
   }
   return out;
 }

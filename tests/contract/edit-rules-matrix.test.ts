@@ -20,7 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import type { JSONSchema7 } from 'json-schema';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry, type EntityDefinition } from '../../src/definitions/registry.ts';
-import { deref } from '../../src/definitions/pointer.ts';
+import { deref } from '../../src/shared/field-schema.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';

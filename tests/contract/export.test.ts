@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import type { JSONSchema7 } from 'json-schema';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry, type EntityDefinition } from '../../src/definitions/registry.ts';
-import { resolveFieldSchema, scalarType } from '../../src/definitions/pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../src/shared/field-schema.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';

@@ -10,7 +10,7 @@ import { createDefinitionRegistry, type EntityDefinition } from '../../src/defin
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
-import { BUSINESS_TIME_ZONE } from '../../src/server/store/list-query.ts';
+import { BUSINESS_TIME_ZONE } from '../../src/shared/time-zone.ts';
 import { backends } from '../support/databases.ts';
 import { createRecords, startTestApp } from '../support/app.ts';
 import { createRng, createSampler } from '../support/sample-data.ts';

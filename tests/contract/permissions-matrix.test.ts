@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import ExcelJS from 'exceljs';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry, type EntityDefinition } from '../../src/definitions/registry.ts';
-import { resolveFieldSchema } from '../../src/definitions/pointer.ts';
+import { resolveFieldSchema } from '../../src/shared/field-schema.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { findFileFields, findReferenceFields } from '../../src/server/store/record-schema.ts';

@@ -34,7 +34,7 @@ import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
 import { deadlinesOf, machineEvents, payloadSchemaFor, toShapeMachine, transitionsFor } from '../../src/server/workflow/machine.ts';
-import { isSystemPointer, resolveFieldSchema } from '../../src/definitions/pointer.ts';
+import { isSystemPointer, resolveFieldSchema } from '../../src/shared/field-schema.ts';
 import type { MachineDefinition, Transition } from '../../src/generated/meta.ts';
 import type { EntityDefinition } from '../../src/definitions/registry.ts';
 import { abilityOfRoles, type PortalAbility } from '../../src/shared/ability.ts';

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { JSONSchema7 } from 'json-schema';
-import { deref } from '../../src/definitions/pointer.ts';
+import { deref } from '../../src/shared/field-schema.ts';
 
 type Annotated = JSONSchema7 & { reference?: unknown; file?: boolean; entityRef?: { entity: string }; staffUser?: boolean };
 

@@ -1,5 +1,5 @@
 import type { JSONSchema7 } from 'json-schema';
-import { deref, SYSTEM_FIELDS } from '../../src/definitions/pointer.ts';
+import { deref, SYSTEM_FIELDS } from '../../src/shared/field-schema.ts';
 
 /** Reads a JSON pointer from a value. */
 export function at(value: unknown, pointer: string): unknown {

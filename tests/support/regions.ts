@@ -5,7 +5,7 @@
  * district inside the region).
  */
 import type { DefinitionRegistry, EntityDefinition } from '../../src/definitions/registry.ts';
-import { resolveFieldSchema } from '../../src/definitions/pointer.ts';
+import { resolveFieldSchema } from '../../src/shared/field-schema.ts';
 import { findReferenceFields } from '../../src/server/store/record-schema.ts';
 import { withField } from './records.ts';
 

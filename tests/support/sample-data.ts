@@ -7,7 +7,7 @@
 import type { JSONSchema7 } from 'json-schema';
 import type Ajv from 'ajv';
 import RandExp from 'randexp';
-import { deref } from '../../src/definitions/pointer.ts';
+import { deref } from '../../src/shared/field-schema.ts';
 import type { ReferenceList } from '../../src/generated/meta.ts';
 import access from '../../schemas/_access/access.json' with { type: 'json' };
 

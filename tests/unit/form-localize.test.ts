@@ -4,7 +4,8 @@ import { createServerAjv } from '../../src/server/validation.ts';
 import { toFieldProblems } from '../../src/shared/validation/field-errors.ts';
 import { localizeErrors, propertyToPointer, toErrorSchema } from '../../src/engine/form/localize.ts';
 import { decodeMessage, encodeMessage, translateMessage, translateTitle, type Translator } from '../../src/engine/form/messages.ts';
-import { getAtPointer, pathToPointer, pointerToPath } from '../../src/engine/form/pointer.ts';
+import { pathToPointer, pointerToPath } from '../../src/engine/form/pointer.ts';
+import { getAtPointer } from '../../src/shared/pointer.ts';
 import { portalValidator } from '../../src/engine/form/validator.ts';
 
 // Shaped like a real record schema: nested required fields, portal formats, limits, a reference,

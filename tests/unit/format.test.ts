@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { JSONSchema7 } from 'json-schema';
 import {
   enumLabel, enumOptions, formatBoolean, formatDate, formatDateTime, formatMoney, formatNumber,
-  referenceLabel, resolveColumnFormat, sortName, statusLabel, valueAt, type FormatContext, type Translate,
+  referenceLabel, resolveColumnFormat, sortName, statusLabel, type FormatContext, type Translate,
 } from '../../src/shared/format.ts';
 import { formatCell } from '../../src/shared/cell-formats.ts';
+import { valueAt } from '../../src/shared/pointer.ts';
 
 const dictionary: Record<string, string> = {
   'engine.list.yes': 'Ha',

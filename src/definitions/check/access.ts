@@ -9,7 +9,7 @@
  */
 import type { AccessDefinition } from '../../generated/meta.ts';
 import { createAbility, rulesFromPermissions } from '../../shared/ability.ts';
-import { isSystemPointer, resolveFieldSchema, scalarType } from '../pointer.ts';
+import { isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { ACCESS_FILE, META_FOR, type CheckContext, type CheckRule } from './context.ts';
 
 /** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger). */

@@ -10,7 +10,8 @@ import type { JSONSchema7 } from 'json-schema';
 import type { DefinitionSources } from '../sources.ts';
 import type { AccessDefinition, EntityManifest, MachineDefinition, ReferenceList, ScreenDefinition } from '../../generated/meta.ts';
 import { addPortalVocabulary } from '../../shared/validation/vocabulary.ts';
-import { resolveFieldSchema, scalarType } from '../pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
+import { escapeSegment } from '../../shared/pointer.ts';
 
 /** One thing wrong with the definitions: the file, where in it, and what. */
 export interface DefinitionProblem {
@@ -50,8 +51,8 @@ export const META_FOR = {
   edit: 'edit.schema.json',
 } as const;
 
-/** Escapes one JSON-pointer segment (`~` → `~0`, `/` → `~1`). */
-export const escape = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+/** Escapes one JSON-pointer segment (`~` → `~0`, `/` → `~1`); the rules import it from here. */
+export const escape = escapeSegment;
 
 /** Where access.json lives; several rules read it raw, valid or not. */
 export const ACCESS_FILE = 'schemas/_access/access.json';

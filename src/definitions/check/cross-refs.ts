@@ -8,7 +8,8 @@
  *   it), except deadline events, which the sweep sends as the system.
  */
 import type { JSONSchema7 } from 'json-schema';
-import { escape, type CheckContext, type CheckRule } from './context.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
+import { entitiesWithSchema, escape, type CheckContext, type CheckRule } from './context.ts';
 
 /** Every `entityRef` of a record schema, with its schema pointer. */
 function entityRefsOf(schema: JSONSchema7 | undefined): Array<{ pointer: string; entity: string }> {

@@ -6,7 +6,7 @@
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { AccessDefinition, EditRules, EntityManifest, MachineDefinition } from '../../generated/meta.ts';
-import { isSystemPointer, resolveFieldSchema, scalarType } from '../pointer.ts';
+import { isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { OTHER_STATES, statesOf } from '../../shared/edit-rules.ts';
 import { META_FOR, entitiesWithSchema, type CheckRule, type Report } from './context.ts';
 

@@ -12,7 +12,7 @@
 import type Ajv from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import type { MachineDefinition, Transition } from '../../generated/meta.ts';
-import { resolveFieldSchema, scalarType } from '../pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { META_FOR, entitiesWithSchema, escape, type CheckRule, type Report, type UseKey } from './context.ts';
 
 type Implementations = { guards: Set<string>; actions: Set<string>; delays: Set<string>; checks: Set<string> };

@@ -5,7 +5,7 @@
  * field); every fixed filter is a filter of the source's grid.
  */
 import type { GridDefinition, OpenDataset } from '../../generated/meta.ts';
-import { isSystemPointer, resolveFieldSchema, scalarType } from '../pointer.ts';
+import { isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { META_FOR, type CheckRule } from './context.ts';
 
 /** Open datasets: names, texts, a public source, scalar columns, the grid's filters. */

@@ -10,7 +10,7 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { RecordAction, ScreenDefinition, UiDefinition } from '../../generated/meta.ts';
 import { MENU_ICON_NAMES } from '../../shared/icon-names.ts';
-import { resolveFieldSchema } from '../pointer.ts';
+import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { META_FOR, type CheckContext, type CheckRule, type UseKey } from './context.ts';
 import { checkRecordSchema } from './record-schema.ts';
 import { unknownNameMessage } from './suggest.ts';

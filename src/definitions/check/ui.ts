@@ -9,7 +9,7 @@
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { UiDefinition } from '../../generated/meta.ts';
-import { deref, scalarType } from '../pointer.ts';
+import { deref, scalarType } from '../../shared/field-schema.ts';
 import { isKnownWidgetName, portalWidgetNames, rjsfWidgetNames } from '../../shared/widget-names.ts';
 import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule, type Report, type UseKey } from './context.ts';
 import { unknownNameMessage } from './suggest.ts';

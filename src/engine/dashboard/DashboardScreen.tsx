@@ -9,7 +9,7 @@ import { Heading, Notice, PageSpinner, ShellButton } from '../common/primitives.
 import { pickLocale } from '../../shared/locales.ts';
 import { DISPLAY_FORMATS, formatValue } from '../../shared/cell-formats.ts';
 import type { FormatContext } from '../../shared/format.ts';
-import { TIME_ZONE } from '../../shared/format.ts';
+import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
 
 // apexcharts arrives only with a chart panel, never with the first visit.
 const DashboardChart = lazy(() => import('./Chart.tsx'));
@@ -17,7 +17,7 @@ const DashboardChart = lazy(() => import('./Chart.tsx'));
 type Row = Record<string, unknown>;
 
 /** This month in Tashkent as YYYY-MM. */
-const currentMonth = (): string => new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit' }).format(new Date()).slice(0, 7);
+const currentMonth = (): string => new Intl.DateTimeFormat('en-CA', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: '2-digit' }).format(new Date()).slice(0, 7);
 
 const initialValues = (filters: DashboardFilter[]): Record<string, string> =>
   Object.fromEntries(filters.map((f) => [f.name, f.default !== undefined ? String(f.default) : f.month ? currentMonth() : f.choices && f.required ? f.choices[0]!.value : '']));

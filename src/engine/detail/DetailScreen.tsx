@@ -13,7 +13,7 @@ import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { formatDateTime } from '../../shared/format.ts';
-import { resolveFieldSchema, SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { resolveFieldSchema, SYSTEM_FIELDS } from '../../shared/field-schema.ts';
 import { EntityForm } from '../form/EntityForm.tsx';
 import { withHiddenFields } from '../form/uiSchema.ts';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
@@ -22,6 +22,7 @@ import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
 import { RecordActions } from './RecordActions.tsx';
 import type { RecordAction } from '../../generated/meta.ts';
+import { getAtPointer } from '../../shared/pointer.ts';
 
 const useStyles = makeStyles({
   head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
@@ -55,7 +56,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const def = definition.data;
   const data = record.data;
   const workflow = def.manifest.workflow;
-  const label = def.manifest.labelField ? String(resolveValue(data, def.manifest.labelField) ?? '') : '';
+  const label = def.manifest.labelField ? String(getAtPointer(data, def.manifest.labelField) ?? '') : '';
   const edit = rights.data?.update ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route) : undefined;
   const mayDelete = rights.data?.delete === true && ability.can('delete', def.manifest.subject);
   const list = entityScreenPath(entity, ['list'], undefined, ability, screen.route);
@@ -110,8 +111,3 @@ export default function DetailScreen({ screen }: ScreenProps) {
 const dataOnly = (record: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(record).filter(([k]) => !(SYSTEM_FIELDS as readonly string[]).includes(k)));
 
-function resolveValue(data: Record<string, unknown>, pointer: string): unknown {
-  let node: unknown = data;
-  for (const seg of pointer.split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[seg];
-  return node;
-}

@@ -8,7 +8,7 @@ import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
 import { formatCell } from '../../shared/cell-formats.ts';
 import { formatDateTime, resolveColumnFormat, type ColumnFormat, type FormatContext, type GridColumn, type Translate } from '../../shared/format.ts';
 import { pickLocale } from '../../shared/locales.ts';
-import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { SYSTEM_FIELDS } from '../../shared/field-schema.ts';
 
 /** Characters of one value shown in the table; the audit keeps more. */
 const SHOWN_CHARS = 200;

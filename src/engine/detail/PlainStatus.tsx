@@ -6,7 +6,7 @@ import type { StoredRecord } from '../../client/data-provider.ts';
 import type { HistoryEntry } from '../../shared/workflow.ts';
 import { useGetTransitions } from '../../client/react/hooks.ts';
 import { formatDate, formatDateTime } from '../../shared/format.ts';
-import { resolveFieldSchema } from '../../definitions/pointer.ts';
+import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { stateKey } from './TransitionBar.tsx';
 
 const useStyles = makeStyles({

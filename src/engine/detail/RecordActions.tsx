@@ -8,7 +8,7 @@ import { useDataProvider } from '../../client/react/hooks.ts';
 import { HttpError } from '../../client/http.ts';
 import { useAbility } from '../../client/react/ability.tsx';
 import { canOpen } from '../../shared/ability.ts';
-import { valueAt } from '../../shared/format.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import { requestOf, type FlowContext } from '../flow/flow.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';

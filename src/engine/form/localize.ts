@@ -8,6 +8,7 @@ import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { encodeMessage } from './messages.ts';
 import { pathToPointer, pointerToPath } from './pointer.ts';
+import { objectAt } from '../../shared/pointer.ts';
 
 /** rjsf's dotted property (`.customer.pnfl`, or `applicantType` for a missing root field) as a path. */
 const propertySegments = (property: string | undefined): string[] =>
@@ -59,12 +60,7 @@ export function localizeErrors(errors: RJSFValidationError[]): RJSFValidationErr
 export function toErrorSchema(fieldErrors: Record<string, string> | undefined): ErrorSchema {
   const root: ErrorSchema = {};
   for (const [pointer, message] of Object.entries(fieldErrors ?? {})) {
-    let node = root as Record<string, unknown>;
-    for (const segment of pointerToPath(pointer)) {
-      const key = String(segment);
-      node[key] ??= {};
-      node = node[key] as Record<string, unknown>;
-    }
+    const node = objectAt(root as Record<string, unknown>, pointer);
     const list = (node.__errors ??= []) as string[];
     list.push(message);
   }

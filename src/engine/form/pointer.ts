@@ -3,16 +3,14 @@
  * testers, server errors and wizard steps name it by a JSON pointer (`/participants/0/name`).
  */
 import type { FieldPathList } from '@rjsf/utils';
-import { pointerSegments } from '../../definitions/pointer.ts';
-
-const escape = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+import { pointerSegments, toPointer } from '../../shared/pointer.ts';
 
 /**
  * The JSON pointer of an rjsf field path; the root is `''`.
  * @example pathToPointer(['participants', 0, 'name']) // '/participants/0/name'
  */
 export function pathToPointer(path: FieldPathList): string {
-  return path.map((segment) => `/${escape(String(segment))}`).join('');
+  return toPointer(path);
 }
 
 /**
@@ -22,16 +20,6 @@ export function pathToPointer(path: FieldPathList): string {
 export function pointerToPath(pointer: string): FieldPathList {
   if (!pointer) return [];
   return pointerSegments(pointer).map((s) => (/^(0|[1-9][0-9]*)$/.test(s) ? Number(s) : s));
-}
-
-/** The value at a pointer, or undefined when any step is missing. */
-export function getAtPointer(data: unknown, pointer: string): unknown {
-  let node: unknown = data;
-  for (const segment of pointerToPath(pointer)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string | number, unknown>)[segment];
-  }
-  return node;
 }
 
 /**

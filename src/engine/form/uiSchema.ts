@@ -4,6 +4,7 @@
 import type { UiSchema } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
 import { isKnownWidgetName } from './widgets/names.ts';
+import { pointerSegments } from '../../shared/pointer.ts';
 
 /** Whether rjsf with our theme can render a `ui:widget` of this name (the list `npm run check` uses too). */
 export const isKnownWidget = isKnownWidgetName;
@@ -84,7 +85,7 @@ function withFieldUi(uiSchema: UiSchema | undefined, pointers: readonly string[]
   const root: UiSchema = { ...(uiSchema ?? {}) };
   for (const pointer of pointers) {
     let node: Record<string, unknown> = root;
-    const segments = pointer.split('/').slice(1);
+    const segments = pointerSegments(pointer);
     segments.forEach((segment, i) => {
       const next = { ...((node[segment] as Record<string, unknown> | undefined) ?? {}) };
       if (i === segments.length - 1) next[key] = typeof value === 'function' ? (value as (old: unknown) => unknown)(next[key]) : value;
@@ -103,7 +104,7 @@ function withFieldUi(uiSchema: UiSchema | undefined, pointers: readonly string[]
  */
 export function withoutRequired(schema: JSONSchema7, pointers: readonly string[]): JSONSchema7 {
   let root = schema;
-  for (const pointer of pointers) root = dropRequired(root, pointer.split('/').slice(1));
+  for (const pointer of pointers) root = dropRequired(root, pointerSegments(pointer));
   return root;
 }
 

@@ -9,7 +9,8 @@ import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, RowSelectio
 import { Badge, makeStyles, type BadgeProps } from '@fluentui/react-components';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { StoredRecord } from '../../client/data-provider.ts';
-import { resolveColumnFormat, statusLabel, valueAt, type FormatContext } from '../../shared/format.ts';
+import { resolveColumnFormat, statusLabel, type FormatContext } from '../../shared/format.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import { CELL_FORMATS, formatCell } from '../../shared/cell-formats.ts';
 import type { SortItem } from './list-state.ts';
 

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Checkbox, Dropdown, Input, Option, Select, makeStyles, tokens } from '@fluentui/react-components';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { useGetReference } from '../../client/react/hooks.ts';
 import { localizedName, pickLocale } from '../../shared/locales.ts';
 import { enumOptions, statusLabel, type Translate } from '../../shared/format.ts';

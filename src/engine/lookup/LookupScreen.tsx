@@ -15,6 +15,7 @@ import type { FormatContext } from '../../shared/format.ts';
 import { formatValue, type DisplayFormat } from '../../shared/cell-formats.ts';
 import { localizedName, pickLocale, type Locale } from '../../shared/locales.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import { getAtPointer } from '../../shared/pointer.ts';
 
 type ResultField = { field: string; titleKey: string; format?: DisplayFormat };
 
@@ -58,8 +59,6 @@ export interface LookupOptions {
   stats?: Array<{ field: string; titleKey: string }>;
 }
 
-const read = (row: Record<string, unknown>, pointer: string): unknown =>
-  pointer.split('/').slice(1).reduce<unknown>((node, seg) => (node as Record<string, unknown> | undefined)?.[seg], row);
 
 /** A result value in its display format; a dash when there is none. */
 const show = (value: unknown, format: ResultField['format'], ctx: FormatContext): string =>
@@ -187,7 +186,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
               <TableBody>
                 {answer.map((row, i) => (
                   <TableRow key={i} data-row={i}>
-                    {options.result.map((f) => <TableCell key={f.field} data-result-field={f.field}>{show(read(row, f.field), f.format, formatContext)}</TableCell>)}
+                    {options.result.map((f) => <TableCell key={f.field} data-result-field={f.field}>{show(getAtPointer(row, f.field), f.format, formatContext)}</TableCell>)}
                   </TableRow>
                 ))}
               </TableBody>
@@ -200,7 +199,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
               {options.result.map((f) => (
                 <TableRow key={f.field} data-result-field={f.field}>
                   <TableCell className={s.label}><Body1>{t(f.titleKey)}</Body1></TableCell>
-                  <TableCell className={s.value}>{show(read(row, f.field), f.format, formatContext)}</TableCell>
+                  <TableCell className={s.value}>{show(getAtPointer(row, f.field), f.format, formatContext)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

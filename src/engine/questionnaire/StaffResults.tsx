@@ -6,10 +6,11 @@ import { ResultsTable } from './ResultsTable.tsx';
 import { useGetQuestionnaireChoices, useGetQuestionnaireResults } from '../../client/react/hooks.ts';
 import { Heading, Notice, PageSpinner } from '../common/primitives.tsx';
 import { manifests } from '../../definitions/client.ts';
+import { getAtPointer } from '../../shared/pointer.ts';
 
 /** The manifest's label field of a record (a pointer into its data). */
 const labelOf = (record: Record<string, unknown>, pointer: string | undefined): string =>
-  String((pointer ? pointer.slice(1).split('/').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), record) : undefined) ?? `#${String(record.id)}`);
+  String((pointer ? getAtPointer(record, pointer) : undefined) ?? `#${String(record.id)}`);
 
 /**
  * Per-question results for staff: the questionnaire is chosen from the entity's records (the

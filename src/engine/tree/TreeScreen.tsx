@@ -9,7 +9,7 @@ import { useEntity, useGetTree } from '../../client/react/hooks.ts';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { localizedName, pickLocale } from '../../shared/locales.ts';
-import { valueAt } from '../../shared/format.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import { buildTree, type TreeNode } from './tree-data.ts';
 
 /** The most records a tree loads (pages of 100): trees of units or categories are small. */

@@ -1,5 +1,5 @@
 import type { StoredRecord } from '../../client/data-provider.ts';
-import { valueAt } from '../../shared/format.ts';
+import { valueAt } from '../../shared/pointer.ts';
 
 /** One node of a record tree: the record and its children, ordered. */
 export interface TreeNode {

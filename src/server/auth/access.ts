@@ -1,7 +1,7 @@
 import type { AccessDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { abilityOfRoles, createAbility, rulesFromPermissions, type AbilityRule, type HiddenFields, type PortalAbility, type ReadOnlyFields } from '../../shared/ability.ts';
-import { valueAt } from '../../shared/format.ts';
+import { sqlText, valueAt } from '../../shared/pointer.ts';
 
 export type RowScope = 'OWN' | 'REGION' | 'ALL';
 
@@ -120,9 +120,8 @@ function widthScope(actor: Actor, def: EntityDefinition, param: (v: unknown) => 
   if (actor.scope === 'ALL') return undefined;
   if (actor.scope === 'REGION') return def.manifest.scope?.regionField ? `region = ${param(actor.region)}` : undefined;
   if (actor.id === null) return 'FALSE';
-  // The field names come from validated definitions (identifiers, see entity.schema.json);
-  // `#>>` reads a nested one (`/pharmacy/stir` → data #>> '{pharmacy,stir}') as text.
-  const addressed = recipientRules(actor, def).map((r) => `data #>> '{${r.field.slice(1).split('/').join(',')}}' = ${param(r.value)}`);
+  // `#>>` reads a nested field (`/pharmacy/stir` → data #>> '{pharmacy,stir}') as text.
+  const addressed = recipientRules(actor, def).map((r) => `${sqlText(r.field)} = ${param(r.value)}`);
   const own = `owner = ${param(actor.id)}`;
   return addressed.length ? `(${[own, ...addressed].join(' OR ')})` : own;
 }

@@ -5,6 +5,8 @@ import type { AccessDefinition } from '../../generated/meta.ts';
 import type { HiddenFields, ReadOnlyFields } from '../../shared/ability.ts';
 import { userActor, type Actor, type RowScope } from './access.ts';
 import { withDelegation, type DelegationTarget } from './delegation.ts';
+import { sqlJson, sqlText, valueAt } from '../../shared/pointer.ts';
+import type { UserDirectory } from './user-directory.ts';
 
 /** A user record's data as sign-in reads it (schemas/_access/access.json `userEntity`). */
 export interface UserData {
@@ -47,14 +49,11 @@ export interface ActorLoader {
   mayLogin(userId: string, user: UserData): Promise<boolean>;
 }
 
-const jsonPath = (pointer: string): string => `{${pointer.split('/').slice(1).join(',')}}`;
-
 /**
  * Reads users, their staff cards, roles and unit permissions (the entities access.json
  * names) into actors, with a short cache so that a burst of requests reads them once.
  */
-export function createActorLoader(db: Database, registry: DefinitionRegistry, tables: Map<string, EntityTable>, access: AccessDefinition): ActorLoader {
-  const userTable = tables.get(access.userEntity)!;
+export function createActorLoader(db: Database, registry: DefinitionRegistry, tables: Map<string, EntityTable>, access: AccessDefinition, users: UserDirectory): ActorLoader {
   const roleTable = tables.get(access.roleEntity)!;
   const roleCodeColumn = roleTable.columns.get('/code')!.column;
   const userDef = registry.entities.get(access.userEntity)!;
@@ -62,7 +61,7 @@ export function createActorLoader(db: Database, registry: DefinitionRegistry, ta
   const employeeTable = access.employeeEntity ? tables.get(access.employeeEntity) : undefined;
   // The card's user field as SQL: its typed, indexed column where the grid filters by it.
   const employeeUserColumn = access.employeeUserField && employeeTable
-    ? employeeTable.columns.get(access.employeeUserField)?.column ?? `(data #>> '{${access.employeeUserField.split('/').slice(1).join(',')}}')::bigint`
+    ? employeeTable.columns.get(access.employeeUserField)?.column ?? `${sqlText(access.employeeUserField)}::bigint`
     : undefined;
 
   const staffCardOf: ActorLoader['staffCardOf'] = async (userId, user) => {
@@ -84,14 +83,14 @@ export function createActorLoader(db: Database, registry: DefinitionRegistry, ta
   const grantTable = unitConfig ? tables.get(unitConfig.entity) : undefined;
   const unitPermissionsOf = async (card: StaffCardData | undefined): Promise<string[]> => {
     if (!unitConfig || !unitTable || !grantTable || !card) return [];
-    const unitId = card[unitConfig.employeeUnitField.slice(1)];
+    const unitId = valueAt(card, unitConfig.employeeUnitField);
     if (typeof unitId !== 'number') return [];
-    const unit = await db.query<{ type: string | null }>(`SELECT data #>> '${jsonPath(unitConfig.unitTypeField)}' AS type FROM ${unitTable.table} WHERE id = $1`, [unitId]);
+    const unit = await db.query<{ type: string | null }>(`SELECT ${sqlText(unitConfig.unitTypeField)} AS type FROM ${unitTable.table} WHERE id = $1`, [unitId]);
     const type = unit.rows[0]?.type ?? null;
     const { rows } = await db.query<{ permissions: string[] | null }>(
-      `SELECT data #> '${jsonPath(unitConfig.permissionsField)}' AS permissions FROM ${grantTable.table}
-         WHERE (data #>> '${jsonPath(unitConfig.typeField)}' = $1 AND data #>> '${jsonPath(unitConfig.unitField)}' IS NULL)
-            OR data #>> '${jsonPath(unitConfig.unitField)}' = $2`,
+      `SELECT ${sqlJson(unitConfig.permissionsField)} AS permissions FROM ${grantTable.table}
+         WHERE (${sqlText(unitConfig.typeField)} = $1 AND ${sqlText(unitConfig.unitField)} IS NULL)
+            OR ${sqlText(unitConfig.unitField)} = $2`,
       [type, String(unitId)],
     );
     return [...new Set(rows.flatMap((r) => (Array.isArray(r.permissions) ? r.permissions.filter((p) => typeof p === 'string') : [])))];
@@ -104,8 +103,7 @@ export function createActorLoader(db: Database, registry: DefinitionRegistry, ta
   const actorOf: ActorLoader['actorOf'] = async (userId) => {
     const hit = cache.get(userId);
     if (hit && Date.now() - hit.at < ACTOR_CACHE_MS) return hit.actor;
-    const { rows } = await db.query<{ data: UserData; status: string }>(`SELECT data, status FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
-    const user = rows[0]?.data;
+    const user = (await users.byId<UserData>(Number(userId)))?.data;
     if (!user?.canLogin) return undefined;
     const card = await staffCardOf(userId, user);
     if (card?.data.canLogin === false) return undefined;

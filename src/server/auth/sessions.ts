@@ -9,6 +9,7 @@ import type { ExternalIdentity } from './external.ts';
 import type { RevokedFamilies } from './revoked-families.ts';
 import { sessionReply, type PersonNames } from './session-reply.ts';
 import type { RefreshTokens, TokenService } from './tokens.ts';
+import type { UserDirectory } from './user-directory.ts';
 
 /** The sign-in reply (spec §7): tokens, and who the user is. */
 export type SessionPayload = ReturnType<typeof sessionReply> & { token: string; refreshToken: string; expiresIn: number };
@@ -58,13 +59,13 @@ export interface AuthSessionParts {
   refresh: RefreshTokens;
   revokedFamilies: RevokedFamilies;
   actors: ActorLoader;
+  /** The user directory: users and their passwords. */
+  users: UserDirectory;
 }
 
 /** The sessions of this app over its user and role entities. */
-export function createAuthSessions({ db, store, registry, tables, access, tokens, refresh, revokedFamilies, actors }: AuthSessionParts): AuthSessions {
-  const userTable = tables.get(access.userEntity)!;
+export function createAuthSessions({ db, store, registry, tables, access, tokens, refresh, revokedFamilies, actors, users }: AuthSessionParts): AuthSessions {
   const roleTable = tables.get(access.roleEntity)!;
-  const usernameColumn = userTable.columns.get('/username')!.column;
   const roleCodeColumn = roleTable.columns.get('/code')!.column;
   const verifiedField = access.identityVerifiedField;
   const system = systemActor();
@@ -77,8 +78,7 @@ export function createAuthSessions({ db, store, registry, tables, access, tokens
   };
 
   const sessionInfo: AuthSessions['sessionInfo'] = async (userId) => {
-    const { rows } = await db.query<{ data: UserData }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
-    const user = rows[0]!.data;
+    const user = (await users.byId<UserData>(Number(userId)))!.data;
     const actor = (await actors.actorOf(userId))!;
     const card = await actors.staffCardOf(userId, user);
     const names: PersonNames = card
@@ -101,13 +101,10 @@ export function createAuthSessions({ db, store, registry, tables, access, tokens
   };
 
   const provision: AuthSessions['provision'] = async (identity) => {
-    const pinflColumn = userTable.columns.get('/pinfl')?.column;
-    const found = identity.pinfl && pinflColumn
-      ? await db.query<{ id: number; data: UserData }>(`SELECT id, data FROM ${userTable.table} WHERE ${pinflColumn} = $1`, [identity.pinfl])
-      : identity.tin
-        ? await db.query<{ id: number; data: UserData }>(`SELECT id, data FROM ${userTable.table} WHERE data->>'tin' = $1 ORDER BY id LIMIT 1`, [identity.tin])
-        : { rows: [] };
-    const user = found.rows[0];
+    // A personal id is looked up only through its unique, indexed column; else the tax id.
+    const user = identity.pinfl && users.hasColumn('/pinfl')
+      ? await users.findBy<UserData>('/pinfl', identity.pinfl)
+      : identity.tin ? await users.findBy<UserData>('/tin', identity.tin) : undefined;
     if (user) return (await actors.mayLogin(String(user.id), user.data)) ? String(user.id) : undefined;
     const key = identity.pinfl ?? identity.tin;
     if (!key) return undefined;
@@ -143,19 +140,14 @@ export function createAuthSessions({ db, store, registry, tables, access, tokens
     async profileRecordId(userId, entity) {
       if (entity === access.userEntity) return Number(userId);
       if (entity !== access.employeeEntity) return undefined;
-      const { rows } = await db.query<{ data: UserData }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [Number(userId)]);
-      return rows[0] ? (await actors.staffCardOf(userId, rows[0].data))?.id : undefined;
+      const user = await users.byId<UserData>(Number(userId));
+      return user ? (await actors.staffCardOf(userId, user.data))?.id : undefined;
     },
     async credentialsOf(username) {
-      const { rows } = await db.query<{ id: number; data: UserData; hash: string | null }>(
-        `SELECT u.id, u.data, c.password_hash AS hash FROM ${userTable.table} u LEFT JOIN credential c ON c.user_id = u.id::text WHERE ${usernameColumn.replace(/^/, 'u.')} = $1`,
-        [username],
-      );
-      return rows[0];
+      return users.withPasswordHash<UserData>(username);
     },
     async userData(userId) {
-      const { rows } = await db.query<{ data: Record<string, unknown> }>(`SELECT data FROM ${userTable.table} WHERE id = $1`, [userId]);
-      return rows[0]?.data;
+      return (await users.byId(userId))?.data;
     },
     async roleNames(codes) {
       const { rows } = await db.query<{ data: { code: string; name: string } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[]) ORDER BY ${roleCodeColumn}`, [codes]);

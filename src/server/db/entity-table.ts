@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { MachineDefinition } from '../../generated/meta.ts';
-import { BUSINESS_UTC_OFFSET_MINUTES } from '../../shared/business-day.ts';
-import { isSystemPointer, pointerSegments, resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
+import { BUSINESS_UTC_OFFSET_MINUTES } from '../../shared/time-zone.ts';
+import { isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
+import { pointerSegments, sqlText } from '../../shared/pointer.ts';
 import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
 
 export type SqlType = 'text' | 'bigint' | 'numeric' | 'boolean' | 'date' | 'timestamptz';
@@ -70,16 +71,13 @@ function sqlTypeOf(schema: JSONSchema7): SqlType {
   return 'text';
 }
 
-const textAt = (source: string, pointer: string): string =>
-  `(${source} #>> '{${pointerSegments(pointer).join(',')}}')`;
-
 function derivedColumn(pointer: string, type: SqlType): DerivedColumn {
   const column = `"f_${pointerSegments(pointer).map(snake).join('__')}"`;
   return {
     pointer,
     column,
     type,
-    expr: (source) => (type === 'text' ? textAt(source, pointer) : `NULLIF(${textAt(source, pointer)}, '')::${type}`),
+    expr: (source) => (type === 'text' ? sqlText(pointer, source) : `NULLIF(${sqlText(pointer, source)}, '')::${type}`),
   };
 }
 
@@ -110,7 +108,7 @@ function dueAtExpr(def: EntityDefinition, machine: MachineDefinition | undefined
   const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
   return (source, status = 'status') =>
     `CASE ${status}::text ${deadlines
-      .map((d) => `WHEN ${quote(d.state)} THEN ${d.dateOnly ? `${endOfDaySql(`NULLIF(${textAt(source, d.pointer)}, '')::date`)}` : `NULLIF(${textAt(source, d.pointer)}, '')::timestamptz`}`)
+      .map((d) => `WHEN ${quote(d.state)} THEN ${d.dateOnly ? `${endOfDaySql(`NULLIF(${sqlText(d.pointer, source)}, '')::date`)}` : `NULLIF(${sqlText(d.pointer, source)}, '')::timestamptz`}`)
       .join(' ')} END`;
 }
 
@@ -142,9 +140,9 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   }
   const keywordFields = def.manifest.keywordFields ?? [];
   const keywordExpr = keywordFields.length
-    ? (source: string, fields: readonly string[] = keywordFields) => (fields.length ? `lower(concat_ws(' ', ${fields.map((p) => textAt(source, p)).join(', ')}))` : `''`)
+    ? (source: string, fields: readonly string[] = keywordFields) => (fields.length ? `lower(concat_ws(' ', ${fields.map((p) => sqlText(p, source)).join(', ')}))` : `''`)
     : undefined;
-  const regionExpr = regionField ? (source: string) => `NULLIF(${textAt(source, regionField)}, '')::bigint` : undefined;
+  const regionExpr = regionField ? (source: string) => `NULLIF(${sqlText(regionField, source)}, '')::bigint` : undefined;
   // The scope's region field is the `region` column itself: one column, one index, for both
   // the region filter and (later) regional scoping.
   if (regionField && regionExpr) columns.set(regionField, { pointer: regionField, column: 'region', type: 'bigint', expr: regionExpr });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { rowScope, type Actor } from '../auth/access.ts';
+import { sqlText } from '../../shared/pointer.ts';
 
 /** The CASL subject of the messenger (a subsystem, not an entity): staff roles have `read Message`. */
 export const MESSENGER_SUBJECT = 'Message';
@@ -57,8 +58,7 @@ export function createCounters(app: FastifyInstance) {
     const scope = rowScope(actor, def, param);
     if (scope) conds.push(scope);
     if (rule.assignedTo) {
-      const keys = rule.assignedTo.split('/').slice(1).map((k) => `'${k}'`).join(',');
-      conds.push(`data #>> ARRAY[${keys}] = ${param(actor.id)}`);
+      conds.push(`${sqlText(rule.assignedTo)} = ${param(actor.id)}`);
     }
     const { rows } = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table.table} WHERE ${conds.join(' AND ')}`, params);
     return rows[0]!.n;

@@ -46,7 +46,7 @@ export function createDocumentMarking(app: FastifyInstance) {
     const ids = [...new Set(body.userIds.map(String))];
     const { rows } = await app.db.query<{ id: string }>(
       `SELECT id::text AS id FROM ${messenger.users.table}
-        WHERE id = ANY($1::bigint[]) AND NOT coalesce((data->>'isOuter')::boolean, true) AND coalesce((data->>'canLogin')::boolean, false)`,
+        WHERE id = ANY($1::bigint[]) AND ${app.users.staffWhere()}`,
       [ids.map(Number)],
     );
     const staff = new Set(rows.map((r) => r.id));

@@ -48,7 +48,7 @@ export function createLiveUpkeep(app: FastifyInstance, sessions: Set<StompSessio
     const revoked = await refresh.revokedOf([...new Set(all.map((s) => s.user!.sid).filter((x): x is string => Boolean(x)))]);
     // The user records read afresh (the actor below may come from auth's short cache).
     const { rows } = await app.db.query<{ id: string; ok: boolean }>(
-      `SELECT id::text AS id, coalesce((data->>'canLogin')::boolean, false) AND NOT coalesce((data->>'isOuter')::boolean, true) AS ok FROM ${messenger.users.table} WHERE id = ANY($1::bigint[])`,
+      `SELECT id::text AS id, (${app.users.staffWhere()}) AS ok FROM ${messenger.users.table} WHERE id = ANY($1::bigint[])`,
       [ids.map(Number)],
     );
     const ok = new Set(rows.filter((r) => r.ok).map((r) => r.id));

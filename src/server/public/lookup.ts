@@ -1,6 +1,6 @@
 import type { EntityManifest } from '../../generated/meta.ts';
 import type { EntityTable } from '../db/entity-table.ts';
-import { pointerSegments } from '../../definitions/pointer.ts';
+import { getAtPointer, sqlText } from '../../shared/pointer.ts';
 
 export type PublicLookup = NonNullable<EntityManifest['publicLookups']>[number];
 export type LookupParam = PublicLookup['by'][number];
@@ -17,15 +17,13 @@ export function maskValue(value: string, mask: 'name' | 'partial' | undefined): 
   return chars.length <= 4 ? '*'.repeat(chars.length) : chars.slice(0, 2).join('') + '*'.repeat(chars.length - 4) + chars.slice(-2).join('');
 }
 
-const read = (data: Record<string, unknown>, pointer: string): unknown =>
-  pointerSegments(pointer).reduce<unknown>((node, seg) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[seg] : undefined), data);
 
 /** The declared `returns` of one row, masked; nothing else of the record leaves. */
 export function projectRow(lookup: PublicLookup, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const r of lookup.returns) {
     const pointers = r.fields ?? (r.field ? [r.field] : []);
-    const values = pointers.map((p) => read(row, p)).filter((v) => v !== undefined && v !== null && v !== '');
+    const values = pointers.map((p) => getAtPointer(row, p)).filter((v) => v !== undefined && v !== null && v !== '');
     if (!values.length) {
       out[r.as] = null;
       continue;
@@ -60,7 +58,7 @@ export function lookupWhere(lookup: PublicLookup, table: EntityTable, values: Re
   for (const w of lookup.where ?? []) {
     const col = table.columns.get(w.field);
     if (col) parts.push(`${col.column} = $${params.push(w.equals)}::${col.type}`);
-    else parts.push(`(data #>> '{${pointerSegments(w.field).join(',')}}') = $${params.push(String(w.equals))}`);
+    else parts.push(`${sqlText(w.field)} = $${params.push(String(w.equals))}`);
   }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }

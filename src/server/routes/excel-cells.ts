@@ -1,6 +1,6 @@
 import type ExcelJS from 'exceljs';
 import type { JSONSchema7 } from 'json-schema';
-import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { CELL_FORMATS, type FormatOptions } from '../../shared/cell-formats.ts';
 import { dateParts, type CellKind, type FormatContext } from '../../shared/format.ts';
 

@@ -3,6 +3,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EntityDefinition } from '../../definitions/registry.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { errorBodySchema } from '../errors.ts';
 import { fileReply } from '../reply-schemas.ts';
@@ -11,7 +12,8 @@ import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { touchesHiddenField } from '../../shared/hidden-fields.ts';
 import type { ReferenceService } from '../store/references.ts';
 import type { Translator } from '../i18n.ts';
-import { resolveColumnFormat, tashkentParts, valueAt, type ColumnFormat, type GridColumn, type Translate } from '../../shared/format.ts';
+import { resolveColumnFormat, tashkentParts, type ColumnFormat, type GridColumn, type Translate } from '../../shared/format.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import { EXCEL_CELLS } from './excel-cells.ts';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

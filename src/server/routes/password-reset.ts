@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError, badInput } from '../errors.ts';
 import { hashPassword, identityOfUser, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
 import { CODE_TTL_SECONDS, CONFIRMATION_TABLES, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, SESSION_TTL_SECONDS, withRetryAfter } from '../auth/confirmation.ts';
-import { createUserLookup } from '../auth/user-lookup.ts';
 
 /** The confirmation sessions of password reset. */
 export const migrations = [CONFIRMATION_TABLES];
@@ -21,22 +20,14 @@ const uidSchema = { type: 'string', format: 'uuid' } as const;
  * username, e-mail and names. A refusal then keeps the code good for another try.
  */
 const passwordReset: FastifyPluginAsync = async (app) => {
-  const users = createUserLookup(app);
+  const users = app.users;
   const codes = createConfirmations(app.db, app.config.clock);
   const clock = app.config.clock;
-  const phoneDigits = `regexp_replace(coalesce(${users.expr('/phone')}, ''), '[^0-9]', '', 'g')`;
 
   /** The account a login names, with where a code can go. */
   const findAccount = async (login: string) => {
     const digits = /^[+]?[0-9 ()-]{7,}$/.test(login) ? normalizePhone(login).replace(/[^0-9]/g, '') : null;
-    const { rows } = await app.db.query<{ id: number; email: string | null; phone: string | null; can_login: boolean }>(
-      `SELECT id, ${users.expr('/email')} AS email, ${users.expr('/phone')} AS phone, coalesce((data->>'canLogin')::boolean, false) AS can_login
-       FROM ${users.table}
-       WHERE ${users.expr('/username')} = $1 OR lower(${users.expr('/email')}) = lower($1) OR ($2::text IS NOT NULL AND ${phoneDigits} = $2)
-       ORDER BY id LIMIT 1`,
-      [login, digits],
-    );
-    const user = rows[0];
+    const user = await users.forReset(login, digits);
     if (!user || !user.can_login) return undefined;
     // A code goes where the login pointed; a username reaches the address, else the phone.
     const byMail = login.includes('@') || (!digits && user.email);
@@ -94,16 +85,12 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     const verified = await codes.verifyCode(uid, code, '/code', { keep: true });
     // Only a real account's code was ever sent; for an unknown login no code can be right.
     if (!session.userId) throw badInput([{ pointer: '/code', key: 'confirmation.errors.wrongCode', params: { left: 0 } }]);
-    const { rows } = await app.db.query<{ data: Record<string, unknown> }>(`SELECT data FROM ${users.table} WHERE id = $1`, [Number(session.userId)]);
-    const own = passwordProblem(password, { ...identityOfUser(rows[0]?.data), login: session.data.login });
+    const own = passwordProblem(password, { ...identityOfUser((await users.byId(Number(session.userId)))?.data), login: session.data.login });
     if (own) throw badInput([{ pointer: '/password', ...own }]);
     const hash = await hashPassword(password);
     await app.db.transaction(async (tx) => {
       await codes.spendCode(tx, uid, verified, '/code');
-      await tx.query(
-        `INSERT INTO credential (user_id, password_hash) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()`,
-        [session.userId, hash],
-      );
+      await users.setPassword(String(session.userId), hash, tx);
       await tx.query('UPDATE refresh_token SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [session.userId]);
       await codes.update(tx, uid, { status: 'finished' });
     });

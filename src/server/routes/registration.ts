@@ -3,8 +3,7 @@ import { ApiError, badInput } from '../errors.ts';
 import { systemActor } from '../auth/access.ts';
 import { hashPassword, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
 import { CODE_TTL_SECONDS, CONFIRMATION_TABLES, createConfirmations, normalizePhone, RESEND_COOLDOWN_SECONDS, withRetryAfter, type ConfirmationSession } from '../auth/confirmation.ts';
-import { createUserLookup } from '../auth/user-lookup.ts';
-import { resolveFieldSchema } from '../../definitions/pointer.ts';
+import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { createServerAjv } from '../validation.ts';
 import { portalFormats } from '../../shared/validation/vocabulary.ts';
 import type { Queryable } from '../db/database.ts';
@@ -45,7 +44,7 @@ const maskContact = (recipient: string): string => (recipient.includes('@')
 const registration: FastifyPluginAsync = async (app) => {
   const access = app.definitions.access!;
   const userDef = app.definitions.entities.get(access.userEntity)!;
-  const users = createUserLookup(app);
+  const users = app.users;
   const codes = createConfirmations(app.db, app.config.clock);
   const system = systemActor();
   const validateUsername = createServerAjv().compile(resolveFieldSchema(userDef.schema, '/username') ?? { type: 'string' });
@@ -228,7 +227,7 @@ const registration: FastifyPluginAsync = async (app) => {
         if (error instanceof ApiError && error.fieldErrors) throw badInput(error.fieldErrors.map((f) => (TAKEN_KEYS[f.pointer] && f.key === 'validation.unique' ? fieldError(f.pointer, TAKEN_KEYS[f.pointer]!) : f)));
         throw error;
       });
-      await tx.query('INSERT INTO credential (user_id, password_hash) VALUES ($1, $2)', [String(created.id), hash]);
+      await users.addPassword(String(created.id), hash, tx);
       await codes.update(tx, body.uid, { status: 'finished', userId: String(created.id) });
       return String(created.id);
     });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { errorBodySchema } from '../errors.ts';
-import { BUSINESS_TIME_ZONE } from '../store/list-query.ts';
+import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
 import type { Migration } from '../db/migrations.ts';
 
 /** One counter row per day. */

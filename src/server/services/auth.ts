@@ -35,9 +35,7 @@ export default fp(
   async (app) => {
     const access = app.definitions.access;
     if (!access) throw new Error('schemas/_access/access.json is missing');
-    const userTable = app.tables.get(access.userEntity)!;
     const roleTable = app.tables.get(access.roleEntity)!;
-    const usernameColumn = userTable.columns.get('/username')!.column;
     const roleCodeColumn = roleTable.columns.get('/code')!.column;
     const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined, app.config.accessTokenSeconds);
     // Access tokens of a revoked family (sign-out, reuse, password reset) are refused from memory:
@@ -51,7 +49,7 @@ export default fp(
     revokedFamilies.start();
     app.addHook('onClose', async () => revokedFamilies.stop());
     const refresh = createRefreshTokens(app.db, (family) => revokedFamilies.add(family));
-    const actors = createActorLoader(app.db, app.definitions, app.tables, access);
+    const actors = createActorLoader(app.db, app.definitions, app.tables, access, app.users);
     const system = systemActor();
 
     // --- every start: the default roles (created, or brought up to the definitions), then the admin
@@ -60,8 +58,7 @@ export default fp(
       access.roles,
     );
     if (synced.changed.length) app.log.info({ roles: synced.changed }, 'default roles brought up to schemas/_access/access.json');
-    const admin = await app.db.query<{ id: number }>(`SELECT id FROM ${userTable.table} WHERE ${usernameColumn} = 'admin'`);
-    if (!admin.rows.length) {
+    if ((await app.users.idByUsername('admin')) === undefined) {
       const chosen = app.config.adminPassword ?? process.env.ADMIN_PASSWORD;
       const password = chosen ?? randomBytes(12).toString('base64url');
       if (!adminPasswordUsable(password)) throw new Error('ADMIN_PASSWORD must be 8 to 128 characters');
@@ -71,7 +68,7 @@ export default fp(
       const weak = chosen === undefined ? undefined : passwordProblem(chosen, { username: 'admin' });
       if (weak) app.log.warn({ rule: weak.key }, 'ADMIN_PASSWORD does not meet the password policy: sign in as admin and change it');
       const created = await app.store.create(access.userEntity, { username: 'admin', firstName: 'Administrator', lastName: 'Portal', isOuter: false, canLogin: true, roles: [access.adminRole] }, system);
-      await app.db.query('INSERT INTO credential (user_id, password_hash) VALUES ($1, $2)', [String(created.id), await hashPassword(password)]);
+      await app.users.addPassword(String(created.id), await hashPassword(password));
       if (!app.config.adminPassword && !process.env.ADMIN_PASSWORD) {
         // Printed once, on the first start only: there is no default password anywhere.
         console.log(`\n  First start: the user "admin" was created with the password ${password}\n  Sign in and change it (or set ADMIN_PASSWORD before the first start).\n`);
@@ -90,7 +87,7 @@ export default fp(
       request.actor = actor;
     });
 
-    app.decorate('authSessions', createAuthSessions({ db: app.db, store: app.store, registry: app.definitions, tables: app.tables, access, tokens, refresh, revokedFamilies, actors }));
+    app.decorate('authSessions', createAuthSessions({ db: app.db, store: app.store, registry: app.definitions, tables: app.tables, access, tokens, refresh, revokedFamilies, actors, users: app.users }));
   },
-  { name: 'auth', dependencies: ['store', 'http'] },
+  { name: 'auth', dependencies: ['store', 'http', 'users'] },
 );

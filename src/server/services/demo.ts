@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { systemActor } from '../auth/access.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { resolveFieldSchema } from '../../definitions/pointer.ts';
+import { resolveFieldSchema } from '../../shared/field-schema.ts';
 
 /** One demo user as seeded: the role it has and the password shown once. */
 export interface DemoUser {
@@ -23,8 +23,6 @@ export interface DemoUser {
 export async function seedDemoUsers(app: FastifyInstance): Promise<DemoUser[]> {
   const access = app.definitions.access!;
   const userDef = app.definitions.entities.get(access.userEntity)!;
-  const userTable = app.tables.get(access.userEntity)!;
-  const usernameColumn = userTable.columns.get('/username')!.column;
   // The region list the user entity's region field names (its first item is "region 1").
   const regionField = userDef.manifest.scope?.regionField;
   const regionList = regionField ? (resolveFieldSchema(userDef.schema, regionField) as { reference?: { list: string } } | undefined)?.reference?.list : undefined;
@@ -32,8 +30,7 @@ export async function seedDemoUsers(app: FastifyInstance): Promise<DemoUser[]> {
   const system = systemActor();
   const created: DemoUser[] = [];
   for (const role of access.roles) {
-    const { rows } = await app.db.query(`SELECT 1 FROM ${userTable.table} WHERE ${usernameColumn} = $1`, [role.code]);
-    if (rows.length) continue;
+    if ((await app.users.idByUsername(role.code)) !== undefined) continue;
     const regionId = role.scope === 'REGION' ? firstRegion : null;
     const user = await app.store.create(access.userEntity, {
       username: role.code,
@@ -45,7 +42,7 @@ export async function seedDemoUsers(app: FastifyInstance): Promise<DemoUser[]> {
       ...(regionId !== null ? { regionId } : {}),
     }, system);
     const password = randomBytes(12).toString('base64url');
-    await app.db.query('INSERT INTO credential (user_id, password_hash) VALUES ($1, $2)', [String(user.id), await hashPassword(password)]);
+    await app.users.addPassword(String(user.id), await hashPassword(password));
     created.push({ username: role.code, role: role.code, scope: role.scope, regionId, password });
   }
   return created;

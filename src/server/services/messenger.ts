@@ -22,8 +22,7 @@ export const migrations = [MESSENGER_TABLES];
  */
 export default fp(
   async (app) => {
-    const access = app.definitions.access!;
-    const userTable = app.tables.get(access.userEntity)!.table;
+    const userTable = app.users.table;
     const relayUrl = app.config.stompRelayUrl;
     const broker: Broker = relayUrl ? await createRelayBroker(relayUrl) : createEmbeddedBroker();
     const m = createMessengerStore(app.db, broker, { table: userTable });
@@ -31,5 +30,5 @@ export default fp(
     app.decorate('messenger', Object.assign(m, { broker, counters }));
     app.addHook('onClose', async () => broker.close());
   },
-  { name: 'messenger', dependencies: ['auth'] },
+  { name: 'messenger', dependencies: ['auth', 'users'] },
 );

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { systemActor } from '../auth/access.ts';
 import { seedGenerators } from '../../definitions/seed-generators.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
+import { sqlText } from '../../shared/pointer.ts';
 
 type SeedRecord = Record<string, unknown>;
 
@@ -40,7 +41,7 @@ export default fp(
       if (!seed || (seed.samples && !app.config.seedSamples)) continue;
       const table = app.tables.get(def.id)!;
       const keyName = seed.key?.slice(1);
-      const keyPath = seed.key ? `{${seed.key.split('/').slice(1).join(',')}}` : undefined;
+      const keyText = seed.key ? sqlText(seed.key) : undefined;
       /** Replaces each {"$seed": key} by the id of the record seeded (or present) with that key. */
       const resolve = (record: SeedRecord, present: Map<string, number>): SeedRecord => {
         const resolved: SeedRecord = {};
@@ -72,7 +73,7 @@ export default fp(
 
       // Every present key and its id in one read: a catalogue of hundreds costs one query a start.
       const present = new Map<string, number>();
-      const { rows } = await app.db.query<{ id: number; key: string | null }>(`SELECT id, data #>> '${keyPath}' AS key FROM ${table.table} ORDER BY id`);
+      const { rows } = await app.db.query<{ id: number; key: string | null }>(`SELECT id, ${keyText} AS key FROM ${table.table} ORDER BY id`);
       for (const r of rows) if (r.key !== null && !present.has(r.key)) present.set(r.key, Number(r.id));
       for (const record of seedRecords(def, app.definitions)) {
         const key = String(record[keyName!]);
@@ -81,7 +82,7 @@ export default fp(
           present.set(key, (await app.store.create(def.id, resolve(record, present), system)).id);
         } catch (error) {
           // Another instance starting at the same time seeded it first (the key is unique).
-          const { rows: again } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE data #>> '${keyPath}' = $1`, [key]);
+          const { rows: again } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${keyText} = $1`, [key]);
           if (!again[0]) throw error;
           present.set(key, Number(again[0].id));
         }

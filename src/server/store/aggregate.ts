@@ -1,7 +1,8 @@
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
 import type { Aggregate as EntityAggregate } from '../../generated/meta.ts';
-import { pointerSegments, resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
+import { pointerSegments, sqlText } from '../../shared/pointer.ts';
 import { ApiError } from '../errors.ts';
 
 /** Rows an aggregate answers unless it declares its own `limit`. */
@@ -20,7 +21,7 @@ export const answerName = (pointer: string): string => pointerSegments(pointer).
 export function fieldExpression(def: EntityDefinition, table: EntityTable, pointer: string): string {
   const column = table.columns.get(pointer);
   if (column) return column.column;
-  const text = `(data #>> '{${pointerSegments(pointer).join(',')}}')`;
+  const text = sqlText(pointer);
   const schema = resolveFieldSchema(def.schema, pointer);
   const type = schema ? scalarType(schema) : undefined;
   if (type === 'integer') return `NULLIF(${text}, '')::bigint`;

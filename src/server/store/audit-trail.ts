@@ -3,7 +3,7 @@ import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
 import { touchesHiddenField, isHiddenField, withoutFields } from '../../shared/hidden-fields.ts';
 import { findStaffUserFields } from './record-schema.ts';
 import { changedPointers, sameJson } from '../../shared/json-diff.ts';
-import { valueAt } from '../../shared/format.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import type { Migration } from '../db/migrations.ts';
 import type { Actor } from '../auth/access.ts';
 

@@ -7,10 +7,10 @@
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { DefinitionRegistry, EntityDefinition } from '../../definitions/registry.ts';
-import { deref } from '../../definitions/pointer.ts';
+import { deref } from '../../shared/field-schema.ts';
 import { coveredBy, editRightsOf, mayChange, ruleSetFor, statesOf, type EditRights, type StatesInfo } from '../../shared/edit-rules.ts';
 import { changedPointers, sameJson } from '../../shared/json-diff.ts';
-import { valueAt } from '../../shared/format.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import { hiddenFieldsOf, readOnlyFieldsOf } from '../../shared/ability.ts';
 import { isRecipient, type Actor } from '../auth/access.ts';
 

@@ -18,6 +18,7 @@ import { createEditRightsJudge } from './edit-rights.ts';
 import type { AuditEntry } from '../../shared/audit.ts';
 import { AUDIT_TRAIL_SQL, auditRow, readableAuditEntry, type AuditLogRow } from './audit-trail.ts';
 import { linkFiles, removedFilesOfOthers } from './file-links.ts';
+import { pointerSegments } from '../../shared/pointer.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export type { Actor } from '../auth/access.ts';
@@ -154,7 +155,7 @@ export function createEntityStore(
   const mustStayInRegion = (actor: Actor, c: Compiled, data: Record<string, unknown>): void => {
     const field = c.def.manifest.scope?.regionField;
     if (actor.scope !== 'REGION' || !field) return;
-    const region = valuesAt(data, field.split('/').slice(1))[0]?.value;
+    const region = valuesAt(data, pointerSegments(field))[0]?.value;
     if (region !== undefined && Number(region) !== actor.region) throw new ApiError(403, 'errors.forbidden');
   };
   /** Reading needs the role's permission, except for public registries (manifest `publicRead`). */

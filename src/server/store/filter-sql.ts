@@ -2,7 +2,7 @@ import type { DerivedColumn } from '../db/entity-table.ts';
 import { ApiError } from '../errors.ts';
 import { INPUT_NUMBER_LIMIT } from '../hostile-input.ts';
 import { FILTER_KINDS, type FilterKind, type FilterValues, type GridFilter, type RawFilterValues } from '../../shared/filter-kinds.ts';
-import { BUSINESS_TIME_ZONE } from './list-query.ts';
+import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
 
 /**
  * The SQL side of the filter-kind registry (`src/shared/filter-kinds.ts`): for each kind, the

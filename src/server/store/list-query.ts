@@ -3,11 +3,14 @@ import type { EntityTable, SqlType } from '../db/entity-table.ts';
 import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
 import { escapeLike, filterConditions, type FilterSqlContext } from './filter-sql.ts';
 import { ApiError } from '../errors.ts';
-import { resolveFieldSchema, scalarType } from '../../definitions/pointer.ts';
+import { INPUT_NUMBER_LIMIT } from '../hostile-input.ts';
+import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import type { JSONSchema7 } from 'json-schema';
 import { isHiddenField, touchesHiddenField } from '../../shared/hidden-fields.ts';
 import { rowScope, type Actor } from '../auth/access.ts';
 import { RECORD_COLUMNS } from './record-row.ts';
+import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
+import { sqlText } from '../../shared/pointer.ts';
 
 /**
  * The list query of an entity, and every statement over its rows that a list reads: the
@@ -35,8 +38,6 @@ export const DEFAULT_COUNT_CAP = 10_000;
 /** Rows per query of a streamed list. */
 export const STREAM_BATCH_SIZE = 1000;
 
-/** The zone dates typed by users are meant in: a "day" starts at midnight in Tashkent. */
-export const BUSINESS_TIME_ZONE = 'Asia/Tashkent';
 
 /** JSON schema of the search payload body. */
 export const searchPayloadSchema = {
@@ -236,7 +237,7 @@ export const keyAfter = (q: ListQuery, row: { readonly [key: `k${number}`]: stri
 export function keywordSearchSql(def: EntityDefinition, table: EntityTable, keyword: string, limit: number, actor: Actor, hidden: readonly string[]): { sql: string; params: unknown[] } {
   // A hidden label field is not shown as the label either: the id stands in.
   const labelField = def.manifest.labelField && !isHiddenField(hidden, def.manifest.labelField) ? def.manifest.labelField : undefined;
-  const label = labelField ? `(data #>> '{${labelField.split('/').slice(1).join(',')}}')` : 'id::text';
+  const label = labelField ? sqlText(labelField) : 'id::text';
   const text = escapeLike(keyword.trim().toLowerCase());
   const q = scopedQuery(def, { where: `WHERE ${keywordColumn(def, table, hidden)} LIKE $1`, params: [`%${text}%`] as unknown[] }, actor);
   return { sql: `SELECT id, ${label} AS label FROM ${table.table} ${q.where} ORDER BY id DESC LIMIT ${Number(limit)}`, params: q.params };

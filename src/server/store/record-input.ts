@@ -1,7 +1,7 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
-import { SYSTEM_FIELDS, resolveFieldSchema } from '../../definitions/pointer.ts';
+import { SYSTEM_FIELDS, resolveFieldSchema } from '../../shared/field-schema.ts';
 import { badInput } from '../errors.ts';
 
 // What the store takes from a client's input: the schema's defaults, no server-owned fields,

@@ -1,5 +1,5 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import { deref } from '../../definitions/pointer.ts';
+import { deref } from '../../shared/field-schema.ts';
 
 /** A field holding reference-list ids, found by walking the record schema. */
 export interface ReferenceField {

@@ -1,6 +1,8 @@
 import type { Queryable } from '../db/database.ts';
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
+import { sqlText } from '../../shared/pointer.ts';
+import { staffUserWhere } from '../auth/user-directory.ts';
 
 /** A staff user as the picker lists them: the user id, "Last First Middle", the unit. */
 export interface StaffUser {
@@ -16,8 +18,6 @@ export interface StaffDirectory {
   /** The staff users of these ids (unknown or non-staff ids are left out). */
   byIds(ids: number[], on?: Queryable): Promise<StaffUser[]>;
 }
-
-const jsonPath = (pointer: string): string => `'{${pointer.split('/').slice(1).join(',')}}'`;
 
 /**
  * The staff directory over access.json's entities: a staff user is a user (`userEntity`) who
@@ -40,16 +40,16 @@ export function createStaffDirectory(db: Queryable, registry: DefinitionRegistry
 
   const cardJoin = cards
     ? `LEFT JOIN LATERAL (SELECT c.data FROM ${cards.table} c
-         WHERE ${access.employeeUserField ? `(c.data #>> ${jsonPath(access.employeeUserField)}) = u.id::text OR ` : ''}c.id::text = u.data->>'employeeId'
+         WHERE ${access.employeeUserField ? `${sqlText(access.employeeUserField, 'c.data')} = u.id::text OR ` : ''}c.id::text = u.data->>'employeeId'
          ORDER BY c.id LIMIT 1) card ON true`
     : 'LEFT JOIN LATERAL (SELECT NULL::jsonb AS data) card ON true';
   const unitJoin = cards && units && unitField && unitLabel
-    ? `LEFT JOIN ${units.table} unit ON unit.id::text = (card.data #>> ${jsonPath(unitField)})`
+    ? `LEFT JOIN ${units.table} unit ON unit.id::text = ${sqlText(unitField, 'card.data')}`
     : '';
-  const unit = unitJoin ? `unit.data #>> ${jsonPath(unitLabel!)}` : 'NULL';
+  const unit = unitJoin ? sqlText(unitLabel!, 'unit.data') : 'NULL';
   const person = (part: string) => `coalesce(nullif(card.data->>'${part}', ''), u.data->>'${part}')`;
   const name = `coalesce(nullif(trim(concat_ws(' ', ${person('lastName')}, ${person('firstName')}, ${person('middleName')})), ''), u.data->>'username')`;
-  const staff = `coalesce((u.data->>'isOuter')::boolean, true) = false AND coalesce((u.data->>'canLogin')::boolean, false)
+  const staff = `${staffUserWhere('u')}
     AND coalesce((card.data->>'canLogin')::boolean, true)`;
   const select = (where: string, tail: string) =>
     `SELECT u.id::int AS id, ${name} AS name, ${unit} AS unit

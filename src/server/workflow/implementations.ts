@@ -4,7 +4,8 @@
  * machine names something that is not here.
  */
 import { businessDate } from '../../shared/business-day.ts';
-import { formatDate, formatDateTime, valueAt } from '../../shared/format.ts';
+import { formatDate, formatDateTime } from '../../shared/format.ts';
+import { valueAt } from '../../shared/pointer.ts';
 
 /** What a guard or action sees: the record's data, the event payload and the actor. */
 export interface TransitionContext {
@@ -34,7 +35,6 @@ export interface CheckProblem {
 export type CheckImplementation = (ctx: TransitionContext, params: Record<string, unknown>) => CheckProblem | undefined;
 
 /** Reads a JSON pointer (`/a/b`) from a plain object (the one pointer reader, shared/format.ts). */
-export const readPointer = valueAt;
 
 const isFilled = (value: unknown): boolean =>
   value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
@@ -43,11 +43,11 @@ const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.m
 
 export const guardImplementations: Record<string, GuardImplementation> = {
   /** Every field named in `params.fields` (JSON pointers) is filled in the record. */
-  fieldsFilled: (ctx, params) => stringList(params.fields).every((p) => isFilled(readPointer(ctx.record, p))),
+  fieldsFilled: (ctx, params) => stringList(params.fields).every((p) => isFilled(valueAt(ctx.record, p))),
   /** Every field named in `params.fields` is filled in the event payload. */
-  payloadFilled: (ctx, params) => stringList(params.fields).every((p) => isFilled(readPointer(ctx.payload, p))),
+  payloadFilled: (ctx, params) => stringList(params.fields).every((p) => isFilled(valueAt(ctx.payload, p))),
   /** The actor is the user the record's field `params.field` (a JSON pointer) names, e.g. the assigned executor. */
-  actorIsAssigned: (ctx, params) => ctx.actorId !== null && String(readPointer(ctx.record, String(params.field))) === ctx.actorId,
+  actorIsAssigned: (ctx, params) => ctx.actorId !== null && String(valueAt(ctx.record, String(params.field))) === ctx.actorId,
 };
 
 /** Guards that read the event payload: they cannot be judged before the payload exists (GET events). */
@@ -64,7 +64,7 @@ export const actionImplementations: Record<string, ActionImplementation> = {
    * field left empty changes nothing (e.g. a deadline the person may leave as it is).
    */
   copyFromPayload: (ctx, params) => {
-    const value = readPointer(ctx.payload, `/${String(params.from)}`);
+    const value = valueAt(ctx.payload, `/${String(params.from)}`);
     return value === undefined ? {} : { [String(params.field)]: value };
   },
   /** Sets the top-level field `params.field` to today's date in Tashkent (YYYY-MM-DD) — for `format: date` fields. */
@@ -76,7 +76,7 @@ export const actionImplementations: Record<string, ActionImplementation> = {
   /** Removes the top-level field `params.field` (e.g. a deadline that no longer applies). */
   clearField: (_ctx, params) => ({ [String(params.field)]: undefined }),
   /** Copies the record's own top-level field `params.from` into `params.field` (e.g. a requested date that a signature confirms). */
-  copyField: (ctx, params) => ({ [String(params.field)]: readPointer(ctx.record, `/${String(params.from)}`) }),
+  copyField: (ctx, params) => ({ [String(params.field)]: valueAt(ctx.record, `/${String(params.from)}`) }),
   /** Sets the top-level field `params.field` to the fixed `params.value` (e.g. where a record was routed); the value must suit the field's schema. */
   setValue: (_ctx, params) => ({ [String(params.field)]: params.value }),
 };
@@ -116,7 +116,7 @@ const compareMoments = (a: Moment, b: Moment): number =>
  */
 function judge(ctx: TransitionContext, params: Record<string, unknown>, defaultKey: string, refuse: (value: Moment, today: string) => Moment | string | false): CheckProblem | undefined {
   const pointer = String(params.field);
-  const value = momentOf(readPointer(ctx.payload, pointer));
+  const value = momentOf(valueAt(ctx.payload, pointer));
   if (!value) return undefined;
   const today = businessDate(ctx.now);
   const bound = refuse(value, today);
@@ -126,7 +126,7 @@ function judge(ctx: TransitionContext, params: Record<string, unknown>, defaultK
 }
 
 /** The record's date `params.than` (a JSON pointer, system fields such as /createdAt included); undefined when empty. */
-const recordMoment = (ctx: TransitionContext, params: Record<string, unknown>): Moment | undefined => momentOf(readPointer(ctx.record, String(params.than)));
+const recordMoment = (ctx: TransitionContext, params: Record<string, unknown>): Moment | undefined => momentOf(valueAt(ctx.record, String(params.than)));
 
 export const checkImplementations: Record<string, CheckImplementation> = {
   /** The payload date `params.field` is today or later in Tashkent (a date-time: its Tashkent day) — e.g. a new deadline. */

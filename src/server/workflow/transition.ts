@@ -8,12 +8,13 @@ import type { Actor, EntityStore, StoredRecord } from '../store/entity-store.ts'
 import type { Queryable } from '../db/database.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
 import { systemActor } from '../auth/access.ts';
-import { SYSTEM_FIELDS } from '../../definitions/pointer.ts';
+import { SYSTEM_FIELDS } from '../../shared/field-schema.ts';
 import { tableName } from '../db/entity-table.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound } from '../errors.ts';
-import { payloadGuards, readPointer } from './implementations.ts';
+import { payloadGuards } from './implementations.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { checkPayload, computeStep, deadlinesOf, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
 import type { Notice } from '../../generated/meta.ts';
@@ -21,6 +22,7 @@ import type { HistoryEntry } from '../../shared/workflow.ts';
 import { staffUserProblems } from '../store/staff-refs.ts';
 import { forApplicant, withoutHiddenPayload } from './history.ts';
 import type { EventOption, SweptRecord, WorkflowEngine, WorkflowEngineOptions } from './workflow-engine.ts';
+import { userNameSql } from '../auth/user-directory.ts';
 
 /** The actor of the sweep: every ability, every row; recorded as `system` in history and audit. */
 const SWEEPER: Actor = { ...systemActor(), id: 'system' };
@@ -120,7 +122,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
       // Names come from the users' entity (access.json names it); history keeps the id.
       const users = registry.access?.userEntity;
       const name = users
-        ? `(SELECT coalesce(nullif(trim(concat_ws(' ', u.data->>'lastName', u.data->>'firstName')), ''), u.data->>'username') FROM ${tableName(users)} u WHERE u.id::text = h.actor)`
+        ? `(SELECT ${userNameSql('u')} FROM ${tableName(users)} u WHERE u.id::text = h.actor)`
         : 'NULL';
       const { rows } = await db.query<HistoryEntry>(
         `SELECT h.id::int AS id, to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, h.actor, ${name} AS "actorName", h.event,
@@ -255,13 +257,13 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
       await notify.sender.send({ channel: 'system', to: notice.to, templateKey: notice.message, params: {}, locale: DEFAULT_LOCALE, content: { subject: notice.message, body: JSON.stringify(body) } }, tx);
       return true;
     }
-    const contact = readPointer(data, notice.to);
+    const contact = valueAt(data, notice.to);
     if (typeof contact !== 'string' || !contact.trim()) return false;
     // SMS gateways take digits only (998901234567), as registration sends them.
     const to = notice.channel === 'sms' ? contact.replace(/\D/g, '') : contact.trim();
     if (!to) return false;
-    const locale = asLocale(readPointer(data, notice.locale ?? def.manifest.localeField ?? '/locale')) ?? DEFAULT_LOCALE;
-    const label = def.manifest.labelField ? readPointer(data, def.manifest.labelField) : undefined;
+    const locale = asLocale(valueAt(data, notice.locale ?? def.manifest.localeField ?? '/locale')) ?? DEFAULT_LOCALE;
+    const label = def.manifest.labelField ? valueAt(data, def.manifest.labelField) : undefined;
     const params: Record<string, unknown> = {
       ...Object.fromEntries(Object.entries(step.payload).filter(([, v]) => typeof v === 'string' || typeof v === 'number')),
       id: step.id,
@@ -271,7 +273,7 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     };
     // The due date of the state just entered, when it keeps one ("the answer is due by …").
     const deadline = registry.machines.get(step.machine)?.states[step.to]?.deadline;
-    if (deadline) params.deadline = readPointer(data, deadline.field) ?? '';
+    if (deadline) params.deadline = valueAt(data, deadline.field) ?? '';
     await notify.sender.send({ channel: notice.channel, to, templateKey: notice.template, params, locale }, tx);
     return true;
   }

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { portalFormats } from './vocabulary.ts';
+import { escapeSegment } from '../pointer.ts';
 
 /** One localizable problem with one field. */
 export interface FieldProblem {
@@ -10,7 +11,6 @@ export interface FieldProblem {
   params: Record<string, unknown>;
 }
 
-const escape = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const TEXT_FORMATS = new Set(['email', 'date', ...Object.keys(portalFormats)]);
 const LIMIT_KEYWORDS = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems']);
 // Errors that only say "a sub-schema failed"; the sub-schema's own error says what.
@@ -30,11 +30,11 @@ export function toFieldProblems(errors: ErrorObject[] | null | undefined): Field
     const params: Record<string, unknown> = {};
     switch (e.keyword) {
       case 'required':
-        pointer += `/${escape(String(e.params.missingProperty))}`;
+        pointer += `/${escapeSegment(String(e.params.missingProperty))}`;
         key = 'validation.required';
         break;
       case 'additionalProperties':
-        pointer += `/${escape(String(e.params.additionalProperty))}`;
+        pointer += `/${escapeSegment(String(e.params.additionalProperty))}`;
         key = 'validation.unknownField';
         break;
       case 'format':

@@ -10,7 +10,7 @@ import { useMemo, useState } from 'react';
 import { Combobox, Input, makeStyles, Option, Tag, TagGroup, tokens } from '@fluentui/react-components';
 import type { RJSFSchema, WidgetProps } from '@rjsf/utils';
 import { manifests } from '../../../definitions/client.ts';
-import { valueAt } from '../../../shared/format.ts';
+import { valueAt } from '../../../shared/pointer.ts';
 import { useGetCatalogue, useGetOne, useSearchRecords } from '../../../client/react/hooks.ts';
 import { SearchPicker } from './SearchPicker.tsx';
 import { useTranslator } from '../useTranslator.ts';

@@ -4,7 +4,7 @@ import { CheckmarkCircleRegular, ErrorCircleRegular } from '@fluentui/react-icon
 import type { WidgetProps } from '@rjsf/utils';
 import { formContextOf, useFieldPath } from '../context.ts';
 import { maskDigits } from '../masks.ts';
-import { getAtPointer } from '../pointer.ts';
+import { getAtPointer } from '../../../shared/pointer.ts';
 import { useTranslator } from '../useTranslator.ts';
 import { MaskedInput } from './MaskedInput.tsx';
 

@@ -5,7 +5,7 @@ import { handlerReadsBody, objectReply } from '../../reply-schemas.ts';
 import { createServerAjv } from '../../validation.ts';
 import { toDraftSchema } from '../../store/draft-schema.ts';
 import { toFieldProblems } from '../../../shared/validation/field-errors.ts';
-import { SYSTEM_FIELDS } from '../../../definitions/pointer.ts';
+import { SYSTEM_FIELDS } from '../../../shared/field-schema.ts';
 import type { Actor } from '../../store/entity-store.ts';
 import type { Migration } from '../../db/migrations.ts';
 import type { CapabilityOptions } from '../registry.ts';

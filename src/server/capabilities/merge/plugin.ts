@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import { errorBodySchema } from '../../errors.ts';
 import { objectReply } from '../../reply-schemas.ts';
-import { pointerSegments } from '../../../definitions/pointer.ts';
+import { getAtPointer, setAt } from '../../../shared/pointer.ts';
 import { findFileFields } from '../../store/record-schema.ts';
 import type { CapabilityOptions } from '../registry.ts';
 
@@ -34,17 +34,11 @@ const merge: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) =
       const { id: _id, version: _v, status: _s, owner: _o, createdAt: _c, updatedAt: _u, ...data } = structuredClone(records[0]!);
       for (const name of fileRoots) delete (data as Record<string, unknown>)[name];
       for (const pointer of spec.arrays) {
-        const path = pointerSegments(pointer);
-        const holder = path.slice(0, -1).reduce<Record<string, unknown> | undefined>((node, key) => {
-          if (!node) return undefined;
-          node[key] ??= {};
-          return node[key] as Record<string, unknown>;
-        }, data as Record<string, unknown>);
         const rows = records.flatMap((r) => {
-          const value = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], r);
+          const value = getAtPointer(r, pointer);
           return Array.isArray(value) ? value : [];
         });
-        if (holder) holder[path.at(-1)!] = rows;
+        setAt(data as Record<string, unknown>, pointer, rows);
       }
       return app.store.create(def.id, data, request.actor);
     });

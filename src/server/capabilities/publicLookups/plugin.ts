@@ -5,6 +5,7 @@ import { objectReply } from '../../reply-schemas.ts';
 import { lookupWhere, projectRow, rowAsRecord, type PublicLookup } from '../../public/lookup.ts';
 import { PUBLIC_LOOKUP_TABLES } from '../../public/tables.ts';
 import type { CapabilityOptions } from '../registry.ts';
+import { BUSINESS_TIME_ZONE } from '../../../shared/time-zone.ts';
 
 /** The log of lookups (also their rate limit and counters). */
 export const migrations = [PUBLIC_LOOKUP_TABLES];
@@ -13,7 +14,7 @@ export const migrations = [PUBLIC_LOOKUP_TABLES];
 export const DEFAULT_LOOKUPS_PER_MINUTE = 30;
 const DEFAULT_LIMIT = 50;
 /** "Today" of the counters is the committee's day (Tashkent, UTC+5). */
-const TODAY = `(at AT TIME ZONE 'Asia/Tashkent')::date = (now() AT TIME ZONE 'Asia/Tashkent')::date`;
+const TODAY = `(at AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date = (now() AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date`;
 
 interface Row { id: number; status: string; data: Record<string, unknown>; created_at: string; updated_at: string }
 
@@ -126,7 +127,7 @@ const publicLookups: FastifyPluginAsync<CapabilityOptions> = async (app, { entit
           } else {
             const col = s.field ? table.columns.get(s.field) : undefined;
             if (!col) throw notFound();
-            const today = s.today ? ` AND (${col.column} AT TIME ZONE 'Asia/Tashkent')::date = (now() AT TIME ZONE 'Asia/Tashkent')::date` : '';
+            const today = s.today ? ` AND (${col.column} AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date = (now() AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date` : '';
             const { rows } = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table.table} WHERE ${col.column} IS NOT NULL${today}`);
             out[s.name] = rows[0]!.n;
           }

@@ -4,7 +4,7 @@
  * mark a number, the results switch a boolean), and its responses entity exists with an
  * integer parent field and the `answers` array the plugin stores.
  */
-import { resolveFieldSchema, scalarType } from '../../../definitions/pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../../shared/field-schema.ts';
 import { createFieldCheck, entitiesWithSchema, type CheckRule } from '../../../definitions/check/context.ts';
 
 const questionnaireCheck: CheckRule = {

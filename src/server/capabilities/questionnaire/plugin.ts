@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ValidateFunction } from 'ajv';
 import { systemActor } from '../../auth/access.ts';
 import { ApiError, badInput, errorBodySchema, notFound } from '../../errors.ts';
-import { BUSINESS_TIME_ZONE } from '../../store/list-query.ts';
+import { BUSINESS_TIME_ZONE } from '../../../shared/time-zone.ts';
 import { createServerAjv } from '../../validation.ts';
 import { toFieldProblems } from '../../../shared/validation/field-errors.ts';
 import {
@@ -12,6 +12,7 @@ import type { EntityDefinition } from '../../../definitions/registry.ts';
 import { mustBeSameRequest, requestHash } from '../../public/request-hash.ts';
 import { QUESTIONNAIRE_ANSWER_TABLES } from '../../public/tables.ts';
 import type { CapabilityOptions } from '../registry.ts';
+import { getAtPointer, pointerSegments, sqlText } from '../../../shared/pointer.ts';
 
 /** The answers (idempotency keys, addresses, replies). */
 export const migrations = [QUESTIONNAIRE_ANSWER_TABLES];
@@ -27,12 +28,9 @@ type Data = Record<string, unknown>;
 /** Thrown inside the transaction when another request with the same key won the race. */
 class DuplicateKey extends Error {}
 
-/** The value at a JSON pointer of a record's data (top-level or nested). */
-const at = (data: Data, pointer: string | undefined): unknown =>
-  pointer ? pointer.slice(1).split('/').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Data)[k] : undefined), data) : undefined;
+/** The value at a JSON pointer of a record's data (top-level or nested); none without a pointer. */
+const at = (data: Data, pointer: string | undefined): unknown => (pointer ? getAtPointer(data, pointer) : undefined);
 
-/** SQL text of a pointer into the `data` column (pointers are [A-Za-z0-9_] segments, checked by the meta-schema). */
-const sqlText = (pointer: string): string => `data #>> '{${pointer.slice(1).split('/').join(',')}}'`;
 
 /** Today in Tashkent as YYYY-MM-DD: the open dates are days there. */
 const todayOf = (now: Date): string => new Intl.DateTimeFormat('en-CA', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
@@ -82,7 +80,7 @@ const questionnaires: FastifyPluginAsync<CapabilityOptions> = async (app, { enti
     /** What the public sees of a record: its public fields, whether it is open, its questions without marks. */
     const publicView = (row: { id: number; data: Data }) => {
       const questions = questionsOf(at(row.data, q.questionsField));
-      const fields = Object.fromEntries(q.publicFields.map((p) => [p.slice(1).split('/').pop()!, at(row.data, p)]).filter(([, v]) => v !== undefined));
+      const fields = Object.fromEntries(q.publicFields.map((p) => [pointerSegments(p).at(-1)!, at(row.data, p)]).filter(([, v]) => v !== undefined));
       return { id: row.id, ...fields, open: isOpen(row.data), scored: questions.some(isScored), showResults: showsResults(row.data), questionCount: questions.length };
     };
     const mayReadResponses = (request: FastifyRequest): boolean => request.actor.ability.can('read', responsesDef.manifest.subject);
@@ -192,20 +190,21 @@ const questionnaires: FastifyPluginAsync<CapabilityOptions> = async (app, { enti
       const row = await load(request.params.id);
       if (!showsResults(row.data) && !mayReadResponses(request)) throw request.actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
       const parent = sqlText(q.responses.parentField);
+      const parentOfR = sqlText(q.responses.parentField, 'r.data');
       const idText = String(row.id);
       const total = await app.db.query<{ n: number; passed: number }>(
         `SELECT count(*)::int AS n, count(*) FILTER (WHERE data ->> 'passed' = 'true')::int AS passed FROM ${responseTable} WHERE ${parent} = $1`, [idText]);
       const perQuestion = await app.db.query<{ key: string; answered: number; average: string | null }>(
         `SELECT a ->> 'key' AS key, count(*)::int AS answered, round(avg((a ->> 'rating')::numeric), 2)::text AS average
-         FROM ${responseTable} r, jsonb_array_elements(r.data -> 'answers') a WHERE r.${parent} = $1 GROUP BY 1`, [idText]);
+         FROM ${responseTable} r, jsonb_array_elements(r.data -> 'answers') a WHERE ${parentOfR} = $1 GROUP BY 1`, [idText]);
       const perChoice = await app.db.query<{ key: string; choice: number; n: number }>(
         `SELECT a ->> 'key' AS key, c::int AS choice, count(*)::int AS n
          FROM ${responseTable} r, jsonb_array_elements(r.data -> 'answers') a, jsonb_array_elements_text(COALESCE(a -> 'choices', '[]'::jsonb)) c
-         WHERE r.${parent} = $1 GROUP BY 1, 2`, [idText]);
+         WHERE ${parentOfR} = $1 GROUP BY 1, 2`, [idText]);
       const perRating = await app.db.query<{ key: string; rating: number; n: number }>(
         `SELECT a ->> 'key' AS key, (a ->> 'rating')::int AS rating, count(*)::int AS n
          FROM ${responseTable} r, jsonb_array_elements(r.data -> 'answers') a
-         WHERE r.${parent} = $1 AND a ? 'rating' GROUP BY 1, 2`, [idText]);
+         WHERE ${parentOfR} = $1 AND a ? 'rating' GROUP BY 1, 2`, [idText]);
       const questions = questionsOf(at(row.data, q.questionsField));
       const scored = questions.some(isScored);
       const ratings = (key: string) => Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => RATING_MIN + i)

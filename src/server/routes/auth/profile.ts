@@ -23,11 +23,11 @@ const profile: FastifyPluginAsync = async (app) => {
       ...(confirmPassword !== undefined && confirmPassword !== newPassword ? [{ pointer: '/confirmPassword', key: 'validation.passwordMismatch', params: {} }] : []),
     ];
     if (formProblems.length) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: formProblems });
-    const { rows } = await app.db.query<{ password_hash: string }>('SELECT password_hash FROM credential WHERE user_id = $1', [id]);
-    if (!rows[0] || !(await checkPassword(rows[0].password_hash, request.body.oldPassword))) {
+    const stored = await app.users.passwordHash(id);
+    if (!stored || !(await checkPassword(stored, request.body.oldPassword))) {
       throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: '/oldPassword', key: 'validation.wrongPassword', params: {} }] });
     }
-    await app.db.query('UPDATE credential SET password_hash = $2, updated_at = now() WHERE user_id = $1', [id, await hashPassword(request.body.newPassword)]);
+    await app.users.changePassword(id, await hashPassword(request.body.newPassword));
     return { ok: true };
   });
 

@@ -33,10 +33,7 @@ const setPassword: FastifyPluginAsync = async (app) => {
     // sessions (refresh tokens) end with it, as after "forgot password".
     const hash = await hashPassword(password);
     await app.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO credential (user_id, password_hash) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()`,
-        [String(request.body.userId), hash],
-      );
+      await app.users.setPassword(String(request.body.userId), hash, tx);
       await tx.query('UPDATE refresh_token SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [String(request.body.userId)]);
     });
     app.authSessions.forget(String(request.body.userId));

@@ -12,7 +12,7 @@ export interface Paging { page: number; itemsPerPage: number; beforeId?: number 
  */
 export function createMessengerKit(app: FastifyInstance) {
   const m = app.messenger;
-  const userTable = app.tables.get(app.definitions.access!.userEntity)!.table;
+  const userTable = app.users.table;
   return {
     m,
     userTable,
@@ -24,7 +24,7 @@ export function createMessengerKit(app: FastifyInstance) {
       return actor.id;
     },
     /** Users of the user table `u` who are staff and may sign in. */
-    staffWhere: `coalesce((u.data->>'isOuter')::boolean, true) = false AND coalesce((u.data->>'canLogin')::boolean, false)`,
+    staffWhere: app.users.staffWhere('u'),
     /** The avatar URL of the user row `alias`, or null. */
     photoPath: (alias: string) => `CASE WHEN ${alias}.data->'photo'->>0 IS NULL THEN NULL ELSE '/api/employee/photo/' || ${alias}.id END`,
     /** A positive integer form field, or undefined when empty; 400 at `pointer` otherwise. */

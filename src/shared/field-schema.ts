@@ -1,4 +1,9 @@
+/**
+ * The schema of a record field named by a JSON pointer: system fields, `properties`, local
+ * `$ref`s. Shared by the checker, the server's table and query builders, and the formats.
+ */
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
+import { pointerSegments } from './pointer.ts';
 
 /** Fields the server owns on every record (see schemas/_meta/system-fields.schema.json). */
 export const SYSTEM_FIELDS = ['id', 'version', 'status', 'owner', 'createdAt', 'updatedAt'] as const;
@@ -14,9 +19,6 @@ const systemFieldSchemas: Record<SystemField, JSONSchema7> = {
   updatedAt: { type: 'string', format: 'date-time' },
 };
 
-/** Splits a JSON pointer into its segments (`/a/b` → ['a', 'b']). */
-export const pointerSegments = (pointer: string): string[] =>
-  pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** Follows a local `$ref` (`#/definitions/x`) inside the root schema. */
 export function deref(root: JSONSchema7, node: JSONSchema7Definition | undefined): JSONSchema7 | undefined {

@@ -22,7 +22,11 @@ function stripDefinitionDescriptions(): Plugin {
       const { description: _prose, ...rest } = JSON.parse(code) as Record<string, unknown>;
       // As JSON.parse of a string (see `json.stringify` below): the bundler would otherwise read
       // this plugin's JSON output as a JSON module of its own and emit object literals.
-      return { code: `export default JSON.parse(${JSON.stringify(JSON.stringify(rest))})`, moduleType: 'js', map: null };
+      return {
+        code: `export default JSON.parse(${JSON.stringify(JSON.stringify(rest))})`,
+        moduleType: 'js',
+        map: null,
+      };
     },
   };
 }
@@ -48,7 +52,11 @@ function lazyLocaleSections(): Plugin {
       const kept = section
         ? { [section]: texts[section] }
         : Object.fromEntries(Object.entries(texts).filter(([key]) => !LAZY_LOCALE_SECTIONS.includes(key)));
-      return { code: `export default JSON.parse(${JSON.stringify(JSON.stringify(kept))})`, moduleType: 'js', map: null };
+      return {
+        code: `export default JSON.parse(${JSON.stringify(JSON.stringify(kept))})`,
+        moduleType: 'js',
+        map: null,
+      };
     },
   };
 }
@@ -82,12 +90,19 @@ function precompress(): Plugin {
       const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
         .filter((f) => f.isFile() && /\.(js|css|html|svg|json|txt)$/.test(f.name) && !f.parentPath.includes('.vite'))
         .map((f) => path.join(f.parentPath, f.name));
-      await Promise.all(files.map(async (file) => {
-        const data = await readFile(file);
-        if (data.length < 1024) return;
-        await writeFile(`${file}.br`, await brotli(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } }));
-        await writeFile(`${file}.gz`, await gz(data, { level: 9 }));
-      }));
+      await Promise.all(
+        files.map(async (file) => {
+          const data = await readFile(file);
+          if (data.length < 1024) return;
+          await writeFile(
+            `${file}.br`,
+            await brotli(data, {
+              params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+            }),
+          );
+          await writeFile(`${file}.gz`, await gz(data, { level: 9 }));
+        }),
+      );
     },
   };
 }
@@ -104,7 +119,11 @@ export default defineConfig({
   // than the same data as a JavaScript object literal, on a phone's first visit too.
   json: { stringify: true },
   build: {
-    outDir: 'dist/web', emptyOutDir: true, sourcemap: false, manifest: true, chunkSizeWarningLimit: 2000,
+    outDir: 'dist/web',
+    emptyOutDir: true,
+    sourcemap: false,
+    manifest: true,
+    chunkSizeWarningLimit: 2000,
     modulePreload: {
       // The app's second graph (src/app/boot.tsx) is announced by the page itself — index.html's
       // modulepreload links, or a prerendered page a few per task (scripts/prerender.ts) — so
@@ -112,5 +131,7 @@ export default defineConfig({
       resolveDependencies: (url, deps) => (/(^|\/)boot-[^/]*\.js$/.test(url) ? [] : deps),
     },
   },
-  server: { proxy: { '/api': 'http://localhost:8080', '/gs-guide-websocket': { target: 'ws://localhost:8080', ws: true } } },
+  server: {
+    proxy: { '/api': 'http://localhost:8080', '/gs-guide-websocket': { target: 'ws://localhost:8080', ws: true } },
+  },
 });

@@ -10,14 +10,18 @@ import { loadCheckedDefinitions } from '../src/server/definitions-check.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { checkGeneratedDocs } from '../src/definitions/check/docs.ts';
 
-const root = process.argv[2] ? path.resolve(process.argv[2]) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = process.argv[2]
+  ? path.resolve(process.argv[2])
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { sources, problems } = await loadCheckedDefinitions(root);
 // The written role matrix and edit rules must say what the definitions say (only once they are valid).
 if (!problems.length) {
-  problems.push(...checkGeneratedDocs(sources, (doc) => {
-    const file = path.join(root, doc);
-    return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  }));
+  problems.push(
+    ...checkGeneratedDocs(sources, (doc) => {
+      const file = path.join(root, doc);
+      return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    }),
+  );
 }
 for (const p of problems) console.error(formatProblem(p));
 if (problems.length) {

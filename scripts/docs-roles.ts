@@ -15,5 +15,13 @@ const registry = createDefinitionRegistry((await loadDefinitionSources(root)).so
 if (!registry.access) throw new Error('schemas/_access/access.json is missing');
 const file = path.join(root, ROLES_DOC_PATH);
 await mkdir(path.dirname(file), { recursive: true });
-await writeFile(file, renderRolesDoc(registry.access, [...registry.entities.values()].map((e) => e.manifest)));
-console.log(`docs:roles: wrote ${ROLES_DOC_PATH} (${registry.access.roles.length} roles, ${registry.entities.size} entities)`);
+await writeFile(
+  file,
+  renderRolesDoc(
+    registry.access,
+    [...registry.entities.values()].map((e) => e.manifest),
+  ),
+);
+console.log(
+  `docs:roles: wrote ${ROLES_DOC_PATH} (${registry.access.roles.length} roles, ${registry.entities.size} entities)`,
+);

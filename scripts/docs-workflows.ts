@@ -20,7 +20,10 @@ const registry = createDefinitionRegistry((await loadDefinitionSources(root)).so
 
 const wanted = new Map<string, string>();
 for (const machine of registry.machines.values()) {
-  const subjects = [...registry.entities.values()].filter((d) => d.manifest.workflow === machine.id).map((d) => d.manifest.subject).sort();
+  const subjects = [...registry.entities.values()]
+    .filter((d) => d.manifest.workflow === machine.id)
+    .map((d) => d.manifest.subject)
+    .sort();
   wanted.set(`${machine.id}.md`, machineDoc(machine, subjects));
 }
 const present = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.md')) : [];
@@ -43,4 +46,8 @@ if (check && stale.length) {
   console.error(`docs:workflows: docs/workflows is stale (${stale.join(', ')}); run npm run docs:workflows`);
   process.exit(1);
 }
-console.log(check ? `docs:workflows: ${wanted.size} diagrams are current` : `docs:workflows: ${stale.length ? `wrote ${stale.join(', ')}` : 'nothing to do'}`);
+console.log(
+  check
+    ? `docs:workflows: ${wanted.size} diagrams are current`
+    : `docs:workflows: ${stale.length ? `wrote ${stale.join(', ')}` : 'nothing to do'}`,
+);

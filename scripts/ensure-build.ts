@@ -15,14 +15,19 @@ const newest = (dir: string): number => {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules' && entry.name !== 'generated' && !entry.name.startsWith('.')) latest = Math.max(latest, newest(full));
+      if (entry.name !== 'node_modules' && entry.name !== 'generated' && !entry.name.startsWith('.'))
+        latest = Math.max(latest, newest(full));
     } else latest = Math.max(latest, statSync(full).mtimeMs);
   }
   return latest;
 };
 
-const sources = ['src', 'schemas', 'screens', 'workflows', 'index.html'].map((p) => path.join(root, p)).filter(existsSync);
-const stale = !existsSync(built) || sources.some((p) => (statSync(p).isDirectory() ? newest(p) : statSync(p).mtimeMs) > statSync(built).mtimeMs);
+const sources = ['src', 'schemas', 'screens', 'workflows', 'index.html']
+  .map((p) => path.join(root, p))
+  .filter(existsSync);
+const stale =
+  !existsSync(built) ||
+  sources.some((p) => (statSync(p).isDirectory() ? newest(p) : statSync(p).mtimeMs) > statSync(built).mtimeMs);
 if (stale) {
   console.log('Building the web app (vite build)…');
   const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });

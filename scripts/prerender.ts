@@ -35,7 +35,8 @@ import { SCRIPT_HASHES_FILE } from '../src/server/security/policy.ts';
 /** The file name of a route's page: `/` → `index`, `/a/b` → `a~b`. */
 export const pageName = (route: string): string => (route === '/' ? 'index' : route.slice(1).replace(/\//g, '~'));
 
-const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * Clears the prerendered page before it paints when it is not this visitor's: signed in,
@@ -57,7 +58,8 @@ const GUARD =
 
 // The server cannot know the viewport: the menu is rendered open (the desktop default) and
 // hidden here on a phone, where the app starts with the drawer closed.
-const PHONE_MENU = '<style>@media (max-width: 767px){#root[data-prerendered] [data-region="menu"],#root[data-prerendered] [data-region="menu-backdrop"]{display:none}}</style>';
+const PHONE_MENU =
+  '<style>@media (max-width: 767px){#root[data-prerendered] [data-region="menu"],#root[data-prerendered] [data-region="menu-backdrop"]{display:none}}</style>';
 
 /** JSON that may stand inside a `<script>` element (no `</script>` or `<!--` can form). */
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -99,21 +101,33 @@ export function afterFirstPaint(template: string, extra: readonly string[] = [])
 }
 
 /** Form fields in the page's main region (the header's language switch is the shell's). */
-export const hasFields = (html: string): boolean => /<(input|select|textarea)\b/.test(html.split('data-region="main"')[1] ?? '');
+export const hasFields = (html: string): boolean =>
+  /<(input|select|textarea)\b/.test(html.split('data-region="main"')[1] ?? '');
 
 /**
  * index.html with one prerendered page in it. A page with form fields is shown at once but
  * its main region is `inert` until the app has adopted the screen (ScreenRoute): what a
  * visitor typed into the static page would be lost, so nothing can be typed there yet.
  */
-export function pageHtml(template: string, page: PrerenderedPage, locale: Locale, route: string, chunks: readonly string[] = []): string {
-  const markup = hasFields(page.html) ? page.html.replace('data-region="main"', 'data-region="main" inert=""') : page.html;
+export function pageHtml(
+  template: string,
+  page: PrerenderedPage,
+  locale: Locale,
+  route: string,
+  chunks: readonly string[] = [],
+): string {
+  const markup = hasFields(page.html)
+    ? page.html.replace('data-region="main"', 'data-region="main" inert=""')
+    : page.html;
   return afterFirstPaint(template, chunks)
     .replace(/<html lang="[^"]*">/, `<html lang="${page.lang}">`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
     .replace('</head>', `${page.styles}${PHONE_MENU}</head>`)
-    .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${markup}</div>${GUARD}` +
-      `<script type="application/json" id="${PRERENDER_DATA_ID}">${scriptJson(page.data)}</script>`);
+    .replace(
+      '<div id="root"></div>',
+      `<div id="root" data-prerendered="${escapeHtml(`${locale} ${route}`)}">${markup}</div>${GUARD}` +
+        `<script type="application/json" id="${PRERENDER_DATA_ID}">${scriptJson(page.data)}</script>`,
+    );
 }
 
 /**
@@ -138,11 +152,15 @@ export function inlineScriptHashes(html: string): string[] {
  * app's relative API paths against it, and a stop.
  */
 async function startPrerenderApi(root: string): Promise<{ apiFetch: typeof fetch; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/prerender-api.ts')], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, DATABASE_URL: '' },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts/prerender-api.ts')],
+    {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, DATABASE_URL: '' },
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
@@ -154,18 +172,24 @@ async function startPrerenderApi(root: string): Promise<{ apiFetch: typeof fetch
     });
     child.once('exit', (code) => reject(new Error(`the prerender API server exited (${code})`)));
   });
-  const apiFetch: typeof fetch = (input, init) => fetch(typeof input === 'string' && input.startsWith('/') ? `${url}${input}` : input, init);
+  const apiFetch: typeof fetch = (input, init) =>
+    fetch(typeof input === 'string' && input.startsWith('/') ? `${url}${input}` : input, init);
   return {
     apiFetch,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.stdin!.end();
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin!.end();
+      }),
   };
 }
 
-interface ManifestChunk { file: string; imports?: string[]; dynamicImports?: string[] }
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+}
 
 /** The files of a manifest chunk and everything it imports statically. */
 function chunkClosure(manifest: Record<string, ManifestChunk>, key: string, files = new Set<string>()): Set<string> {
@@ -182,7 +206,10 @@ function chunkClosure(manifest: Record<string, ManifestChunk>, key: string, file
  * before it (any dynamic entry whose chunks all belong to the kind), which the browser would
  * otherwise fetch one round trip after another.
  */
-export function kindChunks(manifest: Record<string, ManifestChunk & { isDynamicEntry?: boolean }>, kind: string): string[] {
+export function kindChunks(
+  manifest: Record<string, ManifestChunk & { isDynamicEntry?: boolean }>,
+  kind: string,
+): string[] {
   const key = Object.keys(manifest).find((k) => k.startsWith(`src/engine/${kind}/`) && /Screen\.tsx$/.test(k));
   if (!key) return [];
   const own = chunkClosure(manifest, key);
@@ -190,7 +217,11 @@ export function kindChunks(manifest: Record<string, ManifestChunk & { isDynamicE
   const stages = Object.keys(manifest)
     .filter((k) => manifest[k]!.isDynamicEntry && !k.startsWith('src/engine/') && !own.has(manifest[k]!.file))
     .filter((k) => (manifest[k]!.imports ?? []).every((i) => withBoot.has(manifest[i]!.file)))
-    .filter((k) => (manifest[k]!.imports ?? []).some((i) => own.has(manifest[i]!.file) && !chunkClosure(manifest, 'src/app/boot.tsx').has(manifest[i]!.file)));
+    .filter((k) =>
+      (manifest[k]!.imports ?? []).some(
+        (i) => own.has(manifest[i]!.file) && !chunkClosure(manifest, 'src/app/boot.tsx').has(manifest[i]!.file),
+      ),
+    );
   return [...stages.map((k) => manifest[k]!.file), ...own].map((f) => `/${f}`);
 }
 
@@ -201,7 +232,9 @@ export function kindChunks(manifest: Record<string, ManifestChunk & { isDynamicE
  */
 export function withBootPreloads(template: string, manifest: Record<string, ManifestChunk>): string {
   const files = chunkClosure(manifest, 'src/app/boot.tsx');
-  const links = [...files].filter((f) => !template.includes(`/${f}"`)).map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
+  const links = [...files]
+    .filter((f) => !template.includes(`/${f}"`))
+    .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
   return template.replace(/(<link rel="stylesheet"|<\/head>)/, `${links.join('\n    ')}\n    $1`);
 }
 
@@ -214,10 +247,21 @@ export async function prerenderInto(root: string, outDir: string): Promise<void>
     logLevel: 'warn',
     // Everything bundled: Node then needs no ESM/CJS interop of the UI libraries.
     ssr: { noExternal: true },
-    build: { ssr: path.join(root, 'src/app/prerender.tsx'), outDir: ssrOut, emptyOutDir: true, manifest: false, rollupOptions: { output: { entryFileNames: 'prerender.mjs' } } },
+    build: {
+      ssr: path.join(root, 'src/app/prerender.tsx'),
+      outDir: ssrOut,
+      emptyOutDir: true,
+      manifest: false,
+      rollupOptions: { output: { entryFileNames: 'prerender.mjs' } },
+    },
   });
-  const mod = (await import(pathToFileURL(path.join(ssrOut, 'prerender.mjs')).href)) as typeof import('../src/app/prerender.tsx');
-  const manifest = JSON.parse(await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const mod = (await import(
+    pathToFileURL(path.join(ssrOut, 'prerender.mjs')).href
+  )) as typeof import('../src/app/prerender.tsx');
+  const manifest = JSON.parse(await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    ManifestChunk
+  >;
   const template = withBootPreloads(await readFile(path.join(outDir, 'index.html'), 'utf8'), manifest);
   await writeFile(path.join(outDir, 'index.html'), template);
   const target = path.join(outDir, 'prerendered');

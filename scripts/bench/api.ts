@@ -21,7 +21,12 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
-import { buildListQuery, DEFAULT_COUNT_CAP, listSearchSql, type SearchPayload } from '../../src/server/store/list-query.ts';
+import {
+  buildListQuery,
+  DEFAULT_COUNT_CAP,
+  listSearchSql,
+  type SearchPayload,
+} from '../../src/server/store/list-query.ts';
 import { RECORD_COLUMNS } from '../../src/server/store/record-row.ts';
 import { systemActor } from '../../src/server/auth/access.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
@@ -47,8 +52,6 @@ const BENCH_ADMIN_PASSWORD = 'bench-admin-password';
 const COUNT_CAP = positiveInt(process.env.LIST_COUNT_CAP, DEFAULT_COUNT_CAP);
 const TARGETS = { 'list-search': { p95: 20 }, get: { p95: 5 }, ratio: 1.5 } as const;
 
-
-
 function positiveInt(text: string | undefined, fallback: number): number {
   const n = Number(text);
   return text && Number.isInteger(n) && n > 0 ? n : fallback;
@@ -73,20 +76,33 @@ interface Stats {
 /** Nearest-rank percentiles of latencies in milliseconds. */
 function summarize(latencies: number[], seconds: number): Stats {
   const sorted = Float64Array.from(latencies).sort();
-  const at = (p: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
-  return { count: sorted.length, p50: at(50), p95: at(95), p99: at(99), max: sorted.length ? sorted[sorted.length - 1]! : NaN, rate: sorted.length / seconds };
+  const at = (p: number): number =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
+  return {
+    count: sorted.length,
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+    max: sorted.length ? sorted[sorted.length - 1]! : NaN,
+    rate: sorted.length / seconds,
+  };
 }
 
 /** CPU use over an interval: the whole machine (cores busy) and this process (cores). */
 function cpuMeter(): () => { seconds: number; machineCores: number; selfCores: number } {
-  const machine = (): number => os.cpus().reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
+  const machine = (): number =>
+    os.cpus().reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
   const t0 = process.hrtime.bigint();
   const self0 = process.cpuUsage();
   const busy0 = machine();
   return () => {
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const self = process.cpuUsage(self0);
-    return { seconds, machineCores: (machine() - busy0) / 1000 / seconds, selfCores: (self.user + self.system) / 1e6 / seconds };
+    return {
+      seconds,
+      machineCores: (machine() - busy0) / 1000 / seconds,
+      selfCores: (self.user + self.system) / 1e6 / seconds,
+    };
   };
 }
 
@@ -142,7 +158,10 @@ interface AutocannonResult {
 }
 
 interface AutocannonInstance extends PromiseLike<AutocannonResult> {
-  on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): void;
+  on(
+    event: 'response',
+    listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+  ): void;
   stop(): void;
 }
 
@@ -155,21 +174,40 @@ const autocannon = autocannonModule as unknown as (options: {
 
 function requestsFor(scenario: Scenario, rows: number): AutocannonRequest[] {
   if (scenario === 'list-search') {
-    return [{
-      method: 'POST',
-      path: '/api/appeal/list-search',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(PAYLOAD),
-      setupRequest: (request) => ({ ...request, path: `/api/appeal/list-search?regionId=${randInt(1, REGIONS)}&statusId=${randStatus()}` }),
-    }];
+    return [
+      {
+        method: 'POST',
+        path: '/api/appeal/list-search',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(PAYLOAD),
+        setupRequest: (request) => ({
+          ...request,
+          path: `/api/appeal/list-search?regionId=${randInt(1, REGIONS)}&statusId=${randStatus()}`,
+        }),
+      },
+    ];
   }
-  return [{ method: 'GET', path: '/api/appeal/get/1', setupRequest: (request) => ({ ...request, path: `/api/appeal/get/${randInt(1, rows)}` }) }];
+  return [
+    {
+      method: 'GET',
+      path: '/api/appeal/get/1',
+      setupRequest: (request) => ({ ...request, path: `/api/appeal/get/${randInt(1, rows)}` }),
+    },
+  ];
 }
 
 async function runAutocannon(job: ChildRequest): Promise<ChildResult> {
   const latencies: number[] = [];
   const cpu0 = process.cpuUsage();
-  const instance = autocannon({ url: job.url, connections: job.connections, duration: job.duration, requests: requestsFor(job.scenario, job.rows).map((r) => ({ ...r, headers: { ...r.headers, authorization: `Bearer ${job.token}` } })) });
+  const instance = autocannon({
+    url: job.url,
+    connections: job.connections,
+    duration: job.duration,
+    requests: requestsFor(job.scenario, job.rows).map((r) => ({
+      ...r,
+      headers: { ...r.headers, authorization: `Bearer ${job.token}` },
+    })),
+  });
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
   });
@@ -260,13 +298,55 @@ export async function load(app: FastifyInstance, url: string, rows: number): Pro
 
     // The very columns and expressions the store computes on every write.
     const columns = ['data', 'status', 'created_at', 'updated_at', ...table.computed.map((c) => c.column)];
-    const values = ['g.data', 'g.status', 'g.created_at', 'g.updated_at', ...table.computed.map((c) => c.expr('g.data', 'g.status'))];
-    const pick = (arr: readonly string[], r: string): string => `(ARRAY[${arr.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ')}])[1 + floor(${r} * ${arr.length})::int]`;
+    const values = [
+      'g.data',
+      'g.status',
+      'g.created_at',
+      'g.updated_at',
+      ...table.computed.map((c) => c.expr('g.data', 'g.status')),
+    ];
+    const pick = (arr: readonly string[], r: string): string =>
+      `(ARRAY[${arr.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ')}])[1 + floor(${r} * ${arr.length})::int]`;
     const digits = (n: number, r: string): string => `lpad(floor(${r} * 1e${n})::bigint::text, ${n}, '0')`;
-    const surnames = ['Karimov', 'Rahimova', 'Toshmatov', 'Yusupova', 'Aliyev', 'Nazarova', 'Ergashev', 'Saidova', 'Xolmatov', 'Qodirova', 'Ismoilov', 'Mirzayeva'];
-    const names = ['Aziz', 'Dilnoza', 'Jasur', 'Madina', 'Otabek', 'Nilufar', 'Sardor', 'Gulnora', 'Bekzod', 'Zarina', 'Rustam', 'Shahnoza'];
+    const surnames = [
+      'Karimov',
+      'Rahimova',
+      'Toshmatov',
+      'Yusupova',
+      'Aliyev',
+      'Nazarova',
+      'Ergashev',
+      'Saidova',
+      'Xolmatov',
+      'Qodirova',
+      'Ismoilov',
+      'Mirzayeva',
+    ];
+    const names = [
+      'Aziz',
+      'Dilnoza',
+      'Jasur',
+      'Madina',
+      'Otabek',
+      'Nilufar',
+      'Sardor',
+      'Gulnora',
+      'Bekzod',
+      'Zarina',
+      'Rustam',
+      'Shahnoza',
+    ];
     const middles = ['Akmalovich', 'Bahodirovna', 'Ravshanovich', 'Anvarovna', 'Sobirovich', 'Ilhomovna'];
-    const subjects = ['Sifatsiz mahsulot sotildi', 'Narx belgilanmagan', 'Chek berilmadi', 'Kafolat bajarilmadi', 'Muddati o\'tgan mahsulot', 'Xizmat ko\'rsatilmadi', 'Pul qaytarilmadi', 'Tarozi noto\'g\'ri'];
+    const subjects = [
+      'Sifatsiz mahsulot sotildi',
+      'Narx belgilanmagan',
+      'Chek berilmadi',
+      'Kafolat bajarilmadi',
+      "Muddati o'tgan mahsulot",
+      "Xizmat ko'rsatilmadi",
+      'Pul qaytarilmadi',
+      "Tarozi noto'g'ri",
+    ];
     const sentences = [
       'Dokonda sotib olingan mahsulot sifatsiz chiqdi va sotuvchi uni almashtirishdan bosh tortdi.',
       'Kassada chek berilmadi, narxlar peshtaxtada korsatilmagan edi.',
@@ -328,7 +408,9 @@ export async function load(app: FastifyInstance, url: string, rows: number): Pro
       const to = Math.min(rows, from + BATCH - 1);
       const tb = process.hrtime.bigint();
       await client.query(insertSql, [from, to]);
-      console.log(`  inserted ${to.toLocaleString('en-US')} / ${rows.toLocaleString('en-US')} rows (batch ${secondsSince(tb)})`);
+      console.log(
+        `  inserted ${to.toLocaleString('en-US')} / ${rows.toLocaleString('en-US')} rows (batch ${secondsSince(tb)})`,
+      );
     }
     const ti = process.hrtime.bigint();
     for (const ix of indexes) await client.query(ix.indexdef);
@@ -336,8 +418,15 @@ export async function load(app: FastifyInstance, url: string, rows: number): Pro
     const tv = process.hrtime.bigint();
     await client.query(`VACUUM ANALYZE ${table.table}`);
     console.log(`  VACUUM ANALYZE in ${secondsSince(tv)}`);
-    const size = await client.query<{ t: string; i: string }>(`SELECT pg_table_size($1) AS t, pg_indexes_size($1) AS i`, [table.table]);
-    return { seconds: Number(process.hrtime.bigint() - t0) / 1e9, tableBytes: Number(size.rows[0]!.t), indexBytes: Number(size.rows[0]!.i) };
+    const size = await client.query<{ t: string; i: string }>(
+      `SELECT pg_table_size($1) AS t, pg_indexes_size($1) AS i`,
+      [table.table],
+    );
+    return {
+      seconds: Number(process.hrtime.bigint() - t0) / 1e9,
+      tableBytes: Number(size.rows[0]!.t),
+      indexBytes: Number(size.rows[0]!.i),
+    };
   } finally {
     await client.end();
   }
@@ -353,7 +442,10 @@ async function checkSample(app: FastifyInstance, pool: pg.Pool, rows: number): P
   const def = app.definitions.entities.get(ENTITY)!;
   const validate = createServerAjv().compile(def.schema);
   const ids = Array.from({ length: Math.min(2000, rows) }, () => randInt(1, rows));
-  const sample = await pool.query<{ id: number; data: Record<string, unknown> }>(`SELECT id, data FROM ${table.table} WHERE id = ANY($1::bigint[])`, [ids]);
+  const sample = await pool.query<{ id: number; data: Record<string, unknown> }>(
+    `SELECT id, data FROM ${table.table} WHERE id = ANY($1::bigint[])`,
+    [ids],
+  );
   const invalid = sample.rows.filter((r) => !validate(r.data));
   const stored = table.computed.map((c) => c.column);
   const computed = table.computed.map((c) => c.expr('data'));
@@ -373,7 +465,9 @@ async function checkSample(app: FastifyInstance, pool: pg.Pool, rows: number): P
     [ids],
   );
   const s = spread.rows[0]!;
-  console.log(`  sample of ${sample.rows.length} rows: schema-invalid ${invalid.length}, district outside region ${orphans.rows[0]!.n}, derived columns differing from the store's expressions ${mismatch.rows[0]!.n}`);
+  console.log(
+    `  sample of ${sample.rows.length} rows: schema-invalid ${invalid.length}, district outside region ${orphans.rows[0]!.n}, derived columns differing from the store's expressions ${mismatch.rows[0]!.n}`,
+  );
   console.log(`  sample spread: ${s.regions} regions, ${s.statuses} statuses, created ${s.oldest} … ${s.newest}`);
   if (invalid[0]) console.log(`  first invalid row ${invalid[0].id}: ${JSON.stringify(validate.errors)}`);
 }
@@ -420,7 +514,11 @@ async function storeStatements(app: FastifyInstance): Promise<string[]> {
 }
 
 /** `workers` loops running `op` for `seconds`; per-operation latency with hrtime. */
-export async function runSql(workers: number, seconds: number, op: () => Promise<unknown>): Promise<{ stats: Stats; errors: number }> {
+export async function runSql(
+  workers: number,
+  seconds: number,
+  op: () => Promise<unknown>,
+): Promise<{ stats: Stats; errors: number }> {
   const latencies: number[] = [];
   let errors = 0;
   const t0 = process.hrtime.bigint();
@@ -468,45 +566,90 @@ interface Row {
 
 function printScenario(name: string, api: ChildResult): void {
   const s = api.stats;
-  console.log(`  API ${name}: p50 ${ms(s.p50)} ms  p95 ${ms(s.p95)} ms  p99 ${ms(s.p99)} ms  max ${ms(s.max)} ms  ${perSec(s.rate)} req/s`);
-  console.log(`      responses ${s.count}, non-2xx ${api.non2xx}, errors ${api.errors}, timeouts ${api.timeouts}, status codes ${JSON.stringify(api.statusCodes)}`);
-  console.log(`      (autocannon's own histogram: p50 ${api.autocannonP50} ms, p99 ${api.autocannonP99} ms, ${perSec(api.autocannonReqPerSec)} req/s)`);
+  console.log(
+    `  API ${name}: p50 ${ms(s.p50)} ms  p95 ${ms(s.p95)} ms  p99 ${ms(s.p99)} ms  max ${ms(s.max)} ms  ${perSec(s.rate)} req/s`,
+  );
+  console.log(
+    `      responses ${s.count}, non-2xx ${api.non2xx}, errors ${api.errors}, timeouts ${api.timeouts}, status codes ${JSON.stringify(api.statusCodes)}`,
+  );
+  console.log(
+    `      (autocannon's own histogram: p50 ${api.autocannonP50} ms, p99 ${api.autocannonP99} ms, ${perSec(api.autocannonReqPerSec)} req/s)`,
+  );
 }
 
 function printSql(name: string, sql: { stats: Stats; errors: number }): void {
   const s = sql.stats;
-  console.log(`  SQL ${name}: p50 ${ms(s.p50)} ms  p95 ${ms(s.p95)} ms  p99 ${ms(s.p99)} ms  max ${ms(s.max)} ms  ${perSec(s.rate)} ops/s  (ops ${s.count}, errors ${sql.errors})`);
+  console.log(
+    `  SQL ${name}: p50 ${ms(s.p50)} ms  p95 ${ms(s.p95)} ms  p99 ${ms(s.p99)} ms  max ${ms(s.max)} ms  ${perSec(s.rate)} ops/s  (ops ${s.count}, errors ${sql.errors})`,
+  );
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['scenario', 'API p50', 'API p95', 'API p99', 'API req/s', 'SQL p50', 'SQL p95', 'SQL p99', 'SQL ops/s', 'p95 API/SQL', 'tput SQL/API', 'target p95', 'p95 ok', 'ratios ok'];
+  const header = [
+    'scenario',
+    'API p50',
+    'API p95',
+    'API p99',
+    'API req/s',
+    'SQL p50',
+    'SQL p95',
+    'SQL p99',
+    'SQL ops/s',
+    'p95 API/SQL',
+    'tput SQL/API',
+    'target p95',
+    'p95 ok',
+    'ratios ok',
+  ];
   const body = rows.map(({ scenario, api, sql }) => {
     const p95Ratio = api.stats.p95 / sql.stats.p95;
     const tputRatio = sql.stats.rate / api.stats.rate;
     const target = TARGETS[scenario].p95;
     return [
       scenario,
-      ms(api.stats.p50), ms(api.stats.p95), ms(api.stats.p99), perSec(api.stats.rate),
-      ms(sql.stats.p50), ms(sql.stats.p95), ms(sql.stats.p99), perSec(sql.stats.rate),
-      p95Ratio.toFixed(2), tputRatio.toFixed(2),
+      ms(api.stats.p50),
+      ms(api.stats.p95),
+      ms(api.stats.p99),
+      perSec(api.stats.rate),
+      ms(sql.stats.p50),
+      ms(sql.stats.p95),
+      ms(sql.stats.p99),
+      perSec(sql.stats.rate),
+      p95Ratio.toFixed(2),
+      tputRatio.toFixed(2),
       `<= ${target} ms`,
       api.stats.p95 <= target ? 'yes' : 'NO',
       p95Ratio <= TARGETS.ratio && tputRatio <= TARGETS.ratio ? 'yes' : 'NO',
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of body) console.log(line(r));
-  console.log(`latencies in ms; targets: list-search p95 <= ${TARGETS['list-search'].p95} ms, get p95 <= ${TARGETS.get.p95} ms, API/SQL <= ${TARGETS.ratio}`);
-  console.log('(p95 API/SQL = API p95 / SQL p95; tput SQL/API = SQL ops/s / API req/s, i.e. how much throughput the HTTP layer costs)');
+  console.log(
+    `latencies in ms; targets: list-search p95 <= ${TARGETS['list-search'].p95} ms, get p95 <= ${TARGETS.get.p95} ms, API/SQL <= ${TARGETS.ratio}`,
+  );
+  console.log(
+    '(p95 API/SQL = API p95 / SQL p95; tput SQL/API = SQL ops/s / API req/s, i.e. how much throughput the HTTP layer costs)',
+  );
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:api — ${ROWS.toLocaleString('en-US')} rows, ${SECONDS} s per scenario (after ${WARMUP_SECONDS} s warm-up), ${CONNECTIONS} connections`);
-  console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-  if (CONNECTIONS !== APP_POOL_SIZE) console.log(`note: the app's pg pool has ${APP_POOL_SIZE} connections whatever BENCH_CONNECTIONS is; the SQL side uses ${CONNECTIONS}`);
+  console.log(
+    `bench:api — ${ROWS.toLocaleString('en-US')} rows, ${SECONDS} s per scenario (after ${WARMUP_SECONDS} s warm-up), ${CONNECTIONS} connections`,
+  );
+  console.log(
+    `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
+  if (CONNECTIONS !== APP_POOL_SIZE)
+    console.log(
+      `note: the app's pg pool has ${APP_POOL_SIZE} connections whatever BENCH_CONNECTIONS is; the SQL side uses ${CONNECTIONS}`,
+    );
 
   let cluster: TestCluster | undefined;
   let app: FastifyInstance | undefined;
@@ -544,15 +687,26 @@ async function main(): Promise<void> {
         await c.end();
       }
     })();
-    console.log(`PostgreSQL ${version} started on 127.0.0.1:${cluster.port} in ${secondsSince(tc)} (default settings: fsync on, shared_buffers 256MB)`);
+    console.log(
+      `PostgreSQL ${version} started on 127.0.0.1:${cluster.port} in ${secondsSince(tc)} (default settings: fsync on, shared_buffers 256MB)`,
+    );
 
-    app = await buildApp({ databaseUrl: cluster.url, dataDir, listCountCap: COUNT_CAP, adminPassword: BENCH_ADMIN_PASSWORD });
+    app = await buildApp({
+      databaseUrl: cluster.url,
+      dataDir,
+      listCountCap: COUNT_CAP,
+      adminPassword: BENCH_ADMIN_PASSWORD,
+    });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    console.log(`app listening on ${address}; list-search counts up to ${COUNT_CAP.toLocaleString("en-US")} rows (LIST_COUNT_CAP)`);
+    console.log(
+      `app listening on ${address}; list-search counts up to ${COUNT_CAP.toLocaleString('en-US')} rows (LIST_COUNT_CAP)`,
+    );
 
     console.log(`\nloading ${ROWS.toLocaleString('en-US')} appeals into ${tableName(ENTITY)}…`);
     const loaded = await load(app, cluster.url, ROWS);
-    console.log(`loaded in ${loaded.seconds.toFixed(1)} s (table ${(loaded.tableBytes / 2 ** 20).toFixed(0)} MiB, indexes ${(loaded.indexBytes / 2 ** 20).toFixed(0)} MiB)`);
+    console.log(
+      `loaded in ${loaded.seconds.toFixed(1)} s (table ${(loaded.tableBytes / 2 ** 20).toFixed(0)} MiB, indexes ${(loaded.indexBytes / 2 ** 20).toFixed(0)} MiB)`,
+    );
 
     pool = createSqlPool(cluster.url, CONNECTIONS);
     await checkSample(app, pool, ROWS);
@@ -565,7 +719,11 @@ async function main(): Promise<void> {
 
     const url = address;
     const sqlPool = pool;
-    const signIn = await fetch(`${url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }) });
+    const signIn = await fetch(`${url}/api/auth-payload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
+    });
     const token = ((await signIn.json()) as { token: string }).token;
     const ops: Record<Scenario, () => Promise<unknown>> = {
       'list-search': () => {
@@ -585,20 +743,27 @@ async function main(): Promise<void> {
       const ac = apiCpu();
       printScenario(scenario, api);
       const loadGen = api.cpuSeconds / ac.seconds;
-      console.log(`      CPU (cores busy of ${os.cpus().length}): machine ${ac.machineCores.toFixed(2)} = app ${ac.selfCores.toFixed(2)} + autocannon ${loadGen.toFixed(2)} + PostgreSQL/other ${(ac.machineCores - ac.selfCores - loadGen).toFixed(2)}`);
+      console.log(
+        `      CPU (cores busy of ${os.cpus().length}): machine ${ac.machineCores.toFixed(2)} = app ${ac.selfCores.toFixed(2)} + autocannon ${loadGen.toFixed(2)} + PostgreSQL/other ${(ac.machineCores - ac.selfCores - loadGen).toFixed(2)}`,
+      );
       await runSql(CONNECTIONS, WARMUP_SECONDS, ops[scenario]);
       const sqlCpu = cpuMeter();
       const direct = await runSql(CONNECTIONS, SECONDS, ops[scenario]);
       const sc = sqlCpu();
       printSql(scenario, direct);
-      console.log(`      CPU (cores busy of ${os.cpus().length}): machine ${sc.machineCores.toFixed(2)} = pg client ${sc.selfCores.toFixed(2)} + PostgreSQL/other ${(sc.machineCores - sc.selfCores).toFixed(2)}`);
+      console.log(
+        `      CPU (cores busy of ${os.cpus().length}): machine ${sc.machineCores.toFixed(2)} = pg client ${sc.selfCores.toFixed(2)} + PostgreSQL/other ${(sc.machineCores - sc.selfCores).toFixed(2)}`,
+      );
       results.push({ scenario, api, sql: direct });
     }
 
     const explainParams = sql.listParams(7, 'SEEN');
     console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of one list-search (statusId=SEEN, regionId=7), page query:`);
     const explain = async (statement: string) => {
-      const { rows } = await sqlPool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${statement}`, explainParams);
+      const { rows } = await sqlPool.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (ANALYZE, BUFFERS) ${statement}`,
+        explainParams,
+      );
       for (const r of rows) console.log(`  ${r['QUERY PLAN']}`);
     };
     await explain(sql.page);

@@ -39,32 +39,64 @@ function positiveInt(text: string | undefined, fallback: number): number {
 }
 
 /** A distinct loopback address for the i-th request (never .0 or .255 in the last octets). */
-const addressOf = (i: number): string => `127.${16 + Math.floor(i / (254 * 254))}.${(Math.floor(i / 254) % 254) + 1}.${(i % 254) + 1}`;
+const addressOf = (i: number): string =>
+  `127.${16 + Math.floor(i / (254 * 254))}.${(Math.floor(i / 254) % 254) + 1}.${(i % 254) + 1}`;
 
-interface Outcome { status: number; ms: number; id?: number; files: number; error?: string }
+interface Outcome {
+  status: number;
+  ms: number;
+  id?: number;
+  files: number;
+  error?: string;
+}
 
 /** One visitor's submission: a fresh connection from its own address. */
 function sendAppeal(port: number, i: number, runId: string): Promise<Outcome> {
-  const files = i % 2 === 0
-    ? [{ name: `receipt-${i}.png`, type: 'image/png', content: PNG }]
-    : [{ name: `receipt-${i}.png`, type: 'image/png', content: PNG }, { name: `contract-${i}.pdf`, type: 'application/pdf', content: PDF }];
-  const body = submission(appealInput(i, { customer: { surname: 'Karimov', name: 'Jasur', pnfl: `3120589${String(i).padStart(7, '0').slice(-7)}` } }), files);
+  const files =
+    i % 2 === 0
+      ? [{ name: `receipt-${i}.png`, type: 'image/png', content: PNG }]
+      : [
+          { name: `receipt-${i}.png`, type: 'image/png', content: PNG },
+          { name: `contract-${i}.pdf`, type: 'application/pdf', content: PDF },
+        ];
+  const body = submission(
+    appealInput(i, {
+      customer: { surname: 'Karimov', name: 'Jasur', pnfl: `3120589${String(i).padStart(7, '0').slice(-7)}` },
+    }),
+    files,
+  );
   const t0 = process.hrtime.bigint();
   return new Promise((resolve) => {
-    const req = http.request({
-      host: '127.0.0.1', port, path: SEND, method: 'POST', localAddress: addressOf(i), agent: false,
-      headers: { ...body.headers, 'content-length': String(body.payload.length), 'idempotency-key': `bench-${runId}-${i}`, 'accept-language': 'en' },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode === 200) resolve({ status: 200, ms, id: (JSON.parse(text) as { id: number }).id, files: files.length });
-        else resolve({ status: res.statusCode ?? 0, ms, files: 0, error: text.slice(0, 200) });
-      });
-    });
-    req.on('error', (e) => resolve({ status: 0, ms: Number(process.hrtime.bigint() - t0) / 1e6, files: 0, error: e.message }));
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: SEND,
+        method: 'POST',
+        localAddress: addressOf(i),
+        agent: false,
+        headers: {
+          ...body.headers,
+          'content-length': String(body.payload.length),
+          'idempotency-key': `bench-${runId}-${i}`,
+          'accept-language': 'en',
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode === 200)
+            resolve({ status: 200, ms, id: (JSON.parse(text) as { id: number }).id, files: files.length });
+          else resolve({ status: res.statusCode ?? 0, ms, files: 0, error: text.slice(0, 200) });
+        });
+      },
+    );
+    req.on('error', (e) =>
+      resolve({ status: 0, ms: Number(process.hrtime.bigint() - t0) / 1e6, files: 0, error: e.message }),
+    );
     req.end(body.payload);
   });
 }
@@ -73,8 +105,15 @@ async function startServer(port: number, databaseUrl: string, dataDir: string): 
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
     cwd: root,
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, FILES_DIR: path.join(dataDir, 'files'),
-      LOG_LEVEL: 'warn', SEED_SAMPLES: '0', WORKFLOW_SWEEP_INTERVAL_MS: '0',
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      FILES_DIR: path.join(dataDir, 'files'),
+      LOG_LEVEL: 'warn',
+      SEED_SAMPLES: '0',
+      WORKFLOW_SWEEP_INTERVAL_MS: '0',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -83,17 +122,22 @@ async function startServer(port: number, databaseUrl: string, dataDir: string): 
     if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return server;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   server.kill('SIGTERM');
   throw new Error('the server did not answer /api/health within 180 s');
 }
 
-const pct = (sorted: number[], p: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+const pct = (sorted: number[], p: number): number =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 
 async function main(): Promise<void> {
-  console.log(`bench:appeals — ${CLIENTS} concurrent visitors, ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up), ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `bench:appeals — ${CLIENTS} concurrent visitors, ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up), ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}`,
+  );
   const cluster = await startTestCluster();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-bench-appeals-'));
   let server: ChildProcess | undefined;
@@ -102,9 +146,12 @@ async function main(): Promise<void> {
     const port = await freePort();
     server = await startServer(port, cluster.url, dataDir);
     await db.connect();
-    const count = async (sql: string, params: unknown[] = []) => Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
+    const count = async (sql: string, params: unknown[] = []) =>
+      Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
     const appealsBefore = await count('SELECT count(*) AS n FROM e_appeal');
-    const filesBefore = await count(`SELECT count(*) AS n FROM file_entity WHERE kind = 'appeal' AND record_id IS NOT NULL`);
+    const filesBefore = await count(
+      `SELECT count(*) AS n FROM file_entity WHERE kind = 'appeal' AND record_id IS NOT NULL`,
+    );
 
     const runId = Date.now().toString(36);
     let next = 0;
@@ -133,21 +180,35 @@ async function main(): Promise<void> {
     const latencies = ok.map((o) => o.ms).sort((a, b) => a - b);
     const seconds = (measureEnd - measureStart) / 1000;
     const errors = new Map<string, number>();
-    for (const o of measured.filter((x) => x.status !== 200)) errors.set(`${o.status} ${o.error ?? ''}`.slice(0, 120), (errors.get(`${o.status} ${o.error ?? ''}`.slice(0, 120)) ?? 0) + 1);
-    console.log(`\nmeasured ${seconds.toFixed(1)} s: ${measured.length} requests, ${ok.length} appeals accepted (${ok.reduce((a, o) => a + o.files, 0)} attachments)`);
+    for (const o of measured.filter((x) => x.status !== 200))
+      errors.set(
+        `${o.status} ${o.error ?? ''}`.slice(0, 120),
+        (errors.get(`${o.status} ${o.error ?? ''}`.slice(0, 120)) ?? 0) + 1,
+      );
+    console.log(
+      `\nmeasured ${seconds.toFixed(1)} s: ${measured.length} requests, ${ok.length} appeals accepted (${ok.reduce((a, o) => a + o.files, 0)} attachments)`,
+    );
     console.log(`  appeals accepted/s   ${(ok.length / seconds).toFixed(1)}`);
-    console.log(`  latency              p50 ${pct(latencies, 50).toFixed(1)} ms   p99 ${pct(latencies, 99).toFixed(1)} ms   max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms`);
-    console.log(`  errors               ${measured.length - ok.length}${[...errors].map(([what, n]) => `\n    ${n} × ${what}`).join('')}`);
+    console.log(
+      `  latency              p50 ${pct(latencies, 50).toFixed(1)} ms   p99 ${pct(latencies, 99).toFixed(1)} ms   max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms`,
+    );
+    console.log(
+      `  errors               ${measured.length - ok.length}${[...errors].map(([what, n]) => `\n    ${n} × ${what}`).join('')}`,
+    );
 
     // Every acknowledged appeal is stored, with its attachments, and nothing else was.
     const acked = all.filter((o) => o.status === 200);
     const ackedIds = acked.map((o) => o.id!);
     const stored = (await count('SELECT count(*) AS n FROM e_appeal')) - appealsBefore;
     const storedAcked = await count('SELECT count(*) AS n FROM e_appeal WHERE id = ANY($1::bigint[])', [ackedIds]);
-    const storedFiles = (await count(`SELECT count(*) AS n FROM file_entity WHERE kind = 'appeal' AND record_id IS NOT NULL`)) - filesBefore;
+    const storedFiles =
+      (await count(`SELECT count(*) AS n FROM file_entity WHERE kind = 'appeal' AND record_id IS NOT NULL`)) -
+      filesBefore;
     const ackedFiles = acked.reduce((a, o) => a + o.files, 0);
     const same = stored === acked.length && storedAcked === acked.length && storedFiles === ackedFiles;
-    console.log(`\nverification (warm-up included): acknowledged ${acked.length} appeals / ${ackedFiles} attachments; stored ${stored} appeals (${storedAcked} of the acknowledged ids) / ${storedFiles} attachments — ${same ? 'equal' : 'MISMATCH'}`);
+    console.log(
+      `\nverification (warm-up included): acknowledged ${acked.length} appeals / ${ackedFiles} attachments; stored ${stored} appeals (${storedAcked} of the acknowledged ids) / ${storedFiles} attachments — ${same ? 'equal' : 'MISMATCH'}`,
+    );
   } finally {
     await db.end().catch(() => undefined);
     if (server && server.exitCode === null) {

@@ -17,7 +17,14 @@ if (!process.argv.includes('--no-build')) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-interface Chunk { file: string; src?: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] }
+interface Chunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
 const manifest = JSON.parse(readFileSync(path.join(out, '.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
 const gz = new Map<string, number>();
 const gzipOf = (file: string): number => {
@@ -36,7 +43,8 @@ function closure(key: string, into = new Set<string>()): Set<string> {
 }
 const keyOf = (src: string) => Object.keys(manifest).find((k) => k === src || manifest[k]!.src === src);
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const sum = (files: Set<string>, ext: string) => [...files].filter((f) => f.endsWith(ext)).reduce((a, f) => a + gzipOf(f), 0);
+const sum = (files: Set<string>, ext: string) =>
+  [...files].filter((f) => f.endsWith(ext)).reduce((a, f) => a + gzipOf(f), 0);
 
 const entry = closure('index.html');
 // main.tsx imports the app's second graph dynamically (evaluated in its own task) but on
@@ -53,7 +61,18 @@ console.log('First visit to / (entry + home screen kind + default locale), gzip:
 console.log(`  JS  ${kb(sum(first, '.js'))}   (target ≤ 170 KB)`);
 console.log(`  CSS ${kb(sum(first, '.css'))}`);
 
-const kinds = ['list/ListScreen', 'form/FormScreen', 'wizard/WizardScreen', 'detail/DetailScreen', 'lookup/LookupScreen', 'page/PageScreen', 'signin/SignInScreen', 'dashboard/DashboardScreen', 'flow/FlowScreen', 'profile/ProfileScreen'];
+const kinds = [
+  'list/ListScreen',
+  'form/FormScreen',
+  'wizard/WizardScreen',
+  'detail/DetailScreen',
+  'lookup/LookupScreen',
+  'page/PageScreen',
+  'signin/SignInScreen',
+  'dashboard/DashboardScreen',
+  'flow/FlowScreen',
+  'profile/ProfileScreen',
+];
 let largest = { kind: '', js: 0 };
 console.log('\nBy screen kind (entry + kind chunk + its imports + locale), gzip JS:');
 for (const kind of kinds) {
@@ -71,14 +90,23 @@ console.log(`\nLargest route: ${largest.kind} — ${kb(largest.js)}`);
 const onDemand = {
   'signin/keyfile (pkijs, when a key file is used)': 'src/engine/signin/keyfile.ts',
   'dashboard/Chart (apexcharts, when a chart panel shows)': 'src/engine/dashboard/Chart.tsx',
-  'shared/password-estimator (zxcvbn and its dictionaries, when a new-password field shows)': 'src/shared/password-estimator.ts',
+  'shared/password-estimator (zxcvbn and its dictionaries, when a new-password field shows)':
+    'src/shared/password-estimator.ts',
 };
 for (const [name, src] of Object.entries(onDemand)) {
   const key = keyOf(src);
   if (key) console.log(`On demand: ${name} ${kb(sum(closure(key), '.js'))}`);
 }
 // Markers each library's code carries in its strings, to prove where it landed.
-const heavy = { 'ag-grid': 'ag-root-wrapper', apexcharts: 'apexcharts-canvas', rjsf: 'rjsf', pkijs: 'PKCS8ShroudedKeyBag', zxcvbn: 'passwords-common' };
+const heavy = {
+  'ag-grid': 'ag-root-wrapper',
+  apexcharts: 'apexcharts-canvas',
+  rjsf: 'rjsf',
+  pkijs: 'PKCS8ShroudedKeyBag',
+  zxcvbn: 'passwords-common',
+};
 const firstJs = [...first].filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(out, f), 'utf8'));
-const leaked = Object.entries(heavy).filter(([, marker]) => firstJs.some((code) => code.includes(marker))).map(([name]) => name);
+const leaked = Object.entries(heavy)
+  .filter(([, marker]) => firstJs.some((code) => code.includes(marker)))
+  .map(([name]) => name);
 console.log(`Heavy libraries loaded by a first visit to /: ${leaked.length ? leaked.join(', ') : 'none'}`);

@@ -24,18 +24,44 @@ import lighthouse from 'lighthouse';
 import { CHROMIUM, freePort } from '../../tests/support/browser.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PAGES = (process.env.BENCH_PAGES ?? '/,/murojaat').split(',').map((p) => p.trim()).filter(Boolean);
+const PAGES = (process.env.BENCH_PAGES ?? '/,/murojaat')
+  .split(',')
+  .map((p) => p.trim())
+  .filter(Boolean);
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1) || 1);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
-const METRICS = { FCP: 'first-contentful-paint', LCP: 'largest-contentful-paint', TBT: 'total-blocking-time', CLS: 'cumulative-layout-shift', SI: 'speed-index' } as const;
+const METRICS = {
+  FCP: 'first-contentful-paint',
+  LCP: 'largest-contentful-paint',
+  TBT: 'total-blocking-time',
+  CLS: 'cumulative-layout-shift',
+  SI: 'speed-index',
+} as const;
 const TARGETS: Record<string, number> = { performance: 90, accessibility: 100 };
 
-interface Audit { id: string; title: string; score: number | null; scoreDisplayMode: string; numericValue?: number; displayValue?: string; details?: { items?: Array<Record<string, unknown>> } }
-interface Lhr { categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>; audits: Record<string, Audit>; benchmarkIndex?: number; environment?: { benchmarkIndex?: number }; runWarnings?: string[] }
+interface Audit {
+  id: string;
+  title: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  numericValue?: number;
+  displayValue?: string;
+  details?: { items?: Array<Record<string, unknown>> };
+}
+interface Lhr {
+  categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
+  audits: Record<string, Audit>;
+  benchmarkIndex?: number;
+  environment?: { benchmarkIndex?: number };
+  runWarnings?: string[];
+}
 
 /** Builds the web app when dist/web is missing or stale (the same step `npm start` takes). */
 function ensureBuild(): void {
-  const built = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/ensure-build.ts')], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/ensure-build.ts')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) throw new Error('the web app build failed');
 }
 
@@ -43,7 +69,15 @@ function ensureBuild(): void {
 async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', WORKFLOW_SWEEP_INTERVAL_MS: '0' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      WORKFLOW_SWEEP_INTERVAL_MS: '0',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const deadline = Date.now() + 180_000;
@@ -52,7 +86,9 @@ async function startServer(port: number, dataDir: string): Promise<ChildProcess>
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
       if (res.ok) return server;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   server.kill('SIGTERM');
@@ -67,12 +103,21 @@ function failures(lhr: Lhr, category: string): string[] {
   const lines: string[] = [];
   for (const ref of lhr.categories[category]?.auditRefs ?? []) {
     const audit = lhr.audits[ref.id];
-    if (!audit || audit.score === null || audit.score >= 0.9 || ['notApplicable', 'informative', 'manual'].includes(audit.scoreDisplayMode)) continue;
+    if (
+      !audit ||
+      audit.score === null ||
+      audit.score >= 0.9 ||
+      ['notApplicable', 'informative', 'manual'].includes(audit.scoreDisplayMode)
+    )
+      continue;
     if (category === 'performance' && ref.weight === 0 && audit.score >= 0.5) continue;
     lines.push(`    ✗ ${audit.id}: ${audit.title}${audit.displayValue ? ` — ${audit.displayValue}` : ''}`);
     for (const item of (audit.details?.items ?? []).slice(0, 4)) {
       const node = item.node as { selector?: string; snippet?: string } | undefined;
-      const label = node?.snippet ?? (typeof item.url === 'string' ? item.url : undefined) ?? (typeof item.description === 'string' ? item.description : undefined);
+      const label =
+        node?.snippet ??
+        (typeof item.url === 'string' ? item.url : undefined) ??
+        (typeof item.description === 'string' ? item.description : undefined);
       if (label) lines.push(`        ${String(label).slice(0, 160)}`);
     }
   }
@@ -86,32 +131,59 @@ async function main(): Promise<void> {
   const server = await startServer(port, dataDir);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
-    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    chromeFlags: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
-    console.log(`bench:lighthouse — Lighthouse mobile (simulated slow 4G, 4× CPU slowdown), ${RUNS} run(s) per page, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}`);
+    console.log(
+      `bench:lighthouse — Lighthouse mobile (simulated slow 4G, 4× CPU slowdown), ${RUNS} run(s) per page, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}`,
+    );
     // One unmeasured visit warms the server (first-request compilation of schemas, caches).
     await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
     for (const page of PAGES) {
       const url = `http://127.0.0.1:${port}${page}`;
       const runs: Lhr[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const result = await lighthouse(url, { port: chrome.port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES] });
+        const result = await lighthouse(url, {
+          port: chrome.port,
+          logLevel: 'error',
+          output: 'json',
+          onlyCategories: [...CATEGORIES],
+        });
         if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
         runs.push(result.lhr as unknown as Lhr);
         if (process.env.BENCH_SAVE) {
           mkdirSync(process.env.BENCH_SAVE, { recursive: true });
-          writeFileSync(path.join(process.env.BENCH_SAVE, `${page.replace(/\W+/g, '_') || 'root'}-${i + 1}.json`), JSON.stringify(result.lhr, null, 1));
+          writeFileSync(
+            path.join(process.env.BENCH_SAVE, `${page.replace(/\W+/g, '_') || 'root'}-${i + 1}.json`),
+            JSON.stringify(result.lhr, null, 1),
+          );
         }
       }
       const score = (c: string) => median(runs.map((r) => Math.round((r.categories[c]?.score ?? 0) * 100)));
       const metric = (id: string) => median(runs.map((r) => r.audits[id]?.numericValue ?? NaN));
       console.log(`\n${page}`);
-      for (const c of CATEGORIES) console.log(`  ${c.padEnd(15)} ${String(score(c)).padStart(3)}${TARGETS[c] !== undefined ? `   (target ≥ ${TARGETS[c]})` : ''}`);
-      console.log(`  ${Object.entries(METRICS).map(([name, id]) => `${name} ${id === METRICS.CLS ? metric(id).toFixed(3) : fmtMs(metric(id))}`).join('   ')}`);
+      for (const c of CATEGORIES)
+        console.log(
+          `  ${c.padEnd(15)} ${String(score(c)).padStart(3)}${TARGETS[c] !== undefined ? `   (target ≥ ${TARGETS[c]})` : ''}`,
+        );
+      console.log(
+        `  ${Object.entries(METRICS)
+          .map(([name, id]) => `${name} ${id === METRICS.CLS ? metric(id).toFixed(3) : fmtMs(metric(id))}`)
+          .join('   ')}`,
+      );
       const last = runs[runs.length - 1]!;
       const bi = last.environment?.benchmarkIndex ?? last.benchmarkIndex;
-      if (bi) console.log(`  benchmarkIndex ${bi} (Chrome's own CPU speed estimate; lower means a slower or busier machine)`);
+      if (bi)
+        console.log(`  benchmarkIndex ${bi} (Chrome's own CPU speed estimate; lower means a slower or busier machine)`);
       for (const c of CATEGORIES) {
         const lines = failures(last, c);
         if (lines.length) console.log(`  ${c} audits not passed:\n${lines.join('\n')}`);

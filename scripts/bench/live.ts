@@ -52,9 +52,18 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-const loadAverage = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 
-interface Setup { url: string; users: Array<{ id: string; token: string }>; groupChatId: number; groupMembers: number }
+interface Setup {
+  url: string;
+  users: Array<{ id: string; token: string }>;
+  groupChatId: number;
+  groupMembers: number;
+}
 type Report = { phase: string; latencies: number[]; delivered: number; expected: number; seconds: number };
 
 // ---------------------------------------------------------------------------------------
@@ -71,37 +80,52 @@ async function runClients(setup: Setup): Promise<void> {
     const to = message.headers.destination!.split('/')[2];
     if (String(body.ownerId) === to) return; // the sender's own copy
     w.latencies.push(now() - w.sentAt);
-    if (--w.left === 0) { waiting.delete(body.message); w.done(); }
+    if (--w.left === 0) {
+      waiting.delete(body.message);
+      w.done();
+    }
   };
   const t0 = now();
   const clients: Client[] = [];
   for (let i = 0; i < users.length; i += 50) {
-    await Promise.all(users.slice(i, i + 50).map((u) => new Promise<void>((resolve, reject) => {
-      const client = new Client({
-        connectHeaders: { Authorization: `Bearer ${u.token}` },
-        reconnectDelay: 0,
-        heartbeatIncoming: 10_000,
-        heartbeatOutgoing: 10_000,
-        webSocketFactory: () => new WebSocket(url, ['v12.stomp']),
-      });
-      client.onConnect = () => {
-        client.subscribe(`/user/${u.id}/msg`, onMessage);
-        client.subscribe(`/user/${u.id}/groupMsg`, onMessage);
-        resolve();
-      };
-      client.onStompError = (f) => reject(new Error(f.headers.message));
-      client.activate();
-      clients.push(client);
-    })));
+    await Promise.all(
+      users.slice(i, i + 50).map(
+        (u) =>
+          new Promise<void>((resolve, reject) => {
+            const client = new Client({
+              connectHeaders: { Authorization: `Bearer ${u.token}` },
+              reconnectDelay: 0,
+              heartbeatIncoming: 10_000,
+              heartbeatOutgoing: 10_000,
+              webSocketFactory: () => new WebSocket(url, ['v12.stomp']),
+            });
+            client.onConnect = () => {
+              client.subscribe(`/user/${u.id}/msg`, onMessage);
+              client.subscribe(`/user/${u.id}/groupMsg`, onMessage);
+              resolve();
+            };
+            client.onStompError = (f) => reject(new Error(f.headers.message));
+            client.activate();
+            clients.push(client);
+          }),
+      ),
+    );
   }
   process.send!({ connected: clients.length, seconds: (now() - t0) / 1000 });
   await sleep(500);
 
-  const send = (from: number, destination: string, body: Record<string, unknown>, recipients: number, latencies: number[]) => new Promise<void>((resolve) => {
-    const tag = `m-${from}-${Math.random().toString(36).slice(2)}`;
-    waiting.set(tag, { sentAt: now(), left: recipients, latencies, done: resolve });
-    clients[from]!.publish({ destination, body: JSON.stringify({ ...body, message: tag }) });
-  });
+  const send = (
+    from: number,
+    destination: string,
+    body: Record<string, unknown>,
+    recipients: number,
+    latencies: number[],
+  ) =>
+    new Promise<void>((resolve) => {
+      const tag = `m-${from}-${Math.random().toString(36).slice(2)}`;
+      waiting.set(tag, { sentAt: now(), left: recipients, latencies, done: resolve });
+      clients[from]!.publish({ destination, body: JSON.stringify({ ...body, message: tag }) });
+    });
   const settle = async (pending: Array<Promise<void>>, expected: number, latencies: number[]) => {
     await Promise.race([Promise.all(pending), sleep(30_000)]);
     return latencies.length === expected;
@@ -113,8 +137,19 @@ async function runClients(setup: Setup): Promise<void> {
     const pending: Array<Promise<void>> = [];
     for (let k = 0; k < WARMUP; k++) {
       const from = k % clients.length;
-      pending.push(send(from, '/app/sendMessage', { receiverId: Number(users[(from + 7) % clients.length]!.id) }, 1, []));
-      if (k % 10 === 0) pending.push(send(k % setup.groupMembers, '/app/sendGroupMessage', { groupChatId: setup.groupChatId }, setup.groupMembers - 1, []));
+      pending.push(
+        send(from, '/app/sendMessage', { receiverId: Number(users[(from + 7) % clients.length]!.id) }, 1, []),
+      );
+      if (k % 10 === 0)
+        pending.push(
+          send(
+            k % setup.groupMembers,
+            '/app/sendGroupMessage',
+            { groupChatId: setup.groupChatId },
+            setup.groupMembers - 1,
+            [],
+          ),
+        );
       await sleep(1000 / RATE);
     }
     await settle(pending, 0, []);
@@ -133,7 +168,13 @@ async function runClients(setup: Setup): Promise<void> {
       if (due > now()) await sleep(due - now());
     }
     await settle(pending, DIRECT, latencies);
-    process.send!({ phase: `direct, ${RATE}/s paced`, latencies, delivered: latencies.length, expected: DIRECT, seconds: (now() - start) / 1000 } satisfies Report);
+    process.send!({
+      phase: `direct, ${RATE}/s paced`,
+      latencies,
+      delivered: latencies.length,
+      expected: DIRECT,
+      seconds: (now() - start) / 1000,
+    } satisfies Report);
   }
   // 2. group, paced
   {
@@ -141,13 +182,27 @@ async function runClients(setup: Setup): Promise<void> {
     const pending: Array<Promise<void>> = [];
     const start = now();
     for (let k = 0; k < GROUP_MESSAGES; k++) {
-      pending.push(send(k % setup.groupMembers, '/app/sendGroupMessage', { groupChatId: setup.groupChatId }, setup.groupMembers - 1, latencies));
+      pending.push(
+        send(
+          k % setup.groupMembers,
+          '/app/sendGroupMessage',
+          { groupChatId: setup.groupChatId },
+          setup.groupMembers - 1,
+          latencies,
+        ),
+      );
       const due = start + ((k + 1) * 1000) / GROUP_RATE;
       if (due > now()) await sleep(due - now());
     }
     const expected = GROUP_MESSAGES * (setup.groupMembers - 1);
     await settle(pending, expected, latencies);
-    process.send!({ phase: `group of ${setup.groupMembers}, ${GROUP_RATE} messages/s paced`, latencies, delivered: latencies.length, expected, seconds: (now() - start) / 1000 } satisfies Report);
+    process.send!({
+      phase: `group of ${setup.groupMembers}, ${GROUP_RATE} messages/s paced`,
+      latencies,
+      delivered: latencies.length,
+      expected,
+      seconds: (now() - start) / 1000,
+    } satisfies Report);
   }
   // 3. direct, unpaced
   {
@@ -155,10 +210,22 @@ async function runClients(setup: Setup): Promise<void> {
     const start = now();
     const pending = Array.from({ length: BURST }, (_, k) => {
       const from = k % clients.length;
-      return send(from, '/app/sendMessage', { receiverId: Number(users[(from + 1) % clients.length]!.id) }, 1, latencies);
+      return send(
+        from,
+        '/app/sendMessage',
+        { receiverId: Number(users[(from + 1) % clients.length]!.id) },
+        1,
+        latencies,
+      );
     });
     await settle(pending, BURST, latencies);
-    process.send!({ phase: `direct, ${BURST} at once`, latencies, delivered: latencies.length, expected: BURST, seconds: (now() - start) / 1000 } satisfies Report);
+    process.send!({
+      phase: `direct, ${BURST} at once`,
+      latencies,
+      delivered: latencies.length,
+      expected: BURST,
+      seconds: (now() - start) / 1000,
+    } satisfies Report);
   }
   await Promise.all(clients.map((c) => c.deactivate()));
   process.send!({ finished: true }, () => process.exit(0));
@@ -175,22 +242,52 @@ async function main(): Promise<void> {
     const reason = postgresUnavailableReason();
     if (reason) console.log(`PostgreSQL unavailable (${reason}): running on PGlite in memory`);
     else cluster = await startTestCluster();
-    app = await buildApp({ dataDir, inMemory: !cluster, databaseUrl: cluster?.url, adminPassword: 'bench-admin-password' });
+    app = await buildApp({
+      dataDir,
+      inMemory: !cluster,
+      databaseUrl: cluster?.url,
+      adminPassword: 'bench-admin-password',
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/gs-guide-websocket`;
-    console.log(`portal on ${cluster ? `PostgreSQL (127.0.0.1:${cluster.port}, fsync on)` : 'PGlite'}, broker: ${app.messenger.broker.kind}; ${os.cpus().length} cores, load average ${loadAverage()}`);
+    console.log(
+      `portal on ${cluster ? `PostgreSQL (127.0.0.1:${cluster.port}, fsync on)` : 'PGlite'}, broker: ${app.messenger.broker.kind}; ${os.cpus().length} cores, load average ${loadAverage()}`,
+    );
 
     const t0 = now();
     const access = app.definitions.access!;
     const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined);
     const users: Setup['users'] = [];
     for (let i = 0; i < CLIENTS; i += 20) {
-      users.push(...(await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, async (_, j) => {
-        const user = await app!.store.create(access.userEntity, { username: `bench-${i + j}`, firstName: `Bench${i + j}`, lastName: 'Staff', isOuter: false, canLogin: true, roles: ['employee'] }, systemActor());
-        return { id: String(user.id), token: await tokens.sign({ sub: String(user.id), username: `bench-${i + j}` }) };
-      }))));
+      users.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(20, CLIENTS - i) }, async (_, j) => {
+            const user = await app!.store.create(
+              access.userEntity,
+              {
+                username: `bench-${i + j}`,
+                firstName: `Bench${i + j}`,
+                lastName: 'Staff',
+                isOuter: false,
+                canLogin: true,
+                roles: ['employee'],
+              },
+              systemActor(),
+            );
+            return {
+              id: String(user.id),
+              token: await tokens.sign({ sub: String(user.id), username: `bench-${i + j}` }),
+            };
+          }),
+        )),
+      );
     }
-    const group = await app.inject({ method: 'POST', url: '/api/groupChat/create', headers: { authorization: `Bearer ${users[0]!.token}` }, payload: { name: 'bench', memberIds: users.slice(1, GROUP).map((u) => Number(u.id)) } });
+    const group = await app.inject({
+      method: 'POST',
+      url: '/api/groupChat/create',
+      headers: { authorization: `Bearer ${users[0]!.token}` },
+      payload: { name: 'bench', memberIds: users.slice(1, GROUP).map((u) => Number(u.id)) },
+    });
     if (group.statusCode !== 200) throw new Error(`group: ${group.body}`);
     console.log(`${CLIENTS} staff users and a group of ${GROUP} made in ${((now() - t0) / 1000).toFixed(1)} s`);
 
@@ -199,14 +296,22 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       child.on('message', (m: Record<string, unknown>) => {
         if (m.ready) child.send({ url, users, groupChatId: group.json().id, groupMembers: GROUP } satisfies Setup);
-        else if (m.connected) console.log(`${m.connected} clients connected (CONNECT + 2 SUBSCRIBE each) in ${(m.seconds as number).toFixed(1)} s; server sessions: ${app!.stompSessions.size}`);
-        else if (m.warmedUp !== undefined) console.log(`warm-up: ${m.warmedUp as number} direct and ${Math.ceil((m.warmedUp as number) / 10)} group messages sent first, not counted (BENCH_WARMUP=0 to measure a cold server)`);
+        else if (m.connected)
+          console.log(
+            `${m.connected} clients connected (CONNECT + 2 SUBSCRIBE each) in ${(m.seconds as number).toFixed(1)} s; server sessions: ${app!.stompSessions.size}`,
+          );
+        else if (m.warmedUp !== undefined)
+          console.log(
+            `warm-up: ${m.warmedUp as number} direct and ${Math.ceil((m.warmedUp as number) / 10)} group messages sent first, not counted (BENCH_WARMUP=0 to measure a cold server)`,
+          );
         else if (m.finished) resolve();
         else {
           const r = m as unknown as Report;
           reports.push(r);
           const rate = r.delivered / r.seconds;
-          console.log(`${r.phase.padEnd(34)} delivered ${r.delivered}/${r.expected}  p50 ${ms(percentile(r.latencies, 50))}  p99 ${ms(percentile(r.latencies, 99))}  max ${ms(Math.max(...r.latencies))}  ${rate.toFixed(0)} deliveries/s`);
+          console.log(
+            `${r.phase.padEnd(34)} delivered ${r.delivered}/${r.expected}  p50 ${ms(percentile(r.latencies, 50))}  p99 ${ms(percentile(r.latencies, 99))}  max ${ms(Math.max(...r.latencies))}  ${rate.toFixed(0)} deliveries/s`,
+          );
         }
       });
       child.on('exit', (code) => (code ? reject(new Error(`clients exited with ${code}`)) : resolve()));
@@ -215,8 +320,12 @@ async function main(): Promise<void> {
     const paced = reports.filter((r) => r.phase.includes('paced'));
     const worst = Math.max(...paced.map((r) => percentile(r.latencies, 99)));
     // Server, clients and PostgreSQL share the machine's cores: the tail follows whatever else runs.
-    console.log(`load average at the end ${loadAverage()} (tail latency rises with it: measure on an otherwise idle machine)`);
-    console.log(`target: p99 ≤ ${TARGET_P99_MS} ms for paced delivery — ${worst <= TARGET_P99_MS ? 'met' : 'NOT met'} (worst p99 ${ms(worst)})`);
+    console.log(
+      `load average at the end ${loadAverage()} (tail latency rises with it: measure on an otherwise idle machine)`,
+    );
+    console.log(
+      `target: p99 ≤ ${TARGET_P99_MS} ms for paced delivery — ${worst <= TARGET_P99_MS ? 'met' : 'NOT met'} (worst p99 ${ms(worst)})`,
+    );
   } finally {
     await app?.close();
     cluster?.stop();
@@ -225,7 +334,14 @@ async function main(): Promise<void> {
 }
 
 if (process.argv.includes(CHILD_FLAG)) {
-  process.on('message', (setup: Setup) => void runClients(setup).catch((error) => { console.error(error); process.exit(1); }));
+  process.on(
+    'message',
+    (setup: Setup) =>
+      void runClients(setup).catch((error) => {
+        console.error(error);
+        process.exit(1);
+      }),
+  );
   process.send!({ ready: true });
 } else {
   await main();

@@ -26,7 +26,15 @@ function ReleasePrerender() {
  * browser then renders. `apiFetch` replaces the browser's fetch for API calls (the prerender
  * asks a build-time server).
  */
-export function AppProviders({ queryClient, apiFetch, children }: { queryClient: QueryClient; apiFetch?: typeof fetch; children: ReactNode }) {
+export function AppProviders({
+  queryClient,
+  apiFetch,
+  children,
+}: {
+  queryClient: QueryClient;
+  apiFetch?: typeof fetch;
+  children: ReactNode;
+}) {
   return (
     <StrictMode>
       <FluentProvider theme={portalTheme}>

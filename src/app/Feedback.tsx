@@ -21,15 +21,23 @@ export function Feedback({ children, apiFetch }: { children: ReactNode; apiFetch
     setMessages((list) => [...list.slice(-20), { id: (list.at(-1)?.id ?? 0) + 1, intent, text }]);
   }, []);
 
-  const show = useCallback((error: unknown) => {
-    if (error instanceof NetworkError) {
-      setNetworkError(true);
-      return;
-    }
-    // A 401 of a signed-in session means it is over (logout reloads); signed out, it is the answer (wrong password).
-    if (error instanceof HttpError && error.status === 401 && getSetting('accessToken')) return;
-    push('error', error instanceof HttpError ? describeFailure(error.status, error.body, i18next.t) : i18next.t('errors.internal'));
-  }, [push]);
+  const show = useCallback(
+    (error: unknown) => {
+      if (error instanceof NetworkError) {
+        setNetworkError(true);
+        return;
+      }
+      // A 401 of a signed-in session means it is over (logout reloads); signed out, it is the answer (wrong password).
+      if (error instanceof HttpError && error.status === 401 && getSetting('accessToken')) return;
+      push(
+        'error',
+        error instanceof HttpError
+          ? describeFailure(error.status, error.body, i18next.t)
+          : i18next.t('errors.internal'),
+      );
+    },
+    [push],
+  );
 
   const value = useMemo(() => {
     const queue = createErrorQueue(show);
@@ -50,7 +58,11 @@ export function Feedback({ children, apiFetch }: { children: ReactNode; apiFetch
       {children}
       {(messages.length > 0 || networkError) && (
         <Suspense fallback={null}>
-          <FeedbackUi messages={messages} networkError={networkError} onCloseNetworkError={() => setNetworkError(false)} />
+          <FeedbackUi
+            messages={messages}
+            networkError={networkError}
+            onCloseNetworkError={() => setNetworkError(false)}
+          />
         </Suspense>
       )}
     </ApiProvider>

@@ -3,8 +3,18 @@
  * first message, so a first visit does not pay for them.
  */
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle,
-  Toast, ToastTitle, Toaster, useId, useToastController,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Toast,
+  ToastTitle,
+  Toaster,
+  useId,
+  useToastController,
 } from '@fluentui/react-components';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +29,15 @@ export interface FeedbackMessage {
   text: string;
 }
 
-export default function FeedbackUi({ messages, networkError, onCloseNetworkError }: { messages: FeedbackMessage[]; networkError: boolean; onCloseNetworkError(): void }) {
+export default function FeedbackUi({
+  messages,
+  networkError,
+  onCloseNetworkError,
+}: {
+  messages: FeedbackMessage[];
+  networkError: boolean;
+  onCloseNetworkError(): void;
+}) {
   const { t } = useTranslation();
   const toasterId = useId('toaster');
   const { dispatchToast } = useToastController(toasterId);
@@ -29,7 +47,9 @@ export default function FeedbackUi({ messages, networkError, onCloseNetworkError
       if (m.id <= shown.current) continue;
       shown.current = m.id;
       dispatchToast(
-        <Toast data-toast={m.intent}><ToastTitle>{m.text}</ToastTitle></Toast>,
+        <Toast data-toast={m.intent}>
+          <ToastTitle>{m.text}</ToastTitle>
+        </Toast>,
         { intent: m.intent, position: 'bottom-end', timeout: m.intent === 'error' ? ERROR_TOAST_MS : TOAST_MS },
       );
     }
@@ -43,7 +63,9 @@ export default function FeedbackUi({ messages, networkError, onCloseNetworkError
             <DialogTitle>{t('errors.networkTitle')}</DialogTitle>
             <DialogContent>{t('errors.networkText')}</DialogContent>
             <DialogActions>
-              <Button appearance="primary" onClick={onCloseNetworkError}>{t('app.close')}</Button>
+              <Button appearance="primary" onClick={onCloseNetworkError}>
+                {t('app.close')}
+              </Button>
             </DialogActions>
           </DialogBody>
         </DialogSurface>

@@ -19,7 +19,10 @@ import { yieldToMain } from '../shared/yield.ts';
 // A prerendered page announced its kind's chunks itself (scripts/prerender.ts), a few at a
 // time; asking now would announce the rest in one long task.
 if (!document.getElementById('root')?.hasAttribute('data-prerendered')) {
-  const kind = matchRoutes(screens.map((s) => ({ path: s.route, handle: s.kind })), window.location)?.[0]?.route.handle as string | undefined;
+  const kind = matchRoutes(
+    screens.map((s) => ({ path: s.route, handle: s.kind })),
+    window.location,
+  )?.[0]?.route.handle as string | undefined;
   if (kind) void loadScreenKind(kind).catch(() => undefined);
 }
 

@@ -16,7 +16,8 @@ async function loadLocale(locale: Locale): Promise<void> {
   // Neither deep-merged nor copied (i18next copies a bundle through JSON by default): a locale
   // file is whole and nobody changes it, and copying its ~2,000 keys is a measurable part of a
   // phone's first-visit main-thread work.
-  if (load) i18next.addResourceBundle(locale, 'translation', await load(), false, true, { silent: false, skipCopy: true });
+  if (load)
+    i18next.addResourceBundle(locale, 'translation', await load(), false, true, { silent: false, skipCopy: true });
 }
 
 /** The stored locale, else the default (uzCyrillic). */

@@ -26,7 +26,11 @@ const [pageLocale, pageRoute] = container.dataset.prerendered?.split(' ') ?? [];
 if (getSetting('locale') && initialLocale() !== i18next.language) await changeLocale(initialLocale());
 // A query string may change what the route shows (a draft's private link, a form's initial
 // values), and the page was rendered without one: then the app draws its own page over it.
-const adopt = pageRoute !== undefined && pageLocale === i18next.language && matchPath(pageRoute, window.location.pathname) !== null && window.location.search === '';
+const adopt =
+  pageRoute !== undefined &&
+  pageLocale === i18next.language &&
+  matchPath(pageRoute, window.location.pathname) !== null &&
+  window.location.search === '';
 // The query data the page was rendered from (its definition, blank record, lists…).
 const data = adopt ? document.getElementById(PRERENDER_DATA_ID)?.textContent : undefined;
 const app = await (await boot).prepareApp(data ? JSON.parse(data) : undefined);

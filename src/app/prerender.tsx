@@ -54,7 +54,9 @@ const enabledNow = (query: Query): boolean => {
  */
 export function prerenderRoutes(): string[] {
   const guest = createAbility(rulesFromPermissions(access.guest.permissions));
-  return screens.filter((s) => !s.route.includes(':') && !s.route.includes('*') && canOpen(guest, s.permission, false)).map((s) => s.route);
+  return screens
+    .filter((s) => !s.route.includes(':') && !s.route.includes('*') && canOpen(guest, s.permission, false))
+    .map((s) => s.route);
 }
 
 /** The screen kind of a route (its chunks are preloaded by the page). */
@@ -72,7 +74,14 @@ export async function prerender(route: string, locale: Locale, apiFetch?: typeof
   ready ??= i18next.use(initReactI18next).init({
     lng: locale,
     fallbackLng: DEFAULT_LOCALE,
-    resources: Object.fromEntries(await Promise.all(Object.entries(messages).map(async ([file, load]) => [file.replace(/^.*\/(\w+)\.json$/, '$1'), { translation: await load() }]))),
+    resources: Object.fromEntries(
+      await Promise.all(
+        Object.entries(messages).map(async ([file, load]) => [
+          file.replace(/^.*\/(\w+)\.json$/, '$1'),
+          { translation: await load() },
+        ]),
+      ),
+    ),
     interpolation: { escapeValue: false },
     returnNull: false,
   });
@@ -99,8 +108,16 @@ export async function prerender(route: string, locale: Locale, apiFetch?: typeof
       </RendererProvider>,
     );
     // On a server useQuery only registers its query; what this render asked for is fetched now.
-    const asked = queryClient.getQueryCache().getAll()
-      .filter((q) => q.state.status === 'pending' && !tried.has(q.queryHash) && typeof q.options.queryFn === 'function' && enabledNow(q));
+    const asked = queryClient
+      .getQueryCache()
+      .getAll()
+      .filter(
+        (q) =>
+          q.state.status === 'pending' &&
+          !tried.has(q.queryHash) &&
+          typeof q.options.queryFn === 'function' &&
+          enabledNow(q),
+      );
     if (!apiFetch || asked.length === 0) break;
     for (const q of asked) tried.add(q.queryHash);
     await Promise.allSettled(asked.map((q) => q.fetch()));

@@ -42,7 +42,13 @@ describe('record methods', () => {
 
 describe('workflow methods', () => {
   it('lists the events allowed now, sends an event with the version read, and reads the path taken', async () => {
-    const { dp, request } = recording((method, path) => (path.includes('/events/') ? { status: 'OPEN', events: [{ type: 'START' }] } : path.includes('/history/') ? { list: [{ id: 1 }] } : { id: 5 }));
+    const { dp, request } = recording((method, path) =>
+      path.includes('/events/')
+        ? { status: 'OPEN', events: [{ type: 'START' }] }
+        : path.includes('/history/')
+          ? { list: [{ id: 1 }] }
+          : { id: 5 },
+    );
     expect(await dp.getEvents(entity, 5)).toEqual([{ type: 'START' }]);
     expect(await dp.transition(entity, 5, { event: 'START', version: 2, comment: 'on it' })).toEqual({ id: 5 });
     expect(await dp.getTransitions(entity, 5)).toEqual([{ id: 1 }]);
@@ -77,7 +83,11 @@ describe('messenger methods', () => {
     expect(request.mock.calls).toEqual([
       ['POST', '/api/chat-message/get-by-chatId/10', { body: { page: 0, itemsPerPage: 30 } }],
       ['POST', '/api/groupChat/get-by-chatId/7', { body: { page: 0, itemsPerPage: 30, beforeId: 41 } }],
-      ['POST', '/api/chat-message/get-by-chatId/10', { body: { page: 0, itemsPerPage: 50 }, query: { search: 'отчёт' } }],
+      [
+        'POST',
+        '/api/chat-message/get-by-chatId/10',
+        { body: { page: 0, itemsPerPage: 50 }, query: { search: 'отчёт' } },
+      ],
     ]);
   });
 
@@ -88,9 +98,32 @@ describe('messenger methods', () => {
     await dp.sendMessage({ kind: 'group', id: 7 }, { text: 'Hammaga', ownerId: 1, file });
     await dp.sendMessage({ kind: 'group', id: 7 }, { text: 'Ha', ownerId: 1, replyTo: 41 });
     const [chat, group, reply] = request.mock.calls;
-    expect([chat![1], formFields(chat![2])]).toEqual(['/api/chat-message/sendMessage', [['chatId', '10'], ['message', 'Salom'], ['ownerId', '1']]]);
-    expect([group![1], formFields(group![2])]).toEqual(['/api/groupChat/chat-message/sendMessage', [['groupChatId', '7'], ['message', 'Hammaga'], ['ownerId', '1'], ['file', 'a.pdf']]]);
-    expect([reply![1], formFields(reply![2])]).toEqual(['/api/chat-message/reply-message', [['groupChatId', '7'], ['message', 'Ha'], ['ownerId', '1'], ['id', '41']]]);
+    expect([chat![1], formFields(chat![2])]).toEqual([
+      '/api/chat-message/sendMessage',
+      [
+        ['chatId', '10'],
+        ['message', 'Salom'],
+        ['ownerId', '1'],
+      ],
+    ]);
+    expect([group![1], formFields(group![2])]).toEqual([
+      '/api/groupChat/chat-message/sendMessage',
+      [
+        ['groupChatId', '7'],
+        ['message', 'Hammaga'],
+        ['ownerId', '1'],
+        ['file', 'a.pdf'],
+      ],
+    ]);
+    expect([reply![1], formFields(reply![2])]).toEqual([
+      '/api/chat-message/reply-message',
+      [
+        ['groupChatId', '7'],
+        ['message', 'Ha'],
+        ['ownerId', '1'],
+        ['id', '41'],
+      ],
+    ]);
     request.mockClear();
     await dp.editMessage(41, 'Ha, albatta');
     await dp.deleteMessage(41);
@@ -110,7 +143,7 @@ describe('messenger methods', () => {
     ]);
   });
 
-  it("creates, renames, re-photographs, re-staffs and deletes a group", async () => {
+  it('creates, renames, re-photographs, re-staffs and deletes a group', async () => {
     const { dp, request } = recording();
     const photo = new File(['x'], 'g.png', { type: 'image/png' });
     await dp.createGroup('Bozor', [2, 3]);
@@ -127,13 +160,21 @@ describe('messenger methods', () => {
       ['POST', '/api/groupChat/delete-members/7', { body: { memberIds: [2] } }],
       ['POST', '/api/groupChat/delete', { body: { id: 7 } }],
     ]);
-    expect([calls[5]![1], formFields(calls[5]![2])]).toEqual(['/api/groupChat/uploadPhoto', [['groupChatId', '7'], ['file', 'g.png']]]);
+    expect([calls[5]![1], formFields(calls[5]![2])]).toEqual([
+      '/api/groupChat/uploadPhoto',
+      [
+        ['groupChatId', '7'],
+        ['file', 'g.png'],
+      ],
+    ]);
   });
 });
 
 describe('questionnaire methods', () => {
   it('reads the open ones, one form, its results, and answers with the idempotency key', async () => {
-    const { dp, request } = recording((method, path) => (path.endsWith('/questionnaire') ? { list: [{ id: 1 }] } : { id: 1 }));
+    const { dp, request } = recording((method, path) =>
+      path.endsWith('/questionnaire') ? { list: [{ id: 1 }] } : { id: 1 },
+    );
     expect(await dp.getQuestionnaires(entity)).toEqual([{ id: 1 }]);
     await dp.getQuestionnaire(entity, '1');
     await dp.getQuestionnaireResults(entity, 1);
@@ -142,7 +183,11 @@ describe('questionnaire methods', () => {
       ['GET', `${base}/questionnaire`],
       ['GET', `${base}/questionnaire/1`],
       ['GET', `${base}/questionnaire/1/results`],
-      ['POST', `${base}/questionnaire/1/answer`, { body: { answers: { q1: 0 } }, headers: { 'idempotency-key': 'key-1' } }],
+      [
+        'POST',
+        `${base}/questionnaire/1/answer`,
+        { body: { answers: { q1: 0 } }, headers: { 'idempotency-key': 'key-1' } },
+      ],
     ]);
   });
 });
@@ -173,7 +218,10 @@ describe('account methods', () => {
       ['GET', '/api/auth/profile'],
       ['POST', '/api/auth/change-password', { body: { oldPassword: 'a', newPassword: 'b', confirmPassword: 'b' } }],
     ]);
-    expect([calls[2]![1], formFields(calls[2]![2])]).toEqual(['/api/file-entity/save/employee/for-profile', [['employeePhoto', 'me.jpg']]]);
+    expect([calls[2]![1], formFields(calls[2]![2])]).toEqual([
+      '/api/file-entity/save/employee/for-profile',
+      [['employeePhoto', 'me.jpg']],
+    ]);
   });
 
   it('finds staff users by id or by name (no request for no ids), and reads the counters', async () => {

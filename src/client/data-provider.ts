@@ -23,7 +23,13 @@ export type * from './provider/records.ts';
 export type * from './provider/workflow.ts';
 
 /** Every method a screen may call; see the files under provider/ for each group. */
-export interface DataProvider extends RecordMethods, WorkflowMethods, MessengerMethods, QuestionnaireMethods, AccountMethods, EndpointMethods {}
+export interface DataProvider
+  extends RecordMethods,
+    WorkflowMethods,
+    MessengerMethods,
+    QuestionnaireMethods,
+    AccountMethods,
+    EndpointMethods {}
 
 /**
  * Creates the data provider over an HTTP client (the app's is bound to the session:

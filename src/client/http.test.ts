@@ -3,7 +3,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createErrorQueue, createHttpClient, describeFailure, HttpError, NetworkError } from './http.ts';
 
-const t = (key: string) => ({ 'errors.forbidden': 'You have no permission to do this action', 'errors.somethingWrong': 'Something wrong, please try again' })[key] ?? key;
+const t = (key: string) =>
+  ({
+    'errors.forbidden': 'You have no permission to do this action',
+    'errors.somethingWrong': 'Something wrong, please try again',
+  })[key] ?? key;
 
 describe('failed responses (spec §8)', () => {
   it('says "no permission" for 403 and the legacy 417', () => {
@@ -19,15 +23,26 @@ describe('failed responses (spec §8)', () => {
 
 describe('the HTTP client', () => {
   const respond = (status: number, body: string) => vi.fn(async () => new Response(body, { status }));
-  const deps = (fetch: typeof globalThis.fetch, onUnauthorized = vi.fn()) => ({ fetch, getToken: () => 'tok', getLocale: () => 'ru', onUnauthorized });
+  const deps = (fetch: typeof globalThis.fetch, onUnauthorized = vi.fn()) => ({
+    fetch,
+    getToken: () => 'tok',
+    getLocale: () => 'ru',
+    onUnauthorized,
+  });
 
   it('sends the bearer token, the locale and JSON; parses the answer', async () => {
     const fetch = respond(200, '{"ok":true}');
     const http = createHttpClient(deps(fetch));
-    expect(await http.request('POST', '/api/x', { body: { a: 1 }, query: { q: 'v', skip: undefined } })).toEqual({ ok: true });
+    expect(await http.request('POST', '/api/x', { body: { a: 1 }, query: { q: 'v', skip: undefined } })).toEqual({
+      ok: true,
+    });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/x?q=v');
-    expect(init.headers).toMatchObject({ authorization: 'Bearer tok', 'x-locale': 'ru', 'content-type': 'application/json' });
+    expect(init.headers).toMatchObject({
+      authorization: 'Bearer tok',
+      'x-locale': 'ru',
+      'content-type': 'application/json',
+    });
     expect(init.body).toBe('{"a":1}');
   });
 
@@ -37,9 +52,17 @@ describe('the HTTP client', () => {
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).fieldErrors).toEqual({ '/a': 'Mandatory field' });
     const onUnauthorized = vi.fn();
-    await createHttpClient(deps(respond(401, ''), onUnauthorized)).request('GET', '/api/x').catch(() => undefined);
+    await createHttpClient(deps(respond(401, ''), onUnauthorized))
+      .request('GET', '/api/x')
+      .catch(() => undefined);
     expect(onUnauthorized).toHaveBeenCalledOnce();
-    const offline = createHttpClient(deps(vi.fn(async () => { throw new TypeError('Failed to fetch'); })));
+    const offline = createHttpClient(
+      deps(
+        vi.fn(async () => {
+          throw new TypeError('Failed to fetch');
+        }),
+      ),
+    );
     expect(await offline.request('GET', '/api/x').catch((e: unknown) => e)).toBeInstanceOf(NetworkError);
   });
 

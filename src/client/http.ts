@@ -73,7 +73,8 @@ export interface HttpClient {
 
 const toQuery = (query: RequestOptions['query']): string => {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  for (const [k, v] of Object.entries(query ?? {}))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   const s = params.toString();
   return s ? `?${s}` : '';
 };
@@ -89,7 +90,11 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const client: HttpClient = {
     url,
     async request<T>(method: string, path: string, options: RequestOptions = {}, retried = false): Promise<T> {
-      const headers: Record<string, string> = { ...options.headers, 'x-locale': deps.getLocale(), accept: 'application/json' };
+      const headers: Record<string, string> = {
+        ...options.headers,
+        'x-locale': deps.getLocale(),
+        accept: 'application/json',
+      };
       const token = deps.getToken();
       if (token) headers.authorization = `Bearer ${token}`;
       let body: BodyInit | undefined;
@@ -124,12 +129,19 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
         if (!retried && deps.refresh) {
           const current = deps.getToken();
           // Renewed meanwhile by another request's refresh: repeat without a second refresh.
-          if ((current && current !== token) || (current === token && (await deps.refresh()))) return client.request<T>(method, path, options, true);
+          if ((current && current !== token) || (current === token && (await deps.refresh())))
+            return client.request<T>(method, path, options, true);
         }
         // The session is over; only the first request to find out ends it (the others see it gone).
         if (deps.getToken() === token) deps.onUnauthorized();
       }
-      throw new HttpError(response.status, parsed, typeof parsed === 'object' && parsed ? String((parsed as { message?: string }).message ?? '') : String(parsed ?? ''));
+      throw new HttpError(
+        response.status,
+        parsed,
+        typeof parsed === 'object' && parsed
+          ? String((parsed as { message?: string }).message ?? '')
+          : String(parsed ?? ''),
+      );
     },
   };
   return client;

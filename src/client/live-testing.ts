@@ -8,7 +8,13 @@
  */
 import type { IMessage, StompHeaders } from '@stomp/stompjs';
 
-interface FakeSubscription { id: string; destination: string; headers: StompHeaders; callback: (message: IMessage) => void; active: boolean }
+interface FakeSubscription {
+  id: string;
+  destination: string;
+  headers: StompHeaders;
+  callback: (message: IMessage) => void;
+  active: boolean;
+}
 
 export class FakeStompClient {
   static readonly instances: FakeStompClient[] = [];
@@ -52,7 +58,12 @@ export class FakeStompClient {
   subscribe(destination: string, callback: (message: IMessage) => void, headers: StompHeaders = {}) {
     const sub: FakeSubscription = { id: `sub-${this.#next++}`, destination, headers, callback, active: true };
     this.subscriptions.push(sub);
-    return { id: sub.id, unsubscribe: () => { sub.active = false; } };
+    return {
+      id: sub.id,
+      unsubscribe: () => {
+        sub.active = false;
+      },
+    };
   }
 
   publish({ destination, body = '' }: { destination: string; body?: string }): void {

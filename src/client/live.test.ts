@@ -33,7 +33,11 @@ describe('live client', () => {
     const client = () => FakeStompClient.last();
     await client().open();
     expect(client().connectHeaders).toEqual({ Authorization: 'Bearer token-1' });
-    expect(client().subscribed('/user/7/msg').map((s) => s.headers)).toEqual([{ ack: 'client-individual' }]);
+    expect(
+      client()
+        .subscribed('/user/7/msg')
+        .map((s) => s.headers),
+    ).toEqual([{ ack: 'client-individual' }]);
     expect(client().published).toContainEqual({ destination: '/app/register', body: '{}' });
 
     client().deliver('/user/7/msg', { action: 'NEW', id: 41 }, '41');
@@ -42,7 +46,9 @@ describe('live client', () => {
 
   it('acknowledges even when a handler fails, after the other handlers had the message', async () => {
     const failure = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    listen('notificationMsg', () => { throw new Error('a screen bug'); });
+    listen('notificationMsg', () => {
+      throw new Error('a screen bug');
+    });
     const seen: unknown[] = [];
     listen('notificationMsg', (body) => seen.push(body));
     const client = FakeStompClient.last();
@@ -60,7 +66,10 @@ describe('live client', () => {
     listen('groupMsg', (body) => {
       handled.push(body.id);
       // The network goes in the middle of the handling: the acknowledgement has no socket to go to.
-      if (dropWhileHandling) { dropWhileHandling = false; client().drop(); }
+      if (dropWhileHandling) {
+        dropWhileHandling = false;
+        client().drop();
+      }
     });
     const states: boolean[] = [];
     offs.push(onLiveStatus((up) => states.push(up)));
@@ -71,7 +80,11 @@ describe('live client', () => {
 
     // The client reconnects by itself: the channel is subscribed again, in the same mode, and the server replays.
     await client().open();
-    expect(client().subscribed('/user/7/groupMsg').map((s) => s.headers)).toEqual([{ ack: 'client-individual' }]);
+    expect(
+      client()
+        .subscribed('/user/7/groupMsg')
+        .map((s) => s.headers),
+    ).toEqual([{ ack: 'client-individual' }]);
     client().deliver('/user/7/groupMsg', { id: 5 }, '105');
     expect(handled).toEqual([5, 5]);
     expect(client().acks).toEqual(['105']);

@@ -11,7 +11,15 @@ import { Client, type IMessage, type StompSubscription } from '@stomp/stompjs';
 import { getSetting } from './settings.ts';
 import { refreshSession } from './session.ts';
 
-export type LiveChannel = 'msg' | 'groupMsg' | 'documentMarking' | 'notificationMsg' | 'unreadMessages' | 'unreadMessage' | 'makeRead' | 'incomingPerson';
+export type LiveChannel =
+  | 'msg'
+  | 'groupMsg'
+  | 'documentMarking'
+  | 'notificationMsg'
+  | 'unreadMessages'
+  | 'unreadMessage'
+  | 'makeRead'
+  | 'incomingPerson';
 type Handler = (body: Record<string, unknown>) => void;
 
 let client: Client | undefined;
@@ -51,7 +59,10 @@ function handle(channel: LiveChannel, message: IMessage): void {
 function listen(channel: LiveChannel): void {
   const userId = getSetting('userId');
   if (!client?.connected || upstream.has(channel) || !userId) return;
-  upstream.set(channel, client.subscribe(`/user/${userId}/${channel}`, (message) => handle(channel, message), { ack: 'client-individual' }));
+  upstream.set(
+    channel,
+    client.subscribe(`/user/${userId}/${channel}`, (message) => handle(channel, message), { ack: 'client-individual' }),
+  );
 }
 
 function ensureClient(): Client | undefined {
@@ -85,7 +96,9 @@ function ensureClient(): Client | undefined {
     if (/^session ended/.test(message)) void closeLive();
     else if (/token/.test(message)) {
       const c = client;
-      renewing = refreshSession().then((ok) => { if (!ok && client === c) void closeLive(); });
+      renewing = refreshSession().then((ok) => {
+        if (!ok && client === c) void closeLive();
+      });
     }
   };
   client.activate();

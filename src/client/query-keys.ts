@@ -23,7 +23,9 @@ export const queryKeys = {
     events: (entity: string, id: number, version: number) => ['entity', entity, 'events', id, version] as const,
     /** The status changes; per version where a view must follow each change at once. */
     transitions: (entity: string, id: number, version?: number) =>
-      (version === undefined ? ['entity', entity, 'transitions', id] as const : ['entity', entity, 'transitions', id, version] as const),
+      version === undefined
+        ? (['entity', entity, 'transitions', id] as const)
+        : (['entity', entity, 'transitions', id, version] as const),
     keyword: (entity: string, typed: string) => ['entity', entity, 'keyword', typed] as const,
     /** Every value of one field over all records (a choices widget's catalogue). */
     catalogue: (entity: string, valueField: string) => ['entity', entity, 'catalogue', valueField] as const,
@@ -47,13 +49,16 @@ export const queryKeys = {
   profile: () => ['profile'] as const,
   counters: () => ['letter', 'get-all-count'] as const,
   lookupStats: (path: string | undefined) => ['lookup-stats', path] as const,
-  dashboardPanel: (screen: string, panel: string, query: Record<string, unknown>) => ['dashboard', screen, panel, query] as const,
+  dashboardPanel: (screen: string, panel: string, query: Record<string, unknown>) =>
+    ['dashboard', screen, panel, query] as const,
   questionnaire: {
     list: (entity: string) => ['questionnaire', entity, 'list'] as const,
     one: (entity: string, id: string) => ['questionnaire', entity, 'one', id] as const,
     /** Per response where the applicant's own answer should show in the counts. */
     results: (entity: string, id: string, responseId?: number) =>
-      (responseId === undefined ? ['questionnaire', entity, 'results', id] as const : ['questionnaire', entity, 'results', id, responseId] as const),
+      responseId === undefined
+        ? (['questionnaire', entity, 'results', id] as const)
+        : (['questionnaire', entity, 'results', id, responseId] as const),
     /** The questionnaires staff choose from (the entity's newest records). */
     choices: (entity: string) => ['questionnaire', entity, 'choices'] as const,
   },

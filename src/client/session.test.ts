@@ -18,14 +18,27 @@ const gate = () => {
   return { opened, open };
 };
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** What the refresh grant answers: the sign-in reply's fields with the OAuth names (server: /api/o/token/). */
 const refreshReply = {
-  access_token: 'access-2', refresh_token: 'refresh-2', token_type: 'Bearer', expires_in: 900,
-  token: 'access-2', refreshToken: 'refresh-2', expiresIn: 900,
-  id: 7, username: 'karimova', employeeId: 3, employee: { firstName: 'Dilnoza', lastName: 'Karimova', middleName: null },
-  isOuter: false, uploadPath: '/api/file-entity/get/new-avatar', userSettings: {}, permissions: ['read Appeal'], fieldRules: [],
+  access_token: 'access-2',
+  refresh_token: 'refresh-2',
+  token_type: 'Bearer',
+  expires_in: 900,
+  token: 'access-2',
+  refreshToken: 'refresh-2',
+  expiresIn: 900,
+  id: 7,
+  username: 'karimova',
+  employeeId: 3,
+  employee: { firstName: 'Dilnoza', lastName: 'Karimova', middleName: null },
+  isOuter: false,
+  uploadPath: '/api/file-entity/get/new-avatar',
+  userSettings: {},
+  permissions: ['read Appeal'],
+  fieldRules: [],
 };
 
 /**
@@ -48,7 +61,9 @@ function scriptedServer(refreshAnswer: () => Response, options: { acceptRenewed?
     const token = (init?.headers as Record<string, string>).authorization;
     seen.push(`${path} ${token}`);
     await holds.get(`${path} ${token}`);
-    return token === 'Bearer access-2' && options.acceptRenewed !== false ? json(200, { path }) : json(401, { message: 'Session expired' });
+    return token === 'Bearer access-2' && options.acceptRenewed !== false
+      ? json(200, { path })
+      : json(401, { message: 'Session expired' });
   }) as unknown as typeof globalThis.fetch;
   return { fetch, seen, refreshGate, holds, refreshes: () => refreshes };
 }
@@ -85,9 +100,12 @@ describe('a 401 during a session', () => {
     expect(server.refreshes()).toBe(1);
     // Each request twice: with the old token, then once with the new one.
     expect([...server.seen].sort()).toEqual([
-      '/api/a Bearer access-1', '/api/a Bearer access-2',
-      '/api/b Bearer access-1', '/api/b Bearer access-2',
-      '/api/c Bearer access-1', '/api/c Bearer access-2',
+      '/api/a Bearer access-1',
+      '/api/a Bearer access-2',
+      '/api/b Bearer access-1',
+      '/api/b Bearer access-2',
+      '/api/c Bearer access-1',
+      '/api/c Bearer access-2',
     ]);
     expect(getSetting('accessToken')).toBe('access-2');
     expect(getSetting('refreshToken')).toBe('refresh-2');
@@ -109,7 +127,10 @@ describe('a 401 during a session', () => {
     late.open();
     expect((await slow).path).toBe('/api/late');
     expect(server.refreshes()).toBe(1);
-    expect(server.seen.filter((s) => s.startsWith('/api/late'))).toEqual(['/api/late Bearer access-1', '/api/late Bearer access-2']);
+    expect(server.seen.filter((s) => s.startsWith('/api/late'))).toEqual([
+      '/api/late Bearer access-1',
+      '/api/late Bearer access-2',
+    ]);
   });
 
   it('signs out once when the refresh fails: tokens, user info and project data cleared, rules read-all, page reloaded', async () => {
@@ -126,7 +147,15 @@ describe('a 401 during a session', () => {
     // Not repeated: nothing to repeat them with.
     expect(server.seen).toHaveLength(3);
     expect(reload).toHaveBeenCalledOnce();
-    for (const key of ['accessToken', 'refreshToken', 'userInfo', 'userId', 'avatarUrl', 'currentProject', 'selectedModule'] as const) {
+    for (const key of [
+      'accessToken',
+      'refreshToken',
+      'userInfo',
+      'userId',
+      'avatarUrl',
+      'currentProject',
+      'selectedModule',
+    ] as const) {
       expect(getSetting(key), key).toBeNull();
     }
     expect(getSetting('isOuter')).toBe(false);

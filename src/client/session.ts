@@ -26,7 +26,14 @@ export function saveSession(reply: SignInReply): void {
   setSetting('accessToken', reply.token);
   setSetting('refreshToken', reply.refreshToken);
   setSetting('userId', reply.id);
-  setSetting('userInfo', { id: reply.id, username: reply.username, employeeId: reply.employeeId, firstName: reply.employee.firstName, lastName: reply.employee.lastName, middleName: reply.employee.middleName ?? undefined });
+  setSetting('userInfo', {
+    id: reply.id,
+    username: reply.username,
+    employeeId: reply.employeeId,
+    firstName: reply.employee.firstName,
+    lastName: reply.employee.lastName,
+    middleName: reply.employee.middleName ?? undefined,
+  });
   setSetting('isOuter', reply.isOuter);
   setSetting('avatarUrl', reply.uploadPath);
   // Field rules after the permissions: the later CASL rule wins for those fields.
@@ -67,7 +74,8 @@ export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<boolean
       if (!res.ok) return false;
       const body = (await res.json()) as Partial<SignInReply> & { access_token: string; refresh_token: string };
       // The reply is the sign-in reply (spec §7): who the user is now — avatar, permissions — is kept too.
-      if (body.permissions && body.employee) saveSession({ ...(body as SignInReply), token: body.access_token, refreshToken: body.refresh_token });
+      if (body.permissions && body.employee)
+        saveSession({ ...(body as SignInReply), token: body.access_token, refreshToken: body.refresh_token });
       else {
         setSetting('accessToken', body.access_token);
         setSetting('refreshToken', body.refresh_token);
@@ -99,7 +107,12 @@ export function endSession(reload: () => void = () => window.location.reload()):
  * session ({@link endSession}).
  * @example const http = createSessionHttpClient({ getLocale: () => i18next.language });
  */
-export function createSessionHttpClient(deps: { getLocale(): string; fetch?: typeof fetch | undefined; onInFlightChange?(count: number): void; reload?(): void }): HttpClient {
+export function createSessionHttpClient(deps: {
+  getLocale(): string;
+  fetch?: typeof fetch | undefined;
+  onInFlightChange?(count: number): void;
+  reload?(): void;
+}): HttpClient {
   return createHttpClient({
     getToken: () => getSetting('accessToken'),
     getLocale: deps.getLocale,
@@ -113,7 +126,11 @@ export function createSessionHttpClient(deps: { getLocale(): string; fetch?: typ
 /** Logout: revokes the refresh token's family, clears the session and reloads. */
 export async function signOut(fetchImpl: typeof fetch = fetch): Promise<void> {
   const refreshToken = getSetting('refreshToken');
-  await fetchImpl('/api/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: refreshToken ?? undefined }) }).catch(() => undefined);
+  await fetchImpl('/api/logout', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: refreshToken ?? undefined }),
+  }).catch(() => undefined);
   clearSession();
   window.location.assign('/');
 }

@@ -9,7 +9,14 @@ export interface ClientSettings {
   accessToken: string | null;
   refreshToken: string | null;
   /** The session user as sign-in returned it (with the employee's full name). */
-  userInfo: { id: number; username: string; employeeId?: number | null; firstName?: string; lastName?: string; middleName?: string } | null;
+  userInfo: {
+    id: number;
+    username: string;
+    employeeId?: number | null;
+    firstName?: string;
+    lastName?: string;
+    middleName?: string;
+  } | null;
   userId: number | null;
   isOuter: boolean;
   avatarUrl: string | null;
@@ -65,7 +72,16 @@ export function setSetting<K extends keyof ClientSettings>(key: K, value: Client
 
 /** What logout clears: tokens, user info and project data; the rules go back to read-all. */
 export function clearSession(): void {
-  for (const key of ['accessToken', 'refreshToken', 'userInfo', 'userId', 'isOuter', 'avatarUrl', 'currentProject', 'selectedModule'] as const) {
+  for (const key of [
+    'accessToken',
+    'refreshToken',
+    'userInfo',
+    'userId',
+    'isOuter',
+    'avatarUrl',
+    'currentProject',
+    'selectedModule',
+  ] as const) {
     storage()?.removeItem(PREFIX + key);
   }
   setSetting('permissionRules', READ_ALL_RULES);

@@ -17,7 +17,16 @@ const server = (status: number) => {
   let read = false;
   const send = (async (url: string) => {
     calls.push(url);
-    const body = new ReadableStream({ pull(controller) { read = true; controller.enqueue(new TextEncoder().encode('{"visits":1}')); controller.close(); } }, { highWaterMark: 0 });
+    const body = new ReadableStream(
+      {
+        pull(controller) {
+          read = true;
+          controller.enqueue(new TextEncoder().encode('{"visits":1}'));
+          controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
     return new Response(body, { status, headers: { 'cache-control': 'no-store' } });
   }) as typeof fetch;
   return { send, calls, wasRead: () => read };

@@ -7,7 +7,10 @@ const COUNTED_KEY = 'portal.visitCounted';
  * and the mark is set only after the server took it, so a failed count is retried on the
  * next page load of the same session.
  */
-export function countVisitOnce(storage: Pick<Storage, 'getItem' | 'setItem'> = sessionStorage, send: typeof fetch = fetch): void {
+export function countVisitOnce(
+  storage: Pick<Storage, 'getItem' | 'setItem'> = sessionStorage,
+  send: typeof fetch = fetch,
+): void {
   try {
     if (storage.getItem(COUNTED_KEY)) return;
   } catch {

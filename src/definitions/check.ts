@@ -8,7 +8,12 @@
  * documents are checked apart (check/docs.ts), by the script, once the definitions are valid.
  */
 import type { DefinitionSources } from './sources.ts';
-import { createCheckContext, type CheckRule, type DefinitionProblem, type ImplementationNames } from './check/context.ts';
+import {
+  createCheckContext,
+  type CheckRule,
+  type DefinitionProblem,
+  type ImplementationNames,
+} from './check/context.ts';
 import { referenceListsRule } from './check/references.ts';
 import { machineFieldsRule, machinesRule } from './check/machines.ts';
 import { entityManifestsRule, manifestFieldsRule } from './check/entities.ts';
@@ -68,7 +73,11 @@ export const formatProblem = (p: DefinitionProblem): string => `${p.file}#${p.po
  * means valid.
  * @example checkDefinitions(sources, { ...implementationNames, adapters: Object.keys(remoteSourceAdapters) })
  */
-export function checkDefinitions(sources: DefinitionSources, implementations: ImplementationNames, rules: readonly CheckRule[] = CHECK_RULES): DefinitionProblem[] {
+export function checkDefinitions(
+  sources: DefinitionSources,
+  implementations: ImplementationNames,
+  rules: readonly CheckRule[] = CHECK_RULES,
+): DefinitionProblem[] {
   const ctx = createCheckContext(sources, implementations);
   for (const rule of rules) rule.run(ctx);
   return ctx.problems;

@@ -3,12 +3,22 @@
  * with the app; an entity's schema, ui and grid load with the first screen that needs them.
  */
 import type { JSONSchema7 } from 'json-schema';
-import type { EditRules, EntityManifest, GridDefinition, MachineDefinition, ScreenDefinition, UiDefinition } from '../generated/meta.ts';
+import type {
+  EditRules,
+  EntityManifest,
+  GridDefinition,
+  MachineDefinition,
+  ScreenDefinition,
+  UiDefinition,
+} from '../generated/meta.ts';
 import type { EntityDefinition } from './registry.ts';
 
 const manifestFiles = import.meta.glob<EntityManifest>('/schemas/*/entity.json', { eager: true, import: 'default' });
 const screenFiles = import.meta.glob<ScreenDefinition>('/screens/*.json', { eager: true, import: 'default' });
-const entityFiles = import.meta.glob<unknown>(['/schemas/*/*.json', '!/schemas/*/entity.json', '!/schemas/*/seed.json', '!/schemas/_*/*.json'], { import: 'default' });
+const entityFiles = import.meta.glob<unknown>(
+  ['/schemas/*/*.json', '!/schemas/*/entity.json', '!/schemas/*/seed.json', '!/schemas/_*/*.json'],
+  { import: 'default' },
+);
 const machineFiles = import.meta.glob<MachineDefinition>('/workflows/*.machine.json', { import: 'default' });
 
 /** Entity manifests by id. */

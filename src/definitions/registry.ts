@@ -97,7 +97,13 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
     if (!backing || list.items.length) continue;
     const text = (v: unknown): string => (typeof v === 'string' ? v : '');
     const items = ((backing.seedFile?.records ?? []) as Array<Record<string, unknown>>).map((r, i) => ({
-      id: i + 1, code: text(r.code), parent: null, nameLt: text(r.nameLt), nameUz: text(r.nameUz), nameRu: text(r.nameRu), nameEn: text(r.nameEn),
+      id: i + 1,
+      code: text(r.code),
+      parent: null,
+      nameLt: text(r.nameLt),
+      nameUz: text(r.nameUz),
+      nameRu: text(r.nameRu),
+      nameEn: text(r.nameEn),
       ...(typeof r.order === 'number' ? { sort: r.order } : {}),
     }));
     registry.references.set(list.kind, { ...list, items });

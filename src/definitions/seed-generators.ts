@@ -16,7 +16,8 @@ export const seedGenerators: Record<string, (registry: DefinitionRegistry) => Ar
    */
   permissions(registry) {
     const codes = new Set<string>();
-    for (const def of registry.entities.values()) for (const action of CRUD) codes.add(`${action} ${def.manifest.subject}`);
+    for (const def of registry.entities.values())
+      for (const action of CRUD) codes.add(`${action} ${def.manifest.subject}`);
     for (const p of registry.access?.guest.permissions ?? []) codes.add(p);
     for (const role of registry.access?.roles ?? []) for (const p of role.permissions) codes.add(p);
     return [...codes]

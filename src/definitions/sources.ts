@@ -33,14 +33,19 @@ export const DEFINITION_GLOBS = {
 async function jsonFiles(root: string, dir: string): Promise<string[]> {
   const abs = path.join(root, dir);
   if (!existsSync(abs)) return [];
-  return (await readdir(abs)).filter((f) => f.endsWith('.json')).sort().map((f) => `${dir}/${f}`);
+  return (await readdir(abs))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => `${dir}/${f}`);
 }
 
 /**
  * Reads every definition file under `root`. Files that are not valid JSON are reported in
  * `problems` instead of thrown, so `npm run check` can list them all at once.
  */
-export async function loadDefinitionSources(root: string): Promise<{ sources: DefinitionSources; problems: ParseProblem[] }> {
+export async function loadDefinitionSources(
+  root: string,
+): Promise<{ sources: DefinitionSources; problems: ParseProblem[] }> {
   const files: string[] = [
     ...(await jsonFiles(root, DEFINITION_GLOBS.meta)),
     ...(await jsonFiles(root, DEFINITION_GLOBS.references)),
@@ -50,8 +55,11 @@ export async function loadDefinitionSources(root: string): Promise<{ sources: De
     ...(await jsonFiles(root, DEFINITION_GLOBS.screens)),
     ...(await jsonFiles(root, DEFINITION_GLOBS.locales)),
   ];
-  for (const entry of (await readdir(path.join(root, 'schemas'), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.isDirectory() && !entry.name.startsWith('_')) files.push(...(await jsonFiles(root, `schemas/${entry.name}`)));
+  for (const entry of (await readdir(path.join(root, 'schemas'), { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    if (entry.isDirectory() && !entry.name.startsWith('_'))
+      files.push(...(await jsonFiles(root, `schemas/${entry.name}`)));
   }
   const sources: DefinitionSources = new Map();
   const problems: ParseProblem[] = [];

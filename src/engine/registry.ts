@@ -10,7 +10,10 @@ type ScreenModule = { default: ComponentType<ScreenProps> };
  * ajv) with a form screen are one long task on a phone (Lighthouse TBT) — three medium ones
  * in a row are not. Modules are evaluated once; a later import finds them ready.
  */
-function inStages(libraries: ReadonlyArray<() => Promise<unknown>>, kind: () => Promise<ScreenModule>): () => Promise<ScreenModule> {
+function inStages(
+  libraries: ReadonlyArray<() => Promise<unknown>>,
+  kind: () => Promise<ScreenModule>,
+): () => Promise<ScreenModule> {
   return async () => {
     for (const library of libraries) {
       await library();

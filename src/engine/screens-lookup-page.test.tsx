@@ -16,16 +16,31 @@ vi.mock('../definitions/client.ts', async () => (await import('./test-entity.ts'
 
 describe('lookup screen', () => {
   const lookup = {
-    id: 'gadget-lookup', route: '/gadget-lookup', kind: 'lookup', titleKey: 'test.gadget.title', permission: 'public',
+    id: 'gadget-lookup',
+    route: '/gadget-lookup',
+    kind: 'lookup',
+    titleKey: 'test.gadget.title',
+    permission: 'public',
     options: {
-      endpoint: '/api/gadget/lookup', method: 'GET', emptyKey: 'test.gadget.notFound',
-      query: { type: 'object', required: ['number'], properties: { number: { type: 'string', title: 'test.gadget.query', pattern: '^[0-9]+[-/][0-9]+$' } } },
-      result: [{ field: '/answer', titleKey: 'test.gadget.answer' }, { field: '/price', titleKey: 'test.gadget.amount', format: 'money' }],
+      endpoint: '/api/gadget/lookup',
+      method: 'GET',
+      emptyKey: 'test.gadget.notFound',
+      query: {
+        type: 'object',
+        required: ['number'],
+        properties: { number: { type: 'string', title: 'test.gadget.query', pattern: '^[0-9]+[-/][0-9]+$' } },
+      },
+      result: [
+        { field: '/answer', titleKey: 'test.gadget.answer' },
+        { field: '/price', titleKey: 'test.gadget.amount', format: 'money' },
+      ],
     },
   } as unknown as ScreenDefinition;
 
   it('validates the query, calls the endpoint and shows the answer or the empty message', async () => {
-    const call = vi.fn(async (_m: string, _p: string, options: Sent) => (options.query?.number === '1-2' ? { answer: 'Found it', price: 1234567 } : null));
+    const call = vi.fn(async (_m: string, _p: string, options: Sent) =>
+      options.query?.number === '1-2' ? { answer: 'Found it', price: 1234567 } : null,
+    );
     const { user } = renderScreen(LookupScreen, lookup, '/gadget-lookup', createScriptedDataProvider(call));
     await waitFor(() => expect(field('/number')).toBeTruthy());
     await user.type(input('/number'), '12');
@@ -36,29 +51,54 @@ describe('lookup screen', () => {
     await user.type(input('/number'), '1-2');
     await new Promise((r) => setTimeout(r, 1100));
     await user.click(action('search'));
-    await waitFor(() => expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('Found it'));
+    await waitFor(() =>
+      expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('Found it'),
+    );
     expect(call).toHaveBeenCalledWith('GET', '/api/gadget/lookup', { query: { number: '1-2' } });
     expect(document.querySelector('[data-result-field="/price"]')!.textContent).toContain('1 234 567');
     await user.clear(input('/number'));
     await user.type(input('/number'), '3-4');
     await new Promise((r) => setTimeout(r, 1100));
     await user.click(action('search'));
-    await waitFor(() => expect(document.querySelector('[data-region="result"]')!.textContent).toContain('Nothing found'));
+    await waitFor(() =>
+      expect(document.querySelector('[data-region="result"]')!.textContent).toContain('Nothing found'),
+    );
   }, 15_000);
 
   it('tabs of query forms; a found or empty answer in a modal; a 400 puts its message on the field', async () => {
     const tabbed = {
       ...lookup,
       options: {
-        endpoint: '/api/gadget/check', emptyKey: 'test.gadget.notFound', emptyModal: true, foundKey: 'test.gadget.answer', result: [],
+        endpoint: '/api/gadget/check',
+        emptyKey: 'test.gadget.notFound',
+        emptyModal: true,
+        foundKey: 'test.gadget.answer',
+        result: [],
         tabs: [
-          { id: 'a', titleKey: 'test.gadget.name', query: { type: 'object', required: ['name'], properties: { name: { type: 'string', title: 'test.gadget.name' } } } },
-          { id: 'b', titleKey: 'test.gadget.note', query: { type: 'object', required: ['note'], properties: { note: { type: 'string', title: 'test.gadget.note' } } } },
+          {
+            id: 'a',
+            titleKey: 'test.gadget.name',
+            query: {
+              type: 'object',
+              required: ['name'],
+              properties: { name: { type: 'string', title: 'test.gadget.name' } },
+            },
+          },
+          {
+            id: 'b',
+            titleKey: 'test.gadget.note',
+            query: {
+              type: 'object',
+              required: ['note'],
+              properties: { note: { type: 'string', title: 'test.gadget.note' } },
+            },
+          },
         ],
       },
     } as unknown as ScreenDefinition;
     const call = vi.fn(async (_m: string, _p: string, { query: params = {} }: Sent) => {
-      if (params.note === 'bad') throw new HttpError(400, { message: 'Invalid', fieldErrors: { '/note': 'Refused by the server' } }, 'Invalid');
+      if (params.note === 'bad')
+        throw new HttpError(400, { message: 'Invalid', fieldErrors: { '/note': 'Refused by the server' } }, 'Invalid');
       return { count: params.name === 'yes' ? 1 : 0 };
     });
     const { user } = renderScreen(LookupScreen, tabbed, '/gadget-lookup', createScriptedDataProvider(call));
@@ -88,22 +128,43 @@ describe('lookup screen', () => {
 describe('lookup tabs that replace options', () => {
   it('opens on initialTab; a tab may bring its own endpoint, method, query sending and result fields', async () => {
     const screen = {
-      id: 'gadget-lookup', route: '/gadget-lookup', kind: 'lookup', titleKey: 'test.gadget.title', permission: 'public',
+      id: 'gadget-lookup',
+      route: '/gadget-lookup',
+      kind: 'lookup',
+      titleKey: 'test.gadget.title',
+      permission: 'public',
       options: {
-        endpoint: '/api/gadget/lookup', method: 'GET', emptyKey: 'test.gadget.notFound', initialTab: 'code',
-        query: { type: 'object', required: ['name'], properties: { name: { type: 'string', title: 'test.gadget.name' } } },
+        endpoint: '/api/gadget/lookup',
+        method: 'GET',
+        emptyKey: 'test.gadget.notFound',
+        initialTab: 'code',
+        query: {
+          type: 'object',
+          required: ['name'],
+          properties: { name: { type: 'string', title: 'test.gadget.name' } },
+        },
         result: [{ field: '/answer', titleKey: 'test.gadget.answer' }],
         tabs: [
           { id: 'name', titleKey: 'test.gadget.name' },
           {
-            id: 'code', titleKey: 'test.gadget.note', endpoint: '/api/gadget/list-search', method: 'POST', send: 'query',
-            query: { type: 'object', required: ['note'], properties: { note: { type: 'string', title: 'test.gadget.note' } } },
+            id: 'code',
+            titleKey: 'test.gadget.note',
+            endpoint: '/api/gadget/list-search',
+            method: 'POST',
+            send: 'query',
+            query: {
+              type: 'object',
+              required: ['note'],
+              properties: { note: { type: 'string', title: 'test.gadget.note' } },
+            },
             result: [{ field: '/price', titleKey: 'test.gadget.amount', format: 'money' }],
           },
         ],
       },
     } as unknown as ScreenDefinition;
-    const call = vi.fn(async (_m: string, path: string) => (path.endsWith('list-search') ? { list: [{ price: 5000 }] } : { answer: 'By name' }));
+    const call = vi.fn(async (_m: string, path: string) =>
+      path.endsWith('list-search') ? { list: [{ price: 5000 }] } : { answer: 'By name' },
+    );
     const { user } = renderScreen(LookupScreen, screen, '/gadget-lookup', createScriptedDataProvider(call));
     await waitFor(() => expect(field('/note')).toBeTruthy());
     expect(document.querySelector('[data-field="/name"]')).toBeNull();
@@ -119,20 +180,34 @@ describe('lookup tabs that replace options', () => {
     await user.type(input('/name'), 'lamp');
     await new Promise((r) => setTimeout(r, 1100));
     await user.click(action('search'));
-    await waitFor(() => expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('By name'));
+    await waitFor(() =>
+      expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('By name'),
+    );
     expect(call).toHaveBeenLastCalledWith('GET', '/api/gadget/lookup', { query: { name: 'lamp' } });
   }, 15_000);
 });
 
 describe('page screen', () => {
   it('renders the title and paragraphs of its content key', async () => {
-    const page = { id: 'about', route: '/about', kind: 'page', titleKey: 'test.gadget.title', permission: 'public', options: { contentKey: 'test.gadget.page' } } as unknown as ScreenDefinition;
+    const page = {
+      id: 'about',
+      route: '/about',
+      kind: 'page',
+      titleKey: 'test.gadget.title',
+      permission: 'public',
+      options: { contentKey: 'test.gadget.page' },
+    } as unknown as ScreenDefinition;
     renderScreen(PageScreen, page, '/about', createFakeDataProvider());
     await waitFor(() => expect(dom.getByRole('heading', { level: 1 }).textContent).toBe('About gadgets'));
-    expect([...document.querySelectorAll('[data-paragraph]')].map((p) => p.textContent)).toEqual(['First paragraph.', 'Second paragraph.']);
+    expect([...document.querySelectorAll('[data-paragraph]')].map((p) => p.textContent)).toEqual([
+      'First paragraph.',
+      'Second paragraph.',
+    ]);
     // A key named heading… is a section heading between the paragraphs, not a paragraph.
     expect(dom.getByRole('heading', { level: 2 }).textContent).toBe('More');
-    expect(document.querySelector('[data-heading="headingMore"]')?.previousElementSibling?.textContent).toBe('First paragraph.');
+    expect(document.querySelector('[data-heading="headingMore"]')?.previousElementSibling?.textContent).toBe(
+      'First paragraph.',
+    );
     await act(async () => undefined);
   });
 });

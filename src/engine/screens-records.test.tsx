@@ -34,13 +34,22 @@ describe('form screen', () => {
     await new Promise((r) => setTimeout(r, 3100)); // the save button is locked for 3 s after a click
     await user.click(action('save'));
     await user.click(await confirmDialog());
-    await waitFor(() => expect(create).toHaveBeenCalledWith('gadget', { name: 'Kettle', amount: 3, note: 'default note' }));
+    await waitFor(() =>
+      expect(create).toHaveBeenCalledWith('gadget', { name: 'Kettle', amount: 3, note: 'default note' }),
+    );
     await waitFor(() => expect(dom.getByTestId('where').textContent).toBe('/gadgets/11'));
   }, 15_000);
 
   it('puts the field errors of a 400 on their fields', async () => {
     const create = vi.fn(async () => {
-      throw new HttpError(400, { message: 'Please fill all required (*) fields correctly', fieldErrors: { '/name': 'Name: this value is already registered' } }, 'bad');
+      throw new HttpError(
+        400,
+        {
+          message: 'Please fill all required (*) fields correctly',
+          fieldErrors: { '/name': 'Name: this value is already registered' },
+        },
+        'bad',
+      );
     });
     const dp = createFakeDataProvider({ getEmpty: async () => ({ name: 'Dup', amount: 1 }), create });
     const { user } = renderScreen(FormScreen, screenOf('gadget-new'), '/gadgets/new', dp);
@@ -52,13 +61,17 @@ describe('form screen', () => {
   });
 
   it('checks a unique field with the server while typing', async () => {
-    const findBy = vi.fn(async (_e: string, _f: string, value: string) => (value === 'Taken' ? record({ id: 99, name: 'Taken' }) : null));
+    const findBy = vi.fn(async (_e: string, _f: string, value: string) =>
+      value === 'Taken' ? record({ id: 99, name: 'Taken' }) : null,
+    );
     const dp = createFakeDataProvider({ getEmpty: async () => ({}), findBy });
     const { user } = renderScreen(FormScreen, screenOf('gadget-new'), '/gadgets/new', dp);
     await waitFor(() => expect(field('/name')).toBeTruthy());
     await user.type(input('/name'), 'Taken');
     await waitFor(() => expect(findBy).toHaveBeenCalled(), { timeout: 3000 });
-    await waitFor(() => expect(field('/name').textContent).toContain('Name: this value is already registered'), { timeout: 3000 });
+    await waitFor(() => expect(field('/name').textContent).toContain('Name: this value is already registered'), {
+      timeout: 3000,
+    });
     expect(findBy).toHaveBeenLastCalledWith('gadget', '/name', 'Taken');
     await user.type(input('/name'), '2');
     await waitFor(() => expect(field('/name').textContent).not.toContain('already registered'));
@@ -78,14 +91,20 @@ describe('form screen', () => {
   });
 
   it('keeps unfinished input as a draft with a private link', async () => {
-    const saveDraft = vi.fn(async (_e: string, _id: string | undefined, data: Record<string, unknown>) => ({ id: 'd6f1c1f2-1111-4aaa-8bbb-000000000001', data, updatedAt: '' }));
+    const saveDraft = vi.fn(async (_e: string, _id: string | undefined, data: Record<string, unknown>) => ({
+      id: 'd6f1c1f2-1111-4aaa-8bbb-000000000001',
+      data,
+      updatedAt: '',
+    }));
     const dp = createFakeDataProvider({ getEmpty: async () => ({}), saveDraft });
     const { user } = renderScreen(FormScreen, screenOf('gadget-new'), '/gadgets/new', dp);
     await waitFor(() => expect(field('/name')).toBeTruthy());
     await user.type(input('/note'), 'half done');
     await user.click(action('save-draft'));
     await waitFor(() => expect(saveDraft).toHaveBeenCalledWith('gadget', undefined, { note: 'half done' }));
-    await waitFor(() => expect(dom.getByTestId('where').textContent).toBe('/gadgets/new?draft=d6f1c1f2-1111-4aaa-8bbb-000000000001'));
+    await waitFor(() =>
+      expect(dom.getByTestId('where').textContent).toBe('/gadgets/new?draft=d6f1c1f2-1111-4aaa-8bbb-000000000001'),
+    );
   });
 });
 
@@ -103,7 +122,10 @@ describe('wizard screen', () => {
     await first.user.type(input('/name'), 'Fan');
     await first.user.click(action('next'));
     await waitFor(() => expect(field('/amount')).toBeTruthy());
-    expect(JSON.parse(sessionStorage.getItem('portal.wizard.gadget-new.new')!)).toEqual({ step: 1, data: { name: 'Fan' } });
+    expect(JSON.parse(sessionStorage.getItem('portal.wizard.gadget-new.new')!)).toEqual({
+      step: 1,
+      data: { name: 'Fan' },
+    });
     first.unmount();
 
     // "Reload": the same tab comes back to the same step with the same input.
@@ -125,7 +147,9 @@ describe('detail screen', () => {
     const remove = vi.fn(async () => undefined);
     const dp = createFakeDataProvider({
       getOne: async () => record(),
-      getAudit: async () => [{ id: 1, at: '2026-01-02T03:04:05.000Z', actor: null, action: 'update', changed: ['name'] }],
+      getAudit: async () => [
+        { id: 1, at: '2026-01-02T03:04:05.000Z', actor: null, action: 'update', changed: ['name'] },
+      ],
       delete: remove,
     });
     const { user } = renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', dp);
@@ -152,8 +176,25 @@ describe('the history tab', () => {
     const dp = createFakeDataProvider({
       getOne: async () => record(),
       getAudit: async () => [
-        { id: 3, at, actor: '1', action: 'transition', changed: ['status'], diff: [{ pointer: '/status', old: 'CREATED', new: 'DONE' }] },
-        { id: 2, at, actor: '1', action: 'update', changed: ['name', 'note'], diff: [{ pointer: '/name', old: 'Lamp', new: 'Fan' }, { pointer: '/note', old: 'x'.repeat(10_000), truncated: ['old'] }] },
+        {
+          id: 3,
+          at,
+          actor: '1',
+          action: 'transition',
+          changed: ['status'],
+          diff: [{ pointer: '/status', old: 'CREATED', new: 'DONE' }],
+        },
+        {
+          id: 2,
+          at,
+          actor: '1',
+          action: 'update',
+          changed: ['name', 'note'],
+          diff: [
+            { pointer: '/name', old: 'Lamp', new: 'Fan' },
+            { pointer: '/note', old: 'x'.repeat(10_000), truncated: ['old'] },
+          ],
+        },
         { id: 1, at, actor: null, action: 'update', changed: [], diff: [] },
       ],
     });

@@ -21,16 +21,30 @@ vi.mock('../definitions/client.ts', async () => (await import('./test-entity.ts'
 describe('what the user may not use is not offered', () => {
   it('hides edit and delete from a user who may only read, and creating needs no field rules', async () => {
     const reader = abilityOfRoles([{ permissions: ['read Gadget'] }]).ability;
-    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => record(), getAudit: async () => [] }), reader);
+    renderScreen(
+      DetailScreen,
+      screenOf('gadget-detail'),
+      '/gadgets/7',
+      createFakeDataProvider({ getOne: async () => record(), getAudit: async () => [] }),
+      reader,
+    );
     await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
     expect(action('edit')).toBeNull();
     expect(action('delete')).toBeNull();
   });
 
   it('shows the fields a role may read but not change read-only when editing, and sends them unchanged', async () => {
-    const editor = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget'], readOnlyFields: [{ subject: 'Gadget', fields: ['/amount'] }] }]).ability;
+    const editor = abilityOfRoles([
+      { permissions: ['read Gadget', 'update Gadget'], readOnlyFields: [{ subject: 'Gadget', fields: ['/amount'] }] },
+    ]).ability;
     const update = vi.fn(async (_e: string, _id: number, data: Record<string, unknown>) => record(data));
-    const { user } = renderScreen(FormScreen, screenOf('gadget-edit'), '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => record(), update }), editor);
+    const { user } = renderScreen(
+      FormScreen,
+      screenOf('gadget-edit'),
+      '/gadgets/7/edit',
+      createFakeDataProvider({ getOne: async () => record(), update }),
+      editor,
+    );
     await waitFor(() => expect(input('/name').value).toBe('Lamp'));
     expect(input('/amount').readOnly).toBe(true);
     expect(input('/name').readOnly).toBe(false);
@@ -41,10 +55,18 @@ describe('what the user may not use is not offered', () => {
   });
 
   it('keeps read-only fields read-only through the steps of an edit wizard', async () => {
-    const editor = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget'], readOnlyFields: [{ subject: 'Gadget', fields: ['/amount'] }] }]).ability;
+    const editor = abilityOfRoles([
+      { permissions: ['read Gadget', 'update Gadget'], readOnlyFields: [{ subject: 'Gadget', fields: ['/amount'] }] },
+    ]).ability;
     const update = vi.fn(async (_e: string, _id: number, data: Record<string, unknown>) => record(data));
     const screen = { ...screenOf('gadget-edit'), kind: 'wizard' } as ScreenDefinition;
-    const { user } = renderScreen(WizardScreen, screen, '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => record(), update }), editor);
+    const { user } = renderScreen(
+      WizardScreen,
+      screen,
+      '/gadgets/7/edit',
+      createFakeDataProvider({ getOne: async () => record(), update }),
+      editor,
+    );
     await waitFor(() => expect(input('/name').value).toBe('Lamp'));
     await user.type(input('/name'), 's');
     await user.click(action('next'));
@@ -57,12 +79,18 @@ describe('what the user may not use is not offered', () => {
   });
 });
 
-describe('the record\'s edit rules in its status (GET /rights/{id})', () => {
+describe("the record's edit rules in its status (GET /rights/{id})", () => {
   const editor = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget', 'delete Gadget'] }]).ability;
 
   it('hides edit and delete on the record page when the rules allow neither now', async () => {
     const getRights = vi.fn(async () => ({ update: false, delete: false, readOnly: ['/amount', '/name', '/note'] }));
-    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => record(), getAudit: async () => [], getRights }), editor);
+    renderScreen(
+      DetailScreen,
+      screenOf('gadget-detail'),
+      '/gadgets/7',
+      createFakeDataProvider({ getOne: async () => record(), getAudit: async () => [], getRights }),
+      editor,
+    );
     await waitFor(() => expect(getRights).toHaveBeenCalledWith('gadget', 7));
     await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
     expect(action('edit')).toBeNull();
@@ -72,7 +100,13 @@ describe('the record\'s edit rules in its status (GET /rights/{id})', () => {
   it('marks the fields the rules keep read-only when editing', async () => {
     const update = vi.fn(async (_e: string, _id: number, data: Record<string, unknown>) => record(data));
     const getRights = vi.fn(async () => ({ update: true, delete: false, readOnly: ['/name'] }));
-    const { user } = renderScreen(FormScreen, screenOf('gadget-edit'), '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => record(), update, getRights }), editor);
+    const { user } = renderScreen(
+      FormScreen,
+      screenOf('gadget-edit'),
+      '/gadgets/7/edit',
+      createFakeDataProvider({ getOne: async () => record(), update, getRights }),
+      editor,
+    );
     await waitFor(() => expect(input('/name').value).toBe('Lamp'));
     expect(input('/name').readOnly).toBe(true);
     expect(input('/amount').readOnly).toBe(false);
@@ -83,9 +117,15 @@ describe('the record\'s edit rules in its status (GET /rights/{id})', () => {
     await waitFor(() => expect(update).toHaveBeenCalledWith('gadget', 7, { name: 'Lamp', amount: 5, version: 3 }));
   });
 
-  it('shows a closed record\'s edit screen as a notice with the way to its page, not a form', async () => {
+  it("shows a closed record's edit screen as a notice with the way to its page, not a form", async () => {
     const getRights = vi.fn(async () => ({ update: false, delete: false, readOnly: ['/amount', '/name', '/note'] }));
-    renderScreen(FormScreen, screenOf('gadget-edit'), '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => record(), getRights }), editor);
+    renderScreen(
+      FormScreen,
+      screenOf('gadget-edit'),
+      '/gadgets/7/edit',
+      createFakeDataProvider({ getOne: async () => record(), getRights }),
+      editor,
+    );
     const notice = await waitFor(() => {
       const el = document.querySelector<HTMLElement>('[data-region="locked"]');
       if (!el) throw new Error('no notice');
@@ -99,11 +139,23 @@ describe('the record\'s edit rules in its status (GET /rights/{id})', () => {
 
 describe('fields a role may not read (hiddenFields)', () => {
   // `amount` is required by the schema; the server sends the record without it to this user.
-  const owner = abilityOfRoles([{ permissions: ['read Gadget', 'update Gadget'], hiddenFields: [{ subject: 'Gadget', fields: ['/amount'] }] }]).ability;
-  const seen = () => { const { amount, ...rest } = record({ note: 'n' }); void amount; return rest as StoredRecord; };
+  const owner = abilityOfRoles([
+    { permissions: ['read Gadget', 'update Gadget'], hiddenFields: [{ subject: 'Gadget', fields: ['/amount'] }] },
+  ]).ability;
+  const seen = () => {
+    const { amount, ...rest } = record({ note: 'n' });
+    void amount;
+    return rest as StoredRecord;
+  };
 
   it('leaves them out of the detail screen', async () => {
-    renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', createFakeDataProvider({ getOne: async () => seen(), getAudit: async () => [] }), owner);
+    renderScreen(
+      DetailScreen,
+      screenOf('gadget-detail'),
+      '/gadgets/7',
+      createFakeDataProvider({ getOne: async () => seen(), getAudit: async () => [] }),
+      owner,
+    );
     await waitFor(() => expect(field('/name')).toBeTruthy());
     expect(field('/amount').hidden).toBe(true);
     expect(field('/note').hidden).toBe(false);
@@ -111,7 +163,13 @@ describe('fields a role may not read (hiddenFields)', () => {
 
   it('leaves them out of the edit form, which saves without insisting on them', async () => {
     const update = vi.fn(async (_e: string, _id: number, data: Record<string, unknown>) => record(data));
-    const { user } = renderScreen(FormScreen, screenOf('gadget-edit'), '/gadgets/7/edit', createFakeDataProvider({ getOne: async () => seen(), update }), owner);
+    const { user } = renderScreen(
+      FormScreen,
+      screenOf('gadget-edit'),
+      '/gadgets/7/edit',
+      createFakeDataProvider({ getOne: async () => seen(), update }),
+      owner,
+    );
     await waitFor(() => expect(input('/name').value).toBe('Lamp'));
     expect(field('/amount').hidden).toBe(true);
     await user.type(input('/name'), ' 2');

@@ -19,15 +19,34 @@ import { screens } from './test-entity.ts';
 export const TEXTS = {
   test: {
     gadget: {
-      title: 'Gadget', new: 'New gadget', edit: 'Edit gadget', name: 'Name', amount: 'Amount', note: 'Note',
-      confirm: 'The gadget data is right', stepOne: 'Naming', stepTwo: 'Counting', notFound: 'Nothing found',
-      query: 'Number', answer: 'Answer', page: { title: 'About gadgets', p1: 'First paragraph.', headingMore: 'More', p2: 'Second paragraph.' },
+      title: 'Gadget',
+      new: 'New gadget',
+      edit: 'Edit gadget',
+      name: 'Name',
+      amount: 'Amount',
+      note: 'Note',
+      confirm: 'The gadget data is right',
+      stepOne: 'Naming',
+      stepTwo: 'Counting',
+      notFound: 'Nothing found',
+      query: 'Number',
+      answer: 'Answer',
+      page: { title: 'About gadgets', p1: 'First paragraph.', headingMore: 'More', p2: 'Second paragraph.' },
     },
   },
 };
 
 /** A stored record of the test entity (id 7, version 3), with `over` applied. */
-export const record = (over: Partial<StoredRecord> = {}): StoredRecord => ({ id: 7, version: 3, status: 'CREATED', createdAt: '2026-01-02T03:04:05.000000Z', updatedAt: '2026-01-02T03:04:05.000000Z', name: 'Lamp', amount: 2, ...over });
+export const record = (over: Partial<StoredRecord> = {}): StoredRecord => ({
+  id: 7,
+  version: 3,
+  status: 'CREATED',
+  createdAt: '2026-01-02T03:04:05.000000Z',
+  updatedAt: '2026-01-02T03:04:05.000000Z',
+  name: 'Lamp',
+  amount: 2,
+  ...over,
+});
 
 /** Prints where the router is (`data-testid="where"`): path and query. */
 function Where() {
@@ -39,11 +58,28 @@ function Where() {
 export type Sent = { query?: Record<string, unknown>; body?: unknown };
 
 /** Renders one screen kind at `path` in a data router (leave guards need one). */
-export function renderScreen(Kind: (p: ScreenProps) => React.ReactNode, screen: ScreenDefinition, path: string, dataProvider: DataProvider, ability?: PortalAbility) {
-  const router = createMemoryRouter([
-    { path: screen.route, element: <><Kind screen={screen} /><Where /></> },
-    { path: '*', element: <Where /> },
-  ], { initialEntries: [path] });
+export function renderScreen(
+  Kind: (p: ScreenProps) => React.ReactNode,
+  screen: ScreenDefinition,
+  path: string,
+  dataProvider: DataProvider,
+  ability?: PortalAbility,
+) {
+  const router = createMemoryRouter(
+    [
+      {
+        path: screen.route,
+        element: (
+          <>
+            <Kind screen={screen} />
+            <Where />
+          </>
+        ),
+      },
+      { path: '*', element: <Where /> },
+    ],
+    { initialEntries: [path] },
+  );
   const result = renderWithProviders(<RouterProvider router={router} />, { dataProvider, ability });
   result.i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
   return { ...result, router };

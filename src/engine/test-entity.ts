@@ -15,17 +15,76 @@ export const schema = {
     note: { type: 'string', title: 'test.gadget.note' },
   },
 };
-export const ui = { uiSchema: {}, wizard: { confirmKey: 'test.gadget.confirm', steps: [{ id: 'one', titleKey: 'test.gadget.stepOne', fields: ['/name'] }, { id: 'two', titleKey: 'test.gadget.stepTwo', fields: ['/amount', '/note'] }] } };
-export const manifest = { id: 'gadget', base: '/gadget', titleKey: 'test.gadget.title', subject: 'Gadget', schema: 'schema.json', ui: 'ui.json', grid: 'grid.json', edit: 'edit.json', description: 'd', drafts: true, labelField: '/name', unique: ['/name'] };
+export const ui = {
+  uiSchema: {},
+  wizard: {
+    confirmKey: 'test.gadget.confirm',
+    steps: [
+      { id: 'one', titleKey: 'test.gadget.stepOne', fields: ['/name'] },
+      { id: 'two', titleKey: 'test.gadget.stepTwo', fields: ['/amount', '/note'] },
+    ],
+  },
+};
+export const manifest = {
+  id: 'gadget',
+  base: '/gadget',
+  titleKey: 'test.gadget.title',
+  subject: 'Gadget',
+  schema: 'schema.json',
+  ui: 'ui.json',
+  grid: 'grid.json',
+  edit: 'edit.json',
+  description: 'd',
+  drafts: true,
+  labelField: '/name',
+  unique: ['/name'],
+};
 export const screens = [
-  { id: 'gadget-list', route: '/gadgets', kind: 'list', entity: 'gadget', titleKey: 'test.gadget.title', permission: 'read Gadget' },
-  { id: 'gadget-new', route: '/gadgets/new', kind: 'form', entity: 'gadget', titleKey: 'test.gadget.new', permission: 'create Gadget', options: { drafts: true } },
-  { id: 'gadget-detail', route: '/gadgets/:id', kind: 'detail', entity: 'gadget', titleKey: 'test.gadget.title', permission: 'read Gadget' },
-  { id: 'gadget-edit', route: '/gadgets/:id/edit', kind: 'form', entity: 'gadget', titleKey: 'test.gadget.edit', permission: 'update Gadget' },
+  {
+    id: 'gadget-list',
+    route: '/gadgets',
+    kind: 'list',
+    entity: 'gadget',
+    titleKey: 'test.gadget.title',
+    permission: 'read Gadget',
+  },
+  {
+    id: 'gadget-new',
+    route: '/gadgets/new',
+    kind: 'form',
+    entity: 'gadget',
+    titleKey: 'test.gadget.new',
+    permission: 'create Gadget',
+    options: { drafts: true },
+  },
+  {
+    id: 'gadget-detail',
+    route: '/gadgets/:id',
+    kind: 'detail',
+    entity: 'gadget',
+    titleKey: 'test.gadget.title',
+    permission: 'read Gadget',
+  },
+  {
+    id: 'gadget-edit',
+    route: '/gadgets/:id/edit',
+    kind: 'form',
+    entity: 'gadget',
+    titleKey: 'test.gadget.edit',
+    permission: 'update Gadget',
+  },
 ];
 
 /** The test entity as `loadEntity` answers it. */
-export const def = { id: 'gadget', manifest, schema, ui, grid: { columns: [], defaultSort: [], filters: [] }, edit: { description: 'd', states: { '*': { update: [{ who: 'any', fields: 'all' }], delete: 'any' } } }, dir: '' };
+export const def = {
+  id: 'gadget',
+  manifest,
+  schema,
+  ui,
+  grid: { columns: [], defaultSort: [], filters: [] },
+  edit: { description: 'd', states: { '*': { update: [{ who: 'any', fields: 'all' }], delete: 'any' } } },
+  dir: '',
+};
 
 /** The module `src/definitions/client.ts` as the screen tests see it: the test entity only. */
 export const definitionsClientMock = {

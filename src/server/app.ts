@@ -23,7 +23,12 @@
  *   feature, kept next to the code that uses them. buildApp gathers them from every module,
  *   in the lists' order, before the db service migrates, so db/ imports no feature.
  */
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from './config.ts';
@@ -77,34 +82,62 @@ interface PluginModule {
 
 /** The shared services, in registration order (each names the services it depends on). */
 const SERVICES = [
-  definitions, http,
+  definitions,
+  http,
   // Before every route, so that each reply carries the browser security headers.
   securityHeaders,
   db,
   // Before every route: the OpenAPI document sees only the routes registered after it.
   docs,
-  store, files, seed, users, auth,
+  store,
+  files,
+  seed,
+  users,
+  auth,
   // After sign-in's hook, so that the limiter knows who is asking (staff are not counted).
   rateLimit,
-  notify, demo, workflow, messenger, stomp, webApp,
+  notify,
+  demo,
+  workflow,
+  messenger,
+  stomp,
+  webApp,
 ] satisfies PluginModule[];
 
 /** The route plugins, in registration order: the OpenAPI document lists their paths in it. */
 const routeModules = async (): Promise<PluginModule[]> => [
-  healthRoutes, docsRoutes,
-  signInRoutes, logoutRoutes, setPasswordRoutes, profileRoutes, externalAuthRoutes, registrationRoutes, passwordResetRoutes,
+  healthRoutes,
+  docsRoutes,
+  signInRoutes,
+  logoutRoutes,
+  setPasswordRoutes,
+  profileRoutes,
+  externalAuthRoutes,
+  registrationRoutes,
+  passwordResetRoutes,
   // exceljs is loaded when an app is built, not when this module is imported.
-  entityRoutes, await import('./routes/export.ts'), referenceRoutes, fileRoutes, recordRoutes,
+  entityRoutes,
+  await import('./routes/export.ts'),
+  referenceRoutes,
+  fileRoutes,
+  recordRoutes,
   // The manifest capabilities (drafts, public lookups and submissions, aggregates, merge, …): one folder each.
   ...(await loadCapabilityRoutes()),
-  workflowRoutes, messengerRoutes, stompRoutes, visitRoutes, openDataRoutes, staffUserRoutes, webRoutes,
+  workflowRoutes,
+  messengerRoutes,
+  stompRoutes,
+  visitRoutes,
+  openDataRoutes,
+  staffUserRoutes,
+  webRoutes,
 ];
 
 /** Every plugin module's tables, in the modules' order: the order they are created in. */
 function migrationsOf(modules: readonly PluginModule[], config: AppConfig): MigrationRegistry {
   const registry = createMigrationRegistry();
   for (const { migrations = [] } of modules) {
-    for (const migration of typeof migrations === 'function' ? migrations(config) : migrations) registry.register(migration);
+    for (const migration of typeof migrations === 'function' ? migrations(config) : migrations)
+      registry.register(migration);
   }
   return registry;
 }
@@ -132,17 +165,26 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     smtpFrom: env.SMTP_FROM || undefined,
     smsGatewayUrl: env.SMS_GATEWAY_URL || undefined,
     systemUrls: env.STATE_SERVICE_URL ? { 'state-service': env.STATE_SERVICE_URL } : undefined,
-    sweepIntervalMs: env.WORKFLOW_SWEEP_INTERVAL_MS !== undefined && env.WORKFLOW_SWEEP_INTERVAL_MS !== '' ? Number(env.WORKFLOW_SWEEP_INTERVAL_MS) : DEFAULT_SWEEP_INTERVAL_MS,
+    sweepIntervalMs:
+      env.WORKFLOW_SWEEP_INTERVAL_MS !== undefined && env.WORKFLOW_SWEEP_INTERVAL_MS !== ''
+        ? Number(env.WORKFLOW_SWEEP_INTERVAL_MS)
+        : DEFAULT_SWEEP_INTERVAL_MS,
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
     stompRelayUrl: env.STOMP_RELAY_URL || undefined,
     ...(env.ACCESS_TOKEN_SECONDS ? { accessTokenSeconds: Number(env.ACCESS_TOKEN_SECONDS) } : {}),
-    allowedOrigins: env.STOMP_ALLOWED_ORIGINS ? env.STOMP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
+    allowedOrigins: env.STOMP_ALLOWED_ORIGINS
+      ? env.STOMP_ALLOWED_ORIGINS.split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+      : undefined,
     seedSamples: env.SEED_SAMPLES !== '0',
     ...(env.PUBLIC_RATE_LIMIT ? { publicRateLimit: Number(env.PUBLIC_RATE_LIMIT) } : {}),
     rateLimitShared: env.RATE_LIMIT_SHARED === '1' || env.RATE_LIMIT_SHARED === 'true',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // Every *_URL variable is offered; a plugin reads only the ones its manifests name.
-    integrationUrls: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => /_URL$/.test(e[0]) && Boolean(e[1]))),
+    integrationUrls: Object.fromEntries(
+      Object.entries(env).filter((e): e is [string, string] => /_URL$/.test(e[0]) && Boolean(e[1])),
+    ),
   };
 }
 
@@ -157,7 +199,10 @@ export function parseTrustProxy(value: string | undefined): AppConfig['trustProx
   if (!v || v === 'false') return undefined;
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  return v.split(',').map((a) => a.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 }
 
 /** Fastify's own types leave out the hop count its runtime accepts: the same rule as a function. */

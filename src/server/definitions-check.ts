@@ -14,7 +14,9 @@ import { implementationNames } from './workflow/implementations.ts';
  * Reads schemas/, workflows/, screens/ and the locales under `root` and checks them.
  * @example const { sources, problems } = await loadCheckedDefinitions(root);
  */
-export async function loadCheckedDefinitions(root: string): Promise<{ sources: DefinitionSources; problems: DefinitionProblem[] }> {
+export async function loadCheckedDefinitions(
+  root: string,
+): Promise<{ sources: DefinitionSources; problems: DefinitionProblem[] }> {
   const { sources, problems: parse } = await loadDefinitionSources(root);
   const names = { ...implementationNames, adapters: Object.keys(remoteSourceAdapters) };
   return { sources, problems: [...parse, ...checkDefinitions(sources, names, DEFINITION_RULES)] };

@@ -26,7 +26,8 @@ export class ApiError extends Error {
 export const badInput = (fieldErrors: NonNullable<ApiError['fieldErrors']>): ApiError =>
   new ApiError(400, 'errors.invalidInput', { fieldErrors });
 export const notFound = (): ApiError => new ApiError(404, 'errors.notFound');
-export const staleVersion = (current: number): ApiError => new ApiError(409, 'errors.staleVersion', { details: { currentVersion: current } });
+export const staleVersion = (current: number): ApiError =>
+  new ApiError(409, 'errors.staleVersion', { details: { currentVersion: current } });
 
 /** JSON schema of every error body, for route schemas and the OpenAPI document. */
 export const errorBodySchema = {

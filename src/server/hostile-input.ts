@@ -18,7 +18,8 @@ const MAX_PROBLEMS = 20;
 // (no UTF-8 encoding exists for it): such strings never reach SQL.
 const NUL = /\0/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const printable = (s: string): string => s.replace(/\0/g, '\ufffd').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
+const printable = (s: string): string =>
+  s.replace(/\0/g, '\ufffd').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
 const segment = (key: string): string => escapeSegment(printable(key));
 
 function stringProblem(s: string): string | undefined {
@@ -43,7 +44,8 @@ export function findHostileValues(value: unknown, prefix = ''): FieldProblem[] {
       const key = stringProblem(node);
       if (key) problems.push({ pointer, key, params: {} });
     } else if (typeof node === 'number') {
-      if (!Number.isFinite(node) || Math.abs(node) > INPUT_NUMBER_LIMIT) problems.push({ pointer, key: 'hostileInput.numberRange', params: { limit: INPUT_NUMBER_LIMIT } });
+      if (!Number.isFinite(node) || Math.abs(node) > INPUT_NUMBER_LIMIT)
+        problems.push({ pointer, key: 'hostileInput.numberRange', params: { limit: INPUT_NUMBER_LIMIT } });
     } else if (node !== null && typeof node === 'object') {
       if (depth >= MAX_INPUT_DEPTH) {
         problems.push({ pointer, key: 'hostileInput.tooDeep', params: { limit: MAX_INPUT_DEPTH } });
@@ -85,13 +87,23 @@ const refuse = (part: string, problems: FieldProblem[]): ApiError =>
  * themselves.
  */
 export function assertNoHostileInput(request: FastifyRequest): void {
-  for (const [part, value] of [['params', request.params], ['querystring', request.query], ['body', request.body]] as const) {
+  for (const [part, value] of [
+    ['params', request.params],
+    ['querystring', request.query],
+    ['body', request.body],
+  ] as const) {
     const problems = findHostileValues(value);
     if (problems.length) throw refuse(part, problems);
   }
 }
 
-interface Part { type: 'file' | 'field'; fieldname: string; filename?: string; value?: unknown; file?: { resume(): unknown } }
+interface Part {
+  type: 'file' | 'field';
+  fieldname: string;
+  filename?: string;
+  value?: unknown;
+  file?: { resume(): unknown };
+}
 type PartIterator = (this: FastifyRequest, options?: unknown) => AsyncIterableIterator<Part>;
 
 /** Problems of one multipart part: its name, its file name, its text and, when the text is JSON, the values inside. */
@@ -117,7 +129,9 @@ function partProblems(part: Part): FieldProblem[] {
  * it arrives — one wrapper for every multipart route, none of which checks names itself.
  */
 export function guardMultipart(request: FastifyRequest): void {
-  const target = request as unknown as Record<'parts' | 'files', PartIterator | undefined> & { isMultipart?: () => boolean };
+  const target = request as unknown as Record<'parts' | 'files', PartIterator | undefined> & {
+    isMultipart?: () => boolean;
+  };
   if (typeof target.isMultipart !== 'function' || !target.isMultipart()) return;
   for (const name of ['parts', 'files'] as const) {
     const read = target[name];

@@ -14,4 +14,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 await app.listen({ port, host });
 const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-console.log(`Portal running at http://${shown}:${port}/ (API health: http://${shown}:${port}/api/health, database: ${app.db.kind})`);
+console.log(
+  `Portal running at http://${shown}:${port}/ (API health: http://${shown}:${port}/api/health, database: ${app.db.kind})`,
+);

@@ -10,8 +10,12 @@ import { createServerAjv } from './validation.ts';
 type Schema = Record<string, unknown>;
 
 /** An object reply: what it is, and the properties worth naming. */
-export const objectReply = (description: string, properties: Record<string, Schema> = {}): Schema =>
-  ({ description, type: 'object', additionalProperties: true, properties });
+export const objectReply = (description: string, properties: Record<string, Schema> = {}): Schema => ({
+  description,
+  type: 'object',
+  additionalProperties: true,
+  properties,
+});
 
 /** `{ok: true}`: done, nothing more to say. */
 export const okReply: Schema = objectReply('Done', { ok: { type: 'boolean' } });
@@ -24,7 +28,10 @@ export const pageReply = (description: string, item: Schema = { type: 'object', 
 export const fileReply = (description: string): Schema => ({ description, type: 'string', format: 'binary' });
 
 /** A redirect (302) to `where`. */
-export const redirectReply = (where: string): Schema => ({ description: `Redirect to ${where} (Location header)`, type: 'null' });
+export const redirectReply = (where: string): Schema => ({
+  description: `Redirect to ${where} (Location header)`,
+  type: 'null',
+});
 
 /** One file of a multipart body. */
 export const filePart = (description: string): Schema => ({ description, type: 'string', format: 'binary' });
@@ -34,8 +41,9 @@ export const filePart = (description: string): Schema => ({ description, type: '
  * of a multipart request is read part by part by the handler): pair it with
  * {@link handlerReadsBody}.
  */
-export const multipartBody = (properties: Record<string, Schema>, required: string[] = []): Schema =>
-  ({ content: { 'multipart/form-data': { schema: { type: 'object', properties, required } } } });
+export const multipartBody = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
+  content: { 'multipart/form-data': { schema: { type: 'object', properties, required } } },
+});
 
 /**
  * The validator compiler of a route whose handler reads the body itself — the store checks
@@ -44,5 +52,6 @@ export const multipartBody = (properties: Record<string, Schema>, required: stri
  */
 export function handlerReadsBody(): FastifySchemaCompiler<unknown> {
   const ajv = createServerAjv({ coerceTypes: true });
-  return ({ schema, httpPart }) => (httpPart === 'body' ? ((() => true) as never) : (ajv.compile(schema as object) as never));
+  return ({ schema, httpPart }) =>
+    httpPart === 'body' ? ((() => true) as never) : (ajv.compile(schema as object) as never);
 }

@@ -64,17 +64,26 @@ export function rulesFromPermissions(permissions: readonly string[]): Array<{ ac
  * // [{ action: 'read', subject: 'Appeal', fields: ['/customer/pnfl'], inverted: true }]
  */
 export function fieldRulesOf(roles: readonly RoleRules[]): AbilityRule[] {
-  return [...agreedFieldRules(roles, 'update', (r) => r.readOnlyFields), ...agreedFieldRules(roles, 'read', (r) => r.hiddenFields)];
+  return [
+    ...agreedFieldRules(roles, 'update', (r) => r.readOnlyFields),
+    ...agreedFieldRules(roles, 'read', (r) => r.hiddenFields),
+  ];
 }
 
 /** The "cannot `action` Subject fields" rules: per subject, the fields every role that may `action` it lists. */
-function agreedFieldRules(roles: readonly RoleRules[], action: string, listOf: (role: RoleRules) => readonly ReadOnlyFields[] | undefined): AbilityRule[] {
+function agreedFieldRules(
+  roles: readonly RoleRules[],
+  action: string,
+  listOf: (role: RoleRules) => readonly ReadOnlyFields[] | undefined,
+): AbilityRule[] {
   const subjects = [...new Set(roles.flatMap((r) => (listOf(r) ?? []).map((f) => f.subject)))].sort();
   const rules: AbilityRule[] = [];
   for (const subject of subjects) {
     const granting = roles.filter((r) => createAbility(rulesFromPermissions(r.permissions)).can(action, subject));
     if (!granting.length) continue;
-    const sets = granting.map((r) => new Set((listOf(r) ?? []).filter((f) => f.subject === subject).flatMap((f) => f.fields)));
+    const sets = granting.map(
+      (r) => new Set((listOf(r) ?? []).filter((f) => f.subject === subject).flatMap((f) => f.fields)),
+    );
     const fields = [...sets[0]!].filter((f) => sets.every((s) => s.has(f))).sort();
     if (fields.length) rules.push({ action, subject, fields, inverted: true });
   }
@@ -86,7 +95,11 @@ export const createAbility = (rules: ReadonlyArray<AbilityRule>): PortalAbility 
   createMongoAbility<PortalAbility>(rules as PortalRule[]);
 
 /** The ability of a user with these roles: the union of their permissions plus the field rules. */
-export function abilityOfRoles(roles: readonly RoleRules[]): { permissions: string[]; fieldRules: AbilityRule[]; ability: PortalAbility } {
+export function abilityOfRoles(roles: readonly RoleRules[]): {
+  permissions: string[];
+  fieldRules: AbilityRule[];
+  ability: PortalAbility;
+} {
   const permissions = [...new Set(roles.flatMap((r) => r.permissions))].sort();
   const fieldRules = fieldRulesOf(roles);
   return { permissions, fieldRules, ability: createAbility([...rulesFromPermissions(permissions), ...fieldRules]) };
@@ -109,7 +122,10 @@ export function canOpen(ability: PortalAbility, permission: string, isSignedIn =
  */
 export function readOnlyFieldsOf(ability: PortalAbility, subject: string, action = 'update'): string[] {
   if (!ability.can(action, subject)) return [];
-  const fields = ability.possibleRulesFor(action, subject).filter((r) => r.inverted && r.fields).flatMap((r) => r.fields as string[]);
+  const fields = ability
+    .possibleRulesFor(action, subject)
+    .filter((r) => r.inverted && r.fields)
+    .flatMap((r) => r.fields as string[]);
   return [...new Set(fields)].filter((f) => !ability.can(action, subject, f)).sort();
 }
 

@@ -9,8 +9,17 @@
  * Pure and isomorphic; the formatting rules themselves live in `format.ts`.
  */
 import {
-  enumLabel, formatBoolean, formatDate, formatDateTime, formatMoney, formatNumber, referenceLabel, statusLabel,
-  type CellKind, type EnumOption, type FormatContext,
+  enumLabel,
+  formatBoolean,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatNumber,
+  referenceLabel,
+  statusLabel,
+  type CellKind,
+  type EnumOption,
+  type FormatContext,
 } from './format.ts';
 
 /** What a format may need besides the value: the reference list or the enum's choices. */
@@ -57,7 +66,11 @@ export const CELL_FORMATS: { readonly [K in CellKind]: CellFormatEntry } = {
   reference: {
     text(value, { reference }, ctx) {
       const id = Number(value);
-      return referenceLabel(value, reference && Number.isFinite(id) ? ctx.reference?.(reference, id) : undefined, ctx.locale);
+      return referenceLabel(
+        value,
+        reference && Number.isFinite(id) ? ctx.reference?.(reference, id) : undefined,
+        ctx.locale,
+      );
     },
     needsReference: true,
   },
@@ -88,14 +101,26 @@ export const CELL_FORMAT_NAMES = Object.keys(CELL_FORMATS) as CellKind[];
 export function formatValue(value: unknown, kind: DisplayFormat, options: FormatOptions, ctx: FormatContext): string {
   if (value === null || value === undefined) return '';
   // An unknown name (a screen's typo) shows plain text rather than failing the screen.
-  return (Object.hasOwn(DISPLAY_FORMATS, kind) ? DISPLAY_FORMATS[kind] : DISPLAY_FORMATS.text).text(value, options, ctx);
+  return (Object.hasOwn(DISPLAY_FORMATS, kind) ? DISPLAY_FORMATS[kind] : DISPLAY_FORMATS.text).text(
+    value,
+    options,
+    ctx,
+  );
 }
 
 /**
  * The text of one cell. Arrays (multi-choice fields) are formatted item by item and
  * joined with commas.
  */
-export function formatCell(value: unknown, format: FormatOptions & { kind: DisplayFormat }, ctx: FormatContext): string {
-  if (Array.isArray(value)) return value.map((v) => formatCell(v, format, ctx)).filter(Boolean).join(', ');
+export function formatCell(
+  value: unknown,
+  format: FormatOptions & { kind: DisplayFormat },
+  ctx: FormatContext,
+): string {
+  if (Array.isArray(value))
+    return value
+      .map((v) => formatCell(v, format, ctx))
+      .filter(Boolean)
+      .join(', ');
   return formatValue(value, format.kind, format, ctx);
 }

@@ -30,9 +30,13 @@ export interface StatesInfo {
  * has no event to leave it by.
  * @example statesOf({ states: { A: { on: { GO: { target: 'B' } } }, B: { type: 'final' } } }) // { names: ['A', 'B'], final: Set {'B'} }
  */
-export function statesOf(machine: { states: Record<string, { type?: string; on?: Record<string, unknown> }> }): StatesInfo {
+export function statesOf(machine: {
+  states: Record<string, { type?: string; on?: Record<string, unknown> }>;
+}): StatesInfo {
   const names = Object.keys(machine.states);
-  const final = new Set(names.filter((n) => machine.states[n]!.type === 'final' || !Object.keys(machine.states[n]!.on ?? {}).length));
+  const final = new Set(
+    names.filter((n) => machine.states[n]!.type === 'final' || !Object.keys(machine.states[n]!.on ?? {}).length),
+  );
   return { names, final };
 }
 
@@ -64,7 +68,9 @@ export interface EditRecord {
 }
 
 const sameUser = (value: unknown, id: string): boolean =>
-  Array.isArray(value) ? value.some((v) => sameUser(v, id)) : value !== undefined && value !== null && String(value) === id;
+  Array.isArray(value)
+    ? value.some((v) => sameUser(v, id))
+    : value !== undefined && value !== null && String(value) === id;
 
 /**
  * Whether a `who` of a rule fits the actor on this record.
@@ -86,7 +92,7 @@ const whoList = (who: string | string[]): string[] => (Array.isArray(who) ? who 
 
 /** A field list with its `@sets` replaced by their fields. */
 export function expandFields(rules: EditRules, fields: readonly string[]): string[] {
-  return [...new Set(fields.flatMap((f) => (f.startsWith('@') ? rules.fieldSets?.[f.slice(1)] ?? [] : [f])))];
+  return [...new Set(fields.flatMap((f) => (f.startsWith('@') ? (rules.fieldSets?.[f.slice(1)] ?? []) : [f])))];
 }
 
 /** What one fitting rule lets change: every field or the listed ones, less its exceptions. */
@@ -110,13 +116,23 @@ export interface EditRights {
  * @example editRightsOf(rules, ruleSetFor(rules, 'CREATED', states), actor, { owner: actor.id, data }).grants
  * // [{ fields: ['/content', '/files'], except: [] }]
  */
-export function editRightsOf(rules: EditRules, set: EditRuleSet | undefined, actor: EditActor, record: EditRecord): EditRights {
+export function editRightsOf(
+  rules: EditRules,
+  set: EditRuleSet | undefined,
+  actor: EditActor,
+  record: EditRecord,
+): EditRights {
   if (!set) return { update: false, grants: [], delete: false };
-  const fitting = set.update === 'none' ? [] : set.update.filter((r) => whoList(r.who).some((w) => fits(w, actor, record)));
+  const fitting =
+    set.update === 'none' ? [] : set.update.filter((r) => whoList(r.who).some((w) => fits(w, actor, record)));
   return {
     update: fitting.length > 0,
-    grants: fitting.map((r) => ({ fields: r.fields === 'all' ? 'all' : expandFields(rules, r.fields), except: expandFields(rules, r.except ?? []) })),
-    delete: set.delete !== undefined && set.delete !== 'none' && whoList(set.delete).some((w) => fits(w, actor, record)),
+    grants: fitting.map((r) => ({
+      fields: r.fields === 'all' ? 'all' : expandFields(rules, r.fields),
+      except: expandFields(rules, r.except ?? []),
+    })),
+    delete:
+      set.delete !== undefined && set.delete !== 'none' && whoList(set.delete).some((w) => fits(w, actor, record)),
   };
 }
 
@@ -131,7 +147,9 @@ export function coveredBy(fields: readonly string[], pointer: string): boolean {
 
 /** Whether a grant lets the field at `pointer` change: named (or "all"), not excepted, and holding nothing excepted. */
 const grantAllows = (g: EditGrant, pointer: string): boolean =>
-  (g.fields === 'all' || coveredBy(g.fields, pointer)) && !coveredBy(g.except, pointer) && !g.except.some((e) => e.startsWith(`${pointer}/`));
+  (g.fields === 'all' || coveredBy(g.fields, pointer)) &&
+  !coveredBy(g.except, pointer) &&
+  !g.except.some((e) => e.startsWith(`${pointer}/`));
 
 /**
  * Whether the rights let the field at `pointer` change.

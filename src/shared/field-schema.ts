@@ -19,7 +19,6 @@ const systemFieldSchemas: Record<SystemField, JSONSchema7> = {
   updatedAt: { type: 'string', format: 'date-time' },
 };
 
-
 /** Follows a local `$ref` (`#/definitions/x`) inside the root schema. */
 export function deref(root: JSONSchema7, node: JSONSchema7Definition | undefined): JSONSchema7 | undefined {
   let current = node;

@@ -116,7 +116,8 @@ export const FILTER_KINDS: { readonly [K in FilterKind]: FilterKindDescriptor<Fi
   dateRange: {
     // `<name>` alone is one day: both bounds.
     params: (name) => [name, `${name}From`, `${name}To`],
-    querySchema: (name) => Object.fromEntries(['', 'From', 'To'].map((suffix) => [`${name}${suffix}`, { type: 'string', format: 'date' }])),
+    querySchema: (name) =>
+      Object.fromEntries(['', 'From', 'To'].map((suffix) => [`${name}${suffix}`, { type: 'string', format: 'date' }])),
     parse(raw, name) {
       const from = (raw[`${name}From`] ?? raw[name]) as string | undefined;
       const to = (raw[`${name}To`] ?? raw[name]) as string | undefined;
@@ -130,7 +131,9 @@ export const FILTER_KINDS: { readonly [K in FilterKind]: FilterKindDescriptor<Fi
     parse(raw, name) {
       const from = raw[`${name}From`];
       const to = raw[`${name}To`];
-      return from !== undefined || to !== undefined ? { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) } : undefined;
+      return from !== undefined || to !== undefined
+        ? { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) }
+        : undefined;
     },
     fieldTypes: ['number', 'integer'],
   },
@@ -147,4 +150,5 @@ export const FILTER_KINDS: { readonly [K in FilterKind]: FilterKindDescriptor<Fi
 export const FILTER_KIND_NAMES = Object.keys(FILTER_KINDS) as FilterKind[];
 
 /** The query names one filter occupies ({@link FilterKindDescriptor.params}). */
-export const filterParamNames = (filter: Pick<GridFilter, 'name' | 'kind'>): string[] => FILTER_KINDS[filter.kind].params(filter.name);
+export const filterParamNames = (filter: Pick<GridFilter, 'name' | 'kind'>): string[] =>
+  FILTER_KINDS[filter.kind].params(filter.name);

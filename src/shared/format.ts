@@ -52,7 +52,10 @@ export function enumOptions(field: JSONSchema7 | undefined): EnumOption[] | unde
   if (scalarType(field) === 'array' && isRecord(field.items)) return enumOptions(field.items as JSONSchema7);
   const alternatives = (field.oneOf ?? field.anyOf) as JSONSchema7[] | undefined;
   if (alternatives?.length && alternatives.every((o) => isRecord(o) && o.const !== undefined)) {
-    return alternatives.map((o) => ({ value: o.const as EnumOption['value'], ...(o.title ? { titleKey: o.title } : {}) }));
+    return alternatives.map((o) => ({
+      value: o.const as EnumOption['value'],
+      ...(o.title ? { titleKey: o.title } : {}),
+    }));
   }
   if (field.enum?.length) return field.enum.filter((v) => v !== null).map((v) => ({ value: v as EnumOption['value'] }));
   return undefined;
@@ -82,7 +85,12 @@ export function resolveColumnFormat(column: GridColumn, schema: JSONSchema7): Co
   };
 }
 
-function deriveKind(pointer: string, field: JSONSchema7 | undefined, reference: string | undefined, options: EnumOption[] | undefined): CellKind {
+function deriveKind(
+  pointer: string,
+  field: JSONSchema7 | undefined,
+  reference: string | undefined,
+  options: EnumOption[] | undefined,
+): CellKind {
   if (pointer === '/status') return 'status';
   if (!field || pointer === '/id') return 'text';
   if (reference) return 'reference';
@@ -114,8 +122,12 @@ export interface ZonedParts {
 export function tashkentParts(instant: Date): ZonedParts {
   const local = new Date(instant.getTime() + BUSINESS_UTC_OFFSET_MINUTES * 60_000);
   return {
-    year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate(),
-    hour: local.getUTCHours(), minute: local.getUTCMinutes(), second: local.getUTCSeconds(),
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
   };
 }
 

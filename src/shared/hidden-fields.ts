@@ -9,7 +9,8 @@ import { pointerSegments, valueAt } from './pointer.ts';
 
 type Data = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Data =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Whether the field at `pointer` is hidden: it is one of `hidden`, or lies inside one (a hidden

@@ -4,8 +4,23 @@
  * (src/app/shell/icons.tsx) has exactly these keys.
  */
 export const MENU_ICON_NAMES = [
-  'BoxMultiple', 'Building', 'DataBarVertical', 'DocumentBulletList', 'Gavel', 'Home', 'Megaphone', 'Pill', 'ShieldCheckmark',
-  'People', 'Chat', 'Organization', 'Send', 'Search', 'Calendar', 'Database', 'QuestionCircle',
+  'BoxMultiple',
+  'Building',
+  'DataBarVertical',
+  'DocumentBulletList',
+  'Gavel',
+  'Home',
+  'Megaphone',
+  'Pill',
+  'ShieldCheckmark',
+  'People',
+  'Chat',
+  'Organization',
+  'Send',
+  'Search',
+  'Calendar',
+  'Database',
+  'QuestionCircle',
 ] as const;
 
 /** A menu icon name. */

@@ -5,7 +5,8 @@
 
 type Data = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Data =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Equal as JSON values, whatever the order of object keys (an absent field equals an absent one).
@@ -15,7 +16,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameJson(v, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((v, i) => sameJson(v, (b as unknown[])[i]));
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].every((k) => sameJson((a as Data)[k], (b as Data)[k]));
 }
@@ -33,7 +35,10 @@ export function changedPointers(before: unknown, after: unknown, at = ''): strin
   for (const key of [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()) {
     if (sameJson(b[key], a[key])) continue;
     const pointer = `${at}/${key}`;
-    const nested = (isObject(b[key]) || b[key] === undefined) && (isObject(a[key]) || a[key] === undefined) ? changedPointers(b[key], a[key], pointer) : [];
+    const nested =
+      (isObject(b[key]) || b[key] === undefined) && (isObject(a[key]) || a[key] === undefined)
+        ? changedPointers(b[key], a[key], pointer)
+        : [];
     out.push(...(nested.length ? nested : [pointer]));
   }
   return out;

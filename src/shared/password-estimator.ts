@@ -17,11 +17,51 @@ import type { PasswordEstimator } from './password-policy.ts';
  * only), most likely first: zxcvbn ranks a word by its position.
  */
 const REGIONAL_WORDS = [
-  'parol', 'пароль', 'парол', 'uzbekistan', 'ozbekiston', "o'zbekiston", 'узбекистан', 'ўзбекистон', 'toshkent', 'tashkent',
-  'ташкент', 'тошкент', 'samarqand', 'samarkand', 'самарканд', 'buxoro', 'bukhara', 'бухара', 'andijon', 'andijan',
-  'namangan', 'fargona', 'fergana', 'qarshi', 'navoiy', 'jizzax', 'termiz', 'nukus', 'xorazm', 'khorezm', 'urganch',
-  'guliston', 'chilonzor', 'yunusobod', 'salom', 'assalomu', 'privet', 'привет', 'sevgi', 'muhabbat', 'любовь',
-  'raqobat', 'portal', 'admin', 'administrator',
+  'parol',
+  'пароль',
+  'парол',
+  'uzbekistan',
+  'ozbekiston',
+  "o'zbekiston",
+  'узбекистан',
+  'ўзбекистон',
+  'toshkent',
+  'tashkent',
+  'ташкент',
+  'тошкент',
+  'samarqand',
+  'samarkand',
+  'самарканд',
+  'buxoro',
+  'bukhara',
+  'бухара',
+  'andijon',
+  'andijan',
+  'namangan',
+  'fargona',
+  'fergana',
+  'qarshi',
+  'navoiy',
+  'jizzax',
+  'termiz',
+  'nukus',
+  'xorazm',
+  'khorezm',
+  'urganch',
+  'guliston',
+  'chilonzor',
+  'yunusobod',
+  'salom',
+  'assalomu',
+  'privet',
+  'привет',
+  'sevgi',
+  'muhabbat',
+  'любовь',
+  'raqobat',
+  'portal',
+  'admin',
+  'administrator',
 ];
 
 /**
@@ -30,7 +70,10 @@ const REGIONAL_WORDS = [
  * @example const estimate = createPasswordEstimator(); estimate('12345678', []).score // 0
  */
 export function createPasswordEstimator(): PasswordEstimator {
-  const zxcvbn = new ZxcvbnFactory({ dictionary: { ...dictionary, regional: REGIONAL_WORDS }, graphs: adjacencyGraphs });
+  const zxcvbn = new ZxcvbnFactory({
+    dictionary: { ...dictionary, regional: REGIONAL_WORDS },
+    graphs: adjacencyGraphs,
+  });
   return (password, userInputs) => {
     const { score, feedback } = zxcvbn.check(password, [...userInputs]);
     return { score, warning: feedback.warning, suggestions: feedback.suggestions };

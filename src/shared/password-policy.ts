@@ -82,14 +82,40 @@ export interface PasswordVerdict {
 
 /** zxcvbn's warning ids, each with a key `passwordPolicy.guessable.<id>` in every locale. */
 export const PASSWORD_WARNINGS = [
-  'straightRow', 'keyPattern', 'simpleRepeat', 'extendedRepeat', 'sequences', 'recentYears', 'dates', 'topTen',
-  'topHundred', 'common', 'similarToCommon', 'wordByItself', 'namesByThemselves', 'commonNames', 'userInputs', 'pwned',
+  'straightRow',
+  'keyPattern',
+  'simpleRepeat',
+  'extendedRepeat',
+  'sequences',
+  'recentYears',
+  'dates',
+  'topTen',
+  'topHundred',
+  'common',
+  'similarToCommon',
+  'wordByItself',
+  'namesByThemselves',
+  'commonNames',
+  'userInputs',
+  'pwned',
 ] as const;
 
 /** zxcvbn's suggestion ids, each with a key `passwordPolicy.suggestion.<id>` in every locale. */
 export const PASSWORD_SUGGESTIONS = [
-  'l33t', 'reverseWords', 'allUppercase', 'capitalization', 'dates', 'recentYears', 'associatedYears', 'sequences',
-  'repeated', 'longerKeyboardPattern', 'anotherWord', 'useWords', 'noNeed', 'pwned',
+  'l33t',
+  'reverseWords',
+  'allUppercase',
+  'capitalization',
+  'dates',
+  'recentYears',
+  'associatedYears',
+  'sequences',
+  'repeated',
+  'longerKeyboardPattern',
+  'anotherWord',
+  'useWords',
+  'noNeed',
+  'pwned',
 ] as const;
 
 const warnings: ReadonlySet<string> = new Set(PASSWORD_WARNINGS);
@@ -100,7 +126,11 @@ export const guessableKey = (warning: string | null | undefined): string =>
   `passwordPolicy.guessable.${warning && warnings.has(warning) ? warning : 'other'}`;
 
 const text = (value: unknown): string | undefined =>
-  (typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined);
+  typeof value === 'string' && value.trim()
+    ? value.trim()
+    : typeof value === 'number' && Number.isFinite(value)
+      ? String(value)
+      : undefined;
 
 /** Case- and width-insensitive form for "contains" (`Ｄilnoza` is `dilnoza`). */
 const fold = (value: string): string => value.normalize('NFKC').toLowerCase();
@@ -112,7 +142,11 @@ const PHONE = /^[+]?[0-9][0-9 ()-]{6,}$/;
  * every value zxcvbn should treat as the person's own (user inputs).
  * @example identifiersOf({ login: 'aziz@mail.uz', related: ['Karimov'] }) // { username: undefined, emailName: 'aziz', userInputs: ['aziz@mail.uz', 'aziz', 'Karimov'] }
  */
-export function identifiersOf(identity: PasswordIdentity): { username: string | undefined; emailName: string | undefined; userInputs: string[] } {
+export function identifiersOf(identity: PasswordIdentity): {
+  username: string | undefined;
+  emailName: string | undefined;
+  userInputs: string[];
+} {
   const login = text(identity.login);
   const loginRole = !login ? undefined : login.includes('@') ? 'email' : PHONE.test(login) ? 'related' : 'username';
   const username = text(identity.username) ?? (loginRole === 'username' ? login : undefined);
@@ -124,26 +158,40 @@ export function identifiersOf(identity: PasswordIdentity): { username: string | 
 }
 
 const contains = (password: string, identifier: string | undefined): boolean =>
-  identifier !== undefined && [...identifier].length >= PASSWORD_POLICY.minIdentifierLength && fold(password).includes(fold(identifier));
+  identifier !== undefined &&
+  [...identifier].length >= PASSWORD_POLICY.minIdentifierLength &&
+  fold(password).includes(fold(identifier));
 
 /**
  * The policy's verdict on a new password: length, then the identifiers, then zxcvbn's score.
  * Without an estimator only the first two rules run (`pending` when they pass).
  * @example evaluatePassword('dilnoza-2024-spring', { username: 'dilnoza' }, estimator).problem // { key: 'passwordPolicy.containsUsername', params: {} }
  */
-export function evaluatePassword(password: unknown, identity: PasswordIdentity, estimate?: PasswordEstimator): PasswordVerdict {
-  const refuse = (key: string, params: Record<string, unknown> = {}): PasswordVerdict =>
-    ({ acceptable: false, problem: { key, params }, score: 0, suggestions: [], pending: false });
+export function evaluatePassword(
+  password: unknown,
+  identity: PasswordIdentity,
+  estimate?: PasswordEstimator,
+): PasswordVerdict {
+  const refuse = (key: string, params: Record<string, unknown> = {}): PasswordVerdict => ({
+    acceptable: false,
+    problem: { key, params },
+    score: 0,
+    suggestions: [],
+    pending: false,
+  });
   const value = typeof password === 'string' ? password : '';
   const length = [...value].length;
-  if (length < PASSWORD_POLICY.minLength) return refuse('passwordPolicy.tooShort', { min: PASSWORD_POLICY.minLength, length });
+  if (length < PASSWORD_POLICY.minLength)
+    return refuse('passwordPolicy.tooShort', { min: PASSWORD_POLICY.minLength, length });
   if (length > PASSWORD_POLICY.maxLength) return refuse('passwordPolicy.tooLong', { max: PASSWORD_POLICY.maxLength });
   const { username, emailName, userInputs } = identifiersOf(identity);
   if (contains(value, username)) return refuse('passwordPolicy.containsUsername');
   if (contains(value, emailName)) return refuse('passwordPolicy.containsEmail');
   if (!estimate) return { acceptable: false, problem: undefined, score: undefined, suggestions: [], pending: true };
   const result = estimate(value, userInputs);
-  const suggestions = result.suggestions.filter((s) => suggestionIds.has(s)).map((s) => `passwordPolicy.suggestion.${s}`);
+  const suggestions = result.suggestions
+    .filter((s) => suggestionIds.has(s))
+    .map((s) => `passwordPolicy.suggestion.${s}`);
   const acceptable = result.score >= PASSWORD_POLICY.minScore;
   return {
     acceptable,

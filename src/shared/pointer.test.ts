@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { escapeSegment, getAtPointer, objectAt, pointerSegments, setAt, sqlJson, sqlPath, sqlText, toPointer, unescapeSegment, valueAt } from './pointer.ts';
+import {
+  escapeSegment,
+  getAtPointer,
+  objectAt,
+  pointerSegments,
+  setAt,
+  sqlJson,
+  sqlPath,
+  sqlText,
+  toPointer,
+  unescapeSegment,
+  valueAt,
+} from './pointer.ts';
 
 describe('JSON pointer segments', () => {
   it('escapes ~ before / and unescapes in the reverse order (RFC 6901)', () => {

@@ -8,7 +8,8 @@
 
 type Data = Record<string, unknown>;
 
-const isPlainObject = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Data =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Escapes one segment for a pointer: `~` → `~0`, then `/` → `~1` (the RFC's order).
@@ -32,7 +33,8 @@ export const pointerSegments = (pointer: string): string[] => pointer.split('/')
  * The pointer of these segments, each escaped; no segments is the root `''`.
  * @example toPointer(['participants', 0, 'a/b']) // '/participants/0/a~1b'
  */
-export const toPointer = (segments: ReadonlyArray<string | number>): string => segments.map((s) => `/${escapeSegment(String(s))}`).join('');
+export const toPointer = (segments: ReadonlyArray<string | number>): string =>
+  segments.map((s) => `/${escapeSegment(String(s))}`).join('');
 
 /**
  * A record field's value: follows plain objects only, as lists, rules and exports address
@@ -102,7 +104,8 @@ function arrayElement(segment: string): string {
  * @example sqlPath('/pharmacy/stir') // "'{pharmacy,stir}'"
  * @example sqlPath("/a b/it's") // `'{"a b",it''s}'`
  */
-export const sqlPath = (pointer: string): string => `'{${pointerSegments(pointer).map(arrayElement).join(',').replace(/'/g, "''")}}'`;
+export const sqlPath = (pointer: string): string =>
+  `'{${pointerSegments(pointer).map(arrayElement).join(',').replace(/'/g, "''")}}'`;
 
 /**
  * SQL reading the field at `pointer` of a jsonb column as text (`#>>`), parenthesised so it

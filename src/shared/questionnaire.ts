@@ -85,13 +85,31 @@ export function answerSchema(questions: Question[], title?: string): JSONSchema7
         properties[q.key] = { type: 'integer', title: q.text, oneOf: choices(q) };
         break;
       case 'multiple':
-        properties[q.key] = { type: 'array', title: q.text, uniqueItems: true, ...(q.required ? { minItems: 1 } : {}), items: { type: 'integer', oneOf: choices(q) } };
+        properties[q.key] = {
+          type: 'array',
+          title: q.text,
+          uniqueItems: true,
+          ...(q.required ? { minItems: 1 } : {}),
+          items: { type: 'integer', oneOf: choices(q) },
+        };
         break;
       case 'rating':
-        properties[q.key] = { type: 'integer', title: q.text, oneOf: Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => ({ const: RATING_MIN + i, title: String(RATING_MIN + i) })) };
+        properties[q.key] = {
+          type: 'integer',
+          title: q.text,
+          oneOf: Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => ({
+            const: RATING_MIN + i,
+            title: String(RATING_MIN + i),
+          })),
+        };
         break;
       default:
-        properties[q.key] = { type: 'string', title: q.text, maxLength: MAX_TEXT_ANSWER, ...(q.required ? { minLength: 1 } : {}) };
+        properties[q.key] = {
+          type: 'string',
+          title: q.text,
+          maxLength: MAX_TEXT_ANSWER,
+          ...(q.required ? { minLength: 1 } : {}),
+        };
     }
   }
   return { type: 'object', ...(title ? { title } : {}), additionalProperties: false, required, properties };
@@ -101,10 +119,14 @@ export function answerSchema(questions: Question[], title?: string): JSONSchema7
 export function answerUiSchema(questions: Question[]): Record<string, unknown> {
   const ui: Record<string, unknown> = { 'ui:order': questions.map((q) => q.key) };
   for (const q of questions) {
-    ui[q.key] = q.type === 'single' ? { 'ui:widget': 'radio' }
-      : q.type === 'multiple' ? { 'ui:widget': 'checkboxes' }
-        : q.type === 'rating' ? { 'ui:widget': 'radio', 'ui:options': { inline: true } }
-          : { 'ui:widget': 'textarea' };
+    ui[q.key] =
+      q.type === 'single'
+        ? { 'ui:widget': 'radio' }
+        : q.type === 'multiple'
+          ? { 'ui:widget': 'checkboxes' }
+          : q.type === 'rating'
+            ? { 'ui:widget': 'radio', 'ui:options': { inline: true } }
+            : { 'ui:widget': 'textarea' };
   }
   return ui;
 }
@@ -113,19 +135,27 @@ export function answerUiSchema(questions: Question[]): Record<string, unknown> {
  * Scores valid answers: a question is right when exactly its correct options were chosen.
  * Unscored questions (no option marked correct) count for nothing.
  */
-export function scoreAnswers(questions: Question[], answers: Answers): { score: number; maxScore: number; results: QuestionScore[] } {
+export function scoreAnswers(
+  questions: Question[],
+  answers: Answers,
+): { score: number; maxScore: number; results: QuestionScore[] } {
   const results: QuestionScore[] = [];
   for (const q of questions.filter(isScored)) {
     const correctOptions = (q.options ?? []).flatMap((o, i) => (o.correct ? [i] : []));
     const given = answers[q.key];
     const chosen = Array.isArray(given) ? [...given].sort((a, b) => a - b) : typeof given === 'number' ? [given] : [];
-    results.push({ key: q.key, correct: chosen.length === correctOptions.length && chosen.every((c, i) => c === correctOptions[i]), correctOptions });
+    results.push({
+      key: q.key,
+      correct: chosen.length === correctOptions.length && chosen.every((c, i) => c === correctOptions[i]),
+      correctOptions,
+    });
   }
   return { score: results.filter((r) => r.correct).length, maxScore: results.length, results };
 }
 
 /** Whether `score` of `maxScore` reaches a pass mark in percent. */
-export const passes = (score: number, maxScore: number, passMark: number): boolean => maxScore > 0 && (score * 100) / maxScore >= passMark;
+export const passes = (score: number, maxScore: number, passMark: number): boolean =>
+  maxScore > 0 && (score * 100) / maxScore >= passMark;
 
 /** One stored answer: the question's text and a readable value beside the raw choices. */
 export interface StoredAnswer {
@@ -145,6 +175,13 @@ export function storedAnswers(questions: Question[], answers: Answers): StoredAn
     if (q.type === 'rating') return [{ key: q.key, question: q.text, value: String(given), rating: Number(given) }];
     if (q.type === 'text') return [{ key: q.key, question: q.text, value: String(given) }];
     const picked = Array.isArray(given) ? given : [given as number];
-    return [{ key: q.key, question: q.text, value: picked.map((i) => options[i]?.text ?? String(i)).join('; '), choices: picked }];
+    return [
+      {
+        key: q.key,
+        question: q.text,
+        value: picked.map((i) => options[i]?.text ?? String(i)).join('; '),
+        choices: picked,
+      },
+    ];
   });
 }

@@ -15,8 +15,20 @@ import { dataOf } from '../support/records.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { AUDIT_VALUE_CHARS } from '../../src/server/store/audit-trail.ts';
 
-interface Change { pointer: string; old?: unknown; new?: unknown; truncated?: string[]; redacted?: boolean }
-interface Entry { id: number; action: string; actor: string | null; changed: string[]; diff?: Change[] }
+interface Change {
+  pointer: string;
+  old?: unknown;
+  new?: unknown;
+  truncated?: string[];
+  redacted?: boolean;
+}
+interface Entry {
+  id: number;
+  action: string;
+  actor: string | null;
+  changed: string[];
+  diff?: Change[];
+}
 
 for (const backend of backends()) {
   describe.skipIf(!backend.available)(`the audit trail on ${backend.name}`, () => {
@@ -38,7 +50,11 @@ for (const backend of backends()) {
     const reordered = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(reordered);
       if (value === null || typeof value !== 'object') return value;
-      return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)]));
+      return Object.fromEntries(
+        Object.entries(value)
+          .reverse()
+          .map(([k, v]) => [k, reordered(v)]),
+      );
     };
 
     it('audits a no-op update as changing nothing, and keeps old → new values of what did change', async () => {
@@ -48,14 +64,19 @@ for (const backend of backends()) {
       const id = created.body.id as number;
       const [made] = await trail('/api/appeal', id);
       expect(made!.action).toBe('create');
-      expect(made!.diff).toEqual(expect.arrayContaining([
-        { pointer: '/customer/pnfl', new: (input.customer as Record<string, unknown>).pnfl },
-        { pointer: '/shortDescription', new: input.shortDescription },
-      ]));
+      expect(made!.diff).toEqual(
+        expect.arrayContaining([
+          { pointer: '/customer/pnfl', new: (input.customer as Record<string, unknown>).pnfl },
+          { pointer: '/shortDescription', new: input.shortDescription },
+        ]),
+      );
       expect(made!.diff!.every((c) => !('old' in c))).toBe(true);
 
       // The stored record sent back with its keys in another order: saved (the version moves on), nothing changed.
-      const same = await call('PUT', `/api/appeal/update/${id}`, { ...(reordered(dataOf(created.body)) as Record<string, unknown>), version: created.body.version });
+      const same = await call('PUT', `/api/appeal/update/${id}`, {
+        ...(reordered(dataOf(created.body)) as Record<string, unknown>),
+        version: created.body.version,
+      });
       expect(same.status, JSON.stringify(same.body)).toBe(200);
       expect(same.body.version).toBe(created.body.version + 1);
       const [noop] = await trail('/api/appeal', id);
@@ -63,7 +84,12 @@ for (const backend of backends()) {
 
       const customer = { ...(input.customer as Record<string, unknown>), name: 'Botir' };
       const { email, ...withoutEmail } = dataOf(same.body);
-      const changed = await call('PUT', `/api/appeal/update/${id}`, { ...withoutEmail, customer, shortDescription: 'Chek berilmadi', version: same.body.version });
+      const changed = await call('PUT', `/api/appeal/update/${id}`, {
+        ...withoutEmail,
+        customer,
+        shortDescription: 'Chek berilmadi',
+        version: same.body.version,
+      });
       expect(changed.status, JSON.stringify(changed.body)).toBe(200);
       const [edit] = await trail('/api/appeal', id);
       expect(edit).toMatchObject({ action: 'update', changed: ['customer', 'email', 'shortDescription'] });
@@ -73,20 +99,35 @@ for (const backend of backends()) {
         { pointer: '/shortDescription', old: input.shortDescription, new: 'Chek berilmadi' },
       ]);
 
-      const taken = await call('POST', `/api/appeal/transition/${id}`, { event: 'TAKE_FOR_REVIEW', version: changed.body.version });
+      const taken = await call('POST', `/api/appeal/transition/${id}`, {
+        event: 'TAKE_FOR_REVIEW',
+        version: changed.body.version,
+      });
       expect(taken.status, JSON.stringify(taken.body)).toBe(200);
       const [step] = await trail('/api/appeal', id);
       expect(step!.action).toBe('transition');
       expect(step!.changed).toEqual(expect.arrayContaining(['status', 'reviewDeadline']));
-      expect(step!.diff).toEqual(expect.arrayContaining([
-        { pointer: '/reviewDeadline', new: taken.body.reviewDeadline },
-        { pointer: '/status', old: created.body.status, new: 'UNDER_REVIEW' },
-      ]));
+      expect(step!.diff).toEqual(
+        expect.arrayContaining([
+          { pointer: '/reviewDeadline', new: taken.body.reviewDeadline },
+          { pointer: '/status', old: created.body.status, new: 'UNDER_REVIEW' },
+        ]),
+      );
     });
 
     it('keeps a long value shortened and marked, and a deleted record’s last values', async () => {
-      const founders = Array.from({ length: 120 }, (_, i) => ({ founderType: 'INDIVIDUAL', name: `Muassis ${i} — to‘liq ismi sharifi bilan`, pinfl: `3120589${String(1000000 + i).slice(-7)}`, sharePercent: 0.5 }));
-      const created = await call('POST', '/api/contractor/create', { name: '“Katta Ulush” MChJ', stir: '301112223', regionId: 1, founders });
+      const founders = Array.from({ length: 120 }, (_, i) => ({
+        founderType: 'INDIVIDUAL',
+        name: `Muassis ${i} — to‘liq ismi sharifi bilan`,
+        pinfl: `3120589${String(1000000 + i).slice(-7)}`,
+        sharePercent: 0.5,
+      }));
+      const created = await call('POST', '/api/contractor/create', {
+        name: '“Katta Ulush” MChJ',
+        stir: '301112223',
+        regionId: 1,
+        founders,
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       expect(JSON.stringify(founders).length).toBeGreaterThan(AUDIT_VALUE_CHARS);
       const [made] = await trail('/api/contractor', created.body.id);
@@ -96,14 +137,26 @@ for (const backend of backends()) {
       expect(made!.diff!.find((c) => c.pointer === '/name')).toEqual({ pointer: '/name', new: '“Katta Ulush” MChJ' });
 
       // The stored record's own key order (jsonb's) is what a delete keeps the start of.
-      const { rows: [row] } = await app.db.query<{ founders: unknown }>(`SELECT data -> 'founders' AS founders FROM ${app.tables.get('contractor')!.table} WHERE id = $1`, [created.body.id]);
+      const {
+        rows: [row],
+      } = await app.db.query<{ founders: unknown }>(
+        `SELECT data -> 'founders' AS founders FROM ${app.tables.get('contractor')!.table} WHERE id = $1`,
+        [created.body.id],
+      );
       const stored = JSON.stringify(row!.founders);
       expect((await call('DELETE', `/api/contractor/delete/${created.body.id}`)).status).toBe(200);
       const { rows } = await app.db.query<{ changed: string[]; diff: Change[]; size: number }>(
-        `SELECT changed, diff, octet_length(diff::text) AS size FROM audit_log WHERE entity = 'contractor' AND record_id = $1 AND action = 'delete'`, [created.body.id]);
+        `SELECT changed, diff, octet_length(diff::text) AS size FROM audit_log WHERE entity = 'contractor' AND record_id = $1 AND action = 'delete'`,
+        [created.body.id],
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]!.changed).toEqual(['founders', 'name', 'regionId', 'stir']);
-      expect(rows[0]!.diff).toEqual(expect.arrayContaining([{ pointer: '/stir', old: '301112223' }, { pointer: '/founders', old: stored.slice(0, AUDIT_VALUE_CHARS), truncated: ['old'] }]));
+      expect(rows[0]!.diff).toEqual(
+        expect.arrayContaining([
+          { pointer: '/stir', old: '301112223' },
+          { pointer: '/founders', old: stored.slice(0, AUDIT_VALUE_CHARS), truncated: ['old'] },
+        ]),
+      );
       // Bounded: the long value is cut, not stored whole.
       expect(rows[0]!.size).toBeLessThan(4 * AUDIT_VALUE_CHARS);
     });
@@ -112,7 +165,10 @@ for (const backend of backends()) {
       const created = await call('POST', '/api/appeal/create', appealInput(12));
       expect(created.status).toBe(200);
       await app.db.query('ALTER TABLE audit_log DROP COLUMN diff');
-      await app.db.query(`INSERT INTO audit_log (actor, entity, record_id, action, changed) VALUES ('1', 'appeal', $1, 'update', '{phone}')`, [created.body.id]);
+      await app.db.query(
+        `INSERT INTO audit_log (actor, entity, record_id, action, changed) VALUES ('1', 'appeal', $1, 'update', '{phone}')`,
+        [created.body.id],
+      );
       await migrate(app.db, app.definitions, app.migrations.list());
       await migrate(app.db, app.definitions, app.migrations.list());
       const [legacy, made] = await trail('/api/appeal', created.body.id);
@@ -121,9 +177,15 @@ for (const backend of backends()) {
       expect(made).toMatchObject({ action: 'create' });
       expect(made!.diff).toBeUndefined();
       // New rows keep their values again.
-      const next = await call('PUT', `/api/appeal/update/${created.body.id}`, { ...dataOf(created.body), phone: '+99890-555-44-33', version: created.body.version });
+      const next = await call('PUT', `/api/appeal/update/${created.body.id}`, {
+        ...dataOf(created.body),
+        phone: '+99890-555-44-33',
+        version: created.body.version,
+      });
       expect(next.status, JSON.stringify(next.body)).toBe(200);
-      expect((await trail('/api/appeal', created.body.id))[0]!.diff).toEqual([{ pointer: '/phone', old: created.body.phone, new: '+99890-555-44-33' }]);
+      expect((await trail('/api/appeal', created.body.id))[0]!.diff).toEqual([
+        { pointer: '/phone', old: created.body.phone, new: '+99890-555-44-33' },
+      ]);
     });
   });
 }

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
-import { FIRST_WAIT_SECONDS, FORGET_AFTER_SECONDS, IP_FAILURES, MAX_WAIT_SECONDS, USERNAME_FAILURES } from '../../src/server/auth/throttle.ts';
+import {
+  FIRST_WAIT_SECONDS,
+  FORGET_AFTER_SECONDS,
+  IP_FAILURES,
+  MAX_WAIT_SECONDS,
+  USERNAME_FAILURES,
+} from '../../src/server/auth/throttle.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -29,16 +35,44 @@ for (const backend of backends()) {
     /** A fresh address, so that only the username's own count is tested. */
     const freshIp = () => `10.50.${Math.floor((addresses += 1) / 250)}.${(addresses % 250) + 1}`;
     const signIn = (username: string, password: string, ip: string, locale = 'en') =>
-      app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password }, headers: { authorization: '', 'accept-language': locale }, remoteAddress: ip });
+      app.inject({
+        method: 'POST',
+        url: '/api/auth-payload',
+        payload: { username, password },
+        headers: { authorization: '', 'accept-language': locale },
+        remoteAddress: ip,
+      });
     const userNamed = async (username: string) => {
-      const created = await app.inject({ method: 'POST', url: '/api/portal-user/create', payload: { username, firstName: 'Throttle', lastName: 'Test', isOuter: false, canLogin: true, roles: ['employee'] } });
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/portal-user/create',
+        payload: {
+          username,
+          firstName: 'Throttle',
+          lastName: 'Test',
+          isOuter: false,
+          canLogin: true,
+          roles: ['employee'],
+        },
+      });
       expect(created.statusCode, created.body).toBe(200);
-      expect((await app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { userId: created.json().id, password: PASSWORD } })).statusCode).toBe(200);
+      expect(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/auth/set-password',
+            payload: { userId: created.json().id, password: PASSWORD },
+          })
+        ).statusCode,
+      ).toBe(200);
       return username;
     };
     /** `count` failed sign-ins of the username, each from a fresh address; each must be let through (401). */
     const fail = async (username: string, count: number) => {
-      for (let i = 0; i < count; i++) expect((await signIn(username, 'wrong password!', freshIp())).statusCode, `failure ${i + 1} of ${count}`).toBe(401);
+      for (let i = 0; i < count; i++)
+        expect((await signIn(username, 'wrong password!', freshIp())).statusCode, `failure ${i + 1} of ${count}`).toBe(
+          401,
+        );
     };
     /** The next try is refused with 429 and this Retry-After. */
     const expectWait = async (username: string, seconds: number) => {
@@ -50,7 +84,8 @@ for (const backend of backends()) {
     it(`slows an address down after ${IP_FAILURES} failures at distinct usernames; one's own account does not wash them out`, async () => {
       const mine = await userNamed('throttle-ip-owner');
       const ip = '10.40.0.1';
-      for (let i = 0; i < IP_FAILURES - 1; i++) expect((await signIn(`sprayed-${i}`, 'guessed password', ip)).statusCode).toBe(401);
+      for (let i = 0; i < IP_FAILURES - 1; i++)
+        expect((await signIn(`sprayed-${i}`, 'guessed password', ip)).statusCode).toBe(401);
       // A success of one's own account forgives only that account's failures, not the tries at others.
       expect((await signIn(mine, PASSWORD, ip)).statusCode).toBe(200);
       expect((await signIn(`sprayed-${IP_FAILURES}`, 'guessed password', ip)).statusCode).toBe(401);
@@ -91,7 +126,10 @@ for (const backend of backends()) {
       expect((await signIn(name, PASSWORD, freshIp())).statusCode).toBe(200);
       await fail(name, USERNAME_FAILURES);
       await expectWait(name, FIRST_WAIT_SECONDS);
-      const log = await app.db.query<{ at: Date }>(`SELECT at FROM login_attempt WHERE username = $1 ORDER BY id DESC LIMIT 1`, [name]);
+      const log = await app.db.query<{ at: Date }>(
+        `SELECT at FROM login_attempt WHERE username = $1 ORDER BY id DESC LIMIT 1`,
+        [name],
+      );
       // Attempts are logged at the app's clock (UTC), the same the waits are measured with.
       expect(new Date(log.rows[0]!.at).getTime()).toBe(now);
     });

@@ -27,21 +27,56 @@ for (const backend of backends()) {
     beforeAll(async () => {
       ({ app, close } = await startTestApp(backend.name));
       const upload = multipart([{ name: 'summons.pdf', type: 'application/pdf', content: PDF }]);
-      fileId = (await app.inject({ method: 'POST', url: '/api/file-entity/save/court-notice', ...upload })).json().list[0].id;
-      notice = (await app.inject({ method: 'POST', url: '/api/court-notice/create', payload: noticeInput({ recipientPinfl: '31205891234567', files: [fileId] }) })).json();
-      await app.inject({ method: 'POST', url: '/api/court-notice/create', payload: noticeInput({ recipientPinfl: '31205890000001', caseNumber: '2-9/2026' }) });
-      await app.inject({ method: 'POST', url: '/api/court-notice/create', payload: noticeInput({ recipientPinfl: undefined, recipientStir: '301234567', kind: 'DECISION' }) });
-      recipient = await createStaff(app, 'recipient1', ['citizen'], { isOuter: true, pinfl: '31205891234567', identityVerified: true });
-      stranger = await createStaff(app, 'stranger1', ['citizen'], { isOuter: true, pinfl: '31205899999999', identityVerified: true });
-      business = await createStaff(app, 'business1', ['business'], { isOuter: true, tin: '301234567', identityVerified: true });
+      fileId = (await app.inject({ method: 'POST', url: '/api/file-entity/save/court-notice', ...upload })).json()
+        .list[0].id;
+      notice = (
+        await app.inject({
+          method: 'POST',
+          url: '/api/court-notice/create',
+          payload: noticeInput({ recipientPinfl: '31205891234567', files: [fileId] }),
+        })
+      ).json();
+      await app.inject({
+        method: 'POST',
+        url: '/api/court-notice/create',
+        payload: noticeInput({ recipientPinfl: '31205890000001', caseNumber: '2-9/2026' }),
+      });
+      await app.inject({
+        method: 'POST',
+        url: '/api/court-notice/create',
+        payload: noticeInput({ recipientPinfl: undefined, recipientStir: '301234567', kind: 'DECISION' }),
+      });
+      recipient = await createStaff(app, 'recipient1', ['citizen'], {
+        isOuter: true,
+        pinfl: '31205891234567',
+        identityVerified: true,
+      });
+      stranger = await createStaff(app, 'stranger1', ['citizen'], {
+        isOuter: true,
+        pinfl: '31205899999999',
+        identityVerified: true,
+      });
+      business = await createStaff(app, 'business1', ['business'], {
+        isOuter: true,
+        tin: '301234567',
+        identityVerified: true,
+      });
       unproven = await createStaff(app, 'unproven1', ['citizen'], { isOuter: true, pinfl: '31205890000001' });
     }, 120_000);
     afterAll(async () => close?.());
 
     const as = (who: { token: string } | null, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-      app.inject({ method, url, payload: payload as never, headers: { authorization: who ? `Bearer ${who.token}` : '', 'accept-language': 'en' } });
+      app.inject({
+        method,
+        url,
+        payload: payload as never,
+        headers: { authorization: who ? `Bearer ${who.token}` : '', 'accept-language': 'en' },
+      });
     const stats = async () => (await as(null, 'GET', STATS)).json() as { downloaded: number; downloadedToday: number };
-    const downloadedAt = async () => (await app.inject({ method: 'GET', url: `/api/court-notice/get/${notice.id}` })).json().downloadedAt as string | undefined;
+    const downloadedAt = async () =>
+      (await app.inject({ method: 'GET', url: `/api/court-notice/get/${notice.id}` })).json().downloadedAt as
+        | string
+        | undefined;
 
     it('shows each outer user only the notices addressed to them', async () => {
       const mine = await as(recipient, 'POST', '/api/court-notice/list-search', {});
@@ -54,7 +89,10 @@ for (const backend of backends()) {
       expect(byStir.json().list.map((r: { recipientStir: string }) => r.recipientStir)).toEqual(['301234567']);
       // Reading is all a recipient may do.
       const current = (await as(recipient, 'GET', `/api/court-notice/get/${notice.id}`)).json();
-      expect((await as(recipient, 'PUT', `/api/court-notice/update/${notice.id}`, { ...current, note: 'mine now' })).statusCode).toBe(403);
+      expect(
+        (await as(recipient, 'PUT', `/api/court-notice/update/${notice.id}`, { ...current, note: 'mine now' }))
+          .statusCode,
+      ).toBe(403);
     });
 
     it('does not count a PINFL that was only typed in at registration (identityVerified unset)', async () => {
@@ -78,7 +116,10 @@ for (const backend of backends()) {
       const stamped = await downloadedAt();
       expect(stamped).toMatch(/^\d{4}-\d{2}-\d{2}T/);
       expect(await stats()).toMatchObject({ downloaded: 1, downloadedToday: 1 });
-      const audit = await app.db.query<{ actor: string | null; changed: string[] }>(`SELECT actor, changed FROM audit_log WHERE entity = 'court-notice' AND record_id = $1 AND action = 'update'`, [notice.id]);
+      const audit = await app.db.query<{ actor: string | null; changed: string[] }>(
+        `SELECT actor, changed FROM audit_log WHERE entity = 'court-notice' AND record_id = $1 AND action = 'update'`,
+        [notice.id],
+      );
       expect(audit.rows).toHaveLength(1);
       expect(audit.rows[0]!.actor).toBeNull();
       expect(audit.rows[0]!.changed).toEqual([expect.stringContaining('downloadedAt')]);

@@ -35,10 +35,18 @@ for (const backend of backends()) {
         const line = printed.split('\n').find((l) => l.trim().startsWith(`${role.code} `));
         expect(line, `printed line of ${role.code}`).toBeTruthy();
         const password = line!.trim().split(/\s+/)[1]!;
-        const res = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username: role.code, password }, headers: { authorization: '' }, remoteAddress: `10.88.${access.roles.indexOf(role)}.1` });
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/auth-payload',
+          payload: { username: role.code, password },
+          headers: { authorization: '' },
+          remoteAddress: `10.88.${access.roles.indexOf(role)}.1`,
+        });
         expect(res.statusCode, `${role.code}: ${res.body}`).toBe(200);
         // A role that may grant roles also brings the delegated user administration's marker.
-        const marker = role.mayGrantRoles?.length ? [delegationPermission(app.definitions.entities.get(access.userEntity)!.manifest.subject)] : [];
+        const marker = role.mayGrantRoles?.length
+          ? [delegationPermission(app.definitions.entities.get(access.userEntity)!.manifest.subject)]
+          : [];
         expect([...res.json().permissions].sort()).toEqual([...new Set([...role.permissions, ...marker])].sort());
         const user = await app.inject({ method: 'GET', url: `/api/portal-user/get/${res.json().id}` });
         expect(user.json().regionId ?? null).toBe(role.scope === 'REGION' ? firstRegion : null);

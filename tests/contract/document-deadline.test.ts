@@ -65,7 +65,8 @@ for (const backend of backends()) {
     };
     /** Sweeps and returns what moved of this record (the other tests' records may fall due too). */
     const swept = async (id: number) => (await app.workflow.sweep()).filter((m) => m.entity === ENTITY && m.id === id);
-    const lastStep = async (id: number) => ((await call('GET', `${base}/history/${id}`)).body.list as Array<Record<string, unknown>>).at(-1);
+    const lastStep = async (id: number) =>
+      ((await call('GET', `${base}/history/${id}`)).body.list as Array<Record<string, unknown>>).at(-1);
 
     /** A document registered (with a completion time, or none) and seen by the head: in SEEN. */
     const seenDocument = async (seed: number, deadline?: string): Promise<number> => {
@@ -87,15 +88,27 @@ for (const backend of backends()) {
       expect(await swept(id)).toEqual([]);
       at(moment(0, '10:00:00'));
       expect((await step(id, 'ASSIGN_EXECUTOR', { executorId: adminId, deadline: day(8) })).deadline).toBe(day(8));
-      const row = await app.db.query<{ due: string }>(`SELECT to_char(due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS due FROM ${tableName(ENTITY)} WHERE id = $1`, [id]);
+      const row = await app.db.query<{ due: string }>(
+        `SELECT to_char(due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS due FROM ${tableName(ENTITY)} WHERE id = $1`,
+        [id],
+      );
       expect(row.rows[0]?.due).toBe(moment(8, '18:59:59.999').slice(0, -1));
 
       // The last millisecond of the day in Tashkent (23:59:59.999, UTC+5): not yet due.
       at(moment(8, '18:59:59.999'));
       expect(await swept(id)).toEqual([]);
       at(moment(8, '19:00:00.000'));
-      expect(await swept(id)).toEqual([{ entity: ENTITY, id, event: 'MARK_EXPIRED', from: 'BEING_SEEN', to: 'EXPIRED' }]);
-      expect(await lastStep(id)).toMatchObject({ actor: 'system', event: 'MARK_EXPIRED', from: 'BEING_SEEN', to: 'EXPIRED', machine: machine.id, machineVersion: machine.version });
+      expect(await swept(id)).toEqual([
+        { entity: ENTITY, id, event: 'MARK_EXPIRED', from: 'BEING_SEEN', to: 'EXPIRED' },
+      ]);
+      expect(await lastStep(id)).toMatchObject({
+        actor: 'system',
+        event: 'MARK_EXPIRED',
+        from: 'BEING_SEEN',
+        to: 'EXPIRED',
+        machine: machine.id,
+        machineVersion: machine.version,
+      });
       expect(await swept(id)).toEqual([]);
 
       // Left empty, the resolution keeps the completion time registered with the document.
@@ -108,9 +121,15 @@ for (const backend of backends()) {
       at(moment(0, '10:00:00'));
       const id = await seenDocument(21);
       const before = await get(id);
-      const past = await call('POST', `${base}/transition/${id}`, { event: 'ASSIGN_EXECUTOR', version: before.version, payload: { executorId: adminId, deadline: day(-1) } });
+      const past = await call('POST', `${base}/transition/${id}`, {
+        event: 'ASSIGN_EXECUTOR',
+        version: before.version,
+        payload: { executorId: adminId, deadline: day(-1) },
+      });
       expect(past.status).toBe(400);
-      expect(past.body.fieldErrors).toEqual({ '/payload/deadline': 'The completion time cannot be in the past: choose today or a later date' });
+      expect(past.body.fieldErrors).toEqual({
+        '/payload/deadline': 'The completion time cannot be in the past: choose today or a later date',
+      });
       expect(await get(id)).toEqual(before);
       // Today (in Tashkent) is the earliest completion time.
       expect((await step(id, 'ASSIGN_EXECUTOR', { executorId: adminId, deadline: day(0) })).deadline).toBe(day(0));
@@ -119,11 +138,23 @@ for (const backend of backends()) {
       at(moment(0, '12:00:00'));
       expect((await step(id, 'ASSIGN_EXECUTOR', { executorId: adminId })).deadline).toBe(day(0));
       const current = await get(id);
-      const notAfter = await call('POST', `${base}/transition/${id}`, { event: 'EXTEND_DEADLINE', version: current.version, payload: { newDeadline: day(0), reason: 'More documents requested' } });
+      const notAfter = await call('POST', `${base}/transition/${id}`, {
+        event: 'EXTEND_DEADLINE',
+        version: current.version,
+        payload: { newDeadline: day(0), reason: 'More documents requested' },
+      });
       expect(notAfter.status).toBe(400);
-      expect(notAfter.body.fieldErrors).toEqual({ '/payload/newDeadline': `The new deadline must be after the current one (${shown(0)})` });
-      const yesterday = await call('POST', `${base}/transition/${id}`, { event: 'EXTEND_DEADLINE', version: current.version, payload: { newDeadline: day(-1), reason: 'More documents requested' } });
-      expect(yesterday.body.fieldErrors).toEqual({ '/payload/newDeadline': 'The new deadline cannot be in the past: choose today or a later date' });
+      expect(notAfter.body.fieldErrors).toEqual({
+        '/payload/newDeadline': `The new deadline must be after the current one (${shown(0)})`,
+      });
+      const yesterday = await call('POST', `${base}/transition/${id}`, {
+        event: 'EXTEND_DEADLINE',
+        version: current.version,
+        payload: { newDeadline: day(-1), reason: 'More documents requested' },
+      });
+      expect(yesterday.body.fieldErrors).toEqual({
+        '/payload/newDeadline': 'The new deadline cannot be in the past: choose today or a later date',
+      });
       expect(await get(id)).toEqual(current);
 
       const asked = await step(id, 'EXTEND_DEADLINE', { newDeadline: day(23), reason: 'More documents requested' });
@@ -138,9 +169,18 @@ for (const backend of backends()) {
       // Once expired, a new extension must be today or later (the current date has passed).
       at(moment(24, '10:00:00'));
       const late = await get(id);
-      const refused = await call('POST', `${base}/transition/${id}`, { event: 'EXTEND_DEADLINE', version: late.version, payload: { newDeadline: day(23), reason: 'Still waiting' } });
-      expect(refused.body.fieldErrors).toEqual({ '/payload/newDeadline': 'The new deadline cannot be in the past: choose today or a later date' });
-      expect(await step(id, 'EXTEND_DEADLINE', { newDeadline: day(24), reason: 'Still waiting' })).toMatchObject({ status: 'FOR_EXTENDED_DXA', requestedDeadline: day(24) });
+      const refused = await call('POST', `${base}/transition/${id}`, {
+        event: 'EXTEND_DEADLINE',
+        version: late.version,
+        payload: { newDeadline: day(23), reason: 'Still waiting' },
+      });
+      expect(refused.body.fieldErrors).toEqual({
+        '/payload/newDeadline': 'The new deadline cannot be in the past: choose today or a later date',
+      });
+      expect(await step(id, 'EXTEND_DEADLINE', { newDeadline: day(24), reason: 'Still waiting' })).toMatchObject({
+        status: 'FOR_EXTENDED_DXA',
+        requestedDeadline: day(24),
+      });
     });
 
     it('does not sweep a suspended document (the suspension does not move the completion time), and a reopening clears the old completion time or sets a new one', async () => {
@@ -152,22 +192,38 @@ for (const backend of backends()) {
       expect(await swept(id)).toEqual([]);
       expect((await get(id)).status).toBe('SUSPENDED');
       await step(id, 'RESUME');
-      expect(await swept(id)).toEqual([{ entity: ENTITY, id, event: 'MARK_EXPIRED', from: 'BEING_SEEN', to: 'EXPIRED' }]);
+      expect(await swept(id)).toEqual([
+        { entity: ENTITY, id, event: 'MARK_EXPIRED', from: 'BEING_SEEN', to: 'EXPIRED' },
+      ]);
 
       await step(id, 'FINISH_WORK');
       // A reopening in the future, or before the document was created, is refused.
       const accepted = await get(id);
-      const future = await call('POST', `${base}/transition/${id}`, { event: 'REOPEN', version: accepted.version, payload: { date: day(17), reason: 'The applicant objected' } });
-      expect(future.body.fieldErrors).toEqual({ '/payload/date': `The case is reopened now: the date cannot be later than today (${shown(16)})` });
-      const early = await call('POST', `${base}/transition/${id}`, { event: 'REOPEN', version: accepted.version, payload: { date: '2020-01-01', reason: 'The applicant objected' } });
+      const future = await call('POST', `${base}/transition/${id}`, {
+        event: 'REOPEN',
+        version: accepted.version,
+        payload: { date: day(17), reason: 'The applicant objected' },
+      });
+      expect(future.body.fieldErrors).toEqual({
+        '/payload/date': `The case is reopened now: the date cannot be later than today (${shown(16)})`,
+      });
+      const early = await call('POST', `${base}/transition/${id}`, {
+        event: 'REOPEN',
+        version: accepted.version,
+        payload: { date: '2020-01-01', reason: 'The applicant objected' },
+      });
       expect(early.status).toBe(400);
-      expect(early.body.fieldErrors['/payload/date']).toMatch(/^The reopening date cannot be before the record was registered \(\d\d\.\d\d\.\d{4} \d\d:\d\d\)$/);
+      expect(early.body.fieldErrors['/payload/date']).toMatch(
+        /^The reopening date cannot be before the record was registered \(\d\d\.\d\d\.\d{4} \d\d:\d\d\)$/,
+      );
       expect(await get(id)).toEqual(accepted);
 
       const reopened = await step(id, 'REOPEN', { date: day(16), reason: 'The applicant objected', deadline: day(25) });
       expect(reopened).toMatchObject({ status: 'BEING_SEEN', reopenDate: day(16), deadline: day(25) });
       at(moment(25, '19:00:00'));
-      expect(await swept(id)).toEqual([{ entity: ENTITY, id, event: 'MARK_EXPIRED', from: 'BEING_SEEN', to: 'EXPIRED' }]);
+      expect(await swept(id)).toEqual([
+        { entity: ENTITY, id, event: 'MARK_EXPIRED', from: 'BEING_SEEN', to: 'EXPIRED' },
+      ]);
 
       await step(id, 'FINISH_WORK');
       // 19:00 UTC is already the next day in Tashkent: that is today for the reopening.

@@ -34,7 +34,11 @@ for (const backend of backends()) {
         expect(saved.body.data).toEqual(partial);
 
         const broken = brokenTypes(def.schema)[0]!;
-        const bad = await call('PUT', `${base}/draft/${saved.body.id}`, withField(partial, broken.pointer, broken.value));
+        const bad = await call(
+          'PUT',
+          `${base}/draft/${saved.body.id}`,
+          withField(partial, broken.pointer, broken.value),
+        );
         expect(bad.status).toBe(400);
         expect(Object.keys(bad.body.fieldErrors)).toContain(broken.pointer);
         expect((await call('GET', `${base}/draft/${saved.body.id}`)).body.data).toEqual(partial);

@@ -80,7 +80,12 @@ for (const backend of backends()) {
       return app.inject({ method, url, headers: { 'accept-language': 'en', ...headers }, payload: payload as never });
     };
     const row = async (def: EntityDefinition, id: number) =>
-      (await app.db.query<{ data: Record<string, unknown>; version: number; status: string; owner: string | null }>(`SELECT data, version, status, owner FROM ${tableName(def.id)} WHERE id = $1`, [id])).rows[0]!;
+      (
+        await app.db.query<{ data: Record<string, unknown>; version: number; status: string; owner: string | null }>(
+          `SELECT data, version, status, owner FROM ${tableName(def.id)} WHERE id = $1`,
+          [id],
+        )
+      ).rows[0]!;
 
     beforeAll(async () => {
       let adminSession: { adminId: number };
@@ -89,38 +94,82 @@ for (const backend of backends()) {
       let n = 0;
       for (const role of access.roles) {
         n += 1;
-        const created = await app.inject({ method: 'POST', url: '/api/portal-user/create', payload: { username: `em-${role.code}`, firstName: 'Matrix', lastName: role.code, isOuter: OUTER.has(role.code), canLogin: true, roles: [role.code], regionId: HOME } });
+        const created = await app.inject({
+          method: 'POST',
+          url: '/api/portal-user/create',
+          payload: {
+            username: `em-${role.code}`,
+            firstName: 'Matrix',
+            lastName: role.code,
+            isOuter: OUTER.has(role.code),
+            canLogin: true,
+            roles: [role.code],
+            regionId: HOME,
+          },
+        });
         expect(created.statusCode, created.body).toBe(200);
         const id = created.json().id as number;
         if (!OUTER.has(role.code)) staffIds.push(id);
-        expect((await app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { userId: id, password: PASSWORD } })).statusCode).toBe(200);
-        const session = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username: `em-${role.code}`, password: PASSWORD }, headers: { authorization: '' }, remoteAddress: `10.88.${n}.1` });
+        expect(
+          (
+            await app.inject({
+              method: 'POST',
+              url: '/api/auth/set-password',
+              payload: { userId: id, password: PASSWORD },
+            })
+          ).statusCode,
+        ).toBe(200);
+        const session = await app.inject({
+          method: 'POST',
+          url: '/api/auth-payload',
+          payload: { username: `em-${role.code}`, password: PASSWORD },
+          headers: { authorization: '' },
+          remoteAddress: `10.88.${n}.1`,
+        });
         expect(session.statusCode, session.body).toBe(200);
-        users.set(role.code, { id: String(id), headers: { authorization: `Bearer ${session.json().token as string}` } });
+        users.set(role.code, {
+          id: String(id),
+          headers: { authorization: `Bearer ${session.json().token as string}` },
+        });
       }
     }, 180_000);
     afterAll(async () => {
       await close?.();
-      console.log(`edit-rule matrix on ${backend.name}: ${cells} cells (entity × state × role × stranger/owner-assigned), ${requests} update requests`);
+      console.log(
+        `edit-rule matrix on ${backend.name}: ${cells} cells (entity × state × role × stranger/owner-assigned), ${requests} update requests`,
+      );
     });
 
     for (const def of entities) {
       const states = reachable(def);
       it(`${def.id}: ${states.length} state(s) × ${roles.length} roles`, async () => {
-        const model = createEditRulesModel(def.edit, def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined);
+        const model = createEditRulesModel(
+          def.edit,
+          def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined,
+        );
         const sampler = createSampler(def.schema, registry.references, ajv);
         const validate = ajv.compile(def.schema);
         const base = `/api${def.manifest.base}`;
         const subject = def.manifest.subject;
         const regionField = def.manifest.scope?.regionField;
-        const files = findFileFields(def.schema).filter((f) => !f.path.slice(0, -1).includes('*')).map((f) => `/${f.path.filter((p) => p !== '*').join('/')}`);
-        const pinned = new Set([...(regionField ? [regionField, ...dependentsOf(def, regionField).map((d) => d.pointer)] : []), ...files]);
+        const files = findFileFields(def.schema)
+          .filter((f) => !f.path.slice(0, -1).includes('*'))
+          .map((f) => `/${f.path.filter((p) => p !== '*').join('/')}`);
+        const pinned = new Set([
+          ...(regionField ? [regionField, ...dependentsOf(def, regionField).map((d) => d.pointer)] : []),
+          ...files,
+        ]);
         const relational = model.assignedFields.length > 0 || JSON.stringify(def.edit).includes('"owner"');
         let seed = [...def.id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 5);
 
         // The record every cell starts from: full, in HOME.
         const original = inRegion(def, sampler((seed += 1), { full: true }), HOME);
-        const created = await app.inject({ method: 'POST', url: `${base}/create`, payload: original, headers: { 'accept-language': 'en' } });
+        const created = await app.inject({
+          method: 'POST',
+          url: `${base}/create`,
+          payload: original,
+          headers: { 'accept-language': 'en' },
+        });
         expect(created.statusCode, created.body).toBe(200);
         const id = created.json().id as number;
         const start = dataOf(created.json());
@@ -137,11 +186,16 @@ for (const backend of backends()) {
             // A staff-user field (or a list of them) takes another staff user.
             const items = schema.type === 'array' ? deref(def.schema, schema.items as JSONSchema7) : undefined;
             if ((schema as { staffUser?: boolean }).staffUser) value = staffIds[attempt % staffIds.length];
-            else if ((items as { staffUser?: boolean } | undefined)?.staffUser) value = [staffIds[attempt % staffIds.length]];
-            const ref = findReferenceFields(def.schema).find((r) => r.parentField && `/${r.path.join('/')}` === pointer);
+            else if ((items as { staffUser?: boolean } | undefined)?.staffUser)
+              value = [staffIds[attempt % staffIds.length]];
+            const ref = findReferenceFields(def.schema).find(
+              (r) => r.parentField && `/${r.path.join('/')}` === pointer,
+            );
             if (ref) {
               const parent = at(changed, `/${[...ref.path.slice(0, -1), ref.parentField].join('/')}`);
-              value = registry.references.get(ref.list)!.items.filter((i) => i.parent === parent && i.id !== at(start, pointer))[attempt]?.id;
+              value = registry.references
+                .get(ref.list)!
+                .items.filter((i) => i.parent === parent && i.id !== at(start, pointer))[attempt]?.id;
             }
             if (value === undefined || JSON.stringify(value) === JSON.stringify(at(start, pointer))) continue;
             const candidate = withField(changed, pointer, value);
@@ -151,13 +205,18 @@ for (const backend of backends()) {
             }
           }
         }
-        const untouched = topFields(def).map(([p]) => p).filter((p) => !pinned.has(p) && !changedLeaves(start, changed).some((l) => l === p || l.startsWith(`${p}/`)));
+        const untouched = topFields(def)
+          .map(([p]) => p)
+          .filter(
+            (p) => !pinned.has(p) && !changedLeaves(start, changed).some((l) => l === p || l.startsWith(`${p}/`)),
+          );
 
         for (const state of states) {
           for (const role of roles) {
             if (delegates.has(role.code) && def.id === access.userEntity) continue;
             const user = users.get(role.code)!;
-            const variants = relational || role.scope === 'OWN' ? ['stranger', 'related'] as const : ['stranger'] as const;
+            const variants =
+              relational || role.scope === 'OWN' ? (['stranger', 'related'] as const) : (['stranger'] as const);
             for (const variant of variants) {
               cells += 1;
               const related = variant === 'related';
@@ -165,9 +224,16 @@ for (const backend of backends()) {
               let data = structuredClone(start);
               for (const field of model.assignedFields) {
                 if (at(data, field) === undefined && !related) continue;
-                data = withField(data, field, related ? (Array.isArray(at(data, field)) ? [Number(user.id)] : Number(user.id)) : Number(adminId));
+                data = withField(
+                  data,
+                  field,
+                  related ? (Array.isArray(at(data, field)) ? [Number(user.id)] : Number(user.id)) : Number(adminId),
+                );
               }
-              await app.db.query(`UPDATE ${tableName(def.id)} SET data = $1::jsonb, status = $2, owner = $3 WHERE id = $4`, [JSON.stringify(data), state, related ? user.id : adminId, id]);
+              await app.db.query(
+                `UPDATE ${tableName(def.id)} SET data = $1::jsonb, status = $2, owner = $3 WHERE id = $4`,
+                [JSON.stringify(data), state, related ? user.id : adminId, id],
+              );
               const stored = await row(def, id);
               const me: ModelUser = { id: user.id, role: role.code, isOuter: OUTER.has(role.code) };
               const ruled = { status: state, owner: stored.owner, data };
@@ -181,40 +247,73 @@ for (const backend of backends()) {
                   const { payload, headers } = multipart([{ name: 'added.png', type: 'image/png', content: PNG }]);
                   // Each from an address of its own: the per-address upload budget has its own test.
                   uploads += 1;
-                  const up = await app.inject({ method: 'POST', url: `/api/file-entity/save/${def.id}?record=${id}`, payload, headers: { ...headers, ...user.headers }, remoteAddress: `10.89.${Math.floor(uploads / 250)}.${(uploads % 250) + 1}` });
+                  const up = await app.inject({
+                    method: 'POST',
+                    url: `/api/file-entity/save/${def.id}?record=${id}`,
+                    payload,
+                    headers: { ...headers, ...user.headers },
+                    remoteAddress: `10.89.${Math.floor(uploads / 250)}.${(uploads % 250) + 1}`,
+                  });
                   if (up.statusCode === 200) extra = up.json().list[0].id;
                 }
                 body = withField(body, field, [...((at(data, field) as string[] | undefined) ?? []), extra]);
               }
               const leaves = changedLeaves(data, body);
-              const fixed = [...new Set([...readOnlyFieldsOf(role.ability, subject), ...hiddenFieldsOf(role.ability, subject)])];
+              const fixed = [
+                ...new Set([...readOnlyFieldsOf(role.ability, subject), ...hiddenFieldsOf(role.ability, subject)]),
+              ];
               const byRoles = fixed.filter((f) => JSON.stringify(at(data, f)) !== JSON.stringify(at(body, f)));
-              const byRules = leaves.filter((l) => !model.mayChange(me, ruled, l) && !byRoles.some((f) => l === f || l.startsWith(`${f}/`)));
+              const byRules = leaves.filter(
+                (l) => !model.mayChange(me, ruled, l) && !byRoles.some((f) => l === f || l.startsWith(`${f}/`)),
+              );
               const refused = [...byRoles, ...byRules].sort();
               const visible = role.scope === 'ALL' || role.scope === 'REGION' || stored.owner === user.id;
-              const expected = !role.ability.can('update', subject) ? 403 : !visible ? 404 : refused.length || !model.mayUpdate(me, ruled) ? 403 : 200;
+              const expected = !role.ability.can('update', subject)
+                ? 403
+                : !visible
+                  ? 404
+                  : refused.length || !model.mayUpdate(me, ruled)
+                    ? 403
+                    : 200;
 
               const all = await call('PUT', `${base}/update/${id}`, user.headers, { ...body, version: stored.version });
               expect(all.statusCode, `${what}: all fields: ${all.body.slice(0, 300)}`).toBe(expected);
               if (expected === 403 && role.ability.can('update', subject)) {
-                expect(Object.keys(all.json().fieldErrors ?? {}).sort(), `${what}: the refused fields`).toEqual(refused);
+                expect(Object.keys(all.json().fieldErrors ?? {}).sort(), `${what}: the refused fields`).toEqual(
+                  refused,
+                );
               }
-              if (expected !== 200) expect(await row(def, id), `${what}: a refused update wrote nothing`).toEqual(stored);
+              if (expected !== 200)
+                expect(await row(def, id), `${what}: a refused update wrote nothing`).toEqual(stored);
               if (expected !== 403 || !role.ability.can('update', subject) || !model.mayUpdate(me, ruled)) continue;
 
               // Only what may change: accepted, and stored as sent.
               let allowed = structuredClone(data);
-              for (const leaf of leaves) if (!refused.some((r) => leaf === r || leaf.startsWith(`${r}/`))) allowed = withField(allowed, leaf, at(body, leaf));
-              const some = await call('PUT', `${base}/update/${id}`, user.headers, { ...allowed, version: stored.version });
-              expect(some.statusCode, `${what}: the allowed fields ${JSON.stringify(changedLeaves(data, allowed))}: ${some.body.slice(0, 300)}`).toBe(200);
+              for (const leaf of leaves)
+                if (!refused.some((r) => leaf === r || leaf.startsWith(`${r}/`)))
+                  allowed = withField(allowed, leaf, at(body, leaf));
+              const some = await call('PUT', `${base}/update/${id}`, user.headers, {
+                ...allowed,
+                version: stored.version,
+              });
+              expect(
+                some.statusCode,
+                `${what}: the allowed fields ${JSON.stringify(changedLeaves(data, allowed))}: ${some.body.slice(0, 300)}`,
+              ).toBe(200);
               expect(dataOf(some.json()), `${what}: stored as sent`).toEqual(allowed);
             }
           }
         }
         // Every field but the pinned ones was changed in the matrix, except a link to another
         // record (record 1 is the only one a sample can name) and a constant.
-        const unvarying = (p: string) => { const f = topFields(def).find(([x]) => x === p)![1] as JSONSchema7 & { entityRef?: unknown }; return Boolean(f.entityRef) || f.const !== undefined; };
-        expect(untouched.filter((p) => !unvarying(p)), `${def.id}: fields no cell changed`).toEqual([]);
+        const unvarying = (p: string) => {
+          const f = topFields(def).find(([x]) => x === p)![1] as JSONSchema7 & { entityRef?: unknown };
+          return Boolean(f.entityRef) || f.const !== undefined;
+        };
+        expect(
+          untouched.filter((p) => !unvarying(p)),
+          `${def.id}: fields no cell changed`,
+        ).toEqual([]);
       });
     }
   });

@@ -40,17 +40,39 @@ for (const backend of backends()) {
 
     /** A user with one role in HOME, and a caller with their token. */
     const userWith = async (username: string, role: string, isOuter = false) => {
-      const created = await admin('POST', '/api/portal-user/create', { username, firstName: 'Test', lastName: username, isOuter, canLogin: true, roles: [role], regionId: HOME });
+      const created = await admin('POST', '/api/portal-user/create', {
+        username,
+        firstName: 'Test',
+        lastName: username,
+        isOuter,
+        canLogin: true,
+        roles: [role],
+        regionId: HOME,
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
-      expect((await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: PASSWORD })).status).toBe(200);
+      expect(
+        (await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: PASSWORD })).status,
+      ).toBe(200);
       const { token } = await signIn(app, username, PASSWORD);
       const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
-        const res = await app.inject({ method, url, payload: payload as never, headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' } });
+        const res = await app.inject({
+          method,
+          url,
+          payload: payload as never,
+          headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+        });
         return { status: res.statusCode, body: res.json() as Body };
       };
       const upload = async (url: string, name: string, content: Buffer) => {
-        const { payload, headers } = multipart([{ name, type: name.endsWith('.png') ? 'image/png' : 'application/pdf', content }]);
-        const res = await app.inject({ method: 'POST', url, payload, headers: { ...headers, authorization: `Bearer ${token}`, 'accept-language': 'en' } });
+        const { payload, headers } = multipart([
+          { name, type: name.endsWith('.png') ? 'image/png' : 'application/pdf', content },
+        ]);
+        const res = await app.inject({
+          method: 'POST',
+          url,
+          payload,
+          headers: { ...headers, authorization: `Bearer ${token}`, 'accept-language': 'en' },
+        });
         return { status: res.statusCode, body: res.json() as Body };
       };
       return { id: String(created.body.id), call, upload };
@@ -59,7 +81,13 @@ for (const backend of backends()) {
       const { id: _i, version: _v, status: _s, owner: _o, createdAt: _c, updatedAt: _u, ...data } = record;
       return data;
     };
-    const rowOf = async (id: number) => (await app.db.query<{ data: Body; version: number; status: string }>('SELECT data, version, status FROM e_appeal WHERE id = $1', [id])).rows[0]!;
+    const rowOf = async (id: number) =>
+      (
+        await app.db.query<{ data: Body; version: number; status: string }>(
+          'SELECT data, version, status FROM e_appeal WHERE id = $1',
+          [id],
+        )
+      ).rows[0]!;
 
     let citizen: Awaited<ReturnType<typeof userWith>>;
     let executor: Awaited<ReturnType<typeof userWith>>;
@@ -81,7 +109,11 @@ for (const backend of backends()) {
       return filed.body;
     };
     const send = async (record: Body, event: string, payload?: Body): Promise<Body> => {
-      const res = await admin('POST', `/api/appeal/transition/${record.id}`, { event, version: record.version, ...(payload ? { payload } : {}) });
+      const res = await admin('POST', `/api/appeal/transition/${record.id}`, {
+        event,
+        version: record.version,
+        ...(payload ? { payload } : {}),
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body;
     };
@@ -92,10 +124,24 @@ for (const backend of backends()) {
         if (stage === 'under review') appeal = await send(appeal, 'TAKE_FOR_REVIEW');
         const before = await rowOf(appeal.id);
         const seen = (await executor.call('GET', `/api/appeal/get/${appeal.id}`)).body;
-        const changed = { ...dataOf(seen), files: [], appealTypeId: seen.appealTypeId === 1 ? 2 : 1, street: 'Elsewhere 1', postIndex: '100999', locale: seen.locale === 'en' ? 'ru' : 'en', version: seen.version };
+        const changed = {
+          ...dataOf(seen),
+          files: [],
+          appealTypeId: seen.appealTypeId === 1 ? 2 : 1,
+          street: 'Elsewhere 1',
+          postIndex: '100999',
+          locale: seen.locale === 'en' ? 'ru' : 'en',
+          version: seen.version,
+        };
         const res = await executor.call('PUT', `/api/appeal/update/${appeal.id}`, changed);
         expect(res.status, `${stage}: ${JSON.stringify(res.body)}`).toBe(403);
-        expect(Object.keys(res.body.fieldErrors).sort(), stage).toEqual(['/appealTypeId', '/files', '/locale', '/postIndex', '/street']);
+        expect(Object.keys(res.body.fieldErrors).sort(), stage).toEqual([
+          '/appealTypeId',
+          '/files',
+          '/locale',
+          '/postIndex',
+          '/street',
+        ]);
         expect(await rowOf(appeal.id)).toEqual(before);
       }
     });
@@ -108,25 +154,45 @@ for (const backend of backends()) {
       expect(appeal.status).toBe('REJECTED');
       const before = await rowOf(appeal.id);
       const own = (await citizen.call('GET', `/api/appeal/get/${appeal.id}`)).body;
-      const rewritten = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(own), content: 'Something else entirely', version: own.version });
+      const rewritten = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(own),
+        content: 'Something else entirely',
+        version: own.version,
+      });
       expect(rewritten.status).toBe(403);
       expect(rewritten.body.message).toBe('You may not change this record in its current status');
       expect(rewritten.body.fieldErrors).toEqual({ '/content': 'You may not change this field' });
       // The administrator is bound too: a closed appeal is closed.
-      const byAdmin = await admin('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(own), content: 'Edited by admin', version: own.version });
+      const byAdmin = await admin('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(own),
+        content: 'Edited by admin',
+        version: own.version,
+      });
       expect(byAdmin.status).toBe(403);
       // Sending it back unchanged is still an update of a closed record.
-      expect((await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(own), version: own.version })).status).toBe(403);
+      expect(
+        (await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(own), version: own.version })).status,
+      ).toBe(403);
       expect(await rowOf(appeal.id)).toEqual(before);
 
-      const repeated = (await citizen.call('POST', `/api/appeal/transition/${appeal.id}`, { event: 'REPEAT', version: own.version })).body;
+      const repeated = (
+        await citizen.call('POST', `/api/appeal/transition/${appeal.id}`, { event: 'REPEAT', version: own.version })
+      ).body;
       expect(repeated.status).toBe('REPEATED');
       const more = await citizen.upload(`/api/file-entity/save/appeal?record=${appeal.id}`, 'more.png', PNG);
       expect(more.status, JSON.stringify(more.body)).toBe(200);
-      const added = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(repeated), files: [...repeated.files, more.body.list[0].id], version: repeated.version });
+      const added = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(repeated),
+        files: [...repeated.files, more.body.list[0].id],
+        version: repeated.version,
+      });
       expect(added.status, JSON.stringify(added.body)).toBe(200);
       expect(added.body.files).toHaveLength(2);
-      const retold = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(added.body), content: 'A new story', version: added.body.version });
+      const retold = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(added.body),
+        content: 'A new story',
+        version: added.body.version,
+      });
       expect(retold.status).toBe(403);
       expect(Object.keys(retold.body.fieldErrors)).toEqual(['/content']);
     });
@@ -135,11 +201,22 @@ for (const backend of backends()) {
       let appeal = await filedAppeal(3);
       appeal = await send(appeal, 'RETURN', { reason: 'Please name the shop' });
       expect(appeal.status).toBe('RETURNED');
-      const staffTry = await head.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(appeal), content: 'Staff wording', version: appeal.version });
+      const staffTry = await head.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(appeal),
+        content: 'Staff wording',
+        version: appeal.version,
+      });
       expect(staffTry.status).toBe(403);
-      const fixed = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(appeal), content: 'The shop is Baraka market, stall 12', version: appeal.version });
+      const fixed = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(appeal),
+        content: 'The shop is Baraka market, stall 12',
+        version: appeal.version,
+      });
       expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
-      const resent = await citizen.call('POST', `/api/appeal/transition/${appeal.id}`, { event: 'RESUBMIT', version: fixed.body.version });
+      const resent = await citizen.call('POST', `/api/appeal/transition/${appeal.id}`, {
+        event: 'RESUBMIT',
+        version: fixed.body.version,
+      });
       expect(resent.status, JSON.stringify(resent.body)).toBe(200);
       expect(resent.body).toMatchObject({ status: 'CREATED', content: 'The shop is Baraka market, stall 12' });
     });
@@ -156,23 +233,46 @@ for (const backend of backends()) {
       expect(staffFile.status, JSON.stringify(staffFile.body)).toBe(200);
       const staffId = staffFile.body.list[0].id as string;
       let current = (await executor.call('GET', `/api/appeal/get/${appeal.id}`)).body;
-      const added = await executor.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(current), files: [evidence, staffId], version: current.version });
+      const added = await executor.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(current),
+        files: [evidence, staffId],
+        version: current.version,
+      });
       expect(added.status, JSON.stringify(added.body)).toBe(200);
       current = added.body;
       // The executor may not take the applicant's evidence out, even while adding.
-      const stripped = await executor.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(current), files: [staffId], version: current.version });
+      const stripped = await executor.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(current),
+        files: [staffId],
+        version: current.version,
+      });
       expect(stripped.status).toBe(403);
       expect(stripped.body.fieldErrors).toEqual({ '/files': 'Only whoever attached a file may remove it' });
       // Nor may the applicant remove the executor's file; each removes their own.
-      const byCitizen = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(current), files: [evidence], version: current.version });
+      const byCitizen = await citizen.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(current),
+        files: [evidence],
+        version: current.version,
+      });
       expect(byCitizen.status).toBe(403);
       expect(byCitizen.body.fieldErrors).toEqual({ '/files': 'Only whoever attached a file may remove it' });
       const info = await citizen.call('GET', `/api/file-entity/info?ids=${evidence},${staffId}`);
-      expect(Object.fromEntries(info.body.list.map((f: Body) => [f.id, f.removable]))).toEqual({ [evidence!]: true, [staffId]: false });
-      const own = await executor.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(current), files: [evidence], version: current.version });
+      expect(Object.fromEntries(info.body.list.map((f: Body) => [f.id, f.removable]))).toEqual({
+        [evidence!]: true,
+        [staffId]: false,
+      });
+      const own = await executor.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(current),
+        files: [evidence],
+        version: current.version,
+      });
       expect(own.status, JSON.stringify(own.body)).toBe(200);
       // The review deadline changes only by the machine's events.
-      const deadline = await executor.call('PUT', `/api/appeal/update/${appeal.id}`, { ...dataOf(own.body), reviewDeadline: '2030-01-01', version: own.body.version });
+      const deadline = await executor.call('PUT', `/api/appeal/update/${appeal.id}`, {
+        ...dataOf(own.body),
+        reviewDeadline: '2030-01-01',
+        version: own.body.version,
+      });
       expect(deadline.status).toBe(403);
       expect(Object.keys(deadline.body.fieldErrors)).toEqual(['/reviewDeadline']);
     });
@@ -195,12 +295,17 @@ for (const backend of backends()) {
       expect(mine.body.update).toBe(true);
       expect(mine.body.delete).toBe(false);
       // What nobody changes by update, and the citizen role's own read-only fields.
-      expect(mine.body.readOnly).toEqual(expect.arrayContaining(['/applicantType', '/customer/pnfl', '/reviewDeadline']));
+      expect(mine.body.readOnly).toEqual(
+        expect.arrayContaining(['/applicantType', '/customer/pnfl', '/reviewDeadline']),
+      );
       expect(mine.body.readOnly).not.toContain('/content');
       const theirs = await executor.call('GET', `/api/appeal/rights/${appeal.id}`);
       expect(theirs.body).toMatchObject({ update: false, delete: false });
       expect(theirs.body.readOnly).toContain('/content');
-      expect((await head.call('GET', `/api/appeal/rights/${appeal.id}`)).body).toMatchObject({ update: false, delete: true });
+      expect((await head.call('GET', `/api/appeal/rights/${appeal.id}`)).body).toMatchObject({
+        update: false,
+        delete: true,
+      });
       const taken = await send(appeal, 'TAKE_FOR_REVIEW');
       const reviewing = (await executor.call('GET', `/api/appeal/rights/${taken.id}`)).body;
       expect(reviewing.update).toBe(true);

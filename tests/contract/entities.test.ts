@@ -32,8 +32,12 @@ for (const backend of backends()) {
     const call = (...args: Parameters<ReturnType<typeof createCaller>>) => createCaller(app)(...args);
     /** Rows and audit rows of an entity: what "nothing written" is measured by. */
     const footprint = async (entity: string) => {
-      const rows = await app.db.query<{ n: number; v: number }>(`SELECT count(*)::int AS n, coalesce(sum(version), 0)::int AS v FROM ${tableName(entity)}`);
-      const audit = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log WHERE entity = $1', [entity]);
+      const rows = await app.db.query<{ n: number; v: number }>(
+        `SELECT count(*)::int AS n, coalesce(sum(version), 0)::int AS v FROM ${tableName(entity)}`,
+      );
+      const audit = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log WHERE entity = $1', [
+        entity,
+      ]);
       return { rows: rows.rows[0]!.n, versions: rows.rows[0]!.v, audit: audit.rows[0]!.n };
     };
 
@@ -46,18 +50,29 @@ for (const backend of backends()) {
       // The entity's edit rules decide what the administrator may change and delete in the initial status.
       const rules = createEditRulesModel(def.edit, machine);
       const admin = (): ModelUser => ({ id: String(adminId), role: registry.access!.adminRole, isOuter: false });
-      const rowOf = (record: Record<string, unknown>) => ({ status: String(record.status), owner: (record.owner as string | null) ?? null, data: dataOf(record) });
+      const rowOf = (record: Record<string, unknown>) => ({
+        status: String(record.status),
+        owner: (record.owner as string | null) ?? null,
+        data: dataOf(record),
+      });
 
       describe(def.id, () => {
         it('round-trips schema-valid payloads: create, get, list, update, delete', async () => {
-          for (const [i, full] of [[0, true], [1, false], [2, true], [3, false]] as const) {
+          for (const [i, full] of [
+            [0, true],
+            [1, false],
+            [2, true],
+            [3, false],
+          ] as const) {
             const input = sample(seed + i, { full });
             const created = await call('POST', `${base}/create`, input);
             expect(created.status, JSON.stringify(created.body)).toBe(200);
             expect(created.body).toMatchObject({ version: 1, status: initialStatus });
             // A manifest's localeField left empty is filled with the caller's language (the caller asks in English).
             const localeField = def.manifest.localeField?.slice(1);
-            expect(dataOf(created.body)).toEqual(localeField && input[localeField] === undefined ? { ...input, [localeField]: 'en' } : input);
+            expect(dataOf(created.body)).toEqual(
+              localeField && input[localeField] === undefined ? { ...input, [localeField]: 'en' } : input,
+            );
 
             const read = await call('GET', `${base}/get/${created.body.id}`);
             expect(read.status).toBe(200);
@@ -68,7 +83,11 @@ for (const backend of backends()) {
             expect(first.status).toBe(200);
             const ids: number[] = first.body.list.map((r: { id: number }) => r.id);
             for (let page = 1; page < Math.ceil(first.body.total / 100); page++) {
-              ids.push(...(await call('POST', `${base}/list-search`, { page, itemsPerPage: 100 })).body.list.map((r: { id: number }) => r.id));
+              ids.push(
+                ...(await call('POST', `${base}/list-search`, { page, itemsPerPage: 100 })).body.list.map(
+                  (r: { id: number }) => r.id,
+                ),
+              );
             }
             expect(ids).toContain(created.body.id);
 
@@ -85,14 +104,21 @@ for (const backend of backends()) {
               version = 2;
             } else {
               const before = await footprint(def.id);
-              const refused = await call('PUT', `${base}/update/${created.body.id}`, { ...sample(seed + 100 + i, { full: !full }), version: 1 });
+              const refused = await call('PUT', `${base}/update/${created.body.id}`, {
+                ...sample(seed + 100 + i, { full: !full }),
+                version: 1,
+              });
               expect(refused.status, JSON.stringify(refused.body)).toBe(403);
               expect(await footprint(def.id)).toEqual(before);
             }
 
             const removed = await call('DELETE', `${base}/delete/${created.body.id}?version=${version}`);
-            expect(removed.status, JSON.stringify(removed.body)).toBe(rules.mayDelete(admin(), { ...row, status: initialStatus }) ? 200 : 403);
-            expect((await call('GET', `${base}/get/${created.body.id}`)).status).toBe(removed.status === 200 ? 404 : 200);
+            expect(removed.status, JSON.stringify(removed.body)).toBe(
+              rules.mayDelete(admin(), { ...row, status: initialStatus }) ? 200 : 403,
+            );
+            expect((await call('GET', `${base}/get/${created.body.id}`)).status).toBe(
+              removed.status === 200 ? 404 : 200,
+            );
           }
         });
 
@@ -111,7 +137,9 @@ for (const backend of backends()) {
           for (const pointer of pointers) {
             const res = await call('POST', `${base}/create`, withField(input, pointer));
             expect(res.status, pointer).toBe(400);
-            expect(res.body.fieldErrors?.[pointer], `${pointer} in ${JSON.stringify(res.body)}`).toBe('Mandatory field');
+            expect(res.body.fieldErrors?.[pointer], `${pointer} in ${JSON.stringify(res.body)}`).toBe(
+              'Mandatory field',
+            );
           }
           expect(await footprint(def.id)).toEqual(before);
         });
@@ -122,7 +150,9 @@ for (const backend of backends()) {
           for (const { pointer, value } of brokenTypes(def.schema)) {
             const res = await call('POST', `${base}/create`, withField(input, pointer, value));
             expect(res.status, pointer).toBe(400);
-            expect(Object.keys(res.body.fieldErrors ?? {}), `${pointer} in ${JSON.stringify(res.body)}`).toContain(pointer);
+            expect(Object.keys(res.body.fieldErrors ?? {}), `${pointer} in ${JSON.stringify(res.body)}`).toContain(
+              pointer,
+            );
           }
           expect(await footprint(def.id)).toEqual(before);
         });
@@ -135,32 +165,48 @@ for (const backend of backends()) {
           expect(unknown.body.fieldErrors).toEqual({ '/notInTheSchema': 'This field is not allowed' });
           expect(await footprint(def.id)).toEqual(before);
 
-          const forged = await call('POST', `${base}/create`, { ...input, id: 999_999, status: 'FORGED', version: 77, owner: 'mallory', createdAt: '2000-01-01T00:00:00.000Z', updatedAt: '2000-01-01T00:00:00.000Z' });
+          const forged = await call('POST', `${base}/create`, {
+            ...input,
+            id: 999_999,
+            status: 'FORGED',
+            version: 77,
+            owner: 'mallory',
+            createdAt: '2000-01-01T00:00:00.000Z',
+            updatedAt: '2000-01-01T00:00:00.000Z',
+          });
           expect(forged.status).toBe(200);
           expect(forged.body.id).not.toBe(999_999);
           expect(forged.body).toMatchObject({ status: initialStatus, version: 1, owner: String(adminId) });
           expect(forged.body.createdAt.startsWith('2000')).toBe(false);
         });
 
-        if (def.manifest.unique?.length) it('refuses a second record with the same unique field, naming it', async () => {
-          for (const [i, pointer] of (def.manifest.unique ?? []).entries()) {
-            // Fresh seeds per field: records made for one unique field must not clash on another.
-            const first = sample(seed + 20 + 10 * i, { full: true });
-            const value = at(first, pointer);
-            const created = await call('POST', `${base}/create`, first);
-            expect(created.status).toBe(200);
-            const other = await call('POST', `${base}/create`, sample(seed + 21 + 10 * i, { full: true }));
-            expect(other.status).toBe(200);
-            const before = await footprint(def.id);
-            const twin = await call('POST', `${base}/create`, withField(sample(seed + 22 + 10 * i, { full: true }), pointer, value));
-            expect(twin.status).toBe(400);
-            expect(twin.body.fieldErrors[pointer]).toMatch(/already registered$/);
-            const clash = await call('PUT', `${base}/update/${other.body.id}`, { ...withField(dataOf(other.body), pointer, value), version: 1 });
-            expect(clash.status).toBe(400);
-            expect(Object.keys(clash.body.fieldErrors)).toEqual([pointer]);
-            expect(await footprint(def.id)).toEqual(before);
-          }
-        });
+        if (def.manifest.unique?.length)
+          it('refuses a second record with the same unique field, naming it', async () => {
+            for (const [i, pointer] of (def.manifest.unique ?? []).entries()) {
+              // Fresh seeds per field: records made for one unique field must not clash on another.
+              const first = sample(seed + 20 + 10 * i, { full: true });
+              const value = at(first, pointer);
+              const created = await call('POST', `${base}/create`, first);
+              expect(created.status).toBe(200);
+              const other = await call('POST', `${base}/create`, sample(seed + 21 + 10 * i, { full: true }));
+              expect(other.status).toBe(200);
+              const before = await footprint(def.id);
+              const twin = await call(
+                'POST',
+                `${base}/create`,
+                withField(sample(seed + 22 + 10 * i, { full: true }), pointer, value),
+              );
+              expect(twin.status).toBe(400);
+              expect(twin.body.fieldErrors[pointer]).toMatch(/already registered$/);
+              const clash = await call('PUT', `${base}/update/${other.body.id}`, {
+                ...withField(dataOf(other.body), pointer, value),
+                version: 1,
+              });
+              expect(clash.status).toBe(400);
+              expect(Object.keys(clash.body.fieldErrors)).toEqual([pointer]);
+              expect(await footprint(def.id)).toEqual(before);
+            }
+          });
 
         it('refuses a stale version with 409 and writes nothing', async () => {
           const created = await call('POST', `${base}/create`, sample(seed + 10, { full: true }));
@@ -169,13 +215,19 @@ for (const backend of backends()) {
           // elsewhere any other version is.
           const editable = rules.mayUpdate(admin(), row);
           const first = editable
-            ? await call('PUT', `${base}/update/${created.body.id}`, { ...keepingWhatRulesKeep(rules, admin(), row, sample(seed + 11, { full: true })), version: 1 })
+            ? await call('PUT', `${base}/update/${created.body.id}`, {
+                ...keepingWhatRulesKeep(rules, admin(), row, sample(seed + 11, { full: true })),
+                version: 1,
+              })
             : created;
           expect(first.status, JSON.stringify(first.body)).toBe(200);
           const current = first.body.version as number;
           const staleVersion = editable ? 1 : 2;
           const before = await footprint(def.id);
-          const stale = await call('PUT', `${base}/update/${created.body.id}`, { ...sample(seed + 12, { full: true }), version: staleVersion });
+          const stale = await call('PUT', `${base}/update/${created.body.id}`, {
+            ...sample(seed + 12, { full: true }),
+            version: staleVersion,
+          });
           expect(stale.status).toBe(409);
           expect(stale.body.details).toEqual({ currentVersion: current });
           const missing = await call('PUT', `${base}/update/${created.body.id}`, sample(seed + 12, { full: true }));
@@ -185,7 +237,10 @@ for (const backend of backends()) {
           expect(staleDelete.status).toBe(409);
           expect(await footprint(def.id)).toEqual(before);
           expect((await call('GET', `${base}/get/${created.body.id}`)).body).toEqual(first.body);
-          expect((await call('PUT', `${base}/update/987654321`, { ...sample(seed + 12, { full: true }), version: 1 })).status).toBe(404);
+          expect(
+            (await call('PUT', `${base}/update/987654321`, { ...sample(seed + 12, { full: true }), version: 1 }))
+              .status,
+          ).toBe(404);
         });
       });
     }

@@ -34,19 +34,32 @@ function ru(key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-
 /** What a cell must hold, computed here from the record and the definitions. */
 function expectedCell(def: EntityDefinition, column: EntityDefinition['grid']['columns'][number], row: Row): unknown {
   const value = at(row, column.field);
   if (value === undefined || value === null || value === '') return null;
-  const field = resolveFieldSchema(def.schema, column.field) as (JSONSchema7 & { reference?: { list: string } }) | undefined;
-  const format = column.format
-    ?? (column.field === '/status' ? 'status' : column.field === '/id' ? 'text'
-      : field?.reference ? 'reference'
-        : field?.oneOf ? 'enum'
-          : field?.format === 'date' ? 'date' : field?.format === 'date-time' ? 'datetime'
-            : scalarType(field ?? {}) === 'number' || scalarType(field ?? {}) === 'integer' ? 'number'
-              : scalarType(field ?? {}) === 'boolean' ? 'boolean' : 'text');
+  const field = resolveFieldSchema(def.schema, column.field) as
+    | (JSONSchema7 & { reference?: { list: string } })
+    | undefined;
+  const format =
+    column.format ??
+    (column.field === '/status'
+      ? 'status'
+      : column.field === '/id'
+        ? 'text'
+        : field?.reference
+          ? 'reference'
+          : field?.oneOf
+            ? 'enum'
+            : field?.format === 'date'
+              ? 'date'
+              : field?.format === 'date-time'
+                ? 'datetime'
+                : scalarType(field ?? {}) === 'number' || scalarType(field ?? {}) === 'integer'
+                  ? 'number'
+                  : scalarType(field ?? {}) === 'boolean'
+                    ? 'boolean'
+                    : 'text');
   switch (format) {
     case 'date': {
       const [y, m, d] = String(value).slice(0, 10).split('-').map(Number);
@@ -56,19 +69,26 @@ function expectedCell(def: EntityDefinition, column: EntityDefinition['grid']['c
       const t = Date.parse(String(value)) + TASHKENT_OFFSET_MS;
       return new Date(t - (t % 1000));
     }
-    case 'money': return Math.round(Number(value));
-    case 'number': return Number(value);
-    case 'boolean': return value ? (ru('engine.list.yes') ?? 'Yes') : (ru('engine.list.no') ?? 'No');
-    case 'status': return ru(`status.${String(value)}`) ?? String(value);
+    case 'money':
+      return Math.round(Number(value));
+    case 'number':
+      return Number(value);
+    case 'boolean':
+      return value ? (ru('engine.list.yes') ?? 'Yes') : (ru('engine.list.no') ?? 'No');
+    case 'status':
+      return ru(`status.${String(value)}`) ?? String(value);
     case 'enum': {
       const option = (field?.oneOf as JSONSchema7[] | undefined)?.find((o) => o.const === value);
       return (option?.title && ru(option.title)) || String(value);
     }
     case 'reference': {
-      const item = registry.references.get(column.reference ?? field!.reference!.list)?.items.find((i) => i.id === value);
+      const item = registry.references
+        .get(column.reference ?? field!.reference!.list)
+        ?.items.find((i) => i.id === value);
       return item?.nameRu || item?.nameUz || item?.nameLt || String(value);
     }
-    default: return typeof value === 'number' ? value : String(value);
+    default:
+      return typeof value === 'number' ? value : String(value);
   }
 }
 
@@ -77,9 +97,12 @@ function pickFilter(def: EntityDefinition, rows: Row[]): { query: Record<string,
   const rng = createRng(7);
   for (const f of def.grid.filters) {
     if ((f.kind !== 'eq' && f.kind !== 'in') || f.field === '/status') continue;
-    const values: unknown[] = [...new Set(rows.map((r) => at(r, f.field!)).filter((v) => v !== undefined && v !== null))];
+    const values: unknown[] = [
+      ...new Set(rows.map((r) => at(r, f.field!)).filter((v) => v !== undefined && v !== null)),
+    ];
     if (values.length < 2) continue;
-    const chosen: unknown[] = f.kind === 'eq' ? [values[Math.floor(rng() * values.length)]] : values.slice(0, Math.ceil(values.length / 2));
+    const chosen: unknown[] =
+      f.kind === 'eq' ? [values[Math.floor(rng() * values.length)]] : values.slice(0, Math.ceil(values.length / 2));
     return { query: { [f.name]: chosen.join(',') }, rows: rows.filter((r) => chosen.includes(at(r, f.field!))) };
   }
   const f = def.grid.filters.find((x) => x.kind === 'dateRange' && x.field === '/createdAt');
@@ -110,10 +133,21 @@ for (const backend of backends()) {
         const rows: Row[] = [];
         for await (const record of app.store.streamList(def.id, {}, {}, systemActor())) rows.push(record as Row);
 
-        rows.push(...(await createRecords(app, base, ROWS, (seed) => sample(seed, { full: (seed - 5000) % 3 !== 0 }), 5000)) as Row[]);
+        rows.push(
+          ...((await createRecords(
+            app,
+            base,
+            ROWS,
+            (seed) => sample(seed, { full: (seed - 5000) % 3 !== 0 }),
+            5000,
+          )) as Row[]),
+        );
 
         const sortable = def.grid.columns.filter((c) => c.sortable && c.field !== '/id').map((c) => c.field);
-        const sort = [{ field: sortable[0] ?? '/id', desc: true }, { field: '/id', desc: false }];
+        const sort = [
+          { field: sortable[0] ?? '/id', desc: true },
+          { field: '/id', desc: false },
+        ];
         const filter = pickFilter(def, rows);
         const expected = expectedOrder(filter.rows, sort);
         const query = new URLSearchParams({
@@ -124,8 +158,12 @@ for (const backend of backends()) {
         });
         const res = await app.inject({ method: 'GET', url: `${base}/export?${query}` });
         expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
-        expect(res.headers['content-type']).toContain('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-        expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="${def.id}-\\d{4}-\\d{2}-\\d{2}\\.xlsx"$`));
+        expect(res.headers['content-type']).toContain(
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        );
+        expect(res.headers['content-disposition']).toMatch(
+          new RegExp(`^attachment; filename="${def.id}-\\d{4}-\\d{2}-\\d{2}\\.xlsx"$`),
+        );
 
         const sheet = await readSheet(res.rawPayload);
         const columns = def.grid.columns.filter((c) => !c.hidden);
@@ -156,8 +194,17 @@ for (const backend of backends()) {
           for (const desc of [false, true]) {
             const ids: number[] = [];
             const name = field.slice(1).split('/').join('.');
-            for await (const record of app.store.streamList(def.id, {}, { sortBy: [name], sortDesc: [desc] }, systemActor(), 7)) ids.push(record.id);
-            expect(ids, `${field} ${desc ? 'desc' : 'asc'}`).toEqual(expectedOrder(rows, [{ field, desc }]).map((r) => r.id));
+            for await (const record of app.store.streamList(
+              def.id,
+              {},
+              { sortBy: [name], sortDesc: [desc] },
+              systemActor(),
+              7,
+            ))
+              ids.push(record.id);
+            expect(ids, `${field} ${desc ? 'desc' : 'asc'}`).toEqual(
+              expectedOrder(rows, [{ field, desc }]).map((r) => r.id),
+            );
           }
         }
       });

@@ -29,7 +29,9 @@ const mayUpload = (permissions: string[], d: { manifest: { subject: string } }) 
 };
 const guestEntity = [...registry.entities.values()].find((d) => mayUpload(access.guest.permissions, d))!;
 const closedToGuests = [...registry.entities.values()].find((d) => !mayUpload(access.guest.permissions, d))!;
-const limitedRole = access.roles.find((r) => r.code !== access.adminRole && [...registry.entities.values()].some((d) => !mayUpload(r.permissions, d)))!;
+const limitedRole = access.roles.find(
+  (r) => r.code !== access.adminRole && [...registry.entities.values()].some((d) => !mayUpload(r.permissions, d)),
+)!;
 const closedToRole = [...registry.entities.values()].find((d) => !mayUpload(limitedRole.permissions, d))!;
 
 for (const backend of backends()) {
@@ -41,16 +43,29 @@ for (const backend of backends()) {
     });
     afterAll(async () => close?.());
 
-    const upload = (kind: string, files: Parameters<typeof multipart>[0], as: { headers?: Record<string, string>; ip?: string } = {}) => {
+    const upload = (
+      kind: string,
+      files: Parameters<typeof multipart>[0],
+      as: { headers?: Record<string, string>; ip?: string } = {},
+    ) => {
       const { payload, headers } = multipart(files);
-      return app.inject({ method: 'POST', url: `/api/file-entity/save/${kind}`, payload, headers: { ...headers, 'accept-language': 'en', ...as.headers }, ...(as.ip ? { remoteAddress: as.ip } : {}) });
+      return app.inject({
+        method: 'POST',
+        url: `/api/file-entity/save/${kind}`,
+        payload,
+        headers: { ...headers, 'accept-language': 'en', ...as.headers },
+        ...(as.ip ? { remoteAddress: as.ip } : {}),
+      });
     };
     const stored = () => {
       const dir = app.config.filesDir;
       if (!existsSync(dir)) return [];
-      return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath, d.name));
+      return readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => path.join(d.parentPath, d.name));
     };
-    const fileRows = async () => (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM file_entity')).rows[0]!.n;
+    const fileRows = async () =>
+      (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM file_entity')).rows[0]!.n;
     const sample = createSampler(def.schema, registry.references, createServerAjv());
 
     it('stores allowed files with their hash, type by magic bytes, and links them to a record', async () => {
@@ -67,21 +82,48 @@ for (const backend of backends()) {
 
       // Not yet linked: its uploader may read it, an anonymous caller may not.
       expect((await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}` })).statusCode).toBe(200);
-      expect((await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}`, headers: { authorization: '' } })).statusCode).toBe(404);
+      expect(
+        (
+          await app.inject({
+            method: 'GET',
+            url: `/api/file-entity/get/${list[0]!.id}`,
+            headers: { authorization: '' },
+          })
+        ).statusCode,
+      ).toBe(404);
 
-      const created = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...sample(5, { full: true }), [fileField]: list.map((f) => f.id) } });
+      const created = await app.inject({
+        method: 'POST',
+        url: `/api${def.manifest.base}/create`,
+        payload: { ...sample(5, { full: true }), [fileField]: list.map((f) => f.id) },
+      });
       expect(created.statusCode, created.body).toBe(200);
       const download = await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}` });
       expect(download.statusCode).toBe(200);
       // Linked: readable exactly by who may read the record — not by an anonymous visitor.
-      expect((await app.inject({ method: 'GET', url: `/api/file-entity/get/${list[0]!.id}`, headers: { authorization: '' } })).statusCode).toBe(404);
+      expect(
+        (
+          await app.inject({
+            method: 'GET',
+            url: `/api/file-entity/get/${list[0]!.id}`,
+            headers: { authorization: '' },
+          })
+        ).statusCode,
+      ).toBe(404);
       expect(download.headers['content-type']).toBe('image/png');
       expect(download.rawPayload.equals(PNG)).toBe(true);
 
       // A file already linked to one record cannot be claimed by another.
-      const thief = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...sample(6, { full: true }), [fileField]: [list[1]!.id] }, headers: { 'accept-language': 'en' } });
+      const thief = await app.inject({
+        method: 'POST',
+        url: `/api${def.manifest.base}/create`,
+        payload: { ...sample(6, { full: true }), [fileField]: [list[1]!.id] },
+        headers: { 'accept-language': 'en' },
+      });
       expect(thief.statusCode).toBe(400);
-      expect(thief.json().fieldErrors).toEqual({ [`/${fileField}/0`]: 'The file was not found or belongs to another record' });
+      expect(thief.json().fieldErrors).toEqual({
+        [`/${fileField}/0`]: 'The file was not found or belongs to another record',
+      });
 
       // Deleting the record makes its files unreachable.
       await app.inject({ method: 'DELETE', url: `/api${def.manifest.base}/delete/${created.json().id}` });
@@ -91,7 +133,11 @@ for (const backend of backends()) {
     it('refuses a file uploaded for another entity', async () => {
       const res = await upload(other.id, [{ name: 'photo.png', content: PNG }]);
       expect(res.statusCode).toBe(200);
-      const created = await app.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: { ...sample(7, { full: true }), [fileField]: [res.json().list[0].id] } });
+      const created = await app.inject({
+        method: 'POST',
+        url: `/api${def.manifest.base}/create`,
+        payload: { ...sample(7, { full: true }), [fileField]: [res.json().list[0].id] },
+      });
       expect(created.statusCode).toBe(400);
       expect(Object.keys(created.json().fieldErrors)).toEqual([`/${fileField}/0`]);
     });
@@ -99,21 +145,55 @@ for (const backend of backends()) {
     it(`refuses uploads to whoever may neither create nor change records of the entity (${closedToGuests.id}, ${limitedRole.code} on ${closedToRole.id}), keeping nothing`, async () => {
       const rowsBefore = await fileRows();
       const filesBefore = stored().length;
-      const anonymous = await upload(closedToGuests.id, [{ name: 'photo.png', content: PNG }], { headers: { authorization: '', 'accept-language': 'ru' }, ip: '10.31.0.1' });
+      const anonymous = await upload(closedToGuests.id, [{ name: 'photo.png', content: PNG }], {
+        headers: { authorization: '', 'accept-language': 'ru' },
+        ip: '10.31.0.1',
+      });
       expect(anonymous.statusCode).toBe(401);
       expect(anonymous.json().message).toBe('Пожалуйста, войдите в систему');
 
       const username = `uploader-${limitedRole.code}`.slice(0, 50);
-      const user = await app.inject({ method: 'POST', url: '/api/portal-user/create', payload: { username, firstName: 'Up', lastName: 'Loader', isOuter: access.outerRoles.includes(limitedRole.code), canLogin: true, roles: [limitedRole.code], regionId: 1 } });
+      const user = await app.inject({
+        method: 'POST',
+        url: '/api/portal-user/create',
+        payload: {
+          username,
+          firstName: 'Up',
+          lastName: 'Loader',
+          isOuter: access.outerRoles.includes(limitedRole.code),
+          canLogin: true,
+          roles: [limitedRole.code],
+          regionId: 1,
+        },
+      });
       expect(user.statusCode, user.body).toBe(200);
-      await app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { userId: user.json().id, password: 'uploader password' } });
-      const session = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password: 'uploader password' }, headers: { authorization: '' } });
-      const refused = await upload(closedToRole.id, [{ name: 'photo.png', content: PNG }, { name: 'decision.pdf', content: PDF }], { headers: { authorization: `Bearer ${session.json().token}` } });
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/set-password',
+        payload: { userId: user.json().id, password: 'uploader password' },
+      });
+      const session = await app.inject({
+        method: 'POST',
+        url: '/api/auth-payload',
+        payload: { username, password: 'uploader password' },
+        headers: { authorization: '' },
+      });
+      const refused = await upload(
+        closedToRole.id,
+        [
+          { name: 'photo.png', content: PNG },
+          { name: 'decision.pdf', content: PDF },
+        ],
+        { headers: { authorization: `Bearer ${session.json().token}` } },
+      );
       expect(refused.statusCode).toBe(403);
       expect(refused.json().message).toBe('You have no permission to do this action');
 
       // A guest may attach files to what guests may file (a public appeal's attachments).
-      const allowed = await upload(guestEntity.id, [{ name: 'photo.png', content: PNG }], { headers: { authorization: '' }, ip: '10.31.0.2' });
+      const allowed = await upload(guestEntity.id, [{ name: 'photo.png', content: PNG }], {
+        headers: { authorization: '' },
+        ip: '10.31.0.2',
+      });
       expect(allowed.statusCode, allowed.body).toBe(200);
       expect(await fileRows()).toBe(rowsBefore + 1);
       expect(stored().length).toBe(filesBefore + 1);
@@ -122,16 +202,29 @@ for (const backend of backends()) {
     it(`lets one address upload anonymously ${UPLOADS_PER_MINUTE} times a minute, then answers a localized 429`, async () => {
       const ip = '10.32.0.1';
       for (let i = 0; i < UPLOADS_PER_MINUTE; i++) {
-        expect((await upload(guestEntity.id, [{ name: `p${i}.png`, content: PNG }], { headers: { authorization: '' }, ip })).statusCode).toBe(200);
+        expect(
+          (await upload(guestEntity.id, [{ name: `p${i}.png`, content: PNG }], { headers: { authorization: '' }, ip }))
+            .statusCode,
+        ).toBe(200);
       }
       const rowsBefore = await fileRows();
-      const limited = await upload(guestEntity.id, [{ name: 'one-more.png', content: PNG }], { headers: { authorization: '', 'accept-language': 'ru' }, ip });
+      const limited = await upload(guestEntity.id, [{ name: 'one-more.png', content: PNG }], {
+        headers: { authorization: '', 'accept-language': 'ru' },
+        ip,
+      });
       expect(limited.statusCode).toBe(429);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(limited.json().message).toMatch(/^Слишком много запросов/);
       expect(await fileRows()).toBe(rowsBefore);
       // Another address has its own budget; signed-in staff are not counted.
-      expect((await upload(guestEntity.id, [{ name: 'p.png', content: PNG }], { headers: { authorization: '' }, ip: '10.32.0.2' })).statusCode).toBe(200);
+      expect(
+        (
+          await upload(guestEntity.id, [{ name: 'p.png', content: PNG }], {
+            headers: { authorization: '' },
+            ip: '10.32.0.2',
+          })
+        ).statusCode,
+      ).toBe(200);
       expect((await upload(guestEntity.id, [{ name: 'p.png', content: PNG }], { ip })).statusCode).toBe(200);
     });
 
@@ -139,21 +232,34 @@ for (const backend of backends()) {
       const rowsBefore = await fileRows();
       const filesBefore = stored().length;
 
-      const exe = await upload(def.id, [{ name: 'ok.png', content: PNG }, { name: 'invoice.pdf', type: 'application/pdf', content: EXE }]);
+      const exe = await upload(def.id, [
+        { name: 'ok.png', content: PNG },
+        { name: 'invoice.pdf', type: 'application/pdf', content: EXE },
+      ]);
       expect(exe.statusCode).toBe(415);
       expect(exe.json().message).toBe('This file type is not allowed');
 
       const maxFiles = def.manifest.files?.maxFiles ?? DEFAULT_MAX_FILES;
-      const many = await upload(def.id, Array.from({ length: maxFiles + 1 }, (_, i) => ({ name: `p${i}.png`, content: PNG })));
+      const many = await upload(
+        def.id,
+        Array.from({ length: maxFiles + 1 }, (_, i) => ({ name: `p${i}.png`, content: PNG })),
+      );
       expect(many.statusCode).toBe(413);
       expect(many.json().message).toBe(`Too many files (at most ${maxFiles})`);
 
       const maxBytes = def.manifest.files?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-      const big = await upload(def.id, [{ name: 'big.pdf', content: Buffer.concat([PDF, Buffer.alloc(maxBytes, 0x20)]) }]);
+      const big = await upload(def.id, [
+        { name: 'big.pdf', content: Buffer.concat([PDF, Buffer.alloc(maxBytes, 0x20)]) },
+      ]);
       expect(big.statusCode).toBe(413);
       expect(big.json().message).toMatch(/^The file is too large \(at most \d+ [KM]B\)$/);
 
-      const none = await app.inject({ method: 'POST', url: `/api/file-entity/save/${def.id}`, payload: { a: 1 }, headers: { 'accept-language': 'en' } });
+      const none = await app.inject({
+        method: 'POST',
+        url: `/api/file-entity/save/${def.id}`,
+        payload: { a: 1 },
+        headers: { 'accept-language': 'en' },
+      });
       expect(none.statusCode).toBe(415);
 
       expect(await fileRows()).toBe(rowsBefore);

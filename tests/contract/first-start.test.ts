@@ -51,7 +51,9 @@ for (const backend of backends()) {
           expect(second.printed).not.toContain(password);
           expect(second.printed).not.toMatch(/admin/);
           expect((await signIn(second.app, password!)).statusCode).toBe(200);
-          const admins = await second.app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${second.app.tables.get(second.app.definitions.access!.userEntity)!.table} WHERE data->>'username' = 'admin'`);
+          const admins = await second.app.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM ${second.app.tables.get(second.app.definitions.access!.userEntity)!.table} WHERE data->>'username' = 'admin'`,
+          );
           expect(admins.rows[0]!.n).toBe(1);
         } finally {
           await second.app.close();
@@ -71,7 +73,15 @@ for (const backend of backends()) {
       try {
         await app.ready();
         expect(log.mock.calls.map((args) => args.join(' ')).join('\n')).not.toMatch(/admin/);
-        expect((await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username: 'admin', password: 'chosen admin password' } })).statusCode).toBe(200);
+        expect(
+          (
+            await app.inject({
+              method: 'POST',
+              url: '/api/auth-payload',
+              payload: { username: 'admin', password: 'chosen admin password' },
+            })
+          ).statusCode,
+        ).toBe(200);
       } finally {
         delete process.env.ADMIN_PASSWORD;
         await app.close();
@@ -81,17 +91,30 @@ for (const backend of backends()) {
     });
 
     it('takes an ADMIN_PASSWORD the password policy refuses, warning in the log; a strong one, silently', async () => {
-      for (const [password, warned] of [['admin12345', true], ['olive kettle marathon 42', false]] as const) {
+      for (const [password, warned] of [
+        ['admin12345', true],
+        ['olive kettle marathon 42', false],
+      ] as const) {
         const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-first-start-'));
         const database = backend.name === 'postgres' ? await createTestDatabase() : undefined;
         const lines: Array<{ level: number; msg: string; rule?: string }> = [];
         const logger = { level: 'warn', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } };
-        const app = await buildApp({ dataDir, inMemory: backend.name === 'pglite', databaseUrl: database?.url, adminPassword: password, logger });
+        const app = await buildApp({
+          dataDir,
+          inMemory: backend.name === 'pglite',
+          databaseUrl: database?.url,
+          adminPassword: password,
+          logger,
+        });
         try {
           await app.ready();
-          expect((await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username: 'admin', password } })).statusCode).toBe(200);
+          expect(
+            (await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username: 'admin', password } }))
+              .statusCode,
+          ).toBe(200);
           const warning = lines.find((l) => l.msg.includes('ADMIN_PASSWORD does not meet the password policy'));
-          if (warned) expect(warning, JSON.stringify(lines)).toMatchObject({ level: 40, rule: 'passwordPolicy.tooShort' });
+          if (warned)
+            expect(warning, JSON.stringify(lines)).toMatchObject({ level: 40, rule: 'passwordPolicy.tooShort' });
           else expect(warning, JSON.stringify(lines)).toBeUndefined();
         } finally {
           await app.close();

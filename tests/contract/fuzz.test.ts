@@ -27,7 +27,9 @@ import type { EntityDefinition } from '../../src/definitions/registry.ts';
 import { STOMP_PATH } from '../../src/server/services/stomp.ts';
 
 /** Routes not fuzzed, with the reason. */
-const SKIPPED: Record<string, string> = { [`GET ${STOMP_PATH}`]: 'the live socket (WebSocket); its HTTP entry takes no input' };
+const SKIPPED: Record<string, string> = {
+  [`GET ${STOMP_PATH}`]: 'the live socket (WebSocket); its HTTP entry takes no input',
+};
 /** Routes never sent with the admin's token: signing out would end the session the run uses. */
 const ANONYMOUS_ONLY = new Set(['POST /api/logout']);
 const FUZZ_PASSWORD = 'Fuzz-password-2026!qx';
@@ -42,8 +44,14 @@ for (const backend of backends()) {
     beforeAll(async () => {
       const stream = new Writable({
         write(chunk: Buffer, _enc, done) {
-          const line = JSON.parse(chunk.toString()) as { level: number; msg: string; url?: string; err?: { message?: string } };
-          if (line.level >= 50 || line.msg === 'input refused by the database') logged.push(`${line.level} ${line.msg} ${line.url ?? ''}: ${line.err?.message ?? ''}`.slice(0, 500));
+          const line = JSON.parse(chunk.toString()) as {
+            level: number;
+            msg: string;
+            url?: string;
+            err?: { message?: string };
+          };
+          if (line.level >= 50 || line.msg === 'input refused by the database')
+            logged.push(`${line.level} ${line.msg} ${line.url ?? ''}: ${line.err?.message ?? ''}`.slice(0, 500));
           done();
         },
       });
@@ -57,11 +65,17 @@ for (const backend of backends()) {
       const samplers = new Map(defs.map((def) => [def.id, createSampler(def.schema, app.definitions.references, ajv)]));
       let seed = 1;
       const sample = (entity: string) => samplers.get(entity)!(seed++, { full: true });
-      const bases = defs.map((def) => ({ base: `/api${def.manifest.base}`, def })).sort((a, b) => b.base.length - a.base.length);
-      const entityOf = (path: string): EntityDefinition | undefined => bases.find((b) => path.startsWith(`${b.base}/`))?.def;
+      const bases = defs
+        .map((def) => ({ base: `/api${def.manifest.base}`, def }))
+        .sort((a, b) => b.base.length - a.base.length);
+      const entityOf = (path: string): EntityDefinition | undefined =>
+        bases.find((b) => path.startsWith(`${b.base}/`))?.def;
 
       // One record (and draft) per entity to aim at, its version followed through the run.
-      const records = new Map<string, { id: number; version: number; update: Record<string, unknown>; event?: string }>();
+      const records = new Map<
+        string,
+        { id: number; version: number; update: Record<string, unknown>; event?: string }
+      >();
       const drafts = new Map<string, string>();
       for (const def of defs) {
         const base = `/api${def.manifest.base}`;
@@ -69,15 +83,24 @@ for (const backend of backends()) {
         const res = await app.inject({ method: 'POST', url: `${base}/create`, payload: input });
         if (res.statusCode !== 200) continue;
         const record = res.json() as { id: number; version: number };
-        const events = def.manifest.workflow ? await app.inject({ method: 'GET', url: `${base}/events/${record.id}` }) : undefined;
-        records.set(def.id, { id: record.id, version: record.version, update: input, event: events?.json().events?.[0]?.type });
-        if (def.manifest.drafts) drafts.set(def.id, (await app.inject({ method: 'POST', url: `${base}/draft`, payload: {} })).json().id);
+        const events = def.manifest.workflow
+          ? await app.inject({ method: 'GET', url: `${base}/events/${record.id}` })
+          : undefined;
+        records.set(def.id, {
+          id: record.id,
+          version: record.version,
+          update: input,
+          event: events?.json().events?.[0]?.type,
+        });
+        if (def.manifest.drafts)
+          drafts.set(def.id, (await app.inject({ method: 'POST', url: `${base}/draft`, payload: {} })).json().id);
       }
       expect([...records.keys()]).toEqual(defs.map((d) => d.id));
       const access = app.definitions.access!;
       const photoDef = defs.find((d) => d.manifest.photo?.route);
       const uploadDef = defs.find((d) => d.manifest.publicSubmit) ?? defs[0]!;
-      const submitDef = (path: string) => defs.find((d) => d.manifest.publicSubmit && `/api${d.manifest.publicSubmit.path}` === path);
+      const submitDef = (path: string) =>
+        defs.find((d) => d.manifest.publicSubmit && `/api${d.manifest.publicSubmit.path}` === path);
 
       const ctx: FuzzContext = {
         pathValue(path, _method, name, schema) {
@@ -87,8 +110,10 @@ for (const backend of backends()) {
             if (path.includes('/draft/')) return drafts.get(def.id) ?? String(validValue(schema));
             return String(records.get(def.id)?.id ?? 1);
           }
-          if (name === 'id' && path.startsWith('/api/file-entity/save/') && photoDef) return String(records.get(photoDef.id)?.id ?? 1);
-          if (name === 'kind') return path.startsWith('/api/reference/') ? [...app.definitions.references.keys()][0]! : uploadDef.id;
+          if (name === 'id' && path.startsWith('/api/file-entity/save/') && photoDef)
+            return String(records.get(photoDef.id)?.id ?? 1);
+          if (name === 'kind')
+            return path.startsWith('/api/reference/') ? [...app.definitions.references.keys()][0]! : uploadDef.id;
           if (name === 'route') return photoDef?.manifest.photo?.route ?? 'photo';
           if (name === 'code') return [...app.definitions.openData.keys()][0] ?? 'none';
           if (name === 'format') return 'json';
@@ -100,16 +125,19 @@ for (const backend of backends()) {
           const base = def && `/api${def.manifest.base}`;
           if (def && path === `${base}/create`) return sample(def.id);
           if (record && path === `${base}/update/{id}`) return { ...record.update, version: record.version };
-          if (record && path === `${base}/transition/{id}`) return { event: record.event ?? 'NONE', version: record.version };
+          if (record && path === `${base}/transition/{id}`)
+            return { event: record.event ?? 'NONE', version: record.version };
           if (def && (path === `${base}/draft` || path === `${base}/draft/{id}`)) return record?.update;
           if (path === '/api/auth-payload') return { username: 'fuzz-nobody', password: 'not-the-password' };
-          if (path === '/api/auth/set-password') return { userId: records.get(access.userEntity)?.id ?? 999999, password: FUZZ_PASSWORD };
-          if (path === '/api/auth/change-password') return { oldPassword: 'not-the-password', newPassword: FUZZ_PASSWORD };
+          if (path === '/api/auth/set-password')
+            return { userId: records.get(access.userEntity)?.id ?? 999999, password: FUZZ_PASSWORD };
+          if (path === '/api/auth/change-password')
+            return { oldPassword: 'not-the-password', newPassword: FUZZ_PASSWORD };
           return undefined;
         },
         jsonField: (path, name) => {
           const def = submitDef(path);
-          return def && name === 'data' ? records.get(def.id)?.update ?? sample(def.id) : undefined;
+          return def && name === 'data' ? (records.get(def.id)?.update ?? sample(def.id)) : undefined;
         },
         jsonFieldSchema: (path) => (submitDef(path)?.schema.properties ?? {}) as Record<string, DocSchema>,
       };
@@ -124,16 +152,30 @@ for (const backend of backends()) {
       /** Sends one request from its own address (per-address limits never answer first) and checks it. */
       const send = async (route: string, what: string, options: InjectOptions, anonymous: boolean) => {
         address++;
-        const headers = { ...(options.headers as Record<string, string> | undefined), 'accept-language': 'en', ...(anonymous ? { authorization: '' } : {}) };
-        const res = await app.inject({ ...options, headers, remoteAddress: `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}` });
+        const headers = {
+          ...(options.headers as Record<string, string> | undefined),
+          'accept-language': 'en',
+          ...(anonymous ? { authorization: '' } : {}),
+        };
+        const res = await app.inject({
+          ...options,
+          headers,
+          remoteAddress: `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}`,
+        });
         counts.requests++;
         if (anonymous) counts.anonymous++;
         const after = await writes.mark();
-        if (res.statusCode >= 500) problems.push(`${res.statusCode} ${route} ${what}${anonymous ? ' (anonymous)' : ''}: ${res.body.slice(0, 200)}`);
+        if (res.statusCode >= 500)
+          problems.push(
+            `${res.statusCode} ${route} ${what}${anonymous ? ' (anonymous)' : ''}: ${res.body.slice(0, 200)}`,
+          );
         else if (res.statusCode >= 400) {
           counts.refused++;
           const written = after > mark ? await writes.writesSince(mark) : [];
-          if (written.length) problems.push(`refused ${res.statusCode} yet wrote ${written.join(', ')}: ${route} ${what}${anonymous ? ' (anonymous)' : ''}`);
+          if (written.length)
+            problems.push(
+              `refused ${res.statusCode} yet wrote ${written.join(', ')}: ${route} ${what}${anonymous ? ' (anonymous)' : ''}`,
+            );
         } else counts.accepted++;
         mark = after;
         return res;
@@ -144,7 +186,10 @@ for (const backend of backends()) {
         const record = def && records.get(def.id);
         if (!record || !/\/(update|transition)\/\{id\}$/.test(path)) return;
         if (status === 200) record.version = (JSON.parse(body) as { version?: number }).version ?? record.version;
-        else if (status === 409) record.version = (await app.inject({ method: 'GET', url: `/api${def.manifest.base}/get/${record.id}` })).json().version ?? record.version;
+        else if (status === 409)
+          record.version =
+            (await app.inject({ method: 'GET', url: `/api${def.manifest.base}/get/${record.id}` })).json().version ??
+            record.version;
       };
 
       const started = Date.now();
@@ -167,7 +212,9 @@ for (const backend of backends()) {
         }
       }
       const seconds = Math.round((Date.now() - started) / 1000);
-      console.log(`fuzz: ${counts.requests} requests on ${backend.name} (${counts.routes} routes, ${counts.anonymous} anonymous; ${counts.refused} refused, ${counts.accepted} accepted) in ${seconds} s`);
+      console.log(
+        `fuzz: ${counts.requests} requests on ${backend.name} (${counts.routes} routes, ${counts.anonymous} anonymous; ${counts.refused} refused, ${counts.accepted} accepted) in ${seconds} s`,
+      );
       // FUZZ_DUMP=<file> keeps every problem, not only the first ones the assertion shows.
       if (process.env.FUZZ_DUMP) writeFileSync(process.env.FUZZ_DUMP, [...problems, ...logged].join('\n'));
       expect(problems.slice(0, 50), `${problems.length} problems`).toEqual([]);

@@ -22,7 +22,9 @@ if (!built) console.warn('[tests] the HTML page header tests are SKIPPED: dist/w
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 // Any entity with a top-level file field: the download route is the same for all.
-const fileEntity = [...registry.entities.values()].find((d) => findFileFields(d.schema).some((f) => f.path.length <= 2))!;
+const fileEntity = [...registry.entities.values()].find((d) =>
+  findFileFields(d.schema).some((f) => f.path.length <= 2),
+)!;
 const referenceKind = [...registry.references.keys()][0]!;
 const anon = { authorization: '' };
 
@@ -30,7 +32,13 @@ const anon = { authorization: '' };
 function cspOf(res: LightMyRequestResponse): Record<string, string[]> {
   const header = res.headers['content-security-policy'];
   expect(header, `no CSP on ${res.statusCode} ${res.headers['content-type']}`).toBeTypeOf('string');
-  return Object.fromEntries(String(header).split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...sources]) => [name!, sources]));
+  return Object.fromEntries(
+    String(header)
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...sources]) => [name!, sources]),
+  );
 }
 
 /** The executable inline scripts of a page (JSON data blocks are never run, so CSP does not apply). */
@@ -58,7 +66,8 @@ function expectBrowserHeaders(res: LightMyRequestResponse): void {
   expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
   expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
   const permissions = String(res.headers['permissions-policy']);
-  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(permissions).toContain(`${feature}=()`);
+  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb'])
+    expect(permissions).toContain(`${feature}=()`);
   // Plain HTTP here: HSTS would be ignored by browsers and wrong behind a TLS-less setup.
   expect(res.headers['strict-transport-security']).toBeUndefined();
 }
@@ -72,39 +81,69 @@ for (const backend of backends()) {
     });
     afterAll(async () => close?.());
 
-    it.skipIf(!built)('HTML pages: the policy allows exactly the inline scripts the page carries, by hash', async () => {
-      const routes = JSON.parse(readFileSync(path.join(web, 'prerendered/routes.json'), 'utf8')) as Record<string, string>;
-      // Every prerendered route in every language (the cookie picks it), and the index.html fallback.
-      const pages = [...Object.keys(routes).flatMap((r) => ['en', 'ru', 'uz', 'uzCyrillic'].map((l) => [r, `portal.locale=${l}`] as const)), ['/admin/appeals', ''] as const];
-      let hashed = 0;
-      for (const [url, cookie] of pages) {
-        const res = await app.inject({ method: 'GET', url, headers: { ...anon, cookie } });
-        expect(res.statusCode, url).toBe(200);
-        expect(res.headers['content-type']).toMatch(/text\/html/);
-        expectBrowserHeaders(res);
-        const scriptSrc = cspOf(res)['script-src']!;
-        for (const script of inlineScripts(res.body)) {
-          expect(scriptSrc, `${url} ${cookie}: ${script.slice(0, 80)}`).toContain(sha256(script));
-          hashed++;
+    it.skipIf(!built)(
+      'HTML pages: the policy allows exactly the inline scripts the page carries, by hash',
+      async () => {
+        const routes = JSON.parse(readFileSync(path.join(web, 'prerendered/routes.json'), 'utf8')) as Record<
+          string,
+          string
+        >;
+        // Every prerendered route in every language (the cookie picks it), and the index.html fallback.
+        const pages = [
+          ...Object.keys(routes).flatMap((r) =>
+            ['en', 'ru', 'uz', 'uzCyrillic'].map((l) => [r, `portal.locale=${l}`] as const),
+          ),
+          ['/admin/appeals', ''] as const,
+        ];
+        let hashed = 0;
+        for (const [url, cookie] of pages) {
+          const res = await app.inject({ method: 'GET', url, headers: { ...anon, cookie } });
+          expect(res.statusCode, url).toBe(200);
+          expect(res.headers['content-type']).toMatch(/text\/html/);
+          expectBrowserHeaders(res);
+          const scriptSrc = cspOf(res)['script-src']!;
+          for (const script of inlineScripts(res.body)) {
+            expect(scriptSrc, `${url} ${cookie}: ${script.slice(0, 80)}`).toContain(sha256(script));
+            hashed++;
+          }
         }
-      }
-      // The prerendered pages do carry inline scripts (the guard and the loader).
-      expect(hashed).toBeGreaterThan(0);
-    });
+        // The prerendered pages do carry inline scripts (the guard and the loader).
+        expect(hashed).toBeGreaterThan(0);
+      },
+    );
 
     it('API replies: every one is no-store — sign-in, token refresh, profile, records, errors, the OneID callback', async () => {
-      const session = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username: 'admin', password: 'test-admin-password' }, headers: anon });
+      const session = await app.inject({
+        method: 'POST',
+        url: '/api/auth-payload',
+        payload: { username: 'admin', password: 'test-admin-password' },
+        headers: anon,
+      });
       expect(session.statusCode).toBe(200);
-      const refreshed = await app.inject({ method: 'POST', url: '/api/o/token/', payload: { grant_type: 'refresh_token', refresh_token: session.json().refreshToken }, headers: anon });
+      const refreshed = await app.inject({
+        method: 'POST',
+        url: '/api/o/token/',
+        payload: { grant_type: 'refresh_token', refresh_token: session.json().refreshToken },
+        headers: anon,
+      });
       expect(refreshed.statusCode).toBe(200);
       const replies = [
         session,
         refreshed,
-        await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username: 'admin', password: 'wrong-password' }, headers: anon }),
+        await app.inject({
+          method: 'POST',
+          url: '/api/auth-payload',
+          payload: { username: 'admin', password: 'wrong-password' },
+          headers: anon,
+        }),
         await app.inject({ method: 'GET', url: '/api/auth/profile' }),
         await app.inject({ method: 'POST', url: `/api${fileEntity.manifest.base}/list-search`, payload: {} }),
         await app.inject({ method: 'GET', url: `/api${fileEntity.manifest.base}/get/1` }),
-        await app.inject({ method: 'GET', url: '/api/product-auth/auth/oneid/redirectUri?code=x&state=y', headers: anon }),
+        await app.inject({
+          method: 'GET',
+          url: '/api/product-auth/auth/oneid/redirectUri?code=x&state=y',
+          headers: anon,
+        }),
         await app.inject({ method: 'GET', url: '/api/health' }),
         await app.inject({ method: 'GET', url: '/api/no-such-thing' }),
         // Reference data asked for by a signed-in caller: their reply is theirs alone.
@@ -132,7 +171,12 @@ for (const backend of backends()) {
 
     it('downloads: a stored file and an open-data file are no-store, nosniff, under the policy', async () => {
       const { payload, headers } = multipart([{ name: 'photo.png', type: 'image/png', content: PNG }]);
-      const uploaded = await app.inject({ method: 'POST', url: `/api/file-entity/save/${fileEntity.id}`, payload, headers });
+      const uploaded = await app.inject({
+        method: 'POST',
+        url: `/api/file-entity/save/${fileEntity.id}`,
+        payload,
+        headers,
+      });
       expect(uploaded.statusCode, uploaded.body).toBe(200);
       const file = await app.inject({ method: 'GET', url: `/api/file-entity/get/${uploaded.json().list[0].id}` });
       expect(file.statusCode).toBe(200);
@@ -147,7 +191,9 @@ for (const backend of backends()) {
     });
 
     it.skipIf(!built)('hashed assets keep their year-long cache and carry nosniff', async () => {
-      const entry = /<script type="module"[^>]*src="([^"]+)"/.exec(readFileSync(path.join(web, 'index.html'), 'utf8'))![1]!;
+      const entry = /<script type="module"[^>]*src="([^"]+)"/.exec(
+        readFileSync(path.join(web, 'index.html'), 'utf8'),
+      )![1]!;
       const res = await app.inject({ method: 'GET', url: entry, headers: anon });
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -175,7 +221,11 @@ describe('HSTS only over TLS', () => {
   it('does not believe X-Forwarded-Proto from a caller that is not a trusted proxy', async () => {
     const direct = await startTestApp('pglite');
     try {
-      const res = await direct.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+      const res = await direct.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(res.headers['strict-transport-security']).toBeUndefined();
     } finally {
       await direct.close();

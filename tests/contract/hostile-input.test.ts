@@ -40,14 +40,20 @@ for (const backend of backends()) {
       expect(res.statusCode, res.body).toBe(400);
       const body = res.json() as { message: string; fieldErrors?: Record<string, string> };
       expect(body.message).toBe('Please fill all required (*) fields correctly');
-      const pointer = Object.keys(body.fieldErrors ?? {}).find((p) => (typeof expected === 'string' ? p === expected : expected.test(p)));
+      const pointer = Object.keys(body.fieldErrors ?? {}).find((p) =>
+        typeof expected === 'string' ? p === expected : expected.test(p),
+      );
       expect(pointer, res.body).toBeDefined();
       expect(body.fieldErrors![pointer!]).toMatch(/^[A-Z]/);
       expect(await footprint()).toEqual(before);
       return body.fieldErrors![pointer!]!;
     };
-    const json = (method: 'POST' | 'PUT', url: string, text: string, headers: Record<string, string> = {}): InjectOptions =>
-      ({ method, url, payload: text, headers: { 'content-type': 'application/json', ...headers } });
+    const json = (
+      method: 'POST' | 'PUT',
+      url: string,
+      text: string,
+      headers: Record<string, string> = {},
+    ): InjectOptions => ({ method, url, payload: text, headers: { 'content-type': 'application/json', ...headers } });
 
     it('refuses a NUL byte in a query parameter (keyword search)', async () => {
       const message = await refused({ method: 'GET', url: '/api/appeal/search-by-keyword?keyword=a%00b' }, '/keyword');
@@ -55,16 +61,25 @@ for (const backend of backends()) {
     });
 
     it('refuses a NUL byte in the sign-in name, without signing in', async () => {
-      await refused(json('POST', '/api/auth-payload', '{"username":"ad\\u0000min","password":"x"}', { authorization: '' }), '/username');
+      await refused(
+        json('POST', '/api/auth-payload', '{"username":"ad\\u0000min","password":"x"}', { authorization: '' }),
+        '/username',
+      );
     });
 
     it('refuses a NUL byte in the forgot-password login, without signing in', async () => {
-      await refused(json('POST', '/api/auth/forgot-password/send-code', '{"login":"a\\u0000@example.uz"}', { authorization: '' }), '/login');
+      await refused(
+        json('POST', '/api/auth/forgot-password/send-code', '{"login":"a\\u0000@example.uz"}', { authorization: '' }),
+        '/login',
+      );
     });
 
     it('refuses a NUL byte in an uploaded file name', async () => {
       const body = multipart([{ name: 'rec\u0000eipt.png', type: 'image/png', content: PNG }]);
-      await refused({ method: 'POST', url: '/api/file-entity/save/appeal', payload: body.payload, headers: body.headers }, '/files/filename');
+      await refused(
+        { method: 'POST', url: '/api/file-entity/save/appeal', payload: body.payload, headers: body.headers },
+        '/files/filename',
+      );
     });
 
     it('refuses a lone surrogate in a record body', async () => {
@@ -76,7 +91,16 @@ for (const backend of backends()) {
     it('refuses a lone surrogate inside the JSON of a public multipart submission, without signing in', async () => {
       const body = submission(appealInput(2));
       const payload = Buffer.from(body.payload.toString('utf8').replace('"content":"', '"content":"\\udc00'));
-      await refused({ method: 'POST', url: '/api/outer-cabinet/send-appeal', payload, headers: { ...body.headers, authorization: '' }, remoteAddress: '10.14.0.1' }, '/data/content');
+      await refused(
+        {
+          method: 'POST',
+          url: '/api/outer-cabinet/send-appeal',
+          payload,
+          headers: { ...body.headers, authorization: '' },
+          remoteAddress: '10.14.0.1',
+        },
+        '/data/content',
+      );
     });
 
     it('refuses an id beyond bigint in the path', async () => {
@@ -89,7 +113,10 @@ for (const backend of backends()) {
     });
 
     it('refuses a number beyond bigint inside a comma-separated filter list', async () => {
-      await refused({ method: 'POST', url: '/api/appeal/list-search?appealTypeIds=1,9223372036854775808', payload: {} }, '/appealTypeIds');
+      await refused(
+        { method: 'POST', url: '/api/appeal/list-search?appealTypeIds=1,9223372036854775808', payload: {} },
+        '/appealTypeIds',
+      );
     });
 
     it('refuses file ids that are not UUIDs before they reach SQL', async () => {
@@ -112,7 +139,11 @@ for (const backend of backends()) {
     });
 
     it('answers in the caller’s language', async () => {
-      const res = await app.inject({ method: 'GET', url: '/api/appeal/search-by-keyword?keyword=%00', headers: { 'accept-language': 'ru' } });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/appeal/search-by-keyword?keyword=%00',
+        headers: { 'accept-language': 'ru' },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().fieldErrors['/keyword']).toMatch(/[а-я]/);
     });
@@ -127,8 +158,18 @@ for (const backend of backends()) {
     beforeAll(async () => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
       const database = backend.name === 'postgres' ? await createTestDatabase() : undefined;
-      const stream = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(JSON.parse(chunk.toString())); done(); } });
-      app = await buildApp({ dataDir, inMemory: !database, databaseUrl: database?.url, logger: { level: 'warn', stream } });
+      const stream = new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(JSON.parse(chunk.toString()));
+          done();
+        },
+      });
+      app = await buildApp({
+        dataDir,
+        inMemory: !database,
+        databaseUrl: database?.url,
+        logger: { level: 'warn', stream },
+      });
       // A route that hands its input to SQL unchecked, standing for a gap in validation.
       app.get<{ Querystring: { value: string; as: string } }>('/api/test/cast', async (request) => {
         const type = { int: 'int', date: 'date', json: 'jsonb' }[request.query.as] ?? 'int';
@@ -150,11 +191,20 @@ for (const backend of backends()) {
       ['JSON with an escaped NUL', 'json', '{"a":"\\u0000"}', '22P05'],
     ])('answers %s with 400, not 500, and logs the gap as a warning', async (_label, as, value, code) => {
       lines.length = 0;
-      const res = await app.inject({ method: 'GET', url: `/api/test/cast?as=${as}&value=${encodeURIComponent(value)}`, headers: { 'accept-language': 'en' } });
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/test/cast?as=${as}&value=${encodeURIComponent(value)}`,
+        headers: { 'accept-language': 'en' },
+      });
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ message: 'A value cannot be stored: it is out of range or not valid', details: { code } });
+      expect(res.json()).toEqual({
+        message: 'A value cannot be stored: it is out of range or not valid',
+        details: { code },
+      });
       expect(lines.filter((l) => l.level >= 50)).toEqual([]);
-      expect(lines.some((l) => l.level === 40 && l.msg === 'input refused by the database' && l.err?.code === code)).toBe(true);
+      expect(
+        lines.some((l) => l.level === 40 && l.msg === 'input refused by the database' && l.err?.code === code),
+      ).toBe(true);
     });
   });
 }

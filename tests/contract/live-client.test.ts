@@ -71,19 +71,35 @@ describe('the web app’s live client against the server', () => {
   });
 
   const undelivered = async (text: string) =>
-    (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messenger_event WHERE user_id = $1 AND channel = 'msg' AND body->>'message' = $2 AND delivered_at IS NULL`, [bob.id, text])).rows[0]!.n;
+    (
+      await app.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messenger_event WHERE user_id = $1 AND channel = 'msg' AND body->>'message' = $2 AND delivered_at IS NULL`,
+        [bob.id, text],
+      )
+    ).rows[0]!.n;
   const send = async (text: string) => {
-    const res = await app.inject({ method: 'POST', url: '/api/chat-message/sendMessage', headers: { authorization: `Bearer ${alice.token}` }, payload: { receiverId: Number(bob.id), message: text } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/chat-message/sendMessage',
+      headers: { authorization: `Bearer ${alice.token}` },
+      payload: { receiverId: Number(bob.id), message: text },
+    });
     expect(res.statusCode, res.body).toBe(200);
   };
 
   it('acknowledges what it handled, and gets again a message its dying socket never handed over', async () => {
     const texts: string[] = [];
     const states: boolean[] = [];
-    const offs = [live.subscribeLive('msg', (body) => texts.push(String(body.message))), live.onLiveStatus((up) => states.push(up))];
+    const offs = [
+      live.subscribeLive('msg', (body) => texts.push(String(body.message))),
+      live.onLiveStatus((up) => states.push(up)),
+    ];
     try {
       await waitUntil(() => states.at(-1) === true, 'the socket');
-      await waitUntil(() => [...app.stompSessions].some((s) => s.user?.id === bob.id && s.listens('msg')), 'the subscription');
+      await waitUntil(
+        () => [...app.stompSessions].some((s) => s.user?.id === bob.id && s.listens('msg')),
+        'the subscription',
+      );
 
       await send('handed over');
       await waitUntil(() => texts.includes('handed over'), 'the first message');
@@ -96,7 +112,10 @@ describe('the web app’s live client against the server', () => {
       expect(LossyWebSocket.opened).toBe(2);
       expect(states).toContain(false);
       expect(texts).toEqual(['handed over', 'lost in transit']);
-      await waitUntil(async () => (await undelivered('lost in transit')) === 0, 'the replayed message’s acknowledgement');
+      await waitUntil(
+        async () => (await undelivered('lost in transit')) === 0,
+        'the replayed message’s acknowledgement',
+      );
     } finally {
       offs.forEach((off) => off());
     }

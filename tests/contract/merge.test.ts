@@ -31,16 +31,24 @@ for (const backend of backends()) {
       return res.json() as { id: number; version: number };
     };
 
-    it('merges two or more reports into a new one: first report\'s subject, every report\'s rows in id order', async () => {
+    it("merges two or more reports into a new one: first report's subject, every report's rows in id order", async () => {
       const a = await create(report('Alpha LLC', ['Bread', 'Flour'], ['Delivery']));
       const b = await create(report('Beta LLC', ['Sugar'], []));
       const c = await create(report('Gamma LLC', [], ['Repair', 'Storage']));
-      const res = await app.inject({ method: 'POST', url: '/api/online-report/merge', payload: { ids: [c.id, a.id, b.id] } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/online-report/merge',
+        payload: { ids: [c.id, a.id, b.id] },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const merged = res.json();
       expect(merged.id).toBeGreaterThan(c.id);
       expect(merged.subject.name).toBe('Alpha LLC');
-      expect(merged.industryRows.map((r: { productName: string }) => r.productName)).toEqual(['Bread', 'Flour', 'Sugar']);
+      expect(merged.industryRows.map((r: { productName: string }) => r.productName)).toEqual([
+        'Bread',
+        'Flour',
+        'Sugar',
+      ]);
       expect(merged.serviceRows.map((r: { name: string }) => r.name)).toEqual(['Delivery', 'Repair', 'Storage']);
       // The sources are unchanged.
       const again = (await app.inject({ method: 'GET', url: `/api/online-report/get/${b.id}` })).json();
@@ -50,19 +58,33 @@ for (const backend of backends()) {
       expect(audit.list[0].action).toBe('create');
     });
 
-    it('refuses fewer than two reports with the spec\'s message, and unknown ids with 404', async () => {
+    it("refuses fewer than two reports with the spec's message, and unknown ids with 404", async () => {
       const a = await create(report('Solo LLC', ['Rice'], []));
-      const one = await app.inject({ method: 'POST', url: '/api/online-report/merge?lang=en', payload: { ids: [a.id] } });
+      const one = await app.inject({
+        method: 'POST',
+        url: '/api/online-report/merge?lang=en',
+        payload: { ids: [a.id] },
+      });
       expect(one.statusCode).toBe(400);
       expect(one.json().message).toBe('At least 2 reports must be selected to merge');
-      const missing = await app.inject({ method: 'POST', url: '/api/online-report/merge', payload: { ids: [a.id, 999999] } });
+      const missing = await app.inject({
+        method: 'POST',
+        url: '/api/online-report/merge',
+        payload: { ids: [a.id, 999999] },
+      });
       expect(missing.statusCode).toBe(404);
-      const total = (await app.inject({ method: 'POST', url: '/api/online-report/list-search', payload: {} })).json().total;
+      const total = (await app.inject({ method: 'POST', url: '/api/online-report/list-search', payload: {} })).json()
+        .total;
       expect(total).toBe(5); // three, their merge, the lone one — nothing more
     });
 
     it('a visitor may file a report but not merge', async () => {
-      const res = await app.inject({ method: 'POST', url: '/api/online-report/merge', payload: { ids: [1, 2] }, headers: { authorization: '' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/online-report/merge',
+        payload: { ids: [1, 2] },
+        headers: { authorization: '' },
+      });
       expect(res.statusCode).toBe(401);
     });
   });

@@ -31,8 +31,11 @@ for (const backend of backends()) {
     let close: () => Promise<void>;
     let sms: Awaited<ReturnType<typeof startSmsGateway>>;
     const userTable = () => app.tables.get(app.definitions.access!.userEntity)!.table;
-    const count = async (table: string) => (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
-    const hashOf = async (id: number) => (await app.db.query<{ h: string }>('SELECT password_hash AS h FROM credential WHERE user_id = $1', [String(id)])).rows[0]?.h;
+    const count = async (table: string) =>
+      (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+    const hashOf = async (id: number) =>
+      (await app.db.query<{ h: string }>('SELECT password_hash AS h FROM credential WHERE user_id = $1', [String(id)]))
+        .rows[0]?.h;
 
     beforeAll(async () => {
       sms = await startSmsGateway();
@@ -49,45 +52,99 @@ for (const backend of backends()) {
       ipSeq += 1;
       const ip = `10.20.${ipSeq}.1`;
       return async (method: 'GET' | 'POST', url: string, payload?: unknown, lang = 'en') => {
-        const res = await app.inject({ method, url, payload: payload as InjectOptions['payload'], headers: { authorization: '', 'accept-language': lang }, remoteAddress: ip });
+        const res = await app.inject({
+          method,
+          url,
+          payload: payload as InjectOptions['payload'],
+          headers: { authorization: '', 'accept-language': lang },
+          remoteAddress: ip,
+        });
         return { status: res.statusCode, body: res.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
       };
     };
-    const nextSms = (to: string, seen: number): Promise<Received> => waitFor(() => sms.received.filter((m) => m.to === to)[seen]);
+    const nextSms = (to: string, seen: number): Promise<Received> =>
+      waitFor(() => sms.received.filter((m) => m.to === to)[seen]);
     const seenBy = (to: string) => sms.received.filter((m) => m.to === to).length;
 
     let seq = 0;
     const fresh = () => {
       seq += 1;
       const n = String(seq).padStart(2, '0');
-      return { pinfl: `302029900${n}456`.slice(0, 14), passport: `AC00000${n}`, phone: `+99891-2${n}-45-67`, digits: `998912${n}4567`, username: `guli${n}` };
+      return {
+        pinfl: `302029900${n}456`.slice(0, 14),
+        passport: `AC00000${n}`,
+        phone: `+99891-2${n}-45-67`,
+        digits: `998912${n}4567`,
+        username: `guli${n}`,
+      };
     };
 
     /** A registration session confirmed by SMS, ready to finish. */
     const confirmed = async (call: ReturnType<typeof visitor>, v: ReturnType<typeof fresh>): Promise<string> => {
       const uid = (await call('GET', `/api/registration/check-inn?isYur=false&pinfl=${v.pinfl}`)).body.uid as string;
       const seen = seenBy(v.digits);
-      expect((await call('POST', `/api/registration/send/confirmation/code/to-confirmation?uid=${uid}`, { contact: v.phone })).status).toBe(200);
+      expect(
+        (
+          await call('POST', `/api/registration/send/confirmation/code/to-confirmation?uid=${uid}`, {
+            contact: v.phone,
+          })
+        ).status,
+      ).toBe(200);
       const code = codeIn(await nextSms(v.digits, seen));
-      expect((await call('POST', `/api/registration/confirmation/phone-confirmed?uid=${uid}&token=${code}&username=${v.username}`)).status).toBe(200);
+      expect(
+        (
+          await call(
+            'POST',
+            `/api/registration/confirmation/phone-confirmed?uid=${uid}&token=${code}&username=${v.username}`,
+          )
+        ).status,
+      ).toBe(200);
       return uid;
     };
 
     /** A staff user made by the admin (with an e-mail address), with a password set the old way: straight into the table. */
     const staffUser = async (username: string, email: string, oldPassword: string): Promise<number> => {
-      const created = await app.inject({ method: 'POST', url: '/api/portal-user/create', payload: { username, firstName: 'Zarina', lastName: 'Rahimova', email, isOuter: false, canLogin: true, roles: ['employee'], regionId: 1 } });
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/portal-user/create',
+        payload: {
+          username,
+          firstName: 'Zarina',
+          lastName: 'Rahimova',
+          email,
+          isOuter: false,
+          canLogin: true,
+          roles: ['employee'],
+          regionId: 1,
+        },
+      });
       expect(created.statusCode, created.body).toBe(200);
       const id = created.json().id as number;
-      await app.db.query('INSERT INTO credential (user_id, password_hash) VALUES ($1, $2)', [String(id), await hashPassword(oldPassword)]);
+      await app.db.query('INSERT INTO credential (user_id, password_hash) VALUES ($1, $2)', [
+        String(id),
+        await hashPassword(oldPassword),
+      ]);
       return id;
     };
 
-    it('registration refuses weak passwords and one with the username, in the caller\'s language, creating nobody', async () => {
+    it("registration refuses weak passwords and one with the username, in the caller's language, creating nobody", async () => {
       const call = visitor();
       const v = fresh();
       const uid = await confirmed(call, v);
       const finish = (password: string, lang?: string) =>
-        call('POST', '/api/registration/finish', { uid, lastName: 'Rahimova', firstName: 'Gulnora', passport: v.passport, password, confirmPassword: password }, lang);
+        call(
+          'POST',
+          '/api/registration/finish',
+          {
+            uid,
+            lastName: 'Rahimova',
+            firstName: 'Gulnora',
+            passport: v.passport,
+            password,
+            confirmPassword: password,
+          },
+          lang,
+        );
       const users = await count(userTable());
       const credentials = await count('credential');
       for (const [password, message] of Object.entries(WEAK)) {
@@ -97,8 +154,12 @@ for (const backend of backends()) {
       }
       const named = await finish(`${v.username.toUpperCase()} river lantern`);
       expect(named.body.fieldErrors).toEqual({ '/password': CONTAINS_USERNAME });
-      expect((await finish('12345678', 'ru')).body.fieldErrors).toEqual({ '/password': 'Не менее 12 символов (сейчас 8)' });
-      expect((await finish('password1234', 'uz')).body.fieldErrors).toEqual({ '/password': 'Topish juda oson: keng tarqalgan parolga o‘xshaydi' });
+      expect((await finish('12345678', 'ru')).body.fieldErrors).toEqual({
+        '/password': 'Не менее 12 символов (сейчас 8)',
+      });
+      expect((await finish('password1234', 'uz')).body.fieldErrors).toEqual({
+        '/password': 'Topish juda oson: keng tarqalgan parolga o‘xshaydi',
+      });
       expect(await count(userTable())).toBe(users);
       expect(await count('credential')).toBe(credentials);
       const done = await finish(STRONG);
@@ -110,15 +171,37 @@ for (const backend of backends()) {
       const call = visitor();
       const v = fresh();
       const uid = await confirmed(call, v);
-      expect((await call('POST', '/api/registration/finish', { uid, lastName: 'A', firstName: 'B', passport: v.passport, password: STRONG, confirmPassword: STRONG })).status).toBe(200);
+      expect(
+        (
+          await call('POST', '/api/registration/finish', {
+            uid,
+            lastName: 'A',
+            firstName: 'B',
+            passport: v.passport,
+            password: STRONG,
+            confirmPassword: STRONG,
+          })
+        ).status,
+      ).toBe(200);
       // Asked by phone: the username is the account's own, told only after a right code.
       const seen = seenBy(v.digits);
       const asked = await call('POST', '/api/auth/forgot-password/send-code', { login: v.phone });
       const code = codeIn(await nextSms(v.digits, seen));
-      const reset = (password: string, lang?: string) => call('POST', '/api/auth/forgot-password/reset', { uid: asked.body.uid, code, password, confirmPassword: password }, lang);
-      for (const [password, message] of Object.entries(WEAK)) expect((await reset(password)).body.fieldErrors, password).toEqual({ '/password': message });
-      expect((await reset(`my-${v.username}-river-lantern`)).body.fieldErrors).toEqual({ '/password': CONTAINS_USERNAME });
-      expect((await reset(`my-${v.username}-river-lantern`, 'ru')).body.fieldErrors).toEqual({ '/password': 'Пароль не должен содержать логин' });
+      const reset = (password: string, lang?: string) =>
+        call(
+          'POST',
+          '/api/auth/forgot-password/reset',
+          { uid: asked.body.uid, code, password, confirmPassword: password },
+          lang,
+        );
+      for (const [password, message] of Object.entries(WEAK))
+        expect((await reset(password)).body.fieldErrors, password).toEqual({ '/password': message });
+      expect((await reset(`my-${v.username}-river-lantern`)).body.fieldErrors).toEqual({
+        '/password': CONTAINS_USERNAME,
+      });
+      expect((await reset(`my-${v.username}-river-lantern`, 'ru')).body.fieldErrors).toEqual({
+        '/password': 'Пароль не должен содержать логин',
+      });
       expect((await call('POST', '/api/auth-payload', { username: v.username, password: STRONG })).status).toBe(200);
       const done = await reset(STRONGER);
       expect(done.status, JSON.stringify(done.body)).toBe(200);
@@ -131,21 +214,47 @@ for (const backend of backends()) {
       const asked = await call('POST', '/api/auth/forgot-password/send-code', { login: 'nobody-at-all' });
       const tries = async (n: number) => {
         const statuses: number[] = [];
-        for (let i = 0; i < n; i++) statuses.push((await call('POST', '/api/auth/forgot-password/reset', { uid: asked.body.uid, code: '000000', password: '12345678', confirmPassword: '12345678' })).status);
+        for (let i = 0; i < n; i++)
+          statuses.push(
+            (
+              await call('POST', '/api/auth/forgot-password/reset', {
+                uid: asked.body.uid,
+                code: '000000',
+                password: '12345678',
+                confirmPassword: '12345678',
+              })
+            ).status,
+          );
         return statuses;
       };
       expect(new Set(await tries(NEW_PASSWORD_CHECKS_PER_MINUTE))).toEqual(new Set([400]));
       expect(await tries(1)).toEqual([429]);
       const uid = await confirmed(visitor(), fresh());
-      expect((await call('POST', '/api/registration/finish', { uid, lastName: 'A', firstName: 'B', passport: 'AD0000001', password: STRONG, confirmPassword: STRONG })).status).toBe(429);
+      expect(
+        (
+          await call('POST', '/api/registration/finish', {
+            uid,
+            lastName: 'A',
+            firstName: 'B',
+            passport: 'AD0000001',
+            password: STRONG,
+            confirmPassword: STRONG,
+          })
+        ).status,
+      ).toBe(429);
     });
 
-    it('changing one\'s own password refuses them, leaving the old one; a user with an old short password still signs in', async () => {
+    it("changing one's own password refuses them, leaving the old one; a user with an old short password still signs in", async () => {
       const id = await staffUser('zarina', 'rahimova.z@example.uz', 'short123');
       const session = await signIn(app, 'zarina', 'short123');
       const before = await hashOf(id);
       const change = async (newPassword: string, lang = 'en') => {
-        const res = await app.inject({ method: 'POST', url: '/api/auth/change-password', headers: { authorization: `Bearer ${session.token}`, 'accept-language': lang }, payload: { oldPassword: 'short123', newPassword, confirmPassword: newPassword } });
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/auth/change-password',
+          headers: { authorization: `Bearer ${session.token}`, 'accept-language': lang },
+          payload: { oldPassword: 'short123', newPassword, confirmPassword: newPassword },
+        });
         return { status: res.statusCode, body: res.json() as Record<string, unknown> };
       };
       for (const [password, message] of Object.entries(WEAK)) {
@@ -160,8 +269,15 @@ for (const backend of backends()) {
       const fresh2 = await signIn(app, 'zarina', 'my.mail-harbour-violin');
       expect(fresh2.id).toBe(id);
       // In Uzbek (Cyrillic) the reason is said in it.
-      const res = await app.inject({ method: 'POST', url: '/api/auth/change-password', headers: { authorization: `Bearer ${fresh2.token}`, 'accept-language': 'uz-Cyrl' }, payload: { oldPassword: 'my.mail-harbour-violin', newPassword: 'x rahimova.z violin 7' } });
-      expect(res.json().fieldErrors).toEqual({ '/newPassword': 'Паролда электрон почта номи (@ дан олдинги қисми) бўлмаслиги керак' });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/change-password',
+        headers: { authorization: `Bearer ${fresh2.token}`, 'accept-language': 'uz-Cyrl' },
+        payload: { oldPassword: 'my.mail-harbour-violin', newPassword: 'x rahimova.z violin 7' },
+      });
+      expect(res.json().fieldErrors).toEqual({
+        '/newPassword': 'Паролда электрон почта номи (@ дан олдинги қисми) бўлмаслиги керак',
+      });
     });
 
     it('an administrator\'s "Set password" refuses them on /password and changes nothing; a strong one is set', async () => {
@@ -169,7 +285,12 @@ for (const backend of backends()) {
       await expect(signIn(app, 'otabek', 'old-pass')).resolves.toMatchObject({ id });
       const before = await hashOf(id);
       const set = async (password: string, lang = 'en') => {
-        const res = await app.inject({ method: 'POST', url: '/api/auth/set-password', headers: { 'accept-language': lang }, payload: { userId: id, password, confirmPassword: password } });
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/auth/set-password',
+          headers: { 'accept-language': lang },
+          payload: { userId: id, password, confirmPassword: password },
+        });
         return { status: res.statusCode, body: res.json() as Record<string, unknown> };
       };
       for (const [password, message] of Object.entries(WEAK)) {
@@ -178,7 +299,9 @@ for (const backend of backends()) {
         expect(res.body.fieldErrors, password).toEqual({ '/password': message });
       }
       expect((await set('Otabek harbour violin')).body.fieldErrors).toEqual({ '/password': CONTAINS_USERNAME });
-      expect((await set('Otabek harbour violin', 'ru')).body.fieldErrors).toEqual({ '/password': 'Пароль не должен содержать логин' });
+      expect((await set('Otabek harbour violin', 'ru')).body.fieldErrors).toEqual({
+        '/password': 'Пароль не должен содержать логин',
+      });
       expect((await set('violin O.KARIMOV 77 harbour')).body.fieldErrors).toEqual({ '/password': CONTAINS_EMAIL });
       expect(await hashOf(id)).toBe(before);
       await expect(signIn(app, 'otabek', 'old-pass')).resolves.toMatchObject({ id });

@@ -40,13 +40,28 @@ const entities = [...registry.entities.values()].sort((a, b) => a.id.localeCompa
 const ajv = createServerAjv();
 const samplers = new Map(entities.map((def) => [def.id, createSampler(def.schema, registry.references, ajv)]));
 /** Per entity, the tests' model of its edit rules (which decide update and delete beside the permissions). */
-const editModels = new Map(entities.map((def) => [def.id, createEditRulesModel(def.edit, def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined)]));
+const editModels = new Map(
+  entities.map((def) => [
+    def.id,
+    createEditRulesModel(def.edit, def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined),
+  ]),
+);
 
 type Scope = 'OWN' | 'REGION' | 'ALL';
-interface Role { code: string; scope: Scope; ability: PortalAbility; guest: boolean }
+interface Role {
+  code: string;
+  scope: Scope;
+  ability: PortalAbility;
+  guest: boolean;
+}
 const GUEST = '(guest)';
 const roles: Role[] = [
-  { code: GUEST, scope: 'OWN', guest: true, ability: abilityOfRoles([{ permissions: access.guest.permissions }]).ability },
+  {
+    code: GUEST,
+    scope: 'OWN',
+    guest: true,
+    ability: abilityOfRoles([{ permissions: access.guest.permissions }]).ability,
+  },
   ...access.roles.map((r) => ({ code: r.code, scope: r.scope, guest: false, ability: abilityOfRoles([r]).ability })),
 ];
 
@@ -61,27 +76,49 @@ function siblingOf(def: EntityDefinition, data: Record<string, unknown>, pointer
   const ref = findReferenceFields(def.schema).find((r) => r.parentField && `/${r.path.join('/')}` === pointer);
   if (!ref) return undefined;
   const parent = at(data, `/${[...ref.path.slice(0, -1), ref.parentField].join('/')}`);
-  const items = registry.references.get(ref.list)!.items.filter((i) => i.parent === parent && i.id !== at(data, pointer));
+  const items = registry.references
+    .get(ref.list)!
+    .items.filter((i) => i.parent === parent && i.id !== at(data, pointer));
   return items[attempt % Math.max(1, items.length)]?.id;
 }
 
 /** File fields as pointers to the array (or value) holding the ids. */
 const filePointers = (def: EntityDefinition): string[] =>
-  findFileFields(def.schema).filter((f) => f.path.indexOf('*') >= f.path.length - 1 || !f.path.includes('*')).map((f) => `/${f.path.filter((s) => s !== '*').join('/')}`);
+  findFileFields(def.schema)
+    .filter((f) => f.path.indexOf('*') >= f.path.length - 1 || !f.path.includes('*'))
+    .map((f) => `/${f.path.filter((s) => s !== '*').join('/')}`);
 
 // Server-owned fields a client might try to set (mass assignment).
-const FORGED = { id: 987654, status: 'FORGED', owner: 'somebody-else', createdAt: '2000-01-01T00:00:00.000Z', updatedAt: '2000-01-01T00:00:00.000Z' };
+const FORGED = {
+  id: 987654,
+  status: 'FORGED',
+  owner: 'somebody-else',
+  createdAt: '2000-01-01T00:00:00.000Z',
+  updatedAt: '2000-01-01T00:00:00.000Z',
+};
 
 // A role with mayGrantRoles reaches some users beyond its permissions (the delegated user
 // administration): that pair has its own contract in fair-price-admin.test.ts.
 const delegates = new Set(access.roles.filter((r) => r.mayGrantRoles?.length).map((r) => r.code));
-const cases = roles.flatMap((role) => entities.filter((def) => !(delegates.has(role.code) && def.id === access.userEntity)).map((def) => [role.code, def.id] as const));
+const cases = roles.flatMap((role) =>
+  entities
+    .filter((def) => !(delegates.has(role.code) && def.id === access.userEntity))
+    .map((def) => [role.code, def.id] as const),
+);
 const userSubject = registry.entities.get(access.userEntity)!.manifest.subject;
 // Per role that hides fields, each entity whose fields it hides (its own test of those fields).
-const hiddenCases = roles.filter((r) => !r.guest).flatMap((role) => entities.filter((def) => hiddenFieldsOf(role.ability, def.manifest.subject).length).map((def) => [role.code, def.id] as const));
+const hiddenCases = roles
+  .filter((r) => !r.guest)
+  .flatMap((role) =>
+    entities
+      .filter((def) => hiddenFieldsOf(role.ability, def.manifest.subject).length)
+      .map((def) => [role.code, def.id] as const),
+  );
 /** Values of a record at these pointers that are distinctive enough to look for in any answer (texts of 5+ characters). */
 const telltales = (record: Record<string, unknown>, pointers: readonly string[]): string[] =>
-  pointers.flatMap((p) => JSON.stringify(at(record, p) ?? null).match(/"[^"]{5,}"/g) ?? []).map((q) => JSON.parse(q) as string);
+  pointers
+    .flatMap((p) => JSON.stringify(at(record, p) ?? null).match(/"[^"]{5,}"/g) ?? [])
+    .map((q) => JSON.parse(q) as string);
 
 for (const backend of backends()) {
   describe.skipIf(!backend.available)(`role × route × action matrix on ${backend.name}`, () => {
@@ -96,8 +133,12 @@ for (const backend of backends()) {
     /** Per role and entity: records the role's twin created. */
     const twinRecords = new Map<string, number>();
 
-    const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: unknown) =>
-      app.inject({ method, url, headers: { 'accept-language': 'en', ...headers }, payload: payload as never });
+    const call = (
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      url: string,
+      headers: Record<string, string>,
+      payload?: unknown,
+    ) => app.inject({ method, url, headers: { 'accept-language': 'en', ...headers }, payload: payload as never });
     let uploads = 0;
     /**
      * One image uploaded for records of the entity, each from an address of its own: the
@@ -106,18 +147,32 @@ for (const backend of backends()) {
     const upload = (entity: string, headers: Record<string, string>) => {
       uploads += 1;
       const { payload, headers: form } = multipart([{ name: 'scan.png', type: 'image/png', content: PNG }]);
-      return app.inject({ method: 'POST', url: `/api/file-entity/save/${entity}`, payload, headers: { 'accept-language': 'en', ...form, ...headers }, remoteAddress: `10.66.${Math.floor(uploads / 250)}.${(uploads % 250) + 1}` });
+      return app.inject({
+        method: 'POST',
+        url: `/api/file-entity/save/${entity}`,
+        payload,
+        headers: { 'accept-language': 'en', ...form, ...headers },
+        remoteAddress: `10.66.${Math.floor(uploads / 250)}.${(uploads % 250) + 1}`,
+      });
     };
-    const fileRows = async () => (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM file_entity')).rows[0]!.n;
+    const fileRows = async () =>
+      (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM file_entity')).rows[0]!.n;
     const asAdmin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
       app.inject({ method, url, headers: { 'accept-language': 'en' }, payload: payload as never });
     const stored = async (def: EntityDefinition, id: number) => {
       const res = await asAdmin('GET', `/api${def.manifest.base}/get/${id}`);
       expect(res.statusCode, res.body).toBe(200);
-      return res.json() as Record<string, unknown> & { id: number; version: number; status: string; owner: string | null; createdAt: string };
+      return res.json() as Record<string, unknown> & {
+        id: number;
+        version: number;
+        status: string;
+        owner: string | null;
+        createdAt: string;
+      };
     };
     let seed = 1000;
-    const sample = (def: EntityDefinition, region = HOME) => inRegion(def, samplers.get(def.id)!((seed += 1), { full: true }), region);
+    const sample = (def: EntityDefinition, region = HOME) =>
+      inRegion(def, samplers.get(def.id)!((seed += 1), { full: true }), region);
 
     /**
      * Sends a record back with only the field at `pointer` changed (and the reference fields
@@ -136,7 +191,10 @@ for (const backend of backends()) {
         if (JSON.stringify(value) === JSON.stringify(at(before, pointer))) continue;
         let body = withField(dataOf(before), pointer, value);
         for (const dep of dependentsOf(def, pointer)) body = withField(body, dep.pointer, at(other, dep.pointer));
-        const res = await call('PUT', `/api${def.manifest.base}/update/${id}`, headers, { ...body, version: before.version });
+        const res = await call('PUT', `/api${def.manifest.base}/update/${id}`, headers, {
+          ...body,
+          version: before.version,
+        });
         if (res.statusCode !== 400) return res;
       }
       throw new Error(`${def.id}: found no valid change of ${pointer} to try`);
@@ -149,16 +207,35 @@ for (const backend of backends()) {
       made += 1;
       const username = `${prefix}-${code}`.slice(0, 50);
       const created = await asAdmin('POST', '/api/portal-user/create', {
-        username, firstName: 'Matrix', lastName: code, isOuter: access.outerRoles.includes(code), canLogin: true, roles: [code], regionId: HOME, ...extra,
+        username,
+        firstName: 'Matrix',
+        lastName: code,
+        isOuter: access.outerRoles.includes(code),
+        canLogin: true,
+        roles: [code],
+        regionId: HOME,
+        ...extra,
       });
       expect(created.statusCode, created.body).toBe(200);
       const id = created.json().id as number;
       if (!access.outerRoles.includes(code)) staffIds.push(id);
-      expect((await asAdmin('POST', '/api/auth/set-password', { userId: id, password: 'matrix password 1' })).statusCode).toBe(200);
+      expect(
+        (await asAdmin('POST', '/api/auth/set-password', { userId: id, password: 'matrix password 1' })).statusCode,
+      ).toBe(200);
       const ip = `10.77.${made}.1`;
-      const session = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password: 'matrix password 1' }, headers: { authorization: '' }, remoteAddress: ip });
+      const session = await app.inject({
+        method: 'POST',
+        url: '/api/auth-payload',
+        payload: { username, password: 'matrix password 1' },
+        headers: { authorization: '' },
+        remoteAddress: ip,
+      });
       expect(session.statusCode, session.body).toBe(200);
-      return { headers: { authorization: `Bearer ${session.json().token as string}` }, id: String(id), reply: session.json() };
+      return {
+        headers: { authorization: `Bearer ${session.json().token as string}` },
+        id: String(id),
+        reply: session.json(),
+      };
     };
 
     beforeAll(async () => {
@@ -172,7 +249,11 @@ for (const backend of backends()) {
           expect(up.statusCode, up.body).toBe(200);
           fileId = up.json().list[0].id as string;
         }
-        const home = await asAdmin('POST', `/api${def.manifest.base}/create`, fileId ? withField(sample(def), files[0]!, [fileId]) : sample(def));
+        const home = await asAdmin(
+          'POST',
+          `/api${def.manifest.base}/create`,
+          fileId ? withField(sample(def), files[0]!, [fileId]) : sample(def),
+        );
         const elsewhere = await asAdmin('POST', `/api${def.manifest.base}/create`, sample(def, ELSEWHERE));
         expect(home.statusCode, home.body).toBe(200);
         expect(elsewhere.statusCode, elsewhere.body).toBe(200);
@@ -212,7 +293,10 @@ for (const backend of backends()) {
       const fixture = fixtures.get(entity)!;
       /** Whether a stored row is within the role's scope. */
       const visible = (row: Record<string, unknown>): boolean =>
-        role.scope === 'ALL' || (role.scope === 'REGION' ? !regionField || at(row, regionField) === HOME : userId !== null && row.owner === userId);
+        role.scope === 'ALL' ||
+        (role.scope === 'REGION'
+          ? !regionField || at(row, regionField) === HOME
+          : userId !== null && row.owner === userId);
       // A public registry (manifest publicRead) is read by anyone, every row; writes keep the scope.
       const publicRead = def.manifest.publicRead === true;
       const mayRead = publicRead || may('read');
@@ -223,7 +307,11 @@ for (const backend of backends()) {
       // The entity's edit rules, as they apply to this role's user and a stored row.
       const rules = editModels.get(entity)!;
       const user: ModelUser = { id: userId, role: code, isOuter: access.outerRoles.includes(code) };
-      const ruled = (row: Record<string, unknown>) => ({ status: String(row.status), owner: (row.owner as string | null) ?? null, data: dataOf(row) });
+      const ruled = (row: Record<string, unknown>) => ({
+        status: String(row.status),
+        owner: (row.owner as string | null) ?? null,
+        data: dataOf(row),
+      });
 
       // create — server-owned fields in the body are ignored.
       const created = await call('POST', `${base}/create`, headers, { ...sample(def), ...FORGED, version: 7 });
@@ -239,11 +327,23 @@ for (const backend of backends()) {
       } else expectStatus(created, denied, 'create');
 
       // The records to reach: the admin's here and elsewhere, the user's own, another user's of the same role.
-      const targets = [fixture.home, fixture.elsewhere, ...(own ? [own] : []), ...(twinRecords.has(`${code}:${entity}`) ? [twinRecords.get(`${code}:${entity}`)!] : [])];
+      const targets = [
+        fixture.home,
+        fixture.elsewhere,
+        ...(own ? [own] : []),
+        ...(twinRecords.has(`${code}:${entity}`) ? [twinRecords.get(`${code}:${entity}`)!] : []),
+      ];
       const rows = await Promise.all(targets.map((id) => stored(def, id)));
-      const seen = rows.filter(readable).map((r) => r.id).sort((a, b) => a - b);
+      const seen = rows
+        .filter(readable)
+        .map((r) => r.id)
+        .sort((a, b) => a - b);
       const unseen = rows.filter((r) => !readable(r)).map((r) => r.id);
-      if (role.scope === 'OWN') expect(rows.filter((r) => !visible(r)).map((r) => r.id), what('fixtures')).toContain(fixture.home);
+      if (role.scope === 'OWN')
+        expect(
+          rows.filter((r) => !visible(r)).map((r) => r.id),
+          what('fixtures'),
+        ).toContain(fixture.home);
 
       // get and audit, one record at a time
       for (const row of rows) {
@@ -267,8 +367,14 @@ for (const backend of backends()) {
           expectStatus(offered, reading, `events #${row.id}`);
           if (reading === 200) {
             const types = (offered.json().events as Array<{ type: string }>).map((e) => e.type);
-            expect(types.filter((t) => !may(t)), what(`events #${row.id} offers only events the role holds`)).toEqual([]);
-            expect(types.filter((t) => !machine.states[row.status]?.on?.[t]), what(`events #${row.id} offers only events of ${row.status}`)).toEqual([]);
+            expect(
+              types.filter((t) => !may(t)),
+              what(`events #${row.id} offers only events the role holds`),
+            ).toEqual([]);
+            expect(
+              types.filter((t) => !machine.states[row.status]?.on?.[t]),
+              what(`events #${row.id} offers only events of ${row.status}`),
+            ).toEqual([]);
           }
           const history = await call('GET', `${base}/history/${row.id}`, headers);
           expectStatus(history, reading, `history #${row.id}`);
@@ -278,9 +384,17 @@ for (const backend of backends()) {
             const res = await call('POST', `${base}/transition/${row.id}`, headers, { event: held[0], version: stale });
             const expected = !may('read') ? denied : visible(row) ? 409 : 404;
             expectStatus(res, expected, `transition ${held[0]} #${row.id}`);
-            if (expected === 409) expect(res.json().details, what(`transition ${held[0]} #${row.id} reached the version check`)).toEqual({ currentVersion: row.version });
+            if (expected === 409)
+              expect(res.json().details, what(`transition ${held[0]} #${row.id} reached the version check`)).toEqual({
+                currentVersion: row.version,
+              });
           }
-          if (lacking.length) expectStatus(await call('POST', `${base}/transition/${row.id}`, headers, { event: lacking[0], version: stale }), denied, `transition ${lacking[0]} #${row.id}`);
+          if (lacking.length)
+            expectStatus(
+              await call('POST', `${base}/transition/${row.id}`, headers, { event: lacking[0], version: stale }),
+              denied,
+              `transition ${lacking[0]} #${row.id}`,
+            );
           expect((await stored(def, row.id)).version, what(`transitions left #${row.id} unchanged`)).toBe(row.version);
         }
       }
@@ -289,9 +403,13 @@ for (const backend of backends()) {
       // Registries seeded on first start can hold more than a page: read every page.
       const list = await call('POST', `${base}/list-search`, headers, { itemsPerPage: 100 });
       const pages = list.statusCode === 200 ? Math.ceil((list.json().total as number) / 100) : 0;
-      const allRows = list.statusCode === 200 ? [...(list.json().list as Array<Record<string, unknown> & { id: number }>)] : [];
+      const allRows =
+        list.statusCode === 200 ? [...(list.json().list as Array<Record<string, unknown> & { id: number }>)] : [];
       for (let page = 1; page < pages; page++) {
-        allRows.push(...((await call('POST', `${base}/list-search`, headers, { page, itemsPerPage: 100 })).json().list as typeof allRows));
+        allRows.push(
+          ...((await call('POST', `${base}/list-search`, headers, { page, itemsPerPage: 100 })).json()
+            .list as typeof allRows),
+        );
       }
       const keyword = await call('GET', `${base}/search-by-keyword?keyword=&limit=50`, headers);
       const exported = await call('GET', `${base}/export`, headers);
@@ -303,7 +421,10 @@ for (const backend of backends()) {
         expectStatus(list, 200, 'list-search');
         const listed = allRows;
         expect(listed.length, what('list-search (every page together)')).toBe(list.json().total);
-        expect(listed.filter((r) => !readable(r)).map((r) => r.id), what('list-search rows outside the scope')).toEqual([]);
+        expect(
+          listed.filter((r) => !readable(r)).map((r) => r.id),
+          what('list-search rows outside the scope'),
+        ).toEqual([]);
         const listedIds = listed.map((r) => r.id);
         for (const id of seen) expect(listedIds, what(`list-search shows #${id}`)).toContain(id);
         for (const id of unseen) expect(listedIds, what(`list-search hides #${id}`)).not.toContain(id);
@@ -311,10 +432,17 @@ for (const backend of backends()) {
           expectStatus(keyword, 200, 'search-by-keyword');
           const found = (keyword.json().list as Array<{ id: number }>).map((r) => r.id);
           // The keyword search answers at most `limit` (50) rows: all of the scope's, or 50 of them.
-          if (listedIds.length <= 50) expect([...found].sort((a, b) => a - b), what('search-by-keyword')).toEqual([...listedIds].sort((a, b) => a - b));
+          if (listedIds.length <= 50)
+            expect(
+              [...found].sort((a, b) => a - b),
+              what('search-by-keyword'),
+            ).toEqual([...listedIds].sort((a, b) => a - b));
           else {
             expect(found.length, what('search-by-keyword (limit)')).toBe(50);
-            expect(found.filter((id) => !listedIds.includes(id)), what('search-by-keyword rows outside the scope')).toEqual([]);
+            expect(
+              found.filter((id) => !listedIds.includes(id)),
+              what('search-by-keyword rows outside the scope'),
+            ).toEqual([]);
           }
         }
         expectStatus(exported, 200, 'export');
@@ -328,9 +456,15 @@ for (const backend of backends()) {
         const row = rows[0]!;
         const value = at(row, pointer);
         if (value === undefined) continue;
-        const res = await call('GET', `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`, headers);
+        const res = await call(
+          'GET',
+          `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`,
+          headers,
+        );
         expectStatus(res, 200, `find-by ${pointer}`);
-        expect(res.json().record?.id ?? null, what(`find-by ${pointer}`)).toBe(mayRead && readable(row) ? row.id : null);
+        expect(res.json().record?.id ?? null, what(`find-by ${pointer}`)).toBe(
+          mayRead && readable(row) ? row.id : null,
+        );
       }
 
       // the upload of files for a new record: whoever may create one (one who may only update
@@ -343,7 +477,9 @@ for (const backend of backends()) {
         expect(await fileRows(), what('refused upload stored no file')).toBe(filesBefore);
       } else {
         expectStatus(uploaded, denied, 'upload');
-        expect(uploaded.json().message, what('upload refusal (localized)')).toBe(role.guest ? 'Please sign in' : 'You have no permission to do this action');
+        expect(uploaded.json().message, what('upload refusal (localized)')).toBe(
+          role.guest ? 'Please sign in' : 'You have no permission to do this action',
+        );
         expect(await fileRows(), what('refused upload stored no file')).toBe(filesBefore);
       }
 
@@ -356,12 +492,22 @@ for (const backend of backends()) {
       // update — the stored data sent back (plus forged server-owned fields) by each record; the
       // edit rules of the record's status decide whether this user may update it at all
       for (const row of rows) {
-        const res = await call('PUT', `${base}/update/${row.id}`, headers, { ...dataOf(row), ...FORGED, version: row.version });
+        const res = await call('PUT', `${base}/update/${row.id}`, headers, {
+          ...dataOf(row),
+          ...FORGED,
+          version: row.version,
+        });
         const expected = !may('update') ? denied : !visible(row) ? 404 : rules.mayUpdate(user, ruled(row)) ? 200 : 403;
         expectStatus(res, expected, `update #${row.id}`);
         const after = await stored(def, row.id);
         if (expected === 200) {
-          expect(after, what('update (mass assignment)')).toMatchObject({ id: row.id, status: row.status, owner: row.owner, createdAt: row.createdAt, version: row.version + 1 });
+          expect(after, what('update (mass assignment)')).toMatchObject({
+            id: row.id,
+            status: row.status,
+            owner: row.owner,
+            createdAt: row.createdAt,
+            version: row.version + 1,
+          });
         } else expect(after.version, what('refused update wrote nothing')).toBe(row.version);
       }
 
@@ -371,10 +517,16 @@ for (const backend of backends()) {
         const victimRow = await stored(def, victim.json().id);
         const deleting = !visible(victimRow) ? 404 : rules.mayDelete(user, ruled(victimRow)) ? 200 : 403;
         expectStatus(await call('DELETE', `${base}/delete/${victimRow.id}`, headers), deleting, 'delete');
-        if (deleting !== 200) expect((await asAdmin('GET', `${base}/get/${victimRow.id}`)).statusCode, what('refused delete left the record')).toBe(200);
-        for (const id of unseen) expectStatus(await call('DELETE', `${base}/delete/${id}`, headers), 404, `delete #${id}`);
+        if (deleting !== 200)
+          expect(
+            (await asAdmin('GET', `${base}/get/${victimRow.id}`)).statusCode,
+            what('refused delete left the record'),
+          ).toBe(200);
+        for (const id of unseen)
+          expectStatus(await call('DELETE', `${base}/delete/${id}`, headers), 404, `delete #${id}`);
       } else {
-        for (const row of rows) expectStatus(await call('DELETE', `${base}/delete/${row.id}`, headers), denied, `delete #${row.id}`);
+        for (const row of rows)
+          expectStatus(await call('DELETE', `${base}/delete/${row.id}`, headers), denied, `delete #${row.id}`);
       }
       for (const row of rows.filter((r) => !may('delete') || !visible(r))) {
         expect((await asAdmin('GET', `${base}/get/${row.id}`)).statusCode, what(`delete left #${row.id}`)).toBe(200);
@@ -382,7 +534,9 @@ for (const backend of backends()) {
 
       // field-level rules: each read-only field cannot change; everything else the edit rules allow can
       const readOnly = readOnlyFieldsOf(role.ability, subject);
-      const target = rows.find((r) => visible(r) && (role.scope !== 'OWN' || r.owner === userId) && rules.mayUpdate(user, ruled(r)));
+      const target = rows.find(
+        (r) => visible(r) && (role.scope !== 'OWN' || r.owner === userId) && rules.mayUpdate(user, ruled(r)),
+      );
       if (!readOnly.length || !may('update') || !target) return;
       for (const pointer of readOnly) {
         const before = await stored(def, target.id);
@@ -394,7 +548,12 @@ for (const backend of backends()) {
       }
       // Another record's worth of data, with the read-only and hidden fields, the region and the files kept.
       const before = await stored(def, target.id);
-      const pinned = [...readOnly, ...hiddenFieldsOf(role.ability, subject), ...(regionField ? [regionField] : []), ...filePointers(def)];
+      const pinned = [
+        ...readOnly,
+        ...hiddenFieldsOf(role.ability, subject),
+        ...(regionField ? [regionField] : []),
+        ...filePointers(def),
+      ];
       let body = dataOf(sample(def));
       for (const pointer of [...pinned, ...pinned.flatMap((p) => dependentsOf(def, p).map((d) => d.pointer))]) {
         body = withField(body, pointer, at(before, pointer));
@@ -422,22 +581,45 @@ for (const backend of backends()) {
       const canCreate = role.ability.can('create', subject);
       const reach = role.scope !== 'OWN' ? 'scope' : canCreate ? 'own' : recipients.length ? 'recipient' : undefined;
       expect(reach, what('a role hiding fields must be able to see a record')).toBeDefined();
-      const identity = Object.fromEntries(recipients.map((r) => [r.userField.slice(1), at(samplers.get(access.userEntity)!((seed += 1), { full: true }), r.userField)]));
-      const user = await newUser(code, `h${made}`, reach === 'recipient' ? { ...identity, [access.identityVerifiedField!.slice(1)]: true } : {});
+      const identity = Object.fromEntries(
+        recipients.map((r) => [
+          r.userField.slice(1),
+          at(samplers.get(access.userEntity)!((seed += 1), { full: true }), r.userField),
+        ]),
+      );
+      const user = await newUser(
+        code,
+        `h${made}`,
+        reach === 'recipient' ? { ...identity, [access.identityVerifiedField!.slice(1)]: true } : {},
+      );
       let data = sample(def);
-      for (const r of reach === 'recipient' ? recipients : []) data = withField(data, r.field, identity[r.userField.slice(1)]);
-      const created = reach === 'own' ? await call('POST', `${base}/create`, user.headers, data) : await asAdmin('POST', `${base}/create`, data);
+      for (const r of reach === 'recipient' ? recipients : [])
+        data = withField(data, r.field, identity[r.userField.slice(1)]);
+      const created =
+        reach === 'own'
+          ? await call('POST', `${base}/create`, user.headers, data)
+          : await asAdmin('POST', `${base}/create`, data);
       expectStatus(created, 200, 'create');
       const id = created.json().id as number;
       const full = await stored(def, id);
       for (const p of hidden) expect(at(full, p), what(`sample fills hidden ${p}`)).not.toBeUndefined();
       // A step of its workflow, so that the history has a row to show.
       const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
-      const event = machine && Object.entries(machine.states[full.status]?.on ?? {}).find(([, t]) => !(Array.isArray(t) ? t : [t]).some((x) => x.payload || x.guard))?.[0];
-      if (event) expectStatus(await asAdmin('POST', `${base}/transition/${id}`, { event, version: full.version, comment: 'matrix step' }), 200, `transition ${event}`);
+      const event =
+        machine &&
+        Object.entries(machine.states[full.status]?.on ?? {}).find(
+          ([, t]) => !(Array.isArray(t) ? t : [t]).some((x) => x.payload || x.guard),
+        )?.[0];
+      if (event)
+        expectStatus(
+          await asAdmin('POST', `${base}/transition/${id}`, { event, version: full.version, comment: 'matrix step' }),
+          200,
+          `transition ${event}`,
+        );
       const secrets = telltales(full, hidden);
       const withoutSecrets = (res: { body: string }, route: string) => {
-        for (const secret of secrets) expect(res.body.includes(secret), what(`${route} tells a hidden value`)).toBe(false);
+        for (const secret of secrets)
+          expect(res.body.includes(secret), what(`${route} tells a hidden value`)).toBe(false);
       };
       const lacksHidden = (record: Record<string, unknown>, route: string) => {
         for (const p of hidden) expect(at(record, p), what(`${route} shows ${p}`)).toBeUndefined();
@@ -467,22 +649,50 @@ for (const backend of backends()) {
         for (const p of (def.manifest.keywordFields ?? []).filter((k) => isHiddenField(hidden, k))) {
           const value = at(full, p);
           if (typeof value !== 'string' || value.length < 5) continue;
-          const found = await call('GET', `${base}/search-by-keyword?keyword=${encodeURIComponent(value)}&limit=50`, user.headers);
-          expect((found.json().list as Array<{ id: number }>).map((r) => r.id), what(`search-by-keyword by hidden ${p}`)).not.toContain(id);
+          const found = await call(
+            'GET',
+            `${base}/search-by-keyword?keyword=${encodeURIComponent(value)}&limit=50`,
+            user.headers,
+          );
+          expect(
+            (found.json().list as Array<{ id: number }>).map((r) => r.id),
+            what(`search-by-keyword by hidden ${p}`),
+          ).not.toContain(id);
           const keywordFilter = def.grid.filters.find((f) => f.kind === 'keyword');
           if (keywordFilter) {
-            const filtered = await call('POST', `${base}/list-search?${keywordFilter.name}=${encodeURIComponent(value)}`, user.headers, {});
-            expect((filtered.json().list as Array<{ id: number }>).map((r) => r.id), what(`keyword filter by hidden ${p}`)).not.toContain(id);
+            const filtered = await call(
+              'POST',
+              `${base}/list-search?${keywordFilter.name}=${encodeURIComponent(value)}`,
+              user.headers,
+              {},
+            );
+            expect(
+              (filtered.json().list as Array<{ id: number }>).map((r) => r.id),
+              what(`keyword filter by hidden ${p}`),
+            ).not.toContain(id);
           }
         }
       }
       // Filtering or sorting by a hidden field is refused like an unknown filter or sort.
       for (const f of def.grid.filters.filter((g) => g.field && touchesHiddenField(hidden, g.field))) {
         const name = f.kind === 'range' || f.kind === 'dateRange' ? `${f.name}From` : f.name;
-        expectStatus(await call('POST', `${base}/list-search?${name}=${encodeURIComponent(String(at(full, f.field!) ?? '1'))}`, user.headers, {}), 400, `filter by hidden ${f.name}`);
+        expectStatus(
+          await call(
+            'POST',
+            `${base}/list-search?${name}=${encodeURIComponent(String(at(full, f.field!) ?? '1'))}`,
+            user.headers,
+            {},
+          ),
+          400,
+          `filter by hidden ${f.name}`,
+        );
       }
       for (const c of def.grid.columns.filter((col) => col.sortable && isHiddenField(hidden, col.field))) {
-        expectStatus(await call('POST', `${base}/list-search`, user.headers, { sortBy: [c.field] }), 400, `sort by hidden ${c.field}`);
+        expectStatus(
+          await call('POST', `${base}/list-search`, user.headers, { sortBy: [c.field] }),
+          400,
+          `sort by hidden ${c.field}`,
+        );
       }
 
       const exported = await call('GET', `${base}/export`, user.headers);
@@ -492,17 +702,34 @@ for (const backend of backends()) {
       const cells: string[] = [];
       workbook.worksheets[0]!.eachRow((r) => r.eachCell((cell) => cells.push(String(cell.text))));
       expect(workbook.worksheets[0]!.actualRowCount, what('export rows')).toBeGreaterThan(1);
-      for (const secret of secrets) expect(cells.filter((text) => text.includes(secret)), what('export tells a hidden value')).toEqual([]);
+      for (const secret of secrets)
+        expect(
+          cells.filter((text) => text.includes(secret)),
+          what('export tells a hidden value'),
+        ).toEqual([]);
 
       for (const pointer of def.manifest.unique ?? []) {
         const value = at(full, pointer);
         if (value === undefined) continue;
         if (isHiddenField(hidden, pointer)) {
           // A lookup by a hidden field would tell its value: nothing is found.
-          expect((await call('GET', `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`, user.headers)).json(), what(`find-by hidden ${pointer}`)).toEqual({ record: null });
+          expect(
+            (
+              await call(
+                'GET',
+                `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`,
+                user.headers,
+              )
+            ).json(),
+            what(`find-by hidden ${pointer}`),
+          ).toEqual({ record: null });
           continue;
         }
-        const res = await call('GET', `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`, user.headers);
+        const res = await call(
+          'GET',
+          `${base}/find-by?field=${encodeURIComponent(pointer)}&value=${encodeURIComponent(String(value))}`,
+          user.headers,
+        );
         expectStatus(res, 200, `find-by ${pointer}`);
         expect(res.json().record?.id, what(`find-by ${pointer}`)).toBe(id);
         lacksHidden(res.json().record, `find-by ${pointer}`);
@@ -513,7 +740,10 @@ for (const backend of backends()) {
       expectStatus(audit, 200, 'audit');
       withoutSecrets(audit, 'audit');
       for (const entry of audit.json().list as Array<{ changed: string[] }>) {
-        expect(entry.changed.filter((name) => isHiddenField(hidden, `/${name}`)), what('audit names a hidden field')).toEqual([]);
+        expect(
+          entry.changed.filter((name) => isHiddenField(hidden, `/${name}`)),
+          what('audit names a hidden field'),
+        ).toEqual([]);
       }
       if (machine) {
         const history = await call('GET', `${base}/history/${id}`, user.headers);
@@ -533,7 +763,11 @@ for (const backend of backends()) {
       }
       // The record as the user sees it, sent back: saved, with the hidden values as they were.
       const seen = (await call('GET', `${base}/get/${id}`, user.headers)).json();
-      expectStatus(await call('PUT', `${base}/update/${id}`, user.headers, seen), 200, 'update without the hidden fields');
+      expectStatus(
+        await call('PUT', `${base}/update/${id}`, user.headers, seen),
+        200,
+        'update without the hidden fields',
+      );
       const after = await stored(def, id);
       expect(after.version, what('update without the hidden fields saved')).toBe(seen.version + 1);
       for (const p of hidden) expect(at(after, p), what(`update kept ${p}`)).toEqual(at(full, p));
@@ -541,11 +775,19 @@ for (const backend of backends()) {
 
     it('takes read-only fields from the stored role records, as staff edit them', async () => {
       // A shared registry (no region) and one of its plain top-level fields.
-      const def = entities.find((d) => !d.manifest.scope?.regionField && d.id !== access.roleEntity && d.id !== access.userEntity)!;
+      const def = entities.find(
+        (d) => !d.manifest.scope?.regionField && d.id !== access.roleEntity && d.id !== access.userEntity,
+      )!;
       const pointer = `/${Object.entries(def.schema.properties ?? {}).find(([, p]) => typeof p === 'object' && p.type === 'string' && !p.format && !(p as { reference?: unknown }).reference)![0]}`;
       const subject = def.manifest.subject;
       const roles = `/api${registry.entities.get(access.roleEntity)!.manifest.base}`;
-      const role = await asAdmin('POST', `${roles}/create`, { code: 'matrix-custom', name: 'Custom', scope: 'ALL', permissions: [`read ${subject}`, `update ${subject}`], readOnlyFields: [{ subject, fields: [pointer] }] });
+      const role = await asAdmin('POST', `${roles}/create`, {
+        code: 'matrix-custom',
+        name: 'Custom',
+        scope: 'ALL',
+        permissions: [`read ${subject}`, `update ${subject}`],
+        readOnlyFields: [{ subject, fields: [pointer] }],
+      });
       expect(role.statusCode, role.body).toBe(200);
       const user = await newUser('matrix-custom', 'c');
       expect(user.reply.fieldRules).toEqual([{ action: 'update', subject, fields: [pointer], inverted: true }]);
@@ -555,7 +797,11 @@ for (const backend of backends()) {
       expect(Object.keys(refused.json().fieldErrors)).toEqual([pointer]);
 
       // Staff lift the rule: at the next sign-in the field may change.
-      const lifted = await asAdmin('PUT', `${roles}/update/${role.json().id}`, { ...dataOf(role.json()), readOnlyFields: [], version: role.json().version });
+      const lifted = await asAdmin('PUT', `${roles}/update/${role.json().id}`, {
+        ...dataOf(role.json()),
+        readOnlyFields: [],
+        version: role.json().version,
+      });
       expect(lifted.statusCode, lifted.body).toBe(200);
       const again = await newUser('matrix-custom', 'd');
       expect(again.reply.fieldRules).toEqual([]);
@@ -565,16 +811,37 @@ for (const backend of backends()) {
     it('takes hidden fields from the stored role records: left out of answers, never wiped or changed, lifted by staff', async () => {
       // A shared registry (no region) with a required, unique plain text field: an update without
       // it is whole only once the store puts the stored value back, and find-by may not look it up.
-      const requiredText = (d: EntityDefinition) => (d.schema.required ?? []).find((name) => {
-        const p = d.schema.properties?.[name];
-        return typeof p === 'object' && p.type === 'string' && !p.format && !p.enum && !(p as { reference?: unknown }).reference && d.manifest.unique?.includes(`/${name}`);
-      });
-      const def = entities.find((d) => !d.manifest.scope?.regionField && d.id !== access.roleEntity && d.id !== access.userEntity && !d.manifest.publicRead && requiredText(d))!;
+      const requiredText = (d: EntityDefinition) =>
+        (d.schema.required ?? []).find((name) => {
+          const p = d.schema.properties?.[name];
+          return (
+            typeof p === 'object' &&
+            p.type === 'string' &&
+            !p.format &&
+            !p.enum &&
+            !(p as { reference?: unknown }).reference &&
+            d.manifest.unique?.includes(`/${name}`)
+          );
+        });
+      const def = entities.find(
+        (d) =>
+          !d.manifest.scope?.regionField &&
+          d.id !== access.roleEntity &&
+          d.id !== access.userEntity &&
+          !d.manifest.publicRead &&
+          requiredText(d),
+      )!;
       const pointer = `/${requiredText(def)!}`;
       const subject = def.manifest.subject;
       const base = `/api${def.manifest.base}`;
       const roles = `/api${registry.entities.get(access.roleEntity)!.manifest.base}`;
-      const role = await asAdmin('POST', `${roles}/create`, { code: 'matrix-hidden', name: 'Hidden', scope: 'ALL', permissions: [`read ${subject}`, `update ${subject}`], hiddenFields: [{ subject, fields: [pointer] }] });
+      const role = await asAdmin('POST', `${roles}/create`, {
+        code: 'matrix-hidden',
+        name: 'Hidden',
+        scope: 'ALL',
+        permissions: [`read ${subject}`, `update ${subject}`],
+        hiddenFields: [{ subject, fields: [pointer] }],
+      });
       expect(role.statusCode, role.body).toBe(200);
       const user = await newUser('matrix-hidden', 'c');
       expect(user.reply.fieldRules).toEqual([{ action: 'read', subject, fields: [pointer], inverted: true }]);
@@ -605,7 +872,11 @@ for (const backend of backends()) {
 
       // Staff lift the rule: at the next sign-in the field is there.
       const stale = (await asAdmin('GET', `${roles}/get/${role.json().id}`)).json();
-      const lifted = await asAdmin('PUT', `${roles}/update/${stale.id}`, { ...dataOf(stale), hiddenFields: [], version: stale.version });
+      const lifted = await asAdmin('PUT', `${roles}/update/${stale.id}`, {
+        ...dataOf(stale),
+        hiddenFields: [],
+        version: stale.version,
+      });
       expect(lifted.statusCode, lifted.body).toBe(200);
       const again = await newUser('matrix-hidden', 'd');
       expect(again.reply.fieldRules).toEqual([]);

@@ -35,24 +35,47 @@ for (const backend of backends()) {
     beforeAll(async () => {
       ({ app, close } = await startTestApp(backend.name));
       const ajv = createServerAjv();
-      const sample = (entity: string, seed: number) => createSampler(app.definitions.entities.get(entity)!.schema, app.definitions.references, ajv)(seed, { full: true });
+      const sample = (entity: string, seed: number) =>
+        createSampler(
+          app.definitions.entities.get(entity)!.schema,
+          app.definitions.references,
+          ajv,
+        )(seed, { full: true });
       const create = async (base: string, data: Record<string, unknown>) => {
         const res = await app.inject({ method: 'POST', url: `${base}/create`, payload: data });
         expect(res.statusCode, res.body).toBe(200);
         return res.json();
       };
-      mine = await create(RETAIL, withField(withField(sample('pharmacy-appeal', 1), '/pharmacy/stir', TIN), '/consumer/pinfl', '31205891234567'));
+      mine = await create(
+        RETAIL,
+        withField(withField(sample('pharmacy-appeal', 1), '/pharmacy/stir', TIN), '/consumer/pinfl', '31205891234567'),
+      );
       other = await create(RETAIL, withField(sample('pharmacy-appeal', 2), '/pharmacy/stir', OTHER_TIN));
       // Wholesale: the appeal is about the seller; a pharmacy that bought is not its recipient.
-      sold = await create(WHOLESALE, withField(withField(sample('pharmacy-wholesale-appeal', 3), '/seller/stir', TIN), '/buyer/stir', OTHER_TIN));
-      bought = await create(WHOLESALE, withField(withField(sample('pharmacy-wholesale-appeal', 4), '/seller/stir', OTHER_TIN), '/buyer/stir', TIN));
-      owner = await createStaff(app, 'pharmacy1', ['business', 'pharmacy-owner'], { isOuter: true, tin: TIN, identityVerified: true });
+      sold = await create(
+        WHOLESALE,
+        withField(withField(sample('pharmacy-wholesale-appeal', 3), '/seller/stir', TIN), '/buyer/stir', OTHER_TIN),
+      );
+      bought = await create(
+        WHOLESALE,
+        withField(withField(sample('pharmacy-wholesale-appeal', 4), '/seller/stir', OTHER_TIN), '/buyer/stir', TIN),
+      );
+      owner = await createStaff(app, 'pharmacy1', ['business', 'pharmacy-owner'], {
+        isOuter: true,
+        tin: TIN,
+        identityVerified: true,
+      });
       unproven = await createStaff(app, 'pharmacy2', ['business', 'pharmacy-owner'], { isOuter: true, tin: TIN });
     }, 120_000);
     afterAll(async () => close?.());
 
     const as = (who: { token: string }, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-      app.inject({ method, url, payload: payload as never, headers: { authorization: `Bearer ${who.token}`, 'accept-language': 'en' } });
+      app.inject({
+        method,
+        url,
+        payload: payload as never,
+        headers: { authorization: `Bearer ${who.token}`, 'accept-language': 'en' },
+      });
     const ids = (res: { json(): unknown }) => (res.json() as { list: Array<{ id: number }> }).list.map((r) => r.id);
 
     it('lists and opens the appeals about their pharmacy, without the consumer’s PINFL and phone', async () => {
@@ -64,14 +87,26 @@ for (const backend of backends()) {
       const record = got.json();
       const consumer = mine.consumer as Record<string, unknown>;
       // The complaint, the consumer's name, the pharmacy's own data, amounts, dates and status stay.
-      expect(record.consumer).toEqual({ lastName: consumer.lastName, firstName: consumer.firstName, ...(consumer.middleName ? { middleName: consumer.middleName } : {}) });
-      expect(record).toMatchObject({ number: mine.number, receivedDate: mine.receivedDate, pharmacy: mine.pharmacy, medication: mine.medication, status: mine.status });
+      expect(record.consumer).toEqual({
+        lastName: consumer.lastName,
+        firstName: consumer.firstName,
+        ...(consumer.middleName ? { middleName: consumer.middleName } : {}),
+      });
+      expect(record).toMatchObject({
+        number: mine.number,
+        receivedDate: mine.receivedDate,
+        pharmacy: mine.pharmacy,
+        medication: mine.medication,
+        status: mine.status,
+      });
       for (const res of [list, got]) {
         expect(res.body).not.toContain('31205891234567');
         expect(res.body).not.toContain(String(consumer.phone));
       }
       // Staff still see everything.
-      expect((await app.inject({ method: 'GET', url: `${RETAIL}/get/${mine.id}` })).json().consumer).toEqual(mine.consumer);
+      expect((await app.inject({ method: 'GET', url: `${RETAIL}/get/${mine.id}` })).json().consumer).toEqual(
+        mine.consumer,
+      );
     });
 
     it('answers 404 for an appeal about another pharmacy, on every reading route', async () => {
@@ -87,7 +122,9 @@ for (const backend of backends()) {
       expect(ids(list)).toEqual([sold.id]);
       const got = (await as(owner, 'GET', `${WHOLESALE}/get/${sold.id}`)).json();
       const buyer = sold.buyer as Record<string, unknown>;
-      expect(got.buyer).toEqual(Object.fromEntries(Object.entries(buyer).filter(([k]) => k !== 'address' && k !== 'email')));
+      expect(got.buyer).toEqual(
+        Object.fromEntries(Object.entries(buyer).filter(([k]) => k !== 'address' && k !== 'email')),
+      );
       expect(got.buyer).toMatchObject({ name: buyer.name, stir: OTHER_TIN });
       expect(got).toMatchObject({ seller: sold.seller, products: sold.products, invoice: sold.invoice });
       expect((await as(owner, 'GET', `${WHOLESALE}/get/${bought.id}`)).statusCode).toBe(404);
@@ -109,7 +146,11 @@ for (const backend of backends()) {
       const changed = { ...consumer, firstName: 'Dilshod', pinfl: '31205899876543', phone: '+99893-777-66-55' };
       const executor = Number((await createStaff(app, 'pharmacy-executor', ['executor'])).id);
       expect(seen.executorId).not.toBe(executor);
-      const res = await app.inject({ method: 'PUT', url: `${RETAIL}/update/${mine.id}`, payload: { ...seen, consumer: changed } });
+      const res = await app.inject({
+        method: 'PUT',
+        url: `${RETAIL}/update/${mine.id}`,
+        payload: { ...seen, consumer: changed },
+      });
       expect(res.statusCode, res.body).toBe(200);
       // The executor is assigned by the machine's event (edit.json keeps it from updates): here as the server's own write.
       const { id: _id, status: _status, owner: _owner, createdAt: _c, updatedAt: _u, ...data } = res.json();
@@ -119,7 +160,10 @@ for (const backend of backends()) {
       const theirs = await as(owner, 'GET', `${RETAIL}/audit/${mine.id}`);
       expect(theirs.statusCode, theirs.body).toBe(200);
       for (const secret of secrets) expect(theirs.body).not.toContain(secret);
-      const [assigned, edit, made] = theirs.json().list as Array<{ action: string; diff: Array<Record<string, unknown>> }>;
+      const [assigned, edit, made] = theirs.json().list as Array<{
+        action: string;
+        diff: Array<Record<string, unknown>>;
+      }>;
       // An outer user is told that the executor changed, not who it is.
       expect(assigned!.diff).toEqual([{ pointer: '/executorId', redacted: true }]);
       expect(edit!.diff).toEqual([{ pointer: '/consumer/firstName', old: consumer.firstName, new: 'Dilshod' }]);
@@ -127,15 +171,27 @@ for (const backend of backends()) {
       expect(made!.diff.map((c) => c.pointer).filter((p) => String(p).match(/pinfl|phone/))).toEqual([]);
 
       // Staff see every value.
-      const [staffAssigned, staffEdit] = (await app.inject({ method: 'GET', url: `${RETAIL}/audit/${mine.id}` })).json().list;
-      expect(staffEdit.diff).toEqual(expect.arrayContaining([{ pointer: '/consumer/pinfl', old: '31205891234567', new: '31205899876543' }]));
-      expect(staffAssigned.diff).toEqual([{ pointer: '/executorId', ...(seen.executorId === undefined ? {} : { old: seen.executorId }), new: executor }]);
+      const [staffAssigned, staffEdit] = (await app.inject({ method: 'GET', url: `${RETAIL}/audit/${mine.id}` })).json()
+        .list;
+      expect(staffEdit.diff).toEqual(
+        expect.arrayContaining([{ pointer: '/consumer/pinfl', old: '31205891234567', new: '31205899876543' }]),
+      );
+      expect(staffAssigned.diff).toEqual([
+        { pointer: '/executorId', ...(seen.executorId === undefined ? {} : { old: seen.executorId }), new: executor },
+      ]);
     });
 
     it('may only read: no update, no status change', async () => {
       const seen = (await as(owner, 'GET', `${RETAIL}/get/${mine.id}`)).json();
       expect((await as(owner, 'PUT', `${RETAIL}/update/${mine.id}`, seen)).statusCode).toBe(403);
-      expect((await as(owner, 'POST', `${RETAIL}/transition/${mine.id}`, { event: 'ASSIGN_TO_REGION', version: seen.version })).statusCode).toBe(403);
+      expect(
+        (
+          await as(owner, 'POST', `${RETAIL}/transition/${mine.id}`, {
+            event: 'ASSIGN_TO_REGION',
+            version: seen.version,
+          })
+        ).statusCode,
+      ).toBe(403);
       expect((await as(owner, 'GET', `${RETAIL}/events/${mine.id}`)).json().events).toEqual([]);
     });
   });

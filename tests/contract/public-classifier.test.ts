@@ -14,8 +14,17 @@ import { DEFAULT_REMOTE_TIMEOUT_MS } from '../../src/server/integrations/remote-
 
 const anon = { authorization: '' };
 const product = (mxikCode: string, barcode: string) => ({
-  name: 'Shakar, oq, 1 kg', brand: 'Xorazm Shakar', group: 'Shakar', class: 'Oq shakar', position: 'Qadoqlangan shakar',
-  subposition: 'Shakar 1 kg', units: 'kg', mxikCode, tnvedCode: '1701991000', barcode, extra: 'not ours',
+  name: 'Shakar, oq, 1 kg',
+  brand: 'Xorazm Shakar',
+  group: 'Shakar',
+  class: 'Oq shakar',
+  position: 'Qadoqlangan shakar',
+  subposition: 'Shakar 1 kg',
+  units: 'kg',
+  mxikCode,
+  tnvedCode: '1701991000',
+  barcode,
+  extra: 'not ours',
 });
 
 /** How the stand-in answers each MXIK code (a list: one answer per call, the last repeats). */
@@ -58,16 +67,30 @@ for (const backend of backends()) {
     });
 
     const search = (query: string, lang = 'en') =>
-      app.inject({ method: 'POST', url: `/api/classifier-product/list-search?${query}`, payload: {}, headers: { ...anon, 'accept-language': lang } });
+      app.inject({
+        method: 'POST',
+        url: `/api/classifier-product/list-search?${query}`,
+        payload: {},
+        headers: { ...anon, 'accept-language': lang },
+      });
     const stored = async (mxikCode: string) =>
-      (await app.db.query<{ id: number }>(`SELECT id FROM ${app.tables.get('classifier-product')!.table} WHERE data->>'mxikCode' = $1`, [mxikCode])).rows;
+      (
+        await app.db.query<{ id: number }>(
+          `SELECT id FROM ${app.tables.get('classifier-product')!.table} WHERE data->>'mxikCode' = $1`,
+          [mxikCode],
+        )
+      ).rows;
 
     it('asks the tax committee on a miss, stores the answer as the system (audited) and serves the next lookup locally', async () => {
       script.set('17019910001000000', [{ status: 200, body: product('17019910001000000', '4780000000017') }]);
       const first = await search('mxikCode=17019910001000000', 'ru');
       expect(first.statusCode).toBe(200);
       expect(first.json().total).toBe(1);
-      expect(first.json().list[0]).toMatchObject({ name: 'Shakar, oq, 1 kg', barcode: '4780000000017', tnvedCode: '1701991000' });
+      expect(first.json().list[0]).toMatchObject({
+        name: 'Shakar, oq, 1 kg',
+        barcode: '4780000000017',
+        tnvedCode: '1701991000',
+      });
       expect(first.json().list[0].extra).toBeUndefined();
       expect(calls).toHaveLength(1);
       expect(calls[0]!.get('mxik_code')).toBe('17019910001000000');
@@ -75,7 +98,10 @@ for (const backend of backends()) {
 
       const rows = await stored('17019910001000000');
       expect(rows).toHaveLength(1);
-      const audit = await app.db.query<{ actor: string | null; action: string }>('SELECT actor, action FROM audit_log WHERE entity = $1 AND record_id = $2', ['classifier-product', rows[0]!.id]);
+      const audit = await app.db.query<{ actor: string | null; action: string }>(
+        'SELECT actor, action FROM audit_log WHERE entity = $1 AND record_id = $2',
+        ['classifier-product', rows[0]!.id],
+      );
       expect(audit.rows).toEqual([{ actor: null, action: 'create' }]);
 
       // The same product by its barcode, and again by its code: the local table answers.
@@ -101,7 +127,10 @@ for (const backend of backends()) {
     });
 
     it('tries a failed call once more; two failures are a localized 503 and nothing is stored', async () => {
-      script.set('17019910003000000', [{ status: 500 }, { status: 200, body: product('17019910003000000', '4780000000031') }]);
+      script.set('17019910003000000', [
+        { status: 500 },
+        { status: 200, body: product('17019910003000000', '4780000000031') },
+      ]);
       expect((await search('mxikCode=17019910003000000')).json().total).toBe(1);
       expect(calls).toHaveLength(2);
 
@@ -114,16 +143,22 @@ for (const backend of backends()) {
       expect(await stored('17019910004000000')).toEqual([]);
     });
 
-    it('gives up on a silent service after the timeout and one retry', async () => {
-      script.set('17019910005000000', ['hang']);
-      const res = await search('mxikCode=17019910005000000');
-      expect(res.statusCode).toBe(503);
-      expect(res.json().message).toBe('The service is temporarily unavailable, please try again later');
-      expect(calls).toHaveLength(2);
-    }, 4 * DEFAULT_REMOTE_TIMEOUT_MS);
+    it(
+      'gives up on a silent service after the timeout and one retry',
+      async () => {
+        script.set('17019910005000000', ['hang']);
+        const res = await search('mxikCode=17019910005000000');
+        expect(res.statusCode).toBe(503);
+        expect(res.json().message).toBe('The service is temporarily unavailable, please try again later');
+        expect(calls).toHaveLength(2);
+      },
+      4 * DEFAULT_REMOTE_TIMEOUT_MS,
+    );
 
     it('refuses an answer that is not a valid product (503), keeping nothing', async () => {
-      script.set('17019910006000000', [{ status: 200, body: { ...product('17019910006000000', '4780000000048'), name: '', tnvedCode: 'abc' } }]);
+      script.set('17019910006000000', [
+        { status: 200, body: { ...product('17019910006000000', '4780000000048'), name: '', tnvedCode: 'abc' } },
+      ]);
       const res = await search('mxikCode=17019910006000000');
       expect(res.statusCode).toBe(503);
       expect(await stored('17019910006000000')).toEqual([]);
@@ -143,7 +178,12 @@ describe('without TAX_CLASSIFIER_URL', () => {
     const { app, close } = await startTestApp('pglite');
     try {
       calls.length = 0;
-      const res = await app.inject({ method: 'POST', url: '/api/classifier-product/list-search?mxikCode=17019910001000000', payload: {}, headers: anon });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/classifier-product/list-search?mxikCode=17019910001000000',
+        payload: {},
+        headers: anon,
+      });
       expect(res.json().total).toBe(0);
       expect(calls).toHaveLength(0);
     } finally {

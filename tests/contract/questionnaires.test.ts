@@ -15,18 +15,52 @@ const BASE = '/api/survey/questionnaire';
 const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 const quiz = {
-  kind: 'TEST', title: 'Quiz on consumer rights', openFrom: dayOffset(-2), openTo: dayOffset(30), passMark: 60, showResults: false,
+  kind: 'TEST',
+  title: 'Quiz on consumer rights',
+  openFrom: dayOffset(-2),
+  openTo: dayOffset(30),
+  passMark: 60,
+  showResults: false,
   questions: [
-    { text: 'How long is ordinary mail kept?', type: 'single', required: true, options: [{ text: '7 days' }, { text: 'One month', correct: true }, { text: 'A year' }] },
-    { text: 'Which gas payments are lawful?', type: 'multiple', required: true, options: [{ text: 'Two months in advance', correct: true }, { text: 'Six months in advance' }, { text: 'Within 10 days after the month', correct: true }] },
-    { text: 'Can medicines be returned?', type: 'single', required: false, options: [{ text: 'Yes' }, { text: 'No', correct: true }] },
+    {
+      text: 'How long is ordinary mail kept?',
+      type: 'single',
+      required: true,
+      options: [{ text: '7 days' }, { text: 'One month', correct: true }, { text: 'A year' }],
+    },
+    {
+      text: 'Which gas payments are lawful?',
+      type: 'multiple',
+      required: true,
+      options: [
+        { text: 'Two months in advance', correct: true },
+        { text: 'Six months in advance' },
+        { text: 'Within 10 days after the month', correct: true },
+      ],
+    },
+    {
+      text: 'Can medicines be returned?',
+      type: 'single',
+      required: false,
+      options: [{ text: 'Yes' }, { text: 'No', correct: true }],
+    },
   ],
 };
 const survey = {
-  kind: 'SURVEY', title: 'How do you like the portal?', openFrom: dayOffset(-1), openTo: dayOffset(10), passMark: 0, showResults: true,
+  kind: 'SURVEY',
+  title: 'How do you like the portal?',
+  openFrom: dayOffset(-1),
+  openTo: dayOffset(10),
+  passMark: 0,
+  showResults: true,
   questions: [
     { text: 'Rate the portal', type: 'rating', required: true },
-    { text: 'Did you find what you needed?', type: 'single', required: true, options: [{ text: 'Yes' }, { text: 'No' }] },
+    {
+      text: 'Did you find what you needed?',
+      type: 'single',
+      required: true,
+      options: [{ text: 'Yes' }, { text: 'No' }],
+    },
     { text: 'Your suggestions', type: 'text', required: false },
   ],
 };
@@ -40,13 +74,22 @@ for (const backend of backends()) {
     let address = 0;
     /** Each test answers from addresses of its own, so the per-address limit is met only where meant. */
     const nextAddress = () => `10.1.0.${++address}`;
-    const answer = (id: number, answers: unknown, options: { key?: string; ip?: string; lang?: string } = {}) => app.inject({
-      method: 'POST', url: `${BASE}/${id}/answer`, payload: { answers },
-      headers: { authorization: '', 'idempotency-key': options.key ?? randomUUID(), 'accept-language': options.lang ?? 'en' },
-      remoteAddress: options.ip ?? nextAddress(),
-    });
+    const answer = (id: number, answers: unknown, options: { key?: string; ip?: string; lang?: string } = {}) =>
+      app.inject({
+        method: 'POST',
+        url: `${BASE}/${id}/answer`,
+        payload: { answers },
+        headers: {
+          authorization: '',
+          'idempotency-key': options.key ?? randomUUID(),
+          'accept-language': options.lang ?? 'en',
+        },
+        remoteAddress: options.ip ?? nextAddress(),
+      });
     const counts = async () => ({
-      responses: (await app.inject({ method: 'POST', url: '/api/survey-response/list-search', payload: { itemsPerPage: 1 } })).json().total as number,
+      responses: (
+        await app.inject({ method: 'POST', url: '/api/survey-response/list-search', payload: { itemsPerPage: 1 } })
+      ).json().total as number,
       claims: (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM questionnaire_answer')).rows[0]!.n,
     });
     const create = async (record: Record<string, unknown>) => {
@@ -63,16 +106,32 @@ for (const backend of backends()) {
     afterAll(async () => close?.());
 
     it('lists the open questionnaires to anyone, without the correct answers', async () => {
-      const closedId = await create({ ...survey, title: 'Closed last week', openFrom: dayOffset(-30), openTo: dayOffset(-7) });
+      const closedId = await create({
+        ...survey,
+        title: 'Closed last week',
+        openFrom: dayOffset(-30),
+        openTo: dayOffset(-7),
+      });
       const res = await app.inject({ method: 'GET', url: BASE, headers: { authorization: '' } });
       expect(res.statusCode).toBe(200);
-      const list = res.json().list as Array<{ id: number; title: string; scored: boolean; questionCount: number; open: boolean }>;
+      const list = res.json().list as Array<{
+        id: number;
+        title: string;
+        scored: boolean;
+        questionCount: number;
+        open: boolean;
+      }>;
       const ids = list.map((r) => r.id);
       expect(ids).toContain(quizId);
       expect(ids).toContain(surveyId);
       expect(ids).not.toContain(closedId);
       expect(list.length).toBeGreaterThanOrEqual(5); // the three samples as well
-      expect(list.find((r) => r.id === quizId)).toMatchObject({ title: quiz.title, scored: true, questionCount: 3, open: true });
+      expect(list.find((r) => r.id === quizId)).toMatchObject({
+        title: quiz.title,
+        scored: true,
+        questionCount: 3,
+        open: true,
+      });
       expect(list.find((r) => r.id === surveyId)).toMatchObject({ scored: false });
       expect(res.body).not.toContain('correct');
     });
@@ -84,18 +143,30 @@ for (const backend of backends()) {
       const body = res.json();
       expect(body.questions.map((q: { key: string }) => q.key)).toEqual(['q1', 'q2', 'q3']);
       expect(body.schema.required).toEqual(['q1', 'q2']);
-      expect(body.schema.properties.q1.oneOf).toEqual([{ const: 0, title: '7 days' }, { const: 1, title: 'One month' }, { const: 2, title: 'A year' }]);
+      expect(body.schema.properties.q1.oneOf).toEqual([
+        { const: 0, title: '7 days' },
+        { const: 1, title: 'One month' },
+        { const: 2, title: 'A year' },
+      ]);
       expect(body.uiSchema.q2['ui:widget']).toBe('checkboxes');
-      expect((await app.inject({ method: 'GET', url: `${BASE}/999999`, headers: { authorization: '' } })).statusCode).toBe(404);
+      expect(
+        (await app.inject({ method: 'GET', url: `${BASE}/999999`, headers: { authorization: '' } })).statusCode,
+      ).toBe(404);
       // The record itself is staff data: the generic read is closed to visitors.
-      expect((await app.inject({ method: 'GET', url: `/api/survey/get/${quizId}`, headers: { authorization: '' } })).statusCode).toBe(401);
+      expect(
+        (await app.inject({ method: 'GET', url: `/api/survey/get/${quizId}`, headers: { authorization: '' } }))
+          .statusCode,
+      ).toBe(401);
     });
 
     it('refuses missing, out-of-range and unknown answers with localized field errors, storing nothing', async () => {
       const before = await counts();
       const missing = await answer(quizId, { q3: 1 });
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().fieldErrors).toMatchObject({ '/answers/q1': expect.any(String), '/answers/q2': expect.any(String) });
+      expect(missing.json().fieldErrors).toMatchObject({
+        '/answers/q1': expect.any(String),
+        '/answers/q2': expect.any(String),
+      });
       const outOfRange = await answer(quizId, { q1: 7, q2: [0, 9] }, { lang: 'ru' });
       expect(outOfRange.statusCode).toBe(400);
       const errors = outOfRange.json().fieldErrors as Record<string, string>;
@@ -113,7 +184,13 @@ for (const backend of backends()) {
       expect(Object.keys(rating.json().fieldErrors)).toEqual(['/answers/q1']);
       const tooLong = await answer(surveyId, { q1: 4, q2: 0, q3: 'x'.repeat(2001) });
       expect(Object.keys(tooLong.json().fieldErrors)).toEqual(['/answers/q3']);
-      const noKey = await app.inject({ method: 'POST', url: `${BASE}/${quizId}/answer`, payload: { answers: { q1: 1, q2: [0, 2] } }, headers: { authorization: '' }, remoteAddress: nextAddress() });
+      const noKey = await app.inject({
+        method: 'POST',
+        url: `${BASE}/${quizId}/answer`,
+        payload: { answers: { q1: 1, q2: [0, 2] } },
+        headers: { authorization: '' },
+        remoteAddress: nextAddress(),
+      });
       expect(noKey.statusCode).toBe(400);
       expect(await counts()).toEqual(before);
     });
@@ -133,7 +210,12 @@ for (const backend of backends()) {
       expect(two.json()).toMatchObject({ score: 2, passed: true }); // 2 of 3 = 67% ≥ 60%
       const stored = await app.inject({ method: 'GET', url: `/api/survey-response/get/${two.json().responseId}` });
       expect(stored.json()).toMatchObject({ surveyId: quizId, score: 2, maxScore: 3, passed: true });
-      expect(stored.json().answers[0]).toEqual({ key: 'q1', question: quiz.questions[0]!.text, value: 'One month', choices: [1] });
+      expect(stored.json().answers[0]).toEqual({
+        key: 'q1',
+        question: quiz.questions[0]!.text,
+        value: 'One month',
+        choices: [1],
+      });
     });
 
     it('keeps one response per idempotency key: a repeat answers the first reply, other answers under the same key 422', async () => {
@@ -141,17 +223,25 @@ for (const backend of backends()) {
       const before = await counts();
       const first = await answer(surveyId, { q1: 5, q2: 0, q3: 'Good' }, { key });
       // The same answers, also with their keys in another order and two at once.
-      const [again, concurrent] = await Promise.all([answer(surveyId, { q1: 5, q2: 0, q3: 'Good' }, { key }), answer(surveyId, { q3: 'Good', q2: 0, q1: 5 }, { key })]);
+      const [again, concurrent] = await Promise.all([
+        answer(surveyId, { q1: 5, q2: 0, q3: 'Good' }, { key }),
+        answer(surveyId, { q3: 'Good', q2: 0, q1: 5 }, { key }),
+      ]);
       expect(first.statusCode).toBe(200);
       expect(again.json()).toEqual(first.json());
       expect(concurrent.json()).toEqual(first.json());
       const other = await answer(surveyId, { q1: 1, q2: 1 }, { key });
       expect(other.statusCode, other.body).toBe(422);
-      expect(other.json().message).toBe('This Idempotency-Key was already used with different content; the first request stands. Use a new key for a new one');
+      expect(other.json().message).toBe(
+        'This Idempotency-Key was already used with different content; the first request stands. Use a new key for a new one',
+      );
       expect(await counts()).toEqual({ responses: before.responses + 1, claims: before.claims + 1 });
       // A first answer sent twice at once is one response too.
       const twice = randomUUID();
-      const both = await Promise.all([answer(surveyId, { q1: 4, q2: 1 }, { key: twice }), answer(surveyId, { q1: 4, q2: 1 }, { key: twice })]);
+      const both = await Promise.all([
+        answer(surveyId, { q1: 4, q2: 1 }, { key: twice }),
+        answer(surveyId, { q1: 4, q2: 1 }, { key: twice }),
+      ]);
       expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
       expect(both[1]!.json()).toEqual(both[0]!.json());
       expect(await counts()).toEqual({ responses: before.responses + 2, claims: before.claims + 2 });
@@ -167,7 +257,9 @@ for (const backend of backends()) {
         const res = await answer(id, { q1: 3, q2: 0 }, { lang: 'uz' });
         expect(res.statusCode).toBe(409);
         expect(res.json().message).toBe('Bu test yoki so‘rovnoma yopilgan: javoblar qabul qilinmaydi');
-        expect((await app.inject({ method: 'GET', url: `${BASE}/${id}`, headers: { authorization: '' } })).json().open).toBe(false);
+        expect(
+          (await app.inject({ method: 'GET', url: `${BASE}/${id}`, headers: { authorization: '' } })).json().open,
+        ).toBe(false);
       }
       expect(await counts()).toEqual(before);
     });
@@ -183,17 +275,28 @@ for (const backend of backends()) {
       expect(body.total).toBe(3);
       expect(body.questions[0]).toMatchObject({ key: 'q1', type: 'rating', answered: 3, average: 4.33 });
       expect(body.questions[0].options.map((o: { count: number }) => o.count)).toEqual([0, 0, 0, 2, 1]);
-      expect(body.questions[1].options).toEqual([{ text: 'Yes', count: 2 }, { text: 'No', count: 1 }]);
+      expect(body.questions[1].options).toEqual([
+        { text: 'Yes', count: 2 },
+        { text: 'No', count: 1 },
+      ]);
       expect(body.questions[2]).toMatchObject({ type: 'text', answered: 1 });
       expect(res.body).not.toContain('Fine'); // free texts stay with staff
 
-      const hidden = await app.inject({ method: 'GET', url: `${BASE}/${quizId}/results`, headers: { authorization: '' } });
+      const hidden = await app.inject({
+        method: 'GET',
+        url: `${BASE}/${quizId}/results`,
+        headers: { authorization: '' },
+      });
       expect(hidden.statusCode).toBe(401);
       const staff = await app.inject({ method: 'GET', url: `${BASE}/${quizId}/results` });
       expect(staff.statusCode).toBe(200);
       expect(staff.json().total).toBe(3);
       expect(staff.json().passedCount).toBe(2);
-      expect(staff.json().questions[0].options).toEqual([{ text: '7 days', count: 1 }, { text: 'One month', count: 2 }, { text: 'A year', count: 0 }]);
+      expect(staff.json().questions[0].options).toEqual([
+        { text: '7 days', count: 1 },
+        { text: 'One month', count: 2 },
+        { text: 'A year', count: 0 },
+      ]);
       expect(staff.body).not.toContain('correct');
     });
 
@@ -210,7 +313,12 @@ for (const backend of backends()) {
     });
 
     it('responses are written only by the questionnaire route', async () => {
-      const res = await app.inject({ method: 'POST', url: '/api/survey-response/create', payload: { surveyId, answers: [] }, headers: { authorization: '' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/survey-response/create',
+        payload: { surveyId, answers: [] },
+        headers: { authorization: '' },
+      });
       expect(res.statusCode).toBe(401);
     });
   });

@@ -19,13 +19,21 @@ for (const backend of backends()) {
     let close: () => Promise<void>;
     let target: RoleSyncTarget;
     const roleOf = async (code: string): Promise<Role | undefined> =>
-      (await app.db.query<Role>(`SELECT id, version, data FROM ${target.table} WHERE ${target.codeColumn} = $1`, [code])).rows[0];
+      (
+        await app.db.query<Role>(`SELECT id, version, data FROM ${target.table} WHERE ${target.codeColumn} = $1`, [
+          code,
+        ])
+      ).rows[0];
     const defaults = () => structuredClone(app.definitions.access!.roles);
     /** An administrator's edit on the Roles screen, through the API. */
     const editByHand = async (code: string, change: (data: Role['data']) => Role['data']) => {
       const role = (await roleOf(code))!;
       const base = app.definitions.entities.get(app.definitions.access!.roleEntity)!.manifest.base;
-      const res = await app.inject({ method: 'PUT', url: `/api${base}/update/${role.id}`, payload: { ...change(structuredClone(role.data)), version: Number(role.version) } });
+      const res = await app.inject({
+        method: 'PUT',
+        url: `/api${base}/update/${role.id}`,
+        payload: { ...change(structuredClone(role.data)), version: Number(role.version) },
+      });
       expect(res.statusCode, res.body).toBe(200);
     };
 
@@ -33,7 +41,14 @@ for (const backend of backends()) {
       ({ app, close } = await startTestApp(backend.name));
       const access = app.definitions.access!;
       const table = app.tables.get(access.roleEntity)!;
-      target = { db: app.db, store: app.store, roleEntity: access.roleEntity, table: table.table, codeColumn: table.columns.get('/code')!.column, actor: systemActor() };
+      target = {
+        db: app.db,
+        store: app.store,
+        roleEntity: access.roleEntity,
+        table: table.table,
+        codeColumn: table.columns.get('/code')!.column,
+        actor: systemActor(),
+      };
     });
     afterAll(async () => close());
 
@@ -41,7 +56,10 @@ for (const backend of backends()) {
       for (const role of app.definitions.access!.roles) {
         const stored = await roleOf(role.code);
         expect(stored?.data.permissions).toEqual(role.permissions);
-        const seeded = await app.db.query<{ seeded: { permissions: string[] } }>('SELECT seeded FROM role_seed WHERE code = $1', [role.code]);
+        const seeded = await app.db.query<{ seeded: { permissions: string[] } }>(
+          'SELECT seeded FROM role_seed WHERE code = $1',
+          [role.code],
+        );
         expect(seeded.rows[0]?.seeded.permissions).toEqual(role.permissions);
       }
       expect(await syncDefaultRoles(target, defaults())).toEqual({ created: [], changed: [] });
@@ -51,7 +69,10 @@ for (const backend of backends()) {
       const code = 'executor';
       const before = (await roleOf(code))!.data.permissions;
       const [removedByHand, withdrawn] = before;
-      await editByHand(code, (d) => ({ ...d, permissions: [...d.permissions.filter((p) => p !== removedByHand), 'read Gizmo'] }));
+      await editByHand(code, (d) => ({
+        ...d,
+        permissions: [...d.permissions.filter((p) => p !== removedByHand), 'read Gizmo'],
+      }));
 
       const roles = defaults();
       const role = roles.find((r) => r.code === code)!;
@@ -82,7 +103,7 @@ for (const backend of backends()) {
       const code = 'commission-member';
       const subject = 'Appeal';
       // The Roles screen's form saves the lists nobody filled in as empty lists.
-      await editByHand(code, (d) => ({ ...d, readOnlyFields: [], hiddenFields: [] } as Role['data']));
+      await editByHand(code, (d) => ({ ...d, readOnlyFields: [], hiddenFields: [] }) as Role['data']);
       const roles = defaults();
       roles.find((r) => r.code === code)!.hiddenFields = [{ subject, fields: ['/customer'] }];
       expect(await syncDefaultRoles(target, roles)).toEqual({ created: [], changed: [code] });
@@ -92,7 +113,7 @@ for (const backend of backends()) {
       expect(await syncDefaultRoles(target, roles)).toEqual({ created: [], changed: [code] });
       expect((await roleOf(code))!.data).toMatchObject({ hiddenFields: [{ subject, fields: ['/customer', '/stir'] }] });
       // An administrator's own choice stays.
-      await editByHand(code, (d) => ({ ...d, hiddenFields: [{ subject, fields: ['/stir'] }] } as Role['data']));
+      await editByHand(code, (d) => ({ ...d, hiddenFields: [{ subject, fields: ['/stir'] }] }) as Role['data']);
       roles.find((r) => r.code === code)!.hiddenFields = [{ subject, fields: ['/customer'] }];
       await syncDefaultRoles(target, roles);
       expect((await roleOf(code))!.data).toMatchObject({ hiddenFields: [{ subject, fields: ['/stir'] }] });

@@ -38,7 +38,14 @@ for (const backend of backends()) {
       ({ app, close } = await startTestApp(backend.name));
       call = createCaller(app);
       const user = async (key: string, body: Record<string, unknown>) => {
-        const res = await call('POST', `${userBase}/create`, { username: key, firstName: 'X', lastName: key, roles: ['executor'], regionId: 1, ...body });
+        const res = await call('POST', `${userBase}/create`, {
+          username: key,
+          firstName: 'X',
+          lastName: key,
+          roles: ['executor'],
+          regionId: 1,
+          ...body,
+        });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         ids[key] = res.body.id as number;
         await call('POST', '/api/auth/set-password', { userId: ids[key], password: PASSWORD });
@@ -70,15 +77,27 @@ for (const backend of backends()) {
       expect(named.body.list.map((u: { id: number }) => u.id)).toEqual([ids.karimov]);
 
       const citizen = await signIn(app, 'citizen', PASSWORD);
-      const asCitizen = await app.inject({ method: 'GET', url: '/api/staff-users?search=a', headers: { authorization: `Bearer ${citizen.token}` } });
+      const asCitizen = await app.inject({
+        method: 'GET',
+        url: '/api/staff-users?search=a',
+        headers: { authorization: `Bearer ${citizen.token}` },
+      });
       expect(asCitizen.statusCode).toBe(403);
-      const anonymous = await app.inject({ method: 'GET', url: '/api/staff-users?search=a', headers: { authorization: '' } });
+      const anonymous = await app.inject({
+        method: 'GET',
+        url: '/api/staff-users?search=a',
+        headers: { authorization: '' },
+      });
       expect(anonymous.statusCode).toBe(401);
       expect((await call('GET', '/api/staff-users?ids=1;DROP')).status).toBe(400);
     });
 
     it('refuses a non-staff or unknown executor in a transition, localized, and changes nothing', async () => {
-      const data = createSampler(registry.entities.get('pharmacy-appeal')!.schema, registry.references, ajv)(5, { full: true });
+      const data = createSampler(
+        registry.entities.get('pharmacy-appeal')!.schema,
+        registry.references,
+        ajv,
+      )(5, { full: true });
       delete data.executorId;
       let record = (await call('POST', `${APPEAL}/create`, data)).body;
       for (const event of ['ASSIGN_TO_REGION', 'CONFIRM']) {
@@ -87,24 +106,41 @@ for (const backend of backends()) {
         record = moved.body;
       }
       for (const bad of [ids.citizen, ids.locked, ids['carded-off'], 999_999]) {
-        const refused = await call('POST', `${APPEAL}/transition/${record.id}`, { event: 'ASSIGN_EXECUTOR', version: record.version, payload: { executorId: bad } });
+        const refused = await call('POST', `${APPEAL}/transition/${record.id}`, {
+          event: 'ASSIGN_EXECUTOR',
+          version: record.version,
+          payload: { executorId: bad },
+        });
         expect(refused.status, `${bad}: ${JSON.stringify(refused.body)}`).toBe(400);
         expect(Object.keys(refused.body.fieldErrors)).toEqual(['/payload/executorId']);
       }
-      const ru = await app.inject({ method: 'POST', url: `${APPEAL}/transition/${record.id}`, payload: { event: 'ASSIGN_EXECUTOR', version: record.version, payload: { executorId: ids.citizen } }, headers: { 'accept-language': 'ru' } });
+      const ru = await app.inject({
+        method: 'POST',
+        url: `${APPEAL}/transition/${record.id}`,
+        payload: { event: 'ASSIGN_EXECUTOR', version: record.version, payload: { executorId: ids.citizen } },
+        headers: { 'accept-language': 'ru' },
+      });
       expect(ru.json().fieldErrors['/payload/executorId']).toBe('Выберите сотрудника, который может войти в систему');
       const unchanged = await call('GET', `${APPEAL}/get/${record.id}`);
       expect(unchanged.body).toMatchObject({ status: 'BEING_SEEN', version: record.version });
       const history = await call('GET', `${APPEAL}/history/${record.id}`);
       expect(history.body.list).toHaveLength(2);
 
-      const assigned = await call('POST', `${APPEAL}/transition/${record.id}`, { event: 'ASSIGN_EXECUTOR', version: record.version, payload: { executorId: ids.karimov } });
+      const assigned = await call('POST', `${APPEAL}/transition/${record.id}`, {
+        event: 'ASSIGN_EXECUTOR',
+        version: record.version,
+        payload: { executorId: ids.karimov },
+      });
       expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
       expect(assigned.body).toMatchObject({ status: 'PROCCESS', executorId: ids.karimov });
     });
 
     it('refuses a non-staff signer on a record; a staff signer passes and stays valid on update', async () => {
-      const data = createSampler(registry.entities.get('correspondence')!.schema, registry.references, ajv)(9, { full: false, minimal: true });
+      const data = createSampler(
+        registry.entities.get('correspondence')!.schema,
+        registry.references,
+        ajv,
+      )(9, { full: false, minimal: true });
       const refused = await call('POST', `${DOCUMENT}/create`, { ...data, signerId: ids.citizen });
       expect(refused.status).toBe(400);
       expect(Object.keys(refused.body.fieldErrors)).toEqual(['/signerId']);
@@ -113,7 +149,11 @@ for (const backend of backends()) {
       const { id, version, status: _s, createdAt: _c, updatedAt: _u, ...rest } = created.body;
       const updated = await call('PUT', `${DOCUMENT}/update/${id}`, { ...rest, version, summary: 'Changed summary' });
       expect(updated.status, JSON.stringify(updated.body)).toBe(200);
-      const swapped = await call('PUT', `${DOCUMENT}/update/${id}`, { ...rest, version: updated.body.version, signerId: ids.locked });
+      const swapped = await call('PUT', `${DOCUMENT}/update/${id}`, {
+        ...rest,
+        version: updated.body.version,
+        signerId: ids.locked,
+      });
       expect(swapped.status).toBe(400);
       expect(Object.keys(swapped.body.fieldErrors)).toEqual(['/signerId']);
     });

@@ -13,7 +13,12 @@ import { createStaff } from '../support/stomp.ts';
 
 const HEARTBEAT_MS = 200;
 
-interface RawClient { ws: WebSocket; frames: string[]; beats(): number; closed: Promise<void> }
+interface RawClient {
+  ws: WebSocket;
+  frames: string[];
+  beats(): number;
+  closed: Promise<void>;
+}
 
 const waitUntil = async (check: () => boolean, what: string) => {
   for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
@@ -38,8 +43,13 @@ describe('live socket heart-beats', () => {
       if (/^(\r?\n)+$/.test(text)) beats += text.split('\n').length - 1;
       else frames.push(text);
     });
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
-    ws.send(`CONNECT\naccept-version:1.2\nhost:localhost\nAuthorization:Bearer ${user.token}\nheart-beat:${heartBeat}\n\n\0`);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    ws.send(
+      `CONNECT\naccept-version:1.2\nhost:localhost\nAuthorization:Bearer ${user.token}\nheart-beat:${heartBeat}\n\n\0`,
+    );
     await waitUntil(() => frames.length > 0, 'CONNECTED');
     expect(frames[0]).toMatch(/^CONNECTED\n/);
     const client = { ws, frames, beats: () => beats, closed };
@@ -78,7 +88,12 @@ describe('live socket heart-beats', () => {
       await silent.closed;
       expect(beating.ws.readyState).toBe(WebSocket.OPEN);
       expect(promisedNone.ws.readyState).toBe(WebSocket.OPEN);
-      await waitUntil(() => [...app.stompSessions].filter((s) => s.user?.id === user.id).length === clients.filter((c) => c.ws.readyState === WebSocket.OPEN).length, 'the server to forget the silent session');
+      await waitUntil(
+        () =>
+          [...app.stompSessions].filter((s) => s.user?.id === user.id).length ===
+          clients.filter((c) => c.ws.readyState === WebSocket.OPEN).length,
+        'the server to forget the silent session',
+      );
     } finally {
       clearInterval(beat);
     }

@@ -18,14 +18,26 @@ import { createServerAjv } from '../../src/server/validation.ts';
 import { COUNTERS_FILE } from '../../src/server/messenger/counters.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
-const mapping = JSON.parse(readFileSync(path.join(REPO_ROOT, COUNTERS_FILE), 'utf8')) as { counters: Record<string, Array<{ entity: string; statuses: string[]; assignedTo?: string }>> };
+const mapping = JSON.parse(readFileSync(path.join(REPO_ROOT, COUNTERS_FILE), 'utf8')) as {
+  counters: Record<string, Array<{ entity: string; statuses: string[]; assignedTo?: string }>>;
+};
 // A counter that counts records in the status they are created in, without an assignee (as in counters.test.ts).
-const [counter, rule] = Object.entries(mapping.counters).flatMap(([name, rules]) => rules.map((r) => [name, r] as const))
-  .find(([, r]) => !r.assignedTo && r.statuses.includes(registry.machines.get(registry.entities.get(r.entity)!.manifest.workflow ?? '')?.initial ?? 'none'))!;
+const [counter, rule] = Object.entries(mapping.counters)
+  .flatMap(([name, rules]) => rules.map((r) => [name, r] as const))
+  .find(
+    ([, r]) =>
+      !r.assignedTo &&
+      r.statuses.includes(
+        registry.machines.get(registry.entities.get(r.entity)!.manifest.workflow ?? '')?.initial ?? 'none',
+      ),
+  )!;
 
 const postgres = backends().find((b) => b.name === 'postgres')!;
 // Under REQUIRE_RABBITMQ=1 (CI) a missing RabbitMQ — or PostgreSQL, which the two instances share — fails this file instead of skipping it.
-const enabled = rabbitmqTestsEnabled(rabbitmqMissing() ?? (postgres.available ? undefined : 'PostgreSQL is unavailable (two instances share one database)'));
+const enabled = rabbitmqTestsEnabled(
+  rabbitmqMissing() ??
+    (postgres.available ? undefined : 'PostgreSQL is unavailable (two instances share one database)'),
+);
 
 describe.skipIf(!enabled)('two portal instances through RabbitMQ (STOMP relay)', () => {
   let rabbit: Awaited<ReturnType<typeof startRabbitmq>>;
@@ -38,7 +50,13 @@ describe.skipIf(!enabled)('two portal instances through RabbitMQ (STOMP relay)',
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-relay-'));
     dirs.push(dataDir);
     // The periodic recomputation off (an hour): what reaches another instance here came through the relay.
-    const app = await buildApp({ dataDir, databaseUrl: database.url, adminPassword: TEST_ADMIN_PASSWORD, stompRelayUrl: rabbit.url, livePollMs: 3_600_000 });
+    const app = await buildApp({
+      dataDir,
+      databaseUrl: database.url,
+      adminPassword: TEST_ADMIN_PASSWORD,
+      stompRelayUrl: rabbit.url,
+      livePollMs: 3_600_000,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     apps.push(app);
     return { app, url: `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/gs-guide-websocket` };
@@ -73,14 +91,20 @@ describe.skipIf(!enabled)('two portal instances through RabbitMQ (STOMP relay)',
     expect(got).toMatchObject({ action: 'NEW', ownerId: Number(alice.id) });
     expect(await onB.next('unreadMessage')).toMatchObject({ chatId: got.chatId, count: 1 });
     // And back, through REST on B to the socket on A.
-    const reply = await b.app.inject({ method: 'POST', url: '/api/chat-message/sendMessage', headers: { authorization: `Bearer ${bob.token}` }, payload: { chatId: got.chatId, message: 'B dan javob' } });
+    const reply = await b.app.inject({
+      method: 'POST',
+      url: '/api/chat-message/sendMessage',
+      headers: { authorization: `Bearer ${bob.token}` },
+      payload: { chatId: got.chatId, message: 'B dan javob' },
+    });
     expect(reply.statusCode, reply.body).toBe(200);
     await onA.next('msg', (m) => m.message === 'B dan javob');
   });
 
   it('a record created through instance A pushes the counters of a user connected to instance B', async () => {
     const [a, b] = apps.length >= 2 ? [apps[0]!, apps[1]!] : [(await instance()).app, (await instance()).app];
-    const urlOf = (app: FastifyInstance) => `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/gs-guide-websocket`;
+    const urlOf = (app: FastifyInstance) =>
+      `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/gs-guide-websocket`;
     const admin = await signIn(b, 'admin', TEST_ADMIN_PASSWORD);
     const onB = await connectLive(urlOf(b), admin.token, String(admin.id));
     clients.push(onB);
@@ -88,7 +112,12 @@ describe.skipIf(!enabled)('two portal instances through RabbitMQ (STOMP relay)',
     const first = await onB.next('notificationMsg');
     const def = registry.entities.get(rule.entity)!;
     const sample = createSampler(def.schema, registry.references, createServerAjv());
-    const created = await a.inject({ method: 'POST', url: `/api${def.manifest.base}/create`, payload: sample(21, { full: true }), headers: { authorization: `Bearer ${admin.token}`, 'accept-language': 'en' } });
+    const created = await a.inject({
+      method: 'POST',
+      url: `/api${def.manifest.base}/create`,
+      payload: sample(21, { full: true }),
+      headers: { authorization: `Bearer ${admin.token}`, 'accept-language': 'en' },
+    });
     expect(created.statusCode, created.body).toBe(200);
     const pushed = await onB.next('notificationMsg', (c) => c[counter] === (first[counter] as number) + 1);
     expect(pushed.total).toBe((first.total as number) + 1);

@@ -55,16 +55,29 @@ for (const backend of backends()) {
 
       // Meanwhile Bob writes to her.
       const bob = await createStaff(app, 'bob');
-      const sent = await app.inject({ method: 'POST', url: '/api/chat-message/sendMessage', headers: { authorization: `Bearer ${bob.token}` }, payload: { receiverId: Number(alice.id), message: 'Siz yoʻqligingizda' } });
+      const sent = await app.inject({
+        method: 'POST',
+        url: '/api/chat-message/sendMessage',
+        headers: { authorization: `Bearer ${bob.token}` },
+        payload: { receiverId: Number(alice.id), message: 'Siz yoʻqligingizda' },
+      });
       expect(sent.statusCode, sent.body).toBe(200);
 
       // The app's refresh, then the reconnect with the new token: the missed message comes first.
-      const renewed = await app.inject({ method: 'POST', url: '/api/o/token/', headers: { authorization: '' }, payload: { grant_type: 'refresh_token', refresh_token: session.refreshToken } });
+      const renewed = await app.inject({
+        method: 'POST',
+        url: '/api/o/token/',
+        headers: { authorization: '' },
+        payload: { grant_type: 'refresh_token', refresh_token: session.refreshToken },
+      });
       expect(renewed.statusCode, renewed.body).toBe(200);
       expect(renewed.json().expires_in).toBe(TOKEN_SECONDS);
       const again = await connect(renewed.json().access_token as string, alice.id);
       await again.subscribe('msg');
-      expect(await again.next('msg', (m) => m.message === 'Siz yoʻqligingizda')).toMatchObject({ action: 'NEW', ownerId: Number(bob.id) });
+      expect(await again.next('msg', (m) => m.message === 'Siz yoʻqligingizda')).toMatchObject({
+        action: 'NEW',
+        ownerId: Number(bob.id),
+      });
     });
 
     it('ends the sockets of a session that signs out, and only those', async () => {
@@ -80,7 +93,12 @@ for (const backend of backends()) {
       const onPhone = await connect(phone.token, carol.id);
       await onLaptop.subscribe('msg');
       await onPhone.subscribe('msg');
-      const out = await app.inject({ method: 'POST', url: '/api/logout', headers: { authorization: `Bearer ${laptop.token}` }, payload: { refresh_token: laptop.refreshToken } });
+      const out = await app.inject({
+        method: 'POST',
+        url: '/api/logout',
+        headers: { authorization: `Bearer ${laptop.token}` },
+        payload: { refresh_token: laptop.refreshToken },
+      });
       expect(out.statusCode).toBe(200);
       await waitUntil(() => onLaptop.errors.length > 0, 'the laptop socket to be ended');
       expect(errorOf(onLaptop)).toBe(SESSION_REVOKED);
@@ -96,9 +114,16 @@ for (const backend of backends()) {
       await socket.subscribe('msg');
       const userEntity = app.definitions.entities.get(app.definitions.access!.userEntity)!;
       const base = `/api${userEntity.manifest.base}`;
-      const record = (await app.inject({ method: 'GET', url: `${base}/get/${dave.id}` })).json() as Record<string, unknown>;
+      const record = (await app.inject({ method: 'GET', url: `${base}/get/${dave.id}` })).json() as Record<
+        string,
+        unknown
+      >;
       const { id: _id, status: _s, owner: _o, createdAt: _c, updatedAt: _u, ...data } = record;
-      const updated = await app.inject({ method: 'PUT', url: `${base}/update/${dave.id}`, payload: { ...data, canLogin: false } });
+      const updated = await app.inject({
+        method: 'PUT',
+        url: `${base}/update/${dave.id}`,
+        payload: { ...data, canLogin: false },
+      });
       expect(updated.statusCode, updated.body).toBe(200);
       await waitUntil(() => socket.errors.length > 0, 'the socket of the disabled user to be ended');
       expect(errorOf(socket)).toBe(ACCESS_WITHDRAWN);

@@ -24,7 +24,10 @@ for (const backend of backends()) {
     let carol: { id: string; token: string };
     let guard: { id: string; token: string };
     const open: LiveClient[] = [];
-    const live = async (user: { id: string; token: string }, channels: string[] = ['msg', 'groupMsg', 'makeRead', 'unreadMessage', 'unreadMessages']) => {
+    const live = async (
+      user: { id: string; token: string },
+      channels: string[] = ['msg', 'groupMsg', 'makeRead', 'unreadMessage', 'unreadMessages'],
+    ) => {
       const c = await connectLive(url, user.token, user.id);
       open.push(c);
       for (const ch of channels) await c.subscribe(ch);
@@ -36,7 +39,12 @@ for (const backend of backends()) {
       await waitUntil(() => app.stompSessions.size === 0, 'every session to end');
     };
     const as = (user: { token: string }, method: 'GET' | 'POST' | 'DELETE', path: string, payload?: unknown) =>
-      app.inject({ method, url: path, payload: payload as never, headers: { authorization: `Bearer ${user.token}`, 'accept-language': 'en' } });
+      app.inject({
+        method,
+        url: path,
+        payload: payload as never,
+        headers: { authorization: `Bearer ${user.token}`, 'accept-language': 'en' },
+      });
 
     beforeAll(async () => {
       ({ app, close } = await startTestApp(backend.name));
@@ -61,10 +69,21 @@ for (const backend of backends()) {
       expect(got).toMatchObject({ action: 'NEW', ownerId: Number(alice.id), isRead: 'UNREAD', edited: false });
       expect(await a.next('msg', (m) => m.message === 'Salom, Bob')).toMatchObject({ id: got.id });
       expect(await b.next('unreadMessage', (m) => m.chatId === got.chatId)).toMatchObject({ count: 1 });
-      const stored = await as(bob, 'POST', `/api/chat-message/get-by-chatId/${got.chatId}`, { page: 0, itemsPerPage: 10 });
+      const stored = await as(bob, 'POST', `/api/chat-message/get-by-chatId/${got.chatId}`, {
+        page: 0,
+        itemsPerPage: 10,
+      });
       expect(stored.json().list.map((m: { message: string }) => m.message)).toEqual(['Salom, Bob']);
       // Delivered to a socket of each: nothing left to replay.
-      await waitUntil(async () => (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messenger_event WHERE channel = 'msg' AND delivered_at IS NULL`)).rows[0]!.n === 0, 'delivery marks');
+      await waitUntil(
+        async () =>
+          (
+            await app.db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM messenger_event WHERE channel = 'msg' AND delivered_at IS NULL`,
+            )
+          ).rows[0]!.n === 0,
+        'delivery marks',
+      );
     });
 
     it('propagates edit, delete and read state live', async () => {
@@ -78,9 +97,14 @@ for (const backend of backends()) {
 
       const edited = await as(alice, 'POST', '/api/chat-message/edit', { id: sent.id, message: 'second draft' });
       expect(edited.statusCode, edited.body).toBe(200);
-      expect(await b.next('msg', (m) => m.id === sent.id && m.action === 'EDIT')).toMatchObject({ message: 'second draft', edited: true });
+      expect(await b.next('msg', (m) => m.id === sent.id && m.action === 'EDIT')).toMatchObject({
+        message: 'second draft',
+        edited: true,
+      });
       // Only the author edits.
-      expect((await as(bob, 'POST', '/api/chat-message/edit', { id: sent.id, message: 'mine now' })).statusCode).toBe(403);
+      expect((await as(bob, 'POST', '/api/chat-message/edit', { id: sent.id, message: 'mine now' })).statusCode).toBe(
+        403,
+      );
 
       const read = await as(bob, 'POST', '/api/chat-message/make-read', { chatId });
       expect(read.json().read).toBeGreaterThanOrEqual(1);
@@ -101,18 +125,30 @@ for (const backend of backends()) {
       const a = await live(alice);
       const b = await live(bob);
       const c = await live(carol);
-      const group = await as(alice, 'POST', '/api/groupChat/create', { name: 'Huquq bo‘limi', memberIds: [Number(bob.id)] });
+      const group = await as(alice, 'POST', '/api/groupChat/create', {
+        name: 'Huquq bo‘limi',
+        memberIds: [Number(bob.id)],
+      });
       expect(group.statusCode, group.body).toBe(200);
       const groupChatId = group.json().id as number;
       expect(group.json().count).toBe(2);
       await a.send('/app/sendGroupMessage', { groupChatId, message: 'Yig‘ilish soat 10 da' });
-      expect(await b.next('groupMsg', (m) => m.message === 'Yig‘ilish soat 10 da')).toMatchObject({ action: 'NEW', groupChatId });
+      expect(await b.next('groupMsg', (m) => m.message === 'Yig‘ilish soat 10 da')).toMatchObject({
+        action: 'NEW',
+        groupChatId,
+      });
       // Carol is not a member: sending there is refused and she hears nothing.
-      await expect(c.send('/app/sendGroupMessage', { groupChatId, message: 'let me in' })).rejects.toThrow(/not found/i);
-      expect((c.received.get('groupMsg') ?? []).some((m) => m.groupChatId === groupChatId && m.action === 'NEW')).toBe(false);
+      await expect(c.send('/app/sendGroupMessage', { groupChatId, message: 'let me in' })).rejects.toThrow(
+        /not found/i,
+      );
+      expect((c.received.get('groupMsg') ?? []).some((m) => m.groupChatId === groupChatId && m.action === 'NEW')).toBe(
+        false,
+      );
       expect((await as(carol, 'POST', `/api/groupChat/get-by-chatId/${groupChatId}`, {})).statusCode).toBe(404);
 
-      const added = await as(alice, 'POST', `/api/groupChat/add-members/${groupChatId}`, { memberIds: [Number(carol.id)] });
+      const added = await as(alice, 'POST', `/api/groupChat/add-members/${groupChatId}`, {
+        memberIds: [Number(carol.id)],
+      });
       expect(added.json().count).toBe(3);
       const c2 = await live(carol);
       await a.send('/app/sendGroupMessage', { groupChatId, message: 'Xush kelibsiz' });
@@ -134,12 +170,24 @@ for (const backend of backends()) {
       const g = await connectLive(url, guard.token, guard.id);
       open.push(g);
       await g.subscribe('incomingPerson');
-      const told = await app.inject({ method: 'POST', url: '/api/incoming-person', payload: { personName: 'Karimov A.', deviceName: 'enter' } });
+      const told = await app.inject({
+        method: 'POST',
+        url: '/api/incoming-person',
+        payload: { personName: 'Karimov A.', deviceName: 'enter' },
+      });
       expect(told.json().notified).toBe(1);
       expect(await g.next('incomingPerson')).toMatchObject({ personName: 'Karimov A.', direction: 'ENTER' });
-      await app.inject({ method: 'POST', url: '/api/incoming-person', payload: { personName: 'Karimov A.', deviceName: 'turnstile-2' } });
-      expect(await g.next('incomingPerson', (e) => e.direction === 'EXIT')).toMatchObject({ deviceName: 'turnstile-2' });
-      expect((await as(alice, 'POST', '/api/incoming-person', { personName: 'x', deviceName: 'enter' })).statusCode).toBe(403);
+      await app.inject({
+        method: 'POST',
+        url: '/api/incoming-person',
+        payload: { personName: 'Karimov A.', deviceName: 'turnstile-2' },
+      });
+      expect(await g.next('incomingPerson', (e) => e.direction === 'EXIT')).toMatchObject({
+        deviceName: 'turnstile-2',
+      });
+      expect(
+        (await as(alice, 'POST', '/api/incoming-person', { personName: 'x', deviceName: 'enter' })).statusCode,
+      ).toBe(403);
     });
 
     it('announces a document marking only with announce Message, only to staff and only a valid body; the recipients get it on documentMarking', async () => {
@@ -149,12 +197,30 @@ for (const backend of backends()) {
       const b = await live(bob, ['documentMarking']);
       const c = await live(carol, ['documentMarking']);
       const h = await live(head, []);
-      await h.send('/app/announcementDocumentMarking', { userIds: [Number(bob.id), Number(carol.id), Number(bob.id)], documentId: 501, regNumber: '01-12/345', message: 'Ijro uchun' });
+      await h.send('/app/announcementDocumentMarking', {
+        userIds: [Number(bob.id), Number(carol.id), Number(bob.id)],
+        documentId: 501,
+        regNumber: '01-12/345',
+        message: 'Ijro uchun',
+      });
       const got = await b.next('documentMarking', (m) => m.documentId === 501);
-      expect(got).toMatchObject({ documentId: 501, regNumber: '01-12/345', message: 'Ijro uchun', fromUserId: Number(head.id) });
+      expect(got).toMatchObject({
+        documentId: 501,
+        regNumber: '01-12/345',
+        message: 'Ijro uchun',
+        fromUserId: Number(head.id),
+      });
       expect(Object.keys(got).sort()).toEqual(['at', 'documentId', 'fromUserId', 'message', 'regNumber']);
       await c.next('documentMarking', (m) => m.documentId === 501);
-      const told = async (documentId: number) => (await app.db.query<{ user_id: string }>(`SELECT user_id FROM messenger_event WHERE channel = 'documentMarking' AND (body->>'documentId')::int = $1`, [documentId])).rows.map((r) => r.user_id).sort();
+      const told = async (documentId: number) =>
+        (
+          await app.db.query<{ user_id: string }>(
+            `SELECT user_id FROM messenger_event WHERE channel = 'documentMarking' AND (body->>'documentId')::int = $1`,
+            [documentId],
+          )
+        ).rows
+          .map((r) => r.user_id)
+          .sort();
       // Bob, named twice, is told once.
       expect(await told(501)).toEqual([bob.id, carol.id].sort());
 
@@ -163,14 +229,33 @@ for (const backend of backends()) {
         const socket = await connectLive(url, sender.token, sender.id);
         open.push(socket);
         await expect(socket.send('/app/announcementDocumentMarking', body)).rejects.toThrow(why);
-        await waitUntil(() => !socket.client.connected || socket.socket().readyState !== WebSocket.OPEN, 'the socket to close');
+        await waitUntil(
+          () => !socket.client.connected || socket.socket().readyState !== WebSocket.OPEN,
+          'the socket to close',
+        );
       };
       await refused(curator, { userIds: [Number(bob.id)], documentId: 502 }, /no permission/);
-      await refused(head, { userIds: [Number(bob.id), Number(citizen.id)], documentId: 503 }, /\/userIds\/1: Choose a staff member/);
-      await refused(head, { userIds: [Number(bob.id), 999_999], documentId: 504 }, /\/userIds\/1: Choose a staff member/);
+      await refused(
+        head,
+        { userIds: [Number(bob.id), Number(citizen.id)], documentId: 503 },
+        /\/userIds\/1: Choose a staff member/,
+      );
+      await refused(
+        head,
+        { userIds: [Number(bob.id), 999_999], documentId: 504 },
+        /\/userIds\/1: Choose a staff member/,
+      );
       await refused(head, { userIds: [Number(bob.id)] }, /\/documentId: Mandatory/);
-      await refused(head, { userIds: [Number(bob.id)], documentId: 505, html: '<b>' }, /\/html: This field is not allowed/);
-      await refused(head, { userIds: Array.from({ length: 201 }, (_, i) => i + 1), documentId: 506 }, /\/userIds: At most 200/);
+      await refused(
+        head,
+        { userIds: [Number(bob.id)], documentId: 505, html: '<b>' },
+        /\/html: This field is not allowed/,
+      );
+      await refused(
+        head,
+        { userIds: Array.from({ length: 201 }, (_, i) => i + 1), documentId: 506 },
+        /\/userIds: At most 200/,
+      );
       await refused(head, { userIds: [String(bob.id)], documentId: 507 }, /\/userIds\/0/);
       await refused(head, { userIds: [], documentId: 508 }, /\/userIds/);
       await refused(head, '[1, 2]', /JSON object/);
@@ -196,7 +281,9 @@ for (const backend of backends()) {
         ws.on('error', () => undefined);
       });
       expect(elsewhere).toBe(404);
-      const own = await connectLive(url, alice.token, alice.id, { origin: url.replace('ws://', 'http://').replace('/gs-guide-websocket', '') });
+      const own = await connectLive(url, alice.token, alice.id, {
+        origin: url.replace('ws://', 'http://').replace('/gs-guide-websocket', ''),
+      });
       open.push(own);
     });
 
@@ -205,9 +292,28 @@ for (const backend of backends()) {
       const cardEntity = app.definitions.entities.get(access.employeeEntity)!;
       const userField = access.employeeUserField.slice(1);
       // Any unit will do: the seeded ones exist from the first start.
-      const unitEntity = app.definitions.entities.get((cardEntity.schema.properties!.departmentId as { entityRef: { entity: string } }).entityRef.entity)!;
-      const unit = (await app.inject({ method: 'POST', url: `/api${unitEntity.manifest.base}/list-search`, payload: { itemsPerPage: 1 } })).json().list[0].id as number;
-      const card = await app.inject({ method: 'POST', url: `/api${cardEntity.manifest.base}/create`, payload: { lastName: 'Davronov', firstName: 'Dilshod', departmentId: unit, canRegister: false, canLogin: false, [userField]: Number(dave.id) } });
+      const unitEntity = app.definitions.entities.get(
+        (cardEntity.schema.properties!.departmentId as { entityRef: { entity: string } }).entityRef.entity,
+      )!;
+      const unit = (
+        await app.inject({
+          method: 'POST',
+          url: `/api${unitEntity.manifest.base}/list-search`,
+          payload: { itemsPerPage: 1 },
+        })
+      ).json().list[0].id as number;
+      const card = await app.inject({
+        method: 'POST',
+        url: `/api${cardEntity.manifest.base}/create`,
+        payload: {
+          lastName: 'Davronov',
+          firstName: 'Dilshod',
+          departmentId: unit,
+          canRegister: false,
+          canLogin: false,
+          [userField]: Number(dave.id),
+        },
+      });
       expect(card.statusCode, card.body).toBe(200);
       // Actors are remembered for a few seconds; move the clock past that instead of sleeping.
       vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000 });
@@ -229,7 +335,8 @@ for (const backend of backends()) {
       const before = sessionsOfBob();
       b.socket().terminate();
       await waitUntil(() => sessionsOfBob() === before - 1, 'the server to notice');
-      for (const text of ['missed 1', 'missed 2', 'missed 3']) await a.send('/app/sendMessage', { receiverId: Number(bob.id), message: text });
+      for (const text of ['missed 1', 'missed 2', 'missed 3'])
+        await a.send('/app/sendMessage', { receiverId: Number(bob.id), message: text });
       const again = await live(bob, ['msg']);
       for (const text of ['missed 1', 'missed 2', 'missed 3']) await again.next('msg', (m) => m.message === text);
       const texts = again.received.get('msg')!.map((m) => m.message);
@@ -258,7 +365,16 @@ for (const backend of backends()) {
       await b2.next('msg', (m) => m.message === 'ack me');
       b2.frames.filter((f) => JSON.parse(f.body).message === 'ack me').forEach((f) => f.ack());
       await b2.send('/app/register', {});
-      await waitUntil(async () => (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messenger_event WHERE body->>'message' = 'ack me' AND user_id = $1 AND delivered_at IS NULL`, [bob.id])).rows[0]!.n === 0, 'the acknowledgement');
+      await waitUntil(
+        async () =>
+          (
+            await app.db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM messenger_event WHERE body->>'message' = 'ack me' AND user_id = $1 AND delivered_at IS NULL`,
+              [bob.id],
+            )
+          ).rows[0]!.n === 0,
+        'the acknowledgement',
+      );
     });
 
     it('in an acknowledged subscription every MESSAGE carries an ack id, state (counters, replies) too, and its ACK is taken', async () => {
@@ -290,7 +406,9 @@ for (const backend of backends()) {
       expect(rest.total).toBe(counts.total);
       await expect(b.send('/app/allUnreadMessages', alice.id)).rejects.toThrow(/another user/);
       const a = await live(alice, []);
-      await expect(a.send('/app/sendMessage', { receiverId: Number(bob.id), message: '   ' })).rejects.toThrow(/message/i);
+      await expect(a.send('/app/sendMessage', { receiverId: Number(bob.id), message: '   ' })).rejects.toThrow(
+        /message/i,
+      );
     });
   });
 }

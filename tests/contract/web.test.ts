@@ -11,7 +11,8 @@ const built = existsSync(path.join(web, 'index.html'));
 if (!built) console.warn('[tests] web serving tests are SKIPPED: dist/web is missing (npm run build)');
 
 /** The entry script the built index.html loads. */
-const entryScript = (): string => /<script type="module"[^>]*src="([^"]+)"/.exec(readFileSync(path.join(web, 'index.html'), 'utf8'))![1]!;
+const entryScript = (): string =>
+  /<script type="module"[^>]*src="([^"]+)"/.exec(readFileSync(path.join(web, 'index.html'), 'utf8'))![1]!;
 
 describe.skipIf(!built)('the built web app as served', () => {
   let app: FastifyInstance;
@@ -59,9 +60,13 @@ describe.skipIf(!built)('the built web app as served', () => {
   });
 
   it('answers a prerendered public route with its page in the language of the portal.locale cookie, else the default', async () => {
-    const routes = JSON.parse(readFileSync(path.join(web, 'prerendered/routes.json'), 'utf8')) as Record<string, string>;
+    const routes = JSON.parse(readFileSync(path.join(web, 'prerendered/routes.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
     expect(routes).toMatchObject({ '/': 'index', '/murojaat': 'murojaat' });
-    const page = (locale: string, route: string) => readFileSync(path.join(web, 'prerendered', locale, `${routes[route]}.html`));
+    const page = (locale: string, route: string) =>
+      readFileSync(path.join(web, 'prerendered', locale, `${routes[route]}.html`));
     const cases: Array<[string, string | undefined, string]> = [
       ['/', undefined, 'uzCyrillic'],
       ['/', 'portal.locale=en', 'en'],
@@ -70,7 +75,11 @@ describe.skipIf(!built)('the built web app as served', () => {
       ['/', 'portal.locale=klingon', 'uzCyrillic'],
     ];
     for (const [url, cookie, locale] of cases) {
-      const res = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) } });
+      const res = await app.inject({
+        method: 'GET',
+        url,
+        headers: { 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
@@ -81,7 +90,9 @@ describe.skipIf(!built)('the built web app as served', () => {
     }
     // The page is the app's own markup: the English home page says what the English locale says.
     const en = page('en', '/').toString();
-    const messages = JSON.parse(readFileSync(path.join(REPO_ROOT, 'src/i18n/locales/en.json'), 'utf8')) as { app: { shortTitle: string } };
+    const messages = JSON.parse(readFileSync(path.join(REPO_ROOT, 'src/i18n/locales/en.json'), 'utf8')) as {
+      app: { shortTitle: string };
+    };
     expect(en).toContain('<html lang="en">');
     expect(en).toContain(`${messages.app.shortTitle}</title>`);
     expect(en).toContain('data-region="header"');

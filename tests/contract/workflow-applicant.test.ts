@@ -31,12 +31,26 @@ for (const backend of backends()) {
 
     /** A citizen who can sign in, and a caller with their token. */
     const citizen = async (username: string) => {
-      const created = await admin('POST', '/api/portal-user/create', { username, firstName: 'Aziz', lastName: username, isOuter: true, canLogin: true, roles: ['citizen'] });
+      const created = await admin('POST', '/api/portal-user/create', {
+        username,
+        firstName: 'Aziz',
+        lastName: username,
+        isOuter: true,
+        canLogin: true,
+        roles: ['citizen'],
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
-      expect((await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: PASSWORD })).status).toBe(200);
+      expect(
+        (await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: PASSWORD })).status,
+      ).toBe(200);
       const { token } = await signIn(app, username, PASSWORD);
       const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-        const res = await app.inject({ method, url, payload: payload as never, headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' } });
+        const res = await app.inject({
+          method,
+          url,
+          payload: payload as never,
+          headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+        });
         return { status: res.statusCode, body: res.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
       };
       return { id: String(created.body.id), call };
@@ -51,11 +65,18 @@ for (const backend of backends()) {
       expect(filed.status, JSON.stringify(filed.body)).toBe(200);
       const id = filed.body.id as number;
 
-      const taken = await admin('POST', `/api/appeal/transition/${id}`, { event: 'TAKE_FOR_REVIEW', version: filed.body.version, comment: 'internal: ask the shop first' });
+      const taken = await admin('POST', `/api/appeal/transition/${id}`, {
+        event: 'TAKE_FOR_REVIEW',
+        version: filed.body.version,
+        comment: 'internal: ask the shop first',
+      });
       expect(taken.status, JSON.stringify(taken.body)).toBe(200);
       // Taken at 01:00 on 3 May in Tashkent: due 15 Tashkent days later.
       expect(taken.body.reviewDeadline).toBe('2026-05-18');
-      const seen = await admin('POST', `/api/appeal/transition/${id}`, { event: 'MARK_SEEN', version: taken.body.version });
+      const seen = await admin('POST', `/api/appeal/transition/${id}`, {
+        event: 'MARK_SEEN',
+        version: taken.body.version,
+      });
       expect(seen.status).toBe(200);
 
       const own = await alice.call('GET', `/api/appeal/get/${id}`);
@@ -63,7 +84,9 @@ for (const backend of backends()) {
       expect(own.body).toMatchObject({ status: 'SEEN', reviewDeadline: '2026-05-18' });
       const history = await alice.call('GET', `/api/appeal/history/${id}`);
       expect(history.status).toBe(200);
-      expect(history.body.list.map((h: Record<string, unknown>) => [h.event, h.to, h.actor, h.actorName, h.comment])).toEqual([
+      expect(
+        history.body.list.map((h: Record<string, unknown>) => [h.event, h.to, h.actor, h.actorName, h.comment]),
+      ).toEqual([
         ['TAKE_FOR_REVIEW', 'UNDER_REVIEW', null, null, null],
         ['MARK_SEEN', 'SEEN', null, null, null],
       ]);
@@ -77,18 +100,29 @@ for (const backend of backends()) {
 
       // Staff see who did it and the internal comment.
       const staffView = await admin('GET', `/api/appeal/history/${id}`);
-      expect(staffView.body.list[0]).toMatchObject({ comment: 'internal: ask the shop first', actorName: expect.any(String) });
+      expect(staffView.body.list[0]).toMatchObject({
+        comment: 'internal: ask the shop first',
+        actorName: expect.any(String),
+      });
       expect(staffView.body.list[0].actor).not.toBeNull();
 
       // Another citizen reaches none of it.
-      for (const url of [`/api/appeal/get/${id}`, `/api/appeal/history/${id}`, `/api/appeal/audit/${id}`, `/api/appeal/events/${id}`]) {
+      for (const url of [
+        `/api/appeal/get/${id}`,
+        `/api/appeal/history/${id}`,
+        `/api/appeal/audit/${id}`,
+        `/api/appeal/events/${id}`,
+      ]) {
         const res = await bob.call('GET', url);
         expect([403, 404], `${url}: ${res.status}`).toContain(res.status);
         expect(JSON.stringify(res.body)).not.toContain('internal');
       }
       const theirs = await bob.call('POST', '/api/appeal/list-search', { page: 0, itemsPerPage: 100 });
       expect(theirs.body.list.map((r: { id: number }) => r.id)).not.toContain(id);
-      const refused = await bob.call('POST', `/api/appeal/transition/${id}`, { event: 'REPEAT', version: seen.body.version });
+      const refused = await bob.call('POST', `/api/appeal/transition/${id}`, {
+        event: 'REPEAT',
+        version: seen.body.version,
+      });
       expect([403, 404]).toContain(refused.status);
     });
   });

@@ -43,13 +43,21 @@ async function startStateService() {
         res.writeHead(500).end('temporarily down');
         return;
       }
-      received.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> });
+      received.push({
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+      });
       res.writeHead(202, { 'content-type': 'application/json' }).end('{"accepted":true}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/decisions`, received, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/decisions`,
+    received,
+    state,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 interface OutboxRow {
@@ -65,8 +73,14 @@ interface OutboxRow {
   last_error: string | null;
 }
 const outboxSince = async (app: FastifyInstance, after: number): Promise<OutboxRow[]> =>
-  (await app.db.query<OutboxRow>('SELECT id::int AS id, channel, recipient, template_key, locale, subject, body, status, attempts, last_error FROM outbox WHERE id > $1 ORDER BY id', [after])).rows;
-const lastOutboxId = async (app: FastifyInstance): Promise<number> => (await app.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM outbox')).rows[0]!.id;
+  (
+    await app.db.query<OutboxRow>(
+      'SELECT id::int AS id, channel, recipient, template_key, locale, subject, body, status, attempts, last_error FROM outbox WHERE id > $1 ORDER BY id',
+      [after],
+    )
+  ).rows;
+const lastOutboxId = async (app: FastifyInstance): Promise<number> =>
+  (await app.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM outbox')).rows[0]!.id;
 
 for (const backend of backends()) {
   describe.skipIf(!backend.available)(`transition notices on ${backend.name}`, () => {
@@ -78,7 +92,11 @@ for (const backend of backends()) {
     beforeAll(async () => {
       stateService = await startStateService();
       sms = await startSmsGateway();
-      ({ app, close } = await startTestApp(backend.name, { systemUrls: { 'state-service': stateService.url }, smsGatewayUrl: sms.url, clock: () => new Date('2026-04-01T09:00:00Z') }));
+      ({ app, close } = await startTestApp(backend.name, {
+        systemUrls: { 'state-service': stateService.url },
+        smsGatewayUrl: sms.url,
+        clock: () => new Date('2026-04-01T09:00:00Z'),
+      }));
       call = createCaller(app);
     });
     afterAll(async () => {
@@ -99,11 +117,17 @@ for (const backend of backends()) {
       const appeal = await newAppeal(11, { phone: '+99890-123-45-67', email: 'citizen@example.uz', locale: 'ru' });
       const before = await lastOutboxId(app);
       // Not allowed in CREATED: 409, and no notice.
-      const refused = await call('POST', `/api/appeal/transition/${appeal.id}`, { event: 'TAKE_MEASURES', version: appeal.version });
+      const refused = await call('POST', `/api/appeal/transition/${appeal.id}`, {
+        event: 'TAKE_MEASURES',
+        version: appeal.version,
+      });
       expect(refused.status).toBe(409);
       expect(await outboxSince(app, before)).toEqual([]);
 
-      const taken = await call('POST', `/api/appeal/transition/${appeal.id}`, { event: 'TAKE_FOR_REVIEW', version: appeal.version });
+      const taken = await call('POST', `/api/appeal/transition/${appeal.id}`, {
+        event: 'TAKE_FOR_REVIEW',
+        version: appeal.version,
+      });
       expect(taken.status, JSON.stringify(taken.body)).toBe(200);
       const rows = await outboxSince(app, before);
       expect(rows.map((r) => [r.channel, r.recipient, r.locale, r.template_key])).toEqual([
@@ -116,7 +140,9 @@ for (const backend of backends()) {
       expect(rows[0]!.body).toContain(`№ ${appeal.id}`);
       expect(rows[0]!.body).toContain('2026-04-16');
       // The SMS reaches the gateway (no SMTP configured: the e-mail waits as undeliverable).
-      const delivered = await waitFor(() => sms.received.find((m) => m.to === '998901234567' && m.text === rows[0]!.body));
+      const delivered = await waitFor(() =>
+        sms.received.find((m) => m.to === '998901234567' && m.text === rows[0]!.body),
+      );
       expect(delivered.text).toMatch(/принято/);
       expect(rows[1]!.status).toBe('undeliverable');
     });
@@ -126,11 +152,23 @@ for (const backend of backends()) {
       const data: Record<string, unknown> = { ...sampleAppeal(15, { full: true }), phone: '+99890-765-43-21' };
       delete data.locale;
       delete data.email;
-      const filed = await app.inject({ method: 'POST', url: '/api/appeal/create', payload: data, headers: { 'accept-language': 'ru-RU,ru;q=0.9' } });
+      const filed = await app.inject({
+        method: 'POST',
+        url: '/api/appeal/create',
+        payload: data,
+        headers: { 'accept-language': 'ru-RU,ru;q=0.9' },
+      });
       expect(filed.statusCode, filed.body).toBe(200);
       expect(filed.json().locale).toBe('ru');
       const first = await lastOutboxId(app);
-      expect((await call('POST', `/api/appeal/transition/${filed.json().id}`, { event: 'TAKE_FOR_REVIEW', version: filed.json().version })).status).toBe(200);
+      expect(
+        (
+          await call('POST', `/api/appeal/transition/${filed.json().id}`, {
+            event: 'TAKE_FOR_REVIEW',
+            version: filed.json().version,
+          })
+        ).status,
+      ).toBe(200);
       expect((await outboxSince(app, first)).map((r) => [r.recipient, r.locale])).toEqual([['998907654321', 'ru']]);
 
       // A record with no language (one stored before, or cleared): the default language.
@@ -143,7 +181,11 @@ for (const backend of backends()) {
       const plain = { id: created.id, version: updated.body.version as number };
       const english = await newAppeal(13, { phone: '+99894-888-77-66', email: 'someone@example.uz', locale: 'en' });
       const before = await lastOutboxId(app);
-      for (const a of [plain, english]) expect((await call('POST', `/api/appeal/transition/${a.id}`, { event: 'TAKE_FOR_REVIEW', version: a.version })).status).toBe(200);
+      for (const a of [plain, english])
+        expect(
+          (await call('POST', `/api/appeal/transition/${a.id}`, { event: 'TAKE_FOR_REVIEW', version: a.version }))
+            .status,
+        ).toBe(200);
       const rows = await outboxSince(app, before);
       // The first has no e-mail address: no e-mail notice.
       expect(rows.map((r) => [r.channel, r.recipient, r.locale])).toEqual([
@@ -151,9 +193,13 @@ for (const backend of backends()) {
         ['sms', '998948887766', 'en'],
         ['email', 'someone@example.uz', 'en'],
       ]);
-      expect(rows[0]!.body).toBe(app.translator.t('uzCyrillic', 'workflow.notice.appealAccepted.text', { id: plain.id, deadline: '2026-04-16' }));
+      expect(rows[0]!.body).toBe(
+        app.translator.t('uzCyrillic', 'workflow.notice.appealAccepted.text', { id: plain.id, deadline: '2026-04-16' }),
+      );
       expect(rows[0]!.body).toContain('кўриб чиқишга қабул қилинди');
-      expect(rows[2]!.body).toBe(`Your appeal No. ${english.id} has been taken for review by the Committee. The answer is due by 2026-04-16.`);
+      expect(rows[2]!.body).toBe(
+        `Your appeal No. ${english.id} has been taken for review by the Committee. The answer is due by 2026-04-16.`,
+      );
     });
 
     it('leaves no notice behind when the transition fails after queueing it (one transaction)', async () => {
@@ -162,10 +208,15 @@ for (const backend of backends()) {
       // A failure at the very last write of the transition (the status update), after the notices were queued.
       await app.db.query(`CREATE OR REPLACE FUNCTION test_refuse_review() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN IF NEW.status = 'UNDER_REVIEW' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
-      await app.db.query(`CREATE TRIGGER test_refuse_review BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION test_refuse_review()`);
+      await app.db.query(
+        `CREATE TRIGGER test_refuse_review BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION test_refuse_review()`,
+      );
       const before = await lastOutboxId(app);
       try {
-        const res = await call('POST', `/api/appeal/transition/${appeal.id}`, { event: 'TAKE_FOR_REVIEW', version: appeal.version });
+        const res = await call('POST', `/api/appeal/transition/${appeal.id}`, {
+          event: 'TAKE_FOR_REVIEW',
+          version: appeal.version,
+        });
         expect(res.status).toBe(500);
       } finally {
         await app.db.query(`DROP TRIGGER test_refuse_review ON ${table}`);
@@ -173,19 +224,35 @@ for (const backend of backends()) {
       expect(await outboxSince(app, before)).toEqual([]);
       expect((await call('GET', `/api/appeal/history/${appeal.id}`)).body.list).toEqual([]);
       // Without the failure the same transition queues its notice.
-      expect((await call('POST', `/api/appeal/transition/${appeal.id}`, { event: 'TAKE_FOR_REVIEW', version: appeal.version })).status).toBe(200);
+      expect(
+        (
+          await call('POST', `/api/appeal/transition/${appeal.id}`, {
+            event: 'TAKE_FOR_REVIEW',
+            version: appeal.version,
+          })
+        ).status,
+      ).toBe(200);
       expect((await outboxSince(app, before)).map((r) => [r.recipient, r.locale])).toEqual([['998935556677', 'uz']]);
     });
 
     it('sends the decision request to the state service as JSON, retrying after a failure', async () => {
-      const created = await call('POST', '/api/advertising-passport/create', { ...samplePassport(21, { full: true }), ownerPhone: '+99897-111-22-33' });
+      const created = await call('POST', '/api/advertising-passport/create', {
+        ...samplePassport(21, { full: true }),
+        ownerPhone: '+99897-111-22-33',
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
-      const seen = await call('POST', `/api/advertising-passport/transition/${created.body.id}`, { event: 'MARK_SEEN', version: created.body.version });
+      const seen = await call('POST', `/api/advertising-passport/transition/${created.body.id}`, {
+        event: 'MARK_SEEN',
+        version: created.body.version,
+      });
       expect(seen.status).toBe(200);
       stateService.state.failures = 1;
       const attemptsBefore = stateService.state.attempts;
       const before = await lastOutboxId(app);
-      const approved = await call('POST', `/api/advertising-passport/transition/${created.body.id}`, { event: 'APPROVE', version: seen.body.version });
+      const approved = await call('POST', `/api/advertising-passport/transition/${created.body.id}`, {
+        event: 'APPROVE',
+        version: seen.body.version,
+      });
       expect(approved.status).toBe(200);
       const rows = await outboxSince(app, before);
       expect(rows.map((r) => [r.channel, r.recipient, r.template_key])).toEqual([
@@ -210,7 +277,14 @@ for (const backend of backends()) {
       expect(stateService.received).toHaveLength(1);
       const message = stateService.received[0]!;
       expect(message.headers['x-message-type']).toBe('FOR_ACCEPTED_DXA');
-      expect(message.body).toMatchObject({ type: 'FOR_ACCEPTED_DXA', entity: 'advertising-passport', recordId: created.body.id, event: 'APPROVE', from: 'SEEN', status: 'APPROVED' });
+      expect(message.body).toMatchObject({
+        type: 'FOR_ACCEPTED_DXA',
+        entity: 'advertising-passport',
+        recordId: created.body.id,
+        event: 'APPROVE',
+        from: 'SEEN',
+        status: 'APPROVED',
+      });
       expect((message.body.record as Record<string, unknown>).ownerPhone).toBe('+99897-111-22-33');
     });
   });
@@ -225,11 +299,21 @@ for (const backend of backends()) {
 
     it('keeps the system message queued as undeliverable, with the rejection grounds in the SMS', async () => {
       const call = createCaller(app);
-      const created = await call('POST', '/api/advertising-passport/create', { ...samplePassport(31, { full: true }), ownerPhone: '+99899-000-11-22' });
+      const created = await call('POST', '/api/advertising-passport/create', {
+        ...samplePassport(31, { full: true }),
+        ownerPhone: '+99899-000-11-22',
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
-      const seen = await call('POST', `/api/advertising-passport/transition/${created.body.id}`, { event: 'MARK_SEEN', version: created.body.version });
+      const seen = await call('POST', `/api/advertising-passport/transition/${created.body.id}`, {
+        event: 'MARK_SEEN',
+        version: created.body.version,
+      });
       const before = await lastOutboxId(app);
-      const rejected = await call('POST', `/api/advertising-passport/transition/${created.body.id}`, { event: 'REJECT', version: seen.body.version, payload: { grounds: 'The site is within a protected zone' } });
+      const rejected = await call('POST', `/api/advertising-passport/transition/${created.body.id}`, {
+        event: 'REJECT',
+        version: seen.body.version,
+        payload: { grounds: 'The site is within a protected zone' },
+      });
       expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
       const rows = await outboxSince(app, before);
       expect(rows.map((r) => [r.channel, r.template_key, r.status])).toEqual([
@@ -237,7 +321,11 @@ for (const backend of backends()) {
         ['system', 'FOR_REJECTED_DXA', 'undeliverable'],
       ]);
       expect(rows[0]!.body).toContain('The site is within a protected zone');
-      expect(JSON.parse(rows[1]!.body)).toMatchObject({ type: 'FOR_REJECTED_DXA', status: 'REJECTED', payload: { grounds: 'The site is within a protected zone' } });
+      expect(JSON.parse(rows[1]!.body)).toMatchObject({
+        type: 'FOR_REJECTED_DXA',
+        status: 'REJECTED',
+        payload: { grounds: 'The site is within a protected zone' },
+      });
       await app.notify.worker.runOnce();
       expect((await outboxSince(app, before)).map((r) => r.status)).toEqual(['undeliverable', 'undeliverable']);
     });

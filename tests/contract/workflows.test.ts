@@ -33,7 +33,13 @@ import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
-import { deadlinesOf, machineEvents, payloadSchemaFor, toShapeMachine, transitionsFor } from '../../src/server/workflow/machine.ts';
+import {
+  deadlinesOf,
+  machineEvents,
+  payloadSchemaFor,
+  toShapeMachine,
+  transitionsFor,
+} from '../../src/server/workflow/machine.ts';
 import { isSystemPointer, resolveFieldSchema } from '../../src/shared/field-schema.ts';
 import type { MachineDefinition, Transition } from '../../src/generated/meta.ts';
 import type { EntityDefinition } from '../../src/definitions/registry.ts';
@@ -44,7 +50,15 @@ import { startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { dataOf } from '../support/records.ts';
 import { createRegionPlacer } from '../support/regions.ts';
-import { checkedFields, refusal, refusedValues, acceptedValue, addDays, satisfyChecks, tashkentToday } from '../support/workflow-checks.ts';
+import {
+  checkedFields,
+  refusal,
+  refusedValues,
+  acceptedValue,
+  addDays,
+  satisfyChecks,
+  tashkentToday,
+} from '../support/workflow-checks.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const access = registry.access!;
@@ -60,16 +74,25 @@ const followers = [...registry.entities.values()].flatMap((def) => {
 /** Every transition of a machine, with its state and event. */
 const allTransitions = (machine: MachineDefinition) =>
   Object.entries(machine.states).flatMap(([state, s]) =>
-    Object.entries(s.on ?? {}).flatMap(([event, v]) => (Array.isArray(v) ? v : [v]).map((t: Transition) => ({ state, event, t }))));
+    Object.entries(s.on ?? {}).flatMap(([event, v]) =>
+      (Array.isArray(v) ? v : [v]).map((t: Transition) => ({ state, event, t })),
+    ),
+  );
 
-const named = (n: unknown) => (typeof n === 'string' ? { type: n, params: {} as Record<string, unknown> } : (n as { type: string; params?: Record<string, unknown> }));
+const named = (n: unknown) =>
+  typeof n === 'string'
+    ? { type: n, params: {} as Record<string, unknown> }
+    : (n as { type: string; params?: Record<string, unknown> });
 
 /**
  * Where the machine wants the actor to be the assigned user: the record fields checked by
  * `actorIsAssigned` (and the events each one guards), and per event the payload fields that
  * it copies into them (payload field → record field).
  */
-function assignedFields(machine: MachineDefinition): { record: Map<string, Set<string>>; payload: Map<string, Map<string, string>> } {
+function assignedFields(machine: MachineDefinition): {
+  record: Map<string, Set<string>>;
+  payload: Map<string, Map<string, string>>;
+} {
   const record = new Map<string, Set<string>>();
   for (const { event, t } of allTransitions(machine)) {
     const guard = t.guard ? named(t.guard) : undefined;
@@ -89,7 +112,13 @@ function assignedFields(machine: MachineDefinition): { record: Map<string, Set<s
 }
 
 /** The default roles of access.json with their abilities. */
-const defaultRoles = access.roles.map((r) => ({ code: r.code, scope: r.scope, permissions: r.permissions, ability: abilityOfRoles([r]).ability as PortalAbility, managesAll: r.permissions.includes('manage all') }));
+const defaultRoles = access.roles.map((r) => ({
+  code: r.code,
+  scope: r.scope,
+  permissions: r.permissions,
+  ability: abilityOfRoles([r]).ability as PortalAbility,
+  managesAll: r.permissions.includes('manage all'),
+}));
 type DefaultRole = (typeof defaultRoles)[number];
 /** Stands for a role made for the test that holds every event of the machine. */
 const SYNTHETIC = '(synthetic)';
@@ -106,13 +135,21 @@ function planSenders(def: EntityDefinition, machine: MachineDefinition) {
   const subject = def.manifest.subject;
   const reaches = (r: DefaultRole) => r.scope !== 'OWN' && r.ability.can('read', subject);
   const holdsAll = (r: DefaultRole, events: Iterable<string>) => [...events].every((e) => r.ability.can(e, subject));
-  const narrowest = defaultRoles.filter((r) => !r.managesAll && reaches(r)).sort((a, b) => a.permissions.length - b.permissions.length || a.code.localeCompare(b.code));
+  const narrowest = defaultRoles
+    .filter((r) => !r.managesAll && reaches(r))
+    .sort((a, b) => a.permissions.length - b.permissions.length || a.code.localeCompare(b.code));
   const pick = (events: Iterable<string>): string =>
-    narrowest.find((r) => holdsAll(r, events))?.code ?? defaultRoles.find((r) => r.managesAll && reaches(r))?.code ?? SYNTHETIC;
+    narrowest.find((r) => holdsAll(r, events))?.code ??
+    defaultRoles.find((r) => r.managesAll && reaches(r))?.code ??
+    SYNTHETIC;
   const assigned = assignedFields(machine);
   const byField = new Map([...assigned.record].map(([field, events]) => [field, pick(events)]));
-  const guardedBy = new Map([...assigned.record].flatMap(([field, events]) => [...events].map((e) => [e, field] as const)));
-  const byEvent = new Map(machineEvents(machine).map((e) => [e, guardedBy.has(e) ? byField.get(guardedBy.get(e)!)! : pick([e])]));
+  const guardedBy = new Map(
+    [...assigned.record].flatMap(([field, events]) => [...events].map((e) => [e, field] as const)),
+  );
+  const byEvent = new Map(
+    machineEvents(machine).map((e) => [e, guardedBy.has(e) ? byField.get(guardedBy.get(e)!)! : pick([e])]),
+  );
   const managers = new Set(defaultRoles.filter((r) => r.managesAll).map((r) => r.code));
   return {
     assigned,
@@ -130,7 +167,8 @@ function regionPayloadFields(def: EntityDefinition, machine: MachineDefinition):
   if (!regionField) return out;
   for (const { event, t } of allTransitions(machine)) {
     for (const a of (t.actions ?? []).map(named)) {
-      if (a.type === 'copyFromPayload' && a.params?.field === regionField) out.set(event, [...(out.get(event) ?? []), String(a.params?.from)]);
+      if (a.type === 'copyFromPayload' && a.params?.field === regionField)
+        out.set(event, [...(out.get(event) ?? []), String(a.params?.from)]);
     }
   }
   return out;
@@ -146,7 +184,8 @@ const setPointer = (data: Record<string, unknown>, pointer: string, value: unkno
 };
 
 /** A user id as the schema stores it (portal-user ids are integers). */
-const idAs = (schema: JSONSchema7 | undefined, id: number): unknown => (schema?.type === 'integer' || schema?.type === 'number' ? id : String(id));
+const idAs = (schema: JSONSchema7 | undefined, id: number): unknown =>
+  schema?.type === 'integer' || schema?.type === 'number' ? id : String(id);
 
 for (const backend of backends()) {
   describe.skipIf(!backend.available || followers.length === 0)(`status machines on ${backend.name}`, () => {
@@ -165,19 +204,41 @@ for (const backend of backends()) {
       made += 1;
       const username = `wf-${made}-${code}`.slice(0, 50);
       const isOuter = access.outerRoles.includes(code) || (access.outerRolesYur ?? []).includes(code);
-      const user = await app.inject({ method: 'POST', url: '/api/portal-user/create', payload: { username, firstName: 'Flow', lastName, isOuter, canLogin: true, roles: [code], regionId: HOME } });
+      const user = await app.inject({
+        method: 'POST',
+        url: '/api/portal-user/create',
+        payload: { username, firstName: 'Flow', lastName, isOuter, canLogin: true, roles: [code], regionId: HOME },
+      });
       expect(user.statusCode, user.body).toBe(200);
       const id = user.json().id as number;
-      const set = await app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { userId: id, password: 'correct horse battery' } });
+      const set = await app.inject({
+        method: 'POST',
+        url: '/api/auth/set-password',
+        payload: { userId: id, password: 'correct horse battery' },
+      });
       expect(set.statusCode, set.body).toBe(200);
-      const session = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password: 'correct horse battery' }, headers: { authorization: '' }, remoteAddress: `10.7.${made}.1` });
+      const session = await app.inject({
+        method: 'POST',
+        url: '/api/auth-payload',
+        payload: { username, password: 'correct horse battery' },
+        headers: { authorization: '' },
+        remoteAddress: `10.7.${made}.1`,
+      });
       expect(session.statusCode, session.body).toBe(200);
-      return { id, headers: { authorization: `Bearer ${session.json().token as string}`, 'accept-language': 'en' }, name: `${lastName} Flow` };
+      return {
+        id,
+        headers: { authorization: `Bearer ${session.json().token as string}`, 'accept-language': 'en' },
+        name: `${lastName} Flow`,
+      };
     };
     /** A role with these permissions (scope ALL) and a signed-in user holding only it. */
     const userWithPermissions = async (permissions: string[]): Promise<User> => {
       const code = `wf-test-${made + 1}`;
-      const role = await app.inject({ method: 'POST', url: '/api/portal-role/create', payload: { code, name: code, scope: 'ALL', permissions } });
+      const role = await app.inject({
+        method: 'POST',
+        url: '/api/portal-role/create',
+        payload: { code, name: code, scope: 'ALL', permissions },
+      });
       expect(role.statusCode, role.body).toBe(200);
       return userWithRole(code, 'Tester');
     };
@@ -201,7 +262,8 @@ for (const backend of backends()) {
       describe(`${def.id} (${machine.id} v${machine.version})`, () => {
         let synthetic: User | undefined;
         beforeAll(async () => {
-          if (plan.bySynthetic.length || [...plan.byField.values()].includes(SYNTHETIC)) synthetic = await userWithPermissions([`read ${subject}`, ...events.map((e) => `${e} ${subject}`)]);
+          if (plan.bySynthetic.length || [...plan.byField.values()].includes(SYNTHETIC))
+            synthetic = await userWithPermissions([`read ${subject}`, ...events.map((e) => `${e} ${subject}`)]);
         });
         /** The user of a planned role. */
         const userOf = (code: string): User => (code === SYNTHETIC ? synthetic! : roleUsers.get(code)!);
@@ -213,9 +275,12 @@ for (const backend of backends()) {
         const get = (url: string, headers: Record<string, string>) => app.inject({ method: 'GET', url, headers });
 
         /** A new record (made by the admin) in HOME, whose assigned-user fields name the users the plan gives them. */
-        const newRecord = async (n: number): Promise<Record<string, unknown> & { id: number; version: number; status: string }> => {
+        const newRecord = async (
+          n: number,
+        ): Promise<Record<string, unknown> & { id: number; version: number; status: string }> => {
           const data = inRegion(def, sampleRecord(seed + n, { full: true }), HOME);
-          for (const [field, code] of plan.byField) data[field] = idAs(def.schema.properties?.[field] as JSONSchema7, userOf(code).id);
+          for (const [field, code] of plan.byField)
+            data[field] = idAs(def.schema.properties?.[field] as JSONSchema7, userOf(code).id);
           const created = await app.inject({ method: 'POST', url: `${base}/create`, payload: data, headers: admin });
           expect(created.statusCode, created.body).toBe(200);
           expect(created.json().status).toBe(machine.initial);
@@ -232,22 +297,41 @@ for (const backend of backends()) {
          * The payload an event needs in a state, drawn from its schema, with its dates where the
          * transition's checks accept them for the record as it is.
          */
-        const payloadFor = (state: string, event: string, n: number, record: Record<string, unknown>, target?: string): Record<string, unknown> | undefined => {
+        const payloadFor = (
+          state: string,
+          event: string,
+          n: number,
+          record: Record<string, unknown>,
+          target?: string,
+        ): Record<string, unknown> | undefined => {
           const schema = payloadSchemaFor(machine, state, event);
           if (!schema) return undefined;
           const payload = createSampler(schema, registry.references, ajv)(seed + n, { full: true });
-          for (const [field, recordField] of assigned.payload.get(event) ?? []) payload[field] = idAs(schema.properties?.[field] as JSONSchema7, userOf(plan.byField.get(recordField)!).id);
+          for (const [field, recordField] of assigned.payload.get(event) ?? [])
+            payload[field] = idAs(schema.properties?.[field] as JSONSchema7, userOf(plan.byField.get(recordField)!).id);
           for (const field of regionPayload.get(event) ?? []) payload[field] = HOME;
           const valid = satisfyChecks(transitionOf(state, event, target), payload, record);
-          if (!valid) throw new Error(`${state} --${event}-->: no date passes the transition's checks for ${JSON.stringify(record)}`);
+          if (!valid)
+            throw new Error(
+              `${state} --${event}-->: no date passes the transition's checks for ${JSON.stringify(record)}`,
+            );
           return valid;
         };
 
         /** Everything a refused transition must leave alone, as text. */
         const footprint = async (id: number): Promise<string> => {
-          const row = await app.db.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM ${tableName(def.id)} t WHERE id = $1`, [id]);
-          const history = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM workflow_history WHERE entity = $1 AND record_id = $2', [def.id, id]);
-          const audit = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log WHERE entity = $1 AND record_id = $2', [def.id, id]);
+          const row = await app.db.query<{ row: string }>(
+            `SELECT row_to_json(t)::text AS row FROM ${tableName(def.id)} t WHERE id = $1`,
+            [id],
+          );
+          const history = await app.db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM workflow_history WHERE entity = $1 AND record_id = $2',
+            [def.id, id],
+          );
+          const audit = await app.db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM audit_log WHERE entity = $1 AND record_id = $2',
+            [def.id, id],
+          );
           return JSON.stringify([row.rows[0]?.row, history.rows[0]?.n, audit.rows[0]?.n]);
         };
 
@@ -256,15 +340,25 @@ for (const backend of backends()) {
         const reached = new Map<string, { id: number; version: number }>();
 
         /** A new record driven along the shortest path to `state`, each step by its sender; undefined when no path leads there. */
-        const driveTo = async (state: string, n: number): Promise<(Record<string, unknown> & { id: number; version: number; status: string }) | undefined> => {
+        const driveTo = async (
+          state: string,
+          n: number,
+        ): Promise<(Record<string, unknown> & { id: number; version: number; status: string }) | undefined> => {
           const path = paths.find((p) => String(p.state.value) === state);
           if (!path) return undefined;
           let current = await newRecord(n);
           for (const [i, step] of path.steps.filter((x) => x.event.type !== 'xstate.init').entries()) {
             const from = current.status;
             const payload = payloadFor(from, step.event.type, n * 100 + i, current, String(step.state.value));
-            const res = await send(current.id, { event: step.event.type, version: current.version, ...(payload ? { payload } : {}) }, senderOf(step.event.type).headers);
-            expect(res.statusCode, `${from} --${step.event.type}--> by ${plan.byEvent.get(step.event.type)}: ${res.body}`).toBe(200);
+            const res = await send(
+              current.id,
+              { event: step.event.type, version: current.version, ...(payload ? { payload } : {}) },
+              senderOf(step.event.type).headers,
+            );
+            expect(
+              res.statusCode,
+              `${from} --${step.event.type}--> by ${plan.byEvent.get(step.event.type)}: ${res.body}`,
+            ).toBe(200);
             current = res.json();
           }
           expect(current.status).toBe(state);
@@ -275,7 +369,9 @@ for (const backend of backends()) {
         const sent = new Set<string>();
 
         it('reaches every state by its shortest path through the API, each step by a default role that grants it, with status and history after each step', async () => {
-          expect(paths.map((p) => String(p.state.value)).sort(), 'every state is reachable').toEqual(Object.keys(machine.states).sort());
+          expect(paths.map((p) => String(p.state.value)).sort(), 'every state is reachable').toEqual(
+            Object.keys(machine.states).sort(),
+          );
           let n = 0;
           for (const path of paths) {
             const record = await newRecord((n += 1));
@@ -288,22 +384,54 @@ for (const backend of backends()) {
               const sender = senderOf(event);
               const offered = await get(`${base}/events/${record.id}`, sender.headers);
               expect(offered.statusCode, offered.body).toBe(200);
-              expect(offered.json().events.map((e: { type: string }) => e.type), `${status} offers ${event} to ${plan.byEvent.get(event)}`).toContain(event);
+              expect(
+                offered.json().events.map((e: { type: string }) => e.type),
+                `${status} offers ${event} to ${plan.byEvent.get(event)}`,
+              ).toContain(event);
               const payload = payloadFor(status, event, n * 100 + i, current, target);
-              const outboxBefore = (await app.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM outbox')).rows[0]!.id;
-              const res = await send(record.id, { event, version, ...(payload ? { payload } : {}), comment: `step ${i + 1}` }, sender.headers);
-              expect(res.statusCode, `${status} --${event}--> ${target} by ${plan.byEvent.get(event)}: ${res.body}`).toBe(200);
+              const outboxBefore = (
+                await app.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM outbox')
+              ).rows[0]!.id;
+              const res = await send(
+                record.id,
+                { event, version, ...(payload ? { payload } : {}), comment: `step ${i + 1}` },
+                sender.headers,
+              );
+              expect(
+                res.statusCode,
+                `${status} --${event}--> ${target} by ${plan.byEvent.get(event)}: ${res.body}`,
+              ).toBe(200);
               sent.add(event);
               // The transition's messages to other systems are queued with it (contact-less, so always).
-              const systemNotices = (transitionsFor(machine, status, event).find((t) => (t.target ?? status) === target)?.notify ?? []).filter((x) => x.channel === 'system').map((x) => `${x.to} ${(x as { message?: string }).message}`);
-              const queued = await app.db.query<{ what: string }>("SELECT recipient || ' ' || template_key AS what FROM outbox WHERE id > $1 AND channel = 'system' ORDER BY id", [outboxBefore]);
-              expect(queued.rows.map((r) => r.what), `${status} --${event}--> system messages`).toEqual(systemNotices);
+              const systemNotices = (
+                transitionsFor(machine, status, event).find((t) => (t.target ?? status) === target)?.notify ?? []
+              )
+                .filter((x) => x.channel === 'system')
+                .map((x) => `${x.to} ${(x as { message?: string }).message}`);
+              const queued = await app.db.query<{ what: string }>(
+                "SELECT recipient || ' ' || template_key AS what FROM outbox WHERE id > $1 AND channel = 'system' ORDER BY id",
+                [outboxBefore],
+              );
+              expect(
+                queued.rows.map((r) => r.what),
+                `${status} --${event}--> system messages`,
+              ).toEqual(systemNotices);
               expect(res.json()).toMatchObject({ id: record.id, status: target, version: version + 1 });
               const history = await get(`${base}/history/${record.id}`, sender.headers);
               expect(history.statusCode).toBe(200);
               const list = history.json().list as Array<Record<string, unknown>>;
               expect(list).toHaveLength(i + 1);
-              expect(list.at(-1)).toMatchObject({ event, from: status, to: target, actor: String(sender.id), actorName: sender.name, machine: machine.id, machineVersion: machine.version, comment: `step ${i + 1}`, payload: payload ?? {} });
+              expect(list.at(-1)).toMatchObject({
+                event,
+                from: status,
+                to: target,
+                actor: String(sender.id),
+                actorName: sender.name,
+                machine: machine.id,
+                machineVersion: machine.version,
+                comment: `step ${i + 1}`,
+                payload: payload ?? {},
+              });
               current = res.json();
               ({ version, status } = res.json());
             }
@@ -326,13 +454,23 @@ for (const backend of backends()) {
             const record = (await driveTo(state, 8_000 + (n += 1)))!;
             const t = transitionOf(state, event)!;
             const payload = payloadFor(state, event, 8_500 + n, record, t.target ?? state);
-            const res = await send(record.id, { event, version: record.version, ...(payload ? { payload } : {}) }, senderOf(event).headers);
+            const res = await send(
+              record.id,
+              { event, version: record.version, ...(payload ? { payload } : {}) },
+              senderOf(event).headers,
+            );
             expect(res.statusCode, `${state} --${event}--> by ${plan.byEvent.get(event)}: ${res.body}`).toBe(200);
             expect(res.json().status).toBe(t.target ?? state);
           }
           // What no narrower default role could send, for whoever reads the run.
-          if (plan.byManageAll.length) console.info(`[workflows] ${def.id}: sent by a role with manage all (no narrower default role grants them): ${plan.byManageAll.join(', ')}`);
-          if (plan.bySynthetic.length) console.info(`[workflows] ${def.id}: sent by the synthetic role (no default role grants them): ${plan.bySynthetic.join(', ')}`);
+          if (plan.byManageAll.length)
+            console.info(
+              `[workflows] ${def.id}: sent by a role with manage all (no narrower default role grants them): ${plan.byManageAll.join(', ')}`,
+            );
+          if (plan.bySynthetic.length)
+            console.info(
+              `[workflows] ${def.id}: sent by the synthetic role (no default role grants them): ${plan.bySynthetic.join(', ')}`,
+            );
         });
 
         it('answers 409 to every event a reachable state does not allow, changing nothing', async () => {
@@ -342,7 +480,12 @@ for (const backend of backends()) {
             for (const event of events.filter((e) => !allowed.has(e))) {
               const before = await footprint(record.id);
               // The admin holds every ability: only the state can refuse.
-              const res = await app.inject({ method: 'POST', url: `${base}/transition/${record.id}`, payload: { event, version: record.version }, headers: { 'accept-language': 'en' } });
+              const res = await app.inject({
+                method: 'POST',
+                url: `${base}/transition/${record.id}`,
+                payload: { event, version: record.version },
+                headers: { 'accept-language': 'en' },
+              });
               expect(res.statusCode, `${state} must refuse ${event}: ${res.body}`).toBe(409);
               expect(res.json().message).toBe("This action is not possible in the record's current status");
               expect(await footprint(record.id)).toBe(before);
@@ -356,15 +499,36 @@ for (const backend of backends()) {
           for (const { state, event, t } of allTransitions(machine).filter((x) => x.t.guard)) {
             const record = reached.get(state);
             if (!record) continue;
-            const guard = typeof t.guard === 'string' ? { type: t.guard, params: {} as Record<string, unknown> } : (t.guard as { type: string; params?: Record<string, unknown> });
-            const payload = payloadFor(state, event, 7_000, (await get(`${base}/get/${record.id}`, admin)).json(), t.target ?? state);
+            const guard =
+              typeof t.guard === 'string'
+                ? { type: t.guard, params: {} as Record<string, unknown> }
+                : (t.guard as { type: string; params?: Record<string, unknown> });
+            const payload = payloadFor(
+              state,
+              event,
+              7_000,
+              (await get(`${base}/get/${record.id}`, admin)).json(),
+              t.target ?? state,
+            );
             const body = { event, ...(payload ? { payload } : {}) };
             if (guard.type === 'actorIsAssigned') {
-              const offered = await app.inject({ method: 'GET', url: `${base}/events/${record.id}`, headers: { 'accept-language': 'en' } });
-              expect(offered.json().events.map((e: { type: string }) => e.type), `${event} is not offered to another user`).not.toContain(event);
+              const offered = await app.inject({
+                method: 'GET',
+                url: `${base}/events/${record.id}`,
+                headers: { 'accept-language': 'en' },
+              });
+              expect(
+                offered.json().events.map((e: { type: string }) => e.type),
+                `${event} is not offered to another user`,
+              ).not.toContain(event);
               const before = await footprint(record.id);
               // The admin may send every event but is not the assigned user.
-              const res = await app.inject({ method: 'POST', url: `${base}/transition/${record.id}`, payload: { ...body, version: record.version }, headers: { 'accept-language': 'en' } });
+              const res = await app.inject({
+                method: 'POST',
+                url: `${base}/transition/${record.id}`,
+                payload: { ...body, version: record.version },
+                headers: { 'accept-language': 'en' },
+              });
               expect(res.statusCode, `${state} --${event}-->: ${res.body}`).toBe(409);
               expect(res.json().message).toMatch(/^The conditions for this action are not met/);
               expect(await footprint(record.id)).toBe(before);
@@ -374,10 +538,20 @@ for (const backend of backends()) {
               // Deletes the field at the pointer, nested ones too (e.g. /firstInstance/result).
               for (const pointer of (guard.params?.fields as string[]) ?? []) {
                 const segments = pointer.split('/').slice(1);
-                const holder = segments.slice(0, -1).reduce<Record<string, unknown> | undefined>((node, s) => node?.[s] as Record<string, unknown> | undefined, emptied);
+                const holder = segments
+                  .slice(0, -1)
+                  .reduce<Record<string, unknown> | undefined>(
+                    (node, s) => node?.[s] as Record<string, unknown> | undefined,
+                    emptied,
+                  );
                 if (holder) delete holder[segments.at(-1)!];
               }
-              const updated = await app.inject({ method: 'PUT', url: `${base}/update/${record.id}`, payload: emptied, headers: { 'accept-language': 'en' } });
+              const updated = await app.inject({
+                method: 'PUT',
+                url: `${base}/update/${record.id}`,
+                payload: emptied,
+                headers: { 'accept-language': 'en' },
+              });
               // A field the schema requires cannot be emptied, so that guard cannot refuse.
               if (updated.statusCode !== 200) continue;
               record.version = updated.json().version;
@@ -395,18 +569,25 @@ for (const backend of backends()) {
           for (const role of defaultRoles) {
             const user = roleUsers.get(role.code)!;
             const offered = await get(`${base}/events/${record.id}`, user.headers);
-            if (!role.ability.can('read', subject)) expect(offered.statusCode, `${role.code} may not read ${subject}`).toBe(403);
+            if (!role.ability.can('read', subject))
+              expect(offered.statusCode, `${role.code} may not read ${subject}`).toBe(403);
             // An OWN role reaches only its own records; this one is the admin's.
-            else if (role.scope === 'OWN') expect(offered.statusCode, `${role.code} reaches only its own ${subject}`).toBe(404);
+            else if (role.scope === 'OWN')
+              expect(offered.statusCode, `${role.code} reaches only its own ${subject}`).toBe(404);
             else {
               expect(offered.statusCode, offered.body).toBe(200);
-              for (const e of offered.json().events as Array<{ type: string }>) expect(role.ability.can(e.type, subject), `${role.code} is offered ${e.type}`).toBe(true);
+              for (const e of offered.json().events as Array<{ type: string }>)
+                expect(role.ability.can(e.type, subject), `${role.code} is offered ${e.type}`).toBe(true);
             }
             if (role.managesAll) continue;
             for (const event of events.filter((e) => !role.ability.can(e, subject))) {
               const before = await footprint(record.id);
               const payload = payloadFor(machine.initial, event, 9_001, record);
-              const res = await send(record.id, { event, version: record.version, ...(payload ? { payload } : {}) }, user.headers);
+              const res = await send(
+                record.id,
+                { event, version: record.version, ...(payload ? { payload } : {}) },
+                user.headers,
+              );
               expect(res.statusCode, `${role.code} ${event}: ${res.body}`).toBe(403);
               expect(await footprint(record.id)).toBe(before);
               refused += 1;
@@ -422,9 +603,15 @@ for (const backend of backends()) {
           const sender = senderOf(event);
           const before = await footprint(record.id);
           expect((await send(record.id, { event }, sender.headers)).statusCode).toBe(400);
-          expect((await send(record.id, { event, version: record.version, extra: 1 }, sender.headers)).statusCode).toBe(400);
+          expect((await send(record.id, { event, version: record.version, extra: 1 }, sender.headers)).statusCode).toBe(
+            400,
+          );
           const stalePayload = payloadFor(machine.initial, event, 1, record);
-          const stale = await send(record.id, { event, version: record.version + 1, ...(stalePayload ? { payload: stalePayload } : {}) }, sender.headers);
+          const stale = await send(
+            record.id,
+            { event, version: record.version + 1, ...(stalePayload ? { payload: stalePayload } : {}) },
+            sender.headers,
+          );
           expect(stale.statusCode).toBe(409);
           const schema = payloadSchemaFor(machine, machine.initial, event);
           const badPayload = schema ? {} : { unexpected: true };
@@ -456,26 +643,46 @@ for (const backend of backends()) {
             }
             if (JSON.stringify(data) !== JSON.stringify(dataOf(record))) {
               // Dates only events change in this status (edit.json): set as the server's own write.
-              record = (await app.store.update(def.id, record.id, { ...data, version: record.version }, systemActor())) as unknown as typeof record;
+              record = (await app.store.update(
+                def.id,
+                record.id,
+                { ...data, version: record.version },
+                systemActor(),
+              )) as unknown as typeof record;
             }
             const payload = payloadFor(state, event, 9_600 + n, record, target)!;
             for (const { field, format, checks } of checkedFields(t)) {
               const refused = refusedValues(checks, format, record, today);
-              for (const c of checks) if (!refused.some((r) => r.check === c)) untried.push(`${state} --${event}--> ${c.type} ${c.field}`);
+              for (const c of checks)
+                if (!refused.some((r) => r.check === c)) untried.push(`${state} --${event}--> ${c.type} ${c.field}`);
               for (const { check, value } of refused) {
                 // The first of the field's checks that refuses the value speaks for it, in the machine's order.
                 const expected = checks.map((c) => refusal(c, value, record, today)).find(Boolean)!;
                 const message = app.translator.t('en', expected.key, expected.params);
                 expect(message, `${expected.key} exists in English`).not.toBe(expected.key);
                 const before = await footprint(record.id);
-                const res = await send(record.id, { event, version: record.version, payload: { ...payload, [field.slice(1)]: value } }, senderOf(event).headers);
-                expect(res.statusCode, `${state} --${event}--> with ${field} = ${value} (${check.type}): ${res.body}`).toBe(400);
+                const res = await send(
+                  record.id,
+                  { event, version: record.version, payload: { ...payload, [field.slice(1)]: value } },
+                  senderOf(event).headers,
+                );
+                expect(
+                  res.statusCode,
+                  `${state} --${event}--> with ${field} = ${value} (${check.type}): ${res.body}`,
+                ).toBe(400);
                 expect(res.json().fieldErrors).toEqual({ [`/payload${field}`]: message });
                 expect(await footprint(record.id)).toBe(before);
               }
             }
-            const accepted = await send(record.id, { event, version: record.version, payload }, senderOf(event).headers);
-            expect(accepted.statusCode, `${state} --${event}--> with ${JSON.stringify(payload)}: ${accepted.body}`).toBe(200);
+            const accepted = await send(
+              record.id,
+              { event, version: record.version, payload },
+              senderOf(event).headers,
+            );
+            expect(
+              accepted.statusCode,
+              `${state} --${event}--> with ${JSON.stringify(payload)}: ${accepted.body}`,
+            ).toBe(200);
             expect(accepted.json().status).toBe(target);
           }
           expect(untried, 'every check refused some date').toEqual([]);
@@ -491,12 +698,18 @@ for (const backend of backends()) {
             // events change a deadline in these states (edit.json).
             const current = (await get(`${base}/get/${record.id}`, admin)).json() as Record<string, unknown>;
             const format = (resolveFieldSchema(def.schema, field) as JSONSchema7 | undefined)?.format;
-            const edited = setPointer(structuredClone(current), field, format === 'date' ? '2001-02-03' : '2001-02-03T04:05:06Z');
+            const edited = setPointer(
+              structuredClone(current),
+              field,
+              format === 'date' ? '2001-02-03' : '2001-02-03T04:05:06Z',
+            );
             await app.store.update(def.id, record.id, edited, systemActor());
             const target = transitionsFor(machine, state, event)[0]?.target ?? state;
             const moved = await app.workflow.sweep();
             expect(moved).toContainEqual({ entity: def.id, id: record.id, event, from: state, to: target });
-            const history = (await get(`${base}/history/${record.id}`, admin)).json().list as Array<Record<string, unknown>>;
+            const history = (await get(`${base}/history/${record.id}`, admin)).json().list as Array<
+              Record<string, unknown>
+            >;
             expect(history.at(-1)).toMatchObject({ actor: 'system', event, from: state, to: target });
             expect((await app.workflow.sweep()).filter((m) => m.entity === def.id && m.id === record.id)).toEqual([]);
           }
@@ -509,7 +722,10 @@ for (const backend of backends()) {
           const payload = payloadFor(machine.initial, event, 9_201, record);
           const body = { event, version: record.version, ...(payload ? { payload } : {}) };
           const sender = senderOf(event);
-          const replies = await Promise.all([send(record.id, body, sender.headers), send(record.id, body, sender.headers)]);
+          const replies = await Promise.all([
+            send(record.id, body, sender.headers),
+            send(record.id, body, sender.headers),
+          ]);
           expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 409]);
           const history = await get(`${base}/history/${record.id}`, admin);
           expect(history.json().list).toHaveLength(1);

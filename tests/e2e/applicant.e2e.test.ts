@@ -25,7 +25,8 @@ describe.skipIf(!browserTestsEnabled())('a citizen follows their appeal in plain
   let browser: Browser;
   let portal: Awaited<ReturnType<typeof startPortal>>;
   const tokenOf = (username: string, password: string) => portalApi(portal.url).tokenOf(username, password);
-  const api = (token: string, method: string, url: string, body?: unknown) => portalApi(portal.url).api(token, method, url, body);
+  const api = (token: string, method: string, url: string, body?: unknown) =>
+    portalApi(portal.url).api(token, method, url, body);
   beforeAll(async () => {
     portal = await startPortal();
     browser = await launchBrowser();
@@ -55,29 +56,58 @@ describe.skipIf(!browserTestsEnabled())('a citizen follows their appeal in plain
 
   it('shows the status sentence change as staff move the appeal', async () => {
     const admin = await tokenOf('admin', TEST_ADMIN_PASSWORD);
-    const created = await api(admin, 'POST', '/api/portal-user/create', { username: 'citizen-aziza', firstName: 'Aziza', lastName: 'Karimova', isOuter: true, canLogin: true, roles: ['citizen'] });
+    const created = await api(admin, 'POST', '/api/portal-user/create', {
+      username: 'citizen-aziza',
+      firstName: 'Aziza',
+      lastName: 'Karimova',
+      isOuter: true,
+      canLogin: true,
+      roles: ['citizen'],
+    });
     await api(admin, 'POST', '/api/auth/set-password', { userId: created.id, password: PASSWORD });
     const citizen = await tokenOf('citizen-aziza', PASSWORD);
-    const data = createSampler(registry.entities.get('appeal')!.schema, registry.references, createServerAjv())(3, { full: true });
+    const data = createSampler(
+      registry.entities.get('appeal')!.schema,
+      registry.references,
+      createServerAjv(),
+    )(3, { full: true });
     delete data.reviewDeadline;
-    const appeal = await api(citizen, 'POST', '/api/appeal/create', { ...data, shortDescription: 'Expired milk sold at the market' });
+    const appeal = await api(citizen, 'POST', '/api/appeal/create', {
+      ...data,
+      shortDescription: 'Expired milk sold at the market',
+    });
     const id = Number(appeal.id);
 
     const page = await openMyAppeal('en', 1280);
     expect(page.url()).toContain(`/cabinet/appeals/${id}`);
-    expect(await sentence(page)).toMatch(/^Your appeal was received on \d\d\.\d\d\.\d{4} and is waiting to be taken up\.$/);
+    expect(await sentence(page)).toMatch(
+      /^Your appeal was received on \d\d\.\d\d\.\d{4} and is waiting to be taken up\.$/,
+    );
     // The staff badge is not shown to the applicant.
     expect(await page.locator('[data-region="transitions"] [data-status]').count()).toBe(0);
 
-    const taken = await api(admin, 'POST', `/api/appeal/transition/${id}`, { event: 'TAKE_FOR_REVIEW', version: appeal.version, comment: 'internal: call the market first' });
+    const taken = await api(admin, 'POST', `/api/appeal/transition/${id}`, {
+      event: 'TAKE_FOR_REVIEW',
+      version: appeal.version,
+      comment: 'internal: call the market first',
+    });
     const due = String(taken.reviewDeadline).split('-').reverse().join('.');
     await page.reload();
     await page.locator('[data-region="plain-status"][data-status="UNDER_REVIEW"]').waitFor();
-    expect(await sentence(page)).toMatch(new RegExp(`^Under review since \\d\\d\\.\\d\\d\\.\\d{4} — an answer is due by ${due.replace(/\./g, '\\.')}\\.$`));
+    expect(await sentence(page)).toMatch(
+      new RegExp(`^Under review since \\d\\d\\.\\d\\d\\.\\d{4} — an answer is due by ${due.replace(/\./g, '\\.')}\\.$`),
+    );
     expect(await page.locator('[data-region="plain-deadline"]').innerText()).toContain(due);
 
-    const seen = await api(admin, 'POST', `/api/appeal/transition/${id}`, { event: 'MARK_SEEN', version: taken.version });
-    const extended = await api(admin, 'POST', `/api/appeal/transition/${id}`, { event: 'KEEP_UNDER_REVIEW', version: seen.version, payload: { newDeadline: '2030-05-17', reason: 'An expert opinion is awaited' } });
+    const seen = await api(admin, 'POST', `/api/appeal/transition/${id}`, {
+      event: 'MARK_SEEN',
+      version: taken.version,
+    });
+    const extended = await api(admin, 'POST', `/api/appeal/transition/${id}`, {
+      event: 'KEEP_UNDER_REVIEW',
+      version: seen.version,
+      payload: { newDeadline: '2030-05-17', reason: 'An expert opinion is awaited' },
+    });
     await page.reload();
     await page.locator('[data-region="plain-status"][data-status="BEING_REVIEWED"]').waitFor();
     expect(await sentence(page)).toContain('an answer is now due by 17.05.2030');
@@ -87,7 +117,9 @@ describe.skipIf(!browserTestsEnabled())('a citizen follows their appeal in plain
     await page.reload();
     await page.locator('[data-region="plain-status"][data-status="MEASURES_TAKEN"]').waitFor();
     expect(await sentence(page)).toMatch(/^Answered on \d\d\.\d\d\.\d{4}: measures were taken on your appeal\.$/);
-    const steps = await page.locator('[data-region="plain-steps"] li').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+    const steps = await page
+      .locator('[data-region="plain-steps"] li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
     expect(steps).toEqual(['created', 'TAKE_FOR_REVIEW', 'MARK_SEEN', 'KEEP_UNDER_REVIEW', 'TAKE_MEASURES']);
     // No staff name or internal comment anywhere on the page, nor in the status history tab.
     await page.locator('[data-tab="transitions"]').click();
@@ -104,7 +136,9 @@ describe.skipIf(!browserTestsEnabled())('a citizen follows their appeal in plain
       // The page fits the phone: nothing wider than the viewport.
       expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       await phone.screenshot({ path: path.join(SHOTS, `applicant-${locale}-360.png`), fullPage: true });
-      await phone.locator('[data-region="plain-status"]').screenshot({ path: path.join(SHOTS, `applicant-status-${locale}-360.png`) });
+      await phone
+        .locator('[data-region="plain-status"]')
+        .screenshot({ path: path.join(SHOTS, `applicant-status-${locale}-360.png`) });
       await phone.context().close();
     }
   }, 300_000); // five browser sessions, one per language: longer than the default on a busy machine

@@ -25,14 +25,19 @@ const access = registry.access!;
 const userBase = `/api${registry.entities.get(access.userEntity)!.manifest.base}`;
 const menuScreens = [...registry.screens.values()].filter((s) => s.menu);
 const SHOTS = '/tmp/signin-shots';
-const STAFF_ROLE = access.roles.find((r) => r.scope === 'REGION' && r.code === 'employee') ?? access.roles.find((r) => r.scope === 'REGION')!;
+const STAFF_ROLE =
+  access.roles.find((r) => r.scope === 'REGION' && r.code === 'employee') ??
+  access.roles.find((r) => r.scope === 'REGION')!;
 const ONEID_PINFL = '30101900000011';
 
 /** Menu screen ids a holder of these permissions sees. */
 /** The menu entries a staff user with these permissions gets: those they may open, meant for staff or everyone (`audience`). */
 const menusFor = (permissions: string[]): string[] => {
   const ability = createAbility(rulesFromPermissions(permissions));
-  return menuScreens.filter((s) => canOpen(ability, s.permission) && (!s.audience || s.audience === 'staff')).map((s) => s.id).sort();
+  return menuScreens
+    .filter((s) => canOpen(ability, s.permission) && (!s.audience || s.audience === 'staff'))
+    .map((s) => s.id)
+    .sort();
 };
 
 describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => {
@@ -50,17 +55,29 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
     return context.newPage();
   };
   const createUser = async (data: Record<string, unknown>, password?: string): Promise<number> => {
-    const res = await fetch(`${portal.url}${userBase}/create`, { method: 'POST', headers: admin, body: JSON.stringify(data) });
+    const res = await fetch(`${portal.url}${userBase}/create`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify(data),
+    });
     const body = (await res.json()) as { id: number };
     expect(res.status, JSON.stringify(body)).toBe(200);
     if (password) {
-      const set = await fetch(`${portal.url}/api/auth/set-password`, { method: 'POST', headers: admin, body: JSON.stringify({ userId: body.id, password }) });
+      const set = await fetch(`${portal.url}/api/auth/set-password`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ userId: body.id, password }),
+      });
       expect(set.status).toBe(200);
     }
     return body.id;
   };
   const menuIds = async (page: Page): Promise<string[]> =>
-    (await page.locator('[data-region="menu"] [data-menu]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu') ?? ''))).sort();
+    (
+      await page
+        .locator('[data-region="menu"] [data-menu]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-menu') ?? ''))
+    ).sort();
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -68,13 +85,28 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/api/product-auth/auth/oneid/redirectUri`;
     provider = await startTestOidcProvider({
-      clientId: 'portal', clientSecret: 'portal-secret', redirectUri, interaction: 'form',
+      clientId: 'portal',
+      clientSecret: 'portal-secret',
+      redirectUri,
+      interaction: 'form',
       account: { sub: 'oneid-login', pin: ONEID_PINFL, first_name: 'Nodira', sur_name: 'Yusupova' },
     });
-    portal = await startPortal({ port, signatureTrustedCas: [ca.pem], oneId: { issuer: provider.issuer, clientId: 'portal', clientSecret: 'portal-secret', redirectUri } });
+    portal = await startPortal({
+      port,
+      signatureTrustedCas: [ca.pem],
+      oneId: { issuer: provider.issuer, clientId: 'portal', clientSecret: 'portal-secret', redirectUri },
+    });
     browser = await launchBrowser();
-    const signIn = await fetch(`${portal.url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }) });
-    admin = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}`, 'content-type': 'application/json', 'accept-language': 'en' };
+    const signIn = await fetch(`${portal.url}/api/auth-payload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }),
+    });
+    admin = {
+      authorization: `Bearer ${((await signIn.json()) as { token: string }).token}`,
+      'content-type': 'application/json',
+      'accept-language': 'en',
+    };
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
@@ -91,10 +123,23 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
         await page.locator('[data-screen="login"] [data-action="sign-in-oneid"]').waitFor();
         // Switched with the header's language switcher, as a person would.
         await page.locator('[data-action="language"]').selectOption(locale);
-        const texts = JSON.parse(readFileSync(path.join(REPO_ROOT, `src/i18n/locales/${locale}.json`), 'utf8')) as { screen: { login: { title: string } }; auth: { methods: { key: string } } };
+        const texts = JSON.parse(readFileSync(path.join(REPO_ROOT, `src/i18n/locales/${locale}.json`), 'utf8')) as {
+          screen: { login: { title: string } };
+          auth: { methods: { key: string } };
+        };
         await expect.poll(() => page.locator('[data-screen="login"] h1').innerText()).toBe(texts.screen.login.title);
         expect(await page.locator('[data-action="method-key"]').innerText()).toBe(texts.auth.methods.key);
-        for (const selector of ['[data-action="method-password"]', '[data-action="method-key"]', '[data-action="method-signature"]', '[data-link="forgot-password"]', '[data-link="register"]', '[data-link="tutorial"]', '[data-help="call-centre"]', '[data-field="/username"]', '[data-field="/password"]']) {
+        for (const selector of [
+          '[data-action="method-password"]',
+          '[data-action="method-key"]',
+          '[data-action="method-signature"]',
+          '[data-link="forgot-password"]',
+          '[data-link="register"]',
+          '[data-link="tutorial"]',
+          '[data-help="call-centre"]',
+          '[data-field="/username"]',
+          '[data-field="/password"]',
+        ]) {
           expect(await page.locator(selector).count(), selector).toBe(1);
         }
         await page.screenshot({ path: `${SHOTS}/login-${locale}-${width}.png`, fullPage: true });
@@ -111,8 +156,15 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
           // The tutorial the screen links to, in the language just chosen.
           await page.locator('[data-link="tutorial"]').click();
           await page.locator('[data-screen="help-sign-in"] [data-paragraph="p6"]').waitFor();
-          expect(await page.locator('[data-screen="help-sign-in"] h1').innerText()).toBe((JSON.parse(readFileSync(path.join(REPO_ROOT, `src/i18n/locales/${locale}.json`), 'utf8')) as { page: { signInHelp: { title: string } } }).page.signInHelp.title);
-          if (locale === 'ru' || locale === 'en') await page.screenshot({ path: `${SHOTS}/help-${locale}-${width}.png`, fullPage: true });
+          expect(await page.locator('[data-screen="help-sign-in"] h1').innerText()).toBe(
+            (
+              JSON.parse(readFileSync(path.join(REPO_ROOT, `src/i18n/locales/${locale}.json`), 'utf8')) as {
+                page: { signInHelp: { title: string } };
+              }
+            ).page.signInHelp.title,
+          );
+          if (locale === 'ru' || locale === 'en')
+            await page.screenshot({ path: `${SHOTS}/help-${locale}-${width}.png`, fullPage: true });
         }
         await page.context().close();
       }
@@ -133,7 +185,18 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
   });
 
   it(`shows a regional ${STAFF_ROLE.code} only the menus their permissions allow, and signs out to the public page`, async () => {
-    await createUser({ username: 'region-staff', firstName: 'Aziz', lastName: 'Rahimov', isOuter: false, canLogin: true, roles: [STAFF_ROLE.code], regionId: 1 }, 'staff password 1');
+    await createUser(
+      {
+        username: 'region-staff',
+        firstName: 'Aziz',
+        lastName: 'Rahimov',
+        isOuter: false,
+        canLogin: true,
+        roles: [STAFF_ROLE.code],
+        regionId: 1,
+      },
+      'staff password 1',
+    );
     const expected = menusFor(STAFF_ROLE.permissions);
     const everything = menusFor(['manage all']);
     // The expectations come from access.json; they must say something both ways.
@@ -160,8 +223,16 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
     expect(await page.evaluate(() => localStorage.getItem('portal.accessToken'))).toBeNull();
   });
 
-  it('signs in through OneID: the provider\'s own login form, the callback, back signed in as the user with that PINFL', async () => {
-    await createUser({ username: 'oneid-holder', firstName: 'Nodira', lastName: 'Yusupova', isOuter: true, canLogin: true, roles: access.outerRoles, pinfl: ONEID_PINFL });
+  it("signs in through OneID: the provider's own login form, the callback, back signed in as the user with that PINFL", async () => {
+    await createUser({
+      username: 'oneid-holder',
+      firstName: 'Nodira',
+      lastName: 'Yusupova',
+      isOuter: true,
+      canLogin: true,
+      roles: access.outerRoles,
+      pinfl: ONEID_PINFL,
+    });
     const page = await newPage();
     await page.goto(`${portal.url}/login?redirect=${encodeURIComponent('/privacy-policy')}`);
     await page.locator('[data-action="sign-in-oneid"]').click();
@@ -180,7 +251,15 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
 
   it('signs in by a key file opened in the browser, and says plainly what is wrong with a bad one', async () => {
     const holder = await issueUserCertificate(ca, { cn: 'Karimov Anvar', pinfl: '31234567890123', tin: '512345678' });
-    await createUser({ username: 'key-holder', firstName: 'Anvar', lastName: 'Karimov', isOuter: true, canLogin: true, roles: access.outerRoles, pinfl: '31234567890123' });
+    await createUser({
+      username: 'key-holder',
+      firstName: 'Anvar',
+      lastName: 'Karimov',
+      isOuter: true,
+      canLogin: true,
+      roles: access.outerRoles,
+      pinfl: '31234567890123',
+    });
     const page = await newPage();
     const firstVisit: string[] = [];
     page.on('request', (r) => firstVisit.push(r.url()));
@@ -191,28 +270,49 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
     expect(firstVisit.filter((u) => /keyfile/i.test(u))).toEqual([]);
     const keyInput = page.locator('input[data-field="/keyFile"]');
 
-    await keyInput.setInputFiles({ name: 'old.pfx', mimeType: 'application/x-pkcs12', buffer: await exportPkcs12(holder, 'key password 1', 'legacy') });
+    await keyInput.setInputFiles({
+      name: 'old.pfx',
+      mimeType: 'application/x-pkcs12',
+      buffer: await exportPkcs12(holder, 'key password 1', 'legacy'),
+    });
     await page.locator('input[data-field="/keyPassword"]').fill('key password 1');
     await page.locator('[data-action="sign-in-key"]').click();
     expect(await page.locator('[data-error="key"]').innerText()).toMatch(/old encryption \(3DES\/RC2\)/);
     await page.screenshot({ path: `${SHOTS}/login-key-error-1280.png`, fullPage: true });
     expect(firstVisit.some((u) => /keyfile/i.test(u))).toBe(true);
 
-    await keyInput.setInputFiles({ name: 'key.pfx', mimeType: 'application/x-pkcs12', buffer: await exportPkcs12(holder, 'key password 1') });
+    await keyInput.setInputFiles({
+      name: 'key.pfx',
+      mimeType: 'application/x-pkcs12',
+      buffer: await exportPkcs12(holder, 'key password 1'),
+    });
     await page.locator('input[data-field="/keyPassword"]').fill('not the password');
     await page.waitForTimeout(1100); // the button's lock after a click
     await page.locator('[data-action="sign-in-key"]').click();
     await expect.poll(() => page.locator('[data-error="key"]').innerText()).toBe('Wrong key password');
 
-    const stranger = await issueUserCertificate(await createTestCa({ cn: 'Unknown CA' }), { cn: 'X', pinfl: '31234567890123' });
-    await keyInput.setInputFiles({ name: 'other.p12', mimeType: 'application/x-pkcs12', buffer: await exportPkcs12(stranger, 'key password 1') });
+    const stranger = await issueUserCertificate(await createTestCa({ cn: 'Unknown CA' }), {
+      cn: 'X',
+      pinfl: '31234567890123',
+    });
+    await keyInput.setInputFiles({
+      name: 'other.p12',
+      mimeType: 'application/x-pkcs12',
+      buffer: await exportPkcs12(stranger, 'key password 1'),
+    });
     await page.locator('input[data-field="/keyPassword"]').fill('key password 1');
     await page.waitForTimeout(1100);
     await page.locator('[data-action="sign-in-key"]').click();
     await page.locator('[data-toast="error"]').waitFor();
-    expect(await page.locator('[data-toast="error"]').innerText()).toContain('not issued by a trusted certification centre');
+    expect(await page.locator('[data-toast="error"]').innerText()).toContain(
+      'not issued by a trusted certification centre',
+    );
 
-    await keyInput.setInputFiles({ name: 'key.pfx', mimeType: 'application/x-pkcs12', buffer: await exportPkcs12(holder, 'key password 1') });
+    await keyInput.setInputFiles({
+      name: 'key.pfx',
+      mimeType: 'application/x-pkcs12',
+      buffer: await exportPkcs12(holder, 'key password 1'),
+    });
     await page.waitForTimeout(1100);
     await page.locator('[data-action="sign-in-key"]').click();
     await page.locator('[data-user="key-holder"]').waitFor();
@@ -231,16 +331,24 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
 
     // Someone else's PINFL with this signature: refused, with the reason; a new text appears.
     await page.locator('input[data-field="/identity"]').fill('49999999999999');
-    await page.locator('input[data-field="/signatureFile"]').setInputFiles({ name: 'login.p7s', mimeType: 'application/pkcs7-signature', buffer: Buffer.from(await signCms(holder, challenge, { detached: true }), 'base64') });
+    await page.locator('input[data-field="/signatureFile"]').setInputFiles({
+      name: 'login.p7s',
+      mimeType: 'application/pkcs7-signature',
+      buffer: Buffer.from(await signCms(holder, challenge, { detached: true }), 'base64'),
+    });
     await page.locator('[data-action="sign-in-signature"]').click();
     await page.locator('[data-toast="error"]').waitFor();
-    expect(await page.locator('[data-toast="error"]').innerText()).toContain("PINFL or TIN does not match");
+    expect(await page.locator('[data-toast="error"]').innerText()).toContain('PINFL or TIN does not match');
     await expect.poll(() => page.locator('[data-challenge]').getAttribute('data-challenge')).not.toBe(challenge);
     challenge = (await shown.getAttribute('data-challenge'))!;
 
     // The right one: a detached signature as DER (.p7s), as signing programs write it.
     await page.locator('input[data-field="/identity"]').fill('41234567890123');
-    await page.locator('input[data-field="/signatureFile"]').setInputFiles({ name: 'login.p7s', mimeType: 'application/pkcs7-signature', buffer: Buffer.from(await signCms(holder, challenge, { detached: true }), 'base64') });
+    await page.locator('input[data-field="/signatureFile"]').setInputFiles({
+      name: 'login.p7s',
+      mimeType: 'application/pkcs7-signature',
+      buffer: Buffer.from(await signCms(holder, challenge, { detached: true }), 'base64'),
+    });
     await page.waitForTimeout(1100);
     await page.locator('[data-action="sign-in-signature"]').click();
     await page.locator('[data-user="signature-41234567890123"]').waitFor();

@@ -26,7 +26,11 @@ describe.skipIf(!browserTestsEnabled())('a document through its status machine i
     const visaId = await user('doc-visa', 'visa-issuer', region);
     const signerId = await user('doc-signer', 'signer', region);
     await user('doc-other-signer', 'signer', region);
-    const record = await api('POST', `/api${def.manifest.base}/create`, { ...data, summary: 'Request for prior consent to a merger', signerId });
+    const record = await api('POST', `/api${def.manifest.base}/create`, {
+      ...data,
+      summary: 'Request for prior consent to a merger',
+      signerId,
+    });
     const id = Number(record.id);
 
     const head = await openAs('doc-head', id);
@@ -54,7 +58,13 @@ describe.skipIf(!browserTestsEnabled())('a document through its status machine i
     await visa.context().close();
 
     const executorAgain = await openAs('doc-executor', id);
-    expect(await offered(executorAgain)).toEqual(['MARK_INCOMPLETE', 'MARK_NOT_BELONG', 'MARK_NO_PERMIT_REQUIRED', 'REJECT', 'SEND_FOR_SIGNATURE']);
+    expect(await offered(executorAgain)).toEqual([
+      'MARK_INCOMPLETE',
+      'MARK_NOT_BELONG',
+      'MARK_NO_PERMIT_REQUIRED',
+      'REJECT',
+      'SEND_FOR_SIGNATURE',
+    ]);
     await perform(executorAgain, 'SEND_FOR_SIGNATURE', 'FOR_ACCEPTED_DXA');
     await executorAgain.context().close();
 
@@ -71,19 +81,43 @@ describe.skipIf(!browserTestsEnabled())('a document through its status machine i
 
     await signer.locator('[data-tab="transitions"]').click();
     await signer.locator('[data-region="transition-history"]').waitFor();
-    const path_ = await signer.locator('[data-region="transition-history"] [data-transition]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-transition')}>${e.getAttribute('data-to')}`));
-    expect(path_).toEqual(['SEND_TO_DEPARTMENT_HEAD>RECEIVED', 'MARK_SEEN>SEEN', 'ASSIGN_EXECUTOR>BEING_SEEN', 'DELAY>SUSPENDED', 'RESUME>BEING_SEEN', 'SEND_FOR_VISA>REVIEW_FINISHED', 'AGREE>VISA_APPROVED', 'SEND_FOR_SIGNATURE>FOR_ACCEPTED_DXA', 'SIGN>ACCEPTED']);
+    const path_ = await signer
+      .locator('[data-region="transition-history"] [data-transition]')
+      .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-transition')}>${e.getAttribute('data-to')}`));
+    expect(path_).toEqual([
+      'SEND_TO_DEPARTMENT_HEAD>RECEIVED',
+      'MARK_SEEN>SEEN',
+      'ASSIGN_EXECUTOR>BEING_SEEN',
+      'DELAY>SUSPENDED',
+      'RESUME>BEING_SEEN',
+      'SEND_FOR_VISA>REVIEW_FINISHED',
+      'AGREE>VISA_APPROVED',
+      'SEND_FOR_SIGNATURE>FOR_ACCEPTED_DXA',
+      'SIGN>ACCEPTED',
+    ]);
     await signer.screenshot({ path: path.join(SHOTS, 'document-history.png'), fullPage: true });
     await signer.context().close();
 
     const stored = await api('GET', `/api${def.manifest.base}/get/${id}`);
-    expect(stored).toMatchObject({ status: 'ACCEPTED', department: 'Consumer protection', routedTo: 'DEPARTMENT_HEAD', executorId, visaIssuerId: visaId, signerId, suspensionReason: 'Waiting for the tax committee' });
+    expect(stored).toMatchObject({
+      status: 'ACCEPTED',
+      department: 'Consumer protection',
+      routedTo: 'DEPARTMENT_HEAD',
+      executorId,
+      visaIssuerId: visaId,
+      signerId,
+      suspensionReason: 'Waiting for the tax committee',
+    });
     expect(stored.suspendedUntil).toBeUndefined();
     expect(stored.visaDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(stored.signedDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const history = await api('GET', `/api${def.manifest.base}/history/${id}`);
     expect((history.list as Array<{ actor: string }>).map((h) => h.actor)).toEqual([
-      ...Array(3).fill(String(headId)), ...Array(3).fill(String(executorId)), String(visaId), String(executorId), String(signerId),
+      ...Array(3).fill(String(headId)),
+      ...Array(3).fill(String(executorId)),
+      String(visaId),
+      String(executorId),
+      String(signerId),
     ]);
   });
 });

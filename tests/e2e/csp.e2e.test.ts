@@ -13,7 +13,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
-import { browserTestsEnabled, launchBrowser, newPortalContext, startPortal, waitForScreen } from '../support/browser.ts';
+import {
+  browserTestsEnabled,
+  launchBrowser,
+  newPortalContext,
+  startPortal,
+  waitForScreen,
+} from '../support/browser.ts';
 import { signIn, TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { appealInput } from '../support/public-samples.ts';
 
@@ -36,16 +42,23 @@ describe.skipIf(!browserTestsEnabled())('the Content-Security-Policy in Chromium
     const context = await newPortalContext(browser, 'en');
     // The server picks the prerendered page's language by cookie: the same as the app's, so the page is adopted.
     await context.addCookies([{ name: 'portal.locale', value: 'en', url: portal.url }]);
-    await context.exposeBinding('reportPolicyViolation', ({ page }, text: string) => violations.push(`${new URL(page.url()).pathname}: ${text}`));
+    await context.exposeBinding('reportPolicyViolation', ({ page }, text: string) =>
+      violations.push(`${new URL(page.url()).pathname}: ${text}`),
+    );
     await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => {
-        (window as unknown as { reportPolicyViolation(text: string): void }).reportPolicyViolation(
-          `${e.effectiveDirective} refused ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`,
-        );
-      }, true);
+      document.addEventListener(
+        'securitypolicyviolation',
+        (e) => {
+          (window as unknown as { reportPolicyViolation(text: string): void }).reportPolicyViolation(
+            `${e.effectiveDirective} refused ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`,
+          );
+        },
+        true,
+      );
     });
     context.on('console', (m) => {
-      if (POLICY_MESSAGE.test(m.text())) violations.push(`${new URL(m.page()?.url() ?? portal.url).pathname}: console ${m.type()}: ${m.text()}`);
+      if (POLICY_MESSAGE.test(m.text()))
+        violations.push(`${new URL(m.page()?.url() ?? portal.url).pathname}: console ${m.type()}: ${m.text()}`);
     });
     return context;
   };
@@ -75,7 +88,9 @@ describe.skipIf(!browserTestsEnabled())('the Content-Security-Policy in Chromium
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     } catch (error) {
       // A refused script usually shows as a page that never comes: say what was refused.
-      throw new Error(`${route} did not load; policy violations: ${JSON.stringify(violations, null, 1)}`, { cause: error });
+      throw new Error(`${route} did not load; policy violations: ${JSON.stringify(violations, null, 1)}`, {
+        cause: error,
+      });
     }
   };
 
@@ -83,7 +98,12 @@ describe.skipIf(!browserTestsEnabled())('the Content-Security-Policy in Chromium
     portal = await startPortal({ seedSamples: true });
     const admin = await signIn(portal.app);
     const headers = { authorization: `Bearer ${admin.token}` };
-    const appeal = await portal.app.inject({ method: 'POST', url: '/api/appeal/create', payload: appealInput(1), headers });
+    const appeal = await portal.app.inject({
+      method: 'POST',
+      url: '/api/appeal/create',
+      payload: appealInput(1),
+      headers,
+    });
     if (appeal.statusCode !== 200) throw new Error(`appeal: ${appeal.statusCode} ${appeal.body}`);
     ids.appeal = String(appeal.json().id);
     const surveys = await portal.app.inject({ method: 'POST', url: '/api/survey/list-search', payload: {}, headers });
@@ -99,7 +119,9 @@ describe.skipIf(!browserTestsEnabled())('the Content-Security-Policy in Chromium
     const context = await watchedContext();
     const page = await context.newPage();
     await visit(page, '/', 'home');
-    await page.evaluate(() => document.head.append(Object.assign(document.createElement('script'), { textContent: 'window.injected = 1' })));
+    await page.evaluate(() =>
+      document.head.append(Object.assign(document.createElement('script'), { textContent: 'window.injected = 1' })),
+    );
     await expect.poll(() => violations.length).toBeGreaterThan(0);
     expect(violations.join('\n')).toMatch(/script-src/);
     expect(await page.evaluate(() => (window as unknown as { injected?: number }).injected)).toBeUndefined();
@@ -109,7 +131,12 @@ describe.skipIf(!browserTestsEnabled())('the Content-Security-Policy in Chromium
 
   it('loads every public route, the prerendered ones taken over by the app, without a violation', async () => {
     expect(publicScreens.length).toBeGreaterThan(10);
-    const prerendered = Object.keys(JSON.parse(readFileSync(path.join(REPO_ROOT, 'dist/web/prerendered/routes.json'), 'utf8')) as Record<string, string>);
+    const prerendered = Object.keys(
+      JSON.parse(readFileSync(path.join(REPO_ROOT, 'dist/web/prerendered/routes.json'), 'utf8')) as Record<
+        string,
+        string
+      >,
+    );
     const context = await watchedContext();
     const page = await context.newPage();
     const visited: string[] = [];
@@ -136,7 +163,17 @@ describe.skipIf(!browserTestsEnabled())('the Content-Security-Policy in Chromium
     await page.locator('[data-field="/password"] input').fill(TEST_ADMIN_PASSWORD);
     await page.locator('[data-action="sign-in"]').click();
     await waitForScreen(page, '[data-screen="appeal-list"] .ag-row');
-    const staff = ['appeal-list', 'appeal-detail', 'appeal-edit', 'appeal-new', 'compliance-case-new', 'department-tree', 'survey-results', 'statistics-prices', 'profile'];
+    const staff = [
+      'appeal-list',
+      'appeal-detail',
+      'appeal-edit',
+      'appeal-new',
+      'compliance-case-new',
+      'department-tree',
+      'survey-results',
+      'statistics-prices',
+      'profile',
+    ];
     for (const id of staff) {
       const screen = screens.find((s) => s.id === id)!;
       await visit(page, routeOf(screen), id);

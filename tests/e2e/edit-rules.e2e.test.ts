@@ -14,7 +14,14 @@ import { createServerAjv } from '../../src/server/validation.ts';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { LOCALES } from '../../src/shared/locales.ts';
-import { browserTestsEnabled, launchBrowser, newPortalContext, portalApi, startPortal, waitForScreen } from '../support/browser.ts';
+import {
+  browserTestsEnabled,
+  launchBrowser,
+  newPortalContext,
+  portalApi,
+  startPortal,
+  waitForScreen,
+} from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { createRegionPlacer } from '../support/regions.ts';
@@ -28,14 +35,26 @@ describe.skipIf(!browserTestsEnabled())('edit rules on screen in Chromium', () =
   let browser: Browser;
   let portal: Awaited<ReturnType<typeof startPortal>>;
   const tokenOf = (username: string, password: string) => portalApi(portal.url).tokenOf(username, password);
-  const api = (token: string, method: string, url: string, body?: unknown) => portalApi(portal.url).api(token, method, url, body);
+  const api = (token: string, method: string, url: string, body?: unknown) =>
+    portalApi(portal.url).api(token, method, url, body);
   let admin: string;
   beforeAll(async () => {
     portal = await startPortal();
     browser = await launchBrowser();
     admin = await tokenOf('admin', TEST_ADMIN_PASSWORD);
-    for (const [username, role, isOuter] of [['citizen-rules', 'citizen', true], ['executor-rules', 'executor', false]] as const) {
-      const created = await api(admin, 'POST', '/api/portal-user/create', { username, firstName: 'Rules', lastName: role, isOuter, canLogin: true, roles: [role], regionId: HOME });
+    for (const [username, role, isOuter] of [
+      ['citizen-rules', 'citizen', true],
+      ['executor-rules', 'executor', false],
+    ] as const) {
+      const created = await api(admin, 'POST', '/api/portal-user/create', {
+        username,
+        firstName: 'Rules',
+        lastName: role,
+        isOuter,
+        canLogin: true,
+        roles: [role],
+        regionId: HOME,
+      });
       await api(admin, 'POST', '/api/auth/set-password', { userId: created.id, password: PASSWORD });
     }
   });
@@ -57,16 +76,36 @@ describe.skipIf(!browserTestsEnabled())('edit rules on screen in Chromium', () =
 
   it('a citizen corrects a returned appeal and sends it again; staff may not change it', async () => {
     const citizen = await tokenOf('citizen-rules', PASSWORD);
-    const data = inRegion(registry.entities.get('appeal')!, createSampler(registry.entities.get('appeal')!.schema, registry.references, createServerAjv())(11, { full: true }), HOME);
+    const data = inRegion(
+      registry.entities.get('appeal')!,
+      createSampler(
+        registry.entities.get('appeal')!.schema,
+        registry.references,
+        createServerAjv(),
+      )(11, { full: true }),
+      HOME,
+    );
     delete data.reviewDeadline;
-    const filed = await api(citizen, 'POST', '/api/appeal/create', { ...data, applicantType: 'INDIVIDUAL', stir: undefined, organizationName: undefined, content: 'The shop sold me spoiled milk.' });
+    const filed = await api(citizen, 'POST', '/api/appeal/create', {
+      ...data,
+      applicantType: 'INDIVIDUAL',
+      stir: undefined,
+      organizationName: undefined,
+      content: 'The shop sold me spoiled milk.',
+    });
     const id = Number(filed.id);
-    await api(admin, 'POST', `/api/appeal/transition/${id}`, { event: 'RETURN', version: filed.version, payload: { reason: 'Please name the shop' } });
+    await api(admin, 'POST', `/api/appeal/transition/${id}`, {
+      event: 'RETURN',
+      version: filed.version,
+      payload: { reason: 'Please name the shop' },
+    });
 
     // The citizen: Edit on the record page, the returned appeal's form, then Send again.
     const page = await openAs('citizen-rules', `/cabinet/appeals/${id}`);
     await waitForScreen(page, '[data-screen="my-appeal-detail"] [data-region="plain-sentence"]');
-    expect(await page.locator('[data-region="plain-sentence"]').innerText()).toContain('You may correct it and send it again.');
+    expect(await page.locator('[data-region="plain-sentence"]').innerText()).toContain(
+      'You may correct it and send it again.',
+    );
     await page.locator('[data-action="edit"]').click();
     await waitForScreen(page, '[data-screen="my-appeal-edit"] [data-field="/content"]');
     expect(page.url()).toContain(`/cabinet/appeals/${id}/edit`);
@@ -82,7 +121,9 @@ describe.skipIf(!browserTestsEnabled())('edit rules on screen in Chromium', () =
     await page.locator('[data-region="transitions"] [data-event="RESUBMIT"]').click();
     await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();
     await page.locator('[data-region="plain-status"][data-status="CREATED"]').waitFor();
-    expect((await api(admin, 'GET', `/api/appeal/get/${id}`)).content).toBe('The shop "Baraka", stall 12, sold me spoiled milk on Monday.');
+    expect((await api(admin, 'GET', `/api/appeal/get/${id}`)).content).toBe(
+      'The shop "Baraka", stall 12, sold me spoiled milk on Monday.',
+    );
     await page.context().close();
 
     // Staff: no edit or delete on the received appeal; the edit route says why.
@@ -111,7 +152,15 @@ describe.skipIf(!browserTestsEnabled())('edit rules on screen in Chromium', () =
 
   it('tells in every language that a closed record cannot be changed now (360 px)', async () => {
     const citizen = await tokenOf('citizen-rules', PASSWORD);
-    const data = inRegion(registry.entities.get('appeal')!, createSampler(registry.entities.get('appeal')!.schema, registry.references, createServerAjv())(12, { full: true }), HOME);
+    const data = inRegion(
+      registry.entities.get('appeal')!,
+      createSampler(
+        registry.entities.get('appeal')!.schema,
+        registry.references,
+        createServerAjv(),
+      )(12, { full: true }),
+      HOME,
+    );
     delete data.reviewDeadline;
     const filed = await api(citizen, 'POST', '/api/appeal/create', data);
     const id = Number(filed.id);

@@ -33,8 +33,15 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     context = await newPortalContext(browser);
     page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
-    const signIn = await fetch(`${portal.url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }) });
-    adminAuth = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}`, 'content-type': 'application/json' };
+    const signIn = await fetch(`${portal.url}/api/auth-payload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }),
+    });
+    adminAuth = {
+      authorization: `Bearer ${((await signIn.json()) as { token: string }).token}`,
+      'content-type': 'application/json',
+    };
   });
 
   it('sends a signed-out visitor of a staff screen to sign in, and back there after it', async () => {
@@ -43,7 +50,9 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     await page.locator('[data-screen="login"]').waitFor();
     expect(new URL(page.url()).searchParams.get('redirect')).toBe(list.route);
     // Signed out, the menu holds the public services only.
-    await expect.poll(() => page.locator('[data-region="menu"] [data-menu]').count()).toBe(screens.filter((s) => s.menu && s.permission === 'public').length);
+    await expect
+      .poll(() => page.locator('[data-region="menu"] [data-menu]').count())
+      .toBe(screens.filter((s) => s.menu && s.permission === 'public').length);
     await page.locator('[data-field="/username"] input').fill('admin');
     await page.locator('[data-field="/password"] input').fill('wrong password!');
     await page.locator('[data-action="sign-in"]').click();
@@ -65,59 +74,101 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
   for (const def of registry.entities.values()) {
     // The entity's own screens: the create form without a view, and the list of the same family
     // (an entity may have a second family for other people, such as the delegated user screens).
-    const create = screens.find((s) => s.entity === def.id && (s.kind === 'form' || s.kind === 'wizard') && !s.route.includes(':id') && !s.options?.view);
-    const list = screens.find((s) => s.entity === def.id && s.kind === 'list' && (!create || create.route === `${s.route}/new`))
-      ?? screens.find((s) => s.entity === def.id && s.kind === 'list');
-    it.runIf(create && list)(`${def.id}: created through its ${create?.kind}, found in its list, shown on its page`, async () => {
-      const sample = createSampler(def.schema, registry.references, createServerAjv())(7, { full: false, minimal: true });
-      await page.goto(`${portal.url}${list!.route}`);
-      await page.locator(`[data-screen="${list!.id}"] [data-action="create"]`).click();
-      await page.locator(`[data-screen="${create!.id}"] [data-entity="${def.id}"]`).waitFor();
-      const filled = new Set<string>();
-      if (create!.kind === 'wizard') {
-        for (;;) {
-          for (const p of await fillForm(page, def.schema, sample)) filled.add(p);
-          const next = page.locator('[data-action="next"]');
-          if (!(await next.count())) break;
-          const step = await page.locator(`[data-screen="${create!.id}"]`).getAttribute('data-step');
-          await next.click();
-          const moved = await page.waitForFunction((from) => document.querySelector('[data-step]')?.getAttribute('data-step') !== from, step, { timeout: 5000 }).then(() => true, () => false);
-          if (!moved) {
-            await page.screenshot({ path: path.join(SHOTS, `${def.id}-stuck.png`), fullPage: true });
-            throw new Error(`wizard step ${step} did not advance: ${await page.locator('[role="alert"], .fui-Field__validationMessage').allInnerTexts()}`);
+    const create = screens.find(
+      (s) =>
+        s.entity === def.id &&
+        (s.kind === 'form' || s.kind === 'wizard') &&
+        !s.route.includes(':id') &&
+        !s.options?.view,
+    );
+    const list =
+      screens.find((s) => s.entity === def.id && s.kind === 'list' && (!create || create.route === `${s.route}/new`)) ??
+      screens.find((s) => s.entity === def.id && s.kind === 'list');
+    it.runIf(create && list)(
+      `${def.id}: created through its ${create?.kind}, found in its list, shown on its page`,
+      async () => {
+        const sample = createSampler(
+          def.schema,
+          registry.references,
+          createServerAjv(),
+        )(7, { full: false, minimal: true });
+        await page.goto(`${portal.url}${list!.route}`);
+        await page.locator(`[data-screen="${list!.id}"] [data-action="create"]`).click();
+        await page.locator(`[data-screen="${create!.id}"] [data-entity="${def.id}"]`).waitFor();
+        const filled = new Set<string>();
+        if (create!.kind === 'wizard') {
+          for (;;) {
+            for (const p of await fillForm(page, def.schema, sample)) filled.add(p);
+            const next = page.locator('[data-action="next"]');
+            if (!(await next.count())) break;
+            const step = await page.locator(`[data-screen="${create!.id}"]`).getAttribute('data-step');
+            await next.click();
+            const moved = await page
+              .waitForFunction(
+                (from) => document.querySelector('[data-step]')?.getAttribute('data-step') !== from,
+                step,
+                { timeout: 5000 },
+              )
+              .then(
+                () => true,
+                () => false,
+              );
+            if (!moved) {
+              await page.screenshot({ path: path.join(SHOTS, `${def.id}-stuck.png`), fullPage: true });
+              throw new Error(
+                `wizard step ${step} did not advance: ${await page.locator('[role="alert"], .fui-Field__validationMessage').allInnerTexts()}`,
+              );
+            }
           }
+          await page.locator('[data-field="/__confirm"] input[type=checkbox]').check();
+        } else {
+          for (const p of await fillForm(page, def.schema, sample)) filled.add(p);
         }
-        await page.locator('[data-field="/__confirm"] input[type=checkbox]').check();
-      } else {
-        for (const p of await fillForm(page, def.schema, sample)) filled.add(p);
-      }
-      await page.screenshot({ path: path.join(SHOTS, `${def.id}-form.png`), fullPage: true });
-      await page.locator('[data-action="save"]').click();
-      await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();
-      const detail = screens.find((s) => s.entity === def.id && s.kind === 'detail' && s.route === `${list!.route}/:id`)
-        ?? screens.find((s) => s.entity === def.id && s.kind === 'detail')!;
-      const shown = page.locator(`[data-screen="${detail.id}"][data-record]`);
-      await shown.waitFor({ timeout: 15_000 });
-      const id = Number(await shown.getAttribute('data-record'));
-      const stored = (await (await fetch(`${portal.url}/api${def.manifest.base}/get/${id}`, { headers: adminAuth })).json()) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(sample)) if (typeof v !== 'object') expect(stored[k], k).toEqual(v);
-      await page.screenshot({ path: path.join(SHOTS, `${def.id}-detail.png`), fullPage: true });
+        await page.screenshot({ path: path.join(SHOTS, `${def.id}-form.png`), fullPage: true });
+        await page.locator('[data-action="save"]').click();
+        await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();
+        const detail =
+          screens.find((s) => s.entity === def.id && s.kind === 'detail' && s.route === `${list!.route}/:id`) ??
+          screens.find((s) => s.entity === def.id && s.kind === 'detail')!;
+        const shown = page.locator(`[data-screen="${detail.id}"][data-record]`);
+        await shown.waitFor({ timeout: 15_000 });
+        const id = Number(await shown.getAttribute('data-record'));
+        const stored = (await (
+          await fetch(`${portal.url}/api${def.manifest.base}/get/${id}`, { headers: adminAuth })
+        ).json()) as Record<string, unknown>;
+        for (const [k, v] of Object.entries(sample)) if (typeof v !== 'object') expect(stored[k], k).toEqual(v);
+        await page.screenshot({ path: path.join(SHOTS, `${def.id}-detail.png`), fullPage: true });
 
-      await page.goto(`${portal.url}${list!.route}`);
-      await page.locator(`[data-screen="${list!.id}"] .ag-row`).first().waitFor();
-      expect(await page.locator('.ag-row').count()).toBeGreaterThanOrEqual(1);
-    });
+        await page.goto(`${portal.url}${list!.route}`);
+        await page.locator(`[data-screen="${list!.id}"] .ag-row`).first().waitFor();
+        expect(await page.locator('.ag-row').count()).toBeGreaterThanOrEqual(1);
+      },
+    );
   }
 
   it('sorts, filters and pages a list like a person would', async () => {
-    const def = [...registry.entities.values()].find((d) => d.manifest.keywordFields?.length && screens.some((s) => s.entity === d.id && s.kind === 'list'))!;
+    const def = [...registry.entities.values()].find(
+      (d) => d.manifest.keywordFields?.length && screens.some((s) => s.entity === d.id && s.kind === 'list'),
+    )!;
     const list = screens.find((s) => s.entity === def.id && s.kind === 'list')!;
     const sample = createSampler(def.schema, registry.references, createServerAjv());
     for (let i = 0; i < 25; i++) {
-      const res = await fetch(`${portal.url}/api${def.manifest.base}/create`, { method: 'POST', headers: adminAuth, body: JSON.stringify(sample(500 + i, { full: true })) });
+      const res = await fetch(`${portal.url}/api${def.manifest.base}/create`, {
+        method: 'POST',
+        headers: adminAuth,
+        body: JSON.stringify(sample(500 + i, { full: true })),
+      });
       expect(res.status).toBe(200);
     }
-    const total = ((await (await fetch(`${portal.url}/api${def.manifest.base}/list-search`, { method: 'POST', headers: adminAuth, body: '{}' })).json()) as { total: number }).total;
+    const total = (
+      (await (
+        await fetch(`${portal.url}/api${def.manifest.base}/list-search`, {
+          method: 'POST',
+          headers: adminAuth,
+          body: '{}',
+        })
+      ).json()) as { total: number }
+    ).total;
     await page.goto(`${portal.url}${list.route}`);
     const rows = page.locator(`[data-screen="${list.id}"] .ag-row`);
     await rows.first().waitFor();
@@ -141,7 +192,15 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     const word = String(sample(500, { full: true })[def.manifest.keywordFields![0]!.slice(1)] ?? '').slice(0, 4);
     if (word) {
       await page.locator('[data-filter="keyword"] input').fill(word);
-      const expected = ((await (await fetch(`${portal.url}/api${def.manifest.base}/list-search?keyword=${encodeURIComponent(word)}`, { method: 'POST', headers: adminAuth, body: '{}' })).json()) as { total: number }).total;
+      const expected = (
+        (await (
+          await fetch(`${portal.url}/api${def.manifest.base}/list-search?keyword=${encodeURIComponent(word)}`, {
+            method: 'POST',
+            headers: adminAuth,
+            body: '{}',
+          })
+        ).json()) as { total: number }
+      ).total;
       await expect.poll(() => rows.count()).toBe(Math.min(10, expected));
     }
     await page.screenshot({ path: path.join(SHOTS, 'list.png'), fullPage: true });
@@ -184,8 +243,17 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     await page.locator('[data-action="sign-out"]').click();
     await page.waitForURL(`${portal.url}/`);
     await page.locator('[data-action="open-sign-in"]').waitFor();
-    const publicMenu = screens.filter((s) => s.menu && s.permission === 'public').map((s) => s.id).sort();
-    expect((await page.locator('[data-region="menu"] [data-menu]').evaluateAll((links) => links.map((l) => l.getAttribute('data-menu')))).sort()).toEqual(publicMenu);
+    const publicMenu = screens
+      .filter((s) => s.menu && s.permission === 'public')
+      .map((s) => s.id)
+      .sort();
+    expect(
+      (
+        await page
+          .locator('[data-region="menu"] [data-menu]')
+          .evaluateAll((links) => links.map((l) => l.getAttribute('data-menu')))
+      ).sort(),
+    ).toEqual(publicMenu);
     expect(await page.evaluate(() => localStorage.getItem('portal.accessToken'))).toBeNull();
   });
 });

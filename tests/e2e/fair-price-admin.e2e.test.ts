@@ -10,7 +10,13 @@ import type { Browser, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/server/app.ts';
-import { browserTestsEnabled, launchBrowser, newPortalContext, startPortal, waitForScreen } from '../support/browser.ts';
+import {
+  browserTestsEnabled,
+  launchBrowser,
+  newPortalContext,
+  startPortal,
+  waitForScreen,
+} from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 
 const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
@@ -23,12 +29,20 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
   let portal: Awaited<ReturnType<typeof startPortal>>;
   /** Calls the API as a signed-in user (the setup the administrator does, and the password reset, which has no screen yet). */
   const api = async (method: string, url: string, token: string, body?: unknown) => {
-    const res = await fetch(`${portal.url}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${portal.url}${url}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     expect(res.status, `${method} ${url}`).toBe(200);
     return res.json() as Promise<Record<string, unknown>>;
   };
   const tokenOf = async (username: string, password: string): Promise<string> => {
-    const res = await fetch(`${portal.url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+    const res = await fetch(`${portal.url}/api/auth-payload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { token: string }).token;
   };
@@ -50,7 +64,15 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     browser = await launchBrowser();
     // The administrator appoints the supervisor (the one step that stays with the administrator).
     const admin = await tokenOf('admin', TEST_ADMIN_PASSWORD);
-    const supervisor = await api('POST', '/api/portal-user/create', admin, { username: 'fp-chief', firstName: 'Dilnoza', lastName: 'Karimova', isOuter: false, canLogin: true, roles: ['fair-price-admin'], regionId: REGION });
+    const supervisor = await api('POST', '/api/portal-user/create', admin, {
+      username: 'fp-chief',
+      firstName: 'Dilnoza',
+      lastName: 'Karimova',
+      isOuter: false,
+      canLogin: true,
+      roles: ['fair-price-admin'],
+      regionId: REGION,
+    });
     await api('POST', '/api/auth/set-password', admin, { userId: supervisor.id, password: PASSWORD });
   }, 120_000);
   afterAll(async () => {
@@ -93,7 +115,11 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     const form = page.locator('[data-screen="fair-price-user-new"]:not([data-state])');
     await form.waitFor();
     // The administrators' fields are not offered here.
-    expect(await form.locator('[data-field="/isOuter"] input[type=checkbox], [data-field="/canRegister"] input[type=checkbox]').count()).toBe(0);
+    expect(
+      await form
+        .locator('[data-field="/isOuter"] input[type=checkbox], [data-field="/canRegister"] input[type=checkbox]')
+        .count(),
+    ).toBe(0);
     await field('/username').locator('input').fill('fp-monitor-1');
     await field('/lastName').locator('input').fill('Rahimov');
     await field('/firstName').locator('input').fill('Aziz');
@@ -108,12 +134,16 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await phone.setViewportSize({ width: 360, height: 800 });
     await save(page);
     await waitForScreen(page, '[data-screen="fair-price-user-detail"]:not([data-state])');
-    await expect.poll(() => page.locator('[data-screen="fair-price-user-detail"]:not([data-state])').innerText()).toContain('fp-monitor-1');
+    await expect
+      .poll(() => page.locator('[data-screen="fair-price-user-detail"]:not([data-state])').innerText())
+      .toContain('fp-monitor-1');
 
     // The list at 360 px: the new monitor, and no one else (not the supervisor, not the administrator).
     await phone.goto(`${portal.url}/admin/fair-price-users`);
     await waitForScreen(phone, '[data-screen="fair-price-user-list"]:not([data-state])');
-    await expect.poll(() => phone.locator('[data-screen="fair-price-user-list"]:not([data-state])').innerText()).toContain('fp-monitor-1');
+    await expect
+      .poll(() => phone.locator('[data-screen="fair-price-user-list"]:not([data-state])').innerText())
+      .toContain('fp-monitor-1');
     const listText = await phone.locator('[data-screen="fair-price-user-list"]:not([data-state])').innerText();
     expect(listText).not.toContain('fp-chief');
     expect(listText).not.toMatch(/\badmin\b/);
@@ -124,7 +154,9 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await phone.screenshot({ path: path.join(SHOTS, 'fair-price-user-new-360.png'), fullPage: true });
 
     const list = await api('POST', '/api/portal-user/list-search', supervisorToken, { itemsPerPage: 10 });
-    const created = (list.list as Array<{ id: number; username: string; roles: string[]; regionId: number }>).find((u) => u.username === 'fp-monitor-1')!;
+    const created = (list.list as Array<{ id: number; username: string; roles: string[]; regionId: number }>).find(
+      (u) => u.username === 'fp-monitor-1',
+    )!;
     expect(created).toMatchObject({ roles: ['price-monitor'], regionId: REGION });
     // The password: the supervisor sets it on the monitor's page.
     await page.locator('[data-screen="fair-price-user-detail"] [data-action="set-password"]').click();
@@ -141,7 +173,11 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await signInAt(monitorPage, '/admin/fair-prices/new', 'fp-monitor-1', 'monitor-pass-1');
     await waitForScreen(monitorPage, '[data-screen="fair-price-new"]:not([data-state])');
     const product = monitorPage.locator('[data-field="/productId"] select');
-    await monitorPage.waitForFunction(() => [...(document.querySelector('[data-field="/productId"] select') as HTMLSelectElement | null)?.options ?? []].some((o) => o.text === 'Honey'));
+    await monitorPage.waitForFunction(() =>
+      [
+        ...((document.querySelector('[data-field="/productId"] select') as HTMLSelectElement | null)?.options ?? []),
+      ].some((o) => o.text === 'Honey'),
+    );
     const offered = await product.locator('option').allInnerTexts();
     expect(offered).toContain('Honey');
     expect(offered).not.toContain('Rice');
@@ -161,7 +197,10 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await monitorContext.close();
 
     // --- the public page names it (at 360 px, in Russian too)
-    for (const [locale, name] of [['en', 'Honey'], ['ru', 'Мёд']] as const) {
+    for (const [locale, name] of [
+      ['en', 'Honey'],
+      ['ru', 'Мёд'],
+    ] as const) {
       const publicContext = await newPortalContext(browser, locale, 360);
       const pub = await publicContext.newPage();
       await pub.goto(`${portal.url}/fair-price`);

@@ -43,12 +43,18 @@ describe.skipIf(!browserTestsEnabled())('live socket in Chromium across an acces
     const first = sessionOf();
     expect(first?.expiresAt).toBeDefined();
     // The first socket is ended at its token's expiry; a later one carries a token that expires later.
-    await expect.poll(() => (sessionOf()?.expiresAt ?? 0) > first!.expiresAt!, { timeout: 30_000, interval: 200 }).toBe(true);
+    await expect
+      .poll(() => (sessionOf()?.expiresAt ?? 0) > first!.expiresAt!, { timeout: 30_000, interval: 200 })
+      .toBe(true);
     await page.locator('[data-screen="messenger"][data-live="connected"]').waitFor();
 
     // Bob writes (with a fresh token of his own): Alice's list shows it without a reload.
     const fresh = await signIn(portal.app, 'bob', STOMP_PASSWORD);
-    const sent = await fetch(`${portal.url}/api/chat-message/sendMessage`, { method: 'POST', headers: { authorization: `Bearer ${fresh.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ receiverId: Number(alice.id), message: 'Yangi token bilan salom' }) });
+    const sent = await fetch(`${portal.url}/api/chat-message/sendMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fresh.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ receiverId: Number(alice.id), message: 'Yangi token bilan salom' }),
+    });
     expect(sent.status).toBe(200);
     await page.locator(`[data-row="user-${bob.id}"] [data-unread="1"]`).waitFor({ timeout: 20_000 });
   });

@@ -55,7 +55,10 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
 
     await a.locator('[data-tab="contacts"]').click();
     await a.locator(`[data-row="user-${bob.id}"]`).click();
-    await a.locator('[data-input="message"] textarea, textarea[data-input="message"]').first().fill('Salom, Bobur! Hisobot tayyormi?');
+    await a
+      .locator('[data-input="message"] textarea, textarea[data-input="message"]')
+      .first()
+      .fill('Salom, Bobur! Hisobot tayyormi?');
     await a.locator('[data-action="send"]').click();
     await a.locator('[data-region="messages"] [data-message]', { hasText: 'Hisobot tayyormi' }).waitFor();
 
@@ -103,12 +106,16 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
     expect(pdf.length).toBe(1536);
     await a.locator('[data-tab="contacts"]').click();
     await a.locator(`[data-row="user-${bob.id}"]`).click();
-    await a.locator('[data-input="file"]').setInputFiles({ name: 'hisobot-2026.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await a
+      .locator('[data-input="file"]')
+      .setInputFiles({ name: 'hisobot-2026.pdf', mimeType: 'application/pdf', buffer: pdf });
     await a.locator('[data-pending-file="hisobot-2026.pdf"][data-file-type="pdf"]').waitFor();
     await a.locator('textarea').first().fill('Hisobot ilova qilindi');
     await a.locator('[data-action="send"]').click();
 
-    const attachment = b.locator('[data-message]', { hasText: 'Hisobot ilova qilindi' }).locator('[data-file-type="pdf"]');
+    const attachment = b
+      .locator('[data-message]', { hasText: 'Hisobot ilova qilindi' })
+      .locator('[data-file-type="pdf"]');
     await attachment.waitFor();
     expect(await attachment.locator('[data-file-name]').textContent()).toBe('hisobot-2026.pdf');
     expect(await attachment.locator('[data-file-size]').textContent()).toBe('1.5 KB');
@@ -122,9 +129,20 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
   it('loads older messages as Bob scrolls up (infinite scroll) until the first one', async () => {
     const carol = await createStaff(portal.app, 'carol', ['employee'], { firstName: 'Kamola', lastName: 'Rahimova' });
     const auth = { authorization: `Bearer ${carol.token}`, 'content-type': 'application/json' };
-    const chatId = (await (await fetch(`${portal.url}/api/chat/create/${bob.id}`, { method: 'POST', headers: { authorization: auth.authorization } })).json()).chatId;
+    const chatId = (
+      await (
+        await fetch(`${portal.url}/api/chat/create/${bob.id}`, {
+          method: 'POST',
+          headers: { authorization: auth.authorization },
+        })
+      ).json()
+    ).chatId;
     for (let i = 1; i <= 70; i++) {
-      await fetch(`${portal.url}/api/chat-message/sendMessage`, { method: 'POST', headers: auth, body: JSON.stringify({ chatId, message: `eski xabar ${i}` }) });
+      await fetch(`${portal.url}/api/chat-message/sendMessage`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ chatId, message: `eski xabar ${i}` }),
+      });
     }
     const b = await signedIn('bob', 360);
     await b.locator(`[data-row="user-${carol.id}"]`).click();
@@ -133,7 +151,10 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
     expect(await oldest.count()).toBe(0);
     const area = b.locator('[data-region="messages"]');
     for (let i = 0; i < 10 && !(await oldest.count()); i++) {
-      await area.evaluate((el) => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); });
+      await area.evaluate((el) => {
+        el.scrollTop = 0;
+        el.dispatchEvent(new Event('scroll'));
+      });
       await b.waitForTimeout(300);
     }
     await oldest.waitFor();
@@ -169,7 +190,11 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
     // Bob sets his photo through the profile upload.
     const form = new FormData();
     form.set('file', new Blob([PNG], { type: 'image/png' }), 'bob.png');
-    const uploaded = await fetch(`${portal.url}/api/file-entity/save/employee-photo/for-profile`, { method: 'POST', headers: { authorization: `Bearer ${bob.token}` }, body: form });
+    const uploaded = await fetch(`${portal.url}/api/file-entity/save/employee-photo/for-profile`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bob.token}` },
+      body: form,
+    });
     expect(uploaded.status).toBe(200);
 
     const a = await signedIn('alice', 360);

@@ -30,7 +30,12 @@ function solidPng(r: number, g: number, b: number, size = 96): Buffer {
   ihdr.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3).map((_, i) => [r, g, b][i % 3]!)]);
   const raw = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', () => {
@@ -58,7 +63,9 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
     await tree.waitFor();
     // The committee is open: it and its 14 regional departments show.
     await expect.poll(() => tree.locator('[data-node]').count()).toBe(15);
-    await expect.poll(() => tree.locator('[role="treeitem"][aria-level="1"]').innerText()).toContain('Committee for Competition Development');
+    await expect
+      .poll(() => tree.locator('[role="treeitem"][aria-level="1"]').innerText())
+      .toContain('Committee for Competition Development');
     await expect.poll(() => tree.innerText()).toContain('Bukhara Region regional department');
     await page.screenshot({ path: `${SHOTS}/org-tree.png`, fullPage: true });
 
@@ -69,7 +76,9 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
     await page.locator('[data-screen="department-new"]').waitFor();
     expect(new URL(page.url()).search).toBe(`?parentId=${id}`);
     // The parent field shows the chosen unit by its name, not its number.
-    await expect.poll(() => page.locator('[data-field="/parentId"] input').inputValue()).toBe('Buxoro viloyati hududiy boshqarmasi');
+    await expect
+      .poll(() => page.locator('[data-field="/parentId"] input').inputValue())
+      .toBe('Buxoro viloyati hududiy boshqarmasi');
     await page.locator('[data-field="/nameLt"] input').fill('Yuridik bo‘lim');
     await page.locator('[data-field="/code"] input').fill('R1706-LAW');
     await page.locator('[data-field="/departmentTypeId"] select').selectOption('4');
@@ -84,13 +93,29 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
     await expect.poll(() => branch.innerText()).toContain('Yuridik bo‘lim');
   });
 
-  it('sets another user\'s password from the Users screen: a mismatch on its field, then the user signs in with it', async () => {
+  it("sets another user's password from the Users screen: a mismatch on its field, then the user signs in with it", async () => {
     const api = async (path: string, body: unknown, token?: string) => {
-      const res = await fetch(`${portal.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
-      return { status: res.status, body: await res.json() as Record<string, unknown> };
+      const res = await fetch(`${portal.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const admin = await api('/api/auth-payload', { username: 'admin', password: TEST_ADMIN_PASSWORD });
-    const user = await api('/api/portal-user/create', { username: 'new-clerk', firstName: 'Nodira', lastName: 'Tosheva', isOuter: false, canLogin: true, roles: ['employee'], regionId: 1 }, admin.body.token as string);
+    const user = await api(
+      '/api/portal-user/create',
+      {
+        username: 'new-clerk',
+        firstName: 'Nodira',
+        lastName: 'Tosheva',
+        isOuter: false,
+        canLogin: true,
+        roles: ['employee'],
+        regionId: 1,
+      },
+      admin.body.token as string,
+    );
     expect(user.status, JSON.stringify(user.body)).toBe(200);
     await page.goto(`${portal.url}/admin/users/${user.body.id}`);
     await page.locator('[data-screen="portal-user-detail"] [data-action="set-password"]').click();
@@ -98,14 +123,22 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
     await dialog.locator('[data-field="/password"] input').fill('clerk password 1');
     await dialog.locator('[data-field="/confirmPassword"] input').fill('clerk password 2');
     await dialog.locator('[data-action="send"]').click();
-    await expect.poll(() => dialog.locator('[data-field="/confirmPassword"]').innerText()).toContain('The passwords do not match');
+    await expect
+      .poll(() => dialog.locator('[data-field="/confirmPassword"]').innerText())
+      .toContain('The passwords do not match');
     await page.screenshot({ path: `${SHOTS}/org-set-password.png` });
     await dialog.locator('[data-field="/confirmPassword"] input').fill('clerk password 1');
     // The form's save lock (3 s) holds the second click until it has passed.
-    await expect.poll(async () => {
-      if (await dialog.count()) await dialog.locator('[data-action="send"]').click({ timeout: 1000 }).catch(() => undefined);
-      return dialog.count();
-    }).toBe(0);
+    await expect
+      .poll(async () => {
+        if (await dialog.count())
+          await dialog
+            .locator('[data-action="send"]')
+            .click({ timeout: 1000 })
+            .catch(() => undefined);
+        return dialog.count();
+      })
+      .toBe(0);
     expect((await api('/api/auth-payload', { username: 'new-clerk', password: 'clerk password 1' })).status).toBe(200);
   });
 
@@ -116,7 +149,9 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
     await expect.poll(() => profile.locator('[data-role="admin"]').count()).toBe(1);
     expect(await page.locator('header [data-avatar="image"], [data-user] [data-avatar="image"]').count()).toBe(0);
 
-    await profile.locator('[data-field="/avatar"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: solidPng(0, 120, 212) });
+    await profile
+      .locator('[data-field="/avatar"]')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: solidPng(0, 120, 212) });
     await page.locator('[data-user] [data-avatar="image"]').waitFor();
     await profile.locator('img').first().waitFor();
 
@@ -134,7 +169,11 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
     await field('oldPassword').locator('input').fill(TEST_ADMIN_PASSWORD);
     await profile.locator('[data-action="change-password"]').click();
     await expect.poll(() => field('oldPassword').locator('input').inputValue()).toBe('');
-    const signIn = await fetch(`${portal.url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'a new password 2' }) });
+    const signIn = await fetch(`${portal.url}/api/auth-payload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'a new password 2' }),
+    });
     expect(signIn.status).toBe(200);
   });
 });

@@ -32,8 +32,14 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     await portal?.close();
   });
 
-  const context = async (width: number, options: { javaScript?: boolean; locale?: string } = {}): Promise<BrowserContext> => {
-    const ctx = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: options.javaScript ?? true });
+  const context = async (
+    width: number,
+    options: { javaScript?: boolean; locale?: string } = {},
+  ): Promise<BrowserContext> => {
+    const ctx = await browser.newContext({
+      viewport: { width, height: 800 },
+      javaScriptEnabled: options.javaScript ?? true,
+    });
     if (options.locale) await ctx.addCookies([{ name: 'portal.locale', value: options.locale, url: portal.url }]);
     return ctx;
   };
@@ -48,12 +54,14 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     return errors;
   };
 
-  it('shows the page, its header and (on a wide screen) its menu without JavaScript, in the cookie\'s language', async () => {
+  it("shows the page, its header and (on a wide screen) its menu without JavaScript, in the cookie's language", async () => {
     const wide = await context(1280, { javaScript: false });
     const page = await wide.newPage();
     await page.goto(`${portal.url}/`);
     expect(await heading(page)).toBe(messages('uzCyrillic').page.home.main.title);
-    expect(await page.locator('header [data-action="menu"]').getAttribute('aria-label')).toBe(messages('uzCyrillic').app.menu);
+    expect(await page.locator('header [data-action="menu"]').getAttribute('aria-label')).toBe(
+      messages('uzCyrillic').app.menu,
+    );
     expect(await page.locator('[data-region="menu"]').isVisible()).toBe(true);
     expect(await page.locator('[data-card]').count()).toBeGreaterThan(3);
     await wide.close();
@@ -67,7 +75,9 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     expect(await mobile.title()).toContain(messages('ru').screen.murojaat.title);
     expect(await mobile.locator('html').getAttribute('lang')).toBe('ru');
     expect(await mobile.locator('[data-field="/content"] textarea').isVisible()).toBe(true);
-    const regions = JSON.parse(readFileSync(path.join(REPO_ROOT, 'schemas/_reference/region.json'), 'utf8')) as { items: Array<{ nameRu: string }> };
+    const regions = JSON.parse(readFileSync(path.join(REPO_ROOT, 'schemas/_reference/region.json'), 'utf8')) as {
+      items: Array<{ nameRu: string }>;
+    };
     expect(await mobile.locator('[data-field="/regionId"] option').allInnerTexts()).toContain(regions.items[0]!.nameRu);
     expect(await mobile.locator('main[data-region="main"]').getAttribute('inert')).toBe('');
     // A phone starts with the menu drawer closed.
@@ -75,7 +85,7 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     await phone.close();
   });
 
-  it('is taken over by the app without hydration errors; the language switch sets the next page\'s language', async () => {
+  it("is taken over by the app without hydration errors; the language switch sets the next page's language", async () => {
     const ctx = await context(1280);
     const page = await ctx.newPage();
     const errors = errorsOf(page);
@@ -103,9 +113,14 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     const cdp = await ctx.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     // The textarea as parsed, before any script ran.
-    await page.addInitScript(() => document.addEventListener('readystatechange', () => {
-      if (document.readyState === 'interactive') (window as unknown as { seen: Element | null }).seen = document.querySelector('[data-field="/content"] textarea');
-    }));
+    await page.addInitScript(() =>
+      document.addEventListener('readystatechange', () => {
+        if (document.readyState === 'interactive')
+          (window as unknown as { seen: Element | null }).seen = document.querySelector(
+            '[data-field="/content"] textarea',
+          );
+      }),
+    );
     await page.goto(`${portal.url}/murojaat`);
     await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('data-prerendered'));
     await expect.poll(() => page.locator('main[data-region="main"]').getAttribute('inert')).toBeNull();
@@ -127,7 +142,12 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
   });
 
   it('every prerendered route is adopted without a hydration error, on a desktop and on a (slow) phone', async () => {
-    const routes = Object.keys(JSON.parse(readFileSync(path.join(REPO_ROOT, 'dist/web/prerendered/routes.json'), 'utf8')) as Record<string, string>);
+    const routes = Object.keys(
+      JSON.parse(readFileSync(path.join(REPO_ROOT, 'dist/web/prerendered/routes.json'), 'utf8')) as Record<
+        string,
+        string
+      >,
+    );
     expect(routes.length).toBeGreaterThan(10);
     const problems: string[] = [];
     for (const width of [1280, 360]) {
@@ -138,9 +158,13 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
       // The phone's CPU as Lighthouse has it (4× slower): React adopts the screen in slices then.
       if (width === 360) await (await ctx.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
       // The screen's element as parsed, before any script ran: adopted, it is still the one shown.
-      await page.addInitScript(() => document.addEventListener('readystatechange', () => {
-        if (document.readyState === 'interactive') (window as unknown as { seen: Element | null }).seen = document.querySelector('main[data-region="main"] > *');
-      }));
+      await page.addInitScript(() =>
+        document.addEventListener('readystatechange', () => {
+          if (document.readyState === 'interactive')
+            (window as unknown as { seen: Element | null }).seen =
+              document.querySelector('main[data-region="main"] > *');
+        }),
+      );
       for (route of routes) {
         await page.goto(`${portal.url}${route}`);
         await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('data-prerendered'));
@@ -178,7 +202,7 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     await ctx.close();
   });
 
-  it('opens the phone menu once the app runs (the prerender\'s phone CSS is gone)', async () => {
+  it("opens the phone menu once the app runs (the prerender's phone CSS is gone)", async () => {
     const ctx = await context(360);
     const page = await ctx.newPage();
     await page.goto(`${portal.url}/`);
@@ -189,7 +213,7 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     await ctx.close();
   });
 
-  it('shows a signed-in browser nothing of the visitor\'s page (the app draws its own)', async () => {
+  it("shows a signed-in browser nothing of the visitor's page (the app draws its own)", async () => {
     for (const signedIn of [false, true]) {
       const ctx = await context(1280);
       if (signedIn) await ctx.addInitScript(() => localStorage.setItem('portal.accessToken', JSON.stringify('token')));

@@ -20,7 +20,8 @@ import { freePort } from '../support/browser.ts';
 import { appealInput, REFERENCE_PATTERN, submission } from '../support/public-samples.ts';
 
 const hasPostgres = inject('postgresUrl') !== null;
-if (!hasPostgres && process.env.REQUIRE_POSTGRES === '1') throw new Error('REQUIRE_POSTGRES=1 but PostgreSQL is unavailable');
+if (!hasPostgres && process.env.REQUIRE_POSTGRES === '1')
+  throw new Error('REQUIRE_POSTGRES=1 but PostgreSQL is unavailable');
 
 describe.skipIf(!hasPostgres)('public appeals across a SIGKILL (PostgreSQL)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -42,16 +43,26 @@ describe.skipIf(!hasPostgres)('public appeals across a SIGKILL (PostgreSQL)', ()
   const start = async (): Promise<ChildProcess> => {
     const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: 'crash-test-admin', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        ADMIN_PASSWORD: 'crash-test-admin',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     for (let i = 0; i < 600; i++) {
       if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}`);
       const ok = await new Promise<boolean>((resolve) => {
-        http.get({ host: '127.0.0.1', port, path: '/api/health' }, (res) => {
-          res.resume();
-          resolve(res.statusCode === 200);
-        }).on('error', () => resolve(false));
+        http
+          .get({ host: '127.0.0.1', port, path: '/api/health' }, (res) => {
+            res.resume();
+            resolve(res.statusCode === 200);
+          })
+          .on('error', () => resolve(false));
       });
       if (ok) return proc;
       await new Promise((r) => setTimeout(r, 100));
@@ -63,15 +74,25 @@ describe.skipIf(!hasPostgres)('public appeals across a SIGKILL (PostgreSQL)', ()
   const send = (key: string, i: number): Promise<{ status: number; body: { referenceNumber?: string } }> => {
     const { payload, headers } = submission(appealInput(i, { shortDescription: `crash ${key}` }));
     return new Promise((resolve, reject) => {
-      const req = http.request({
-        host: '127.0.0.1', port, method: 'POST', path: '/api/outer-cabinet/send-appeal', localAddress: `127.0.0.${2 + (i % 50)}`, agent: false,
-        headers: { ...headers, 'content-length': String(payload.length), 'idempotency-key': key },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/outer-cabinet/send-appeal',
+          localAddress: `127.0.0.${2 + (i % 50)}`,
+          agent: false,
+          headers: { ...headers, 'content-length': String(payload.length), 'idempotency-key': key },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }),
+          );
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -102,7 +123,9 @@ describe.skipIf(!hasPostgres)('public appeals across a SIGKILL (PostgreSQL)', ()
       }
     };
     await Promise.all(Array.from({ length: 6 }, worker));
-    await new Promise<void>((resolve) => (child!.exitCode !== null || child!.signalCode !== null ? resolve() : child!.once('exit', () => resolve())));
+    await new Promise<void>((resolve) =>
+      child!.exitCode !== null || child!.signalCode !== null ? resolve() : child!.once('exit', () => resolve()),
+    );
     expect(child.signalCode).toBe('SIGKILL');
     expect(acknowledged.size).toBeGreaterThanOrEqual(40);
     for (const ref of acknowledged.values()) expect(ref).toMatch(REFERENCE_PATTERN);
@@ -111,11 +134,14 @@ describe.skipIf(!hasPostgres)('public appeals across a SIGKILL (PostgreSQL)', ()
     const db = new pg.Client({ connectionString: database.url });
     await db.connect();
     try {
-      const stored = async () => (await db.query<{ description: string; n: number; reference: string | null }>(
-        `SELECT a.data->>'shortDescription' AS description, count(*)::int AS n, max(s.reference) AS reference
+      const stored = async () =>
+        (
+          await db.query<{ description: string; n: number; reference: string | null }>(
+            `SELECT a.data->>'shortDescription' AS description, count(*)::int AS n, max(s.reference) AS reference
          FROM e_appeal a LEFT JOIN public_submission s ON s.entity = 'appeal' AND s.record_id = a.id
          WHERE a.data->>'shortDescription' LIKE 'crash %' GROUP BY 1`,
-      )).rows;
+          )
+        ).rows;
       const rows = new Map((await stored()).map((r) => [r.description.slice('crash '.length), r]));
       for (const [key, reference] of acknowledged) {
         expect(rows.get(key), key).toMatchObject({ n: 1, reference });

@@ -16,8 +16,13 @@ import { browserTestsEnabled } from '../support/browser.ts';
 import { axeProblems, SHOTS, usePublicPortal } from '../support/public-browser.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
-const publicMenu = [...registry.screens.values()].filter((s) => s.menu && s.permission === 'public').sort((a, b) => a.menu!.order! - b.menu!.order!);
-const menuIds = (page: Page) => page.locator('[data-region="menu"] [data-menu]').evaluateAll((links) => links.map((l) => l.getAttribute('data-menu')));
+const publicMenu = [...registry.screens.values()]
+  .filter((s) => s.menu && s.permission === 'public')
+  .sort((a, b) => a.menu!.order! - b.menu!.order!);
+const menuIds = (page: Page) =>
+  page
+    .locator('[data-region="menu"] [data-menu]')
+    .evaluateAll((links) => links.map((l) => l.getAttribute('data-menu')));
 
 describe.skipIf(!browserTestsEnabled())('public services menu in Chromium', () => {
   const { open, portal: running } = usePublicPortal();
@@ -28,7 +33,12 @@ describe.skipIf(!browserTestsEnabled())('public services menu in Chromium', () =
     await page.locator('[data-region="menu"] [data-menu="home"]').waitFor();
     expect(await menuIds(page)).toEqual(publicMenu.map((s) => s.id));
     const sections = await page.locator('[data-region="menu"] [data-section]').allInnerTexts();
-    expect(sections.map((t) => t.toLowerCase())).toEqual(['appeals and tracking', 'court', 'prices and products', 'information']);
+    expect(sections.map((t) => t.toLowerCase())).toEqual([
+      'appeals and tracking',
+      'court',
+      'prices and products',
+      'information',
+    ]);
     expect(await page.locator('[data-region="menu"] [data-menu="home"]').getAttribute('aria-current')).toBe('page');
     await page.screenshot({ path: path.join(SHOTS, 'public-menu-1280.png') });
 
@@ -55,7 +65,12 @@ describe.skipIf(!browserTestsEnabled())('public services menu in Chromium', () =
   it('speaks the chosen language', async () => {
     const page = await open('/', 1280, 'ru');
     await page.locator('[data-region="menu"] [data-menu="court-table"]').waitFor();
-    expect(await page.locator('[data-region="menu"] [data-section]').allTextContents()).toEqual(['Обращения и отслеживание', 'Суд', 'Цены и товары', 'Информация']);
+    expect(await page.locator('[data-region="menu"] [data-section]').allTextContents()).toEqual([
+      'Обращения и отслеживание',
+      'Суд',
+      'Цены и товары',
+      'Информация',
+    ]);
     expect(await page.locator('[data-menu="court-table"]').innerText()).toBe('График судебных заседаний');
     await page.context().close();
   });
@@ -85,7 +100,9 @@ describe.skipIf(!browserTestsEnabled())('public services menu in Chromium', () =
     await page.locator('[data-screen="court-table"]').first().waitFor();
     expect(new URL(page.url()).pathname).toBe('/court-table');
     await expect.poll(() => page.locator('[data-region="menu"]').count()).toBe(0);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+    ).toBe(true);
 
     // The dimmed page behind the drawer closes it too.
     await button.click();

@@ -34,7 +34,12 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
     portal = await startPortal();
     const { token } = await signIn(portal.app);
     const create = async (url: string, payload: unknown) => {
-      const res = await portal.app.inject({ method: 'POST', url, payload: payload as never, headers: { authorization: `Bearer ${token}` } });
+      const res = await portal.app.inject({
+        method: 'POST',
+        url,
+        payload: payload as never,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.statusCode, res.body).toBe(200);
     };
     await create('/api/compliance-case/create', caseInput(0));
@@ -67,14 +72,37 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
   const axe = async (page: Page): Promise<string[]> => {
     await page.locator('#root:not([aria-hidden])').waitFor();
     // Colours are judged at rest: no button mid-transition, none locked right after a click.
-    await page.waitForFunction(() => document.getAnimations().length === 0 && !document.querySelector('button[disabled][data-action="search"]'));
+    await page.waitForFunction(
+      () => document.getAnimations().length === 0 && !document.querySelector('button[disabled][data-action="search"]'),
+    );
     // Evaluated by the driver: the page's Content-Security-Policy refuses an inline <script> it has no hash for.
     await page.evaluate(AXE);
-    const result = await page.evaluate(async () => (window as unknown as { axe: { run(ctx: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run({ exclude: [['[data-tabster-dummy]']] }));
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    const result = await page.evaluate(async () =>
+      (
+        window as unknown as {
+          axe: {
+            run(
+              ctx: unknown,
+            ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+          };
+        }
+      ).axe.run({ exclude: [['[data-tabster-dummy]']] }),
+    );
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      );
   };
   const noSidewaysScroll = async (page: Page) => {
-    const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+    const { scroll, width } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+    }));
     expect(scroll).toBeLessThanOrEqual(width + 1);
   };
   const fieldInput = (page: Page, pointer: string) => page.locator(`[data-field="${pointer}"] input`).first();
@@ -124,7 +152,9 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
         await page.locator('[data-field="/shortDescription"]').getByText('Mandatory field').waitFor();
         expect(await axe(page)).toEqual([]);
         await fillForm(page, appealSchema, appealInput(width, { phone, files: undefined }));
-        await page.locator('[data-field="/files"] input[type=file]').setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: PNG });
+        await page
+          .locator('[data-field="/files"] input[type=file]')
+          .setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: PNG });
         await page.locator('[data-field="/files"] [data-file]').waitFor();
         await noSidewaysScroll(page);
         await page.locator('[data-action="save"]').click();
@@ -135,7 +165,9 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
         expect(reference).toMatch(REFERENCE_PATTERN);
         // Stored with its attachment, linked to it.
         const { rows } = await portal.app.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM public_submission s JOIN file_entity f ON f.kind = 'appeal' AND f.record_id = s.record_id WHERE s.reference = $1 AND f.name = 'receipt.png'`, [reference]);
+          `SELECT count(*)::int AS n FROM public_submission s JOIN file_entity f ON f.kind = 'appeal' AND f.record_id = s.record_id WHERE s.reference = $1 AND f.name = 'receipt.png'`,
+          [reference],
+        );
         expect(rows[0]!.n).toBe(1);
       });
 
@@ -159,7 +191,8 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
       it('/online-kuzatuv: asks for a correct case number, then shows the case — by keyboard only', async () => {
         await visit(page, '/online-kuzatuv', 'online-kuzatuv');
         const input = fieldInput(page, '/caseNumber');
-        for (let i = 0; i < 40 && !(await input.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+        for (let i = 0; i < 40 && !(await input.evaluate((el) => el === document.activeElement)); i++)
+          await page.keyboard.press('Tab');
         expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
         await page.keyboard.type('1405100');
         await page.keyboard.press('Enter');
@@ -206,7 +239,10 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
         // Sixteen region tabs; on a phone they are a drop-down.
         await page.locator('[data-tab="14"]').waitFor({ state: 'attached' });
         expect(await page.locator('[data-tab]').count()).toBe(16);
-        const chooseRegion = async (id: string) => (width === 360 ? page.locator('select[data-region="tabs"]').selectOption(id) : page.locator(`[data-tab="${id}"]`).click());
+        const chooseRegion = async (id: string) =>
+          width === 360
+            ? page.locator('select[data-region="tabs"]').selectOption(id)
+            : page.locator(`[data-tab="${id}"]`).click();
         await page.locator('[data-action="search"]').click();
         await page.locator('[data-field="/from"]').getByText('Mandatory field').waitFor();
         await fieldInput(page, '/from').fill('25.11.2026');

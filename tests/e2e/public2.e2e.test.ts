@@ -24,7 +24,9 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
       // Keyboard: focus the market-type select and pick the next market type.
       await page.focus('[data-filter="marketTypeId"]');
       await page.keyboard.press('ArrowDown');
-      await expect.poll(() => page.locator('[data-panel="prices"] [data-row="0"] [data-cell="minPrice"]').innerText()).not.toBe(firstBefore);
+      await expect
+        .poll(() => page.locator('[data-panel="prices"] [data-row="0"] [data-cell="minPrice"]').innerText())
+        .not.toBe(firstBefore);
       await page.waitForSelector('[data-panel="trend"] [data-chart="line"] svg');
       await noOverflow(page);
       expect(await axeProblems(page)).toEqual([]);
@@ -37,10 +39,12 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
       expect(await page.locator('[data-panel="average"] [data-row]').count()).toBe(8);
       await page.selectOption('[data-filter="regionId"]', '9');
       // Between the old list and the new one the panel may be empty for a moment; wait for a non-empty list in Samarqand.
-      await expect.poll(async () => {
-        const addresses = await page.locator('[data-panel="stations"] [data-cell="address"]').allInnerTexts();
-        return addresses.length > 0 && addresses.every((a) => a.startsWith('Samarqand'));
-      }).toBe(true);
+      await expect
+        .poll(async () => {
+          const addresses = await page.locator('[data-panel="stations"] [data-cell="address"]').allInnerTexts();
+          return addresses.length > 0 && addresses.every((a) => a.startsWith('Samarqand'));
+        })
+        .toBe(true);
       expect(await page.locator('[data-panel="stations"] [data-row]').count()).toBeGreaterThan(0);
       await page.selectOption('[data-filter="bucket"]', 'day');
       await page.waitForSelector('[data-panel="trend"] [data-chart="line"] svg');
@@ -54,11 +58,21 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
       await page.click('[data-tab="barcode"]');
       await page.fill('[data-field="/barcode"] input', '4780001230018');
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.locator('[data-result-field="/name"]').first().innerText().catch(() => '')).toContain('600 g');
+      await expect
+        .poll(() =>
+          page
+            .locator('[data-result-field="/name"]')
+            .first()
+            .innerText()
+            .catch(() => ''),
+        )
+        .toContain('600 g');
       await page.click('[data-tab="mxik"]');
       await page.fill('[data-field="/mxikCode"] input', '99999999999999999');
       await page.click('[data-action="search"]');
-      await expect.poll(() => page.locator('[data-region="result"]').innerText()).toContain('not registered in the national classifier');
+      await expect
+        .poll(() => page.locator('[data-region="result"]').innerText())
+        .toContain('not registered in the national classifier');
       await page.fill('[data-field="/mxikCode"] input', '123');
       await page.click('[data-action="search"]');
       await expect.poll(() => page.locator('[data-field="/mxikCode"]').innerText()).toMatch(/\S/);
@@ -72,7 +86,14 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
       const page = await open('/visit-stats', width);
       await page.waitForSelector('[data-panel="days"] [data-chart="bar"] svg');
       await page.fill('[data-filter="month"]', '2020-01');
-      await expect.poll(() => page.locator('[data-panel="days"] [data-state="empty"]').innerText().catch(() => '')).toContain('No data for the selected month');
+      await expect
+        .poll(() =>
+          page
+            .locator('[data-panel="days"] [data-state="empty"]')
+            .innerText()
+            .catch(() => ''),
+        )
+        .toContain('No data for the selected month');
       expect(await page.locator('[data-action="back"]').count()).toBe(1);
       await noOverflow(page);
       expect(await axeProblems(page)).toEqual([]);
@@ -101,7 +122,12 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
     it(`/faq at ${width} px: the four categories`, async () => {
       const page = await open('/faq', width);
       await page.waitForSelector('[data-heading]');
-      expect(await page.locator('[data-heading]').allInnerTexts()).toEqual(['Social and financial', 'Advertising', 'Trade and tourism', 'Housing and utilities']);
+      expect(await page.locator('[data-heading]').allInnerTexts()).toEqual([
+        'Social and financial',
+        'Advertising',
+        'Trade and tourism',
+        'Housing and utilities',
+      ]);
       expect(await page.locator('[data-screen="faq"]').innerText()).toContain('14 days');
       await noOverflow(page);
       expect(await axeProblems(page)).toEqual([]);
@@ -131,13 +157,20 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
   }
 
   it('counts one visit per browser session', async () => {
-    const before = (await running().app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits as number;
+    const before = (await running().app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json()
+      .visits as number;
     const page = await open('/fair-price', 1280);
     await page.waitForSelector('[data-screen]');
-    await expect.poll(async () => (await running().app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits).toBe(before + 1);
+    await expect
+      .poll(
+        async () => (await running().app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits,
+      )
+      .toBe(before + 1);
     await page.goto(`${running().url}/visit-stats`);
     await page.waitForSelector('[data-panel="days"] svg');
-    expect((await running().app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits).toBe(before + 1);
+    expect((await running().app.inject({ method: 'GET', url: '/api/visit/current-date-stats' })).json().visits).toBe(
+      before + 1,
+    );
     await page.context().close();
   });
 
@@ -159,7 +192,9 @@ describe.skipIf(!browserTestsEnabled())('public pages (prices, lookups, visitors
         await page.waitForSelector('[data-chart] svg');
         expect(await page.locator('h1').innerText()).not.toMatch(/^screen\./);
         await page.screenshot({ path: path.join(SHOTS, `${route.slice(1)}-${locale}-360.png`), fullPage: false });
-        await page.locator('[data-panel="trend"]').screenshot({ path: path.join(SHOTS, `${route.slice(1)}-${locale}-360-chart.png`) });
+        await page
+          .locator('[data-panel="trend"]')
+          .screenshot({ path: path.join(SHOTS, `${route.slice(1)}-${locale}-360-chart.png`) });
         await page.context().close();
       }
     }

@@ -35,12 +35,18 @@ describe.skipIf(!browserTestsEnabled())('registration in Chromium', () => {
 
   /** The code of the newest message to this recipient, as the outbox holds it. */
   const lastCode = async (recipient: string): Promise<string> => {
-    const { rows } = await portal.app.db.query<{ body: string; status: string }>('SELECT body, status FROM outbox WHERE recipient = $1 ORDER BY id DESC LIMIT 1', [recipient]);
+    const { rows } = await portal.app.db.query<{ body: string; status: string }>(
+      'SELECT body, status FROM outbox WHERE recipient = $1 ORDER BY id DESC LIMIT 1',
+      [recipient],
+    );
     expect(rows[0]?.status).toBe('undeliverable');
     return /\b(\d{6})\b/.exec(rows[0]!.body)![1]!;
   };
   const input = (pointer: string) => page.locator(`[data-field="${pointer}"] input`);
-  const step = (id: string) => page.locator(`[data-screen="register"][data-step="${id}"], [data-screen="forgot-password"][data-step="${id}"]`).waitFor();
+  const step = (id: string) =>
+    page
+      .locator(`[data-screen="register"][data-step="${id}"], [data-screen="forgot-password"][data-step="${id}"]`)
+      .waitFor();
   const next = () => page.locator('[data-action="next"]').click();
   /** The strength meter under the password field: its state and its words. */
   const meter = () => page.locator('[data-field="/password"] [data-password-meter]');
@@ -81,7 +87,10 @@ describe.skipIf(!browserTestsEnabled())('registration in Chromium', () => {
     await expect.poll(() => page.locator('[data-field="/username"]').innerText()).not.toContain('already used');
     await input('/token').fill('000000');
     await next();
-    await page.locator('[data-field="/token"]').getByText(/Wrong code|Too many/).waitFor();
+    await page
+      .locator('[data-field="/token"]')
+      .getByText(/Wrong code|Too many/)
+      .waitFor();
     await input('/token').fill(await lastCode('998905551234'));
     await next();
     expect(estimatorLoaded()).toBe(false);
@@ -90,7 +99,9 @@ describe.skipIf(!browserTestsEnabled())('registration in Chromium', () => {
     await input('/firstName').fill('Jasur');
     await input('/passport').fill('AC1234567');
     expect(await reason().innerText()).toMatch(/At least 12 characters/);
-    expect(await page.locator('[data-field="/password"] [role="meter"]').getAttribute('aria-label')).toBe('Password strength');
+    expect(await page.locator('[data-field="/password"] [role="meter"]').getAttribute('aria-label')).toBe(
+      'Password strength',
+    );
     await typePassword('12345678', 'Password strength: Very weak. At least 12 characters (now 8)');
     await typePassword('123456789', /At least 12 characters \(now 9\)/);
     // The username chosen two steps back is known to the meter.
@@ -102,7 +113,11 @@ describe.skipIf(!browserTestsEnabled())('registration in Chromium', () => {
     // The server says the same when the form is sent anyway, on the field; nothing is created.
     await input('/confirmPassword').fill('password1234');
     await next();
-    await page.locator('[data-field="/password"]').getByText('Too easy to guess: it is similar to a commonly used password').first().waitFor();
+    await page
+      .locator('[data-field="/password"]')
+      .getByText('Too easy to guess: it is similar to a commonly used password')
+      .first()
+      .waitFor();
     await typePassword('my first password', /^Password strength: (Strong|Very strong)\. The password meets the rules$/);
     expect(await meter().getAttribute('data-acceptable')).toBe('true');
     await input('/confirmPassword').fill('my first passwort');
@@ -113,7 +128,9 @@ describe.skipIf(!browserTestsEnabled())('registration in Chromium', () => {
     await next();
     await page.locator('[data-user="new.citizen"]').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
-    const user = await portal.app.db.query<{ data: { isOuter: boolean; roles: string[]; phone: string } }>(`SELECT data FROM ${portal.app.tables.get(portal.app.definitions.access!.userEntity)!.table} WHERE data->>'username' = 'new.citizen'`);
+    const user = await portal.app.db.query<{ data: { isOuter: boolean; roles: string[]; phone: string } }>(
+      `SELECT data FROM ${portal.app.tables.get(portal.app.definitions.access!.userEntity)!.table} WHERE data->>'username' = 'new.citizen'`,
+    );
     expect(user.rows[0]!.data).toMatchObject({ isOuter: true, roles: ['citizen'], phone: PHONE });
   });
 

@@ -13,7 +13,11 @@ import { REPO_ROOT } from '../../src/server/app.ts';
 import { browserTestsEnabled } from '../support/browser.ts';
 import { axeProblems, noOverflow, SHOTS, usePublicPortal } from '../support/public-browser.ts';
 
-const seed = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'schemas/survey/seed.json'), 'utf8')) as { records: Array<{ title: string; kind: string; questions: Array<{ options?: Array<{ correct?: boolean }> }> }> }).records;
+const seed = (
+  JSON.parse(readFileSync(path.join(REPO_ROOT, 'schemas/survey/seed.json'), 'utf8')) as {
+    records: Array<{ title: string; kind: string; questions: Array<{ options?: Array<{ correct?: boolean }> }> }>;
+  }
+).records;
 
 describe.skipIf(!browserTestsEnabled())('tests and surveys in Chromium', () => {
   const { open, portal: running } = usePublicPortal();
@@ -53,7 +57,10 @@ describe.skipIf(!browserTestsEnabled())('tests and surveys in Chromium', () => {
       else await field.getByRole('radio').nth(right[0]!).check();
     }
     await page.locator('[data-action="submit"]').click();
-    await page.locator('[data-field="/q1"] [role="alert"], [data-field="/q1"] .fui-Field__validationMessage').first().waitFor();
+    await page
+      .locator('[data-field="/q1"] [role="alert"], [data-field="/q1"] .fui-Field__validationMessage')
+      .first()
+      .waitFor();
     expect(await page.locator('[data-region="outcome"]').count()).toBe(0);
     await noOverflow(page);
     expect(await axeProblems(page)).toEqual([]);
@@ -96,9 +103,15 @@ describe.skipIf(!browserTestsEnabled())('tests and surveys in Chromium', () => {
     await page.locator('[data-state="answered"]').waitFor();
     await page.locator('[data-region="results"] [data-total]').waitFor();
     expect(await page.locator('[data-region="results"] [data-total]').getAttribute('data-total')).toBe('1');
-    expect(await page.locator('[data-question="q1"] [data-option="3"] [data-count]').getAttribute('data-count')).toBe('1');
-    expect(await page.locator('[data-question="q2"] [data-option="2"] [data-count]').getAttribute('data-count')).toBe('1');
-    expect(await page.locator('[data-question="q2"] [data-option="1"] [data-count]').getAttribute('data-count')).toBe('0');
+    expect(await page.locator('[data-question="q1"] [data-option="3"] [data-count]').getAttribute('data-count')).toBe(
+      '1',
+    );
+    expect(await page.locator('[data-question="q2"] [data-option="2"] [data-count]').getAttribute('data-count')).toBe(
+      '1',
+    );
+    expect(await page.locator('[data-question="q2"] [data-option="1"] [data-count]').getAttribute('data-count')).toBe(
+      '0',
+    );
     await noOverflow(page);
     expect(await axeProblems(page)).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, 'surveys-survey-results-360.png'), fullPage: true });

@@ -38,21 +38,38 @@ describe.skipIf(!browserTestsEnabled())('a pharmacy appeal through its status ma
 
     const executor = await openAs('flow-executor', id);
     // The executor is shown by name on the record page, not as a user id.
-    await expect.poll(() => executor.locator('[data-field="/executorId"] input').first().inputValue()).toBe('executor Flow');
+    await expect
+      .poll(() => executor.locator('[data-field="/executorId"] input').first().inputValue())
+      .toBe('executor Flow');
     expect(await offered(executor)).toEqual(['EXTEND_DEADLINE', 'FINISH', 'SEND_TO_COURT']);
-    await perform(executor, 'EXTEND_DEADLINE', 'TIME_EXTENDED', { newDeadline: '2030-05-17', reason: 'Waiting for the pharmacy’s documents' });
+    await perform(executor, 'EXTEND_DEADLINE', 'TIME_EXTENDED', {
+      newDeadline: '2030-05-17',
+      reason: 'Waiting for the pharmacy’s documents',
+    });
     await perform(executor, 'PROCESS', 'PROCCESS');
     await perform(executor, 'FINISH', 'FINISHED');
     expect(await offered(executor)).toEqual([]);
 
     await executor.locator('[data-tab="transitions"]').click();
     await executor.locator('[data-region="transition-history"]').waitFor();
-    const path = await executor.locator('[data-region="transition-history"] [data-transition]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-transition')}>${e.getAttribute('data-to')}`));
-    expect(path).toEqual(['ASSIGN_TO_REGION>SEND_TO_REGION', 'CONFIRM>BEING_SEEN', 'ASSIGN_EXECUTOR>PROCCESS', 'EXTEND_DEADLINE>TIME_EXTENDED', 'PROCESS>PROCCESS', 'FINISH>FINISHED']);
+    const path = await executor
+      .locator('[data-region="transition-history"] [data-transition]')
+      .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-transition')}>${e.getAttribute('data-to')}`));
+    expect(path).toEqual([
+      'ASSIGN_TO_REGION>SEND_TO_REGION',
+      'CONFIRM>BEING_SEEN',
+      'ASSIGN_EXECUTOR>PROCCESS',
+      'EXTEND_DEADLINE>TIME_EXTENDED',
+      'PROCESS>PROCCESS',
+      'FINISH>FINISHED',
+    ]);
     expect(await executor.locator('[data-region="transition-history"]').innerText()).toContain('Deadline extended');
 
     const history = await api('GET', `/api${def.manifest.base}/history/${id}`);
-    expect((history.list as Array<{ actor: string }>).map((h) => h.actor)).toEqual([...Array(3).fill(String(headId)), ...Array(3).fill(String(executorId))]);
+    expect((history.list as Array<{ actor: string }>).map((h) => h.actor)).toEqual([
+      ...Array(3).fill(String(headId)),
+      ...Array(3).fill(String(executorId)),
+    ]);
     await executor.context().close();
   });
 });

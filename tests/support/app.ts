@@ -9,8 +9,17 @@ import { createTestDatabase } from './databases.ts';
 export const TEST_ADMIN_PASSWORD = 'test-admin-password';
 
 /** Signs in through the API and returns the reply (token, refreshToken, id, permissions…). */
-export async function signIn(app: FastifyInstance, username = 'admin', password = TEST_ADMIN_PASSWORD): Promise<{ token: string; refreshToken: string; id: number; permissions: string[] }> {
-  const res = await app.inject({ method: 'POST', url: '/api/auth-payload', payload: { username, password }, headers: { authorization: '' } });
+export async function signIn(
+  app: FastifyInstance,
+  username = 'admin',
+  password = TEST_ADMIN_PASSWORD,
+): Promise<{ token: string; refreshToken: string; id: number; permissions: string[] }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth-payload',
+    payload: { username, password },
+    headers: { authorization: '' },
+  });
   if (res.statusCode !== 200) throw new Error(`sign-in of ${username} failed: ${res.statusCode} ${res.body}`);
   return res.json();
 }
@@ -40,10 +49,19 @@ function injectAsAdmin(app: FastifyInstance, token: string): void {
 }
 
 /** An app on PGlite (in memory) or on a fresh database of the test PostgreSQL cluster, signed in as admin. */
-export async function startTestApp(backend: 'pglite' | 'postgres', options: BuildAppOptions = {}): Promise<{ app: FastifyInstance; adminId: number; close(): Promise<void> }> {
+export async function startTestApp(
+  backend: 'pglite' | 'postgres',
+  options: BuildAppOptions = {},
+): Promise<{ app: FastifyInstance; adminId: number; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const database = backend === 'postgres' ? await createTestDatabase() : undefined;
-  const app = await buildApp({ dataDir, inMemory: backend === 'pglite', databaseUrl: database?.url, adminPassword: TEST_ADMIN_PASSWORD, ...options });
+  const app = await buildApp({
+    dataDir,
+    inMemory: backend === 'pglite',
+    databaseUrl: database?.url,
+    adminPassword: TEST_ADMIN_PASSWORD,
+    ...options,
+  });
   await app.ready();
   const session = await signIn(app);
   injectAsAdmin(app, session.token);
@@ -70,19 +88,36 @@ export function createCaller(app: FastifyInstance) {
  * Creates `count` records through the API, ten at a time. Generated values of unique fields
  * (short codes) can clash; such a record is drawn again with another seed.
  */
-export async function createRecords(app: FastifyInstance, base: string, count: number, make: (seed: number) => Record<string, unknown>, firstSeed: number): Promise<Array<Record<string, unknown> & { id: number }>> {
+export async function createRecords(
+  app: FastifyInstance,
+  base: string,
+  count: number,
+  make: (seed: number) => Record<string, unknown>,
+  firstSeed: number,
+): Promise<Array<Record<string, unknown> & { id: number }>> {
   const created: Array<Record<string, unknown> & { id: number }> = [];
   const one = async (seed: number): Promise<Record<string, unknown> & { id: number }> => {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const res = await app.inject({ method: 'POST', url: `${base}/create`, payload: make(seed + attempt * 1_000_003), headers: { 'accept-language': 'en' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `${base}/create`,
+        payload: make(seed + attempt * 1_000_003),
+        headers: { 'accept-language': 'en' },
+      });
       if (res.statusCode === 200) return res.json();
-      const clash = res.statusCode === 400 && Object.values((res.json() as { fieldErrors?: Record<string, string> }).fieldErrors ?? {}).some((m) => m.endsWith('already registered'));
+      const clash =
+        res.statusCode === 400 &&
+        Object.values((res.json() as { fieldErrors?: Record<string, string> }).fieldErrors ?? {}).some((m) =>
+          m.endsWith('already registered'),
+        );
       if (!clash) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
     }
     throw new Error('create kept clashing on unique fields');
   };
   for (let i = 0; i < count; i += 10) {
-    created.push(...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => one(firstSeed + i + j)))));
+    created.push(
+      ...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => one(firstSeed + i + j)))),
+    );
   }
   return created;
 }

@@ -31,7 +31,16 @@ export function browserTestsEnabled(): boolean {
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -63,7 +72,9 @@ export function freePort(): Promise<number> {
  * The whole portal on a loopback port (free, or `port`), in-memory database. `options` go to
  * buildApp — e.g. trusted CAs or a OneID registration whose redirect URI names `port`.
  */
-export async function startPortal(options: BuildAppOptions & { port?: number } = {}): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+export async function startPortal(
+  options: BuildAppOptions & { port?: number } = {},
+): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   const { port: wanted = 0, ...buildOptions } = options;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const app = await buildApp({ dataDir, inMemory: true, adminPassword: TEST_ADMIN_PASSWORD, ...buildOptions });
@@ -88,10 +99,25 @@ export async function waitForScreen(page: Page, selector: string, timeout = 30_0
   try {
     await page.locator(selector).waitFor({ timeout });
   } catch (error) {
-    const main = await page.locator('main').first().innerText({ timeout: 1_000 }).catch(() => '(no main region)');
-    const alerts = await page.locator('[role="alert"], [data-toast], .fui-Toast').allInnerTexts().catch(() => []);
-    const states = await page.locator('[data-state]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-screen') ?? e.tagName}:${e.getAttribute('data-state')}`)).catch(() => []);
-    throw new Error(`${selector} did not show at ${page.url()}; states ${JSON.stringify(states)}; alerts ${JSON.stringify(alerts)}; main: ${main.slice(0, 600)}`, { cause: error });
+    const main = await page
+      .locator('main')
+      .first()
+      .innerText({ timeout: 1_000 })
+      .catch(() => '(no main region)');
+    const alerts = await page
+      .locator('[role="alert"], [data-toast], .fui-Toast')
+      .allInnerTexts()
+      .catch(() => []);
+    const states = await page
+      .locator('[data-state]')
+      .evaluateAll((els) =>
+        els.map((e) => `${e.getAttribute('data-screen') ?? e.tagName}:${e.getAttribute('data-state')}`),
+      )
+      .catch(() => []);
+    throw new Error(
+      `${selector} did not show at ${page.url()}; states ${JSON.stringify(states)}; alerts ${JSON.stringify(alerts)}; main: ${main.slice(0, 600)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -103,12 +129,20 @@ export async function waitForScreen(page: Page, selector: string, timeout = 30_0
  */
 export function portalApi(url: string) {
   const tokenOf = async (username: string, password: string): Promise<string> => {
-    const res = await fetch(`${url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+    const res = await fetch(`${url}/api/auth-payload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
     if (!res.ok) throw new Error(`sign-in of ${username}: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { token: string }).token;
   };
   const api = async (token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await res.json()) as Record<string, unknown>;
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;

@@ -34,8 +34,10 @@ export function createEditRulesModel(rules: EditRules, machine: MachineDefinitio
     const state = machine?.states[status];
     return Boolean(state && (state.type === 'final' || !Object.keys(state.on ?? {}).length));
   };
-  const setFor = (status: string): RuleSet | undefined => rules.states[status] ?? (final(status) ? undefined : rules.states['*']);
-  const fieldsOf = (list: string[]): string[] => list.flatMap((f) => (f.startsWith('@') ? rules.fieldSets![f.slice(1)]! : [f]));
+  const setFor = (status: string): RuleSet | undefined =>
+    rules.states[status] ?? (final(status) ? undefined : rules.states['*']);
+  const fieldsOf = (list: string[]): string[] =>
+    list.flatMap((f) => (f.startsWith('@') ? rules.fieldSets![f.slice(1)]! : [f]));
   const fitsWho = (who: string, user: ModelUser, row: ModelRow): boolean => {
     if (who === 'any') return true;
     if (user.id === null) return false;
@@ -46,14 +48,18 @@ export function createEditRulesModel(rules: EditRules, machine: MachineDefinitio
     if (who.startsWith('role:')) return user.role === who.slice(5);
     if (who.startsWith('assigned:')) {
       const value = at(row.data, who.slice(9));
-      return (Array.isArray(value) ? value : [value]).some((v) => v !== undefined && v !== null && String(v) === user.id);
+      return (Array.isArray(value) ? value : [value]).some(
+        (v) => v !== undefined && v !== null && String(v) === user.id,
+      );
     }
     throw new Error(`unknown who ${who}`);
   };
   const inside = (pointer: string, field: string): boolean => pointer === field || pointer.startsWith(`${field}/`);
   const fitting = (user: ModelUser, row: ModelRow) => {
     const set = setFor(row.status);
-    return set && set.update !== 'none' ? set.update.filter((r) => asList(r.who).some((w) => fitsWho(w, user, row))) : [];
+    return set && set.update !== 'none'
+      ? set.update.filter((r) => asList(r.who).some((w) => fitsWho(w, user, row)))
+      : [];
   };
 
   return {
@@ -73,10 +79,16 @@ export function createEditRulesModel(rules: EditRules, machine: MachineDefinitio
       return Boolean(set?.delete && set.delete !== 'none' && asList(set.delete).some((w) => fitsWho(w, user, row)));
     },
     /** The `assigned:` fields the rules name (a user may be the one they name). */
-    assignedFields: [...new Set(Object.values(rules.states).flatMap((s) => [
-      ...(s.update === 'none' ? [] : s.update.flatMap((r) => asList(r.who))),
-      ...(s.delete && s.delete !== 'none' ? asList(s.delete) : []),
-    ]))].filter((w) => w.startsWith('assigned:')).map((w) => w.slice(9)),
+    assignedFields: [
+      ...new Set(
+        Object.values(rules.states).flatMap((s) => [
+          ...(s.update === 'none' ? [] : s.update.flatMap((r) => asList(r.who))),
+          ...(s.delete && s.delete !== 'none' ? asList(s.delete) : []),
+        ]),
+      ),
+    ]
+      .filter((w) => w.startsWith('assigned:'))
+      .map((w) => w.slice(9)),
   };
 }
 
@@ -86,20 +98,28 @@ export function createEditRulesModel(rules: EditRules, machine: MachineDefinitio
  * property).
  */
 export function changedLeaves(before: unknown, after: unknown, prefix = ''): string[] {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   const same = (a: unknown, b: unknown): boolean => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
   if (same(before, after)) return [];
   const descend = !prefix || ((isObject(before) || before === undefined) && (isObject(after) || after === undefined));
   if (!descend) return [prefix];
   const b = isObject(before) ? before : {};
   const a = isObject(after) ? after : {};
-  return [...new Set([...Object.keys(b), ...Object.keys(a)])].sort().flatMap((k) => changedLeaves(b[k], a[k], `${prefix}/${k}`));
+  return [...new Set([...Object.keys(b), ...Object.keys(a)])]
+    .sort()
+    .flatMap((k) => changedLeaves(b[k], a[k], `${prefix}/${k}`));
 }
 
 /** A value with its object keys in order, for comparing as JSON. */
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
+    );
   return value;
 }
 
@@ -107,7 +127,12 @@ function sorted(value: unknown): unknown {
  * `next` with every change the user may not make put back as it is in `row` (a refused leaf
  * takes its stored value, or goes where the row has none): the update the rules accept.
  */
-export function keepingWhatRulesKeep(model: ReturnType<typeof createEditRulesModel>, user: ModelUser, row: ModelRow, next: Record<string, unknown>): Record<string, unknown> {
+export function keepingWhatRulesKeep(
+  model: ReturnType<typeof createEditRulesModel>,
+  user: ModelUser,
+  row: ModelRow,
+  next: Record<string, unknown>,
+): Record<string, unknown> {
   let out = structuredClone(next);
   for (const leaf of changedLeaves(row.data, out)) {
     if (!model.mayChange(user, row, leaf)) out = withField(out, leaf, at(row.data, leaf));

@@ -7,7 +7,12 @@ import type { Page } from 'playwright-core';
 import type { JSONSchema7 } from 'json-schema';
 import { deref } from '../../src/shared/field-schema.ts';
 
-type Annotated = JSONSchema7 & { reference?: unknown; file?: boolean; entityRef?: { entity: string }; staffUser?: boolean };
+type Annotated = JSONSchema7 & {
+  reference?: unknown;
+  file?: boolean;
+  entityRef?: { entity: string };
+  staffUser?: boolean;
+};
 
 const toDisplayDate = (iso: string): string => {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?/.exec(iso);
@@ -16,7 +21,13 @@ const toDisplayDate = (iso: string): string => {
 };
 
 /** Fills the fields of `data` that are on the page now (a wizard shows one step at a time). */
-export async function fillForm(page: Page, root: JSONSchema7, data: Record<string, unknown>, prefix = '', node: JSONSchema7 = root): Promise<string[]> {
+export async function fillForm(
+  page: Page,
+  root: JSONSchema7,
+  data: Record<string, unknown>,
+  prefix = '',
+  node: JSONSchema7 = root,
+): Promise<string[]> {
   const filled: string[] = [];
   // Parents before children that depend on them (a district after its region).
   const entries = Object.entries(data).sort(([a], [b]) => order(node, a) - order(node, b));
@@ -58,7 +69,9 @@ export async function fillForm(page: Page, root: JSONSchema7, data: Record<strin
       if (await input.evaluate((el) => (el as HTMLInputElement).readOnly)) continue;
       const name = await page.evaluate(async (id) => {
         const token = JSON.parse(localStorage.getItem('portal.accessToken') ?? 'null') as string | null;
-        const res = await fetch(`/api/staff-users?ids=${id}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+        const res = await fetch(`/api/staff-users?ids=${id}`, {
+          headers: token ? { authorization: `Bearer ${token}` } : {},
+        });
         return ((await res.json()) as { list: Array<{ name: string }> }).list[0]?.name ?? '';
       }, String(value));
       await input.fill(name.split(' ')[0] ?? '');
@@ -75,16 +88,20 @@ export async function fillForm(page: Page, root: JSONSchema7, data: Record<strin
       else await box.uncheck();
     } else if (await select.count()) {
       await select.waitFor({ state: 'visible' });
-      await page.waitForFunction(([sel, v]) => {
-        const el = document.querySelector(sel as string) as HTMLSelectElement | null;
-        return Boolean(el && !el.disabled && [...el.options].some((o) => o.value === v));
-      }, [`[data-field="${pointer}"] select`, String(value)] as const);
+      await page.waitForFunction(
+        ([sel, v]) => {
+          const el = document.querySelector(sel as string) as HTMLSelectElement | null;
+          return Boolean(el && !el.disabled && [...el.options].some((o) => o.value === v));
+        },
+        [`[data-field="${pointer}"] select`, String(value)] as const,
+      );
       await select.selectOption(String(value));
     } else if (choice && (await radio.count())) {
       await radio.check();
     } else {
       const input = field.locator('input:not([type=hidden]), textarea').first();
-      const text = schema.format === 'date' || schema.format === 'date-time' ? toDisplayDate(String(value)) : String(value);
+      const text =
+        schema.format === 'date' || schema.format === 'date-time' ? toDisplayDate(String(value)) : String(value);
       await input.fill(text);
       await input.blur();
     }
@@ -95,5 +112,7 @@ export async function fillForm(page: Page, root: JSONSchema7, data: Record<strin
 
 function order(node: JSONSchema7, name: string): number {
   const prop = node.properties?.[name] as Annotated | undefined;
-  return prop && typeof prop === 'object' && (prop.reference as { parentField?: string } | undefined)?.parentField ? 1 : 0;
+  return prop && typeof prop === 'object' && (prop.reference as { parentField?: string } | undefined)?.parentField
+    ? 1
+    : 0;
 }

@@ -9,12 +9,25 @@ import type { InjectOptions } from 'fastify';
 import { hostileJson, hostileText, validValue, type DocSchema } from './hostile-values.ts';
 import { PNG } from './multipart.ts';
 
-interface Parameter { name: string; in: string; required?: boolean; schema?: DocSchema }
-export interface Operation { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema?: DocSchema }> } }
-export interface OpenApiDoc { paths: Record<string, Record<string, Operation>> }
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: DocSchema;
+}
+export interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema?: DocSchema }> };
+}
+export interface OpenApiDoc {
+  paths: Record<string, Record<string, Operation>>;
+}
 
 /** One multipart body: text fields and files. */
-interface Multipart { fields: Record<string, string>; files: Record<string, string> }
+interface Multipart {
+  fields: Record<string, string>;
+  files: Record<string, string>;
+}
 /** A request before encoding: path values URL-encoded already, query values as text, the body as JSON or multipart. */
 export interface BaseRequest {
   path: Record<string, string>;
@@ -37,7 +50,12 @@ export interface FuzzContext {
   jsonFieldSchema(path: string, name: string): Record<string, DocSchema>;
 }
 
-export interface FuzzRequest { route: string; target: string; label: string; options: InjectOptions }
+export interface FuzzRequest {
+  route: string;
+  target: string;
+  label: string;
+  options: InjectOptions;
+}
 
 const isFile = (s: DocSchema | undefined): boolean => s?.format === 'binary' || s?.items?.format === 'binary';
 
@@ -69,15 +87,29 @@ export function baseRequest(path: string, method: string, op: Operation, ctx: Fu
 }
 
 /** Encodes a multipart body for app.inject. */
-function encodeMultipart(body: Multipart, fileNameHeader?: string): { payload: Buffer; headers: Record<string, string> } {
+function encodeMultipart(
+  body: Multipart,
+  fileNameHeader?: string,
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----fuzz${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(body.fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`), Buffer.from(value, 'utf8'), Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`),
+      Buffer.from(value, 'utf8'),
+      Buffer.from('\r\n'),
+    );
   }
   for (const [name, filename] of Object.entries(body.files)) {
     const disposition = fileNameHeader ?? `filename="${filename}"`;
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; ${disposition}\r\nContent-Type: image/png\r\n\r\n`, 'utf8'), PNG, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; ${disposition}\r\nContent-Type: image/png\r\n\r\n`,
+        'utf8',
+      ),
+      PNG,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
@@ -86,22 +118,37 @@ function encodeMultipart(body: Multipart, fileNameHeader?: string): { payload: B
 /** The request options of a base request with its path and query, as `method`. */
 function encode(method: string, path: string, base: BaseRequest, extraQuery = ''): InjectOptions {
   const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => base.path[name] ?? '');
-  const query = [...Object.entries(base.query).map(([k, v]) => `${encodeURIComponent(k)}=${v === '' ? '' : encodeURIComponent(v)}`), extraQuery].filter(Boolean).join('&');
-  const options: InjectOptions = { method: method.toUpperCase() as InjectOptions['method'], url: query ? `${url}?${query}` : url };
-  if (base.json) Object.assign(options, { payload: JSON.stringify(base.json), headers: { 'content-type': 'application/json' } });
+  const query = [
+    ...Object.entries(base.query).map(([k, v]) => `${encodeURIComponent(k)}=${v === '' ? '' : encodeURIComponent(v)}`),
+    extraQuery,
+  ]
+    .filter(Boolean)
+    .join('&');
+  const options: InjectOptions = {
+    method: method.toUpperCase() as InjectOptions['method'],
+    url: query ? `${url}?${query}` : url,
+  };
+  if (base.json)
+    Object.assign(options, { payload: JSON.stringify(base.json), headers: { 'content-type': 'application/json' } });
   if (base.multipart) Object.assign(options, encodeMultipart(base.multipart));
   return options;
 }
 
 /** The valid request of an operation, encoded. */
-export const validRequest = (path: string, method: string, op: Operation, ctx: FuzzContext): InjectOptions => encode(method, path, baseRequest(path, method, op, ctx));
+export const validRequest = (path: string, method: string, op: Operation, ctx: FuzzContext): InjectOptions =>
+  encode(method, path, baseRequest(path, method, op, ctx));
 
 /**
  * Every hostile request of one operation: each path and query parameter × the text values,
  * each top-level JSON field × the JSON values, each multipart field × the text values (a file
  * field: its file name), each field inside a multipart JSON document × the JSON values.
  */
-export function* hostileRequests(path: string, method: string, op: Operation, ctx: FuzzContext): Generator<FuzzRequest> {
+export function* hostileRequests(
+  path: string,
+  method: string,
+  op: Operation,
+  ctx: FuzzContext,
+): Generator<FuzzRequest> {
   const route = `${method.toUpperCase()} ${path}`;
   const base = () => baseRequest(path, method, op, ctx);
   for (const p of op.parameters ?? []) {
@@ -125,7 +172,15 @@ export function* hostileRequests(path: string, method: string, op: Operation, ct
       for (const v of hostileText()) {
         const b = base();
         if (isFile(schema)) {
-          yield { route, target: `multipart ${name} file name`, label: v.label, options: { ...encode(method, path, { ...b, multipart: undefined }), ...encodeMultipart(b.multipart!, `filename*=utf-8''${v.encoded}`) } };
+          yield {
+            route,
+            target: `multipart ${name} file name`,
+            label: v.label,
+            options: {
+              ...encode(method, path, { ...b, multipart: undefined }),
+              ...encodeMultipart(b.multipart!, `filename*=utf-8''${v.encoded}`),
+            },
+          };
         } else {
           b.multipart!.fields[name] = v.text;
           yield { route, target: `multipart ${name}`, label: v.label, options: encode(method, path, b) };

@@ -15,8 +15,11 @@ let cluster: TestCluster | undefined;
 export default async function setup(project: TestProject): Promise<() => void> {
   const reason = postgresUnavailableReason();
   if (reason) {
-    if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: ${reason}`);
-    console.warn(`\n[tests] PostgreSQL tests are SKIPPED: ${reason}. Install PostgreSQL (apt-get install postgresql) to run them.\n`);
+    if (process.env.REQUIRE_POSTGRES === '1')
+      throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: ${reason}`);
+    console.warn(
+      `\n[tests] PostgreSQL tests are SKIPPED: ${reason}. Install PostgreSQL (apt-get install postgresql) to run them.\n`,
+    );
     project.provide('postgresUrl', null);
     project.provide('postgresSkipReason', reason);
     return () => undefined;

@@ -37,12 +37,19 @@ export const typeOf = (schema: DocSchema | undefined): string | undefined =>
 /** A value of another type than the schema's (a string for a number, a number for a string…). */
 export function wrongType(schema: DocSchema | undefined): unknown {
   switch (typeOf(schema)) {
-    case 'string': return 12345;
-    case 'integer': case 'number': return 'abc';
-    case 'boolean': return 'yes';
-    case 'array': return { a: 1 };
-    case 'object': return 'x';
-    default: return [[]];
+    case 'string':
+      return 12345;
+    case 'integer':
+    case 'number':
+      return 'abc';
+    case 'boolean':
+      return 'yes';
+    case 'array':
+      return { a: 1 };
+    case 'object':
+      return 'x';
+    default:
+      return [[]];
   }
 }
 
@@ -96,12 +103,23 @@ export function validValue(schema: DocSchema | undefined): unknown {
   if (schema.enum?.length) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
   switch (typeOf(schema)) {
-    case 'integer': case 'number': return Math.max(1, schema.minimum ?? 1);
-    case 'boolean': return false;
-    case 'array': return Array.from({ length: schema.minItems ?? 0 }, () => validValue(schema.items));
-    case 'object': return Object.fromEntries((schema.required ?? []).map((name) => [name, validValue(schema.properties?.[name])]));
+    case 'integer':
+    case 'number':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'boolean':
+      return false;
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => validValue(schema.items));
+    case 'object':
+      return Object.fromEntries((schema.required ?? []).map((name) => [name, validValue(schema.properties?.[name])]));
     case 'string': {
-      const byFormat: Record<string, string> = { date: '2026-01-15', 'date-time': '2026-01-15T10:00:00.000Z', uuid: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f', email: 'fuzz@example.uz', uri: 'https://example.uz/' };
+      const byFormat: Record<string, string> = {
+        date: '2026-01-15',
+        'date-time': '2026-01-15T10:00:00.000Z',
+        uuid: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f',
+        email: 'fuzz@example.uz',
+        uri: 'https://example.uz/',
+      };
       if (schema.format && byFormat[schema.format]) return byFormat[schema.format];
       if (schema.pattern) {
         // The same string every run: the first character of every class, the fewest repeats.
@@ -112,6 +130,7 @@ export function validValue(schema: DocSchema | undefined): unknown {
       }
       return 'fuzz'.padEnd(schema.minLength ?? 0, 'z');
     }
-    default: return 'fuzz';
+    default:
+      return 'fuzz';
   }
 }

@@ -26,7 +26,10 @@ export async function startSmtpServer(): Promise<{ url: string; received: Receiv
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         // Quoted-printable soft breaks and escapes: enough to read a code out of the text.
-        const raw = Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+        const raw = Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/=\r?\n/g, '')
+          .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
         for (const rcpt of session.envelope.rcptTo) received.push({ to: rcpt.address, text: raw });
         callback();
       });
@@ -34,14 +37,23 @@ export async function startSmtpServer(): Promise<{ url: string; received: Receiv
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /**
  * A local HTTP server playing the SMS gateway: it takes `POST {to, text}` and keeps it.
  * Numbers listed in `failFor` get a 503 (to see retries).
  */
-export async function startSmsGateway(): Promise<{ url: string; received: Received[]; failFor: Set<string>; close(): Promise<void> }> {
+export async function startSmsGateway(): Promise<{
+  url: string;
+  received: Received[];
+  failFor: Set<string>;
+  close(): Promise<void>;
+}> {
   const received: Received[] = [];
   const failFor = new Set<string>();
   const server: Server = createServer((req, res) => {
@@ -50,7 +62,8 @@ export async function startSmsGateway(): Promise<{ url: string; received: Receiv
     req.on('end', () => {
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { to: string; text: string };
-        if (req.method !== 'POST' || typeof body.to !== 'string' || typeof body.text !== 'string') throw new Error('bad request');
+        if (req.method !== 'POST' || typeof body.to !== 'string' || typeof body.text !== 'string')
+          throw new Error('bad request');
         if (failFor.has(body.to)) {
           res.writeHead(503).end('busy');
           return;
@@ -64,7 +77,12 @@ export async function startSmsGateway(): Promise<{ url: string; received: Receiv
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/send`, received, failFor, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/send`,
+    received,
+    failFor,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Waits (polling, up to `ms`) until `find` returns something; throws if it never does. */

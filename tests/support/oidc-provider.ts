@@ -71,7 +71,12 @@ interface Grant {
 interface Provider {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
-  interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+  interactionFinished(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: Record<string, unknown>,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<void>;
   Grant: { new (init: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
 }
 type ProviderConstructor = new (issuer: string, configuration: Record<string, unknown>) => Provider;
@@ -80,8 +85,21 @@ const ProviderClass = ProviderModule as unknown as ProviderConstructor;
 const CLAIMS = {
   openid: ['sub'],
   profile: [
-    'pin', 'tin', 'first_name', 'sur_name', 'last_name', 'mid_name', 'full_name',
-    'name', 'given_name', 'family_name', 'middle_name', 'birth_date', 'gd', 'natn', 'user_type',
+    'pin',
+    'tin',
+    'first_name',
+    'sur_name',
+    'last_name',
+    'mid_name',
+    'full_name',
+    'name',
+    'given_name',
+    'family_name',
+    'middle_name',
+    'birth_date',
+    'gd',
+    'natn',
+    'user_type',
   ],
   email: ['email', 'email_verified'],
   phone: ['mob_phone_no', 'phone_number', 'phone_number_verified'],
@@ -115,13 +133,24 @@ export async function startTestOidcProvider(options: TestOidcProviderOptions): P
     const p = provider!;
     const accountId = details.session?.accountId;
     if (!accountId) throw new Error('consent without a signed-in account');
-    const grant = (details.grantId ? await p.Grant.find(details.grantId) : undefined)
-      ?? new p.Grant({ accountId, clientId: details.params.client_id });
-    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const grant =
+      (details.grantId ? await p.Grant.find(details.grantId) : undefined) ??
+      new p.Grant({ accountId, clientId: details.params.client_id });
+    const missing = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
-    await p.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
+    await p.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   };
 
   const html = (res: ServerResponse, status: number, body: string) => {
@@ -129,15 +158,22 @@ export async function startTestOidcProvider(options: TestOidcProviderOptions): P
     res.end(body);
   };
 
-  const loginForm = (uid: string, error?: string) => page('Sign in', `
+  const loginForm = (uid: string, error?: string) =>
+    page(
+      'Sign in',
+      `
     ${error ? `<p role="alert" data-oidc-error>${esc(error)}</p>` : ''}
     <form method="post" action="/interaction/${esc(uid)}/login" data-oidc-form="login">
       <label>Login <input name="login" autocomplete="username" value="${esc(account.sub)}"></label>
       <label>Password <input name="password" type="password" autocomplete="current-password"></label>
       <button type="submit" data-oidc-submit>Sign in</button>
-    </form>`);
+    </form>`,
+    );
 
-  const consentForm = (uid: string, clientId: string) => page('Authorize', `
+  const consentForm = (uid: string, clientId: string) =>
+    page(
+      'Authorize',
+      `
     <p>Allow <strong>${esc(clientId)}</strong> to read your profile?</p>
     <form method="post" action="/interaction/${esc(uid)}/confirm" data-oidc-form="consent">
       <input type="hidden" name="confirm" value="yes">
@@ -145,7 +181,8 @@ export async function startTestOidcProvider(options: TestOidcProviderOptions): P
     </form>
     <form method="post" action="/interaction/${esc(uid)}/abort" data-oidc-form="abort">
       <button type="submit" data-oidc-abort>Cancel</button>
-    </form>`);
+    </form>`,
+    );
 
   const interaction = async (req: IncomingMessage, res: ServerResponse, uid: string, action: string | undefined) => {
     const p = provider!;
@@ -169,7 +206,12 @@ export async function startTestOidcProvider(options: TestOidcProviderOptions): P
     }
     if (action === 'confirm' && prompt === 'consent') return finishConsent(req, res, details);
     if (action === 'abort') {
-      return p.interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
+      return p.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'End-User aborted interaction' },
+        { mergeWithLastSubmission: false },
+      );
     }
     return html(res, 400, page('Error', `<p>unexpected ${esc(action ?? '')} for prompt ${esc(prompt)}</p>`));
   };
@@ -181,7 +223,11 @@ export async function startTestOidcProvider(options: TestOidcProviderOptions): P
     interaction(req, res, decodeURIComponent(match[1]!), match[2]).catch((error: unknown) => {
       if (res.headersSent) return res.end();
       const name = error instanceof Error ? error.name : 'Error';
-      html(res, name === 'SessionNotFound' ? 400 : 500, page('Error', `<p>${esc(error instanceof Error ? error.message : String(error))}</p>`));
+      html(
+        res,
+        name === 'SessionNotFound' ? 400 : 500,
+        page('Error', `<p>${esc(error instanceof Error ? error.message : String(error))}</p>`),
+      );
     });
   });
   // Node closes idle keep-alive sockets after 5 s; on a loaded machine the client's pool can
@@ -196,14 +242,16 @@ export async function startTestOidcProvider(options: TestOidcProviderOptions): P
 
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   provider = new ProviderClass(issuer, {
-    clients: [{
-      client_id: options.clientId,
-      client_secret: options.clientSecret,
-      redirect_uris: Array.isArray(options.redirectUri) ? options.redirectUri : [options.redirectUri],
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-      token_endpoint_auth_method: options.tokenEndpointAuthMethod ?? 'client_secret_post',
-    }],
+    clients: [
+      {
+        client_id: options.clientId,
+        client_secret: options.clientSecret,
+        redirect_uris: Array.isArray(options.redirectUri) ? options.redirectUri : [options.redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: options.tokenEndpointAuthMethod ?? 'client_secret_post',
+      },
+    ],
     async findAccount(_ctx: unknown, id: string) {
       if (id !== account.sub) return undefined;
       return { accountId: id, claims: async () => ({ ...account }) };
@@ -224,10 +272,11 @@ export async function startTestOidcProvider(options: TestOidcProviderOptions): P
 
   return {
     issuer,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()));
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -255,20 +304,29 @@ export async function signInWithFetch(
   const steps: SignInStep[] = [];
   const target = new URL(options.redirectUri);
   const isCallback = (url: URL) => url.origin === target.origin && url.pathname === target.pathname;
-  let request: { method: 'GET' | 'POST'; url: URL; body?: URLSearchParams } = { method: 'GET', url: new URL(authorizationUrl) };
+  let request: { method: 'GET' | 'POST'; url: URL; body?: URLSearchParams } = {
+    method: 'GET',
+    url: new URL(authorizationUrl),
+  };
 
   for (let i = 0; i < (options.maxSteps ?? 20); i++) {
     const headers: Record<string, string> = {};
     if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
     if (request.body) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(request.url, { method: request.method, headers, body: request.body?.toString(), redirect: 'manual' });
+    const res = await fetch(request.url, {
+      method: request.method,
+      headers,
+      body: request.body?.toString(),
+      redirect: 'manual',
+    });
     for (const cookie of res.headers.getSetCookie()) {
       const [pair = '', ...attributes] = cookie.split(';');
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age\s*=\s*0\s*$/i.test(a))
-        || attributes.some((a) => /^\s*expires\s*=/i.test(a) && Date.parse(a.split('=').slice(1).join('=')) <= Date.now());
+      const expired =
+        attributes.some((a) => /^\s*max-age\s*=\s*0\s*$/i.test(a)) ||
+        attributes.some((a) => /^\s*expires\s*=/i.test(a) && Date.parse(a.split('=').slice(1).join('=')) <= Date.now());
       if (expired || value === '') jar.delete(name);
       else jar.set(name, value);
     }
@@ -284,7 +342,8 @@ export async function signInWithFetch(
       continue;
     }
     const body = await res.text();
-    if (res.status !== 200) throw new Error(`provider answered ${res.status} at ${request.url.href}: ${body.slice(0, 500)}`);
+    if (res.status !== 200)
+      throw new Error(`provider answered ${res.status} at ${request.url.href}: ${body.slice(0, 500)}`);
     const form = /<form method="post" action="([^"]+)" data-oidc-form="(login|consent)">([\s\S]*?)<\/form>/.exec(body);
     if (!form) throw new Error(`no provider form at ${request.url.href}: ${body.slice(0, 500)}`);
     step.form = form[2]!;
@@ -292,7 +351,16 @@ export async function signInWithFetch(
     for (const input of form[3]!.matchAll(/<input\b([^>]*)>/g)) {
       const name = /name="([^"]*)"/.exec(input[1]!)?.[1];
       const value = /value="([^"]*)"/.exec(input[1]!)?.[1] ?? '';
-      if (name) fields.set(name, value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+      if (name)
+        fields.set(
+          name,
+          value
+            .replace(/&quot;/g, '"')
+            .replace(/&#39;/g, "'")
+            .replace(/&lt;/g, '<')
+            .replace(/&gt;/g, '>')
+            .replace(/&amp;/g, '&'),
+        );
     }
     if (form[2] === 'login') {
       if (options.login !== undefined) fields.set('login', options.login);
@@ -300,5 +368,7 @@ export async function signInWithFetch(
     }
     request = { method: 'POST', url: new URL(form[1]!.replace(/&amp;/g, '&'), request.url), body: fields };
   }
-  throw new Error(`no redirect to ${options.redirectUri} within ${options.maxSteps ?? 20} steps: ${JSON.stringify(steps)}`);
+  throw new Error(
+    `no redirect to ${options.redirectUri} within ${options.maxSteps ?? 20} steps: ${JSON.stringify(steps)}`,
+  );
 }

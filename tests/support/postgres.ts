@@ -39,7 +39,8 @@ async function freePort(): Promise<number> {
 
 /** Why PostgreSQL cannot be started here, or undefined when it can. */
 export function postgresUnavailableReason(): string | undefined {
-  for (const bin of ['initdb', 'pg_ctl']) if (!findBinary(bin)) return `${bin} not found on PATH or in /usr/lib/postgresql/*/bin`;
+  for (const bin of ['initdb', 'pg_ctl'])
+    if (!findBinary(bin)) return `${bin} not found on PATH or in /usr/lib/postgresql/*/bin`;
   return undefined;
 }
 

@@ -23,29 +23,60 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 export async function axeProblems(page: Page, include?: string[]): Promise<string[]> {
   // Colours are judged as they end up, not halfway through a button's hover or focus transition
   // (a loaded machine can catch Fluent's 100 ms fades mid-way and see too little contrast).
-  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' });
+  await page.addStyleTag({
+    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+  });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   // Evaluated by the driver: the page's Content-Security-Policy refuses an inline <script> it has no hash for.
   await page.evaluate(AXE);
   return page.evaluate(async (regions) => {
     const context = { ...(regions ? { include: regions.map((r) => [r]) } : {}), exclude: [['[data-tabster-dummy]']] };
-    const result = await (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } })
-      .axe.run(context, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            opts: unknown,
+          ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run(context, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      );
   }, include);
 }
 
 /** Nothing sticks out sideways (the elements that do are named, to see why). */
-export const noOverflow = async (page: Page): Promise<void> => expect(await page.evaluate(() => [...document.querySelectorAll('body *')]
-  .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && getComputedStyle(e).position !== 'fixed')
-  .filter((e) => !e.closest('[data-scroll]'))
-  .map((e) => `${e.tagName}.${String(e.className).slice(0, 40)}`).slice(0, 5))).toEqual([]);
+export const noOverflow = async (page: Page): Promise<void> =>
+  expect(
+    await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter(
+          (e) =>
+            e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 &&
+            getComputedStyle(e).position !== 'fixed',
+        )
+        .filter((e) => !e.closest('[data-scroll]'))
+        .map((e) => `${e.tagName}.${String(e.className).slice(0, 40)}`)
+        .slice(0, 5),
+    ),
+  ).toEqual([]);
 
 /**
  * Starts a portal with the sample rows and a browser for the enclosing describe block, and
  * returns how to open a page there: `open(route, width, locale)`.
  */
-export function usePublicPortal(): { open(route: string, width: number, locale?: string): Promise<Page>; portal(): Awaited<ReturnType<typeof startPortal>> } {
+export function usePublicPortal(): {
+  open(route: string, width: number, locale?: string): Promise<Page>;
+  portal(): Awaited<ReturnType<typeof startPortal>>;
+} {
   let browser: Browser;
   let portal: Awaited<ReturnType<typeof startPortal>>;
   beforeAll(async () => {

@@ -10,7 +10,12 @@ export function appealInput(i: number, overrides: Record<string, unknown> = {}):
   const names = ['Jasur', 'Dilnoza', 'Bekzod', 'Malika', 'Sardor'];
   return {
     applicantType: 'INDIVIDUAL',
-    customer: { surname: surnames[i % 5], name: names[i % 5], middle_name: 'Olimovich', pnfl: `3120589${String(1000000 + i).slice(-7)}` },
+    customer: {
+      surname: surnames[i % 5],
+      name: names[i % 5],
+      middle_name: 'Olimovich',
+      pnfl: `3120589${String(1000000 + i).slice(-7)}`,
+    },
     appealTypeId: 1,
     topicId: (i % 5) + 1,
     salesKindId: 1,
@@ -64,14 +69,23 @@ export function noticeInput(overrides: Record<string, unknown> = {}): Record<str
 }
 
 /** A multipart body with `data` (JSON), an optional `draftId` and files. */
-export function submission(data: unknown, files: Array<{ name: string; type: string; content: Buffer }> = [], draftId?: string): { payload: Buffer; headers: Record<string, string> } {
+export function submission(
+  data: unknown,
+  files: Array<{ name: string; type: string; content: Buffer }> = [],
+  draftId?: string,
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----public${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
-  const field = (name: string, value: string) => parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  const field = (name: string, value: string) =>
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   field('data', JSON.stringify(data));
   if (draftId) field('draftId', draftId);
   for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`,
+      ),
+    );
     parts.push(f.content, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));

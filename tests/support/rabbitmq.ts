@@ -6,27 +6,34 @@ import path from 'node:path';
 
 const SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
 
-const freePort = () => new Promise<number>((resolve) => {
-  const server = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as net.AddressInfo;
-    server.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
-});
 
-const accepts = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = net.connect(port, '127.0.0.1', () => { socket.end(); resolve(true); });
-  socket.on('error', () => resolve(false));
-});
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
 
 const LIB = '/usr/lib/rabbitmq/lib';
 
 /** Why RabbitMQ cannot run here, or undefined when it can (CI installs Debian's rabbitmq-server). */
 export function rabbitmqMissing(server = SERVER, lib = LIB): string | undefined {
   if (!existsSync(server)) return `RabbitMQ is not installed (${server} missing; apt-get install rabbitmq-server)`;
-  const stomp = existsSync(lib) && readdirSync(lib).some((release) => {
-    const plugins = path.join(lib, release, 'plugins');
-    return existsSync(plugins) && readdirSync(plugins).some((p) => /^rabbitmq_stomp-/.test(p));
-  });
+  const stomp =
+    existsSync(lib) &&
+    readdirSync(lib).some((release) => {
+      const plugins = path.join(lib, release, 'plugins');
+      return existsSync(plugins) && readdirSync(plugins).some((p) => /^rabbitmq_stomp-/.test(p));
+    });
   return stomp ? undefined : `RabbitMQ's STOMP plugin is missing (no ${lib}/*/plugins/rabbitmq_stomp-*)`;
 }
 
@@ -35,7 +42,10 @@ export function rabbitmqMissing(server = SERVER, lib = LIB): string | undefined 
  * test's) makes them skip with a message on a laptop, and fail under REQUIRE_RABBITMQ=1
  * (set by .ci/run, which installs rabbitmq-server), as REQUIRE_POSTGRES / REQUIRE_BROWSER do.
  */
-export function rabbitmqTestsEnabled(reason: string | undefined = rabbitmqMissing(), env: NodeJS.ProcessEnv = process.env): boolean {
+export function rabbitmqTestsEnabled(
+  reason: string | undefined = rabbitmqMissing(),
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   if (reason && env.REQUIRE_RABBITMQ === '1') throw new Error(`REQUIRE_RABBITMQ=1 but ${reason}`);
   if (reason) console.warn(`[tests] RabbitMQ tests are SKIPPED: ${reason}. REQUIRE_RABBITMQ=1 makes this a failure.`);
   return !reason;
@@ -49,7 +59,10 @@ export async function startRabbitmq(): Promise<{ url: string; stop(): Promise<vo
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rabbitmq-test-'));
   const [amqp, stomp, dist] = [await freePort(), await freePort(), await freePort()];
   writeFileSync(path.join(dir, 'enabled_plugins'), '[rabbitmq_stomp].\n');
-  writeFileSync(path.join(dir, 'rabbitmq.conf'), `listeners.tcp.default = 127.0.0.1:${amqp}\nstomp.listeners.tcp.1 = 127.0.0.1:${stomp}\n`);
+  writeFileSync(
+    path.join(dir, 'rabbitmq.conf'),
+    `listeners.tcp.default = 127.0.0.1:${amqp}\nstomp.listeners.tcp.1 = 127.0.0.1:${stomp}\n`,
+  );
   const child: ChildProcess = spawn(SERVER, [], {
     detached: true,
     stdio: 'ignore',
@@ -66,9 +79,17 @@ export async function startRabbitmq(): Promise<{ url: string; stop(): Promise<vo
   });
   const stop = async () => {
     if (child.pid && child.exitCode === null) {
-      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
       await new Promise((r) => setTimeout(r, 500));
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }
     rmSync(dir, { recursive: true, force: true });
   };

@@ -12,7 +12,11 @@ export function at(value: unknown, pointer: string): unknown {
 }
 
 /** A copy of `value` with the field at `pointer` removed or replaced. */
-export function withField(value: Record<string, unknown>, pointer: string, replacement?: unknown): Record<string, unknown> {
+export function withField(
+  value: Record<string, unknown>,
+  pointer: string,
+  replacement?: unknown,
+): Record<string, unknown> {
   const copy = structuredClone(value);
   const segs = pointer.split('/').slice(1);
   let node = copy as Record<string, unknown>;
@@ -35,7 +39,8 @@ export function requiredPointers(root: JSONSchema7, sample: Record<string, unkno
     const s = deref(root, node);
     if (!s || !value || typeof value !== 'object' || Array.isArray(value)) return;
     for (const name of s.required ?? []) if (name in value) out.push(`${prefix}/${name}`);
-    for (const [name, child] of Object.entries(s.properties ?? {})) walk(child as JSONSchema7, (value as Record<string, unknown>)[name], `${prefix}/${name}`);
+    for (const [name, child] of Object.entries(s.properties ?? {}))
+      walk(child as JSONSchema7, (value as Record<string, unknown>)[name], `${prefix}/${name}`);
   };
   walk(root, sample, '');
   return out;
@@ -65,7 +70,10 @@ export function brokenTypes(root: JSONSchema7): Array<{ pointer: string; value: 
 }
 
 /** PostgreSQL's order: ascending puts nulls last, descending first; ties by id in the last key's direction. */
-export function expectedOrder<Row extends Record<string, unknown> & { id: number }>(rows: Row[], sort: Array<{ field: string; desc: boolean }>): Row[] {
+export function expectedOrder<Row extends Record<string, unknown> & { id: number }>(
+  rows: Row[],
+  sort: Array<{ field: string; desc: boolean }>,
+): Row[] {
   const cmp = (a: unknown, b: unknown): number => {
     if (a === b) return 0;
     if (a === undefined || a === null) return 1;
@@ -81,4 +89,3 @@ export function expectedOrder<Row extends Record<string, unknown> & { id: number
     return last.desc ? y.id - x.id : x.id - y.id;
   });
 }
-

@@ -13,7 +13,9 @@ import { withField } from './records.ts';
 export function createRegionPlacer(registry: DefinitionRegistry) {
   const regionListOf = (def: EntityDefinition) => {
     const field = def.manifest.scope?.regionField;
-    return field ? (resolveFieldSchema(def.schema, field) as { reference?: { list: string } } | undefined)?.reference?.list : undefined;
+    return field
+      ? (resolveFieldSchema(def.schema, field) as { reference?: { list: string } } | undefined)?.reference?.list
+      : undefined;
   };
   const regionList = [...registry.entities.values()].map(regionListOf).find(Boolean)!;
   const [HOME, ELSEWHERE] = registry.references.get(regionList)!.items.map((i) => i.id) as [number, number];
@@ -21,7 +23,10 @@ export function createRegionPlacer(registry: DefinitionRegistry) {
   /** Pointers of reference fields whose parent is the field at `pointer` (a district of a region). */
   const dependentsOf = (def: EntityDefinition, pointer: string): Array<{ pointer: string; list: string }> =>
     findReferenceFields(def.schema)
-      .filter((r) => r.parentField && !r.path.includes('*') && `/${[...r.path.slice(0, -1), r.parentField].join('/')}` === pointer)
+      .filter(
+        (r) =>
+          r.parentField && !r.path.includes('*') && `/${[...r.path.slice(0, -1), r.parentField].join('/')}` === pointer,
+      )
       .map((r) => ({ pointer: `/${r.path.join('/')}`, list: r.list }));
 
   /** A record of the entity placed in a region (with its districts inside it), where it has one. */

@@ -30,29 +30,48 @@ export function createRng(seed: number): Rng {
 const int = (rng: Rng, min: number, max: number): number => min + Math.floor(rng() * (max - min + 1));
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
 const digits = (rng: Rng, n: number): string => Array.from({ length: n }, () => String(int(rng, 0, 9))).join('');
-const letters = (rng: Rng, n: number): string => Array.from({ length: n }, () => String.fromCharCode(97 + int(rng, 0, 25))).join('');
+const letters = (rng: Rng, n: number): string =>
+  Array.from({ length: n }, () => String.fromCharCode(97 + int(rng, 0, 25))).join('');
 
 function formatted(rng: Rng, format: string | undefined, maxLength: number): string | undefined {
   const pad = (n: number) => String(n).padStart(2, '0');
   const date = () => `${int(rng, 2015, 2026)}-${pad(int(rng, 1, 12))}-${pad(int(rng, 1, 28))}`;
   switch (format) {
-    case 'date': return date();
+    case 'date':
+      return date();
     // Whole minutes: the date-time widget, like a person, enters no seconds.
-    case 'date-time': return `${date()}T${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:00.000Z`;
-    case 'email': return `${letters(rng, 6)}@${letters(rng, 5)}.uz`;
-    case 'uuid': return crypto.randomUUID();
-    case 'phoneNumber': return `+99890-${digits(rng, 3)}-${digits(rng, 2)}-${digits(rng, 2)}`;
-    case 'phoneOrEmail': return rng() < 0.5 ? `+99891-${digits(rng, 3)}-${digits(rng, 2)}-${digits(rng, 2)}` : `${letters(rng, 5)}@mail.uz`;
-    case 'stir': return `${int(rng, 2, 7)}${digits(rng, 8)}`;
-    case 'pinfl': return `${int(rng, 3, 6)}${digits(rng, 13)}`;
-    case 'mxik': return digits(rng, 17);
-    case 'postIndex': return digits(rng, 6);
-    case 'caseNumber': return `${int(rng, 1, 99)}-${pad(int(rng, 1, 12))}/${int(rng, 1, 999)}`;
-    case 'integer': return String(int(rng, 0, 100000));
-    case 'double': return `${int(rng, 0, 9999)}.${digits(rng, 2)}`;
-    case 'uri': return `https://${letters(rng, 8)}.uz/${letters(rng, 4)}`;
-    case 'time': return `${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:00`;
-    default: return format ? undefined : letters(rng, Math.max(1, Math.min(maxLength, int(rng, 3, 12))));
+    case 'date-time':
+      return `${date()}T${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:00.000Z`;
+    case 'email':
+      return `${letters(rng, 6)}@${letters(rng, 5)}.uz`;
+    case 'uuid':
+      return crypto.randomUUID();
+    case 'phoneNumber':
+      return `+99890-${digits(rng, 3)}-${digits(rng, 2)}-${digits(rng, 2)}`;
+    case 'phoneOrEmail':
+      return rng() < 0.5
+        ? `+99891-${digits(rng, 3)}-${digits(rng, 2)}-${digits(rng, 2)}`
+        : `${letters(rng, 5)}@mail.uz`;
+    case 'stir':
+      return `${int(rng, 2, 7)}${digits(rng, 8)}`;
+    case 'pinfl':
+      return `${int(rng, 3, 6)}${digits(rng, 13)}`;
+    case 'mxik':
+      return digits(rng, 17);
+    case 'postIndex':
+      return digits(rng, 6);
+    case 'caseNumber':
+      return `${int(rng, 1, 99)}-${pad(int(rng, 1, 12))}/${int(rng, 1, 999)}`;
+    case 'integer':
+      return String(int(rng, 0, 100000));
+    case 'double':
+      return `${int(rng, 0, 9999)}.${digits(rng, 2)}`;
+    case 'uri':
+      return `https://${letters(rng, 8)}.uz/${letters(rng, 4)}`;
+    case 'time':
+      return `${pad(int(rng, 0, 23))}:${pad(int(rng, 0, 59))}:00`;
+    default:
+      return format ? undefined : letters(rng, Math.max(1, Math.min(maxLength, int(rng, 3, 12))));
   }
 }
 
@@ -66,7 +85,14 @@ function fromPattern(rng: Rng, pattern: string): string {
   return gen.gen();
 }
 
-type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: string }; file?: boolean; positive?: boolean; positiveNotZero?: boolean; entityRef?: { entity: string }; staffUser?: boolean };
+type Annotated = JSONSchema7 & {
+  reference?: { list: string; parentField?: string };
+  file?: boolean;
+  positive?: boolean;
+  positiveNotZero?: boolean;
+  entityRef?: { entity: string };
+  staffUser?: boolean;
+};
 
 export interface SampleOptions {
   /** Fill every optional property (true) or only required ones plus some (false). */
@@ -79,7 +105,12 @@ export interface SampleOptions {
 export function createSampler(root: JSONSchema7, references: Map<string, ReferenceList>, ajv: Ajv) {
   const validate = ajv.compile(root);
 
-  const value = (rng: Rng, node: JSONSchema7 | undefined, opts: SampleOptions, holder: Record<string, unknown>): unknown => {
+  const value = (
+    rng: Rng,
+    node: JSONSchema7 | undefined,
+    opts: SampleOptions,
+    holder: Record<string, unknown>,
+  ): unknown => {
     const s = deref(root, node) as Annotated | undefined;
     if (!s) return null;
     if (s.reference) {
@@ -105,7 +136,11 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
         const out: Record<string, unknown> = {};
         const required = new Set(s.required ?? []);
         // Parents first, so that a district can follow its region.
-        const props = Object.entries(s.properties ?? {}).sort(([, a], [, b]) => Number(Boolean((a as Annotated).reference?.parentField)) - Number(Boolean((b as Annotated).reference?.parentField)));
+        const props = Object.entries(s.properties ?? {}).sort(
+          ([, a], [, b]) =>
+            Number(Boolean((a as Annotated).reference?.parentField)) -
+            Number(Boolean((b as Annotated).reference?.parentField)),
+        );
         for (const [name, child] of props) {
           if (!required.has(name) && (opts.minimal || (!opts.full && rng() < 0.5))) continue;
           // An optional link to a user account is left empty: record 1 is the admin, and a staff
@@ -126,18 +161,30 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
       case 'string': {
         const max = s.maxLength ?? 40;
         const min = s.minLength ?? 0;
-        let v = s.pattern ? fromPattern(rng, s.pattern) : formatted(rng, s.format, max) ?? letters(rng, Math.max(min, 1));
+        let v = s.pattern
+          ? fromPattern(rng, s.pattern)
+          : (formatted(rng, s.format, max) ?? letters(rng, Math.max(min, 1)));
         if (v.length < min) v = v + letters(rng, min - v.length);
         return v.slice(0, max);
       }
       case 'integer': {
-        const min = Math.max(s.minimum ?? 0, s.positiveNotZero ? 1 : 0, typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : -Infinity);
-        const max = Math.min(s.maximum ?? 100000, typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Infinity);
+        const min = Math.max(
+          s.minimum ?? 0,
+          s.positiveNotZero ? 1 : 0,
+          typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : -Infinity,
+        );
+        const max = Math.min(
+          s.maximum ?? 100000,
+          typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Infinity,
+        );
         return int(rng, min, Math.max(min, max));
       }
       case 'number': {
         const min = Math.max(s.minimum ?? 0, s.positiveNotZero ? 1 : 0);
-        const max = Math.min(s.maximum ?? 1_000_000_000, typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Infinity);
+        const max = Math.min(
+          s.maximum ?? 1_000_000_000,
+          typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Infinity,
+        );
         return Math.round((min + rng() * (Math.max(min, max) - min)) * 100) / 100;
       }
       case 'boolean':
@@ -155,7 +202,10 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
     for (let attempt = 0; attempt < 200; attempt++) {
       // A minimal record may be impossible (a condition requires an optional field): after
       // half the attempts, optional fields may be drawn too.
-      const candidate = value(rng, root, opts.minimal && attempt >= 100 ? { full: false } : opts, {}) as Record<string, unknown>;
+      const candidate = value(rng, root, opts.minimal && attempt >= 100 ? { full: false } : opts, {}) as Record<
+        string,
+        unknown
+      >;
       if (validate(candidate)) return candidate;
     }
     throw new Error(`no valid sample after 200 attempts: ${JSON.stringify(validate.errors?.slice(0, 3))}`);

@@ -88,7 +88,11 @@ export async function createTestCa(options: TestCaOptions = {}): Promise<TestCa>
   const algorithm = options.algorithm ?? options.parent?.algorithm ?? 'ECDSA';
   const keys = await generateKeys(algorithm);
   const certificate = await buildCertificate({
-    subject: [[OID.c, 'UZ'], [OID.o, 'Test PKI'], [OID.cn, options.cn ?? 'Test E-IMZO CA']],
+    subject: [
+      [OID.c, 'UZ'],
+      [OID.o, 'Test PKI'],
+      [OID.cn, options.cn ?? 'Test E-IMZO CA'],
+    ],
     publicKey: keys.publicKey,
     issuer: options.parent,
     signingKey: options.parent?.privateKey ?? keys.privateKey,
@@ -97,7 +101,13 @@ export async function createTestCa(options: TestCaOptions = {}): Promise<TestCa>
     ca: true,
     keyUsage: 0x06, // keyCertSign | cRLSign
   });
-  return { kind: 'ca', algorithm, ...keys, ...encode(certificate), ...(options.parent ? { parent: options.parent } : {}) };
+  return {
+    kind: 'ca',
+    algorithm,
+    ...keys,
+    ...encode(certificate),
+    ...(options.parent ? { parent: options.parent } : {}),
+  };
 }
 
 /** Issues an E-IMZO-like end-entity certificate (TIN, PINFL, CN in the subject) signed by `ca`. */
@@ -128,18 +138,25 @@ export async function signCms(user: TestUser, content: string, options: SignCmsO
   const data = new TextEncoder().encode(content);
   const hash = options.hash ?? 'SHA-256';
   const certificates = [user.certificate];
-  if (options.includeChain) for (let ca: TestCa | undefined = user.ca; ca?.parent; ca = ca.parent) certificates.push(ca.certificate);
+  if (options.includeChain)
+    for (let ca: TestCa | undefined = user.ca; ca?.parent; ca = ca.parent) certificates.push(ca.certificate);
 
   const signerInfo = new pkijs.SignerInfo({
     version: 1,
-    sid: new pkijs.IssuerAndSerialNumber({ issuer: user.certificate.issuer, serialNumber: user.certificate.serialNumber }),
+    sid: new pkijs.IssuerAndSerialNumber({
+      issuer: user.certificate.issuer,
+      serialNumber: user.certificate.serialNumber,
+    }),
   });
   if (options.signedAttributes !== false) {
     const digest = await subtle.digest(hash, data);
     signerInfo.signedAttrs = new pkijs.SignedAndUnsignedAttributes({
       type: 0,
       attributes: [
-        new pkijs.Attribute({ type: '1.2.840.113549.1.9.3', values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
+        new pkijs.Attribute({
+          type: '1.2.840.113549.1.9.3',
+          values: [new asn1js.ObjectIdentifier({ value: OID.data })],
+        }),
         new pkijs.Attribute({ type: '1.2.840.113549.1.9.5', values: [new asn1js.UTCTime({ valueDate: new Date() })] }),
         new pkijs.Attribute({ type: '1.2.840.113549.1.9.4', values: [new asn1js.OctetString({ valueHex: digest })] }),
       ],
@@ -176,14 +193,18 @@ export function unwrapSignedData(signedData: string): pkijs.SignedData {
 
 /** Serialises SignedData inside a ContentInfo as base64 DER. */
 export function wrapSignedData(signed: pkijs.SignedData): string {
-  const contentInfo = new pkijs.ContentInfo({ contentType: pkijs.ContentInfo.SIGNED_DATA, content: signed.toSchema(true) });
+  const contentInfo = new pkijs.ContentInfo({
+    contentType: pkijs.ContentInfo.SIGNED_DATA,
+    content: signed.toSchema(true),
+  });
   return Buffer.from(contentInfo.toSchema().toBER(false)).toString('base64');
 }
 
 async function generateKeys(algorithm: TestKeyAlgorithm): Promise<{ privateKey: CryptoKey; publicKey: CryptoKey }> {
-  const params = algorithm === 'ECDSA'
-    ? { name: 'ECDSA', namedCurve: 'P-256' }
-    : { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
+  const params =
+    algorithm === 'ECDSA'
+      ? { name: 'ECDSA', namedCurve: 'P-256' }
+      : { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
   return subtle.generateKey(params, true, ['sign', 'verify']);
 }
 
@@ -206,7 +227,9 @@ async function buildCertificate(spec: BuildCertificate): Promise<pkijs.Certifica
   serial[0] = (serial[0]! & 0x7f) | 0x01; // positive, no leading zero byte
   certificate.serialNumber = new asn1js.Integer({ valueHex: serial });
   for (const [type, value] of spec.subject) {
-    certificate.subject.typesAndValues.push(new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }));
+    certificate.subject.typesAndValues.push(
+      new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }),
+    );
   }
   if (spec.issuer) {
     certificate.issuer = spec.issuer.certificate.subject;
@@ -221,8 +244,18 @@ async function buildCertificate(spec: BuildCertificate): Promise<pkijs.Certifica
   const unusedBits = spec.keyUsage === 0 ? 0 : Math.min(7, Math.log2(spec.keyUsage & -spec.keyUsage));
   const keyUsage = new asn1js.BitString({ valueHex: new Uint8Array([spec.keyUsage]), unusedBits });
   certificate.extensions = [
-    new pkijs.Extension({ extnID: '2.5.29.19', critical: true, extnValue: basic.toSchema().toBER(false), parsedValue: basic }),
-    new pkijs.Extension({ extnID: '2.5.29.15', critical: true, extnValue: keyUsage.toBER(false), parsedValue: keyUsage }),
+    new pkijs.Extension({
+      extnID: '2.5.29.19',
+      critical: true,
+      extnValue: basic.toSchema().toBER(false),
+      parsedValue: basic,
+    }),
+    new pkijs.Extension({
+      extnID: '2.5.29.15',
+      critical: true,
+      extnValue: keyUsage.toBER(false),
+      parsedValue: keyUsage,
+    }),
   ];
   await certificate.sign(spec.signingKey, 'SHA-256', engine);
   // Round-trip so the object looks exactly like one parsed from the wire.
@@ -230,12 +263,18 @@ async function buildCertificate(spec: BuildCertificate): Promise<pkijs.Certifica
 }
 
 function time(value: Date): pkijs.Time {
-  return new pkijs.Time({ type: value.getUTCFullYear() >= 2050 ? pkijs.TimeType.GeneralizedTime : pkijs.TimeType.UTCTime, value });
+  return new pkijs.Time({
+    type: value.getUTCFullYear() >= 2050 ? pkijs.TimeType.GeneralizedTime : pkijs.TimeType.UTCTime,
+    value,
+  });
 }
 
 function encode(certificate: pkijs.Certificate): { certificate: pkijs.Certificate; der: Uint8Array; pem: string } {
   const der = new Uint8Array(certificate.toSchema().toBER(false));
-  const lines = Buffer.from(der).toString('base64').match(/.{1,64}/g) ?? [];
+  const lines =
+    Buffer.from(der)
+      .toString('base64')
+      .match(/.{1,64}/g) ?? [];
   return { certificate, der, pem: `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n` };
 }
 
@@ -250,7 +289,11 @@ export async function privateKeyPem(user: TestIdentity): Promise<string> {
  * openssl command line as a person would export one: `modern` (OpenSSL 3's default —
  * PBES2/AES-256-CBC, SHA-256 MAC) or `legacy` (3DES key, RC2 or 3DES certificates, SHA-1 MAC).
  */
-export async function exportPkcs12(user: TestUser, password: string, flavour: 'modern' | 'legacy' = 'modern'): Promise<Buffer> {
+export async function exportPkcs12(
+  user: TestUser,
+  password: string,
+  flavour: 'modern' | 'legacy' = 'modern',
+): Promise<Buffer> {
   const { execFileSync } = await import('node:child_process');
   const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
   const os = await import('node:os');
@@ -260,10 +303,29 @@ export async function exportPkcs12(user: TestUser, password: string, flavour: 'm
     writeFileSync(path.join(dir, 'key.pem'), await privateKeyPem(user), { mode: 0o600 });
     writeFileSync(path.join(dir, 'cert.pem'), user.pem);
     writeFileSync(path.join(dir, 'ca.pem'), user.ca.pem);
-    const ciphers = flavour === 'modern'
-      ? ['-keypbe', 'AES-256-CBC', '-certpbe', 'AES-256-CBC', '-macalg', 'sha256']
-      : ['-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1', '-legacy'];
-    execFileSync('openssl', ['pkcs12', '-export', ...ciphers, '-inkey', path.join(dir, 'key.pem'), '-in', path.join(dir, 'cert.pem'), '-certfile', path.join(dir, 'ca.pem'), '-passout', 'env:PFX_PASSWORD', '-out', path.join(dir, 'key.pfx')], { env: { ...process.env, PFX_PASSWORD: password }, stdio: 'pipe' });
+    const ciphers =
+      flavour === 'modern'
+        ? ['-keypbe', 'AES-256-CBC', '-certpbe', 'AES-256-CBC', '-macalg', 'sha256']
+        : ['-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1', '-legacy'];
+    execFileSync(
+      'openssl',
+      [
+        'pkcs12',
+        '-export',
+        ...ciphers,
+        '-inkey',
+        path.join(dir, 'key.pem'),
+        '-in',
+        path.join(dir, 'cert.pem'),
+        '-certfile',
+        path.join(dir, 'ca.pem'),
+        '-passout',
+        'env:PFX_PASSWORD',
+        '-out',
+        path.join(dir, 'key.pfx'),
+      ],
+      { env: { ...process.env, PFX_PASSWORD: password }, stdio: 'pipe' },
+    );
     return readFileSync(path.join(dir, 'key.pfx'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -274,7 +336,11 @@ export async function exportPkcs12(user: TestUser, password: string, flavour: 'm
  * Signs `content` with `openssl cms -sign` exactly as docs/security.md tells a user of an external
  * signing tool to: detached (default) or attached (`-nodetach`), PEM output.
  */
-export async function opensslCmsSign(user: TestUser, content: string, options: { attached?: boolean } = {}): Promise<string> {
+export async function opensslCmsSign(
+  user: TestUser,
+  content: string,
+  options: { attached?: boolean } = {},
+): Promise<string> {
   const { execFileSync } = await import('node:child_process');
   const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
   const os = await import('node:os');
@@ -284,7 +350,28 @@ export async function opensslCmsSign(user: TestUser, content: string, options: {
     writeFileSync(path.join(dir, 'key.pem'), await privateKeyPem(user), { mode: 0o600 });
     writeFileSync(path.join(dir, 'cert.pem'), user.pem);
     writeFileSync(path.join(dir, 'challenge.txt'), content);
-    execFileSync('openssl', ['cms', '-sign', '-binary', '-md', 'sha256', ...(options.attached ? ['-nodetach'] : []), '-in', path.join(dir, 'challenge.txt'), '-signer', path.join(dir, 'cert.pem'), '-inkey', path.join(dir, 'key.pem'), '-outform', 'PEM', '-out', path.join(dir, 'challenge.p7s')], { stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'cms',
+        '-sign',
+        '-binary',
+        '-md',
+        'sha256',
+        ...(options.attached ? ['-nodetach'] : []),
+        '-in',
+        path.join(dir, 'challenge.txt'),
+        '-signer',
+        path.join(dir, 'cert.pem'),
+        '-inkey',
+        path.join(dir, 'key.pem'),
+        '-outform',
+        'PEM',
+        '-out',
+        path.join(dir, 'challenge.p7s'),
+      ],
+      { stdio: 'pipe' },
+    );
     return readFileSync(path.join(dir, 'challenge.p7s'), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -23,13 +23,25 @@ export function workflowInBrowser(entity: string) {
   let portal: Awaited<ReturnType<typeof startPortal>>;
   let admin: Record<string, string>;
   const api = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${portal.url}${url}`, { method, headers: admin, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${portal.url}${url}`, {
+      method,
+      headers: admin,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await res.json()) as Record<string, unknown>;
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
   const user = async (username: string, role: string, regionId: number) => {
-    const created = await api('POST', '/api/portal-user/create', { username, firstName: 'Flow', lastName: role, isOuter: false, canLogin: true, roles: [role], regionId });
+    const created = await api('POST', '/api/portal-user/create', {
+      username,
+      firstName: 'Flow',
+      lastName: role,
+      isOuter: false,
+      canLogin: true,
+      roles: [role],
+      regionId,
+    });
     await api('POST', '/api/auth/set-password', { userId: created.id, password: PASSWORD });
     return Number(created.id);
   };
@@ -37,8 +49,15 @@ export function workflowInBrowser(entity: string) {
   beforeAll(async () => {
     portal = await startPortal();
     browser = await launchBrowser();
-    const signIn = await fetch(`${portal.url}/api/auth-payload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }) });
-    admin = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}`, 'content-type': 'application/json' };
+    const signIn = await fetch(`${portal.url}/api/auth-payload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }),
+    });
+    admin = {
+      authorization: `Bearer ${((await signIn.json()) as { token: string }).token}`,
+      'content-type': 'application/json',
+    };
   });
   afterAll(async () => {
     await browser?.close();
@@ -62,7 +81,11 @@ export function workflowInBrowser(entity: string) {
   const status = (page: Page) => page.locator('[data-region="transitions"] [data-status]').getAttribute('data-status');
   const offered = async (page: Page) => {
     await page.locator('[data-region="transitions"] [data-event], [data-region="no-events"]').first().waitFor();
-    return (await page.locator('[data-region="transitions"] [data-event]').evaluateAll((els) => els.map((e) => e.getAttribute('data-event')))).sort();
+    return (
+      await page
+        .locator('[data-region="transitions"] [data-event]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-event')))
+    ).sort();
   };
   /** Clicks an event's button and agrees (or fills its payload form; staff by the picker) and waits for the new status. */
   const perform = async (page: Page, event: string, to: string, payload?: Record<string, unknown>) => {
@@ -86,7 +109,13 @@ export function workflowInBrowser(entity: string) {
             await input.fill(person!.name.split(' ')[0]!);
             await page.locator(`[role="option"][data-staff-user="${String(value)}"]`).click();
             await input.blur();
-            shown = await expect.poll(() => input.inputValue(), { timeout: 5_000 }).toContain(person!.name).then(() => person!.name, () => input.inputValue());
+            shown = await expect
+              .poll(() => input.inputValue(), { timeout: 5_000 })
+              .toContain(person!.name)
+              .then(
+                () => person!.name,
+                () => input.inputValue(),
+              );
           }
           expect(shown, `the staff picker of ${event} after three picks`).toContain(person!.name);
           continue;
@@ -105,8 +134,14 @@ export function workflowInBrowser(entity: string) {
       await page.locator(`[data-region="transitions"] [data-status="${to}"]`).waitFor();
     } catch (error) {
       // Say what the page showed instead: the dialog's errors or a reported refusal.
-      const shown = await page.locator('[data-dialog], [role="alert"], [data-toast], .fui-Toast').allInnerTexts().catch(() => []);
-      throw new Error(`${event} did not reach ${to} (status ${await status(page)}); the page showed: ${JSON.stringify(shown)}`, { cause: error });
+      const shown = await page
+        .locator('[data-dialog], [role="alert"], [data-toast], .fui-Toast')
+        .allInnerTexts()
+        .catch(() => []);
+      throw new Error(
+        `${event} did not reach ${to} (status ${await status(page)}); the page showed: ${JSON.stringify(shown)}`,
+        { cause: error },
+      );
     }
   };
 

@@ -17,11 +17,15 @@ export const BOOKKEEPING_TABLES = ['rate_limit_count', 'login_attempt'];
  * Installed in the test's own database after start-up (the app's tables exist then); the
  * log table itself is not watched.
  */
-export async function createWriteDetector(db: Database): Promise<{ mark(): Promise<number>; writesSince(mark: number): Promise<string[]> }> {
+export async function createWriteDetector(
+  db: Database,
+): Promise<{ mark(): Promise<number>; writesSince(mark: number): Promise<string[]> }> {
   const { rows } = await db.query<{ t: string }>(
     `SELECT c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> 'test_write_log'`,
   );
-  await db.query('CREATE TABLE IF NOT EXISTS test_write_log (id bigserial PRIMARY KEY, tbl text NOT NULL, op text NOT NULL, row_hash text NOT NULL, sign int NOT NULL)');
+  await db.query(
+    'CREATE TABLE IF NOT EXISTS test_write_log (id bigserial PRIMARY KEY, tbl text NOT NULL, op text NOT NULL, row_hash text NOT NULL, sign int NOT NULL)',
+  );
   await db.query(`CREATE OR REPLACE FUNCTION test_note_write() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP <> 'INSERT' THEN INSERT INTO test_write_log (tbl, op, row_hash, sign) VALUES (TG_TABLE_NAME, TG_OP, md5(OLD::text), -1); END IF;
@@ -29,7 +33,9 @@ export async function createWriteDetector(db: Database): Promise<{ mark(): Promi
       RETURN NULL;
     END $$`);
   for (const { t } of rows) {
-    await db.query(`CREATE OR REPLACE TRIGGER test_note_write AFTER INSERT OR UPDATE OR DELETE ON "${t}" FOR EACH ROW EXECUTE FUNCTION test_note_write()`);
+    await db.query(
+      `CREATE OR REPLACE TRIGGER test_note_write AFTER INSERT OR UPDATE OR DELETE ON "${t}" FOR EACH ROW EXECUTE FUNCTION test_note_write()`,
+    );
   }
   return {
     async mark() {

@@ -5,12 +5,21 @@
  * inside an object value — and withheld fields keep only their pointer.
  */
 import { describe, expect, it } from 'vitest';
-import { AUDIT_VALUE_CHARS, auditChanges, auditRow, readableChanges, staffUserPointers } from '../../src/server/store/audit-trail.ts';
+import {
+  AUDIT_VALUE_CHARS,
+  auditChanges,
+  auditRow,
+  readableChanges,
+  staffUserPointers,
+} from '../../src/server/store/audit-trail.ts';
 
 describe('audit changes', () => {
   it('sees no change in another key order, and names nested fields by their own pointer', () => {
     const before = { customer: { name: 'Ali', pnfl: '1' }, files: ['a', 'b'], phone: '+1' };
-    expect(auditRow(before, { phone: '+1', files: ['a', 'b'], customer: { pnfl: '1', name: 'Ali' } })).toEqual({ changed: [], diff: [] });
+    expect(auditRow(before, { phone: '+1', files: ['a', 'b'], customer: { pnfl: '1', name: 'Ali' } })).toEqual({
+      changed: [],
+      diff: [],
+    });
     expect(auditRow(before, { customer: { name: 'Vali', pnfl: '1' }, files: ['b', 'a'] })).toEqual({
       changed: ['customer', 'files', 'phone'],
       diff: [
@@ -25,7 +34,9 @@ describe('audit changes', () => {
     expect(auditChanges({ bank: { name: 'X' } }, { bank: {} })).toEqual([{ pointer: '/bank/name', old: 'X' }]);
     expect(auditChanges({}, { bank: {} })).toEqual([{ pointer: '/bank', new: {} }]);
     expect(auditChanges({ a: { b: 1 } }, { a: null })).toEqual([{ pointer: '/a', old: { b: 1 }, new: null }]);
-    expect(auditRow({ note: 'x', zeta: 1 }, { note: 'y', zeta: 1 }, { old: 'NEW', new: 'DONE' }).diff.map((c) => c.pointer)).toEqual(['/note', '/status']);
+    expect(
+      auditRow({ note: 'x', zeta: 1 }, { note: 'y', zeta: 1 }, { old: 'NEW', new: 'DONE' }).diff.map((c) => c.pointer),
+    ).toEqual(['/note', '/status']);
   });
 
   it('cuts a long value to the cap, never inside a surrogate pair, and marks the side', () => {
@@ -36,7 +47,10 @@ describe('audit changes', () => {
     const [whole] = auditChanges(undefined, { list });
     expect(whole!.truncated).toEqual(['new']);
     expect(whole!.new).toBe(JSON.stringify(list).slice(0, AUDIT_VALUE_CHARS));
-    expect(auditChanges(undefined, { text: 'b'.repeat(AUDIT_VALUE_CHARS) })[0]).toEqual({ pointer: '/text', new: 'b'.repeat(AUDIT_VALUE_CHARS) });
+    expect(auditChanges(undefined, { text: 'b'.repeat(AUDIT_VALUE_CHARS) })[0]).toEqual({
+      pointer: '/text',
+      new: 'b'.repeat(AUDIT_VALUE_CHARS),
+    });
   });
 });
 
@@ -58,19 +72,32 @@ describe('readable changes', () => {
   });
 
   it('drops a change that was only in hidden fields, and withholds a cut value that holds one', () => {
-    expect(readableChanges([{ pointer: '/consumer', old: { name: 'Ali', pinfl: '1' }, new: { name: 'Ali', pinfl: '2' } }], ['/consumer/pinfl'], [])).toEqual([]);
-    expect(readableChanges([{ pointer: '/consumer', new: '{"pinfl":"3120', truncated: ['new'] }], ['/consumer/pinfl'], [])).toEqual([{ pointer: '/consumer', redacted: true }]);
+    expect(
+      readableChanges(
+        [{ pointer: '/consumer', old: { name: 'Ali', pinfl: '1' }, new: { name: 'Ali', pinfl: '2' } }],
+        ['/consumer/pinfl'],
+        [],
+      ),
+    ).toEqual([]);
+    expect(
+      readableChanges([{ pointer: '/consumer', new: '{"pinfl":"3120', truncated: ['new'] }], ['/consumer/pinfl'], []),
+    ).toEqual([{ pointer: '/consumer', redacted: true }]);
   });
 
   it('finds staff user fields up to the first array', () => {
-    expect(staffUserPointers({
-      type: 'object',
-      properties: {
-        executorId: { type: 'integer', staffUser: true } as never,
-        coExecutors: { type: 'array', items: { type: 'integer', staffUser: true } as never },
-        visas: { type: 'array', items: { type: 'object', properties: { userId: { type: 'integer', staffUser: true } as never } } },
-        note: { type: 'string' },
-      },
-    }).sort()).toEqual(['/coExecutors', '/executorId', '/visas']);
+    expect(
+      staffUserPointers({
+        type: 'object',
+        properties: {
+          executorId: { type: 'integer', staffUser: true } as never,
+          coExecutors: { type: 'array', items: { type: 'integer', staffUser: true } as never },
+          visas: {
+            type: 'array',
+            items: { type: 'object', properties: { userId: { type: 'integer', staffUser: true } as never } },
+          },
+          note: { type: 'string' },
+        },
+      }).sort(),
+    ).toEqual(['/coExecutors', '/executorId', '/visas']);
   });
 });

@@ -40,6 +40,8 @@ describe('the Tashkent business day', () => {
   it('stamps today and deadlines with the Tashkent date', () => {
     const ctx = { record: {}, payload: {}, actorId: '1', now: at('2026-05-02T20:00:00Z') };
     expect(actionImplementations.stampToday!(ctx, { field: 'seenAt' })).toEqual({ seenAt: '2026-05-03' });
-    expect(actionImplementations.stampDaysAhead!(ctx, { field: 'reviewDeadline', days: 15 })).toEqual({ reviewDeadline: '2026-05-18' });
+    expect(actionImplementations.stampDaysAhead!(ctx, { field: 'reviewDeadline', days: 15 })).toEqual({
+      reviewDeadline: '2026-05-18',
+    });
   });
 });

@@ -3,8 +3,17 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import {
-  capabilityFragments, capabilityNames, CAPABILITY_PARTS, composeEntityMetaSchema, declaring, ENTITY_META_BASE_FILE, ENTITY_META_FILE,
-  loadCapabilityChecks, loadCapabilityPlugins, metaSchemaText, missingParts,
+  capabilityFragments,
+  capabilityNames,
+  CAPABILITY_PARTS,
+  composeEntityMetaSchema,
+  declaring,
+  ENTITY_META_BASE_FILE,
+  ENTITY_META_FILE,
+  loadCapabilityChecks,
+  loadCapabilityPlugins,
+  metaSchemaText,
+  missingParts,
 } from '../../src/server/capabilities/registry.ts';
 import { CAPABILITY_RULES, DEFINITION_RULES } from '../../src/server/capabilities/checks.ts';
 import { checkDefinitions, type DefinitionProblem } from '../../src/definitions/check.ts';
@@ -19,8 +28,11 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
   const names = capabilityNames();
 
   it('are the folders found there, each with its three parts', () => {
-    expect(names).toEqual(expect.arrayContaining(['aggregates', 'drafts', 'merge', 'publicLookups', 'publicSubmit', 'questionnaire']));
-    for (const name of names) expect(missingParts(name), `${name} lacks a part of ${CAPABILITY_PARTS.join(', ')}`).toEqual([]);
+    expect(names).toEqual(
+      expect.arrayContaining(['aggregates', 'drafts', 'merge', 'publicLookups', 'publicSubmit', 'questionnaire']),
+    );
+    for (const name of names)
+      expect(missingParts(name), `${name} lacks a part of ${CAPABILITY_PARTS.join(', ')}`).toEqual([]);
   });
 
   it('each add their own key to the composed entity meta-schema, exactly as their fragment declares it', () => {
@@ -30,7 +42,8 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
       expect(Object.keys(fragment.properties)).toEqual([name]);
       expect(base.properties, `${name} belongs to its fragment, not to the base`).not.toHaveProperty([name]);
       expect(composed.properties[name]).toEqual(fragment.properties[name]);
-      for (const [id, definition] of Object.entries(fragment.definitions ?? {})) expect(composed.definitions[id]).toEqual(definition);
+      for (const [id, definition] of Object.entries(fragment.definitions ?? {}))
+        expect(composed.definitions[id]).toEqual(definition);
     }
   });
 
@@ -42,8 +55,12 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
 
   it('refuses a fragment that names another key, or one the base already has', () => {
     const base = readJson(ENTITY_META_BASE_FILE);
-    expect(() => composeEntityMetaSchema(base, new Map([['drafts', { properties: { other: {} } }]]))).toThrow(/exactly the property "drafts"/);
-    expect(() => composeEntityMetaSchema(base, new Map([['scope', { properties: { scope: {} } }]]))).toThrow(/already has the property "scope"/);
+    expect(() => composeEntityMetaSchema(base, new Map([['drafts', { properties: { other: {} } }]]))).toThrow(
+      /exactly the property "drafts"/,
+    );
+    expect(() => composeEntityMetaSchema(base, new Map([['scope', { properties: { scope: {} } }]]))).toThrow(
+      /already has the property "scope"/,
+    );
   });
 
   it('bring their check rules into npm run check and their plugins into the app', async () => {
@@ -61,7 +78,12 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
 
   it('give a plugin only the entities whose manifest declares the key', () => {
     const def = (id: string, manifest: object) => ({ id, manifest }) as unknown as EntityDefinition;
-    const entities = [def('a', { drafts: true }), def('b', { drafts: false }), def('c', {}), def('d', { drafts: true })];
+    const entities = [
+      def('a', { drafts: true }),
+      def('b', { drafts: false }),
+      def('c', {}),
+      def('d', { drafts: true }),
+    ];
     expect(declaring(entities, 'drafts').map((d) => d.id)).toEqual(['a', 'd']);
   });
 
@@ -69,11 +91,17 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'capabilities-'));
     try {
       mkdirSync(path.join(dir, 'stamp'));
-      writeFileSync(path.join(dir, 'stamp', 'schema.json'), JSON.stringify({ properties: { stamp: { type: 'boolean' } } }));
+      writeFileSync(
+        path.join(dir, 'stamp', 'schema.json'),
+        JSON.stringify({ properties: { stamp: { type: 'boolean' } } }),
+      );
       writeFileSync(path.join(dir, 'stamp', 'check.ts'), "export default { name: 'stamp', run() {} };\n");
       writeFileSync(path.join(dir, 'stamp', 'plugin.ts'), 'export default async function stamp() {}\n');
       mkdirSync(path.join(dir, 'half'));
-      writeFileSync(path.join(dir, 'half', 'schema.json'), JSON.stringify({ properties: { half: { type: 'boolean' } } }));
+      writeFileSync(
+        path.join(dir, 'half', 'schema.json'),
+        JSON.stringify({ properties: { half: { type: 'boolean' } } }),
+      );
       expect(capabilityNames(dir)).toEqual(['half', 'stamp']);
       expect(missingParts('half', dir)).toEqual(['check.ts', 'plugin.ts']);
       await expect(loadCapabilityChecks(dir)).rejects.toThrow(/capability half .* lacks check\.ts, plugin\.ts/);
@@ -87,27 +115,36 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
   });
 });
 
-describe('the capabilities\' npm run check rules', () => {
+describe("the capabilities' npm run check rules", () => {
   let pristine: DefinitionSources;
-  const clone = (): DefinitionSources => new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+  const clone = (): DefinitionSources =>
+    new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
   const json = (s: DefinitionSources, file: string): any => s.get(file)!.json;
-  const manifestWith = (s: DefinitionSources, key: string): string => [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f)[key])!;
+  const manifestWith = (s: DefinitionSources, key: string): string =>
+    [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f)[key])!;
   const expectProblem = (problems: DefinitionProblem[], file: string, pointer: string, text: RegExp) => {
-    expect(problems, JSON.stringify(problems, null, 1)).toContainEqual(expect.objectContaining({ file, pointer, message: expect.stringMatching(text) }));
+    expect(problems, JSON.stringify(problems, null, 1)).toContainEqual(
+      expect.objectContaining({ file, pointer, message: expect.stringMatching(text) }),
+    );
   };
 
   beforeAll(async () => {
     pristine = (await loadDefinitionSources(REPO_ROOT)).sources;
   });
 
-  it('pass on the repository\'s definitions', () => {
+  it("pass on the repository's definitions", () => {
     expect(checkDefinitions(clone(), implementationNames, DEFINITION_RULES)).toEqual([]);
   });
 
   it('report a stale composed meta-schema', () => {
     const s = clone();
     json(s, ENTITY_META_BASE_FILE).properties.labelField.description = 'changed without codegen';
-    expectProblem(checkDefinitions(s, implementationNames, DEFINITION_RULES), ENTITY_META_FILE, '', /run npm run codegen/);
+    expectProblem(
+      checkDefinitions(s, implementationNames, DEFINITION_RULES),
+      ENTITY_META_FILE,
+      '',
+      /run npm run codegen/,
+    );
   });
 
   it('check the fields of aggregates, merge and public lookups, the screens that offer drafts and public submission paths', () => {
@@ -121,7 +158,9 @@ describe('the capabilities\' npm run check rules', () => {
     json(s, lookups).publicLookups[0].by[0].field = '/noSuchParam';
     json(s, lookups).publicLookups.push(structuredClone(json(s, lookups).publicLookups[0]));
     const submits = [...s.keys()].filter((f) => f.endsWith('/entity.json') && json(s, f).publicSubmit);
-    const other = [...s.keys()].find((f) => f.endsWith('/entity.json') && !json(s, f).publicSubmit && !json(s, f).drafts)!;
+    const other = [...s.keys()].find(
+      (f) => f.endsWith('/entity.json') && !json(s, f).publicSubmit && !json(s, f).drafts,
+    )!;
     json(s, other).publicSubmit = { ...json(s, submits[0]!).publicSubmit };
     const draftScreen = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.drafts)!;
     json(s, draftScreen).entity = json(s, other).id;
@@ -129,7 +168,12 @@ describe('the capabilities\' npm run check rules', () => {
     expectProblem(problems, aggregates, `/aggregates/${name}/groupBy/0`, /field "\/noSuchField" does not exist/);
     expectProblem(problems, merge, '/merge/arrays/0', /field "\/noSuchArray" does not exist/);
     expectProblem(problems, lookups, '/publicLookups/0/by/0/field', /field "\/noSuchParam" does not exist/);
-    expectProblem(problems, lookups, `/publicLookups/${json(s, lookups).publicLookups.length - 1}/name`, /declared twice/);
+    expectProblem(
+      problems,
+      lookups,
+      `/publicLookups/${json(s, lookups).publicLookups.length - 1}/name`,
+      /declared twice/,
+    );
     // Reported at whichever of the two manifests comes later.
     const clash = problems.filter((p) => p.pointer === '/publicSubmit/path');
     expect(clash).toHaveLength(1);

@@ -5,7 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CELL_FORMAT_NAMES, CELL_FORMATS, DISPLAY_FORMATS, formatCell, formatValue } from '../../src/shared/cell-formats.ts';
+import {
+  CELL_FORMAT_NAMES,
+  CELL_FORMATS,
+  DISPLAY_FORMATS,
+  formatCell,
+  formatValue,
+} from '../../src/shared/cell-formats.ts';
 import type { FormatContext } from '../../src/shared/format.ts';
 import { EXCEL_CELLS } from '../../src/server/routes/excel-cells.ts';
 
@@ -14,15 +20,21 @@ const metaFormats: string[] = gridMeta.properties.columns.items.properties.forma
 
 const ctx: FormatContext = {
   locale: 'ru',
-  translate: (key) => ({ 'status.DONE': 'Готово', 'engine.list.yes': 'Да' } as Record<string, string>)[key],
-  reference: (kind, id) => (kind === 'region' && id === 7 ? { nameUz: 'Тошкент', nameLt: 'Toshkent', nameRu: 'Ташкент', nameEn: 'Tashkent' } : undefined),
+  translate: (key) => (({ 'status.DONE': 'Готово', 'engine.list.yes': 'Да' }) as Record<string, string>)[key],
+  reference: (kind, id) =>
+    kind === 'region' && id === 7
+      ? { nameUz: 'Тошкент', nameLt: 'Toshkent', nameRu: 'Ташкент', nameEn: 'Tashkent' }
+      : undefined,
 };
 
 describe('display-format registry', () => {
   it('has a text entry and an Excel cell for every format of the grid meta-schema, and nothing else', () => {
     expect([...CELL_FORMAT_NAMES].sort()).toEqual([...metaFormats].sort());
     expect(Object.keys(EXCEL_CELLS).sort()).toEqual([...metaFormats].sort());
-    for (const name of metaFormats) expect(DISPLAY_FORMATS[name as keyof typeof DISPLAY_FORMATS]).toBe(CELL_FORMATS[name as keyof typeof CELL_FORMATS]);
+    for (const name of metaFormats)
+      expect(DISPLAY_FORMATS[name as keyof typeof DISPLAY_FORMATS]).toBe(
+        CELL_FORMATS[name as keyof typeof CELL_FORMATS],
+      );
   });
 
   it('carries the hints tables use: quantities right-aligned, statuses as badges, references need a list', () => {

@@ -17,16 +17,23 @@ beforeAll(async () => {
   pristine = sources;
 });
 
-const clone = (): DefinitionSources => new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+const clone = (): DefinitionSources =>
+  new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
 const json = (s: DefinitionSources, file: string): any => s.get(file)!.json;
 const run = (s: DefinitionSources): DefinitionProblem[] => checkDefinitions(s, implementationNames, DEFINITION_RULES);
 const expectProblem = (problems: DefinitionProblem[], file: string, pointer: string, text: RegExp) => {
-  expect(problems, JSON.stringify(problems, null, 1)).toContainEqual(expect.objectContaining({ file, pointer, message: expect.stringMatching(text) }));
+  expect(problems, JSON.stringify(problems, null, 1)).toContainEqual(
+    expect.objectContaining({ file, pointer, message: expect.stringMatching(text) }),
+  );
 };
 /** The first entity folder (any will do; the rules are the same for all). */
-const anEntity = (s: DefinitionSources): string => [...s.keys()].find((f) => /^schemas\/[a-z][^/]*\/entity\.json$/.test(f))!.split('/')[1]!;
+const anEntity = (s: DefinitionSources): string =>
+  [...s.keys()].find((f) => /^schemas\/[a-z][^/]*\/entity\.json$/.test(f))!.split('/')[1]!;
 const entityWithWizard = (s: DefinitionSources): string | undefined =>
-  [...s.keys()].filter((f) => f.endsWith('/ui.json')).find((f) => json(s, f).wizard)?.split('/')[1];
+  [...s.keys()]
+    .filter((f) => f.endsWith('/ui.json'))
+    .find((f) => json(s, f).wizard)
+    ?.split('/')[1];
 
 describe('npm run check', () => {
   it('checks remote sources (an adapter of the registry, eq filters) and download stamps (a text field, recipients declared)', () => {
@@ -47,12 +54,18 @@ describe('npm run check', () => {
   it('checks seeds: records valid against the schema, "$seed" naming an earlier record, the key unique', () => {
     const s = clone();
     // A seed file whose records name earlier ones (a tree of units), not a flat sample file.
-    const manifestFile = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).seed?.file
-      && JSON.stringify(json(s, `${f.slice(0, -'entity.json'.length)}${json(s, f).seed.file}`)).includes('"$seed"'))!;
+    const manifestFile = [...s.keys()].find(
+      (f) =>
+        f.endsWith('/entity.json') &&
+        json(s, f).seed?.file &&
+        JSON.stringify(json(s, `${f.slice(0, -'entity.json'.length)}${json(s, f).seed.file}`)).includes('"$seed"'),
+    )!;
     const dir = manifestFile.slice(0, -'/entity.json'.length);
     const seedFile = `${dir}/${json(s, manifestFile).seed.file}`;
     const records = json(s, seedFile).records;
-    const placeholderAt = records.findIndex((r: Record<string, unknown>) => Object.values(r).some((v) => v && typeof v === 'object' && '$seed' in v));
+    const placeholderAt = records.findIndex((r: Record<string, unknown>) =>
+      Object.values(r).some((v) => v && typeof v === 'object' && '$seed' in v),
+    );
     const field = Object.keys(records[placeholderAt]).find((k) => records[placeholderAt][k]?.$seed)!;
     records[placeholderAt][field] = { $seed: 'NO-SUCH-KEY' };
     records[0].unknownField = 1;
@@ -72,7 +85,9 @@ describe('npm run check', () => {
 
   it('rejects an entityRef to an entity that does not exist, and a tree screen of an entity without a tree', () => {
     const s = clone();
-    const schemaFile = [...s.keys()].find((f) => f.endsWith('/schema.json') && JSON.stringify(json(s, f)).includes('"entityRef"'))!;
+    const schemaFile = [...s.keys()].find(
+      (f) => f.endsWith('/schema.json') && JSON.stringify(json(s, f)).includes('"entityRef"'),
+    )!;
     const schema = json(s, schemaFile);
     const name = Object.keys(schema.properties).find((k) => schema.properties[k].entityRef)!;
     schema.properties[name].entityRef.entity = 'no-such-entity';
@@ -178,21 +193,36 @@ describe('npm run check', () => {
     m.states.PROCCESS.on.FINISH.guard = 'isFullMoon';
     m.states.PROCCESS.on.FINISH.actions = ['launchRockets'];
     const problems = run(s);
-    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/on/FINISH/guard', /"isFullMoon" is not in the implementation registry/);
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      '/states/PROCCESS/on/FINISH/guard',
+      /"isFullMoon" is not in the implementation registry/,
+    );
     expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/on/FINISH/actions/0', /"launchRockets"/);
   });
 
   it('rejects a machine transition to a state that does not exist', () => {
     const s = clone();
     json(s, 'workflows/tender.machine.json').states.FINISHED.on.REOPEN.target = 'LIMBO';
-    expectProblem(run(s), 'workflows/tender.machine.json', '/states/FINISHED/on/REOPEN/target', /"LIMBO" does not exist/);
+    expectProblem(
+      run(s),
+      'workflows/tender.machine.json',
+      '/states/FINISHED/on/REOPEN/target',
+      /"LIMBO" does not exist/,
+    );
   });
 
   it('rejects a machine event that no role may send', () => {
     const s = clone();
     const access = json(s, 'schemas/_access/access.json');
     for (const role of access.roles) role.permissions = role.permissions.filter((p: string) => p !== 'FINISH Tender');
-    expectProblem(run(s), 'schemas/tender/entity.json', '/workflow', /no role .* may send FINISH \(permission "FINISH Tender"\)/);
+    expectProblem(
+      run(s),
+      'schemas/tender/entity.json',
+      '/workflow',
+      /no role .* may send FINISH \(permission "FINISH Tender"\)/,
+    );
   });
 
   it('rejects a deadline whose event the state lacks or whose field is not a date, and exempts deadline events from role grants', () => {
@@ -200,35 +230,82 @@ describe('npm run check', () => {
     const m = json(s, 'workflows/tender.machine.json');
     m.states.PROCCESS.deadline = { field: '/subject', event: 'EXPIRE', description: 'A broken deadline.' };
     m.states.FINISHED.deadline = { field: '/purchaseDate', event: 'REOPEN', description: 'Reopened by the sweep.' };
-    for (const role of json(s, 'schemas/_access/access.json').roles) role.permissions = role.permissions.filter((p: string) => p !== 'REOPEN Tender');
+    for (const role of json(s, 'schemas/_access/access.json').roles)
+      role.permissions = role.permissions.filter((p: string) => p !== 'REOPEN Tender');
     const problems = run(s);
     expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/deadline/event', /no event "EXPIRE"/);
-    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/deadline/field', /"\/subject" .* must have format date or date-time/);
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      '/states/PROCCESS/deadline/field',
+      /"\/subject" .* must have format date or date-time/,
+    );
     expect(problems.filter((p) => /REOPEN/.test(p.message))).toEqual([]);
     // A deadline event that needs input could never be sent by the sweep.
     const withPayload = clone();
     const t = json(withPayload, 'workflows/tender.machine.json');
     t.states.FINISHED.deadline = { field: '/purchaseDate', event: 'REOPEN', description: 'Reopened by the sweep.' };
-    t.states.FINISHED.on.REOPEN.payload = { type: 'object', additionalProperties: false, required: ['reason'], properties: { reason: { type: 'string', title: 'workflow.payload.reason' } } };
-    expectProblem(run(withPayload), 'workflows/tender.machine.json', '/states/FINISHED/deadline/event', /requires a payload, but the sweep sends none/);
+    t.states.FINISHED.on.REOPEN.payload = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['reason'],
+      properties: { reason: { type: 'string', title: 'workflow.payload.reason' } },
+    };
+    expectProblem(
+      run(withPayload),
+      'workflows/tender.machine.json',
+      '/states/FINISHED/deadline/event',
+      /requires a payload, but the sweep sends none/,
+    );
   });
 
   it('rejects a payload check that is not in the registry, judges no payload date, compares with a record field that is no date, or names a missing message', () => {
     const s = clone();
     const reopen = json(s, 'workflows/tender.machine.json').states.FINISHED.on.REOPEN;
-    reopen.payload = { type: 'object', additionalProperties: false, required: ['date', 'reason'], properties: { date: { type: 'string', format: 'date', title: 'workflow.payload.reopenDate' }, reason: { type: 'string', title: 'workflow.payload.reason' } } };
+    reopen.payload = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['date', 'reason'],
+      properties: {
+        date: { type: 'string', format: 'date', title: 'workflow.payload.reopenDate' },
+        reason: { type: 'string', title: 'workflow.payload.reason' },
+      },
+    };
     reopen.checks = [
       { type: 'dateIsLucky', params: { field: '/date' } },
       { type: 'dateNotFuture', params: { field: '/reason' } },
-      { type: 'dateNotBeforeField', params: { field: '/date', than: '/subject', message: 'workflow.check.noSuchMessage' } },
+      {
+        type: 'dateNotBeforeField',
+        params: { field: '/date', than: '/subject', message: 'workflow.check.noSuchMessage' },
+      },
       { type: 'dateNotBeforeField', params: { field: '/date', than: '/createdAt' } },
     ];
     const problems = run(s);
     const at = '/states/FINISHED/on/REOPEN/checks';
-    expectProblem(problems, 'workflows/tender.machine.json', `${at}/0`, /check "dateIsLucky" is not in the implementation registry/);
-    expectProblem(problems, 'workflows/tender.machine.json', `${at}/1/params/field`, /a date or date-time field of the transition's payload/);
-    expectProblem(problems, 'workflows/tender.machine.json', `${at}/2/params/than`, /"\/subject" .* must have format date or date-time/);
-    expectProblem(problems, 'workflows/tender.machine.json', `${at}/2/params/message`, /"workflow\.check\.noSuchMessage" is missing/);
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      `${at}/0`,
+      /check "dateIsLucky" is not in the implementation registry/,
+    );
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      `${at}/1/params/field`,
+      /a date or date-time field of the transition's payload/,
+    );
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      `${at}/2/params/than`,
+      /"\/subject" .* must have format date or date-time/,
+    );
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      `${at}/2/params/message`,
+      /"workflow\.check\.noSuchMessage" is missing/,
+    );
     // A system field (the record's creation time) is a date-time every record has.
     expect(problems.filter((p) => p.pointer.startsWith(`${at}/3`))).toEqual([]);
   });
@@ -236,34 +313,79 @@ describe('npm run check', () => {
   it('rejects a notice whose contact field no follower has, whose template is missing, or whose channel is unknown', () => {
     const s = clone();
     const m = json(s, 'workflows/tender.machine.json');
-    m.states.PROCCESS.on.FINISH.notify = [{ channel: 'sms', to: '/noSuchPhone', template: 'workflow.notice.noSuchTemplate' }];
+    m.states.PROCCESS.on.FINISH.notify = [
+      { channel: 'sms', to: '/noSuchPhone', template: 'workflow.notice.noSuchTemplate' },
+    ];
     const problems = run(s);
-    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/on/FINISH/notify/0/to', /"\/noSuchPhone" exists in no entity following the machine/);
-    expectProblem(problems, 'workflows/tender.machine.json', '/states/PROCCESS/on/FINISH/notify/0/template', /"workflow\.notice\.noSuchTemplate\.text" is missing/);
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      '/states/PROCCESS/on/FINISH/notify/0/to',
+      /"\/noSuchPhone" exists in no entity following the machine/,
+    );
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      '/states/PROCCESS/on/FINISH/notify/0/template',
+      /"workflow\.notice\.noSuchTemplate\.text" is missing/,
+    );
     // An unknown channel breaks the meta-schema.
     const other = clone();
-    json(other, 'workflows/tender.machine.json').states.FINISHED.on.REOPEN.notify = [{ channel: 'fax', to: '/subject', template: 'workflow.notice.appealAccepted' }];
-    expect(run(other).some((p) => p.file === 'workflows/tender.machine.json' && p.pointer.startsWith('/states/FINISHED/on/REOPEN/notify/0'))).toBe(true);
+    json(other, 'workflows/tender.machine.json').states.FINISHED.on.REOPEN.notify = [
+      { channel: 'fax', to: '/subject', template: 'workflow.notice.appealAccepted' },
+    ];
+    expect(
+      run(other).some(
+        (p) =>
+          p.file === 'workflows/tender.machine.json' && p.pointer.startsWith('/states/FINISHED/on/REOPEN/notify/0'),
+      ),
+    ).toBe(true);
   });
 
   it('rejects an event payload field without a title key, and a state or event without its labels', () => {
     const s = clone();
     const m = json(s, 'workflows/tender.machine.json');
-    m.states.FINISHED.on.REOPEN.payload = { type: 'object', additionalProperties: false, required: ['why'], properties: { why: { type: 'string' } } };
+    m.states.FINISHED.on.REOPEN.payload = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['why'],
+      properties: { why: { type: 'string' } },
+    };
     m.states.FINISHED.on.ABANDON = { target: 'LIMBO', description: 'Give up.' };
     m.states.LIMBO = { description: 'Given up.', type: 'final' };
     const problems = run(s);
-    expectProblem(problems, 'workflows/tender.machine.json', '/states/FINISHED/on/REOPEN/payload/properties/why', /need a title/);
-    expectProblem(problems, 'workflows/tender.machine.json', '/states/LIMBO', /"workflow\.tender\.states\.LIMBO" is missing/);
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      '/states/FINISHED/on/REOPEN/payload/properties/why',
+      /need a title/,
+    );
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      '/states/LIMBO',
+      /"workflow\.tender\.states\.LIMBO" is missing/,
+    );
     expectProblem(problems, 'workflows/tender.machine.json', '/states/LIMBO', /"status\.LIMBO" is missing/);
-    expectProblem(problems, 'workflows/tender.machine.json', '/states/FINISHED/on/ABANDON', /"workflow\.tender\.events\.ABANDON" is missing/);
+    expectProblem(
+      problems,
+      'workflows/tender.machine.json',
+      '/states/FINISHED/on/ABANDON',
+      /"workflow\.tender\.events\.ABANDON" is missing/,
+    );
   });
 
   it('fails on stale workflow diagrams until npm run docs:workflows rewrites them', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'docs-'));
-    const docs = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/docs-workflows.ts'), dir, ...args], { encoding: 'utf8' });
+    const docs = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/docs-workflows.ts'), dir, ...args],
+        { encoding: 'utf8' },
+      );
     try {
-      for (const part of ['schemas', 'workflows', 'src/i18n/locales', 'docs/workflows']) cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
+      for (const part of ['schemas', 'workflows', 'src/i18n/locales', 'docs/workflows'])
+        cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
       expect(docs('--check').status).toBe(0);
       const file = path.join(dir, 'workflows', 'tender.machine.json');
       const machine = JSON.parse(readFileSync(file, 'utf8'));
@@ -282,7 +404,17 @@ describe('npm run check', () => {
 
   it('rejects a screen naming an entity that does not exist', () => {
     const s = clone();
-    s.set('screens/ghost-list.json', { path: 'screens/ghost-list.json', json: { id: 'ghost-list', route: '/ghosts', kind: 'list', entity: 'ghost', titleKey: 'app.title', permission: 'public' } });
+    s.set('screens/ghost-list.json', {
+      path: 'screens/ghost-list.json',
+      json: {
+        id: 'ghost-list',
+        route: '/ghosts',
+        kind: 'list',
+        entity: 'ghost',
+        titleKey: 'app.title',
+        permission: 'public',
+      },
+    });
     expectProblem(run(s), 'screens/ghost-list.json', '/entity', /entity "ghost" does not exist/);
   });
 
@@ -307,10 +439,20 @@ describe('npm run check', () => {
     const machine = json(s, `schemas/${json(s, file).entity}/entity.json`).workflow as string;
     const state = Object.keys(json(s, `workflows/${machine}.machine.json`).states)[0]!;
     delete json(s, 'src/i18n/locales/ru.json').workflow[machine].plain[state];
-    expectProblem(run(s), file, '/options/plainStatus', new RegExp(`"workflow\\.${machine}\\.plain\\.${state}" is missing in ru`));
+    expectProblem(
+      run(s),
+      file,
+      '/options/plainStatus',
+      new RegExp(`"workflow\\.${machine}\\.plain\\.${state}" is missing in ru`),
+    );
     // On a screen whose entity has no machine, the option itself is refused.
     const plain = clone();
-    const list = [...plain.keys()].find((f) => f.startsWith('screens/') && json(plain, f).kind === 'detail' && !json(plain, `schemas/${json(plain, f).entity}/entity.json`).workflow)!;
+    const list = [...plain.keys()].find(
+      (f) =>
+        f.startsWith('screens/') &&
+        json(plain, f).kind === 'detail' &&
+        !json(plain, `schemas/${json(plain, f).entity}/entity.json`).workflow,
+    )!;
     json(plain, list).options = { plainStatus: true };
     expectProblem(run(plain), list, '/options/plainStatus', /needs a detail screen of an entity with a workflow/);
   });
@@ -324,11 +466,16 @@ describe('npm run check', () => {
     for (const p of parts.slice(0, -1)) node = node[p];
     delete node[parts.at(-1)!];
     const problems = run(s);
-    expectProblem(problems, `schemas/${e}/entity.json`, '/titleKey', new RegExp(`"${key.replace(/\./g, '\\.')}" is missing in en`));
+    expectProblem(
+      problems,
+      `schemas/${e}/entity.json`,
+      '/titleKey',
+      new RegExp(`"${key.replace(/\./g, '\\.')}" is missing in en`),
+    );
     expectProblem(problems, 'src/i18n/locales/en.json', `/${parts.join('/')}`, /exists in other locales but not here/);
   });
 
-  it('rejects an unknown ui:widget (rjsf would silently fall back), in an entity form and in a screen form, naming the registry\'s widgets', () => {
+  it("rejects an unknown ui:widget (rjsf would silently fall back), in an entity form and in a screen form, naming the registry's widgets", () => {
     const s = clone();
     const e = anEntity(s);
     const ui = json(s, `schemas/${e}/ui.json`).uiSchema;
@@ -338,12 +485,25 @@ describe('npm run check', () => {
     const screenUi = json(s, screen).options.uiSchema;
     screenUi.someField = { 'ui:options': { widget: 'fancy' } };
     const problems = run(s);
-    expectProblem(problems, `schemas/${e}/ui.json`, `/uiSchema/${field}/ui:widget`, /ui:widget "textarae" is not a widget of the registry.*did you mean "textarea"\?.*Allowed: .*\bmoney\b/);
-    expectProblem(problems, screen, '/options/uiSchema/someField/ui:options/widget', /ui:widget "fancy" is not a widget of the registry [^;]*; Allowed: .*\bstir\b/);
+    expectProblem(
+      problems,
+      `schemas/${e}/ui.json`,
+      `/uiSchema/${field}/ui:widget`,
+      /ui:widget "textarae" is not a widget of the registry.*did you mean "textarea"\?.*Allowed: .*\bmoney\b/,
+    );
+    expectProblem(
+      problems,
+      screen,
+      '/options/uiSchema/someField/ui:options/widget',
+      /ui:widget "fancy" is not a widget of the registry [^;]*; Allowed: .*\bstir\b/,
+    );
     // A registered name, one of rjsf's short names and one of its component names all pass.
     const valid = clone();
     json(valid, `schemas/${e}/ui.json`).uiSchema[field] = { 'ui:widget': 'money' };
-    json(valid, screen).options.uiSchema.someField = { 'ui:widget': 'password', 'ui:options': { widget: 'TextWidget' } };
+    json(valid, screen).options.uiSchema.someField = {
+      'ui:widget': 'password',
+      'ui:options': { widget: 'TextWidget' },
+    };
     expect(run(valid).filter((p) => /ui:widget/.test(p.message))).toEqual([]);
   });
 
@@ -354,8 +514,18 @@ describe('npm run check', () => {
     const other = [...s.keys()].find((f) => f.startsWith('screens/') && f !== file && json(s, f).menu)!;
     json(s, other).menu.icon = 'Rocket';
     const problems = run(s);
-    expectProblem(problems, file, '/menu/icon', /menu icon "Gavl" is not an icon of the shell.*did you mean "Gavel"\?.*Allowed: .*\bHome\b/);
-    expectProblem(problems, other, '/menu/icon', /menu icon "Rocket" is not an icon of the shell [^;]*; Allowed: BoxMultiple, Building, Calendar, /);
+    expectProblem(
+      problems,
+      file,
+      '/menu/icon',
+      /menu icon "Gavl" is not an icon of the shell.*did you mean "Gavel"\?.*Allowed: .*\bHome\b/,
+    );
+    expectProblem(
+      problems,
+      other,
+      '/menu/icon',
+      /menu icon "Rocket" is not an icon of the shell [^;]*; Allowed: BoxMultiple, Building, Calendar, /,
+    );
   });
 
   it('rejects a reference to a list that does not exist', () => {
@@ -368,7 +538,9 @@ describe('npm run check', () => {
 
   it('rejects an open dataset over a staff-only entity, a column that is not a scalar field, and a filter its source grid lacks', () => {
     const s = clone();
-    const staffOnly = [...s.keys()].find((f) => /^schemas\/[a-z][^/]*\/entity\.json$/.test(f) && !json(s, f).publicRead)!;
+    const staffOnly = [...s.keys()].find(
+      (f) => /^schemas\/[a-z][^/]*\/entity\.json$/.test(f) && !json(s, f).publicRead,
+    )!;
     const file = [...s.keys()].find((f) => f.startsWith('schemas/_opendata/'))!;
     json(s, file).entity = json(s, staffOnly).id;
     const other = [...s.keys()].filter((f) => f.startsWith('schemas/_opendata/'))[1]!;
@@ -390,7 +562,9 @@ describe('npm run check', () => {
   it('checks edit rules: every state of the machine governed, states, fields, field sets and who existing', () => {
     const s = clone();
     // An entity whose machine has a state named on its own (not only "*").
-    const manifestFile = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).workflow && json(s, f).id === 'appeal')!;
+    const manifestFile = [...s.keys()].find(
+      (f) => f.endsWith('/entity.json') && json(s, f).workflow && json(s, f).id === 'appeal',
+    )!;
     const dir = manifestFile.slice(0, -'/entity.json'.length);
     const editFile = `${dir}/edit.json`;
     const rules = json(s, editFile);
@@ -412,8 +586,14 @@ describe('npm run check', () => {
     const problems = run(s);
     expectProblem(problems, editFile, '/states', new RegExp(`no rule for the state\\(s\\) ${governed}`));
     expectProblem(problems, editFile, '/states/NO_SUCH_STATE', /is not a state of workflows/);
-    expectProblem(problems, editFile, `/fieldSets/${firstSet}/${rules.fieldSets[firstSet!].length - 1}`, /field "\/noSuchField" does not exist/);
-    const at = (i: number) => `/states/${Object.keys(rules.states).find((k) => rules.states[k] === someRules)}/update/${i}`;
+    expectProblem(
+      problems,
+      editFile,
+      `/fieldSets/${firstSet}/${rules.fieldSets[firstSet!].length - 1}`,
+      /field "\/noSuchField" does not exist/,
+    );
+    const at = (i: number) =>
+      `/states/${Object.keys(rules.states).find((k) => rules.states[k] === someRules)}/update/${i}`;
     const n = someRules.update.length;
     expectProblem(problems, editFile, `${at(n - 2)}/who/0`, /role "no-such-role" is not a role/);
     expectProblem(problems, editFile, `${at(n - 2)}/who/1`, /field "\/noSuchField" does not exist/);
@@ -438,14 +618,17 @@ describe('npm run check', () => {
   it('exits non-zero and prints file and pointer for a broken tree (also for invalid JSON)', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'check-'));
     try {
-      for (const part of ['schemas', 'workflows', 'src/i18n/locales']) cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
+      for (const part of ['schemas', 'workflows', 'src/i18n/locales'])
+        cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
       const e = anEntity(pristine);
       const gridFile = path.join(dir, 'schemas', e, 'grid.json');
       const grid = JSON.parse(readFileSync(gridFile, 'utf8'));
       grid.columns[0].field = '/nowhere';
       writeFileSync(gridFile, JSON.stringify(grid));
       writeFileSync(path.join(dir, 'workflows', 'broken.machine.json'), '{ not json');
-      const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check.ts'), dir], { encoding: 'utf8' });
+      const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check.ts'), dir], {
+        encoding: 'utf8',
+      });
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(`schemas/${e}/grid.json#/columns/0/field: field "/nowhere" does not exist`);
       expect(result.stderr).toContain('workflows/broken.machine.json#/: not valid JSON');

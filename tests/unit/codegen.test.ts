@@ -11,8 +11,10 @@ describe('npm run codegen', () => {
       expect(existsSync(path.join(REPO_ROOT, rel)), `${rel} is missing: run npm run codegen`).toBe(true);
       expect(readFileSync(path.join(REPO_ROOT, rel), 'utf8'), `${rel} is stale: run npm run codegen`).toBe(content);
     }
-    const onDisk = (dir: string): string[] => readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })
-      .flatMap((d) => (d.isDirectory() ? onDisk(`${dir}/${d.name}`) : [`${dir}/${d.name}`]));
+    const onDisk = (dir: string): string[] =>
+      readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((d) =>
+        d.isDirectory() ? onDisk(`${dir}/${d.name}`) : [`${dir}/${d.name}`],
+      );
     expect(onDisk('src/generated').sort()).toEqual([...expected.keys()].sort());
   });
 

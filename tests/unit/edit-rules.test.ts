@@ -12,12 +12,26 @@ import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { renderEditRulesDoc } from '../../src/definitions/edit-rules-doc.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 
-const machine = { states: { DRAFT: { on: { SEND: { target: 'SENT' } } }, SENT: { on: { CLOSE: { target: 'CLOSED' } } }, REVIEW: { on: { X: { target: 'DONE' } } }, CLOSED: { type: 'final' }, DONE: {} } };
+const machine = {
+  states: {
+    DRAFT: { on: { SEND: { target: 'SENT' } } },
+    SENT: { on: { CLOSE: { target: 'CLOSED' } } },
+    REVIEW: { on: { X: { target: 'DONE' } } },
+    CLOSED: { type: 'final' },
+    DONE: {},
+  },
+};
 const rules: EditRules = {
   description: 'test',
   fieldSets: { filed: ['/text', '/person'] },
   states: {
-    DRAFT: { update: [{ who: 'owner', fields: ['@filed'] }, { who: ['role:clerk', 'assigned:/executorId'], fields: 'all', except: ['/person/pin'] }], delete: ['owner'] },
+    DRAFT: {
+      update: [
+        { who: 'owner', fields: ['@filed'] },
+        { who: ['role:clerk', 'assigned:/executorId'], fields: 'all', except: ['/person/pin'] },
+      ],
+      delete: ['owner'],
+    },
     SENT: { update: 'none' },
     '*': { update: [{ who: 'staff', fields: ['/files'] }] },
   },
@@ -70,7 +84,11 @@ describe('edit rules', () => {
     // Replacing the object that holds an excepted field would change it too.
     expect(mayChange(theirs, '/person')).toBe(false);
     expect(editRightsOf(rules, set, executor, record).update).toBe(true);
-    expect(editRightsOf(rules, ruleSetFor(rules, 'SENT', states), clerk, record)).toEqual({ update: false, grants: [], delete: false });
+    expect(editRightsOf(rules, ruleSetFor(rules, 'SENT', states), clerk, record)).toEqual({
+      update: false,
+      grants: [],
+      delete: false,
+    });
     expect(editRightsOf(rules, undefined, clerk, record).update).toBe(false);
   });
 

@@ -54,11 +54,19 @@ describe('filter-kind registry', () => {
     const { ctx, params } = context();
     expect(filterConditions({ name: 'q', kind: 'keyword' }, { q: '50%_off' }, ctx)).toEqual(['keywords LIKE $1']);
     expect(params[0]).toBe('%50\\%\\_off%');
-    expect(filterConditions({ name: 'd', kind: 'dateRange', field: '/createdAt' }, { dFrom: '2024-01-01', dTo: '2024-01-31' }, ctx)).toEqual([
+    expect(
+      filterConditions(
+        { name: 'd', kind: 'dateRange', field: '/createdAt' },
+        { dFrom: '2024-01-01', dTo: '2024-01-31' },
+        ctx,
+      ),
+    ).toEqual([
       `"createdAt" >= (($2::date)::timestamp AT TIME ZONE 'Asia/Tashkent')`,
       `"createdAt" < (($3::date + 1)::timestamp AT TIME ZONE 'Asia/Tashkent')`,
     ]);
-    expect(filterConditions({ name: 'n', kind: 'in', field: '/itemCount' }, { n: '1,2' }, ctx)).toEqual(['"itemCount" = ANY($4::bigint[])']);
+    expect(filterConditions({ name: 'n', kind: 'in', field: '/itemCount' }, { n: '1,2' }, ctx)).toEqual([
+      '"itemCount" = ANY($4::bigint[])',
+    ]);
     expect(params[3]).toEqual([1, 2]);
     expect(filterConditions({ name: 'p', kind: 'range', field: '/price' }, { pTo: 9 }, ctx)).toEqual(['"price" <= $5']);
     expect(filterConditions({ name: 'b', kind: 'bool', field: '/flag' }, { b: true }, ctx)).toEqual(['"flag" = $6']);
@@ -68,7 +76,9 @@ describe('filter-kind registry', () => {
   it('gives each kind the query schema list-search has always had', () => {
     const scalar = { type: 'integer' } as const;
     expect(FILTER_KINDS.eq.querySchema('a', scalar)).toEqual({ a: scalar });
-    expect(FILTER_KINDS.in.querySchema('a', scalar)).toEqual({ a: { type: 'string', maxLength: 2000, pattern: '^[^,]+(,[^,]+)*$' } });
+    expect(FILTER_KINDS.in.querySchema('a', scalar)).toEqual({
+      a: { type: 'string', maxLength: 2000, pattern: '^[^,]+(,[^,]+)*$' },
+    });
     expect(Object.keys(FILTER_KINDS.dateRange.querySchema('a', scalar))).toEqual(['a', 'aFrom', 'aTo']);
     expect(FILTER_KINDS.range.querySchema('a', scalar)).toEqual({ aFrom: { type: 'number' }, aTo: { type: 'number' } });
     expect(FILTER_KINDS.keyword.querySchema('a', scalar)).toEqual({ a: { type: 'string', maxLength: 200 } });

@@ -3,7 +3,13 @@ import type { RJSFSchema } from '@rjsf/utils';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { toFieldProblems } from '../../src/shared/validation/field-errors.ts';
 import { localizeErrors, propertyToPointer, toErrorSchema } from '../../src/engine/form/localize.ts';
-import { decodeMessage, encodeMessage, translateMessage, translateTitle, type Translator } from '../../src/engine/form/messages.ts';
+import {
+  decodeMessage,
+  encodeMessage,
+  translateMessage,
+  translateTitle,
+  type Translator,
+} from '../../src/engine/form/messages.ts';
 import { pathToPointer, pointerToPath } from '../../src/engine/form/pointer.ts';
 import { getAtPointer } from '../../src/shared/pointer.ts';
 import { portalValidator } from '../../src/engine/form/validator.ts';
@@ -16,7 +22,13 @@ const schema = {
   additionalProperties: false,
   required: ['applicantType', 'regionId', 'shortDescription', 'phone', 'customer'],
   properties: {
-    applicantType: { type: 'string', oneOf: [{ const: 'INDIVIDUAL', title: 'test.option.INDIVIDUAL' }, { const: 'LEGAL', title: 'test.option.LEGAL' }] },
+    applicantType: {
+      type: 'string',
+      oneOf: [
+        { const: 'INDIVIDUAL', title: 'test.option.INDIVIDUAL' },
+        { const: 'LEGAL', title: 'test.option.LEGAL' },
+      ],
+    },
     stir: { type: 'string', format: 'stir', maxLength: 9 },
     organizationName: { type: 'string', maxLength: 255 },
     regionId: { type: 'integer', reference: { list: 'region' } },
@@ -30,7 +42,11 @@ const schema = {
       type: 'object',
       additionalProperties: false,
       required: ['surname', 'name', 'pnfl'],
-      properties: { surname: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 }, pnfl: { type: 'string', format: 'pinfl' } },
+      properties: {
+        surname: { type: 'string', minLength: 1 },
+        name: { type: 'string', minLength: 1 },
+        pnfl: { type: 'string', format: 'pinfl' },
+      },
     },
     files: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 5, uniqueItems: true, file: true },
   },
@@ -51,7 +67,8 @@ function serverProblems(data: unknown) {
   return toFieldProblems(validate.errors).map(({ pointer, key, params }) => ({ pointer, key, params }));
 }
 
-const byPointer = <T extends { pointer: string }>(list: T[]) => [...list].sort((a, b) => a.pointer.localeCompare(b.pointer));
+const byPointer = <T extends { pointer: string }>(list: T[]) =>
+  [...list].sort((a, b) => a.pointer.localeCompare(b.pointer));
 
 describe('client validation says what the server says', () => {
   it('gives the same field problems for an invalid record', () => {
@@ -70,10 +87,22 @@ describe('client validation says what the server says', () => {
     const client = byPointer(clientProblems(data));
     expect(client).toEqual(byPointer(serverProblems(data)));
     expect(client.map((p) => p.key)).toEqual(
-      expect.arrayContaining(['validation.required', 'validation.phoneNumber', 'validation.email', 'validation.pinfl', 'validation.postIndex', 'validation.maxLength', 'validation.minLength', 'validation.positive']),
+      expect.arrayContaining([
+        'validation.required',
+        'validation.phoneNumber',
+        'validation.email',
+        'validation.pinfl',
+        'validation.postIndex',
+        'validation.maxLength',
+        'validation.minLength',
+        'validation.positive',
+      ]),
     );
     // The conditional LEGAL → stir, organizationName is checked on the client too.
-    expect(client.filter((p) => p.pointer === '/stir' || p.pointer === '/organizationName').map((p) => p.key)).toEqual(['validation.required', 'validation.required']);
+    expect(client.filter((p) => p.pointer === '/stir' || p.pointer === '/organizationName').map((p) => p.key)).toEqual([
+      'validation.required',
+      'validation.required',
+    ]);
   });
 
   it('accepts what the server accepts', () => {
@@ -93,7 +122,9 @@ describe('client validation says what the server says', () => {
 
 describe('server field errors and messages', () => {
   it('builds rjsf extraErrors from {pointer: message}', () => {
-    expect(toErrorSchema({ '/customer/pnfl': 'taken', '/participants/0/name': 'required', '': 'whole record' })).toEqual({
+    expect(
+      toErrorSchema({ '/customer/pnfl': 'taken', '/participants/0/name': 'required', '': 'whole record' }),
+    ).toEqual({
       __errors: ['whole record'],
       customer: { pnfl: { __errors: ['taken'] } },
       participants: { 0: { name: { __errors: ['required'] } } },
@@ -107,7 +138,9 @@ describe('server field errors and messages', () => {
 
   it('translates encoded keys with their params and leaves server text alone', () => {
     expect(translateMessage(i18n, encodeMessage('validation.minLength', { limit: 3 }))).toBe('at least 3');
-    expect(translateMessage(i18n, 'This personal ID is already registered')).toBe('This personal ID is already registered');
+    expect(translateMessage(i18n, 'This personal ID is already registered')).toBe(
+      'This personal ID is already registered',
+    );
   });
 
   it('translates titles, numbering list items', () => {

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONSchema7 } from 'json-schema';
 import {
-  enumLabel, enumOptions, formatBoolean, formatDate, formatDateTime, formatMoney, formatNumber,
-  referenceLabel, resolveColumnFormat, sortName, statusLabel, type FormatContext, type Translate,
+  enumLabel,
+  enumOptions,
+  formatBoolean,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatNumber,
+  referenceLabel,
+  resolveColumnFormat,
+  sortName,
+  statusLabel,
+  type FormatContext,
+  type Translate,
 } from '../../src/shared/format.ts';
 import { formatCell } from '../../src/shared/cell-formats.ts';
 import { valueAt } from '../../src/shared/pointer.ts';
@@ -23,7 +34,13 @@ const schema: JSONSchema7 = {
     count: { type: 'integer' },
     price: { type: 'number' },
     flag: { type: 'boolean' },
-    kind: { type: 'string', oneOf: [{ const: 'A', title: 'opt.a' }, { const: 'B', title: 'opt.b' }] },
+    kind: {
+      type: 'string',
+      oneOf: [
+        { const: 'A', title: 'opt.a' },
+        { const: 'B', title: 'opt.b' },
+      ],
+    },
     tags: { type: 'array', items: { type: 'string', enum: ['x', 'y'] } },
     regionId: { type: 'integer', reference: { list: 'region' } } as JSONSchema7,
     nested: { type: 'object', properties: { name: { type: 'string' } } },
@@ -84,7 +101,10 @@ describe('labels', () => {
   });
   it('translates enum titles, raw value without a title or translation', () => {
     const options = enumOptions(schema.properties!.kind as JSONSchema7);
-    expect(options).toEqual([{ value: 'A', titleKey: 'opt.a' }, { value: 'B', titleKey: 'opt.b' }]);
+    expect(options).toEqual([
+      { value: 'A', titleKey: 'opt.a' },
+      { value: 'B', titleKey: 'opt.b' },
+    ]);
     expect(enumLabel('A', options, translate)).toBe('Birinchi');
     expect(enumLabel('B', options, translate)).toBe('B');
     expect(enumLabel('C', options, translate)).toBe('C');
@@ -101,14 +121,21 @@ describe('labels', () => {
 });
 
 describe('resolveColumnFormat', () => {
-  const kind = (field: string, format?: 'money') => resolveColumnFormat({ field, titleKey: 'k', ...(format ? { format } : {}) }, schema);
+  const kind = (field: string, format?: 'money') =>
+    resolveColumnFormat({ field, titleKey: 'k', ...(format ? { format } : {}) }, schema);
   it('derives the kind from the schema when the grid does not say', () => {
     expect(kind('/day').kind).toBe('date');
     expect(kind('/at').kind).toBe('datetime');
     expect(kind('/createdAt').kind).toBe('datetime');
     expect(kind('/count').kind).toBe('number');
     expect(kind('/flag').kind).toBe('boolean');
-    expect(kind('/kind')).toEqual({ kind: 'enum', options: [{ value: 'A', titleKey: 'opt.a' }, { value: 'B', titleKey: 'opt.b' }] });
+    expect(kind('/kind')).toEqual({
+      kind: 'enum',
+      options: [
+        { value: 'A', titleKey: 'opt.a' },
+        { value: 'B', titleKey: 'opt.b' },
+      ],
+    });
     expect(kind('/regionId')).toEqual({ kind: 'reference', reference: 'region' });
     expect(kind('/status').kind).toBe('status');
     expect(kind('/id').kind).toBe('text');
@@ -121,8 +148,13 @@ describe('resolveColumnFormat', () => {
 });
 
 describe('formatCell', () => {
-  const ctx: FormatContext = { locale: 'ru', translate, reference: (k, id) => (k === 'region' && id === 3 ? { nameRu: 'Самарканд' } : undefined) };
-  const cell = (value: unknown, field: string, format?: 'money') => formatCell(value, resolveColumnFormat({ field, titleKey: 'k', ...(format ? { format } : {}) }, schema), ctx);
+  const ctx: FormatContext = {
+    locale: 'ru',
+    translate,
+    reference: (k, id) => (k === 'region' && id === 3 ? { nameRu: 'Самарканд' } : undefined),
+  };
+  const cell = (value: unknown, field: string, format?: 'money') =>
+    formatCell(value, resolveColumnFormat({ field, titleKey: 'k', ...(format ? { format } : {}) }, schema), ctx);
   it('formats every kind', () => {
     expect(cell('2024-01-02', '/day')).toBe('02.01.2024');
     expect(cell('2024-01-02T10:00:00Z', '/at')).toBe('02.01.2024 15:00');

@@ -13,7 +13,11 @@ import { buildListQuery } from '../../src/server/store/list-query.ts';
 import { createEntityTable } from '../../src/server/db/entity-table.ts';
 import type { EntityDefinition } from '../../src/definitions/registry.ts';
 
-const stored = { number: 'A-1', consumer: { lastName: 'Karimov', pinfl: '31205891234567', phone: '998901234567' }, note: 'internal' };
+const stored = {
+  number: 'A-1',
+  consumer: { lastName: 'Karimov', pinfl: '31205891234567', phone: '998901234567' },
+  note: 'internal',
+};
 
 describe('hidden fields', () => {
   it('hides a field and everything inside a hidden object; reading a whole object that holds one touches it', () => {
@@ -35,12 +39,19 @@ describe('hidden fields', () => {
   it('puts the stored values back where an update leaves them out, and nowhere it says something else', () => {
     const hidden = ['/consumer/pinfl', '/consumer/phone'];
     // The form of someone who never saw them: the object without the hidden fields.
-    expect(withKeptFields({ number: 'A-2', consumer: { lastName: 'Karimova' } }, stored, hidden))
-      .toEqual({ number: 'A-2', consumer: { lastName: 'Karimova', pinfl: '31205891234567', phone: '998901234567' } });
+    expect(withKeptFields({ number: 'A-2', consumer: { lastName: 'Karimova' } }, stored, hidden)).toEqual({
+      number: 'A-2',
+      consumer: { lastName: 'Karimova', pinfl: '31205891234567', phone: '998901234567' },
+    });
     // Nothing of the object at all: it is made again around them.
-    expect(withKeptFields({ number: 'A-2' }, stored, hidden)).toEqual({ number: 'A-2', consumer: { pinfl: '31205891234567', phone: '998901234567' } });
+    expect(withKeptFields({ number: 'A-2' }, stored, hidden)).toEqual({
+      number: 'A-2',
+      consumer: { pinfl: '31205891234567', phone: '998901234567' },
+    });
     // A value sent for a hidden field is kept as sent (the store then refuses the change), and so is a replaced object.
-    expect(withKeptFields({ consumer: { pinfl: '11111111111111' } }, stored, hidden)).toEqual({ consumer: { pinfl: '11111111111111', phone: '998901234567' } });
+    expect(withKeptFields({ consumer: { pinfl: '11111111111111' } }, stored, hidden)).toEqual({
+      consumer: { pinfl: '11111111111111', phone: '998901234567' },
+    });
     expect(withKeptFields({ consumer: null }, stored, hidden)).toEqual({ consumer: null });
     // A field the record never had is not invented.
     expect(withKeptFields({ note: 'x' }, stored, ['/consumer/email'])).toEqual({ note: 'x' });
@@ -61,7 +72,11 @@ describe('workflow history of a reader with hidden fields', () => {
           EXTEND: {
             target: 'OPEN',
             description: 'extend',
-            payload: { type: 'object', additionalProperties: false, properties: { newDeadline: { type: 'string' }, reason: { type: 'string' } } },
+            payload: {
+              type: 'object',
+              additionalProperties: false,
+              properties: { newDeadline: { type: 'string' }, reason: { type: 'string' } },
+            },
             actions: [{ type: 'copyFromPayload', params: { field: 'deadline', from: 'newDeadline' } }],
           },
         },
@@ -69,13 +84,25 @@ describe('workflow history of a reader with hidden fields', () => {
     },
   } as unknown as MachineDefinition;
   const row: HistoryEntry = {
-    id: 1, at: '2026-01-01T00:00:00Z', actor: '2', actorName: 'Staff', event: 'EXTEND', from: 'OPEN', to: 'OPEN',
-    payload: { newDeadline: '2026-02-01', reason: 'late reply', note: 'n' }, comment: null, machine: 'm', machineVersion: 1,
+    id: 1,
+    at: '2026-01-01T00:00:00Z',
+    actor: '2',
+    actorName: 'Staff',
+    event: 'EXTEND',
+    from: 'OPEN',
+    to: 'OPEN',
+    payload: { newDeadline: '2026-02-01', reason: 'late reply', note: 'n' },
+    comment: null,
+    machine: 'm',
+    machineVersion: 1,
   };
 
   it('drops payload fields copied into a hidden field, and those named like one', () => {
     expect(withoutHiddenPayload(row, machine, ['/deadline']).payload).toEqual({ reason: 'late reply', note: 'n' });
-    expect(withoutHiddenPayload(row, machine, ['/note']).payload).toEqual({ newDeadline: '2026-02-01', reason: 'late reply' });
+    expect(withoutHiddenPayload(row, machine, ['/note']).payload).toEqual({
+      newDeadline: '2026-02-01',
+      reason: 'late reply',
+    });
     expect(withoutHiddenPayload(row, machine, ['/other'])).toEqual(row);
     expect(withoutHiddenPayload(row, machine, [])).toBe(row);
   });
@@ -85,11 +112,25 @@ describe('lists of a reader with hidden fields', () => {
   const def = {
     id: 'gadget',
     manifest: { id: 'gadget', base: '/gadget', subject: 'Gadget', keywordFields: ['/name', '/owner/phone'] },
-    schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, owner: { type: 'object', properties: { phone: { type: 'string' } } } } },
+    schema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        price: { type: 'number' },
+        owner: { type: 'object', properties: { phone: { type: 'string' } } },
+      },
+    },
     grid: {
-      columns: [{ field: '/name', titleKey: 'n', sortable: true }, { field: '/price', titleKey: 'p', sortable: true }],
+      columns: [
+        { field: '/name', titleKey: 'n', sortable: true },
+        { field: '/price', titleKey: 'p', sortable: true },
+      ],
       defaultSort: [{ field: '/price', desc: true }],
-      filters: [{ name: 'keyword', kind: 'keyword', titleKey: 'k' }, { name: 'price', kind: 'range', field: '/price', titleKey: 'p' }, { name: 'phone', kind: 'eq', field: '/owner/phone', titleKey: 'o' }],
+      filters: [
+        { name: 'keyword', kind: 'keyword', titleKey: 'k' },
+        { name: 'price', kind: 'range', field: '/price', titleKey: 'p' },
+        { name: 'phone', kind: 'eq', field: '/owner/phone', titleKey: 'o' },
+      ],
     },
   } as unknown as EntityDefinition;
   const table = createEntityTable(def);
@@ -102,11 +143,19 @@ describe('lists of a reader with hidden fields', () => {
   });
 
   it('refuses filters and sorts by a hidden field, and leaves a hidden default sort for the id', () => {
-    expect(() => buildListQuery(def, table, { phone: '998' }, {}, ['/owner/phone'])).toThrow(expect.objectContaining({ statusCode: 400 }));
-    expect(() => buildListQuery(def, table, { priceFrom: 1 }, {}, ['/price'])).toThrow(expect.objectContaining({ statusCode: 400 }));
-    expect(() => buildListQuery(def, table, {}, { sortBy: ['price'] }, ['/price'])).toThrow(expect.objectContaining({ statusCode: 400 }));
+    expect(() => buildListQuery(def, table, { phone: '998' }, {}, ['/owner/phone'])).toThrow(
+      expect.objectContaining({ statusCode: 400 }),
+    );
+    expect(() => buildListQuery(def, table, { priceFrom: 1 }, {}, ['/price'])).toThrow(
+      expect.objectContaining({ statusCode: 400 }),
+    );
+    expect(() => buildListQuery(def, table, {}, { sortBy: ['price'] }, ['/price'])).toThrow(
+      expect.objectContaining({ statusCode: 400 }),
+    );
     // An empty value is no filter; other filters and sorts still work.
-    expect(buildListQuery(def, table, { phone: '' , priceFrom: 1 }, { sortBy: ['name'] }, ['/owner/phone']).where).toMatch(/>= \$1/);
+    expect(
+      buildListQuery(def, table, { phone: '', priceFrom: 1 }, { sortBy: ['name'] }, ['/owner/phone']).where,
+    ).toMatch(/>= \$1/);
     expect(buildListQuery(def, table, {}, {}, ['/price']).orderBy).toBe('ORDER BY id DESC');
     expect(buildListQuery(def, table, {}, {}).orderBy).toMatch(/^ORDER BY "f_price" DESC, id DESC$/);
   });

@@ -18,7 +18,11 @@ describe('sign-in by key file', () => {
       expect(key).toMatchObject({ pinfl: '31234567890123', tin: '512345678', commonName: 'Karimov Anvar' });
       assertValid(key);
       const signedData = await signChallenge(key, 'the-one-time-challenge');
-      const verified = await verifySignedChallenge({ signedData, trustedCas: [ca.pem], expected: { pinfl: '31234567890123' } });
+      const verified = await verifySignedChallenge({
+        signedData,
+        trustedCas: [ca.pem],
+        expected: { pinfl: '31234567890123' },
+      });
       expect(verified.challenge).toBe('the-one-time-challenge');
     });
   }
@@ -28,9 +32,18 @@ describe('sign-in by key file', () => {
     const user = await issueUserCertificate(ca, { cn: 'A', pinfl: '31234567890123' });
     const pfx = await exportPkcs12(user, 'right password');
     await expect(openKeyFile(bytes(pfx), 'wrong password')).rejects.toMatchObject({ code: 'wrong-password' });
-    await expect(openKeyFile(bytes(await exportPkcs12(user, 'right password', 'legacy')), 'right password')).rejects.toMatchObject({ code: 'legacy-encryption' });
-    await expect(openKeyFile(new TextEncoder().encode('not a key file').buffer, 'x')).rejects.toMatchObject({ code: 'not-pkcs12' });
-    const old = await issueUserCertificate(ca, { cn: 'B', pinfl: '31234567890123', notBefore: new Date(Date.now() - 400 * 864e5), notAfter: new Date(Date.now() - 864e5) });
+    await expect(
+      openKeyFile(bytes(await exportPkcs12(user, 'right password', 'legacy')), 'right password'),
+    ).rejects.toMatchObject({ code: 'legacy-encryption' });
+    await expect(openKeyFile(new TextEncoder().encode('not a key file').buffer, 'x')).rejects.toMatchObject({
+      code: 'not-pkcs12',
+    });
+    const old = await issueUserCertificate(ca, {
+      cn: 'B',
+      pinfl: '31234567890123',
+      notBefore: new Date(Date.now() - 400 * 864e5),
+      notAfter: new Date(Date.now() - 864e5),
+    });
     const expired = await openKeyFile(bytes(await exportPkcs12(old, 'right password')), 'right password');
     expect(() => assertValid(expired)).toThrow(expect.objectContaining({ code: 'expired' }));
   });

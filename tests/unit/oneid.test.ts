@@ -30,11 +30,15 @@ const ACCOUNT = {
 };
 
 async function rejection(promise: Promise<unknown>): Promise<OneIdError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(OneIdError);
   return error as OneIdError;
 }
-const expectCode = async (promise: Promise<unknown>, code: OneIdErrorCode) => expect((await rejection(promise)).code).toBe(code);
+const expectCode = async (promise: Promise<unknown>, code: OneIdErrorCode) =>
+  expect((await rejection(promise)).code).toBe(code);
 
 /** A tiny Queryable over PGlite, as the portal's database layer provides. */
 async function pglite(): Promise<{ db: Queryable; close(): Promise<void> }> {
@@ -156,7 +160,9 @@ describe('OneID client against a real OpenID provider', () => {
   it('reports a provider-side refusal (error in the callback) as exchange-failed', async () => {
     const oneid = client();
     const { state } = await oneid.startLogin();
-    const err = await rejection(oneid.finishLogin(new URL(`${REDIRECT_URI}?error=access_denied&error_description=aborted&state=${state}`)));
+    const err = await rejection(
+      oneid.finishLogin(new URL(`${REDIRECT_URI}?error=access_denied&error_description=aborted&state=${state}`)),
+    );
     expect(err.code).toBe('exchange-failed');
     expect(err.message).toContain('access_denied');
   });
@@ -177,7 +183,10 @@ describe('OneID client against a real OpenID provider', () => {
       for (const ddl of ONEID_DDL) await db.query(ddl);
       const oneid = client(createSqlPendingLoginStore(db));
       const { url, state } = await oneid.startLogin({ redirect: '/home', remember: true });
-      expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM oneid_pending WHERE state = $1', [state])).rows[0]?.n).toBe(1);
+      expect(
+        (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM oneid_pending WHERE state = $1', [state]))
+          .rows[0]?.n,
+      ).toBe(1);
       const { callbackUrl } = await signInWithFetch(url, { redirectUri: REDIRECT_URI });
       const { identity, redirect, remember } = await oneid.finishLogin(callbackUrl);
       expect(identity.pinfl).toBe(ACCOUNT.pin);
@@ -194,17 +203,34 @@ describe('OneID client against a real OpenID provider', () => {
 
 describe('test provider in auto mode (what a browser test follows)', () => {
   it('completes login and consent by redirects alone', async () => {
-    const provider = await startTestOidcProvider({ ...CLIENT, redirectUri: REDIRECT_URI, account: { sub: 'plain', name: 'Jane Roe', phone_number: '+998 90 000 00 00' }, interaction: 'auto', tokenEndpointAuthMethod: 'client_secret_basic' });
+    const provider = await startTestOidcProvider({
+      ...CLIENT,
+      redirectUri: REDIRECT_URI,
+      account: { sub: 'plain', name: 'Jane Roe', phone_number: '+998 90 000 00 00' },
+      interaction: 'auto',
+      tokenEndpointAuthMethod: 'client_secret_basic',
+    });
     try {
       const oneid = createOneIdClient(
-        { issuer: provider.issuer, ...CLIENT, redirectUri: REDIRECT_URI, scope: 'openid profile phone', tokenEndpointAuthMethod: 'client_secret_basic' },
+        {
+          issuer: provider.issuer,
+          ...CLIENT,
+          redirectUri: REDIRECT_URI,
+          scope: 'openid profile phone',
+          tokenEndpointAuthMethod: 'client_secret_basic',
+        },
         createMemoryPendingLoginStore(),
       );
       const { url } = await oneid.startLogin();
       const { callbackUrl, steps } = await signInWithFetch(url, { redirectUri: REDIRECT_URI });
       expect(steps.some((s) => s.form)).toBe(false);
       const { identity } = await oneid.finishLogin(callbackUrl);
-      expect(identity).toEqual({ provider: 'oneid', subject: 'plain', fullName: 'Jane Roe', phone: '+998 90 000 00 00' });
+      expect(identity).toEqual({
+        provider: 'oneid',
+        subject: 'plain',
+        fullName: 'Jane Roe',
+        phone: '+998 90 000 00 00',
+      });
     } finally {
       await provider.close();
     }
@@ -220,8 +246,20 @@ describe('pending login stores', () => {
       let now = Date.parse('2030-01-01T00:00:00Z');
       const store = createSqlPendingLoginStore(db, { now: () => now });
 
-      await store.put('s1', { codeVerifier: 'v1', nonce: 'n1', redirect: '/a', remember: true, expiresAt: now + 60_000 });
-      expect(await store.take('s1')).toEqual({ codeVerifier: 'v1', nonce: 'n1', redirect: '/a', remember: true, expiresAt: now + 60_000 });
+      await store.put('s1', {
+        codeVerifier: 'v1',
+        nonce: 'n1',
+        redirect: '/a',
+        remember: true,
+        expiresAt: now + 60_000,
+      });
+      expect(await store.take('s1')).toEqual({
+        codeVerifier: 'v1',
+        nonce: 'n1',
+        redirect: '/a',
+        remember: true,
+        expiresAt: now + 60_000,
+      });
       expect(await store.take('s1')).toBeUndefined();
       expect(await store.take('missing')).toBeUndefined();
 
@@ -236,8 +274,16 @@ describe('pending login stores', () => {
       await store.put('s4', { codeVerifier: 'v4', nonce: 'n4', expiresAt: now + 10 });
       now += 20;
       await store.put('s5', { codeVerifier: 'v5', nonce: 'n5', expiresAt: now + 10_000 });
-      expect((await db.query<{ state: string }>('SELECT state FROM oneid_pending')).rows.map((r) => r.state)).toEqual(['s5']);
-      expect(await store.take('s5')).toEqual({ codeVerifier: 'v5', nonce: 'n5', redirect: undefined, remember: false, expiresAt: now + 10_000 });
+      expect((await db.query<{ state: string }>('SELECT state FROM oneid_pending')).rows.map((r) => r.state)).toEqual([
+        's5',
+      ]);
+      expect(await store.take('s5')).toEqual({
+        codeVerifier: 'v5',
+        nonce: 'n5',
+        redirect: undefined,
+        remember: false,
+        expiresAt: now + 10_000,
+      });
     } finally {
       await close();
     }
@@ -265,7 +311,10 @@ describe('configuration', () => {
 
   it('reads the environment, or gives undefined when anything required is missing', () => {
     expect(oneIdConfigFromEnv(env)).toEqual({
-      issuer: env.ONEID_ISSUER, clientId: 'portal', clientSecret: 'secret', redirectUri: env.ONEID_REDIRECT_URI,
+      issuer: env.ONEID_ISSUER,
+      clientId: 'portal',
+      clientSecret: 'secret',
+      redirectUri: env.ONEID_REDIRECT_URI,
     });
     expect(oneIdConfigFromEnv({ ...env, ONEID_SCOPE: 'openid myportal' })?.scope).toBe('openid myportal');
     for (const name of Object.keys(env)) {
@@ -278,10 +327,12 @@ describe('configuration', () => {
 
   it('refuses plain http off loopback and reports an unreachable issuer as not-configured', async () => {
     const base = { clientId: 'c', clientSecret: 's', redirectUri: REDIRECT_URI };
-    expect(() => createOneIdClient({ ...base, issuer: 'http://sso.example.uz' }, createMemoryPendingLoginStore())).toThrow(
-      expect.objectContaining({ code: 'not-configured' }),
+    expect(() =>
+      createOneIdClient({ ...base, issuer: 'http://sso.example.uz' }, createMemoryPendingLoginStore()),
+    ).toThrow(expect.objectContaining({ code: 'not-configured' }));
+    expect(() => createOneIdClient({ ...base, issuer: 'not a url' }, createMemoryPendingLoginStore())).toThrow(
+      OneIdError,
     );
-    expect(() => createOneIdClient({ ...base, issuer: 'not a url' }, createMemoryPendingLoginStore())).toThrow(OneIdError);
     const closed = await startTestOidcProvider({ ...CLIENT, redirectUri: REDIRECT_URI, account: ACCOUNT });
     await closed.close();
     const oneid = createOneIdClient({ ...base, issuer: closed.issuer }, createMemoryPendingLoginStore());
@@ -289,9 +340,28 @@ describe('configuration', () => {
   });
 
   it('maps standard OIDC claims as fallbacks', () => {
-    expect(mapOneIdClaims({ sub: 's', given_name: 'Ali', family_name: 'Valiyev', email: ' a@b.uz ', phone_number: '+998901112233', pin: 31234567890123 })).toEqual({
-      provider: 'oneid', subject: 's', pinfl: '31234567890123', fullName: 'Valiyev Ali', firstName: 'Ali', lastName: 'Valiyev', email: 'a@b.uz', phone: '+998901112233',
+    expect(
+      mapOneIdClaims({
+        sub: 's',
+        given_name: 'Ali',
+        family_name: 'Valiyev',
+        email: ' a@b.uz ',
+        phone_number: '+998901112233',
+        pin: 31234567890123,
+      }),
+    ).toEqual({
+      provider: 'oneid',
+      subject: 's',
+      pinfl: '31234567890123',
+      fullName: 'Valiyev Ali',
+      firstName: 'Ali',
+      lastName: 'Valiyev',
+      email: 'a@b.uz',
+      phone: '+998901112233',
     });
-    expect(mapOneIdClaims({ sub: 's', first_name: 'A', last_name: 'B', mid_name: '' })).toMatchObject({ fullName: 'B A', lastName: 'B' });
+    expect(mapOneIdClaims({ sub: 's', first_name: 'A', last_name: 'B', mid_name: '' })).toMatchObject({
+      fullName: 'B A',
+      lastName: 'B',
+    });
   });
 });

@@ -37,7 +37,9 @@ describe('REQUIRE_RABBITMQ', () => {
 
   it('fails when required, skips with the reason otherwise, runs when nothing is missing', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    expect(() => rabbitmqTestsEnabled('RabbitMQ is not installed', { REQUIRE_RABBITMQ: '1' })).toThrow('REQUIRE_RABBITMQ=1 but RabbitMQ is not installed');
+    expect(() => rabbitmqTestsEnabled('RabbitMQ is not installed', { REQUIRE_RABBITMQ: '1' })).toThrow(
+      'REQUIRE_RABBITMQ=1 but RabbitMQ is not installed',
+    );
     expect(rabbitmqTestsEnabled('RabbitMQ is not installed', {})).toBe(false);
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/RabbitMQ tests are SKIPPED: RabbitMQ is not installed/));
     expect(rabbitmqTestsEnabled(undefined, { REQUIRE_RABBITMQ: '1' })).toBe(true);

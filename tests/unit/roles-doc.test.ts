@@ -41,7 +41,12 @@ describe('docs/roles.md', () => {
       // The hidden fields are the last column of the subject's row.
       for (const rule of role.hiddenFields ?? []) {
         const row = section.split('\n').find((l) => l.startsWith(`| ${rule.subject} |`))!;
-        expect(row.split(' | ').at(-1)).toBe(`${rule.fields.map((f) => `\`${f}\``).sort().join(', ')} |`);
+        expect(row.split(' | ').at(-1)).toBe(
+          `${rule.fields
+            .map((f) => `\`${f}\``)
+            .sort()
+            .join(', ')} |`,
+        );
       }
     }
   });
@@ -49,10 +54,13 @@ describe('docs/roles.md', () => {
   it('makes npm run check fail with the command to run when it is stale', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'roles-doc-'));
     try {
-      for (const part of ['schemas', 'workflows', 'screens', 'src/i18n/locales', 'docs']) cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
+      for (const part of ['schemas', 'workflows', 'screens', 'src/i18n/locales', 'docs'])
+        cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
       const file = path.join(dir, ROLES_DOC_PATH);
       writeFileSync(file, readFileSync(file, 'utf8').replace('| c r u d |', '| c r u |'));
-      const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check.ts'), dir], { encoding: 'utf8' });
+      const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check.ts'), dir], {
+        encoding: 'utf8',
+      });
       expect(result.status, result.stderr).toBe(1);
       expect(result.stderr).toContain(`${ROLES_DOC_PATH}#/: stale or missing`);
       expect(result.stderr).toContain('npm run docs:roles');
@@ -65,23 +73,41 @@ describe('docs/roles.md', () => {
 describe('read-only and hidden fields in access.json', () => {
   const abilityOf = (role: { permissions: string[] }) => createAbility(rulesFromPermissions(role.permissions));
   // For hidden fields: a role that may read some subjects and not others.
-  const reader = access.roles.find((r) => manifests.some((m) => abilityOf(r).can('read', m.subject)) && manifests.some((m) => !abilityOf(r).can('read', m.subject)))!;
+  const reader = access.roles.find(
+    (r) =>
+      manifests.some((m) => abilityOf(r).can('read', m.subject)) &&
+      manifests.some((m) => !abilityOf(r).can('read', m.subject)),
+  )!;
   const withRule = (rule: unknown, list: 'readOnlyFields' | 'hiddenFields' = 'readOnlyFields') => {
     const copy = new Map([...sources].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
     const json = copy.get('schemas/_access/access.json')!.json as AccessDefinition;
-    const role = list === 'hiddenFields' ? json.roles.find((r) => r.code === reader.code)! : json.roles.find((r) => r.permissions.some((p) => p.startsWith('update ')))!;
+    const role =
+      list === 'hiddenFields'
+        ? json.roles.find((r) => r.code === reader.code)!
+        : json.roles.find((r) => r.permissions.some((p) => p.startsWith('update ')))!;
     role[list] = [rule as never];
-    return { problems: checkDefinitions(copy, implementationNames, DEFINITION_RULES), index: json.roles.indexOf(role), role };
+    return {
+      problems: checkDefinitions(copy, implementationNames, DEFINITION_RULES),
+      index: json.roles.indexOf(role),
+      role,
+    };
   };
   const subject = manifests[0]!.subject;
 
   it('rejects a field the entity lacks, a server-owned field and an unknown subject', () => {
     const missing = withRule({ subject, fields: ['/noSuchField'] });
-    expect(missing.problems).toContainEqual(expect.objectContaining({ pointer: `/roles/${missing.index}/readOnlyFields/0/fields/0`, message: expect.stringMatching(/has no field "\/noSuchField"/) }));
+    expect(missing.problems).toContainEqual(
+      expect.objectContaining({
+        pointer: `/roles/${missing.index}/readOnlyFields/0/fields/0`,
+        message: expect.stringMatching(/has no field "\/noSuchField"/),
+      }),
+    );
     const system = withRule({ subject, fields: ['/status'] });
     expect(system.problems).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/server-owned/) }));
     const unknown = withRule({ subject: 'NoSuchSubject', fields: ['/x'] });
-    expect(unknown.problems).toContainEqual(expect.objectContaining({ pointer: `/roles/${unknown.index}/readOnlyFields/0/subject` }));
+    expect(unknown.problems).toContainEqual(
+      expect.objectContaining({ pointer: `/roles/${unknown.index}/readOnlyFields/0/subject` }),
+    );
   });
 
   it('checks hidden fields the same way, and refuses them in a subject the role may not read', () => {
@@ -89,11 +115,26 @@ describe('read-only and hidden fields in access.json', () => {
     const unread = manifests.find((m) => !abilityOf(reader).can('read', m.subject))!;
     const firstField = (id: string) => `/${Object.keys(registry.entities.get(id)!.schema.properties ?? {})[0]!}`;
     const missing = withRule({ subject: readable.subject, fields: ['/noSuchField'] }, 'hiddenFields');
-    expect(missing.problems).toContainEqual(expect.objectContaining({ pointer: `/roles/${missing.index}/hiddenFields/0/fields/0`, message: expect.stringMatching(/has no field "\/noSuchField"/) }));
+    expect(missing.problems).toContainEqual(
+      expect.objectContaining({
+        pointer: `/roles/${missing.index}/hiddenFields/0/fields/0`,
+        message: expect.stringMatching(/has no field "\/noSuchField"/),
+      }),
+    );
     const system = withRule({ subject: readable.subject, fields: ['/owner'] }, 'hiddenFields');
-    expect(system.problems).toContainEqual(expect.objectContaining({ pointer: `/roles/${system.index}/hiddenFields/0/fields/0`, message: expect.stringMatching(/server-owned/) }));
+    expect(system.problems).toContainEqual(
+      expect.objectContaining({
+        pointer: `/roles/${system.index}/hiddenFields/0/fields/0`,
+        message: expect.stringMatching(/server-owned/),
+      }),
+    );
     const pointless = withRule({ subject: unread.subject, fields: [firstField(unread.id)] }, 'hiddenFields');
-    expect(pointless.problems).toContainEqual(expect.objectContaining({ pointer: `/roles/${pointless.index}/hiddenFields/0/subject`, message: expect.stringMatching(/may not read/) }));
+    expect(pointless.problems).toContainEqual(
+      expect.objectContaining({
+        pointer: `/roles/${pointless.index}/hiddenFields/0/subject`,
+        message: expect.stringMatching(/may not read/),
+      }),
+    );
     const fine = withRule({ subject: readable.subject, fields: [firstField(readable.id)] }, 'hiddenFields');
     expect(fine.problems.filter((p) => p.pointer.includes('/hiddenFields/'))).toEqual([]);
   });

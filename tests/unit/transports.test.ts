@@ -4,7 +4,16 @@ import { createTransports, TRANSPORTS } from '../../src/server/notify/transports
 
 /** The settings a transport may read; the rest of the configuration plays no part. */
 const config = (settings: Partial<AppConfig> = {}): AppConfig =>
-  ({ root: '.', dataDir: '.', databaseUrl: undefined, inMemory: true, filesDir: '.', listCountCap: 1000, clock: () => new Date(), ...settings }) as AppConfig;
+  ({
+    root: '.',
+    dataDir: '.',
+    databaseUrl: undefined,
+    inMemory: true,
+    filesDir: '.',
+    listCountCap: 1000,
+    clock: () => new Date(),
+    ...settings,
+  }) as AppConfig;
 
 describe('the notification transport registry', () => {
   it('has one entry per channel', () => {
@@ -16,11 +25,13 @@ describe('the notification transport registry', () => {
   it('builds no transport without settings, and each one its settings set up', () => {
     expect(createTransports(config())).toEqual([]);
     expect(createTransports(config({ systemUrls: {} }))).toEqual([]);
-    const all = createTransports(config({
-      smtpUrl: 'smtp://127.0.0.1:2525',
-      smsGatewayUrl: 'http://user:secret@127.0.0.1:9/send',
-      systemUrls: { 'state-service': 'http://127.0.0.1:9/state' },
-    }));
+    const all = createTransports(
+      config({
+        smtpUrl: 'smtp://127.0.0.1:2525',
+        smsGatewayUrl: 'http://user:secret@127.0.0.1:9/send',
+        systemUrls: { 'state-service': 'http://127.0.0.1:9/state' },
+      }),
+    );
     try {
       expect(all.map((t) => t.channel)).toEqual(['email', 'sms', 'system']);
       expect(all.find((t) => t.channel === 'system')!.recipients).toEqual(['state-service']);
@@ -29,7 +40,14 @@ describe('the notification transport registry', () => {
       for (const t of all) t.close?.();
     }
     for (const entry of TRANSPORTS) {
-      const built = createTransports(config({ smtpUrl: 'smtp://127.0.0.1:2525', smsGatewayUrl: 'http://127.0.0.1:9/send', systemUrls: { x: 'http://127.0.0.1:9/x' } }), [entry]);
+      const built = createTransports(
+        config({
+          smtpUrl: 'smtp://127.0.0.1:2525',
+          smsGatewayUrl: 'http://127.0.0.1:9/send',
+          systemUrls: { x: 'http://127.0.0.1:9/x' },
+        }),
+        [entry],
+      );
       expect(built.map((t) => t.channel)).toEqual([entry.channel]);
       for (const t of built) t.close?.();
     }

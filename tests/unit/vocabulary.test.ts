@@ -46,7 +46,16 @@ describe('the portal formats', () => {
 
   it('names the JSON pointer of every failing field, once', () => {
     const problems = check(
-      { type: 'object', additionalProperties: false, required: ['a', 'b'], properties: { a: { type: 'string', maxLength: 2 }, b: { type: 'integer' }, c: { type: 'object', required: ['d'], properties: { d: { type: 'string' } } } } },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['a', 'b'],
+        properties: {
+          a: { type: 'string', maxLength: 2 },
+          b: { type: 'integer' },
+          c: { type: 'object', required: ['d'], properties: { d: { type: 'string' } } },
+        },
+      },
       { a: 'abc', c: {}, x: 1 },
     );
     const byPointer = (a: { pointer: string }, b: { pointer: string }) => a.pointer.localeCompare(b.pointer);

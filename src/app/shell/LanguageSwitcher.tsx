@@ -7,13 +7,25 @@ import { changeLocale } from '../i18n.ts';
 import { getSetting } from '../../client/settings.ts';
 
 /** Each language named in itself, so anyone can find theirs. */
-export const LOCALE_NAMES: Record<Locale, string> = { uz: 'O‘zbekcha', uzCyrillic: 'Ўзбекча', ru: 'Русский', en: 'English' };
+export const LOCALE_NAMES: Record<Locale, string> = {
+  uz: 'O‘zbekcha',
+  uzCyrillic: 'Ўзбекча',
+  ru: 'Русский',
+  en: 'English',
+};
 
 const useStyles = makeStyles({
   root: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
   select: {
-    appearance: 'none', background: 'transparent', color: 'inherit', border: `1px solid transparent`, borderRadius: tokens.borderRadiusMedium,
-    padding: '4px 6px', font: 'inherit', fontWeight: tokens.fontWeightSemibold, cursor: 'pointer',
+    appearance: 'none',
+    background: 'transparent',
+    color: 'inherit',
+    border: `1px solid transparent`,
+    borderRadius: tokens.borderRadiusMedium,
+    padding: '4px 6px',
+    font: 'inherit',
+    fontWeight: tokens.fontWeightSemibold,
+    cursor: 'pointer',
     ':hover': { border: `1px solid ${tokens.colorNeutralStrokeOnBrand}` },
     '& option': { color: tokens.colorNeutralForeground1, backgroundColor: tokens.colorNeutralBackground1 },
   },
@@ -30,7 +42,8 @@ export function LanguageSwitcher() {
   // in the settings, scripts/prerender.ts) is applied once the switch is React's.
   useEffect(() => {
     const chosen = getSetting('locale');
-    if (chosen && chosen !== i18n.language && (LOCALES as readonly string[]).includes(chosen)) void changeLocale(chosen);
+    if (chosen && chosen !== i18n.language && (LOCALES as readonly string[]).includes(chosen))
+      void changeLocale(chosen);
     // Once, at mount: later the select only changes through onChange.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -44,7 +57,11 @@ export function LanguageSwitcher() {
         value={i18n.language}
         onChange={(e) => void changeLocale(e.target.value as Locale)}
       >
-        {LOCALES.map((l) => <option key={l} value={l} data-locale={l}>{LOCALE_NAMES[l]}</option>)}
+        {LOCALES.map((l) => (
+          <option key={l} value={l} data-locale={l}>
+            {LOCALE_NAMES[l]}
+          </option>
+        ))}
       </select>
     </label>
   );

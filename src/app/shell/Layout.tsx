@@ -19,40 +19,82 @@ import { UserMenu } from './UserMenu.tsx';
 
 const useStyles = makeStyles({
   header: {
-    position: 'sticky', top: 0, zIndex: 100, display: 'flex', alignItems: 'center', gap: '8px', padding: '8px 12px',
-    backgroundColor: tokens.colorBrandBackground, color: tokens.colorNeutralForegroundOnBrand, minHeight: '48px',
+    position: 'sticky',
+    top: 0,
+    zIndex: 100,
+    display: 'flex',
+    alignItems: 'center',
+    gap: '8px',
+    padding: '8px 12px',
+    backgroundColor: tokens.colorBrandBackground,
+    color: tokens.colorNeutralForegroundOnBrand,
+    minHeight: '48px',
   },
   title: {
-    flexGrow: 1, fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400, overflow: 'hidden', textOverflow: 'ellipsis',
-    whiteSpace: 'nowrap', color: tokens.colorNeutralForegroundOnBrand, textDecoration: 'none',
+    flexGrow: 1,
+    fontWeight: tokens.fontWeightSemibold,
+    fontSize: tokens.fontSizeBase400,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    color: tokens.colorNeutralForegroundOnBrand,
+    textDecoration: 'none',
   },
   onBrand: { color: tokens.colorNeutralForegroundOnBrand },
   body: { display: 'flex', minHeight: 'calc(100vh - 48px)' },
   nav: {
-    flexShrink: 0, width: '248px', borderRight: `1px solid ${tokens.colorNeutralStroke2}`, backgroundColor: tokens.colorNeutralBackground2,
-    padding: '8px 0', overflowY: 'auto', position: 'sticky', top: '48px', height: 'calc(100vh - 48px)',
+    flexShrink: 0,
+    width: '248px',
+    borderRight: `1px solid ${tokens.colorNeutralStroke2}`,
+    backgroundColor: tokens.colorNeutralBackground2,
+    padding: '8px 0',
+    overflowY: 'auto',
+    position: 'sticky',
+    top: '48px',
+    height: 'calc(100vh - 48px)',
     '@media (max-width: 767px)': { position: 'fixed', left: 0, zIndex: 90, boxShadow: tokens.shadow16 },
   },
   condensed: { width: '52px' },
   // On a phone the menu is a drawer over the page; the dimmed page behind it closes it.
   backdrop: {
     display: 'none',
-    '@media (max-width: 767px)': { display: 'block', position: 'fixed', inset: '48px 0 0 0', zIndex: 80, backgroundColor: tokens.colorBackgroundOverlay },
+    '@media (max-width: 767px)': {
+      display: 'block',
+      position: 'fixed',
+      inset: '48px 0 0 0',
+      zIndex: 80,
+      backgroundColor: tokens.colorBackgroundOverlay,
+    },
   },
   hiddenOnPhone: { '@media (max-width: 767px)': { display: 'none' } },
-  section: { padding: '12px 16px 4px', color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, textTransform: 'uppercase' },
+  section: {
+    padding: '12px 16px 4px',
+    color: tokens.colorNeutralForeground3,
+    fontSize: tokens.fontSizeBase200,
+    textTransform: 'uppercase',
+  },
   link: {
-    display: 'flex', alignItems: 'center', gap: '10px', padding: '8px 16px', color: tokens.colorNeutralForeground1, textDecoration: 'none',
+    display: 'flex',
+    alignItems: 'center',
+    gap: '10px',
+    padding: '8px 16px',
+    color: tokens.colorNeutralForeground1,
+    textDecoration: 'none',
     ':hover': { backgroundColor: tokens.colorNeutralBackground2Hover },
   },
-  active: { backgroundColor: tokens.colorBrandBackground2, color: tokens.colorBrandForeground1, fontWeight: tokens.fontWeightSemibold },
+  active: {
+    backgroundColor: tokens.colorBrandBackground2,
+    color: tokens.colorBrandForeground1,
+    fontWeight: tokens.fontWeightSemibold,
+  },
   main: { flexGrow: 1, minWidth: 0, padding: '16px', '@media (max-width: 767px)': { padding: '8px' } },
 });
 
 const isPhone = () => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px)').matches;
 
 /** The page in the document is the build's prerender (scripts/prerender.ts), which React is hydrating now. */
-export const hydratingPrerender = (): boolean => typeof document !== 'undefined' && Boolean(document.getElementById('root')?.hasAttribute('data-prerendered'));
+export const hydratingPrerender = (): boolean =>
+  typeof document !== 'undefined' && Boolean(document.getElementById('root')?.hasAttribute('data-prerendered'));
 
 /**
  * The shell: header with the language switcher, the sidebar menu from `screens/`, the page.
@@ -70,7 +112,10 @@ export function Layout() {
   const outlet = useOutlet();
   // Likewise the boundary around it: while React still hydrates a prerendered page inside it,
   // new props (a new element) would make React hydrate the whole page at once, as one long task.
-  const page = useMemo(() => <Suspense fallback={<PageSpinner label={t('engine.loading')} />}>{outlet}</Suspense>, [outlet, t]);
+  const page = useMemo(
+    () => <Suspense fallback={<PageSpinner label={t('engine.loading')} />}>{outlet}</Suspense>,
+    [outlet, t],
+  );
   const [condensed, setCondensed] = useState(() => getSetting('menuCondensed'));
   // A prerendered page was drawn with the desktop's open menu (the build cannot know the
   // screen; CSS hides it on a phone): hydration starts from the same state and closes it
@@ -99,7 +144,7 @@ export function Layout() {
   }, [open]);
 
   const sections = useMemo(() => {
-    const bySection = new Map<string, typeof screens[number][]>();
+    const bySection = new Map<string, (typeof screens)[number][]>();
     for (const screen of screens) {
       if (!screen.menu || !canOpen(ability, screen.permission, signedIn()) || !forAudience(screen)) continue;
       const list = bySection.get(screen.menu.section) ?? [];
@@ -111,28 +156,36 @@ export function Layout() {
 
   // The menu's entries as one element: the shell's own state (the phone drawer closing after
   // hydration, the condensed toggle's focus…) then re-renders the drawer, not every entry.
-  const menuItems = useMemo(() => sections.map(([section, items]) => (
-      <div key={section} role="group" aria-label={t(section)}>
-        {!condensed && <div className={s.section} data-section={section} aria-hidden="true">{t(section)}</div>}
-        {items.map((screen) => {
-          const Icon = menuIcon(screen.menu?.icon);
-          return (
-            <NavLink
-              key={screen.id}
-              to={screen.route}
-              data-menu={screen.id}
-              title={condensed ? t(screen.titleKey) : undefined}
-              aria-label={condensed ? t(screen.titleKey) : undefined}
-              className={({ isActive }) => mergeClasses(s.link, isActive && s.active)}
-              end={screen.route === '/'}
-            >
-              <Icon fontSize={20} />
-              {!condensed && <span>{t(screen.titleKey)}</span>}
-            </NavLink>
-          );
-        })}
-      </div>
-    )), [sections, condensed, s, t]);
+  const menuItems = useMemo(
+    () =>
+      sections.map(([section, items]) => (
+        <div key={section} role="group" aria-label={t(section)}>
+          {!condensed && (
+            <div className={s.section} data-section={section} aria-hidden="true">
+              {t(section)}
+            </div>
+          )}
+          {items.map((screen) => {
+            const Icon = menuIcon(screen.menu?.icon);
+            return (
+              <NavLink
+                key={screen.id}
+                to={screen.route}
+                data-menu={screen.id}
+                title={condensed ? t(screen.titleKey) : undefined}
+                aria-label={condensed ? t(screen.titleKey) : undefined}
+                className={({ isActive }) => mergeClasses(s.link, isActive && s.active)}
+                end={screen.route === '/'}
+              >
+                <Icon fontSize={20} />
+                {!condensed && <span>{t(screen.titleKey)}</span>}
+              </NavLink>
+            );
+          })}
+        </div>
+      )),
+    [sections, condensed, s, t],
+  );
 
   const toggle = () => {
     setOpen((o) => {
@@ -145,16 +198,38 @@ export function Layout() {
     <>
       <ProgressBar />
       <header className={s.header} data-region="header">
-        <ShellButton ref={menuButton} appearance="subtle" aria-label={t('app.menu')} aria-expanded={open} aria-controls="portal-menu" data-action="menu" onClick={toggle}><NavigationRegular fontSize={22} /></ShellButton>
-        <NavLink to="/" className={s.title}>{t('app.shortTitle')}</NavLink>
-        <div className={s.onBrand}><LanguageSwitcher /></div>
+        <ShellButton
+          ref={menuButton}
+          appearance="subtle"
+          aria-label={t('app.menu')}
+          aria-expanded={open}
+          aria-controls="portal-menu"
+          data-action="menu"
+          onClick={toggle}
+        >
+          <NavigationRegular fontSize={22} />
+        </ShellButton>
+        <NavLink to="/" className={s.title}>
+          {t('app.shortTitle')}
+        </NavLink>
+        <div className={s.onBrand}>
+          <LanguageSwitcher />
+        </div>
         <NotificationCounters />
         <UserMenu />
       </header>
       <div className={s.body}>
-        {open && <div className={s.backdrop} data-region="menu-backdrop" aria-hidden="true" onClick={() => setOpen(false)} />}
         {open && (
-          <nav ref={nav} id="portal-menu" className={mergeClasses(s.nav, condensed && s.condensed)} data-region="menu" aria-label={t('app.menu')}>
+          <div className={s.backdrop} data-region="menu-backdrop" aria-hidden="true" onClick={() => setOpen(false)} />
+        )}
+        {open && (
+          <nav
+            ref={nav}
+            id="portal-menu"
+            className={mergeClasses(s.nav, condensed && s.condensed)}
+            data-region="menu"
+            aria-label={t('app.menu')}
+          >
             {menuItems}
             <div className={s.hiddenOnPhone} style={{ padding: '8px' }}>
               <ShellButton

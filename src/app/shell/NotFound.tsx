@@ -14,7 +14,11 @@ export function NotFound() {
     <div data-screen="not-found" style={{ padding: '48px 16px', textAlign: 'center' }}>
       <Heading>404</Heading>
       <Paragraph>{t('app.notFound')}</Paragraph>
-      <Link to="/" tabIndex={-1}><ShellButton appearance="primary" data-action="home">{t('app.home')}</ShellButton></Link>
+      <Link to="/" tabIndex={-1}>
+        <ShellButton appearance="primary" data-action="home">
+          {t('app.home')}
+        </ShellButton>
+      </Link>
     </div>
   );
 }

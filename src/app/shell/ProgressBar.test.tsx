@@ -22,10 +22,19 @@ describe('ProgressBar', () => {
     let release = (): void => undefined;
     const router = createMemoryRouter([
       {
-        element: <><ProgressBar /><Outlet /></>,
+        element: (
+          <>
+            <ProgressBar />
+            <Outlet />
+          </>
+        ),
         children: [
           { path: '/', element: <p>first</p> },
-          { path: '/next', loader: () => new Promise<null>((resolve) => (release = () => resolve(null))), element: <p>next</p> },
+          {
+            path: '/next',
+            loader: () => new Promise<null>((resolve) => (release = () => resolve(null))),
+            element: <p>next</p>,
+          },
         ],
       },
     ]);

@@ -47,8 +47,15 @@ export function ProgressBar() {
       aria-valuenow={Math.round(progress * 100)}
       data-progress={progress === 1 ? 'done' : 'running'}
       style={{
-        position: 'fixed', top: 0, left: 0, height: 3, zIndex: 1000, pointerEvents: 'none',
-        width: `${progress * 100}%`, background: tokens.colorBrandBackground, transition: 'width 500ms ease-out',
+        position: 'fixed',
+        top: 0,
+        left: 0,
+        height: 3,
+        zIndex: 1000,
+        pointerEvents: 'none',
+        width: `${progress * 100}%`,
+        background: tokens.colorBrandBackground,
+        transition: 'width 500ms ease-out',
       }}
     />
   );

@@ -11,7 +11,12 @@ export function RouteError() {
       <Notice intent="error">
         <strong>{t('app.loadFailed')}</strong> {error?.message}
       </Notice>
-      <ShellButton appearance="primary" data-action="retry" style={{ marginTop: 16 }} onClick={() => window.location.reload()}>
+      <ShellButton
+        appearance="primary"
+        data-action="retry"
+        style={{ marginTop: 16 }}
+        onClick={() => window.location.reload()}
+      >
         {t('app.retry')}
       </ShellButton>
     </div>

@@ -43,7 +43,7 @@ function setup(answers: Array<() => Promise<unknown>>) {
   let next = 0;
   const send = vi.fn(async (method: string, path: string) => {
     if (method !== 'GET' || path !== POLL) throw new Error(`unexpected ${method} ${path}`);
-    return (answers[Math.min(next++, answers.length - 1)]!)();
+    return answers[Math.min(next++, answers.length - 1)]!();
   });
   renderWithProviders(<StaffCounters />, { dataProvider: createScriptedDataProvider(send) });
   return { polls: () => send.mock.calls.length };
@@ -77,7 +77,12 @@ describe('header counters', () => {
     // Each of the seven figures and the total, in the popover.
     fireEvent.click(document.querySelector('[data-action="counters"]')!);
     await settle();
-    const shown = Object.fromEntries([...document.querySelectorAll<HTMLElement>('[data-counter]')].map((e) => [e.dataset.counter, Number(e.textContent)]));
+    const shown = Object.fromEntries(
+      [...document.querySelectorAll<HTMLElement>('[data-counter]')].map((e) => [
+        e.dataset.counter,
+        Number(e.textContent),
+      ]),
+    );
     expect(shown).toEqual(counters(10));
   });
 
@@ -107,7 +112,14 @@ describe('header counters', () => {
 
   it('keeps pushed figures when a poll asked before the push is answered after it', async () => {
     let answerLate!: (value: unknown) => void;
-    const { polls } = setup([async () => counters(1), () => new Promise((resolve) => { answerLate = resolve; }), async () => counters(30)]);
+    const { polls } = setup([
+      async () => counters(1),
+      () =>
+        new Promise((resolve) => {
+          answerLate = resolve;
+        }),
+      async () => counters(30),
+    ]);
     await settle();
     const client = FakeStompClient.last();
     await act(() => client.open());
@@ -126,7 +138,13 @@ describe('header counters', () => {
   });
 
   it('ignores a failed poll: the figures stay and the next poll comes 15 s later', async () => {
-    const { polls } = setup([async () => counters(3), async () => { throw new Error('503'); }, async () => counters(4)]);
+    const { polls } = setup([
+      async () => counters(3),
+      async () => {
+        throw new Error('503');
+      },
+      async () => counters(4),
+    ]);
     await settle();
     await wait(15_000);
     expect(polls()).toBe(2);

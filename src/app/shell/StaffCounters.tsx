@@ -11,15 +11,33 @@ import { isStaff } from '../../client/session.ts';
 import { ShellButton } from '../../engine/common/primitives.tsx';
 
 /** The seven counters of GET /api/letter/get-all-count, in the spec's order. */
-export const COUNTER_KEYS = ['applicationDXACount', 'descendedDXACount', 'applicationCount', 'resolutionCount', 'descendedCount', 'outgoingCount', 'incomeCount'] as const;
+export const COUNTER_KEYS = [
+  'applicationDXACount',
+  'descendedDXACount',
+  'applicationCount',
+  'resolutionCount',
+  'descendedCount',
+  'outgoingCount',
+  'incomeCount',
+] as const;
 /** The spec's poll (§7: every 15 s), kept as the fallback of the live channel. */
 const POLL_MS = 15_000;
 
 const useStyles = makeStyles({
   wrap: { position: 'relative', display: 'inline-flex' },
   badge: { position: 'absolute', top: '-2px', right: '-4px', pointerEvents: 'none' },
-  list: { display: 'grid', gridTemplateColumns: '1fr auto', gap: '6px 16px', minWidth: '240px', maxWidth: 'min(92vw, 360px)' },
-  total: { fontWeight: tokens.fontWeightSemibold, borderTop: `1px solid ${tokens.colorNeutralStroke2}`, paddingTop: '6px' },
+  list: {
+    display: 'grid',
+    gridTemplateColumns: '1fr auto',
+    gap: '6px 16px',
+    minWidth: '240px',
+    maxWidth: 'min(92vw, 360px)',
+  },
+  total: {
+    fontWeight: tokens.fontWeightSemibold,
+    borderTop: `1px solid ${tokens.colorNeutralStroke2}`,
+    paddingTop: '6px',
+  },
 });
 
 /**
@@ -35,29 +53,51 @@ export default function StaffCounters() {
   const queryClient = useQueryClient();
   const staff = isStaff();
   const { data } = useGetCounters({ enabled: staff, refetchInterval: POLL_MS });
-  useEffect(() => (staff ? subscribeLive('notificationMsg', (body) => {
-    // A poll on its way was asked before these figures were pushed: its answer must not bring
-    // older ones back (a later change is pushed again anyway). Setting the data also restarts
-    // the 15 s interval, so the poll comes only when nothing was pushed for that long.
-    void queryClient.cancelQueries({ queryKey: queryKeys.counters() }).then(() => queryClient.setQueryData(queryKeys.counters(), body as Counters));
-  }) : undefined), [staff, queryClient]);
+  useEffect(
+    () =>
+      staff
+        ? subscribeLive('notificationMsg', (body) => {
+            // A poll on its way was asked before these figures were pushed: its answer must not bring
+            // older ones back (a later change is pushed again anyway). Setting the data also restarts
+            // the 15 s interval, so the poll comes only when nothing was pushed for that long.
+            void queryClient
+              .cancelQueries({ queryKey: queryKeys.counters() })
+              .then(() => queryClient.setQueryData(queryKeys.counters(), body as Counters));
+          })
+        : undefined,
+    [staff, queryClient],
+  );
   if (!staff) return null;
   const total = data?.total ?? 0;
   return (
     <Popover withArrow positioning="below-end">
       <PopoverTrigger disableButtonEnhancement>
         <span className={s.wrap} data-counters-total={total}>
-          <ShellButton appearance="subtle" aria-label={`${t('counters.title')}: ${total}`} title={t('counters.title')} data-action="counters">
+          <ShellButton
+            appearance="subtle"
+            aria-label={`${t('counters.title')}: ${total}`}
+            title={t('counters.title')}
+            data-action="counters"
+          >
             <AlertRegular fontSize={20} />
           </ShellButton>
-          {total > 0 && <CounterBadge className={s.badge} count={total} size="small" color="danger" overflowCount={999} />}
+          {total > 0 && (
+            <CounterBadge className={s.badge} count={total} size="small" color="danger" overflowCount={999} />
+          )}
         </span>
       </PopoverTrigger>
       <PopoverSurface aria-label={t('counters.title')}>
         <div className={s.list} data-region="counters">
-          {COUNTER_KEYS.map((k) => [<span key={`${k}-l`}>{t(`counters.${k}`)}</span>, <span key={`${k}-v`} data-counter={k}>{data?.[k] ?? 0}</span>])}
+          {COUNTER_KEYS.map((k) => [
+            <span key={`${k}-l`}>{t(`counters.${k}`)}</span>,
+            <span key={`${k}-v`} data-counter={k}>
+              {data?.[k] ?? 0}
+            </span>,
+          ])}
           <span className={s.total}>{t('counters.total')}</span>
-          <span className={s.total} data-counter="total">{total}</span>
+          <span className={s.total} data-counter="total">
+            {total}
+          </span>
         </div>
       </PopoverSurface>
     </Popover>

@@ -13,7 +13,13 @@ const profileRoute = screens.find((s) => s.kind === 'profile')?.route;
 
 const useStyles = makeStyles({
   // On a phone the header holds the menu, language, counters and sign-out; the name yields.
-  name: { maxWidth: '160px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', '@media (max-width: 419px)': { display: 'none' } },
+  name: {
+    maxWidth: '160px',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    '@media (max-width: 419px)': { display: 'none' },
+  },
 });
 
 /** The header's account corner: who is signed in (avatar and name → the profile) and a way out, or a way in. */
@@ -25,7 +31,10 @@ export function UserMenu() {
   if (!getSetting('accessToken') || !user) {
     return (
       <Link to="/login" tabIndex={-1} style={{ color: 'inherit' }}>
-        <ShellButton appearance="subtle" data-action="open-sign-in" style={{ whiteSpace: 'nowrap' }}><PersonRegular fontSize={20} />{t('auth.signIn')}</ShellButton>
+        <ShellButton appearance="subtle" data-action="open-sign-in" style={{ whiteSpace: 'nowrap' }}>
+          <PersonRegular fontSize={20} />
+          {t('auth.signIn')}
+        </ShellButton>
       </Link>
     );
   }
@@ -33,18 +42,42 @@ export function UserMenu() {
   const who = (
     <>
       {/* Light markup, not Fluent's Avatar: the header is part of every first visit's bundle. */}
-      {avatar
-        ? <img src={avatar} alt="" width={28} height={28} data-avatar="image" style={{ borderRadius: '50%', objectFit: 'cover' }} />
-        : <PersonRegular fontSize={20} aria-hidden data-avatar="none" />}
+      {avatar ? (
+        <img
+          src={avatar}
+          alt=""
+          width={28}
+          height={28}
+          data-avatar="image"
+          style={{ borderRadius: '50%', objectFit: 'cover' }}
+        />
+      ) : (
+        <PersonRegular fontSize={20} aria-hidden data-avatar="none" />
+      )}
       <span className={s.name}>{name}</span>
     </>
   );
   return (
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }} data-user={user.username}>
-      {profileRoute
-        ? <Link to={profileRoute} data-action="open-profile" title={t('auth.profile')} style={{ color: 'inherit', display: 'inline-flex', alignItems: 'center', gap: 6, textDecoration: 'none' }}>{who}</Link>
-        : who}
-      <ShellButton appearance="subtle" data-action="sign-out" title={t('auth.signOut')} aria-label={t('auth.signOut')} onClick={() => void signOut()}>
+      {profileRoute ? (
+        <Link
+          to={profileRoute}
+          data-action="open-profile"
+          title={t('auth.profile')}
+          style={{ color: 'inherit', display: 'inline-flex', alignItems: 'center', gap: 6, textDecoration: 'none' }}
+        >
+          {who}
+        </Link>
+      ) : (
+        who
+      )}
+      <ShellButton
+        appearance="subtle"
+        data-action="sign-out"
+        title={t('auth.signOut')}
+        aria-label={t('auth.signOut')}
+        onClick={() => void signOut()}
+      >
         <SignOutRegular fontSize={20} />
       </ShellButton>
     </span>

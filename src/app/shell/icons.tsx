@@ -1,8 +1,23 @@
 import type { FluentIcon } from '@fluentui/react-icons';
 import {
-  BoxMultipleRegular, BuildingRegular, DataBarVerticalRegular, DocumentBulletListRegular, GavelRegular, HomeRegular,
-  MegaphoneRegular, PillRegular, ShieldCheckmarkRegular, AppsListRegular, PeopleRegular, ChatRegular, OrganizationRegular,
-  SendRegular, SearchRegular, CalendarLtrRegular, DatabaseRegular, QuestionCircleRegular,
+  BoxMultipleRegular,
+  BuildingRegular,
+  DataBarVerticalRegular,
+  DocumentBulletListRegular,
+  GavelRegular,
+  HomeRegular,
+  MegaphoneRegular,
+  PillRegular,
+  ShieldCheckmarkRegular,
+  AppsListRegular,
+  PeopleRegular,
+  ChatRegular,
+  OrganizationRegular,
+  SendRegular,
+  SearchRegular,
+  CalendarLtrRegular,
+  DatabaseRegular,
+  QuestionCircleRegular,
 } from '@fluentui/react-icons';
 import type { MenuIconName } from '../../shared/icon-names.ts';
 

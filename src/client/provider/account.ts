@@ -75,9 +75,18 @@ export function createAccountMethods(http: HttpClient): AccountMethods {
     signIn: (path, credentials) => http.request('POST', path, { body: credentials }),
     getProfile: () => http.request('GET', '/api/auth/profile'),
     changePassword: (change) => http.request('POST', '/api/auth/change-password', { body: change }),
-    uploadProfilePhoto: (route, file) => http.request('POST', `/api/file-entity/save/${route}/for-profile`, { form: filesForm([file], 'employeePhoto') }),
-    getStaffUsers: async (ids) => (ids.length ? (await http.request<{ list: StaffUserOption[] }>('GET', '/api/staff-users', { query: { ids: ids.join(',') } })).list : []),
-    searchStaffUsers: async (search, limit) => (await http.request<{ list: StaffUserOption[] }>('GET', '/api/staff-users', { query: { search, limit } })).list,
+    uploadProfilePhoto: (route, file) =>
+      http.request('POST', `/api/file-entity/save/${route}/for-profile`, { form: filesForm([file], 'employeePhoto') }),
+    getStaffUsers: async (ids) =>
+      ids.length
+        ? (
+            await http.request<{ list: StaffUserOption[] }>('GET', '/api/staff-users', {
+              query: { ids: ids.join(',') },
+            })
+          ).list
+        : [],
+    searchStaffUsers: async (search, limit) =>
+      (await http.request<{ list: StaffUserOption[] }>('GET', '/api/staff-users', { query: { search, limit } })).list,
     getCounters: () => http.request('GET', '/api/letter/get-all-count'),
   };
 }

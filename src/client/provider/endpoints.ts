@@ -56,17 +56,26 @@ type Query = Record<string, string>;
 
 /** Creates the endpoint methods over an HTTP client. */
 export function createEndpointMethods(http: HttpClient): EndpointMethods {
-  const callEndpoint = <T>({ method, path, query, body }: EndpointRequest): Promise<T> => (method === 'GET'
-    ? http.request<T>('GET', path, { query: query as Query })
-    : http.request<T>('POST', path, { body: body ?? {}, ...(query ? { query: query as Query } : {}) }));
+  const callEndpoint = <T>({ method, path, query, body }: EndpointRequest): Promise<T> =>
+    method === 'GET'
+      ? http.request<T>('GET', path, { query: query as Query })
+      : http.request<T>('POST', path, { body: body ?? {}, ...(query ? { query: query as Query } : {}) });
   return {
     callEndpoint,
-    lookup: ({ endpoint, method = 'GET', send }, values) => (method === 'POST' && send === 'query'
-      ? callEndpoint({ method: 'POST', path: endpoint, body: {}, query: values })
-      : callEndpoint(method === 'GET' ? { method, path: endpoint, query: values } : { method, path: endpoint, body: values })),
+    lookup: ({ endpoint, method = 'GET', send }, values) =>
+      method === 'POST' && send === 'query'
+        ? callEndpoint({ method: 'POST', path: endpoint, body: {}, query: values })
+        : callEndpoint(
+            method === 'GET' ? { method, path: endpoint, query: values } : { method, path: endpoint, body: values },
+          ),
     getLookupStats: (path) => callEndpoint({ method: 'GET', path }),
-    getPanelRows: async (source, query) => (await callEndpoint<{ list: Array<Record<string, unknown>> }>(source.method === 'POST'
-      ? { method: 'POST', path: source.endpoint, body: source.body ?? {}, query }
-      : { method: 'GET', path: source.endpoint, query })).list,
+    getPanelRows: async (source, query) =>
+      (
+        await callEndpoint<{ list: Array<Record<string, unknown>> }>(
+          source.method === 'POST'
+            ? { method: 'POST', path: source.endpoint, body: source.body ?? {}, query }
+            : { method: 'GET', path: source.endpoint, query },
+        )
+      ).list,
   };
 }

@@ -45,7 +45,14 @@ export interface AnswerReply {
 export interface QuestionnaireResults extends PublicQuestionnaire {
   total: number;
   passedCount?: number;
-  questions: Array<{ key: string; text: string; type: Question['type']; answered: number; average?: number | null; options?: Array<{ text: string; count: number }> }>;
+  questions: Array<{
+    key: string;
+    text: string;
+    type: Question['type'];
+    answered: number;
+    average?: number | null;
+    options?: Array<{ text: string; count: number }>;
+  }>;
 }
 
 export interface QuestionnaireMethods {
@@ -59,17 +66,26 @@ export interface QuestionnaireMethods {
    * Answers a questionnaire; the browser's `idempotencyKey` makes a repeat answer the first
    * reply (one response per browser).
    */
-  answerQuestionnaire(entity: string, id: number | string, answers: Record<string, unknown>, idempotencyKey: string): Promise<AnswerReply>;
+  answerQuestionnaire(
+    entity: string,
+    id: number | string,
+    answers: Record<string, unknown>,
+    idempotencyKey: string,
+  ): Promise<AnswerReply>;
 }
 
 /** Creates the questionnaire methods over an HTTP client. */
 export function createQuestionnaireMethods(http: HttpClient): QuestionnaireMethods {
   const root = (entity: string) => `${apiBase(entity)}/questionnaire`;
   return {
-    getQuestionnaires: async (entity) => (await http.request<{ list: PublicQuestionnaire[] }>('GET', root(entity))).list,
+    getQuestionnaires: async (entity) =>
+      (await http.request<{ list: PublicQuestionnaire[] }>('GET', root(entity))).list,
     getQuestionnaire: (entity, id) => http.request('GET', `${root(entity)}/${id}`),
     getQuestionnaireResults: (entity, id) => http.request('GET', `${root(entity)}/${id}/results`),
     answerQuestionnaire: (entity, id, answers, idempotencyKey) =>
-      http.request('POST', `${root(entity)}/${id}/answer`, { body: { answers }, headers: { 'idempotency-key': idempotencyKey } }),
+      http.request('POST', `${root(entity)}/${id}/answer`, {
+        body: { answers },
+        headers: { 'idempotency-key': idempotencyKey },
+      }),
   };
 }

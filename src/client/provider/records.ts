@@ -9,7 +9,13 @@ import type { ReferenceItem as ReferenceListItem } from '../../generated/meta.ts
 import type { AuditEntry } from '../../shared/audit.ts';
 
 export type RecordData = Record<string, unknown>;
-export type StoredRecord = RecordData & { id: number; version: number; status: string; createdAt: string; updatedAt: string };
+export type StoredRecord = RecordData & {
+  id: number;
+  version: number;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
 export interface ListParams {
   filters: Record<string, string | number | boolean | undefined>;
@@ -95,7 +101,11 @@ export interface RecordMethods {
    * A public multipart submission (a manifest's `publicSubmit` route): the record as the
    * `data` field, an optional draft id; the same `idempotencyKey` on a repeat answers the first reply.
    */
-  submitPublic(path: string, data: RecordData, options: { draftId?: string; idempotencyKey: string }): Promise<PublicReceipt>;
+  submitPublic(
+    path: string,
+    data: RecordData,
+    options: { draftId?: string; idempotencyKey: string },
+  ): Promise<PublicReceipt>;
 }
 
 /**
@@ -119,10 +129,11 @@ export function filesForm(files: File[], field: string): FormData {
 /** Creates the record methods over an HTTP client. */
 export function createRecordMethods(http: HttpClient): RecordMethods {
   return {
-    getList: (entity, p) => http.request('POST', `${apiBase(entity)}/list-search`, {
-      query: p.filters,
-      body: { page: p.page, itemsPerPage: p.itemsPerPage, sortBy: p.sortBy, sortDesc: p.sortDesc, multiSort: true },
-    }),
+    getList: (entity, p) =>
+      http.request('POST', `${apiBase(entity)}/list-search`, {
+        query: p.filters,
+        body: { page: p.page, itemsPerPage: p.itemsPerPage, sortBy: p.sortBy, sortDesc: p.sortDesc, multiSort: true },
+      }),
     getOne: (entity, id) => http.request('GET', `${apiBase(entity)}/get/${id}`),
     getRights: (entity, id) => http.request('GET', `${apiBase(entity)}/rights/${id}`),
     getEmpty: (entity) => http.request('GET', `${apiBase(entity)}/get/empty`),
@@ -131,25 +142,51 @@ export function createRecordMethods(http: HttpClient): RecordMethods {
     delete: async (entity, id, version) => {
       await http.request('DELETE', `${apiBase(entity)}/delete/${id}`, { query: { version } });
     },
-    getAudit: async (entity, id) => (await http.request<{ list: AuditEntry[] }>('GET', `${apiBase(entity)}/audit/${id}`)).list,
+    getAudit: async (entity, id) =>
+      (await http.request<{ list: AuditEntry[] }>('GET', `${apiBase(entity)}/audit/${id}`)).list,
     findBy: async (entity, field, value) =>
-      (await http.request<{ record: StoredRecord | null }>('GET', `${apiBase(entity)}/find-by`, { query: { field, value } })).record,
+      (
+        await http.request<{ record: StoredRecord | null }>('GET', `${apiBase(entity)}/find-by`, {
+          query: { field, value },
+        })
+      ).record,
     searchByKeyword: async (entity, keyword, limit = 20) =>
-      (await http.request<{ list: Array<{ id: number; label: string }> }>('GET', `${apiBase(entity)}/search-by-keyword`, { query: { keyword, limit } })).list,
+      (
+        await http.request<{ list: Array<{ id: number; label: string }> }>(
+          'GET',
+          `${apiBase(entity)}/search-by-keyword`,
+          { query: { keyword, limit } },
+        )
+      ).list,
     merge: (entity, ids) => http.request('POST', `${apiBase(entity)}/merge`, { body: { ids } }),
-    getReference: async (kind, parent) => (await http.request<{ list: ReferenceItem[] }>('GET', `/api/reference/${kind}`, { query: { parent } })).list,
+    getReference: async (kind, parent) =>
+      (await http.request<{ list: ReferenceItem[] }>('GET', `/api/reference/${kind}`, { query: { parent } })).list,
     upload: async (entity, files, record) =>
-      (await http.request<{ list: UploadedFile[] }>('POST', `/api/file-entity/save/${entity}`, { form: filesForm(files, 'files'), query: { record } })).list,
-    getFileInfo: async (ids) => (ids.length ? (await http.request<{ list: UploadedFile[] }>('GET', '/api/file-entity/info', { query: { ids: ids.join(',') } })).list : []),
-    exportUrl: (entity, p) => http.url(`${apiBase(entity)}/export`, {
-      ...p.filters,
-      sortBy: p.sortBy.join(','),
-      sortDesc: p.sortDesc.map(String).join(','),
-    }),
+      (
+        await http.request<{ list: UploadedFile[] }>('POST', `/api/file-entity/save/${entity}`, {
+          form: filesForm(files, 'files'),
+          query: { record },
+        })
+      ).list,
+    getFileInfo: async (ids) =>
+      ids.length
+        ? (
+            await http.request<{ list: UploadedFile[] }>('GET', '/api/file-entity/info', {
+              query: { ids: ids.join(',') },
+            })
+          ).list
+        : [],
+    exportUrl: (entity, p) =>
+      http.url(`${apiBase(entity)}/export`, {
+        ...p.filters,
+        sortBy: p.sortBy.join(','),
+        sortDesc: p.sortDesc.map(String).join(','),
+      }),
     fileUrl: (id) => http.url(`/api/file-entity/get/${id}`),
-    saveDraft: (entity, id, data) => (id
-      ? http.request('PUT', `${apiBase(entity)}/draft/${id}`, { body: data })
-      : http.request('POST', `${apiBase(entity)}/draft`, { body: data })),
+    saveDraft: (entity, id, data) =>
+      id
+        ? http.request('PUT', `${apiBase(entity)}/draft/${id}`, { body: data })
+        : http.request('POST', `${apiBase(entity)}/draft`, { body: data }),
     getDraft: (entity, id) => http.request('GET', `${apiBase(entity)}/draft/${id}`),
     submitDraft: (entity, id) => http.request('POST', `${apiBase(entity)}/draft/${id}/submit`),
     submitPublic: (path, data, options) => {

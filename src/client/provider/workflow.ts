@@ -38,8 +38,10 @@ export interface WorkflowMethods {
 /** Creates the workflow methods over an HTTP client. */
 export function createWorkflowMethods(http: HttpClient): WorkflowMethods {
   return {
-    getEvents: async (entity, id) => (await http.request<{ events: WorkflowEvent[] }>('GET', `${apiBase(entity)}/events/${id}`)).events,
+    getEvents: async (entity, id) =>
+      (await http.request<{ events: WorkflowEvent[] }>('GET', `${apiBase(entity)}/events/${id}`)).events,
     transition: (entity, id, input) => http.request('POST', `${apiBase(entity)}/transition/${id}`, { body: input }),
-    getTransitions: async (entity, id) => (await http.request<{ list: HistoryEntry[] }>('GET', `${apiBase(entity)}/history/${id}`)).list,
+    getTransitions: async (entity, id) =>
+      (await http.request<{ list: HistoryEntry[] }>('GET', `${apiBase(entity)}/history/${id}`)).list,
   };
 }

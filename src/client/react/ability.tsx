@@ -18,7 +18,10 @@ const AbilityContext = createContext<PortalAbility>(createAbility(guestRules));
  * rules), or the guest's; `ability` overrides both (component tests).
  */
 export function AbilityProvider({ children, ability: given }: { children: ReactNode; ability?: PortalAbility }) {
-  const ability = useMemo(() => given ?? createAbility(getSetting('accessToken') ? getSetting('permissionRules') : guestRules), [given]);
+  const ability = useMemo(
+    () => given ?? createAbility(getSetting('accessToken') ? getSetting('permissionRules') : guestRules),
+    [given],
+  );
   return <AbilityContext.Provider value={ability}>{children}</AbilityContext.Provider>;
 }
 

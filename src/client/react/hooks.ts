@@ -21,11 +21,20 @@ import { useDataProvider } from './use-data-provider.ts';
 /** A page of records; the previous page stays shown while the next one loads. */
 export function useGetList(entity: string, params: ListParams, enabled = true) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.entity.list(entity, params), queryFn: () => dp.getList(entity, params), placeholderData: keepPreviousData, enabled });
+  return useQuery({
+    queryKey: queryKeys.entity.list(entity, params),
+    queryFn: () => dp.getList(entity, params),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
 }
 
 /** One record; `enabled` and `staleTime` for pickers that show a chosen record's label. */
-export function useGetOne(entity: string, id: number | undefined, options: { enabled?: boolean; staleTime?: number } = {}) {
+export function useGetOne(
+  entity: string,
+  id: number | undefined,
+  options: { enabled?: boolean; staleTime?: number } = {},
+) {
   const dp = useDataProvider();
   return useQuery({
     queryKey: queryKeys.entity.one(entity, id ?? 0),
@@ -38,13 +47,22 @@ export function useGetOne(entity: string, id: number | undefined, options: { ena
 /** What the user may do to the record now (its edit rules in its status, their roles). */
 export function useGetRights(entity: string, id: number | undefined) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.entity.rights(entity, id ?? 0), queryFn: () => dp.getRights(entity, id!), enabled: id !== undefined });
+  return useQuery({
+    queryKey: queryKeys.entity.rights(entity, id ?? 0),
+    queryFn: () => dp.getRights(entity, id!),
+    enabled: id !== undefined,
+  });
 }
 
 /** A blank record with the schema's defaults. */
 export function useGetEmpty(entity: string, enabled = true) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.entity.empty(entity), queryFn: () => dp.getEmpty(entity), enabled, staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.entity.empty(entity),
+    queryFn: () => dp.getEmpty(entity),
+    enabled,
+    staleTime: Infinity,
+  });
 }
 
 /** The record's audit trail. */
@@ -57,7 +75,12 @@ export function useGetAudit(entity: string, id: number) {
  * Records to choose from as `{id, label}`: those whose keyword fields contain `typed`, or the
  * one record `#<id>` names.
  */
-export function useSearchRecords(entity: string, typed: string, label: (record: StoredRecord) => string, options: { enabled: boolean; limit: number }) {
+export function useSearchRecords(
+  entity: string,
+  typed: string,
+  label: (record: StoredRecord) => string,
+  options: { enabled: boolean; limit: number },
+) {
   const dp = useDataProvider();
   const byNumber = /^#\d+$/.test(typed) ? Number(typed.slice(1)) : undefined;
   return useQuery({
@@ -78,14 +101,24 @@ export function useSearchRecords(entity: string, typed: string, label: (record: 
  * Every value of one field over an entity's records, sorted, at most `pages` pages of 100;
  * `read` takes the field's value out of a record (empty ones are left out).
  */
-export function useGetCatalogue(entity: string, valueField: string, { pages, read }: { pages: number; read: (record: StoredRecord) => string }) {
+export function useGetCatalogue(
+  entity: string,
+  valueField: string,
+  { pages, read }: { pages: number; read: (record: StoredRecord) => string },
+) {
   const dp = useDataProvider();
   return useQuery({
     queryKey: queryKeys.entity.catalogue(entity, valueField),
     queryFn: async () => {
       const values: string[] = [];
       for (let page = 0; page < pages; page++) {
-        const { list, total } = await dp.getList(entity, { filters: {}, page, itemsPerPage: 100, sortBy: [valueField.slice(1)], sortDesc: [false] });
+        const { list, total } = await dp.getList(entity, {
+          filters: {},
+          page,
+          itemsPerPage: 100,
+          sortBy: [valueField.slice(1)],
+          sortDesc: [false],
+        });
         values.push(...list.map(read).filter(Boolean));
         if ((page + 1) * 100 >= total) break;
       }
@@ -97,7 +130,10 @@ export function useGetCatalogue(entity: string, valueField: string, { pages, rea
 }
 
 /** All records of an entity for a tree, in pages of `page`, at most `limit`; `truncated` when more exist. */
-export function useGetTree(entity: string, { enabled, limit, page: size }: { enabled: boolean; limit: number; page: number }) {
+export function useGetTree(
+  entity: string,
+  { enabled, limit, page: size }: { enabled: boolean; limit: number; page: number },
+) {
   const dp = useDataProvider();
   return useQuery({
     queryKey: queryKeys.entity.tree(entity),
@@ -131,20 +167,34 @@ export function useGetReference(kind: string | undefined, parent?: number | null
 export function useGetReferences(kinds: string[]) {
   const dp = useDataProvider();
   return useQueries({
-    queries: kinds.map((kind) => ({ queryKey: queryKeys.reference(kind, null), queryFn: () => dp.getReference(kind), staleTime: 10 * 60_000 })),
+    queries: kinds.map((kind) => ({
+      queryKey: queryKeys.reference(kind, null),
+      queryFn: () => dp.getReference(kind),
+      staleTime: 10 * 60_000,
+    })),
   });
 }
 
 /** A draft by its private id. */
 export function useGetDraft(entity: string, id: string | undefined) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.draft(entity, id), queryFn: () => dp.getDraft(entity, id!), enabled: Boolean(id) });
+  return useQuery({
+    queryKey: queryKeys.draft(entity, id),
+    queryFn: () => dp.getDraft(entity, id!),
+    enabled: Boolean(id),
+  });
 }
 
 /** Names, sizes and types of stored files. */
 export function useGetFileInfo(ids: string[]) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.fileInfo(ids), queryFn: () => dp.getFileInfo(ids), enabled: ids.length > 0, retry: false, staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.fileInfo(ids),
+    queryFn: () => dp.getFileInfo(ids),
+    enabled: ids.length > 0,
+    retry: false,
+    staleTime: Infinity,
+  });
 }
 
 /** Saves a record: create without an id, update with one. Invalidates the entity's queries. */
@@ -177,22 +227,41 @@ export function useDelete(entity: string) {
 
 /** An entity's definition (schema, ui, grid), loaded once per session. */
 export function useEntity(entity: string | undefined) {
-  return useQuery({ queryKey: queryKeys.definition.entity(entity), queryFn: () => loadEntity(entity!), enabled: Boolean(entity), staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.definition.entity(entity),
+    queryFn: () => loadEntity(entity!),
+    enabled: Boolean(entity),
+    staleTime: Infinity,
+  });
 }
 
 /** The form definition a screen uses: the entity's `ui` or the view named in its options. */
 export function useUi(entity: string | undefined, view?: string) {
-  return useQuery({ queryKey: queryKeys.definition.ui(entity, view), queryFn: () => loadUi(entity!, view), enabled: Boolean(entity), staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.definition.ui(entity, view),
+    queryFn: () => loadUi(entity!, view),
+    enabled: Boolean(entity),
+    staleTime: Infinity,
+  });
 }
 
 /** The status machine of an entity, if it has one. */
 export function useMachine(workflow: string | undefined) {
-  return useQuery({ queryKey: queryKeys.definition.machine(workflow), queryFn: () => loadMachine(workflow), staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.definition.machine(workflow),
+    queryFn: () => loadMachine(workflow),
+    staleTime: Infinity,
+  });
 }
 
 /** The status machine, or null for an entity without one (a query may not resolve to undefined). */
 export function useMachineOrNull(workflow: string | undefined, enabled: boolean) {
-  return useQuery({ queryKey: queryKeys.definition.machineOrNull(workflow), queryFn: async () => (await loadMachine(workflow)) ?? null, enabled, staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.definition.machineOrNull(workflow),
+    queryFn: async () => (await loadMachine(workflow)) ?? null,
+    enabled,
+    staleTime: Infinity,
+  });
 }
 
 // ---- workflow ------------------------------------------------------------------------
@@ -200,13 +269,19 @@ export function useMachineOrNull(workflow: string | undefined, enabled: boolean)
 /** The events the user may send to the record now (asked again for each version). */
 export function useGetEvents(entity: string, record: { id: number; version: number }) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.entity.events(entity, record.id, record.version), queryFn: () => dp.getEvents(entity, record.id) });
+  return useQuery({
+    queryKey: queryKeys.entity.events(entity, record.id, record.version),
+    queryFn: () => dp.getEvents(entity, record.id),
+  });
 }
 
 /** The record's status changes; with `version`, read again after each change. */
 export function useGetTransitions(entity: string, id: number, version?: number) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.entity.transitions(entity, id, version), queryFn: () => dp.getTransitions(entity, id) });
+  return useQuery({
+    queryKey: queryKeys.entity.transitions(entity, id, version),
+    queryFn: () => dp.getTransitions(entity, id),
+  });
 }
 
 /** Sends an event to a record; the answer becomes the cached record at once. */
@@ -235,7 +310,12 @@ export function useGetStaffUser(id: number | undefined) {
 /** Staff users matching what was typed (at most 20). */
 export function useSearchStaffUsers(typed: string, enabled: boolean) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.staffUsers.search(typed), queryFn: () => dp.searchStaffUsers(typed, 20), enabled, staleTime: 30_000 });
+  return useQuery({
+    queryKey: queryKeys.staffUsers.search(typed),
+    queryFn: () => dp.searchStaffUsers(typed, 20),
+    enabled,
+    staleTime: 30_000,
+  });
 }
 
 /** The signed-in user's own profile. */
@@ -247,7 +327,13 @@ export function useGetProfile() {
 /** The header's counters, polled every `refetchInterval` ms; a failure is not retried (spec §8). */
 export function useGetCounters({ enabled, refetchInterval }: { enabled: boolean; refetchInterval: number }) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.counters(), queryFn: () => dp.getCounters(), refetchInterval, enabled, retry: false });
+  return useQuery({
+    queryKey: queryKeys.counters(),
+    queryFn: () => dp.getCounters(),
+    refetchInterval,
+    enabled,
+    retry: false,
+  });
 }
 
 export { useDataProvider } from './use-data-provider.ts';

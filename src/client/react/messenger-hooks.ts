@@ -16,7 +16,11 @@ export function useMessengerList(tab: 'chats' | 'groups' | 'contacts', search: s
   const get = tab === 'chats' ? dp.getChats : tab === 'groups' ? dp.getGroupChats : dp.getContacts;
   return useQuery({
     queryKey: queryKeys.messenger.list(tab, search),
-    queryFn: () => (get({ itemsPerPage: 100, search }) as Promise<MessengerPage<ChatRow & GroupRow>>).catch(() => ({ list: [], total: 0 })),
+    queryFn: () =>
+      (get({ itemsPerPage: 100, search }) as Promise<MessengerPage<ChatRow & GroupRow>>).catch(() => ({
+        list: [],
+        total: 0,
+      })),
   });
 }
 
@@ -29,13 +33,19 @@ export function useGetContacts() {
 /** One group chat of the user's, found in their groups. */
 export function useGetGroupChat(id: number) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.messenger.group(id), queryFn: async () => (await dp.getGroupChats({ itemsPerPage: 200 })).list.find((g) => g.id === id) });
+  return useQuery({
+    queryKey: queryKeys.messenger.group(id),
+    queryFn: async () => (await dp.getGroupChats({ itemsPerPage: 200 })).list.find((g) => g.id === id),
+  });
 }
 
 /** A group chat's members (200). */
 export function useGetGroupMembers(id: number) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.messenger.members(id), queryFn: () => dp.getGroupMembers(id, { itemsPerPage: 200 }) });
+  return useQuery({
+    queryKey: queryKeys.messenger.members(id),
+    queryFn: () => dp.getGroupMembers(id, { itemsPerPage: 200 }),
+  });
 }
 
 /** Where a message may be forwarded: the user's groups and colleagues matching `search` (50 each; a failure lists none). */
@@ -43,8 +53,14 @@ export function useForwardTargets(search: string) {
   const dp = useDataProvider();
   const query = { itemsPerPage: 50, search: search.trim() || undefined };
   const empty = { list: [], total: 0 };
-  const groups = useQuery({ queryKey: queryKeys.messenger.forwardGroups(search), queryFn: () => dp.getGroupChats(query).catch(() => empty) });
-  const people = useQuery({ queryKey: queryKeys.messenger.forwardPeople(search), queryFn: () => dp.getContacts(query).catch(() => empty) });
+  const groups = useQuery({
+    queryKey: queryKeys.messenger.forwardGroups(search),
+    queryFn: () => dp.getGroupChats(query).catch(() => empty),
+  });
+  const people = useQuery({
+    queryKey: queryKeys.messenger.forwardPeople(search),
+    queryFn: () => dp.getContacts(query).catch(() => empty),
+  });
   return { groups, people };
 }
 

@@ -10,11 +10,18 @@ import { useDataProvider } from './use-data-provider.ts';
 /** The counters above a lookup screen's form. */
 export function useGetLookupStats(path: string | undefined) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.lookupStats(path), queryFn: () => dp.getLookupStats(path!), enabled: Boolean(path) });
+  return useQuery({
+    queryKey: queryKeys.lookupStats(path),
+    queryFn: () => dp.getLookupStats(path!),
+    enabled: Boolean(path),
+  });
 }
 
 /** The rows of each of a dashboard's panels for the filters' values (a minute fresh). */
-export function useGetPanelRows(screen: string, panels: Array<{ id: string; source: PanelSource; query: Record<string, unknown> }>) {
+export function useGetPanelRows(
+  screen: string,
+  panels: Array<{ id: string; source: PanelSource; query: Record<string, unknown> }>,
+) {
   const dp = useDataProvider();
   return useQueries({
     queries: panels.map((panel) => ({
@@ -29,19 +36,35 @@ export function useGetPanelRows(screen: string, panels: Array<{ id: string; sour
 /** An entity's open questionnaires. */
 export function useGetQuestionnaires(entity: string) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.questionnaire.list(entity), queryFn: () => dp.getQuestionnaires(entity), retry: 1 });
+  return useQuery({
+    queryKey: queryKeys.questionnaire.list(entity),
+    queryFn: () => dp.getQuestionnaires(entity),
+    retry: 1,
+  });
 }
 
 /** One questionnaire with its answer form. */
 export function useGetQuestionnaire(entity: string, id: string) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.questionnaire.one(entity, id), queryFn: () => dp.getQuestionnaire(entity, id), retry: 1 });
+  return useQuery({
+    queryKey: queryKeys.questionnaire.one(entity, id),
+    queryFn: () => dp.getQuestionnaire(entity, id),
+    retry: 1,
+  });
 }
 
 /** A questionnaire's per-question counts; `responseId` asks again after the user's own answer. */
-export function useGetQuestionnaireResults(entity: string, id: string, { enabled, responseId }: { enabled: boolean; responseId?: number | undefined }) {
+export function useGetQuestionnaireResults(
+  entity: string,
+  id: string,
+  { enabled, responseId }: { enabled: boolean; responseId?: number | undefined },
+) {
   const dp = useDataProvider();
-  return useQuery({ queryKey: queryKeys.questionnaire.results(entity, id, responseId), queryFn: () => dp.getQuestionnaireResults(entity, id), enabled });
+  return useQuery({
+    queryKey: queryKeys.questionnaire.results(entity, id, responseId),
+    queryFn: () => dp.getQuestionnaireResults(entity, id),
+    enabled,
+  });
 }
 
 /** The newest 100 questionnaires staff choose from. */
@@ -49,6 +72,7 @@ export function useGetQuestionnaireChoices(entity: string) {
   const dp = useDataProvider();
   return useQuery({
     queryKey: queryKeys.questionnaire.choices(entity),
-    queryFn: async () => (await dp.getList(entity, { filters: {}, page: 0, itemsPerPage: 100, sortBy: ['id'], sortDesc: [true] })).list,
+    queryFn: async () =>
+      (await dp.getList(entity, { filters: {}, page: 0, itemsPerPage: 100, sortBy: ['id'], sortDesc: [true] })).list,
   });
 }

@@ -41,10 +41,16 @@ function checkAccess(ctx: CheckContext, file: string, access: AccessDefinition):
     const at = '/unitPermissions';
     const fieldOf = (entity: string | undefined, pointer: string, key: string, type: string): void => {
       const target = entity ? entities.get(entity) : undefined;
-      if (!target) return report(file, key === 'entity' ? `${at}/entity` : `${at}/${key}`, `entity "${entity ?? ''}" does not exist`);
+      if (!target)
+        return report(
+          file,
+          key === 'entity' ? `${at}/entity` : `${at}/${key}`,
+          `entity "${entity ?? ''}" does not exist`,
+        );
       const t = target.schema ? resolveFieldSchema(target.schema, pointer) : undefined;
       if (!t) return report(file, `${at}/${key}`, `field "${pointer}" does not exist in "${entity}"`);
-      if (scalarType(t) !== type) report(file, `${at}/${key}`, `field "${pointer}" of "${entity}" must be of type ${type}`);
+      if (scalarType(t) !== type)
+        report(file, `${at}/${key}`, `field "${pointer}" of "${entity}" must be of type ${type}`);
     };
     fieldOf(unitPermissions.entity, unitPermissions.typeField, 'typeField', 'integer');
     fieldOf(unitPermissions.entity, unitPermissions.unitField, 'unitField', 'integer');
@@ -55,13 +61,28 @@ function checkAccess(ctx: CheckContext, file: string, access: AccessDefinition):
   if (access.employeeUserField) {
     const employee = access.employeeEntity ? entities.get(access.employeeEntity)?.schema : undefined;
     if (!access.employeeEntity) report(file, '/employeeUserField', 'needs employeeEntity');
-    else if (employee && scalarType(resolveFieldSchema(employee, access.employeeUserField) ?? {}) !== 'integer') report(file, '/employeeUserField', `field "${access.employeeUserField}" is no integer field of "${access.employeeEntity}"`);
+    else if (employee && scalarType(resolveFieldSchema(employee, access.employeeUserField) ?? {}) !== 'integer')
+      report(
+        file,
+        '/employeeUserField',
+        `field "${access.employeeUserField}" is no integer field of "${access.employeeEntity}"`,
+      );
   }
-  const subjectNames = new Set(['all', ...SUBSYSTEM_SUBJECTS, ...[...entities.values()].map((e) => e.manifest.subject)]);
-  const checkPermissions = (list: string[], at: string) => list.forEach((p, i) => {
-    const subject = p.slice(p.indexOf(' ') + 1);
-    if (!subjectNames.has(subject)) report(file, `${at}/${i}`, `subject "${subject}" is no entity's subject (nor "all", nor a subsystem's: ${SUBSYSTEM_SUBJECTS.join(', ')})`);
-  });
+  const subjectNames = new Set([
+    'all',
+    ...SUBSYSTEM_SUBJECTS,
+    ...[...entities.values()].map((e) => e.manifest.subject),
+  ]);
+  const checkPermissions = (list: string[], at: string) =>
+    list.forEach((p, i) => {
+      const subject = p.slice(p.indexOf(' ') + 1);
+      if (!subjectNames.has(subject))
+        report(
+          file,
+          `${at}/${i}`,
+          `subject "${subject}" is no entity's subject (nor "all", nor a subsystem's: ${SUBSYSTEM_SUBJECTS.join(', ')})`,
+        );
+    });
   checkPermissions(access.guest.permissions, '/guest/permissions');
   const codes = new Set<string>();
   access.roles.forEach((role, i) => {
@@ -73,15 +94,25 @@ function checkAccess(ctx: CheckContext, file: string, access: AccessDefinition):
       const seen = new Set<string>();
       (role[list] ?? []).forEach((rule, j) => {
         const at = `/roles/${i}/${list}/${j}`;
-        if (seen.has(rule.subject)) report(file, `${at}/subject`, `subject "${rule.subject}" is listed twice in this role`);
+        if (seen.has(rule.subject))
+          report(file, `${at}/subject`, `subject "${rule.subject}" is listed twice in this role`);
         seen.add(rule.subject);
         const target = [...entities.values()].find((e) => e.manifest.subject === rule.subject);
         if (!target) return report(file, `${at}/subject`, `subject "${rule.subject}" is no entity's subject`);
         // Hidden fields are "cannot read" rules: without the read permission they restrict nothing.
-        if (list === 'hiddenFields' && !ability.can('read', rule.subject)) report(file, `${at}/subject`, `the role may not read "${rule.subject}": hiding its fields restricts nothing`);
+        if (list === 'hiddenFields' && !ability.can('read', rule.subject))
+          report(file, `${at}/subject`, `the role may not read "${rule.subject}": hiding its fields restricts nothing`);
         rule.fields.forEach((pointer, k) => {
-          if (isSystemPointer(pointer)) report(file, `${at}/fields/${k}`, list === 'readOnlyFields' ? `"${pointer}" is a server-owned field: no client changes it anyway` : `"${pointer}" is a server-owned field: every reader needs it`);
-          else if (target.schema && !resolveFieldSchema(target.schema, pointer)) report(file, `${at}/fields/${k}`, `entity "${target.manifest.id}" has no field "${pointer}"`);
+          if (isSystemPointer(pointer))
+            report(
+              file,
+              `${at}/fields/${k}`,
+              list === 'readOnlyFields'
+                ? `"${pointer}" is a server-owned field: no client changes it anyway`
+                : `"${pointer}" is a server-owned field: every reader needs it`,
+            );
+          else if (target.schema && !resolveFieldSchema(target.schema, pointer))
+            report(file, `${at}/fields/${k}`, `entity "${target.manifest.id}" has no field "${pointer}"`);
         });
       });
     }

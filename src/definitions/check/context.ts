@@ -8,7 +8,13 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { JSONSchema7 } from 'json-schema';
 import type { DefinitionSources } from '../sources.ts';
-import type { AccessDefinition, EntityManifest, MachineDefinition, ReferenceList, ScreenDefinition } from '../../generated/meta.ts';
+import type {
+  AccessDefinition,
+  EntityManifest,
+  MachineDefinition,
+  ReferenceList,
+  ScreenDefinition,
+} from '../../generated/meta.ts';
 import { addPortalVocabulary } from '../../shared/validation/vocabulary.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { escapeSegment } from '../../shared/pointer.ts';
@@ -161,7 +167,13 @@ export function createCheckContext(sources: DefinitionSources, implementations: 
     return false;
   };
 
-  const strict = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false });
+  const strict = new Ajv({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+  });
   addFormats(strict);
   addPortalVocabulary(strict);
 
@@ -190,13 +202,22 @@ export function createCheckContext(sources: DefinitionSources, implementations: 
 
 /** The pointer of a meta-schema error: the instance path, plus the property a keyword names. */
 function metaErrorPointer(e: ErrorObject): string {
-  const extra = e.keyword === 'required' ? `/${escape(String(e.params.missingProperty))}`
-    : e.keyword === 'additionalProperties' ? `/${escape(String(e.params.additionalProperty))}` : '';
+  const extra =
+    e.keyword === 'required'
+      ? `/${escape(String(e.params.missingProperty))}`
+      : e.keyword === 'additionalProperties'
+        ? `/${escape(String(e.params.additionalProperty))}`
+        : '';
   return `${e.instancePath}${extra}`;
 }
 
 /** Checks one field pointer: reported at file#pointer when the field is missing or of the wrong kind. */
-export type FieldCheck = (file: string, pointer: string, value: string, opts?: { scalar?: boolean; types?: string[] }) => void;
+export type FieldCheck = (
+  file: string,
+  pointer: string,
+  value: string,
+  opts?: { scalar?: boolean; types?: string[] },
+) => void;
 
 /**
  * A field check against one record schema: the field exists (system fields included), is a
@@ -208,13 +229,17 @@ export function createFieldCheck(report: Report, schema: JSONSchema7, schemaFile
     const target = resolveFieldSchema(schema, value);
     if (!target) return report(file, pointer, `field "${value}" does not exist in ${schemaFile}`);
     const type = scalarType(target);
-    if (opts.scalar && (type === 'object' || type === 'array' || !type)) report(file, pointer, `field "${value}" is not a scalar`);
-    if (opts.types && (!type || !opts.types.includes(type))) report(file, pointer, `field "${value}" must be of type ${opts.types.join(' or ')}`);
+    if (opts.scalar && (type === 'object' || type === 'array' || !type))
+      report(file, pointer, `field "${value}" is not a scalar`);
+    if (opts.types && (!type || !opts.types.includes(type)))
+      report(file, pointer, `field "${value}" must be of type ${opts.types.join(' or ')}`);
   };
 }
 
 /** The entities whose record schema is valid, with it (most rules need one). */
-export function* entitiesWithSchema(ctx: CheckContext): Generator<EntityEntry & { schema: JSONSchema7; schemaFile: string }> {
+export function* entitiesWithSchema(
+  ctx: CheckContext,
+): Generator<EntityEntry & { schema: JSONSchema7; schemaFile: string }> {
   for (const entry of ctx.entityList) {
     if (entry.schema && entry.schemaFile) yield entry as EntityEntry & { schema: JSONSchema7; schemaFile: string };
   }

@@ -19,7 +19,8 @@ function entityRefsOf(schema: JSONSchema7 | undefined): Array<{ pointer: string;
     if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${pointer}/${i}`));
     const ref = (node as { entityRef?: { entity?: unknown } }).entityRef;
     if (ref && typeof ref.entity === 'string') out.push({ pointer, entity: ref.entity });
-    for (const [k, v] of Object.entries(node)) if (k !== 'entityRef' && typeof v === 'object') walk(v, `${pointer}/${escape(k)}`);
+    for (const [k, v] of Object.entries(node))
+      if (k !== 'entityRef' && typeof v === 'object') walk(v, `${pointer}/${escape(k)}`);
   };
   walk(schema, '');
   return out;
@@ -29,7 +30,8 @@ function checkEntityRefs(ctx: CheckContext): void {
   for (const [id, { manifest, schema }] of ctx.entities) {
     const schemaFile = `schemas/${id}/${manifest.schema}`;
     for (const { pointer, entity } of entityRefsOf(schema)) {
-      if (!ctx.entities.has(entity)) ctx.report(schemaFile, `${pointer}/entityRef/entity`, `entity "${entity}" does not exist`);
+      if (!ctx.entities.has(entity))
+        ctx.report(schemaFile, `${pointer}/entityRef/entity`, `entity "${entity}" does not exist`);
     }
   }
 }
@@ -42,12 +44,17 @@ function checkReferenceListEntities(ctx: CheckContext): void {
     if (!backing) ctx.report(file, '/entity', `entity "${list.entity}" does not exist`);
     else {
       const props = (backing.schema?.properties ?? {}) as Record<string, JSONSchema7>;
-      for (const name of ['code', 'nameLt', 'nameUz', 'nameRu', 'nameEn']) if (props[name]?.type !== 'string') ctx.report(file, '/entity', `entity "${list.entity}" needs a string field ${name}`);
-      if (props.active && props.active.type !== 'boolean') ctx.report(file, '/entity', `the field active of "${list.entity}" must be a boolean`);
-      if (props.order && props.order.type !== 'integer') ctx.report(file, '/entity', `the field order of "${list.entity}" must be an integer`);
+      for (const name of ['code', 'nameLt', 'nameUz', 'nameRu', 'nameEn'])
+        if (props[name]?.type !== 'string')
+          ctx.report(file, '/entity', `entity "${list.entity}" needs a string field ${name}`);
+      if (props.active && props.active.type !== 'boolean')
+        ctx.report(file, '/entity', `the field active of "${list.entity}" must be a boolean`);
+      if (props.order && props.order.type !== 'integer')
+        ctx.report(file, '/entity', `the field order of "${list.entity}" must be an integer`);
     }
-    if (list.items.length) ctx.report(file, '/items', 'a list kept as an entity\'s records has no items here (the entity\'s seed holds them)');
-    if (list.parentKind) ctx.report(file, '/parentKind', 'a list kept as an entity\'s records is flat');
+    if (list.items.length)
+      ctx.report(file, '/items', "a list kept as an entity's records has no items here (the entity's seed holds them)");
+    if (list.parentKind) ctx.report(file, '/parentKind', "a list kept as an entity's records is flat");
   }
 }
 
@@ -61,7 +68,12 @@ function checkEventGrants(ctx: CheckContext): void {
     const events = new Set(Object.values(machine.states).flatMap((s) => Object.keys(s.on ?? {})));
     for (const s of Object.values(machine.states)) if (s.deadline) events.delete(s.deadline.event);
     for (const event of [...events].sort()) {
-      if (!granted.has(`${event} ${manifest.subject}`)) ctx.report(file, '/workflow', `no role in schemas/_access/access.json may send ${event} (permission "${event} ${manifest.subject}")`);
+      if (!granted.has(`${event} ${manifest.subject}`))
+        ctx.report(
+          file,
+          '/workflow',
+          `no role in schemas/_access/access.json may send ${event} (permission "${event} ${manifest.subject}")`,
+        );
     }
   }
 }

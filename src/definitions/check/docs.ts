@@ -21,13 +21,32 @@ export type ReadDoc = (path: string) => string | undefined;
 export function checkGeneratedDocs(sources: DefinitionSources, readDoc: ReadDoc): DefinitionProblem[] {
   const registry = createDefinitionRegistry(sources);
   const docs = [
-    { path: ROLES_DOC_PATH, command: ROLES_DOC_COMMAND, of: 'schemas/_access/access.json', expected: registry.access && renderRolesDoc(registry.access, [...registry.entities.values()].map((e) => e.manifest)) },
-    { path: EDIT_RULES_DOC_PATH, command: EDIT_RULES_DOC_COMMAND, of: 'the entities\' edit.json', expected: renderEditRulesDoc(registry) },
+    {
+      path: ROLES_DOC_PATH,
+      command: ROLES_DOC_COMMAND,
+      of: 'schemas/_access/access.json',
+      expected:
+        registry.access &&
+        renderRolesDoc(
+          registry.access,
+          [...registry.entities.values()].map((e) => e.manifest),
+        ),
+    },
+    {
+      path: EDIT_RULES_DOC_PATH,
+      command: EDIT_RULES_DOC_COMMAND,
+      of: "the entities' edit.json",
+      expected: renderEditRulesDoc(registry),
+    },
   ];
   const problems: DefinitionProblem[] = [];
   for (const doc of docs) {
     if (doc.expected && readDoc(doc.path) !== doc.expected) {
-      problems.push({ file: doc.path, pointer: '', message: `stale or missing: it no longer matches ${doc.of}; run \`${doc.command}\` and commit it` });
+      problems.push({
+        file: doc.path,
+        pointer: '',
+        message: `stale or missing: it no longer matches ${doc.of}; run \`${doc.command}\` and commit it`,
+      });
     }
   }
   return problems;

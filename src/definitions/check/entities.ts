@@ -26,17 +26,32 @@ export const entityManifestsRule: CheckRule = {
       const manifest = ctx.json<EntityManifest>(file);
       if (manifest.id !== folder) report(file, '/id', `id "${manifest.id}" must equal the folder name "${folder}"`);
       ctx.useKey(file, '/titleKey', manifest.titleKey);
-      if (bases.has(manifest.base)) report(file, '/base', `base "${manifest.base}" is already used by ${bases.get(manifest.base)}`);
+      if (bases.has(manifest.base))
+        report(file, '/base', `base "${manifest.base}" is already used by ${bases.get(manifest.base)}`);
       bases.set(manifest.base, file);
-      if (subjects.has(manifest.subject)) report(file, '/subject', `subject "${manifest.subject}" is already used by ${subjects.get(manifest.subject)}`);
+      if (subjects.has(manifest.subject))
+        report(file, '/subject', `subject "${manifest.subject}" is already used by ${subjects.get(manifest.subject)}`);
       subjects.set(manifest.subject, file);
-      if (manifest.workflow && !ctx.machines.has(manifest.workflow) && !sources.has(`workflows/${manifest.workflow}.machine.json`)) {
+      if (
+        manifest.workflow &&
+        !ctx.machines.has(manifest.workflow) &&
+        !sources.has(`workflows/${manifest.workflow}.machine.json`)
+      ) {
         report(file, '/workflow', `machine workflows/${manifest.workflow}.machine.json does not exist`);
       }
-      if (manifest.remoteSource && implementations.adapters && ![...implementations.adapters].includes(manifest.remoteSource.adapter)) {
-        report(file, '/remoteSource/adapter', `adapter "${manifest.remoteSource.adapter}" is not in the integration registry`);
+      if (
+        manifest.remoteSource &&
+        implementations.adapters &&
+        ![...implementations.adapters].includes(manifest.remoteSource.adapter)
+      ) {
+        report(
+          file,
+          '/remoteSource/adapter',
+          `adapter "${manifest.remoteSource.adapter}" is not in the integration registry`,
+        );
       }
-      if (manifest.workflow && manifest.initialStatus) report(file, '/initialStatus', 'an entity with a workflow takes its initial status from the machine');
+      if (manifest.workflow && manifest.initialStatus)
+        report(file, '/initialStatus', 'an entity with a workflow takes its initial status from the machine');
 
       const fileOf = (key: 'schema' | 'ui' | 'grid' | 'edit'): string | undefined => {
         const name = manifest[key];
@@ -50,7 +65,9 @@ export const entityManifestsRule: CheckRule = {
         return path;
       };
       const entry: EntityEntry = {
-        manifest, file, dir,
+        manifest,
+        file,
+        dir,
         schemaFile: fileOf('schema'),
         uiFile: fileOf('ui'),
         gridFile: fileOf('grid'),
@@ -76,7 +93,8 @@ export const entityManifestsRule: CheckRule = {
     }
     for (const [file] of sources) {
       const m = /^schemas\/([^_/][^/]*)\/[^/]+$/.exec(file);
-      if (m && !sources.has(`schemas/${m[1]}/entity.json`)) report(file, '', `folder schemas/${m[1]} has no entity.json`);
+      if (m && !sources.has(`schemas/${m[1]}/entity.json`))
+        report(file, '', `folder schemas/${m[1]} has no entity.json`);
     }
   },
 };
@@ -90,11 +108,15 @@ export const manifestFieldsRule: CheckRule = {
       const field = createFieldCheck(report, schema, schemaFile);
       manifest.keywordFields?.forEach((p, i) => field(file, `/keywordFields/${i}`, p, { types: ['string'] }));
       if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
-      if (manifest.scope?.regionField) field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
-      manifest.scope?.recipients?.forEach((r, i) => field(file, `/scope/recipients/${i}/field`, r.field, { types: ['string'] }));
+      if (manifest.scope?.regionField)
+        field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
+      manifest.scope?.recipients?.forEach((r, i) =>
+        field(file, `/scope/recipients/${i}/field`, r.field, { types: ['string'] }),
+      );
       if (manifest.stampOnDownload) {
         field(file, '/stampOnDownload', manifest.stampOnDownload, { types: ['string'] });
-        if (!manifest.scope?.recipients) report(file, '/stampOnDownload', 'a download stamp needs scope.recipients (whose download counts)');
+        if (!manifest.scope?.recipients)
+          report(file, '/stampOnDownload', 'a download stamp needs scope.recipients (whose download counts)');
       }
       manifest.unique?.forEach((p, i) => field(file, `/unique/${i}`, p, { scalar: true }));
       if (manifest.tree) {

@@ -12,7 +12,6 @@ import { CELL_FORMATS } from '../../shared/cell-formats.ts';
 import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
 import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule } from './context.ts';
 
-
 /** Grids: columns, sort, filters and remote-source parameters. */
 export const gridsRule: CheckRule = {
   name: 'grids',
@@ -25,10 +24,18 @@ export const gridsRule: CheckRule = {
       grid.columns.forEach((c, i) => {
         field(gridFile, `/columns/${i}/field`, c.field, { scalar: c.sortable === true });
         ctx.useKey(gridFile, `/columns/${i}/titleKey`, c.titleKey);
-        if (c.reference && !references.has(c.reference)) report(gridFile, `/columns/${i}/reference`, `reference list "${c.reference}" does not exist`);
-        const format = c.format === undefined ? undefined : Object.hasOwn(CELL_FORMATS, c.format) ? CELL_FORMATS[c.format] : undefined;
-        if (c.format !== undefined && !format) report(gridFile, `/columns/${i}/format`, `unknown column format "${String(c.format)}"`);
-        if (format?.needsReference && !c.reference) report(gridFile, `/columns/${i}`, `a ${c.format} column must name its reference list`);
+        if (c.reference && !references.has(c.reference))
+          report(gridFile, `/columns/${i}/reference`, `reference list "${c.reference}" does not exist`);
+        const format =
+          c.format === undefined
+            ? undefined
+            : Object.hasOwn(CELL_FORMATS, c.format)
+              ? CELL_FORMATS[c.format]
+              : undefined;
+        if (c.format !== undefined && !format)
+          report(gridFile, `/columns/${i}/format`, `unknown column format "${String(c.format)}"`);
+        if (format?.needsReference && !c.reference)
+          report(gridFile, `/columns/${i}`, `a ${c.format} column must name its reference list`);
       });
       grid.defaultSort.forEach((s, i) => field(gridFile, `/defaultSort/${i}/field`, s.field, { scalar: true }));
       const filterNames = new Set<string>();
@@ -41,19 +48,23 @@ export const gridsRule: CheckRule = {
         const kind = Object.hasOwn(FILTER_KINDS, flt.kind) ? FILTER_KINDS[flt.kind] : undefined;
         if (!kind) report(gridFile, `/filters/${i}/kind`, `unknown filter kind "${String(flt.kind)}"`);
         else if (kind.keywordSearch) {
-          if (!manifest.keywordFields?.length) report(gridFile, `/filters/${i}`, `a ${flt.kind} filter needs keywordFields in ${file}`);
+          if (!manifest.keywordFields?.length)
+            report(gridFile, `/filters/${i}`, `a ${flt.kind} filter needs keywordFields in ${file}`);
         } else if (flt.field) {
           const types = kind.fieldTypes ? [...kind.fieldTypes] : undefined;
           field(gridFile, `/filters/${i}/field`, flt.field, { scalar: true, ...(types ? { types } : {}) });
         }
-        if (flt.reference && !references.has(flt.reference)) report(gridFile, `/filters/${i}/reference`, `reference list "${flt.reference}" does not exist`);
+        if (flt.reference && !references.has(flt.reference))
+          report(gridFile, `/filters/${i}/reference`, `reference list "${flt.reference}" does not exist`);
       });
       grid.filters.forEach((flt, i) => {
-        if (flt.parentFilter && !filterNames.has(flt.parentFilter)) report(gridFile, `/filters/${i}/parentFilter`, `filter "${flt.parentFilter}" does not exist`);
+        if (flt.parentFilter && !filterNames.has(flt.parentFilter))
+          report(gridFile, `/filters/${i}/parentFilter`, `filter "${flt.parentFilter}" does not exist`);
       });
       for (const name of Object.keys(manifest.remoteSource?.params ?? {})) {
         const flt = grid.filters.find((f) => f.name === name);
-        if (flt?.kind !== 'eq') report(file, `/remoteSource/params/${escape(name)}`, `"${name}" must be an eq filter of ${gridFile}`);
+        if (flt?.kind !== 'eq')
+          report(file, `/remoteSource/params/${escape(name)}`, `"${name}" must be an eq filter of ${gridFile}`);
       }
     }
   },

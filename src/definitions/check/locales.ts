@@ -37,11 +37,18 @@ export const localesRule: CheckRule = {
     for (const key of [...allKeys].sort()) {
       const missing = [...leafSets].filter(([, s]) => !s.has(key)).map(([l]) => l);
       if (missing.length && missing.length < leafSets.size) {
-        for (const l of missing) report(`src/i18n/locales/${l}.json`, `/${key.split('.').map(escape).join('/')}`, `key "${key}" exists in other locales but not here`);
+        for (const l of missing)
+          report(
+            `src/i18n/locales/${l}.json`,
+            `/${key.split('.').map(escape).join('/')}`,
+            `key "${key}" exists in other locales but not here`,
+          );
       }
     }
     for (const { file, pointer, key, group } of ctx.keysUsed) {
-      const missing = [...leafSets].filter(([, s]) => !s.has(key) && !(group && [...s].some((leaf) => leaf.startsWith(`${key}.`)))).map(([l]) => l);
+      const missing = [...leafSets]
+        .filter(([, s]) => !s.has(key) && !(group && [...s].some((leaf) => leaf.startsWith(`${key}.`))))
+        .map(([l]) => l);
       if (missing.length) report(file, pointer, `i18n key "${key}" is missing in ${missing.join(', ')}`);
     }
   },

@@ -59,7 +59,10 @@ export const machineFieldsRule: CheckRule = {
       if (!machine) continue;
       const machineFile = `workflows/${manifest.workflow}.machine.json`;
       for (const missing of checkMachineFields(machineFile, machine, schema, schemaFile, ctx.report)) {
-        const seen = noticeContacts.get(`${machineFile}#${missing.at}`) ?? { pointer: missing.pointer, lacking: [] as string[] };
+        const seen = noticeContacts.get(`${machineFile}#${missing.at}`) ?? {
+          pointer: missing.pointer,
+          lacking: [] as string[],
+        };
         seen.lacking.push(schemaFile);
         noticeContacts.set(`${machineFile}#${missing.at}`, seen);
       }
@@ -67,14 +70,25 @@ export const machineFieldsRule: CheckRule = {
     }
     for (const [where, seen] of noticeContacts) {
       const [machineFile, at] = where.split('#') as [string, string];
-      if (seen.lacking.length === followerCount.get(machineFile)) ctx.report(machineFile, at, `field "${seen.pointer}" exists in no entity following the machine (${seen.lacking.join(', ')})`);
+      if (seen.lacking.length === followerCount.get(machineFile))
+        ctx.report(
+          machineFile,
+          at,
+          `field "${seen.pointer}" exists in no entity following the machine (${seen.lacking.join(', ')})`,
+        );
     }
   },
 };
 
 const nameOf = (n: unknown): string => (typeof n === 'string' ? n : String((n as { type: string }).type));
 
-function checkMachine(file: string, machine: MachineDefinition, impl: Implementations, report: Report, useKey: UseKey): void {
+function checkMachine(
+  file: string,
+  machine: MachineDefinition,
+  impl: Implementations,
+  report: Report,
+  useKey: UseKey,
+): void {
   const states = machine.states as Record<string, NonNullable<MachineDefinition['states'][string]>>;
   if (!states[machine.initial]) report(file, '/initial', `state "${machine.initial}" does not exist`);
   for (const [stateName, state] of Object.entries(states)) {
@@ -85,38 +99,63 @@ function checkMachine(file: string, machine: MachineDefinition, impl: Implementa
       list.forEach((t: Transition, i) => {
         const at = `${base}/${group}/${escape(key)}${Array.isArray(value) ? `/${i}` : ''}`;
         if (t.target && !states[t.target]) report(file, `${at}/target`, `state "${t.target}" does not exist`);
-        if (t.guard && !impl.guards.has(nameOf(t.guard))) report(file, `${at}/guard`, `guard "${nameOf(t.guard)}" is not in the implementation registry`);
+        if (t.guard && !impl.guards.has(nameOf(t.guard)))
+          report(file, `${at}/guard`, `guard "${nameOf(t.guard)}" is not in the implementation registry`);
         t.actions?.forEach((a, j) => {
-          if (!impl.actions.has(nameOf(a))) report(file, `${at}/actions/${j}`, `action "${nameOf(a)}" is not in the implementation registry`);
+          if (!impl.actions.has(nameOf(a)))
+            report(file, `${at}/actions/${j}`, `action "${nameOf(a)}" is not in the implementation registry`);
         });
         t.checks?.forEach((c, j) => {
           const where = `${at}/checks/${j}`;
-          if (!impl.checks.has(nameOf(c))) return report(file, where, `check "${nameOf(c)}" is not in the implementation registry`);
+          if (!impl.checks.has(nameOf(c)))
+            return report(file, where, `check "${nameOf(c)}" is not in the implementation registry`);
           const params = (typeof c === 'string' ? {} : (c.params ?? {})) as Record<string, unknown>;
           // The checked value is a date of the event's own input; the record's side is checked per follower.
-          const field = typeof params.field === 'string' ? (t.payload?.properties as Record<string, JSONSchema7> | undefined)?.[params.field.replace(/^\//, '')] : undefined;
-          if (!field || !['date', 'date-time'].includes(String(field.format))) report(file, `${where}/params/field`, `check "${nameOf(c)}" needs params.field: a date or date-time field of the transition's payload`);
-          if ('than' in params && (typeof params.than !== 'string' || !params.than.startsWith('/'))) report(file, `${where}/params/than`, 'params.than must be a JSON pointer into the record');
+          const field =
+            typeof params.field === 'string'
+              ? (t.payload?.properties as Record<string, JSONSchema7> | undefined)?.[params.field.replace(/^\//, '')]
+              : undefined;
+          if (!field || !['date', 'date-time'].includes(String(field.format)))
+            report(
+              file,
+              `${where}/params/field`,
+              `check "${nameOf(c)}" needs params.field: a date or date-time field of the transition's payload`,
+            );
+          if ('than' in params && (typeof params.than !== 'string' || !params.than.startsWith('/')))
+            report(file, `${where}/params/than`, 'params.than must be a JSON pointer into the record');
           useKey(file, `${where}/params/message`, params.message);
         });
       });
     };
     for (const [event, value] of Object.entries(state.on ?? {})) checkTransitions('on', event, value);
-    if (state.deadline && !state.on?.[state.deadline.event]) report(file, `${base}/deadline/event`, `the state has no event "${state.deadline.event}" for its deadline`);
+    if (state.deadline && !state.on?.[state.deadline.event])
+      report(file, `${base}/deadline/event`, `the state has no event "${state.deadline.event}" for its deadline`);
     // The sweep sends the event with no payload: one that requires input could never pass.
     const deadlineTransitions = state.deadline ? state.on?.[state.deadline.event] : undefined;
-    if (deadlineTransitions && (Array.isArray(deadlineTransitions) ? deadlineTransitions : [deadlineTransitions]).some((t) => t.payload?.required?.length)) {
+    if (
+      deadlineTransitions &&
+      (Array.isArray(deadlineTransitions) ? deadlineTransitions : [deadlineTransitions]).some(
+        (t) => t.payload?.required?.length,
+      )
+    ) {
       report(file, `${base}/deadline/event`, `"${state.deadline!.event}" requires a payload, but the sweep sends none`);
     }
     // A stored record runs no timers: an XState `after` would never fire between requests.
-    if (state.after && Object.keys(state.after).length) report(file, `${base}/after`, 'records keep no timers: declare a `deadline` (the record field holding the due date and the event the sweep sends) instead of `after`');
+    if (state.after && Object.keys(state.after).length)
+      report(
+        file,
+        `${base}/after`,
+        'records keep no timers: declare a `deadline` (the record field holding the due date and the event the sweep sends) instead of `after`',
+      );
     for (const [delay, value] of Object.entries(state.after ?? {})) {
-      if (!/^\d+$/.test(delay) && !impl.delays.has(delay)) report(file, `${base}/after/${escape(delay)}`, `delay "${delay}" is not in the implementation registry`);
+      if (!/^\d+$/.test(delay) && !impl.delays.has(delay))
+        report(file, `${base}/after/${escape(delay)}`, `delay "${delay}" is not in the implementation registry`);
       checkTransitions('after', delay, value);
     }
     for (const group of ['entry', 'exit'] as const) {
       state[group]?.forEach((a, j) => {
-        if (!impl.actions.has(nameOf(a))) report(file, `${base}/${group}/${j}`, `action "${nameOf(a)}" is not in the implementation registry`);
+        if (!impl.actions.has(nameOf(a)))
+          report(file, `${base}/${group}/${j}`, `action "${nameOf(a)}" is not in the implementation registry`);
       });
     }
   }
@@ -150,7 +189,8 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
           report(file, at, `payload schema does not compile: ${(error as Error).message}`);
         }
         for (const [name, prop] of Object.entries(t.payload.properties as Record<string, JSONSchema7>)) {
-          if (typeof prop.title !== 'string') report(file, `${at}/properties/${escape(name)}`, 'payload fields need a title (an i18n key)');
+          if (typeof prop.title !== 'string')
+            report(file, `${at}/properties/${escape(name)}`, 'payload fields need a title (an i18n key)');
           useKey(file, `${at}/properties/${escape(name)}/title`, prop.title);
         }
       });
@@ -164,13 +204,21 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
  * date-time, each notice's contact and locale field a string. Returns the contact fields this
  * follower lacks (a mistake only when every follower lacks them).
  */
-function checkMachineFields(file: string, machine: MachineDefinition, schema: JSONSchema7, schemaFile: string, report: Report): Array<{ at: string; pointer: string }> {
+function checkMachineFields(
+  file: string,
+  machine: MachineDefinition,
+  schema: JSONSchema7,
+  schemaFile: string,
+  report: Report,
+): Array<{ at: string; pointer: string }> {
   const missing: Array<{ at: string; pointer: string }> = [];
   const string = (at: string, pointer: string, formats?: string[]): void => {
     const target = resolveFieldSchema(schema, pointer);
     if (!target) return report(file, at, `field "${pointer}" does not exist in ${schemaFile}`);
-    if (scalarType(target) !== 'string') return report(file, at, `field "${pointer}" of ${schemaFile} must be a string`);
-    if (formats && !formats.includes(String(target.format))) report(file, at, `field "${pointer}" of ${schemaFile} must have format ${formats.join(' or ')}`);
+    if (scalarType(target) !== 'string')
+      return report(file, at, `field "${pointer}" of ${schemaFile} must be a string`);
+    if (formats && !formats.includes(String(target.format)))
+      report(file, at, `field "${pointer}" of ${schemaFile} must have format ${formats.join(' or ')}`);
   };
   for (const [stateName, state] of Object.entries(machine.states)) {
     const base = `/states/${escape(stateName)}`;
@@ -179,7 +227,11 @@ function checkMachineFields(file: string, machine: MachineDefinition, schema: JS
       (Array.isArray(value) ? value : [value]).forEach((t: Transition, i) => {
         t.checks?.forEach((c, j) => {
           const than = typeof c === 'string' ? undefined : (c.params as { than?: unknown } | undefined)?.than;
-          if (typeof than === 'string' && than.startsWith('/')) string(`${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/checks/${j}/params/than`, than, ['date', 'date-time']);
+          if (typeof than === 'string' && than.startsWith('/'))
+            string(`${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/checks/${j}/params/than`, than, [
+              'date',
+              'date-time',
+            ]);
         });
         t.notify?.forEach((n, j) => {
           const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}`;

@@ -32,7 +32,13 @@ export const recordSchemasRule: CheckRule = {
  * Titles are i18n keys; every declared property has one; reference lists and parents exist.
  * @example checkRecordSchema('screens/register.json', step.schema, ctx.references, ctx.report, ctx.useKey)
  */
-export function checkRecordSchema(file: string, root: JSONSchema7, references: Map<string, ReferenceList>, report: Report, useKey: UseKey): void {
+export function checkRecordSchema(
+  file: string,
+  root: JSONSchema7,
+  references: Map<string, ReferenceList>,
+  report: Report,
+  useKey: UseKey,
+): void {
   // `declaring` is false inside if/then/else and combinators: properties there only
   // constrain fields declared elsewhere, so they need no title of their own.
   const walk = (node: unknown, pointer: string, parent?: JSONSchema7, declaring = true): void => {
@@ -44,14 +50,22 @@ export function checkRecordSchema(file: string, root: JSONSchema7, references: M
     const schema = node as JSONSchema7 & { reference?: { list: string; parentField?: string } };
     if (typeof schema.title === 'string') useKey(file, `${pointer}/title`, schema.title);
     if (schema.reference) {
-      if (!references.has(schema.reference.list)) report(file, `${pointer}/reference/list`, `reference list "${schema.reference.list}" does not exist`);
+      if (!references.has(schema.reference.list))
+        report(file, `${pointer}/reference/list`, `reference list "${schema.reference.list}" does not exist`);
       const pf = schema.reference.parentField;
-      if (pf && !parent?.properties?.[pf]) report(file, `${pointer}/reference/parentField`, `sibling field "${pf}" does not exist`);
+      if (pf && !parent?.properties?.[pf])
+        report(file, `${pointer}/reference/parentField`, `sibling field "${pf}" does not exist`);
     }
     for (const [key, value] of Object.entries(schema)) {
       if (key === 'properties' || key === 'definitions') {
         for (const [name, child] of Object.entries(value as Record<string, JSONSchema7>)) {
-          if (declaring && key === 'properties' && typeof child === 'object' && !child.$ref && typeof child.title !== 'string') {
+          if (
+            declaring &&
+            key === 'properties' &&
+            typeof child === 'object' &&
+            !child.$ref &&
+            typeof child.title !== 'string'
+          ) {
             report(file, `${pointer}/properties/${escape(name)}`, 'property has no title (an i18n key)');
           }
           walk(child, `${pointer}/${key}/${escape(name)}`, schema, declaring);

@@ -24,7 +24,8 @@ export const referenceListsRule: CheckRule = {
       const ids = new Set<number>();
       const codes = new Set<string>();
       const parentIds = list.parentKind ? new Set(references.get(list.parentKind)?.items.map((i) => i.id)) : undefined;
-      if (list.parentKind && !references.has(list.parentKind)) report(file, '/parentKind', `reference list "${list.parentKind}" does not exist`);
+      if (list.parentKind && !references.has(list.parentKind))
+        report(file, '/parentKind', `reference list "${list.parentKind}" does not exist`);
       list.items.forEach((item, i) => {
         if (ids.has(item.id)) report(file, `/items/${i}/id`, `duplicate id ${item.id}`);
         if (codes.has(item.code)) report(file, `/items/${i}/code`, `duplicate code "${item.code}"`);
@@ -33,7 +34,8 @@ export const referenceListsRule: CheckRule = {
         if (item.parent != null && parentIds && !parentIds.has(item.parent)) {
           report(file, `/items/${i}/parent`, `parent ${item.parent} is not an id of "${list.parentKind}"`);
         }
-        if (item.parent != null && !list.parentKind) report(file, `/items/${i}/parent`, 'parent given but the list has no parentKind');
+        if (item.parent != null && !list.parentKind)
+          report(file, `/items/${i}/parent`, 'parent given but the list has no parentKind');
       });
     }
   },

@@ -30,7 +30,11 @@ function useOptionKeys(useKey: UseKey, file: string, pointer: string, value: unk
 }
 
 /** Every `uiSchema` among a screen's options (flow steps, tabs, actions, its own form). */
-function optionUiSchemas(value: unknown, pointer: string, out: Array<{ pointer: string; ui: unknown }> = []): Array<{ pointer: string; ui: unknown }> {
+function optionUiSchemas(
+  value: unknown,
+  pointer: string,
+  out: Array<{ pointer: string; ui: unknown }> = [],
+): Array<{ pointer: string; ui: unknown }> {
   if (Array.isArray(value)) value.forEach((v, i) => optionUiSchemas(v, `${pointer}/${i}`, out));
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
@@ -52,8 +56,10 @@ export const screensRule: CheckRule = {
       ctx.screens.push({ file, screen });
       const name = file.slice('screens/'.length, -'.json'.length);
       if (screen.id !== name) ctx.report(file, '/id', `id "${screen.id}" must equal the file name "${name}"`);
-      if (screen.entity && !ctx.entities.has(screen.entity)) ctx.report(file, '/entity', `entity "${screen.entity}" does not exist`);
-      if (routes.has(screen.route)) ctx.report(file, '/route', `route "${screen.route}" is already used by ${routes.get(screen.route)}`);
+      if (screen.entity && !ctx.entities.has(screen.entity))
+        ctx.report(file, '/entity', `entity "${screen.entity}" does not exist`);
+      if (routes.has(screen.route))
+        ctx.report(file, '/route', `route "${screen.route}" is already used by ${routes.get(screen.route)}`);
       routes.set(screen.route, file);
       checkScreen(ctx, file, screen);
     }
@@ -67,15 +73,23 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   const icon = screen.menu?.icon;
   // The shell shows a default icon for a name it lacks: a typo would go unnoticed.
   if (icon !== undefined && !(MENU_ICON_NAMES as readonly string[]).includes(icon)) {
-    report(file, '/menu/icon', unknownNameMessage('menu icon', icon, 'an icon of the shell (src/shared/icon-names.ts)', MENU_ICON_NAMES));
+    report(
+      file,
+      '/menu/icon',
+      unknownNameMessage('menu icon', icon, 'an icon of the shell (src/shared/icon-names.ts)', MENU_ICON_NAMES),
+    );
   }
   useOptionKeys(useKey, file, '/options', screen.options);
-  for (const { pointer, ui } of optionUiSchemas(screen.options, '/options')) checkWidgetNames(file, pointer, ui, report);
-  const options = screen.options as { view?: string; plainStatus?: boolean; photoRoute?: string; recordActions?: RecordAction[] } | undefined;
+  for (const { pointer, ui } of optionUiSchemas(screen.options, '/options'))
+    checkWidgetNames(file, pointer, ui, report);
+  const options = screen.options as
+    | { view?: string; plainStatus?: boolean; photoRoute?: string; recordActions?: RecordAction[] }
+    | undefined;
   const view = options?.view;
   // `options.drafts` is the drafts capability's to check (src/server/capabilities/drafts/check.ts).
   const target = screen.entity ? entities.get(screen.entity) : undefined;
-  if (view && target && !target.manifest.views?.[view]) report(file, '/options/view', `entity "${screen.entity}" has no view "${view}"`);
+  if (view && target && !target.manifest.views?.[view])
+    report(file, '/options/view', `entity "${screen.entity}" has no view "${view}"`);
   if (screen.kind === 'flow') {
     const flow = screen.options!;
     flow.steps?.forEach((step, i) => {
@@ -98,21 +112,35 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
     if (screen.kind !== 'detail' || !target) report(file, at, 'recordActions need a detail screen of an entity');
     checkRecordSchema(file, action.schema as JSONSchema7, references, report, useKey);
     for (const [name, pointer] of Object.entries(action.fromRecord ?? {})) {
-      if (target?.schema && pointer !== '/id' && !resolveFieldSchema(target.schema, pointer)) report(file, `${at}/fromRecord/${name}`, `entity "${screen.entity}" has no field ${pointer}`);
+      if (target?.schema && pointer !== '/id' && !resolveFieldSchema(target.schema, pointer))
+        report(file, `${at}/fromRecord/${name}`, `entity "${screen.entity}" has no field ${pointer}`);
     }
     // Every value the call sends must come from the form or from the record.
-    const known = new Set([...Object.keys((action.schema as JSONSchema7).properties ?? {}), ...Object.keys(action.fromRecord ?? {})]);
-    const named = [...(action.endpoint.query ?? []), ...(action.endpoint.body ?? []), ...[...action.endpoint.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!)];
-    for (const name of named) if (!known.has(name)) report(file, `${at}/endpoint`, `"${name}" is neither a field of the action's form nor in fromRecord`);
+    const known = new Set([
+      ...Object.keys((action.schema as JSONSchema7).properties ?? {}),
+      ...Object.keys(action.fromRecord ?? {}),
+    ]);
+    const named = [
+      ...(action.endpoint.query ?? []),
+      ...(action.endpoint.body ?? []),
+      ...[...action.endpoint.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!),
+    ];
+    for (const name of named)
+      if (!known.has(name))
+        report(file, `${at}/endpoint`, `"${name}" is neither a field of the action's form nor in fromRecord`);
   });
   if (options?.plainStatus && target) {
     // The applicant's plain-words status: one sentence for every state the record can be in.
     const machine = target.manifest.workflow ? ctx.machines.get(target.manifest.workflow) : undefined;
-    if (!machine || screen.kind !== 'detail') report(file, '/options/plainStatus', 'plainStatus needs a detail screen of an entity with a workflow');
-    for (const state of Object.keys(machine?.states ?? {})) useKey(file, '/options/plainStatus', `workflow.${machine!.id}.plain.${state}`);
+    if (!machine || screen.kind !== 'detail')
+      report(file, '/options/plainStatus', 'plainStatus needs a detail screen of an entity with a workflow');
+    for (const state of Object.keys(machine?.states ?? {}))
+      useKey(file, '/options/plainStatus', `workflow.${machine!.id}.plain.${state}`);
   }
-  if (screen.kind === 'tree' && target && !target.manifest.tree) report(file, '/kind', `entity "${screen.entity}" has no tree (manifest "tree": {"parentField"})`);
-  if (options?.photoRoute && ![...entities.values()].some((e) => e.manifest.photo?.route === options.photoRoute)) report(file, '/options/photoRoute', `no manifest has photo.route "${options.photoRoute}"`);
+  if (screen.kind === 'tree' && target && !target.manifest.tree)
+    report(file, '/kind', `entity "${screen.entity}" has no tree (manifest "tree": {"parentField"})`);
+  if (options?.photoRoute && ![...entities.values()].some((e) => e.manifest.photo?.route === options.photoRoute))
+    report(file, '/options/photoRoute', `no manifest has photo.route "${options.photoRoute}"`);
   if (screen.kind === 'wizard' && target) {
     const uiName = view ? target.manifest.views?.[view] : target.manifest.ui;
     if (!(ctx.sources.get(`schemas/${screen.entity}/${uiName ?? ''}`)?.json as UiDefinition | undefined)?.wizard) {

@@ -22,9 +22,11 @@ export const seedsRule: CheckRule = {
       // A key names records ("missing" looks them up, {"$seed"} points at them); "empty" needs none.
       if (seed.key) {
         createFieldCheck(report, schema, schemaFile)(file, '/seed/key', seed.key, { scalar: true });
-        if (!manifest.unique?.includes(seed.key)) report(file, '/seed/key', `seed key "${seed.key}" must be one of the manifest's unique fields`);
+        if (!manifest.unique?.includes(seed.key))
+          report(file, '/seed/key', `seed key "${seed.key}" must be one of the manifest's unique fields`);
       } else if (seed.when === 'missing') report(file, '/seed/key', 'a seed with when "missing" needs a key');
-      if (seed.generator && !SEED_GENERATORS.has(seed.generator)) report(file, '/seed/generator', `seed generator "${seed.generator}" does not exist`);
+      if (seed.generator && !SEED_GENERATORS.has(seed.generator))
+        report(file, '/seed/generator', `seed generator "${seed.generator}" does not exist`);
 
       if (!seedFile || !ctx.sources.has(seedFile) || !ctx.metaValid(seedFile, META_FOR.seed)) continue;
       let validate: ValidateFunction;
@@ -37,11 +39,19 @@ export const seedsRule: CheckRule = {
       const keys = new Set<string>();
       ctx.json<SeedFile>(seedFile).records.forEach((record: Record<string, unknown>, i) => {
         for (const [name, v] of Object.entries(record)) {
-          if (isPlaceholder(v) && !keyName) report(seedFile, `/records/${i}/${escape(name)}`, 'a {"$seed"} reference needs the manifest\'s seed.key');
-          else if (isPlaceholder(v) && !keys.has(String((v as { $seed: unknown }).$seed))) report(seedFile, `/records/${i}/${escape(name)}`, `no earlier record has ${seed.key} = "${String((v as { $seed: unknown }).$seed)}"`);
+          if (isPlaceholder(v) && !keyName)
+            report(seedFile, `/records/${i}/${escape(name)}`, 'a {"$seed"} reference needs the manifest\'s seed.key');
+          else if (isPlaceholder(v) && !keys.has(String((v as { $seed: unknown }).$seed)))
+            report(
+              seedFile,
+              `/records/${i}/${escape(name)}`,
+              `no earlier record has ${seed.key} = "${String((v as { $seed: unknown }).$seed)}"`,
+            );
         }
         const resolved = Object.fromEntries(Object.entries(record).map(([k, v]) => [k, isPlaceholder(v) ? 1 : v]));
-        if (!validate(resolved)) for (const e of validate.errors ?? []) report(seedFile, `/records/${i}${e.instancePath}`, e.message ?? 'invalid');
+        if (!validate(resolved))
+          for (const e of validate.errors ?? [])
+            report(seedFile, `/records/${i}${e.instancePath}`, e.message ?? 'invalid');
         if (keyName) keys.add(String(record[keyName]));
       });
     }

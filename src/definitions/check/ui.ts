@@ -11,7 +11,15 @@ import type { JSONSchema7 } from 'json-schema';
 import type { UiDefinition } from '../../generated/meta.ts';
 import { deref, scalarType } from '../../shared/field-schema.ts';
 import { isKnownWidgetName, portalWidgetNames, rjsfWidgetNames } from '../../shared/widget-names.ts';
-import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule, type Report, type UseKey } from './context.ts';
+import {
+  META_FOR,
+  createFieldCheck,
+  entitiesWithSchema,
+  escape,
+  type CheckRule,
+  type Report,
+  type UseKey,
+} from './context.ts';
 import { unknownNameMessage } from './suggest.ts';
 
 const UI_TEXT_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'];
@@ -54,9 +62,18 @@ export const formsRule: CheckRule = {
 
 /** Reports a `ui:widget` (or `ui:options.widget`) at file#at that the widget registry lacks. */
 function checkWidgetEntry(file: string, at: string, key: string, value: unknown, report: Report): void {
-  const widget = key === 'ui:widget' ? value : key === 'ui:options' && value && typeof value === 'object' ? (value as { widget?: unknown }).widget : undefined;
+  const widget =
+    key === 'ui:widget'
+      ? value
+      : key === 'ui:options' && value && typeof value === 'object'
+        ? (value as { widget?: unknown }).widget
+        : undefined;
   if (typeof widget !== 'string' || isKnownWidgetName(widget)) return;
-  report(file, key === 'ui:widget' ? at : `${at}/widget`, unknownNameMessage('ui:widget', widget, 'a widget of the registry (src/engine/form/widgets)', WIDGET_CHOICES));
+  report(
+    file,
+    key === 'ui:widget' ? at : `${at}/widget`,
+    unknownNameMessage('ui:widget', widget, 'a widget of the registry (src/engine/form/widgets)', WIDGET_CHOICES),
+  );
 }
 
 /**
@@ -74,7 +91,15 @@ export function checkWidgetNames(file: string, pointer: string, ui: unknown, rep
 }
 
 /** Every uiSchema key that is not `ui:*` must be a field of the schema at that level; widgets must be registered. */
-function checkUiSchema(file: string, pointer: string, ui: unknown, node: JSONSchema7 | undefined, root: JSONSchema7, report: Report, useKey: UseKey): void {
+function checkUiSchema(
+  file: string,
+  pointer: string,
+  ui: unknown,
+  node: JSONSchema7 | undefined,
+  root: JSONSchema7,
+  report: Report,
+  useKey: UseKey,
+): void {
   if (!ui || typeof ui !== 'object' || Array.isArray(ui)) return;
   for (const [key, value] of Object.entries(ui as Record<string, unknown>)) {
     const at = `${pointer}/${escape(key)}`;
@@ -82,7 +107,8 @@ function checkUiSchema(file: string, pointer: string, ui: unknown, node: JSONSch
       if (UI_TEXT_KEYS.includes(key)) useKey(file, at, value);
       if (key === 'ui:order' && Array.isArray(value)) {
         value.forEach((name, i) => {
-          if (name !== '*' && !node?.properties?.[String(name)]) report(file, `${at}/${i}`, `field "${String(name)}" does not exist in the schema`);
+          if (name !== '*' && !node?.properties?.[String(name)])
+            report(file, `${at}/${i}`, `field "${String(name)}" does not exist in the schema`);
         });
       }
       checkWidgetEntry(file, at, key, value, report);

@@ -1,4 +1,12 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle } from '@fluentui/react-components';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+} from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 
 /**
@@ -7,7 +15,16 @@ import type { ReactNode } from 'react';
  * Fluent dialog still wraps the page in focus guards.
  * @example {open && <FormDialog title={t(key)} surface={{ 'data-dialog': 'transition' }} onClose={close} onSend={() => form.current?.submit()} busy={locked} cancelLabel={t('…')} sendLabel={t('…')}>{form}</FormDialog>}
  */
-export function FormDialog({ title, surface, onClose, onSend, busy, cancelLabel, sendLabel, children }: {
+export function FormDialog({
+  title,
+  surface,
+  onClose,
+  onSend,
+  busy,
+  cancelLabel,
+  sendLabel,
+  children,
+}: {
   title: ReactNode;
   /** Attributes of the dialog's surface (stable selectors such as `data-dialog`). */
   surface: Record<`data-${string}`, string | undefined>;
@@ -25,8 +42,12 @@ export function FormDialog({ title, surface, onClose, onSend, busy, cancelLabel,
           <DialogTitle>{title}</DialogTitle>
           <DialogContent>{children}</DialogContent>
           <DialogActions>
-            <Button appearance="secondary" data-action="cancel" onClick={onClose}>{cancelLabel}</Button>
-            <Button appearance="primary" data-action="send" disabled={busy} onClick={onSend}>{sendLabel}</Button>
+            <Button appearance="secondary" data-action="cancel" onClick={onClose}>
+              {cancelLabel}
+            </Button>
+            <Button appearance="primary" data-action="send" disabled={busy} onClick={onSend}>
+              {sendLabel}
+            </Button>
           </DialogActions>
         </DialogBody>
       </DialogSurface>

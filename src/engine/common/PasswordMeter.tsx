@@ -6,7 +6,10 @@ import { usePasswordVerdict } from './usePasswordVerdict.ts';
 import { useLocaleSection } from './useLocaleSection.ts';
 
 // The meter's words are a section of their own (vite.config.ts), loaded with the meter.
-const texts = import.meta.glob<Record<string, unknown>>('../../i18n/locales/*.json', { query: '?section=passwordPolicy', import: 'default' });
+const texts = import.meta.glob<Record<string, unknown>>('../../i18n/locales/*.json', {
+  query: '?section=passwordPolicy',
+  import: 'default',
+});
 
 // Drawn with Fluent's tokens rather than its ProgressBar and Text: this chunk is loaded on
 // demand, and sharing those components with the eager chunks would split them into more
@@ -18,7 +21,11 @@ const useStyles = makeStyles({
   weak: { backgroundColor: tokens.colorPaletteRedBackground3 },
   fair: { backgroundColor: tokens.colorPaletteDarkOrangeBackground3 },
   strong: { backgroundColor: tokens.colorPaletteGreenBackground3 },
-  reason: { color: tokens.colorNeutralForeground2, fontSize: tokens.fontSizeBase200, lineHeight: tokens.lineHeightBase200 },
+  reason: {
+    color: tokens.colorNeutralForeground2,
+    fontSize: tokens.fontSizeBase200,
+    lineHeight: tokens.lineHeightBase200,
+  },
 });
 
 type Props = {
@@ -49,14 +56,23 @@ export function PasswordMeter({ password, identity, quiet = false }: Props) {
   const level = score === undefined ? undefined : t(`passwordPolicy.strength.${score}`);
   let words: string;
   if (!verdict) words = t('passwordPolicy.rules');
-  else if (verdict.problem) words = [t('passwordPolicy.meterValue', { level }), t(verdict.problem.key, verdict.problem.params), ...verdict.suggestions.slice(0, 1).map((key) => t(key))].join('. ');
+  else if (verdict.problem)
+    words = [
+      t('passwordPolicy.meterValue', { level }),
+      t(verdict.problem.key, verdict.problem.params),
+      ...verdict.suggestions.slice(0, 1).map((key) => t(key)),
+    ].join('. ');
   else if (verdict.pending) words = unavailable ? t('passwordPolicy.rules') : t('passwordPolicy.checking');
   else words = `${t('passwordPolicy.meterValue', { level })}. ${t('passwordPolicy.acceptable')}`;
   // Segments lit: one for a refusal or a score of 0–1, then one per step.
   const lit = score === undefined ? 0 : Math.max(1, score);
   const tone = !verdict?.acceptable ? (score === 2 ? s.fair : s.weak) : s.strong;
   return (
-    <div className={s.root} data-password-meter={verdict ? (verdict.pending ? 'pending' : String(score)) : 'empty'} data-acceptable={verdict?.acceptable ? 'true' : 'false'}>
+    <div
+      className={s.root}
+      data-password-meter={verdict ? (verdict.pending ? 'pending' : String(score)) : 'empty'}
+      data-acceptable={verdict?.acceptable ? 'true' : 'false'}
+    >
       <div
         className={s.bar}
         role="meter"
@@ -67,7 +83,9 @@ export function PasswordMeter({ password, identity, quiet = false }: Props) {
         aria-valuetext={level}
         aria-describedby={reasonId}
       >
-        {[1, 2, 3, 4].map((n) => <span key={n} className={mergeClasses(s.segment, n <= lit && tone)} />)}
+        {[1, 2, 3, 4].map((n) => (
+          <span key={n} className={mergeClasses(s.segment, n <= lit && tone)} />
+        ))}
       </div>
       <span id={reasonId} className={s.reason} role="status" aria-live="polite" data-password-reason>
         {!worded || (quiet && verdict?.problem) ? '' : words}

@@ -1,4 +1,12 @@
-import { Body1, Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Title2 } from '@fluentui/react-components';
+import {
+  Body1,
+  Button,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  Title2,
+} from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { ScreenDefinition } from '../../generated/meta.ts';

@@ -6,18 +6,38 @@ import { entityScreenPath } from './routes.ts';
 import { screens } from '../../definitions/client.ts';
 
 describe('screens a button leads to', () => {
-  const edit = screens.find((s) => s.kind === 'form' && s.route.includes(':id') && !s.options?.view && s.permission !== 'public')!;
+  const edit = screens.find(
+    (s) => s.kind === 'form' && s.route.includes(':id') && !s.options?.view && s.permission !== 'public',
+  )!;
 
   it('counts a screen whose permission the user lacks as absent', () => {
     const [rule] = rulesFromPermissions([edit.permission]);
     expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3)).toBeDefined();
-    expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3, createAbility([{ action: 'read', subject: rule!.subject }]))).toBeUndefined();
-    expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3, createAbility([rule!]))).toBe(edit.route.replace(':id', '3'));
+    expect(
+      entityScreenPath(
+        edit.entity!,
+        ['form', 'wizard'],
+        3,
+        createAbility([{ action: 'read', subject: rule!.subject }]),
+      ),
+    ).toBeUndefined();
+    expect(entityScreenPath(edit.entity!, ['form', 'wizard'], 3, createAbility([rule!]))).toBe(
+      edit.route.replace(':id', '3'),
+    );
   });
 
   it("leads an entity's buttons to its own screen, not to a public page of it that is in the menu", () => {
-    const entry = screens.find((s) => s.permission === 'public' && s.menu && s.entity && s.kind === 'form' && !s.route.includes(':id'))!;
-    const own = screens.find((s) => s.entity === entry.entity && s.permission !== 'public' && s.kind === 'form' && !s.route.includes(':id') && !s.options?.view)!;
+    const entry = screens.find(
+      (s) => s.permission === 'public' && s.menu && s.entity && s.kind === 'form' && !s.route.includes(':id'),
+    )!;
+    const own = screens.find(
+      (s) =>
+        s.entity === entry.entity &&
+        s.permission !== 'public' &&
+        s.kind === 'form' &&
+        !s.route.includes(':id') &&
+        !s.options?.view,
+    )!;
     expect(entityScreenPath(entry.entity!, ['form', 'wizard'])).toBe(own.route);
   });
 });

@@ -27,16 +27,33 @@ const familyOf = (route: string): string => route.replace(/\/(new|:id(\/.*)?)$/,
  * permission wins over a public one.
  * @example entityScreenPath('x', 'detail', 5) // '/admin/x/5'
  */
-export function entityScreenPath(entity: string, kinds: ScreenDefinition['kind'][], id?: number | string, ability?: PortalAbility, near?: string): string | undefined {
+export function entityScreenPath(
+  entity: string,
+  kinds: ScreenDefinition['kind'][],
+  id?: number | string,
+  ability?: PortalAbility,
+  near?: string,
+): string | undefined {
   const wantsId = id !== undefined;
-  const candidates = screens.filter((s) => s.entity === entity && kinds.includes(s.kind) && s.route.includes(':id') === wantsId && (!ability || canOpen(ability, s.permission)));
+  const candidates = screens.filter(
+    (s) =>
+      s.entity === entity &&
+      kinds.includes(s.kind) &&
+      s.route.includes(':id') === wantsId &&
+      (!ability || canOpen(ability, s.permission)),
+  );
   const family = near === undefined ? [] : candidates.filter((s) => familyOf(s.route) === familyOf(near));
   const plain = candidates.filter((s) => !s.options?.view);
   const mine = plain.filter((s) => forAudience(s));
   // The user's own audience first (a citizen's list leads to the citizen's record page); a public
   // page of the entity (a form for citizens) is an entry point, not where the entity's own
   // buttons lead — unless it is all the user's audience has.
-  const screen = family.find((s) => !s.options?.view) ?? family[0] ?? mine.find((s) => s.permission !== 'public') ?? mine[0] ?? plain[0];
+  const screen =
+    family.find((s) => !s.options?.view) ??
+    family[0] ??
+    mine.find((s) => s.permission !== 'public') ??
+    mine[0] ??
+    plain[0];
   return screen && fillRoute(screen.route, id);
 }
 
@@ -46,4 +63,10 @@ export const fillRoute = (route: string, id?: number | string): string =>
 
 /** Other screens of the entity that work on one record (e.g. a wizard over part of it). */
 export const recordViews = (entity: string, ability?: PortalAbility): ScreenDefinition[] =>
-  screens.filter((s) => s.entity === entity && s.route.includes(':id') && Boolean(s.options?.view) && (!ability || canOpen(ability, s.permission)));
+  screens.filter(
+    (s) =>
+      s.entity === entity &&
+      s.route.includes(':id') &&
+      Boolean(s.options?.view) &&
+      (!ability || canOpen(ability, s.permission)),
+  );

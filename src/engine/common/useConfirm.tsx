@@ -1,4 +1,12 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle } from '@fluentui/react-components';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+} from '@fluentui/react-components';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -10,10 +18,14 @@ export function useConfirm(): { confirm(action: string): Promise<boolean>; dialo
   const { t } = useTranslation();
   const [action, setAction] = useState<string | null>(null);
   const resolver = useRef<((ok: boolean) => void) | null>(null);
-  const confirm = useCallback((next: string) => new Promise<boolean>((resolve) => {
-    resolver.current = resolve;
-    setAction(next);
-  }), []);
+  const confirm = useCallback(
+    (next: string) =>
+      new Promise<boolean>((resolve) => {
+        resolver.current = resolve;
+        setAction(next);
+      }),
+    [],
+  );
   const close = (ok: boolean) => {
     resolver.current?.(ok);
     resolver.current = null;
@@ -32,8 +44,12 @@ export function useConfirm(): { confirm(action: string): Promise<boolean>; dialo
           <DialogTitle>{t('engine.confirm.title')}</DialogTitle>
           <DialogContent>{action && t(`engine.confirm.${action}`)}</DialogContent>
           <DialogActions>
-            <Button appearance="secondary" data-action="cancel" onClick={() => close(false)}>{t('engine.confirm.no')}</Button>
-            <Button appearance="primary" data-action="confirm" onClick={() => close(true)}>{t('engine.confirm.yes')}</Button>
+            <Button appearance="secondary" data-action="cancel" onClick={() => close(false)}>
+              {t('engine.confirm.no')}
+            </Button>
+            <Button appearance="primary" data-action="confirm" onClick={() => close(true)}>
+              {t('engine.confirm.yes')}
+            </Button>
           </DialogActions>
         </DialogBody>
       </DialogSurface>

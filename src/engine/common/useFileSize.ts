@@ -9,8 +9,13 @@ import { formatFileSize, type SizeUnits } from '../form/files.ts';
  */
 export function useFileSize(): (bytes: number) => string {
   const { t } = useTranslation();
-  return useCallback((bytes: number) => {
-    const units = (['bytes', 'kb', 'mb', 'gb'] as const).map((u) => t(`engine.form.size.${u}`)) as unknown as SizeUnits;
-    return formatFileSize(bytes, units);
-  }, [t]);
+  return useCallback(
+    (bytes: number) => {
+      const units = (['bytes', 'kb', 'mb', 'gb'] as const).map((u) =>
+        t(`engine.form.size.${u}`),
+      ) as unknown as SizeUnits;
+      return formatFileSize(bytes, units);
+    },
+    [t],
+  );
 }

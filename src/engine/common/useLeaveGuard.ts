@@ -8,7 +8,9 @@ import i18next from 'i18next';
  */
 export function useLeaveGuard(dirty: boolean, saving: boolean): void {
   const active = dirty && !saving;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => active && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => active && currentLocation.pathname !== nextLocation.pathname,
+  );
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     if (window.confirm(i18next.t('engine.confirm.leave'))) blocker.proceed();

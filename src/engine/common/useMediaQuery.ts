@@ -9,11 +9,18 @@ const hasMatchMedia = (): boolean => typeof window !== 'undefined' && typeof win
  * instead of discarding it over a mismatch.
  */
 export function useMediaQuery(query: string): boolean {
-  const subscribe = useCallback((onChange: () => void) => {
-    if (!hasMatchMedia()) return () => undefined;
-    const mq = window.matchMedia(query);
-    mq.addEventListener('change', onChange);
-    return () => mq.removeEventListener('change', onChange);
-  }, [query]);
-  return useSyncExternalStore(subscribe, () => hasMatchMedia() && window.matchMedia(query).matches, () => false);
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      if (!hasMatchMedia()) return () => undefined;
+      const mq = window.matchMedia(query);
+      mq.addEventListener('change', onChange);
+      return () => mq.removeEventListener('change', onChange);
+    },
+    [query],
+  );
+  return useSyncExternalStore(
+    subscribe,
+    () => hasMatchMedia() && window.matchMedia(query).matches,
+    () => false,
+  );
 }

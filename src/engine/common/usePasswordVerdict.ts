@@ -1,5 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
-import { evaluatePassword, type PasswordEstimator, type PasswordIdentity, type PasswordVerdict } from '../../shared/password-policy.ts';
+import {
+  evaluatePassword,
+  type PasswordEstimator,
+  type PasswordIdentity,
+  type PasswordVerdict,
+} from '../../shared/password-policy.ts';
 
 /** How long typing rests before the verdict (and what a screen reader hears) changes. */
 const VERDICT_DELAY_MS = 250;
@@ -57,7 +62,10 @@ export function usePasswordVerdict(password: string, identity: PasswordIdentity)
       setVerdict(undefined);
       return undefined;
     }
-    const timer = window.setTimeout(() => setVerdict(evaluatePassword(password, stableIdentity, estimator)), VERDICT_DELAY_MS);
+    const timer = window.setTimeout(
+      () => setVerdict(evaluatePassword(password, stableIdentity, estimator)),
+      VERDICT_DELAY_MS,
+    );
     return () => window.clearTimeout(timer);
   }, [password, stableIdentity, estimator]);
   return { verdict, unavailable };

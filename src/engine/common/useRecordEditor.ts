@@ -5,7 +5,16 @@ import type { JSONSchema7 } from 'json-schema';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { HttpError } from '../../client/http.ts';
 import { useApi } from '../../client/react/context.tsx';
-import { useDataProvider, useEntity, useGetDraft, useGetEmpty, useGetOne, useGetRights, useSave, useUi } from '../../client/react/hooks.ts';
+import {
+  useDataProvider,
+  useEntity,
+  useGetDraft,
+  useGetEmpty,
+  useGetOne,
+  useGetRights,
+  useSave,
+  useUi,
+} from '../../client/react/hooks.ts';
 import type { RecordData } from '../../client/data-provider.ts';
 import { entityScreenPath } from './routes.ts';
 import { useConfirm } from './useConfirm.tsx';
@@ -81,7 +90,10 @@ export function useRecordEditor(screen: ScreenDefinition) {
   // effect), so that a page rendered on the server (the prerender) already holds the form.
   // A new record waits for its schema, which says how to read the query's initial values.
   const initialData = useMemo(
-    () => (loaded && (!creating || definition.data) ? { ...dataOnly(loaded), ...(creating && definition.data ? prefillOf(definition.data.schema, search) : {}) } : undefined),
+    () =>
+      loaded && (!creating || definition.data)
+        ? { ...dataOnly(loaded), ...(creating && definition.data ? prefillOf(definition.data.schema, search) : {}) }
+        : undefined,
     [loaded, creating, definition.data, search],
   );
   const [edited, setFormData] = useState<RecordData | undefined>(undefined);
@@ -91,7 +103,9 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>(undefined);
   // One key per filled-in form: a double click or a retry after a lost answer is one record.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
-  const [submitted, setSubmitted] = useState<{ id: number; referenceNumber: string; createdAt: string } | undefined>(undefined);
+  const [submitted, setSubmitted] = useState<{ id: number; referenceNumber: string; createdAt: string } | undefined>(
+    undefined,
+  );
   useLeaveGuard(dirty, saving);
 
   const change = (data: RecordData) => {
@@ -117,13 +131,22 @@ export function useRecordEditor(screen: ScreenDefinition) {
         notifySuccess('engine.saved.sent');
         return true;
       }
-      const saved = draftId && recordId === undefined
-        ? await dataProvider.submitDraft(entity, await dataProvider.saveDraft(entity, draftId, data).then((d) => d.id))
-        : await save.mutateAsync({ id: recordId, data: recordId !== undefined ? { ...data, version: record.data?.version } : data });
+      const saved =
+        draftId && recordId === undefined
+          ? await dataProvider.submitDraft(
+              entity,
+              await dataProvider.saveDraft(entity, draftId, data).then((d) => d.id),
+            )
+          : await save.mutateAsync({
+              id: recordId,
+              data: recordId !== undefined ? { ...data, version: record.data?.version } : data,
+            });
       setDirty(false);
       notifySuccess(recordId !== undefined ? 'engine.saved.updated' : 'engine.saved.created');
       // The detail of the same screen family (else the family's list) that the user may open.
-      const next = entityScreenPath(entity, ['detail'], saved.id, ability, screen.route) ?? entityScreenPath(entity, ['list'], undefined, ability, screen.route);
+      const next =
+        entityScreenPath(entity, ['detail'], saved.id, ability, screen.route) ??
+        entityScreenPath(entity, ['list'], undefined, ability, screen.route);
       // Navigate after the dirty flag is cleared so the leave guard lets it pass.
       setTimeout(() => navigate(next ?? '/', { replace: true }), 0);
       return true;
@@ -158,14 +181,16 @@ export function useRecordEditor(screen: ScreenDefinition) {
     if (!unique.length) return undefined;
     let cancelled = false;
     const timer = setTimeout(() => {
-      void Promise.all(unique.map(async (pointer, i) => {
-        const value = uniqueValues[i];
-        if (value === undefined || value === null || value === '') return undefined;
-        const found = await dataProvider.findBy(entity, pointer, String(value)).catch(() => null);
-        if (!found || found.id === recordId) return undefined;
-        const title = resolveFieldSchema(definition.data!.schema, pointer)?.title;
-        return [pointer, t('validation.unique', { field: title ? t(title) : pointer })] as const;
-      })).then((pairs) => {
+      void Promise.all(
+        unique.map(async (pointer, i) => {
+          const value = uniqueValues[i];
+          if (value === undefined || value === null || value === '') return undefined;
+          const found = await dataProvider.findBy(entity, pointer, String(value)).catch(() => null);
+          if (!found || found.id === recordId) return undefined;
+          const title = resolveFieldSchema(definition.data!.schema, pointer)?.title;
+          return [pointer, t('validation.unique', { field: title ? t(title) : pointer })] as const;
+        }),
+      ).then((pairs) => {
         if (!cancelled) setUniqueErrors(Object.fromEntries(pairs.filter((p) => p !== undefined)));
       });
     }, 400);
@@ -185,7 +210,12 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const ability = useAbility();
   const subject = definition.data?.manifest.subject;
   const readOnly = useMemo(
-    () => (recordId === undefined ? [] : [...new Set([...(rights.data?.readOnly ?? []), ...(subject ? readOnlyFieldsOf(ability, subject) : [])])].sort()),
+    () =>
+      recordId === undefined
+        ? []
+        : [
+            ...new Set([...(rights.data?.readOnly ?? []), ...(subject ? readOnlyFieldsOf(ability, subject) : [])]),
+          ].sort(),
     [ability, subject, recordId, rights.data],
   );
   /** The record is closed to this user in its status: the screen says so instead of a form. */
@@ -201,12 +231,36 @@ export function useRecordEditor(screen: ScreenDefinition) {
     const files = replaceable.length ? withReplaceableFiles(marked, replaceable) : marked;
     return hidden.length ? withHiddenFields(files, hidden) : files;
   }, [ui.data, readOnly, hidden, definition.data]);
-  const schema = useMemo(() => (definition.data && hidden.length ? withoutRequired(definition.data.schema, hidden) : definition.data?.schema), [definition.data, hidden]);
+  const schema = useMemo(
+    () =>
+      definition.data && hidden.length ? withoutRequired(definition.data.schema, hidden) : definition.data?.schema,
+    [definition.data, hidden],
+  );
 
   const loadError = definition.error ?? ui.error ?? record.error ?? empty.error ?? draft.error ?? rights.error;
   const ready = Boolean(definition.data && formData && !ui.isLoading && (recordId === undefined || rights.data));
   return {
-    entity, recordId, draftId, options, definition: definition.data, schema, ui: ui.data, uiSchema, readOnly, locked, formData, change, dirty, saving,
-    serverErrors: fieldErrors, submit, saveDraft, submitted, ready, loadError, confirmDialog: dialog, version: record.data?.version,
+    entity,
+    recordId,
+    draftId,
+    options,
+    definition: definition.data,
+    schema,
+    ui: ui.data,
+    uiSchema,
+    readOnly,
+    locked,
+    formData,
+    change,
+    dirty,
+    saving,
+    serverErrors: fieldErrors,
+    submit,
+    saveDraft,
+    submitted,
+    ready,
+    loadError,
+    confirmDialog: dialog,
+    version: record.data?.version,
   };
 }

@@ -34,11 +34,27 @@ export default function DashboardChart({ kind, categories, series, xTitle, yTitl
         height={320}
         series={series}
         options={{
-          chart: { toolbar: { show: false }, zoom: { enabled: false }, animations: { enabled: false }, fontFamily: 'inherit' },
+          chart: {
+            toolbar: { show: false },
+            zoom: { enabled: false },
+            animations: { enabled: false },
+            fontFamily: 'inherit',
+          },
           xaxis: { categories, title: { text: xTitle }, labels: { rotate: -45, hideOverlappingLabels: true } },
           yaxis: { title: { text: yTitle }, labels: { formatter: format } },
           // Ten distinct colours (the default palette repeats after five, e.g. eight fuel types).
-          colors: ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'],
+          colors: [
+            '#1f77b4',
+            '#d62728',
+            '#2ca02c',
+            '#ff7f0e',
+            '#9467bd',
+            '#8c564b',
+            '#e377c2',
+            '#17becf',
+            '#7f7f7f',
+            '#bcbd22',
+          ],
           dataLabels: { enabled: false },
           stroke: { width: kind === 'line' ? 2 : 0 },
           legend: { show: series.length > 1, position: 'bottom' },

@@ -17,10 +17,24 @@ const DashboardChart = lazy(() => import('./Chart.tsx'));
 type Row = Record<string, unknown>;
 
 /** This month in Tashkent as YYYY-MM. */
-const currentMonth = (): string => new Intl.DateTimeFormat('en-CA', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: '2-digit' }).format(new Date()).slice(0, 7);
+const currentMonth = (): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: '2-digit' })
+    .format(new Date())
+    .slice(0, 7);
 
 const initialValues = (filters: DashboardFilter[]): Record<string, string> =>
-  Object.fromEntries(filters.map((f) => [f.name, f.default !== undefined ? String(f.default) : f.month ? currentMonth() : f.choices && f.required ? f.choices[0]!.value : '']));
+  Object.fromEntries(
+    filters.map((f) => [
+      f.name,
+      f.default !== undefined
+        ? String(f.default)
+        : f.month
+          ? currentMonth()
+          : f.choices && f.required
+            ? f.choices[0]!.value
+            : '',
+    ]),
+  );
 
 /** A labeller of values by a field's format and reference list. */
 function useFieldLabel(fields: Array<DashboardField | undefined>) {
@@ -62,47 +76,80 @@ export default function DashboardScreen({ screen }: ScreenProps) {
     for (const name of panel.source.filters ?? []) if (values[name]) query[name] = values[name];
     return { panel, query };
   });
-  const results = useGetPanelRows(screen.id, requests.map(({ panel, query }) => ({ id: panel.id, source: panel.source, query })));
+  const results = useGetPanelRows(
+    screen.id,
+    requests.map(({ panel, query }) => ({ id: panel.id, source: panel.source, query })),
+  );
 
-  const fields = options.panels.flatMap((p) => [...(p.columns ?? []), p.x, p.seriesBy, ...(p.y ?? [])]).concat(filters.map((f) => (f.reference ? { field: f.name, titleKey: f.titleKey, reference: f.reference } : undefined)));
+  const fields = options.panels
+    .flatMap((p) => [...(p.columns ?? []), p.x, p.seriesBy, ...(p.y ?? [])])
+    .concat(
+      filters.map((f) => (f.reference ? { field: f.name, titleKey: f.titleKey, reference: f.reference } : undefined)),
+    );
   const label = useFieldLabel(fields);
 
   return (
     <div data-screen={screen.id} className={s.root}>
       {options.back && (
-        <ShellButton data-action="back" onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}>← {t('engine.dashboard.back')}</ShellButton>
+        <ShellButton data-action="back" onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}>
+          ← {t('engine.dashboard.back')}
+        </ShellButton>
       )}
       <Heading>{t(screen.titleKey)}</Heading>
       {filters.some((f) => !f.panel) && (
         <div className={s.filters} role="group" aria-label={t(screen.titleKey)}>
-          {filters.filter((f) => !f.panel).map((f) => (
-            <FilterControl key={f.name} filter={f} value={values[f.name] ?? ''} onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))} label={label} />
-          ))}
+          {filters
+            .filter((f) => !f.panel)
+            .map((f) => (
+              <FilterControl
+                key={f.name}
+                filter={f}
+                value={values[f.name] ?? ''}
+                onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))}
+                label={label}
+              />
+            ))}
         </div>
       )}
       {requests.map(({ panel }, i) => {
         const result = results[i]!;
         let body: ReactNode;
         if (result.isPending) body = <PageSpinner label={t('engine.dashboard.loading')} />;
-        else if (result.isError) body = (
-          <Notice intent="error" data-state="error">
-            {t(options.errorKey ?? 'engine.dashboard.error')}{' '}
-            <ShellButton onClick={() => void result.refetch()}>{t('engine.dashboard.retry')}</ShellButton>
-          </Notice>
-        );
-        else if (!result.data.length || (panel.kind !== 'table' && result.data.every((r) => (panel.y ?? []).every((y) => !Number(r[y.field]))))) {
+        else if (result.isError)
+          body = (
+            <Notice intent="error" data-state="error">
+              {t(options.errorKey ?? 'engine.dashboard.error')}{' '}
+              <ShellButton onClick={() => void result.refetch()}>{t('engine.dashboard.retry')}</ShellButton>
+            </Notice>
+          );
+        else if (
+          !result.data.length ||
+          (panel.kind !== 'table' && result.data.every((r) => (panel.y ?? []).every((y) => !Number(r[y.field]))))
+        ) {
           body = <Notice data-state="empty">{t(options.emptyKey ?? 'engine.dashboard.empty')}</Notice>;
-        } else body = panel.kind === 'table'
-          ? <PanelTable panel={panel} rows={result.data} label={label} />
-          : <PanelChart panel={panel} rows={result.data} label={label} />;
+        } else
+          body =
+            panel.kind === 'table' ? (
+              <PanelTable panel={panel} rows={result.data} label={label} />
+            ) : (
+              <PanelChart panel={panel} rows={result.data} label={label} />
+            );
         return (
           <section key={panel.id} data-panel={panel.id} className={s.panel} aria-busy={result.isPending}>
             <h2 className={s.h2}>{t(panel.titleKey)}</h2>
             {filters.some((f) => f.panel === panel.id) && (
               <div className={s.filters} role="group" aria-label={t(panel.titleKey)}>
-                {filters.filter((f) => f.panel === panel.id).map((f) => (
-                  <FilterControl key={f.name} filter={f} value={values[f.name] ?? ''} onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))} label={label} />
-                ))}
+                {filters
+                  .filter((f) => f.panel === panel.id)
+                  .map((f) => (
+                    <FilterControl
+                      key={f.name}
+                      filter={f}
+                      value={values[f.name] ?? ''}
+                      onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))}
+                      label={label}
+                    />
+                  ))}
               </div>
             )}
             {body}
@@ -115,7 +162,17 @@ export default function DashboardScreen({ screen }: ScreenProps) {
 
 type Label = ReturnType<typeof useFieldLabel>;
 
-function FilterControl({ filter, value, onChange, label }: { filter: DashboardFilter; value: string; onChange(v: string): void; label: Label }) {
+function FilterControl({
+  filter,
+  value,
+  onChange,
+  label,
+}: {
+  filter: DashboardFilter;
+  value: string;
+  onChange(v: string): void;
+  label: Label;
+}) {
   const { t } = useTranslation();
   const s = useStyles();
   const items = useGetReference(filter.reference).data;
@@ -124,12 +181,33 @@ function FilterControl({ filter, value, onChange, label }: { filter: DashboardFi
     <label className={s.filter} htmlFor={id}>
       <span>{t(filter.titleKey)}</span>
       {filter.month ? (
-        <input id={id} type="month" className={s.control} value={value} data-filter={filter.name} onChange={(e) => e.target.value && onChange(e.target.value)} />
+        <input
+          id={id}
+          type="month"
+          className={s.control}
+          value={value}
+          data-filter={filter.name}
+          onChange={(e) => e.target.value && onChange(e.target.value)}
+        />
       ) : (
-        <select id={id} className={s.control} value={value} data-filter={filter.name} onChange={(e) => onChange(e.target.value)}>
+        <select
+          id={id}
+          className={s.control}
+          value={value}
+          data-filter={filter.name}
+          onChange={(e) => onChange(e.target.value)}
+        >
           {!filter.required && <option value="">{t('engine.dashboard.all')}</option>}
-          {filter.choices?.map((c) => <option key={c.value} value={c.value}>{t(c.labelKey)}</option>)}
-          {items?.map((item) => <option key={item.id} value={String(item.id)}>{label({ field: filter.name, titleKey: filter.titleKey, reference: filter.reference }, item.id)}</option>)}
+          {filter.choices?.map((c) => (
+            <option key={c.value} value={c.value}>
+              {t(c.labelKey)}
+            </option>
+          ))}
+          {items?.map((item) => (
+            <option key={item.id} value={String(item.id)}>
+              {label({ field: filter.name, titleKey: filter.titleKey, reference: filter.reference }, item.id)}
+            </option>
+          ))}
         </select>
       )}
     </label>
@@ -144,7 +222,13 @@ function PanelTable({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
     <div className={s.scroll} data-scroll tabIndex={0} role="region" aria-label={t(panel.titleKey)}>
       <table className={mergeClasses(s.table, s.stacked)}>
         <thead>
-          <tr>{columns.map((c) => <th key={c.field} scope="col" className={s.th}>{t(c.titleKey)}</th>)}</tr>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.field} scope="col" className={s.th}>
+                {t(c.titleKey)}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
           {rows.map((row, i) => (
@@ -152,10 +236,19 @@ function PanelTable({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
               {columns.map((c) => {
                 const shown = c.format ? DISPLAY_FORMATS[c.format] : undefined;
                 return (
-                  <td key={c.field} data-cell={c.field} data-label={t(c.titleKey)} className={shown?.numeric ? s.num : s.td}>
-                    {shown?.href && typeof row[c.field] === 'string'
-                      ? <a href={String(row[c.field])} download>{t(c.titleKey)}</a>
-                      : label(c, row[c.field])}
+                  <td
+                    key={c.field}
+                    data-cell={c.field}
+                    data-label={t(c.titleKey)}
+                    className={shown?.numeric ? s.num : s.td}
+                  >
+                    {shown?.href && typeof row[c.field] === 'string' ? (
+                      <a href={String(row[c.field])} download>
+                        {t(c.titleKey)}
+                      </a>
+                    ) : (
+                      label(c, row[c.field])
+                    )}
                   </td>
                 );
               })}
@@ -176,13 +269,16 @@ function PanelChart({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
     const categories = [...new Set(rows.map((r) => String(r[x.field])))];
     const series = panel.seriesBy
       ? [...new Set(rows.map((r) => r[panel.seriesBy!.field]))].map((key) => ({
-        name: label(panel.seriesBy, key),
-        data: categories.map((c) => {
-          const row = rows.find((r) => String(r[x.field]) === c && r[panel.seriesBy!.field] === key);
-          return row ? Number(row[ys[0]!.field]) : null;
-        }),
-      }))
-      : ys.map((y) => ({ name: t(y.titleKey), data: categories.map((c) => Number(rows.find((r) => String(r[x.field]) === c)?.[y.field] ?? 0)) }));
+          name: label(panel.seriesBy, key),
+          data: categories.map((c) => {
+            const row = rows.find((r) => String(r[x.field]) === c && r[panel.seriesBy!.field] === key);
+            return row ? Number(row[ys[0]!.field]) : null;
+          }),
+        }))
+      : ys.map((y) => ({
+          name: t(y.titleKey),
+          data: categories.map((c) => Number(rows.find((r) => String(r[x.field]) === c)?.[y.field] ?? 0)),
+        }));
     return { categories, series };
   }, [rows, panel, label, t, x.field, ys]);
   const format = (v: number) => label(ys[0], v);
@@ -203,10 +299,28 @@ function PanelChart({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
         <summary>{t('engine.dashboard.asTable')}</summary>
         <div className={s.scroll} data-scroll tabIndex={0} role="region" aria-label={t(panel.titleKey)}>
           <table className={s.table}>
-            <thead><tr><th scope="col" className={s.th}>{t(x.titleKey)}</th>{chart.series.map((se) => <th key={se.name} scope="col" className={s.th}>{se.name}</th>)}</tr></thead>
+            <thead>
+              <tr>
+                <th scope="col" className={s.th}>
+                  {t(x.titleKey)}
+                </th>
+                {chart.series.map((se) => (
+                  <th key={se.name} scope="col" className={s.th}>
+                    {se.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
             <tbody>
               {chart.categories.map((c, i) => (
-                <tr key={c}><td className={s.td}>{label(x, c)}</td>{chart.series.map((se) => <td key={se.name} className={s.num}>{se.data[i] === null ? '—' : format(se.data[i]!)}</td>)}</tr>
+                <tr key={c}>
+                  <td className={s.td}>{label(x, c)}</td>
+                  {chart.series.map((se) => (
+                    <td key={se.name} className={s.num}>
+                      {se.data[i] === null ? '—' : format(se.data[i]!)}
+                    </td>
+                  ))}
+                </tr>
               ))}
             </tbody>
           </table>
@@ -217,24 +331,59 @@ function PanelChart({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
 }
 
 const useStyles = makeStyles({
-  root: { maxWidth: '1100px', margin: '0 auto', padding: '8px 0 32px', display: 'grid', gap: tokens.spacingVerticalL, minWidth: 0 },
+  root: {
+    maxWidth: '1100px',
+    margin: '0 auto',
+    padding: '8px 0 32px',
+    display: 'grid',
+    gap: tokens.spacingVerticalL,
+    minWidth: 0,
+  },
   filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalL },
   filter: { display: 'grid', gap: '4px', minWidth: '200px', flex: '1 1 200px', fontWeight: tokens.fontWeightSemibold },
-  control: { font: 'inherit', fontWeight: tokens.fontWeightRegular, padding: '8px', borderRadius: tokens.borderRadiusMedium, border: `1px solid ${tokens.colorNeutralStroke1}`, backgroundColor: tokens.colorNeutralBackground1, color: tokens.colorNeutralForeground1, minHeight: '40px', width: '100%' },
+  control: {
+    font: 'inherit',
+    fontWeight: tokens.fontWeightRegular,
+    padding: '8px',
+    borderRadius: tokens.borderRadiusMedium,
+    border: `1px solid ${tokens.colorNeutralStroke1}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    color: tokens.colorNeutralForeground1,
+    minHeight: '40px',
+    width: '100%',
+  },
   panel: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 },
   h2: { fontSize: tokens.fontSizeBase500, lineHeight: tokens.lineHeightBase500, margin: 0 },
   scroll: { overflowX: 'auto', maxWidth: '100%' },
   table: { borderCollapse: 'collapse', width: '100%', fontSize: tokens.fontSizeBase300 },
-  th: { textAlign: 'left', padding: '8px', borderBottom: `2px solid ${tokens.colorNeutralStroke1}`, whiteSpace: 'nowrap' },
+  th: {
+    textAlign: 'left',
+    padding: '8px',
+    borderBottom: `2px solid ${tokens.colorNeutralStroke1}`,
+    whiteSpace: 'nowrap',
+  },
   td: { padding: '8px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}` },
-  num: { padding: '8px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, textAlign: 'right', whiteSpace: 'nowrap' },
+  num: {
+    padding: '8px',
+    borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
+    textAlign: 'right',
+    whiteSpace: 'nowrap',
+  },
   details: { fontSize: tokens.fontSizeBase300 },
   // On a phone each row becomes a card of "column: value" lines, so no value hides off-screen.
   stacked: {
     '@media (max-width: 640px)': {
       '& thead': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clipPath: 'inset(50%)' },
       '& tr': { display: 'block', borderBottom: `2px solid ${tokens.colorNeutralStroke1}`, padding: '4px 0' },
-      '& td': { display: 'flex', justifyContent: 'space-between', gap: '12px', textAlign: 'right', borderBottom: 'none', padding: '4px 8px', whiteSpace: 'normal' },
+      '& td': {
+        display: 'flex',
+        justifyContent: 'space-between',
+        gap: '12px',
+        textAlign: 'right',
+        borderBottom: 'none',
+        padding: '4px 8px',
+        whiteSpace: 'normal',
+      },
       '& td::before': { content: 'attr(data-label)', textAlign: 'left', color: tokens.colorNeutralForeground2 },
       // The first column names the row (the good, the fuel, the station): the card's title.
       '& td:first-child': { fontWeight: tokens.fontWeightSemibold, textAlign: 'left' },

@@ -51,18 +51,26 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const machine = useMachine(plain ? definition.data?.manifest.workflow : undefined);
 
   if (!definition.data || !record.data) {
-    return <ScreenState screenId={screen.id} error={definition.error ?? record.error} onRetry={() => void record.refetch()} />;
+    return (
+      <ScreenState
+        screenId={screen.id}
+        error={definition.error ?? record.error}
+        onRetry={() => void record.refetch()}
+      />
+    );
   }
   const def = definition.data;
   const data = record.data;
   const workflow = def.manifest.workflow;
   const label = def.manifest.labelField ? String(getAtPointer(data, def.manifest.labelField) ?? '') : '';
-  const edit = rights.data?.update ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route) : undefined;
+  const edit = rights.data?.update
+    ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route)
+    : undefined;
   const mayDelete = rights.data?.delete === true && ability.can('delete', def.manifest.subject);
   const list = entityScreenPath(entity, ['list'], undefined, ability, screen.route);
   // Fields the user may not read (their roles' hiddenFields): the server does not send them; the form does not show them empty.
   const hidden = hiddenFieldsOf(ability, def.manifest.subject);
-  const uiSchema = hidden.length ? withHiddenFields(def.ui?.uiSchema, hidden) : def.ui?.uiSchema ?? {};
+  const uiSchema = hidden.length ? withHiddenFields(def.ui?.uiSchema, hidden) : (def.ui?.uiSchema ?? {});
   const fieldTitle = (pointer: string) => {
     const title = resolveFieldSchema(def.schema as JSONSchema7, pointer)?.title;
     return title ? t(title) : pointer;
@@ -77,30 +85,75 @@ export default function DetailScreen({ screen }: ScreenProps) {
   return (
     <div data-screen={screen.id} data-entity={entity} data-record={id}>
       <div className={s.head}>
-        <Title2 as="h1">{t(def.manifest.titleKey)} № {id}{label ? ` — ${label}` : ''}</Title2>
-        {!workflow && <Badge appearance="tint" data-status={data.status}>{t(`status.${data.status}`, { defaultValue: data.status })}</Badge>}
+        <Title2 as="h1">
+          {t(def.manifest.titleKey)} № {id}
+          {label ? ` — ${label}` : ''}
+        </Title2>
+        {!workflow && (
+          <Badge appearance="tint" data-status={data.status}>
+            {t(`status.${data.status}`, { defaultValue: data.status })}
+          </Badge>
+        )}
         <div className={s.actions}>
           {recordViews(entity, ability).map((view) => (
-            <Link key={view.id} to={fillRoute(view.route, id)}><Button data-action={view.id}>{t(view.titleKey)}</Button></Link>
+            <Link key={view.id} to={fillRoute(view.route, id)}>
+              <Button data-action={view.id}>{t(view.titleKey)}</Button>
+            </Link>
           ))}
-          <RecordActions entity={entity} actions={(screen.options as { recordActions?: RecordAction[] } | undefined)?.recordActions ?? []} record={data} />
-          {edit && <Link to={edit}><Button appearance="primary" icon={<EditRegular />} data-action="edit">{t('engine.detail.edit')}</Button></Link>}
-          {mayDelete && <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>{t('engine.detail.delete')}</Button>}
+          <RecordActions
+            entity={entity}
+            actions={(screen.options as { recordActions?: RecordAction[] } | undefined)?.recordActions ?? []}
+            record={data}
+          />
+          {edit && (
+            <Link to={edit}>
+              <Button appearance="primary" icon={<EditRegular />} data-action="edit">
+                {t('engine.detail.edit')}
+              </Button>
+            </Link>
+          )}
+          {mayDelete && (
+            <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>
+              {t('engine.detail.delete')}
+            </Button>
+          )}
         </div>
       </div>
-      {plain && machine.data && <PlainStatus entity={entity} machine={machine.data} record={data} schema={def.schema as JSONSchema7} />}
+      {plain && machine.data && (
+        <PlainStatus entity={entity} machine={machine.data} record={data} schema={def.schema as JSONSchema7} />
+      )}
       {workflow && <TransitionBar entity={entity} machine={workflow} record={data} badge={!plain} />}
       <div className={s.meta}>
-        {t('common.field.createdAt')}: {formatDateTime(data.createdAt)} · {t('common.field.updatedAt')}: {formatDateTime(data.updatedAt)} · {t('common.field.version')}: {data.version}
+        {t('common.field.createdAt')}: {formatDateTime(data.createdAt)} · {t('common.field.updatedAt')}:{' '}
+        {formatDateTime(data.updatedAt)} · {t('common.field.version')}: {data.version}
       </div>
       <TabList selectedValue={tab} onTabSelect={(_e, d) => setTab(d.value as typeof tab)}>
-        <Tab value="record" data-tab="record">{t('engine.detail.record')}</Tab>
-        <Tab value="history" data-tab="history">{t('engine.detail.history')}</Tab>
-        {workflow && <Tab value="transitions" data-tab="transitions">{t('workflow.ui.history')}</Tab>}
+        <Tab value="record" data-tab="record">
+          {t('engine.detail.record')}
+        </Tab>
+        <Tab value="history" data-tab="history">
+          {t('engine.detail.history')}
+        </Tab>
+        {workflow && (
+          <Tab value="transitions" data-tab="transitions">
+            {t('workflow.ui.history')}
+          </Tab>
+        )}
       </TabList>
       <div style={{ marginTop: 12 }}>
-        {tab === 'record' && <EntityForm entity={entity} schema={def.schema} uiSchema={uiSchema} formData={dataOnly(data)} readOnly onSubmit={() => undefined} />}
-        {tab === 'history' && <HistoryTable entity={entity} id={id} schema={def.schema as JSONSchema7} fieldTitle={fieldTitle} />}
+        {tab === 'record' && (
+          <EntityForm
+            entity={entity}
+            schema={def.schema}
+            uiSchema={uiSchema}
+            formData={dataOnly(data)}
+            readOnly
+            onSubmit={() => undefined}
+          />
+        )}
+        {tab === 'history' && (
+          <HistoryTable entity={entity} id={id} schema={def.schema as JSONSchema7} fieldTitle={fieldTitle} />
+        )}
         {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} machine={workflow} id={id} />}
       </div>
       {dialog}
@@ -110,4 +163,3 @@ export default function DetailScreen({ screen }: ScreenProps) {
 
 const dataOnly = (record: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(record).filter(([k]) => !(SYSTEM_FIELDS as readonly string[]).includes(k)));
-

@@ -1,4 +1,15 @@
-import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Spinner, Body1, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Spinner,
+  Body1,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JSONSchema7 } from 'json-schema';
@@ -6,7 +17,14 @@ import { useGetAudit, useGetReferences } from '../../client/react/hooks.ts';
 import type { ReferenceItem } from '../../client/data-provider.ts';
 import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
 import { formatCell } from '../../shared/cell-formats.ts';
-import { formatDateTime, resolveColumnFormat, type ColumnFormat, type FormatContext, type GridColumn, type Translate } from '../../shared/format.ts';
+import {
+  formatDateTime,
+  resolveColumnFormat,
+  type ColumnFormat,
+  type FormatContext,
+  type GridColumn,
+  type Translate,
+} from '../../shared/format.ts';
 import { pickLocale } from '../../shared/locales.ts';
 import { SYSTEM_FIELDS } from '../../shared/field-schema.ts';
 
@@ -23,7 +41,17 @@ const useStyles = makeStyles({
  * new value as the list shows values (dates, yes/no, choices and reference names translated).
  * Rows written before values were kept name the changed fields only.
  */
-export function HistoryTable({ entity, id, schema, fieldTitle }: { entity: string; id: number; schema: JSONSchema7; fieldTitle(pointer: string): string }) {
+export function HistoryTable({
+  entity,
+  id,
+  schema,
+  fieldTitle,
+}: {
+  entity: string;
+  id: number;
+  schema: JSONSchema7;
+  fieldTitle(pointer: string): string;
+}) {
   const { t, i18n } = useTranslation();
   const s = useStyles();
   const history = useGetAudit(entity, id);
@@ -33,19 +61,28 @@ export function HistoryTable({ entity, id, schema, fieldTitle }: { entity: strin
     const pointers = new Set((history.data ?? []).flatMap((row) => (row.diff ?? []).map((c) => c.pointer)));
     return new Map([...pointers].map((p) => [p, resolveColumnFormat({ field: p } as GridColumn, schema)]));
   }, [history.data, schema]);
-  const referenceKinds = [...new Set([...formats.values()].map((f) => f.reference).filter((k): k is string => Boolean(k)))];
+  const referenceKinds = [
+    ...new Set([...formats.values()].map((f) => f.reference).filter((k): k is string => Boolean(k))),
+  ];
   // Same keys as useGetReference, so a list already loaded by a form or a grid is reused.
   const references = useGetReferences(referenceKinds);
-  const byKind = new Map<string, Map<number, ReferenceItem>>(referenceKinds.map((kind, i) => [kind, new Map((references[i]?.data ?? []).map((item) => [item.id, item]))]));
+  const byKind = new Map<string, Map<number, ReferenceItem>>(
+    referenceKinds.map((kind, i) => [kind, new Map((references[i]?.data ?? []).map((item) => [item.id, item]))]),
+  );
   const context: FormatContext = { locale, translate, reference: (kind, item) => byKind.get(kind)?.get(item) };
 
   if (history.isLoading) return <Spinner />;
   if (!history.data?.length) return <Body1>{t('engine.detail.noHistory')}</Body1>;
   // The record's own fields by their schema titles; the server-owned ones (a transition's status) by their common names.
-  const title = (pointer: string) => ((SYSTEM_FIELDS as readonly string[]).includes(pointer.slice(1)) ? t(`common.field.${pointer.slice(1)}`) : fieldTitle(pointer));
+  const title = (pointer: string) =>
+    (SYSTEM_FIELDS as readonly string[]).includes(pointer.slice(1))
+      ? t(`common.field.${pointer.slice(1)}`)
+      : fieldTitle(pointer);
   const shown = (c: AuditChange, side: 'old' | 'new') => {
     if (!(side in c)) return '—';
-    const value = c.truncated?.includes(side) ? String(c[side]) : formatCell(c[side], formats.get(c.pointer) ?? ({ kind: 'text' } as ColumnFormat), context);
+    const value = c.truncated?.includes(side)
+      ? String(c[side])
+      : formatCell(c[side], formats.get(c.pointer) ?? ({ kind: 'text' } as ColumnFormat), context);
     const text = value === '' ? '—' : value;
     return text.length > SHOWN_CHARS || c.truncated?.includes(side) ? `${text.slice(0, SHOWN_CHARS)}…` : text;
   };
@@ -54,7 +91,12 @@ export function HistoryTable({ entity, id, schema, fieldTitle }: { entity: strin
     if (!row.diff.length) return <span className={s.quiet}>{t('engine.detail.audit.noChanges')}</span>;
     return row.diff.map((c) => (
       <div key={c.pointer} data-change={c.pointer} className={s.change}>
-        {title(c.pointer)}: {c.redacted ? <span className={s.quiet}>{t('engine.detail.audit.withheld')}</span> : `${shown(c, 'old')} → ${shown(c, 'new')}`}
+        {title(c.pointer)}:{' '}
+        {c.redacted ? (
+          <span className={s.quiet}>{t('engine.detail.audit.withheld')}</span>
+        ) : (
+          `${shown(c, 'old')} → ${shown(c, 'new')}`
+        )}
       </div>
     ));
   };

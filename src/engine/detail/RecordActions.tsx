@@ -22,7 +22,15 @@ import { FormDialog } from '../common/FormDialog.tsx';
  * errors land on the form's fields; anything else is reported as usual and closes the dialog.
  * @example <RecordActions entity={screen.entity} actions={screen.options.recordActions} record={data} />
  */
-export function RecordActions({ entity, actions, record }: { entity: string; actions: readonly RecordAction[]; record: Record<string, unknown> }) {
+export function RecordActions({
+  entity,
+  actions,
+  record,
+}: {
+  entity: string;
+  actions: readonly RecordAction[];
+  record: Record<string, unknown>;
+}) {
   const { t } = useTranslation();
   const ability = useAbility();
   const dp = useDataProvider();
@@ -56,7 +64,17 @@ export function RecordActions({ entity, actions, record }: { entity: string; act
   return (
     <>
       {allowed.map((action) => (
-        <Button key={action.id} data-action={action.id} onClick={() => { setServerErrors(undefined); setValues({}); setOpen(action); }}>{t(action.titleKey)}</Button>
+        <Button
+          key={action.id}
+          data-action={action.id}
+          onClick={() => {
+            setServerErrors(undefined);
+            setValues({});
+            setOpen(action);
+          }}
+        >
+          {t(action.titleKey)}
+        </Button>
       ))}
       {open && (
         <FormDialog

@@ -23,12 +23,23 @@ const TEXTS = {
   },
 };
 
-const record: StoredRecord = { id: 5, version: 2, status: 'OPEN', createdAt: '2026-01-02T03:04:05.000000Z', updatedAt: '2026-01-02T03:04:05.000000Z' };
+const record: StoredRecord = {
+  id: 5,
+  version: 2,
+  status: 'OPEN',
+  createdAt: '2026-01-02T03:04:05.000000Z',
+  updatedAt: '2026-01-02T03:04:05.000000Z',
+};
 const handOver: WorkflowEvent = {
   type: 'HAND_OVER',
   target: 'WORKING',
   description: 'Give it to someone',
-  payload: { type: 'object', additionalProperties: false, required: ['executorId'], properties: { executorId: { type: 'integer', minimum: 1, title: 'workflow.payload.executorId' } } },
+  payload: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['executorId'],
+    properties: { executorId: { type: 'integer', minimum: 1, title: 'workflow.payload.executorId' } },
+  },
 };
 
 /** The workflow methods of record 5 of `gizmo` (the requests they send: client/data-provider.test.ts). */
@@ -44,7 +55,21 @@ function fakeServer() {
     }),
     getTransitions: vi.fn(async (entity: string, id: number) => {
       only(entity, id);
-      return [{ id: 1, at: '2026-01-02T03:04:05.000Z', actor: '9', actorName: 'Karimov Aziz', event: 'START', from: 'OPEN', to: 'WORKING', payload: {}, comment: 'on it', machine: 'gizmo', machineVersion: 1 }];
+      return [
+        {
+          id: 1,
+          at: '2026-01-02T03:04:05.000Z',
+          actor: '9',
+          actorName: 'Karimov Aziz',
+          event: 'START',
+          from: 'OPEN',
+          to: 'WORKING',
+          payload: {},
+          comment: 'on it',
+          machine: 'gizmo',
+          machineVersion: 1,
+        },
+      ];
     }),
     transition: vi.fn(async (entity: string, id: number, input: TransitionInput) => {
       only(entity, id);
@@ -58,7 +83,9 @@ function fakeServer() {
 describe('transition bar', () => {
   it('shows the status and a button per offered event; sends a confirmed event with the version read', async () => {
     const { sent, dp } = fakeServer();
-    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" machine="gizmo" record={record} />, { dataProvider: dp });
+    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" machine="gizmo" record={record} />, {
+      dataProvider: dp,
+    });
     i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
     await waitFor(() => expect(document.querySelector('[data-event="START"]')).toBeTruthy());
     expect(document.querySelector('[data-status="OPEN"]')!.textContent).toBe('Open');
@@ -76,7 +103,9 @@ describe('transition bar', () => {
 
   it('asks for the payload of an event that needs one and sends it only when valid', async () => {
     const { sent, dp } = fakeServer();
-    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" machine="gizmo" record={record} />, { dataProvider: dp });
+    const { user, i18n } = renderWithProviders(<TransitionBar entity="gizmo" machine="gizmo" record={record} />, {
+      dataProvider: dp,
+    });
     i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
     await waitFor(() => expect(document.querySelector('[data-event="HAND_OVER"]')).toBeTruthy());
     await user.click(document.querySelector<HTMLElement>('[data-event="HAND_OVER"]')!);
@@ -86,17 +115,23 @@ describe('transition bar', () => {
       return el;
     });
     await user.click(within(form).getByText('Perform'));
-    await waitFor(() => expect(form.querySelector('[data-field="/executorId"]')!.textContent).toContain("Mandatory field"));
+    await waitFor(() =>
+      expect(form.querySelector('[data-field="/executorId"]')!.textContent).toContain('Mandatory field'),
+    );
     expect(sent).toEqual([]);
     await user.type(form.querySelector<HTMLInputElement>('[data-field="/executorId"] input')!, '12');
     await user.type(form.querySelector<HTMLTextAreaElement>('[data-field="/comment"]')!, 'over to you');
     await user.click(within(form).getByText('Perform'));
-    await waitFor(() => expect(sent).toEqual([{ event: 'HAND_OVER', version: 2, payload: { executorId: 12 }, comment: 'over to you' }]));
+    await waitFor(() =>
+      expect(sent).toEqual([{ event: 'HAND_OVER', version: 2, payload: { executorId: 12 }, comment: 'over to you' }]),
+    );
   });
 
   it('shows the status history as a timeline', async () => {
     const { dp } = fakeServer();
-    const { i18n } = renderWithProviders(<TransitionTimeline entity="gizmo" machine="gizmo" id={5} />, { dataProvider: dp });
+    const { i18n } = renderWithProviders(<TransitionTimeline entity="gizmo" machine="gizmo" id={5} />, {
+      dataProvider: dp,
+    });
     i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
     const step = await waitFor(() => {
       const el = document.querySelector<HTMLElement>('[data-transition="START"]');

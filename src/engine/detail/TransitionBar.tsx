@@ -14,10 +14,24 @@ import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 import { FormDialog } from '../common/FormDialog.tsx';
 
 const useStyles = makeStyles({
-  bar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', margin: `${tokens.spacingVerticalS} 0` },
+  bar: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    flexWrap: 'wrap',
+    margin: `${tokens.spacingVerticalS} 0`,
+  },
   timeline: { listStyle: 'none', margin: 0, padding: 0, borderLeft: `2px solid ${tokens.colorNeutralStroke1}` },
   step: { position: 'relative', padding: `0 0 ${tokens.spacingVerticalM} ${tokens.spacingHorizontalL}` },
-  dot: { position: 'absolute', left: '-7px', top: '4px', width: '12px', height: '12px', borderRadius: '50%', backgroundColor: tokens.colorBrandBackground },
+  dot: {
+    position: 'absolute',
+    left: '-7px',
+    top: '4px',
+    width: '12px',
+    height: '12px',
+    borderRadius: '50%',
+    backgroundColor: tokens.colorBrandBackground,
+  },
   muted: { color: tokens.colorNeutralForeground3 },
 });
 
@@ -33,7 +47,17 @@ const NO_UI = {};
  * one with a payload schema opens its form first. The server decides everything: a refusal
  * (409, 403) is reported and the page reloads the record.
  */
-export function TransitionBar({ entity, machine, record, badge = true }: { entity: string; machine: string; record: StoredRecord; badge?: boolean }) {
+export function TransitionBar({
+  entity,
+  machine,
+  record,
+  badge = true,
+}: {
+  entity: string;
+  machine: string;
+  record: StoredRecord;
+  badge?: boolean;
+}) {
   const s = useStyles();
   const { t } = useTranslation();
   const { reportError, notifySuccess } = useApi();
@@ -53,14 +77,21 @@ export function TransitionBar({ entity, machine, record, badge = true }: { entit
       // The answer becomes the cached record (useTransition) before the dialog closes.
       await transition.mutateAsync({
         id: record.id,
-        input: { event: event.type, version: record.version, ...(payload ? { payload } : {}), ...(comment.trim() ? { comment: comment.trim() } : {}) },
+        input: {
+          event: event.type,
+          version: record.version,
+          ...(payload ? { payload } : {}),
+          ...(comment.trim() ? { comment: comment.trim() } : {}),
+        },
       });
       setOpen(null);
       setComment('');
       notifySuccess('workflow.ui.saved');
     } catch (error) {
       if (error instanceof HttpError && error.status === 400 && error.fieldErrors && event.payload) {
-        setServerErrors(Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k.replace(/^\/payload/, ''), v])));
+        setServerErrors(
+          Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k.replace(/^\/payload/, ''), v])),
+        );
         return;
       }
       setOpen(null);
@@ -78,7 +109,11 @@ export function TransitionBar({ entity, machine, record, badge = true }: { entit
   return (
     <div className={s.bar} data-region="transitions" data-machine={machine}>
       {badge && <Caption1>{t('workflow.ui.status')}:</Caption1>}
-      {badge && <Badge appearance="filled" data-status={status}>{t(stateKey(machine, status), { defaultValue: status })}</Badge>}
+      {badge && (
+        <Badge appearance="filled" data-status={status}>
+          {t(stateKey(machine, status), { defaultValue: status })}
+        </Badge>
+      )}
       {events.isLoading && <Spinner size="tiny" />}
       {events.data?.map((event) => (
         <Button
@@ -97,7 +132,11 @@ export function TransitionBar({ entity, machine, record, badge = true }: { entit
           {t(eventKey(machine, event.type), { defaultValue: event.type })}
         </Button>
       ))}
-      {events.data && events.data.length === 0 && <Caption1 className={s.muted} data-region="no-events">{t('workflow.ui.noActions')}</Caption1>}
+      {events.data && events.data.length === 0 && (
+        <Caption1 className={s.muted} data-region="no-events">
+          {t('workflow.ui.noActions')}
+        </Caption1>
+      )}
       {open && (
         <FormDialog
           title={t(eventKey(machine, open.type), { defaultValue: open.type })}
@@ -109,9 +148,24 @@ export function TransitionBar({ entity, machine, record, badge = true }: { entit
           sendLabel={t('workflow.ui.send')}
         >
           {open.payload && (
-            <EntityForm entity={entity} schema={open.payload} uiSchema={NO_UI} formData={payload} onChange={setPayload} serverErrors={serverErrors} formRef={form} onSubmit={(data) => void run(open, data)} />
+            <EntityForm
+              entity={entity}
+              schema={open.payload}
+              uiSchema={NO_UI}
+              formData={payload}
+              onChange={setPayload}
+              serverErrors={serverErrors}
+              formRef={form}
+              onSubmit={(data) => void run(open, data)}
+            />
           )}
-          <Textarea data-field="/comment" aria-label={t('workflow.ui.comment')} placeholder={t('workflow.ui.comment')} value={comment} onChange={(_e, d) => setComment(d.value)} />
+          <Textarea
+            data-field="/comment"
+            aria-label={t('workflow.ui.comment')}
+            placeholder={t('workflow.ui.comment')}
+            value={comment}
+            onChange={(_e, d) => setComment(d.value)}
+          />
         </FormDialog>
       )}
       {dialog}
@@ -134,11 +188,15 @@ export function TransitionTimeline({ entity, machine, id }: { entity: string; ma
           <Body1>
             <strong>{t(eventKey(machine, row.event), { defaultValue: row.event })}</strong>
             {': '}
-            {t(stateKey(machine, row.from), { defaultValue: row.from })} → {t(stateKey(machine, row.to), { defaultValue: row.to })}
+            {t(stateKey(machine, row.from), { defaultValue: row.from })} →{' '}
+            {t(stateKey(machine, row.to), { defaultValue: row.to })}
           </Body1>
           <br />
           {/* An outer user's history names no staff (the server leaves actors out): just the date. */}
-          <Caption1 className={s.muted}>{formatDateTime(row.at)}{row.actorName ?? row.actor ? ` · ${t('workflow.ui.by', { actor: row.actorName ?? row.actor })}` : ''}</Caption1>
+          <Caption1 className={s.muted}>
+            {formatDateTime(row.at)}
+            {(row.actorName ?? row.actor) ? ` · ${t('workflow.ui.by', { actor: row.actorName ?? row.actor })}` : ''}
+          </Caption1>
           {row.comment && <Body1 as="p">{row.comment}</Body1>}
         </li>
       ))}

@@ -25,7 +25,8 @@ const useStyles = makeStyles({
 const CHECK_DELAY_MS = 400;
 
 /** Only paths of this portal may be gone to at the end (no open redirect). */
-const safePath = (value: string | undefined): string => (value && value.startsWith('/') && !value.startsWith('//') ? value : '/');
+const safePath = (value: string | undefined): string =>
+  value && value.startsWith('/') && !value.startsWith('//') ? value : '/';
 
 /**
  * A step-by-step flow over API calls, from the screen's `options.steps` (registration,
@@ -44,7 +45,12 @@ export default function FlowScreen({ screen }: ScreenProps) {
   const finish = screen.options?.finish;
   const form = useRef<EntityFormHandle>(null);
   const [context, setContext] = useState<FlowContext>({});
-  const [index, setIndex] = useState(() => Math.max(0, steps.findIndex((st) => stepApplies(st, {}))));
+  const [index, setIndex] = useState(() =>
+    Math.max(
+      0,
+      steps.findIndex((st) => stepApplies(st, {})),
+    ),
+  );
   const step: FlowStep | undefined = steps[index];
   const [data, setData] = useState<Record<string, unknown>>(() => (step ? stepValues(step, {}) : {}));
   const [submitErrors, setSubmitErrors] = useState<Record<string, string> | undefined>(undefined);
@@ -52,7 +58,8 @@ export default function FlowScreen({ screen }: ScreenProps) {
   const [status, setStatus] = useState<string | undefined>(undefined);
 
   // A step's endpoint is the definition's, filled in from the flow's context.
-  const call = <T,>(endpoint: FlowEndpoint, values: FlowContext): Promise<T> => dataProvider.callEndpoint<T>(requestOf(endpoint, values));
+  const call = <T,>(endpoint: FlowEndpoint, values: FlowContext): Promise<T> =>
+    dataProvider.callEndpoint<T>(requestOf(endpoint, values));
 
   const goTo = (next: number, values: FlowContext) => {
     setIndex(next);
@@ -78,7 +85,11 @@ export default function FlowScreen({ screen }: ScreenProps) {
         call<{ available?: boolean; message?: string }>(check.endpoint, { ...context, ...data })
           .then((reply) => {
             if (checked.current[check.field] !== value) return;
-            setCheckErrors(({ [pointer]: _old, ...rest }) => (reply.available === false ? { ...rest, [pointer]: reply.message ?? t('validation.unique', { field: '' }) } : rest));
+            setCheckErrors(({ [pointer]: _old, ...rest }) =>
+              reply.available === false
+                ? { ...rest, [pointer]: reply.message ?? t('validation.unique', { field: '' }) }
+                : rest,
+            );
           })
           // A failed check is not an error of the form: the submit asks the server again anyway.
           .catch(() => undefined);
@@ -87,7 +98,10 @@ export default function FlowScreen({ screen }: ScreenProps) {
     return () => timers.forEach((timer) => timer && clearTimeout(timer));
   }, [data, step]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const serverErrors = useMemo(() => (submitErrors || Object.keys(checkErrors).length ? { ...checkErrors, ...submitErrors } : undefined), [submitErrors, checkErrors]);
+  const serverErrors = useMemo(
+    () => (submitErrors || Object.keys(checkErrors).length ? { ...checkErrors, ...submitErrors } : undefined),
+    [submitErrors, checkErrors],
+  );
 
   const fail = (error: unknown) => {
     if (error instanceof HttpError && error.fieldErrors) setSubmitErrors(error.fieldErrors);
@@ -106,7 +120,10 @@ export default function FlowScreen({ screen }: ScreenProps) {
         return;
       }
     }
-    const kept = { ...merged, ...Object.fromEntries((step.keep ?? []).filter((k) => k in reply).map((k) => [k, reply[k]])) };
+    const kept = {
+      ...merged,
+      ...Object.fromEntries((step.keep ?? []).filter((k) => k in reply).map((k) => [k, reply[k]])),
+    };
     setContext(kept);
     // What the step did ("the code has been sent") shows on the next step only.
     setStatus(step.doneKey);
@@ -135,7 +152,12 @@ export default function FlowScreen({ screen }: ScreenProps) {
     }
   }, 1000);
 
-  if (!step) return <div data-screen={screen.id}><Title2 as="h1">{t(screen.titleKey)}</Title2></div>;
+  if (!step)
+    return (
+      <div data-screen={screen.id}>
+        <Title2 as="h1">{t(screen.titleKey)}</Title2>
+      </div>
+    );
   // Steps that apply to what is known so far (a later choice may still change the later ones).
   const probe = { ...context, ...data };
   const visible = steps.map((st, i) => ({ st, i })).filter(({ st, i }) => i === index || stepApplies(st, probe));
@@ -148,7 +170,11 @@ export default function FlowScreen({ screen }: ScreenProps) {
         current={visible.findIndex(({ i }) => i === index)}
         onSelect={(position) => goTo(visible[position]!.i, context)}
       />
-      {status && <Body1 className={s.hint} role="status" data-region="flow-status">{t(status)}</Body1>}
+      {status && (
+        <Body1 className={s.hint} role="status" data-region="flow-status">
+          {t(status)}
+        </Body1>
+      )}
       <EntityForm
         ref={form}
         key={step.id}
@@ -162,12 +188,30 @@ export default function FlowScreen({ screen }: ScreenProps) {
         outside={context}
       />
       <div className={s.bar}>
-        {back >= 0 && <Button data-action="back" onClick={() => goTo(back, context)}>{t('engine.flow.back')}</Button>}
+        {back >= 0 && (
+          <Button data-action="back" onClick={() => goTo(back, context)}>
+            {t('engine.flow.back')}
+          </Button>
+        )}
         {(step.actions ?? []).map((action) => (
-          <Button key={action.id} data-action={action.id} disabled={runAction.locked} onClick={() => void runAction.run(action)}>{t(action.labelKey)}</Button>
+          <Button
+            key={action.id}
+            data-action={action.id}
+            disabled={runAction.locked}
+            onClick={() => void runAction.run(action)}
+          >
+            {t(action.labelKey)}
+          </Button>
         ))}
         <div className={s.right}>
-          <Button appearance="primary" data-action="next" disabled={submit.locked} onClick={() => form.current?.submit()}>{t(step.submitKey ?? 'engine.flow.next')}</Button>
+          <Button
+            appearance="primary"
+            data-action="next"
+            disabled={submit.locked}
+            onClick={() => form.current?.submit()}
+          >
+            {t(step.submitKey ?? 'engine.flow.next')}
+          </Button>
         </div>
       </div>
     </div>

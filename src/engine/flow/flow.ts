@@ -20,15 +20,22 @@ export function previousStepIndex(steps: readonly FlowStep[], from: number, cont
 }
 
 const pick = (names: readonly string[] | undefined, context: FlowContext): Record<string, unknown> =>
-  Object.fromEntries((names ?? []).filter((n) => context[n] !== undefined && context[n] !== '').map((n) => [n, context[n]]));
+  Object.fromEntries(
+    (names ?? []).filter((n) => context[n] !== undefined && context[n] !== '').map((n) => [n, context[n]]),
+  );
 
 /**
  * The request an endpoint makes with the context: `{name}` in the path filled in, the named
  * values as query parameters and as body fields.
  * @example requestOf({ method: 'POST', path: '/api/x/{kind}', query: ['uid'] }, { kind: 'a', uid: 'u' }) // → path /api/x/a, query {uid: 'u'}
  */
-export function requestOf(endpoint: FlowEndpoint, context: FlowContext): { method: 'GET' | 'POST'; path: string; query: Record<string, unknown>; body: Record<string, unknown> } {
-  const path = endpoint.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => encodeURIComponent(String(context[name] ?? '')));
+export function requestOf(
+  endpoint: FlowEndpoint,
+  context: FlowContext,
+): { method: 'GET' | 'POST'; path: string; query: Record<string, unknown>; body: Record<string, unknown> } {
+  const path = endpoint.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) =>
+    encodeURIComponent(String(context[name] ?? '')),
+  );
   return { method: endpoint.method, path, query: pick(endpoint.query, context), body: pick(endpoint.body, context) };
 }
 

@@ -50,14 +50,24 @@ const uiSchema = {
 };
 
 /** The row (with its buttons) around a list item's field. */
-const row = (container: HTMLElement, pointer: string): HTMLElement => fieldElement(container, pointer).closest<HTMLElement>('[data-row]')!;
+const row = (container: HTMLElement, pointer: string): HTMLElement =>
+  fieldElement(container, pointer).closest<HTMLElement>('[data-row]')!;
 
 function renderForm(props: Partial<Parameters<typeof EntityForm>[0]> = {}) {
   const handle = createRef<EntityFormHandle>();
   const onSubmit = vi.fn();
   const onChange = vi.fn();
   const view = renderWithProviders(
-    <EntityForm entity="sample" schema={schema} uiSchema={uiSchema} formData={{}} onSubmit={onSubmit} onChange={onChange} formRef={handle} {...props} />,
+    <EntityForm
+      entity="sample"
+      schema={schema}
+      uiSchema={uiSchema}
+      formData={{}}
+      onSubmit={onSubmit}
+      onChange={onChange}
+      formRef={handle}
+      {...props}
+    />,
   );
   return { ...view, handle, onSubmit, onChange };
 }
@@ -66,7 +76,15 @@ describe('EntityForm', () => {
   it('renders the entity root and a data-field pointer on every field, nested ones included', async () => {
     const { container } = renderForm({ formData: { participants: [{ name: 'A' }, { name: 'B' }] } });
     expect(container.querySelector('[data-entity="sample"]')).not.toBeNull();
-    for (const p of ['/applicantType', '/customer', '/customer/surname', '/customer/pnfl', '/participants', '/participants/0', '/participants/1/name']) {
+    for (const p of [
+      '/applicantType',
+      '/customer',
+      '/customer/surname',
+      '/customer/pnfl',
+      '/participants',
+      '/participants/0',
+      '/participants/1/name',
+    ]) {
       expect(fieldElement(container, p)).toBeTruthy();
     }
   });
@@ -84,7 +102,9 @@ describe('EntityForm', () => {
   it('validates a required field as it changes and an optional one only when it loses focus', async () => {
     const { container, user } = renderForm();
     await user.type(screen.getByLabelText(/Short description/), 'ab');
-    expect(fieldElement(container, '/shortDescription').textContent).toContain('Below the minimum length (3 characters)');
+    expect(fieldElement(container, '/shortDescription').textContent).toContain(
+      'Below the minimum length (3 characters)',
+    );
 
     const email = screen.getByLabelText(/E-mail/);
     await user.type(email, 'not-an-address');
@@ -128,7 +148,11 @@ describe('EntityForm', () => {
     await waitFor(() => expect(fieldElement(container, '/shortDescription').textContent).toContain('Mandatory field'));
     expect(onSubmit).not.toHaveBeenCalled();
 
-    const valid = { applicantType: 'LEGAL', shortDescription: 'A shop overcharges', customer: { surname: 'Karimov', pnfl: '12345678901234' } };
+    const valid = {
+      applicantType: 'LEGAL',
+      shortDescription: 'A shop overcharges',
+      customer: { surname: 'Karimov', pnfl: '12345678901234' },
+    };
     const second = renderForm({ formData: valid });
     act(() => second.handle.current!.submit());
     await waitFor(() => expect(second.onSubmit).toHaveBeenCalledTimes(1));
@@ -144,7 +168,11 @@ describe('EntityForm', () => {
     expect(container.querySelector('[data-field="/applicantType"]')).toBeNull();
     await user.type(screen.getByLabelText(/Short description/), 'x');
     const last = onChange.mock.calls.at(-1)![0] as Record<string, unknown>;
-    expect(last).toMatchObject({ shortDescription: 'x', applicantType: 'LEGAL', customer: { surname: 'Karimov', pnfl: '12345678901234' } });
+    expect(last).toMatchObject({
+      shortDescription: 'x',
+      applicantType: 'LEGAL',
+      customer: { surname: 'Karimov', pnfl: '12345678901234' },
+    });
   });
 
   it('adds, moves and removes rows of a list', async () => {
@@ -153,7 +181,10 @@ describe('EntityForm', () => {
     expect(fieldElement(container, '/participants/1/name')).toBeTruthy();
     await user.type(within(fieldElement(container, '/participants/1/name')).getByRole('textbox'), 'Second');
     await user.click(within(row(container, '/participants/0')).getByRole('button', { name: 'Move down' }));
-    expect((onChange.mock.calls.at(-1)![0] as { participants: unknown }).participants).toEqual([{ name: 'Second' }, { name: 'First' }]);
+    expect((onChange.mock.calls.at(-1)![0] as { participants: unknown }).participants).toEqual([
+      { name: 'Second' },
+      { name: 'First' },
+    ]);
     await user.click(within(row(container, '/participants/1')).getByRole('button', { name: 'Remove row' }));
     expect((onChange.mock.calls.at(-1)![0] as { participants: unknown }).participants).toEqual([{ name: 'Second' }]);
   });
@@ -161,18 +192,31 @@ describe('EntityForm', () => {
   it('renders every widget read-only on a detail page, with no list buttons', () => {
     const { container } = renderForm({
       readOnly: true,
-      formData: { applicantType: 'LEGAL', shortDescription: 'Text', customer: { surname: 'Karimov' }, participants: [{ name: 'A' }] },
+      formData: {
+        applicantType: 'LEGAL',
+        shortDescription: 'Text',
+        customer: { surname: 'Karimov' },
+        participants: [{ name: 'A' }],
+      },
     });
-    for (const input of container.querySelectorAll('input:not([type=hidden])')) expect(input.hasAttribute('readonly') || input.hasAttribute('disabled')).toBe(true);
-    expect((within(fieldElement(container, '/applicantType')).getByRole('textbox') as HTMLInputElement).value).toBe('Legal entity');
+    for (const input of container.querySelectorAll('input:not([type=hidden])'))
+      expect(input.hasAttribute('readonly') || input.hasAttribute('disabled')).toBe(true);
+    expect((within(fieldElement(container, '/applicantType')).getByRole('textbox') as HTMLInputElement).value).toBe(
+      'Legal entity',
+    );
     expect(screen.queryByRole('button', { name: 'Add row' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Remove row' })).toBeNull();
   });
 
   it('falls back to the default widget of the type for an unknown widget name', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const { container } = renderForm({ uiSchema: { ...uiSchema, shortDescription: { 'ui:widget': 'sparkles' } }, formData: { shortDescription: 'Kept' } });
-    expect((within(fieldElement(container, '/shortDescription')).getByRole('textbox') as HTMLInputElement).value).toBe('Kept');
+    const { container } = renderForm({
+      uiSchema: { ...uiSchema, shortDescription: { 'ui:widget': 'sparkles' } },
+      formData: { shortDescription: 'Kept' },
+    });
+    expect((within(fieldElement(container, '/shortDescription')).getByRole('textbox') as HTMLInputElement).value).toBe(
+      'Kept',
+    );
     warn.mockRestore();
   });
 
@@ -203,4 +247,3 @@ describe('EntityForm', () => {
     expect(uiSchema.customer).toEqual({ pnfl: { 'ui:widget': 'pinfl' } });
   });
 });
-

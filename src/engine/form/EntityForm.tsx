@@ -7,7 +7,12 @@ import { deepEquals, type FieldPathList, type RJSFSchema, type UiSchema } from '
 import type { JSONSchema7 } from 'json-schema';
 import { useDataProvider } from '../../client/react/hooks.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
-import { createErrorVisibility, ErrorVisibilityContext, ServerErrorsContext, type EntityFormContext } from './context.ts';
+import {
+  createErrorVisibility,
+  ErrorVisibilityContext,
+  ServerErrorsContext,
+  type EntityFormContext,
+} from './context.ts';
 import { localizeErrors, propertyToPointer, toErrorSchema } from './localize.ts';
 import { isWithin } from './pointer.ts';
 import { getAtPointer } from '../../shared/pointer.ts';
@@ -76,7 +81,21 @@ const asLocale = (language: string | undefined): Locale =>
  * @example <EntityForm entity={id} schema={def.schema} uiSchema={def.ui?.uiSchema} formData={data} onSubmit={save} formRef={ref} />
  */
 export function EntityForm(props: EntityFormProps) {
-  const { entity, uiSchema, formData, onChange, onSubmit, onError, serverErrors, readOnly = false, fields, recordId, outside, formRef, ref } = props;
+  const {
+    entity,
+    uiSchema,
+    formData,
+    onChange,
+    onSubmit,
+    onError,
+    serverErrors,
+    readOnly = false,
+    fields,
+    recordId,
+    outside,
+    formRef,
+    ref,
+  } = props;
   const schema = props.schema as RJSFSchema;
   const styles = useStyles();
   const { i18n } = useTranslation();
@@ -90,14 +109,22 @@ export function EntityForm(props: EntityFormProps) {
   const ui = useMemo(() => prepareUiSchema(uiSchema as UiSchema | undefined), [uiSchema]);
 
   // Server errors stay on their fields until the field's value changes.
-  const [server, setServer] = useState(() => ({ source: serverErrors, active: serverErrors ?? {}, base: latest.current }));
-  if (server.source !== serverErrors) setServer({ source: serverErrors, active: serverErrors ?? {}, base: latest.current });
+  const [server, setServer] = useState(() => ({
+    source: serverErrors,
+    active: serverErrors ?? {},
+    base: latest.current,
+  }));
+  if (server.source !== serverErrors)
+    setServer({ source: serverErrors, active: serverErrors ?? {}, base: latest.current });
   useEffect(() => {
     if (serverErrors) visibility.reveal(Object.keys(serverErrors));
   }, [serverErrors, visibility]);
   const extraErrors = useMemo(() => toErrorSchema(server.active), [server.active]);
 
-  const setFieldValue = useCallback((path: FieldPathList, value: unknown) => form.current?.setFieldValue(path, value as Data), []);
+  const setFieldValue = useCallback(
+    (path: FieldPathList, value: unknown) => form.current?.setFieldValue(path, value as Data),
+    [],
+  );
   const formContext = useMemo<EntityFormContext>(
     () => ({ entity, recordId, dataProvider, locale, setFieldValue, fields, outside }),
     [entity, recordId, dataProvider, locale, setFieldValue, fields, outside],
@@ -109,7 +136,8 @@ export function EntityForm(props: EntityFormProps) {
     const pointers = Object.keys(server.active);
     if (pointers.length) {
       const kept = pointers.filter((p) => deepEquals(getAtPointer(data, p), getAtPointer(server.base, p)));
-      if (kept.length !== pointers.length) setServer((s) => ({ ...s, active: Object.fromEntries(kept.map((p) => [p, s.active[p]!])) }));
+      if (kept.length !== pointers.length)
+        setServer((s) => ({ ...s, active: Object.fromEntries(kept.map((p) => [p, s.active[p]!])) }));
     }
     onChange?.(data);
   };
@@ -142,34 +170,34 @@ export function EntityForm(props: EntityFormProps) {
     <div data-entity={entity} className={styles.root}>
       <ErrorVisibilityContext.Provider value={visibility}>
         <ServerErrorsContext.Provider value={server.active}>
-        <ThemedForm
-          ref={form}
-          schema={schema}
-          uiSchema={ui}
-          formData={formData ?? NO_DATA}
-          validator={portalValidator}
-          formContext={formContext}
-          transformErrors={localizeErrors}
-          extraErrors={extraErrors}
-          liveValidate={readOnly ? false : 'onChange'}
-          noValidate={readOnly}
-          readonly={readOnly}
-          noHtml5Validate
-          experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
-          showErrorList={false}
-          focusOnFirstError
-          onChange={handleChange}
-          onSubmit={(event) => onSubmit(event.formData ?? {})}
-          onError={(errors) => {
-            if (quiet.current) {
-              quiet.current = false;
-              return;
-            }
-            visibility.reveal(['']);
-            onError?.(errors.map((e) => propertyToPointer(e.property)));
-          }}
-        />
-      </ServerErrorsContext.Provider>
+          <ThemedForm
+            ref={form}
+            schema={schema}
+            uiSchema={ui}
+            formData={formData ?? NO_DATA}
+            validator={portalValidator}
+            formContext={formContext}
+            transformErrors={localizeErrors}
+            extraErrors={extraErrors}
+            liveValidate={readOnly ? false : 'onChange'}
+            noValidate={readOnly}
+            readonly={readOnly}
+            noHtml5Validate
+            experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
+            showErrorList={false}
+            focusOnFirstError
+            onChange={handleChange}
+            onSubmit={(event) => onSubmit(event.formData ?? {})}
+            onError={(errors) => {
+              if (quiet.current) {
+                quiet.current = false;
+                return;
+              }
+              visibility.reveal(['']);
+              onError?.(errors.map((e) => propertyToPointer(e.property)));
+            }}
+          />
+        </ServerErrorsContext.Provider>
       </ErrorVisibilityContext.Provider>
     </div>
   );

@@ -1,4 +1,13 @@
-import { Body1, Button, makeStyles, MessageBar, MessageBarBody, MessageBarTitle, Title2, tokens } from '@fluentui/react-components';
+import {
+  Body1,
+  Button,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Title2,
+  tokens,
+} from '@fluentui/react-components';
 import { useDeferredValue, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -11,8 +20,16 @@ import { EntityForm, type EntityFormHandle } from './EntityForm.tsx';
 
 const useStyles = makeStyles({
   bar: {
-    position: 'sticky', bottom: 0, display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', justifyContent: 'flex-end',
-    padding: `${tokens.spacingVerticalS} 0`, backgroundColor: tokens.colorNeutralBackground1, borderTop: `1px solid ${tokens.colorNeutralStroke2}`, marginTop: tokens.spacingVerticalL,
+    position: 'sticky',
+    bottom: 0,
+    display: 'flex',
+    gap: tokens.spacingHorizontalS,
+    flexWrap: 'wrap',
+    justifyContent: 'flex-end',
+    padding: `${tokens.spacingVerticalS} 0`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderTop: `1px solid ${tokens.colorNeutralStroke2}`,
+    marginTop: tokens.spacingVerticalL,
   },
   done: { marginTop: tokens.spacingVerticalL },
 });
@@ -42,14 +59,18 @@ export default function FormScreen({ screen }: ScreenProps) {
         <MessageBar intent="success" data-region="submitted" className={s.done}>
           <MessageBarBody>
             <MessageBarTitle>{t(editor.options.submit?.doneKey ?? 'engine.form.submitted')}</MessageBarTitle>
-            <Body1 as="p">{t('engine.form.referenceNumber')}: <strong data-reference-number>{editor.submitted.referenceNumber}</strong></Body1>
+            <Body1 as="p">
+              {t('engine.form.referenceNumber')}:{' '}
+              <strong data-reference-number>{editor.submitted.referenceNumber}</strong>
+            </Body1>
           </MessageBarBody>
         </MessageBar>
       </div>
     );
   }
   if (editor.locked) return <RecordLocked screen={screen} recordId={editor.recordId!} />;
-  if (!ready || !editor.ready || !editor.definition) return <ScreenState screenId={screen.id} error={editor.loadError} />;
+  if (!ready || !editor.ready || !editor.definition)
+    return <ScreenState screenId={screen.id} error={editor.loadError} />;
   return (
     <div data-screen={screen.id} data-entity={editor.entity}>
       <Title2 as="h1">{t(screen.titleKey)}</Title2>
@@ -65,12 +86,27 @@ export default function FormScreen({ screen }: ScreenProps) {
         serverErrors={editor.serverErrors}
       />
       <div className={s.bar}>
-        <Button data-action="cancel" onClick={() => navigate(-1)}>{t('engine.form.cancel')}</Button>
+        <Button data-action="cancel" onClick={() => navigate(-1)}>
+          {t('engine.form.cancel')}
+        </Button>
         {editor.options.drafts && editor.recordId === undefined && (
-          <Button data-action="save-draft" disabled={draft.locked} onClick={() => void draft.run()}>{t('engine.form.saveDraft')}</Button>
+          <Button data-action="save-draft" disabled={draft.locked} onClick={() => void draft.run()}>
+            {t('engine.form.saveDraft')}
+          </Button>
         )}
-        <Button appearance="primary" data-action="save" disabled={send.locked || editor.saving} onClick={() => void send.run()}>
-          {t(editor.recordId !== undefined ? 'engine.form.update' : editor.options.drafts ? 'engine.form.send' : 'engine.form.save')}
+        <Button
+          appearance="primary"
+          data-action="save"
+          disabled={send.locked || editor.saving}
+          onClick={() => void send.run()}
+        >
+          {t(
+            editor.recordId !== undefined
+              ? 'engine.form.update'
+              : editor.options.drafts
+                ? 'engine.form.send'
+                : 'engine.form.save',
+          )}
         </Button>
       </div>
       {editor.confirmDialog}

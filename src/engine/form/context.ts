@@ -60,7 +60,10 @@ export interface ParentObjectStore extends ParentObject {
 }
 
 /** Creates the store of one object template. */
-export function createParentObjectStore(path: FieldPathList, data: Record<string, unknown> | undefined): ParentObjectStore {
+export function createParentObjectStore(
+  path: FieldPathList,
+  data: Record<string, unknown> | undefined,
+): ParentObjectStore {
   let current = { path, data };
   let notified = data;
   const listeners = new Set<() => void>();

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isDateAllowed, isoToDateTimeDisplay, isoToDisplay, maskDate, maskDateTime, monthGrid, toIsoDate } from './dates.ts';
+import {
+  isDateAllowed,
+  isoToDateTimeDisplay,
+  isoToDisplay,
+  maskDate,
+  maskDateTime,
+  monthGrid,
+  toIsoDate,
+} from './dates.ts';
 
 describe('dates', () => {
   it('round-trips DD.MM.YYYY and YYYY-MM-DD', () => {

@@ -23,7 +23,13 @@ describe('formatFileSize', () => {
 
 describe('fileIconKind', () => {
   it('knows the spec kinds by extension, case-insensitively', () => {
-    expect(['a.png', 'b.JPG', 'c.jpeg', 'd.gif', 'e.webp'].map((n) => fileIconKind(n))).toEqual(['image', 'image', 'image', 'image', 'image']);
+    expect(['a.png', 'b.JPG', 'c.jpeg', 'd.gif', 'e.webp'].map((n) => fileIconKind(n))).toEqual([
+      'image',
+      'image',
+      'image',
+      'image',
+      'image',
+    ]);
     expect(fileIconKind('notes.txt')).toBe('txt');
     expect(fileIconKind('act.pdf')).toBe('pdf');
     expect(fileIconKind('slides.pptx')).toBe('pptx');
@@ -38,7 +44,9 @@ describe('fileIconKind', () => {
     expect(fileIconKind('scan', 'image/png')).toBe('image');
     expect(fileIconKind('act', 'application/pdf')).toBe('pdf');
     expect(fileIconKind('notes', 'text/plain')).toBe('txt');
-    expect(fileIconKind('letter', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')).toBe('docx');
+    expect(fileIconKind('letter', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')).toBe(
+      'docx',
+    );
     // The extension wins: a .doc is an OLE2 container like .xls and .ppt.
     expect(fileIconKind('old.xls', 'application/x-cfb')).toBe('xlsx');
     expect(fileIconKind('old', 'application/x-cfb')).toBe('other');

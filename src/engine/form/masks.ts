@@ -38,7 +38,8 @@ export function maskPhone(raw: string): Masked<string> {
   if (parts[1]) text += ` ${parts[1]}`;
   if (parts[2]) text += `-${parts[2]}`;
   if (parts[3]) text += `-${parts[3]}`;
-  const value = local.length === 9 ? `+${COUNTRY}${parts[0]}-${parts[1]}-${parts[2]}-${parts[3]}` : `+${COUNTRY}${local}`;
+  const value =
+    local.length === 9 ? `+${COUNTRY}${parts[0]}-${parts[1]}-${parts[2]}-${parts[3]}` : `+${COUNTRY}${local}`;
   return { text, value };
 }
 
@@ -46,14 +47,18 @@ export function maskPhone(raw: string): Masked<string> {
  * The text a stored phone shows.
  * @example phoneText('+99890-123-45-67') // '+998 90 123-45-67'
  */
-export const phoneText = (value: unknown): string => (typeof value === 'string' && value ? maskPhone(value.startsWith('+') ? value : `+${value}`).text : '');
+export const phoneText = (value: unknown): string =>
+  typeof value === 'string' && value ? maskPhone(value.startsWith('+') ? value : `+${value}`).text : '';
 
 /**
  * The money a person typed: digits only (spaces, dots and letters are dropped).
  * @example maskMoney('1 234x567') // { text: '1 234 567', value: 1234567 }
  */
 export function maskMoney(raw: string): Masked<number> {
-  const digits = raw.replace(/\D/g, '').replace(/^0+(?=\d)/, '').slice(0, 15);
+  const digits = raw
+    .replace(/\D/g, '')
+    .replace(/^0+(?=\d)/, '')
+    .slice(0, 15);
   if (!digits) return { text: '', value: undefined };
   const value = Number(digits);
   return { text: formatMoney(value), value };

@@ -26,7 +26,8 @@ configure({ asyncUtilTimeout: 20_000 });
 
 // happy-dom's Web Animations reject `finished` with an AbortError nobody awaits when Fluent
 // cancels a motion; without `animate` Fluent's motions finish at once in tests.
-if (typeof Element !== 'undefined') Object.defineProperty(Element.prototype, 'animate', { value: undefined, configurable: true, writable: true });
+if (typeof Element !== 'undefined')
+  Object.defineProperty(Element.prototype, 'animate', { value: undefined, configurable: true, writable: true });
 
 type Tree = Record<string, unknown>;
 
@@ -56,7 +57,13 @@ export function createTestI18n(): i18n {
 }
 
 const ref = (id: number, parent: number | null, name: string): ReferenceItem => ({
-  id, code: String(id), parent, nameLt: `${name} (lt)`, nameUz: `${name} (uz)`, nameRu: `${name} (ru)`, nameEn: name,
+  id,
+  code: String(id),
+  parent,
+  nameLt: `${name} (lt)`,
+  nameUz: `${name} (uz)`,
+  nameRu: `${name} (ru)`,
+  nameEn: name,
 });
 
 /** Reference lists of the fake provider: two regions with their districts. */
@@ -76,7 +83,9 @@ export function createFakeDataProvider(overrides: Partial<DataProvider> = {}): D
       Promise.resolve((referenceFixtures[kind] ?? []).filter((i) => parent === undefined || i.parent === parent)),
     ),
     upload: vi.fn((_entity: string, files: File[]) =>
-      Promise.resolve(files.map((f, i) => ({ id: `id-${f.name}-${i}`, name: f.name, mime: f.type, size: f.size, sha256: '' }))),
+      Promise.resolve(
+        files.map((f, i) => ({ id: `id-${f.name}-${i}`, name: f.name, mime: f.type, size: f.size, sha256: '' })),
+      ),
     ),
     fileUrl: (id: string) => `/api/file-entity/get/${id}`,
     // The record's edit rules allow everything unless a test says otherwise (the ability still narrows it).
@@ -85,7 +94,8 @@ export function createFakeDataProvider(overrides: Partial<DataProvider> = {}): D
   };
   return new Proxy(known as DataProvider, {
     get(target, prop) {
-      if (prop in target || typeof prop === 'symbol' || prop === 'then') return (target as unknown as Record<string | symbol, unknown>)[prop];
+      if (prop in target || typeof prop === 'symbol' || prop === 'then')
+        return (target as unknown as Record<string | symbol, unknown>)[prop];
       return () => Promise.reject(new Error(`${prop} is not faked`));
     },
   });
@@ -96,7 +106,9 @@ export function createFakeDataProvider(overrides: Partial<DataProvider> = {}): D
  * requests the screen makes (method, path, `{query, body, form, headers}`), as the server would.
  * @example const request = vi.fn(async () => ({ list: [] })); renderWithProviders(<X />, { dataProvider: createScriptedDataProvider(request) });
  */
-export function createScriptedDataProvider(request: (method: string, path: string, options: never) => Promise<unknown>): DataProvider {
+export function createScriptedDataProvider(
+  request: (method: string, path: string, options: never) => Promise<unknown>,
+): DataProvider {
   // The script reads `(method, path, options)` as HttpClient.request passes them.
   return createDataProvider({ request: request as HttpClient['request'], url: (path) => path });
 }
@@ -105,7 +117,17 @@ export function createScriptedDataProvider(request: (method: string, path: strin
 const MAY_DO_ALL = createAbility([{ action: 'manage', subject: 'all' }]);
 
 /** Everything a form needs around it: Fluent, i18next, TanStack Query, the data provider, the ability. */
-export function Providers({ children, dataProvider, i18n, ability = MAY_DO_ALL }: { children: ReactNode; dataProvider: DataProvider; i18n: i18n; ability?: PortalAbility }) {
+export function Providers({
+  children,
+  dataProvider,
+  i18n,
+  ability = MAY_DO_ALL,
+}: {
+  children: ReactNode;
+  dataProvider: DataProvider;
+  i18n: i18n;
+  ability?: PortalAbility;
+}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return (
     <FluentProvider theme={webLightTheme}>
@@ -121,7 +143,10 @@ export function Providers({ children, dataProvider, i18n, ability = MAY_DO_ALL }
 }
 
 /** Renders inside the providers; returns the render result, a user-event session and the provider. */
-export function renderWithProviders(ui: ReactElement, options: { dataProvider?: DataProvider; ability?: PortalAbility } = {}) {
+export function renderWithProviders(
+  ui: ReactElement,
+  options: { dataProvider?: DataProvider; ability?: PortalAbility } = {},
+) {
   const dataProvider = options.dataProvider ?? createFakeDataProvider();
   const i18n = createTestI18n();
   const user = userEvent.setup();
@@ -144,7 +169,10 @@ export function fieldElement(container: HTMLElement, pointer: string): HTMLEleme
  * Renders an EntityForm of a test entity; `data()` reads the form's current data.
  * @example const { user, data } = renderEntityForm({ schema, uiSchema: { phone: { 'ui:widget': 'phone' } } });
  */
-export function renderEntityForm(props: Partial<EntityFormProps> & Pick<EntityFormProps, 'schema'>, options: { dataProvider?: DataProvider } = {}) {
+export function renderEntityForm(
+  props: Partial<EntityFormProps> & Pick<EntityFormProps, 'schema'>,
+  options: { dataProvider?: DataProvider } = {},
+) {
   const handle = createRef<EntityFormHandle>();
   const onChange = vi.fn();
   const onSubmit = vi.fn();

@@ -11,7 +11,12 @@ import { ArrayFieldItemTemplate, ArrayFieldTemplate } from './templates/ArrayFie
 import { BaseInputTemplate } from './templates/BaseInputTemplate.tsx';
 import { FieldTemplate } from './templates/FieldTemplate.tsx';
 import {
-  ButtonTemplates, DescriptionFieldTemplate, ErrorListTemplate, FieldErrorTemplate, FieldHelpTemplate, TitleFieldTemplate,
+  ButtonTemplates,
+  DescriptionFieldTemplate,
+  ErrorListTemplate,
+  FieldErrorTemplate,
+  FieldHelpTemplate,
+  TitleFieldTemplate,
 } from './templates/misc.tsx';
 import { ObjectFieldTemplate } from './templates/ObjectFieldTemplate.tsx';
 import { portalWidgets } from './widgets/index.ts';

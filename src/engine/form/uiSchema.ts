@@ -78,17 +78,26 @@ export function withHiddenFields(uiSchema: UiSchema | undefined, pointers: reado
  * @example withReplaceableFiles({}, ['/photo']) // { photo: { 'ui:options': { replaceable: true } } }
  */
 export function withReplaceableFiles(uiSchema: UiSchema | undefined, pointers: readonly string[]): UiSchema {
-  return withFieldUi(uiSchema, pointers, 'ui:options', (old: unknown) => ({ ...((old as Record<string, unknown> | undefined) ?? {}), replaceable: true }));
+  return withFieldUi(uiSchema, pointers, 'ui:options', (old: unknown) => ({
+    ...((old as Record<string, unknown> | undefined) ?? {}),
+    replaceable: true,
+  }));
 }
 
-function withFieldUi(uiSchema: UiSchema | undefined, pointers: readonly string[], key: string, value: unknown): UiSchema {
+function withFieldUi(
+  uiSchema: UiSchema | undefined,
+  pointers: readonly string[],
+  key: string,
+  value: unknown,
+): UiSchema {
   const root: UiSchema = { ...(uiSchema ?? {}) };
   for (const pointer of pointers) {
     let node: Record<string, unknown> = root;
     const segments = pointerSegments(pointer);
     segments.forEach((segment, i) => {
       const next = { ...((node[segment] as Record<string, unknown> | undefined) ?? {}) };
-      if (i === segments.length - 1) next[key] = typeof value === 'function' ? (value as (old: unknown) => unknown)(next[key]) : value;
+      if (i === segments.length - 1)
+        next[key] = typeof value === 'function' ? (value as (old: unknown) => unknown)(next[key]) : value;
       node[segment] = next;
       node = next;
     });
@@ -111,7 +120,8 @@ export function withoutRequired(schema: JSONSchema7, pointers: readonly string[]
 function dropRequired(node: JSONSchema7, segments: string[]): JSONSchema7 {
   const [head, ...rest] = segments;
   if (head === undefined) return node;
-  if (!rest.length) return node.required?.includes(head) ? { ...node, required: node.required.filter((r) => r !== head) } : node;
+  if (!rest.length)
+    return node.required?.includes(head) ? { ...node, required: node.required.filter((r) => r !== head) } : node;
   const child = node.properties?.[head];
   if (!child || typeof child !== 'object') return node;
   return { ...node, properties: { ...node.properties, [head]: dropRequired(child, rest) } };

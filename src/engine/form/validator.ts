@@ -23,7 +23,8 @@ const ajv = (): ValidatorType =>
 
 /** One validator for every entity form (ajv caches each compiled schema inside it). */
 export const portalValidator: ValidatorType = {
-  validateFormData: (formData, schema, customValidate, transformErrors, uiSchema) => ajv().validateFormData(formData, schema, customValidate, transformErrors, uiSchema),
+  validateFormData: (formData, schema, customValidate, transformErrors, uiSchema) =>
+    ajv().validateFormData(formData, schema, customValidate, transformErrors, uiSchema),
   isValid: (schema, formData, rootSchema) => ajv().isValid(schema, formData, rootSchema),
   rawValidation: (schema, formData) => ajv().rawValidation(schema, formData),
   reset: () => ajv().reset?.(),

@@ -24,7 +24,9 @@ describe('ListScreen filters', () => {
     const keyword = filter('keyword').querySelector('input')!;
     fireEvent.change(keyword, { target: { value: 'lamp' } });
     expect(lastParams().filters).toEqual({ statusId: 'DONE' });
-    await waitFor(() => expect(lastParams().filters).toEqual({ statusId: 'DONE', keyword: 'lamp' }), { timeout: FILTER_DEBOUNCE_MS + 1500 });
+    await waitFor(() => expect(lastParams().filters).toEqual({ statusId: 'DONE', keyword: 'lamp' }), {
+      timeout: FILTER_DEBOUNCE_MS + 1500,
+    });
 
     const district = () => filter('districtId').querySelector('select')!;
     expect(district().disabled).toBe(true);
@@ -59,10 +61,19 @@ describe('ListScreen filters', () => {
   });
 
   it('moves the filters into a panel on a small screen', async () => {
-    const matchMedia = vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
-      matches: query.includes('max-width'), media: query, onchange: null,
-      addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined, dispatchEvent: () => false,
-    }) as MediaQueryList);
+    const matchMedia = vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query.includes('max-width'),
+          media: query,
+          onchange: null,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+          addListener: () => undefined,
+          removeListener: () => undefined,
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
     // Without element.animate Fluent's drawer motion takes its test path; happy-dom's own
     // animations reject `finished` on unmount, which nobody awaits.
     const animate = Object.getOwnPropertyDescriptor(Element.prototype, 'animate');

@@ -32,7 +32,17 @@ export default function ListFilters({ def, statuses, values, onChange, stacked }
     <div className={stacked ? styles.stacked : styles.bar} role="search">
       {def.grid.filters.map((f) => {
         const { Control, labelsItself } = FILTER_CONTROLS[f.kind];
-        const control = <Control filter={f} def={def} statuses={statuses} values={values} onChange={onChange} label={labelOf(f)} translate={translate} />;
+        const control = (
+          <Control
+            filter={f}
+            def={def}
+            statuses={statuses}
+            values={values}
+            onChange={onChange}
+            label={labelOf(f)}
+            translate={translate}
+          />
+        );
         return (
           <div key={f.name} data-filter={f.name} className={styles.control}>
             {labelsItself ? control : <Field label={labelOf(f)}>{control}</Field>}

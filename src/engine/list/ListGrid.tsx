@@ -5,7 +5,17 @@
  */
 import { useMemo } from 'react';
 import { AgGridReact, type CustomCellRendererProps } from 'ag-grid-react';
-import { CellStyleModule, ClientSideRowModelModule, ColumnApiModule, RowSelectionModule, type CellKeyDownEvent, type ColDef, type RowClickedEvent, type SelectionChangedEvent, type SortChangedEvent } from 'ag-grid-community';
+import {
+  CellStyleModule,
+  ClientSideRowModelModule,
+  ColumnApiModule,
+  RowSelectionModule,
+  type CellKeyDownEvent,
+  type ColDef,
+  type RowClickedEvent,
+  type SelectionChangedEvent,
+  type SortChangedEvent,
+} from 'ag-grid-community';
 import { Badge, makeStyles, type BadgeProps } from '@fluentui/react-components';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { StoredRecord } from '../../client/data-provider.ts';
@@ -51,7 +61,9 @@ const useStyles = makeStyles({
 });
 
 /** The status cell: a localized badge. */
-function StatusCell(props: CustomCellRendererProps<StoredRecord> & { format: FormatContext; statusColor: ListGridProps['statusColor'] }) {
+function StatusCell(
+  props: CustomCellRendererProps<StoredRecord> & { format: FormatContext; statusColor: ListGridProps['statusColor'] },
+) {
   const value = props.value as string | undefined;
   if (!value) return null;
   return (
@@ -62,7 +74,9 @@ function StatusCell(props: CustomCellRendererProps<StoredRecord> & { format: For
 }
 
 /** Reads the grid's column state back into sort items (ordered by sort index). */
-export function sortFromColumnState(state: ReadonlyArray<{ colId: string; sort?: 'asc' | 'desc' | null; sortIndex?: number | null }>): SortItem[] {
+export function sortFromColumnState(
+  state: ReadonlyArray<{ colId: string; sort?: 'asc' | 'desc' | null; sortIndex?: number | null }>,
+): SortItem[] {
   return state
     .filter((s) => s.sort === 'asc' || s.sort === 'desc')
     .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))
@@ -73,33 +87,47 @@ const sameSort = (a: readonly SortItem[], b: readonly SortItem[]): boolean =>
   a.length === b.length && a.every((s, i) => s.field === b[i]!.field && s.desc === b[i]!.desc);
 
 /** The grid of one list page. */
-export default function ListGrid({ def, rows, sort, onSortChange, onOpen, format, statusColor, title, onSelect }: ListGridProps) {
+export default function ListGrid({
+  def,
+  rows,
+  sort,
+  onSortChange,
+  onOpen,
+  format,
+  statusColor,
+  title,
+  onSelect,
+}: ListGridProps) {
   const styles = useStyles();
   const sortableFields = useMemo(() => new Set(def.grid.defaultSort.map((s) => s.field)), [def]);
-  const columnDefs = useMemo<ColDef<StoredRecord>[]>(() => def.grid.columns.map((column) => {
-    const cellFormat = resolveColumnFormat(column, def.schema);
-    const shown = CELL_FORMATS[cellFormat.kind];
-    const index = sort.findIndex((s) => s.field === column.field);
-    const active = index >= 0 ? sort[index]! : undefined;
-    return {
-      colId: column.field,
-      headerName: title(column.titleKey),
-      valueGetter: (p) => valueAt(p.data, column.field),
-      valueFormatter: (p) => formatCell(p.value, cellFormat, format),
-      sortable: column.sortable === true || sortableFields.has(column.field),
-      // The server sorted the page already; equal keeps its order (the grid's sort is stable).
-      comparator: () => 0,
-      // No "unsorted" step: a server list always has an order, and without it a column that
-      // is the default sort (say descending) could never be turned ascending.
-      sortingOrder: ['asc', 'desc'],
-      sort: active ? (active.desc ? 'desc' : 'asc') : null,
-      sortIndex: active && sort.length > 1 ? index : null,
-      hide: column.hidden === true,
-      ...(column.width ? { width: column.width } : { flex: 1, minWidth: 120 }),
-      ...(shown.numeric ? { type: 'rightAligned' } : {}),
-      ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor } } : {}),
-    } satisfies ColDef<StoredRecord>;
-  }), [def, sort, format, statusColor, title, sortableFields]);
+  const columnDefs = useMemo<ColDef<StoredRecord>[]>(
+    () =>
+      def.grid.columns.map((column) => {
+        const cellFormat = resolveColumnFormat(column, def.schema);
+        const shown = CELL_FORMATS[cellFormat.kind];
+        const index = sort.findIndex((s) => s.field === column.field);
+        const active = index >= 0 ? sort[index]! : undefined;
+        return {
+          colId: column.field,
+          headerName: title(column.titleKey),
+          valueGetter: (p) => valueAt(p.data, column.field),
+          valueFormatter: (p) => formatCell(p.value, cellFormat, format),
+          sortable: column.sortable === true || sortableFields.has(column.field),
+          // The server sorted the page already; equal keeps its order (the grid's sort is stable).
+          comparator: () => 0,
+          // No "unsorted" step: a server list always has an order, and without it a column that
+          // is the default sort (say descending) could never be turned ascending.
+          sortingOrder: ['asc', 'desc'],
+          sort: active ? (active.desc ? 'desc' : 'asc') : null,
+          sortIndex: active && sort.length > 1 ? index : null,
+          hide: column.hidden === true,
+          ...(column.width ? { width: column.width } : { flex: 1, minWidth: 120 }),
+          ...(shown.numeric ? { type: 'rightAligned' } : {}),
+          ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor } } : {}),
+        } satisfies ColDef<StoredRecord>;
+      }),
+    [def, sort, format, statusColor, title, sortableFields],
+  );
 
   const onSortChanged = (event: SortChangedEvent<StoredRecord>) => {
     const next = sortFromColumnState(event.api.getColumnState());
@@ -110,10 +138,18 @@ export default function ListGrid({ def, rows, sort, onSortChange, onOpen, format
     <div className={onOpen ? styles.grid : styles.plain} data-entity={def.id} data-grid={def.id}>
       <AgGridReact<StoredRecord>
         modules={onSelect ? SELECTING_MODULES : GRID_MODULES}
-        {...(onSelect ? {
-          rowSelection: { mode: 'multiRow' as const, checkboxes: true, headerCheckbox: true, enableClickSelection: false },
-          onSelectionChanged: (e: SelectionChangedEvent<StoredRecord>) => onSelect(e.api.getSelectedRows().map((r) => r.id)),
-        } : {})}
+        {...(onSelect
+          ? {
+              rowSelection: {
+                mode: 'multiRow' as const,
+                checkboxes: true,
+                headerCheckbox: true,
+                enableClickSelection: false,
+              },
+              onSelectionChanged: (e: SelectionChangedEvent<StoredRecord>) =>
+                onSelect(e.api.getSelectedRows().map((r) => r.id)),
+            }
+          : {})}
         rowData={rows}
         columnDefs={columnDefs}
         getRowId={(p) => String(p.data.id)}
@@ -125,9 +161,13 @@ export default function ListGrid({ def, rows, sort, onSortChange, onOpen, format
         suppressNoRowsOverlay
         onSortChanged={onSortChanged}
         onRowClicked={onOpen ? (e: RowClickedEvent<StoredRecord>) => e.data && onOpen(e.data) : undefined}
-        onCellKeyDown={onOpen ? (e: CellKeyDownEvent<StoredRecord>) => {
-          if ((e.event as KeyboardEvent | undefined)?.key === 'Enter' && e.data) onOpen(e.data);
-        } : undefined}
+        onCellKeyDown={
+          onOpen
+            ? (e: CellKeyDownEvent<StoredRecord>) => {
+                if ((e.event as KeyboardEvent | undefined)?.key === 'Enter' && e.data) onOpen(e.data);
+              }
+            : undefined
+        }
       />
     </div>
   );

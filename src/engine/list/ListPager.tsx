@@ -5,7 +5,12 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Select, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { ChevronDoubleLeftRegular, ChevronDoubleRightRegular, ChevronLeftRegular, ChevronRightRegular } from '@fluentui/react-icons';
+import {
+  ChevronDoubleLeftRegular,
+  ChevronDoubleRightRegular,
+  ChevronLeftRegular,
+  ChevronRightRegular,
+} from '@fluentui/react-icons';
 import { PAGE_SIZES } from './list-state.ts';
 
 export interface ListPagerProps {
@@ -43,21 +48,37 @@ export default function ListPager({ page, itemsPerPage, total, capped = false, o
   const from = total === 0 ? 0 : (page - 1) * itemsPerPage + 1;
   const to = Math.min(total, page * itemsPerPage);
   const button = (action: string, label: string, icon: ReactElement, target: number, disabled: boolean) => (
-    <Button appearance="subtle" icon={icon} aria-label={label} title={label} data-action={action} disabled={disabled} onClick={() => onPage(target)} />
+    <Button
+      appearance="subtle"
+      icon={icon}
+      aria-label={label}
+      title={label}
+      data-action={action}
+      disabled={disabled}
+      onClick={() => onPage(target)}
+    />
   );
   return (
     <nav className={styles.pager} aria-label={t('engine.list.pagination')}>
       <label className={styles.size}>
         <Text size={200}>{t('engine.list.pageSize')}</Text>
         <Select data-action="page-size" value={String(itemsPerPage)} onChange={(_, d) => onPageSize(Number(d.value))}>
-          {PAGE_SIZES.map((n) => <option key={n} value={n}>{n}</option>)}
+          {PAGE_SIZES.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
         </Select>
       </label>
-      <Text size={200} data-role="range">{t('engine.list.range', { from, to, total: capped ? `${total}+` : total })}</Text>
+      <Text size={200} data-role="range">
+        {t('engine.list.range', { from, to, total: capped ? `${total}+` : total })}
+      </Text>
       <div className={styles.buttons}>
         {button('first-page', t('engine.list.firstPage'), <ChevronDoubleLeftRegular />, 1, page <= 1)}
         {button('prev-page', t('engine.list.prevPage'), <ChevronLeftRegular />, page - 1, page <= 1)}
-        <Text size={200} data-role="page">{t('engine.list.pageOf', { page, pages })}</Text>
+        <Text size={200} data-role="page">
+          {t('engine.list.pageOf', { page, pages })}
+        </Text>
         {button('next-page', t('engine.list.nextPage'), <ChevronRightRegular />, page + 1, page >= pages)}
         {button('last-page', t('engine.list.lastPage'), <ChevronDoubleRightRegular />, pages, page >= pages)}
       </div>

@@ -21,11 +21,29 @@ describe('ListScreen', () => {
     await waitFor(() => expect(rows()).toHaveLength(20));
     const root = document.querySelector('[data-screen="gadget-list"]')!;
     expect(root.getAttribute('data-entity')).toBe('gadget');
-    expect(getList).toHaveBeenCalledWith('gadget', { filters: {}, page: 0, itemsPerPage: 20, sortBy: ['createdAt'], sortDesc: [true] });
+    expect(getList).toHaveBeenCalledWith('gadget', {
+      filters: {},
+      page: 0,
+      itemsPerPage: 20,
+      sortBy: ['createdAt'],
+      sortDesc: [true],
+    });
     expect(screen.getByRole('heading', { name: 'All gadgets' })).toBeTruthy();
-    expect([...document.querySelectorAll('[role="columnheader"] [data-ref="eText"]')].map((h) => h.textContent)).toEqual(['No.', 'Name', 'Price', 'Made on', 'Region', 'Active', 'Kind', 'Status', 'Created']);
+    expect(
+      [...document.querySelectorAll('[role="columnheader"] [data-ref="eText"]')].map((h) => h.textContent),
+    ).toEqual(['No.', 'Name', 'Price', 'Made on', 'Region', 'Active', 'Kind', 'Status', 'Created']);
     const first = within(rows()[0] as HTMLElement);
-    for (const text of ['Gadget 1', '1 234 568', '05.03.2024', 'Tashkent', 'Yes', 'Kind A', 'Draft', '06.03.2024 00:30']) expect(first.getByText(text)).toBeTruthy();
+    for (const text of [
+      'Gadget 1',
+      '1 234 568',
+      '05.03.2024',
+      'Tashkent',
+      'Yes',
+      'Kind A',
+      'Draft',
+      '06.03.2024 00:30',
+    ])
+      expect(first.getByText(text)).toBeTruthy();
     expect(screen.getByText('1–20 of 45')).toBeTruthy();
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
   });
@@ -61,7 +79,8 @@ describe('ListScreen', () => {
   it('sorts on the server: header click, shift-click for more keys, names sent dotted', async () => {
     renderList();
     await waitFor(() => expect(rows()).toHaveLength(20));
-    const header = (colId: string) => document.querySelector<HTMLElement>(`[role="columnheader"][col-id="${colId}"] [data-ref="eLabel"]`)!;
+    const header = (colId: string) =>
+      document.querySelector<HTMLElement>(`[role="columnheader"][col-id="${colId}"] [data-ref="eLabel"]`)!;
     fireEvent.click(header('/name'));
     await waitFor(() => expect(lastParams()).toMatchObject({ sortBy: ['name'], sortDesc: [false], page: 0 }));
     expect(location).toBe('/gadgets?sort=name');
@@ -76,14 +95,20 @@ describe('ListScreen', () => {
     renderList('/gadgets?sort=-price,name&regionId=1&createdDateFrom=2024-01-01&active=true&unknown=x');
     await waitFor(() => expect(getList).toHaveBeenCalled());
     expect(lastParams()).toEqual({
-      filters: { regionId: '1', createdDateFrom: '2024-01-01', active: 'true' }, page: 0, itemsPerPage: 20, sortBy: ['price', 'name'], sortDesc: [true, false],
+      filters: { regionId: '1', createdDateFrom: '2024-01-01', active: 'true' },
+      page: 0,
+      itemsPerPage: 20,
+      sortBy: ['price', 'name'],
+      sortDesc: [true, false],
     });
   });
 
   it('turns the default sort column ascending on the first click (no unsorted step)', async () => {
     renderList();
     await waitFor(() => expect(rows()).toHaveLength(20));
-    fireEvent.click(document.querySelector<HTMLElement>('[role="columnheader"][col-id="/createdAt"] [data-ref="eLabel"]')!);
+    fireEvent.click(
+      document.querySelector<HTMLElement>('[role="columnheader"][col-id="/createdAt"] [data-ref="eLabel"]')!,
+    );
     await waitFor(() => expect(lastParams()).toMatchObject({ sortBy: ['createdAt'], sortDesc: [false] }));
   });
 
@@ -116,7 +141,11 @@ describe('ListScreen', () => {
   it('offers create and an export link of the current filter and sort', async () => {
     renderList('/gadgets?keyword=lamp&sort=name');
     await waitFor(() => expect(rows()).toHaveLength(20));
-    expect(exportUrl).toHaveBeenLastCalledWith('gadget', { filters: { keyword: 'lamp', lang: 'en' }, sortBy: ['name'], sortDesc: [false] });
+    expect(exportUrl).toHaveBeenLastCalledWith('gadget', {
+      filters: { keyword: 'lamp', lang: 'en' },
+      sortBy: ['name'],
+      sortDesc: [false],
+    });
     expect(action('export').getAttribute('href')).toBe('/api/gadget/export?keyword=lamp&lang=en&sortBy=name');
     expect(action('refresh')).toBeTruthy();
     fireEvent.click(action('create'));
@@ -126,11 +155,16 @@ describe('ListScreen', () => {
 
 describe('sortFromColumnState', () => {
   it('orders sorted columns by sort index and drops unsorted ones', () => {
-    expect(sortFromColumnState([
-      { colId: '/a', sort: 'desc', sortIndex: 1 },
-      { colId: '/b', sort: null },
-      { colId: '/c', sort: 'asc', sortIndex: 0 },
-    ])).toEqual([{ field: '/c', desc: false }, { field: '/a', desc: true }]);
+    expect(
+      sortFromColumnState([
+        { colId: '/a', sort: 'desc', sortIndex: 1 },
+        { colId: '/b', sort: null },
+        { colId: '/c', sort: 'asc', sortIndex: 0 },
+      ]),
+    ).toEqual([
+      { field: '/c', desc: false },
+      { field: '/a', desc: true },
+    ]);
   });
 });
 
@@ -138,8 +172,23 @@ describe('withoutHiddenColumns', () => {
   it('drops the columns, filters and default sort of fields the user may not read', () => {
     const def = testEntity as never as Parameters<typeof withoutHiddenColumns>[0];
     const narrowed = withoutHiddenColumns(def, ['/price', '/createdAt']);
-    expect(narrowed.grid.columns.map((c) => c.field)).toEqual(['/id', '/name', '/madeOn', '/regionId', '/active', '/kind', '/status']);
-    expect(narrowed.grid.filters.map((f) => f.name)).toEqual(['keyword', 'statusId', 'regionId', 'districtId', 'active', 'kinds']);
+    expect(narrowed.grid.columns.map((c) => c.field)).toEqual([
+      '/id',
+      '/name',
+      '/madeOn',
+      '/regionId',
+      '/active',
+      '/kind',
+      '/status',
+    ]);
+    expect(narrowed.grid.filters.map((f) => f.name)).toEqual([
+      'keyword',
+      'statusId',
+      'regionId',
+      'districtId',
+      'active',
+      'kinds',
+    ]);
     expect(narrowed.grid.defaultSort).toEqual([]);
     expect(withoutHiddenColumns(def, [])).toBe(def);
   });

@@ -9,15 +9,39 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
-  Button, DrawerBody, DrawerHeader, DrawerHeaderTitle, MessageBar, MessageBarActions, MessageBarBody,
-  OverlayDrawer, Spinner, Text, Title2, makeStyles, tokens,
+  Button,
+  DrawerBody,
+  DrawerHeader,
+  DrawerHeaderTitle,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  OverlayDrawer,
+  Spinner,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
-import { AddRegular, ArrowClockwiseRegular, ArrowDownloadRegular, DismissRegular, FilterRegular, MergeRegular } from '@fluentui/react-icons';
+import {
+  AddRegular,
+  ArrowClockwiseRegular,
+  ArrowDownloadRegular,
+  DismissRegular,
+  FilterRegular,
+  MergeRegular,
+} from '@fluentui/react-icons';
 import type { MachineDefinition, ScreenDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
-import { useDataProvider, useEntity, useGetList, useGetReferences, useMachineOrNull } from '../../client/react/hooks.ts';
+import {
+  useDataProvider,
+  useEntity,
+  useGetList,
+  useGetReferences,
+  useMachineOrNull,
+} from '../../client/react/hooks.ts';
 import { useApi } from '../../client/react/context.tsx';
 import { useAbility } from '../../client/react/ability.tsx';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
@@ -26,8 +50,15 @@ import type { ReferenceItem, StoredRecord } from '../../client/data-provider.ts'
 import { pickLocale } from '../../shared/locales.ts';
 import { resolveColumnFormat, type FormatContext, type Translate } from '../../shared/format.ts';
 import {
-  applyFilterPatch, effectiveSort, readListState, storePageSize, storedPageSize, toListParams, writeListState,
-  type ListState, type SortItem,
+  applyFilterPatch,
+  effectiveSort,
+  readListState,
+  storePageSize,
+  storedPageSize,
+  toListParams,
+  writeListState,
+  type ListState,
+  type SortItem,
 } from './list-state.ts';
 import ListGrid, { type StatusColor } from './ListGrid.tsx';
 import { statusesOf, withoutHiddenColumns } from './list-definition.ts';
@@ -39,10 +70,28 @@ import { useMediaQuery } from '../common/useMediaQuery.ts';
 export const NARROW_QUERY = '(max-width: 640px)';
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: '0', padding: tokens.spacingHorizontalM },
-  header: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalS },
+  root: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalM,
+    minWidth: '0',
+    padding: tokens.spacingHorizontalM,
+  },
+  header: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    gap: tokens.spacingHorizontalS,
+  },
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
-  state: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, padding: tokens.spacingVerticalXXL },
+  state: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: tokens.spacingVerticalS,
+    padding: tokens.spacingVerticalXXL,
+  },
 });
 
 /** The list screen of `screen.entity`. */
@@ -56,17 +105,32 @@ export default function ListScreen({ screen }: { screen: ScreenDefinition }) {
   if (failed || !definition.data || machine.isPending) {
     return (
       <section data-screen={screen.id} data-entity={entity}>
-        <ScreenState screenId={screen.id} error={failed} onRetry={() => void (definition.error ? definition.refetch() : machine.refetch())} />
+        <ScreenState
+          screenId={screen.id}
+          error={failed}
+          onRetry={() => void (definition.error ? definition.refetch() : machine.refetch())}
+        />
       </section>
     );
   }
   return <ListView screen={screen} def={definition.data} machine={machine.data ?? null} />;
 }
 
-function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition; def: EntityDefinition; machine: MachineDefinition | null }) {
+function ListView({
+  screen,
+  def: fullDef,
+  machine,
+}: {
+  screen: ScreenDefinition;
+  def: EntityDefinition;
+  machine: MachineDefinition | null;
+}) {
   const styles = useStyles();
   const ability = useAbility();
-  const def = useMemo(() => withoutHiddenColumns(fullDef, hiddenFieldsOf(ability, fullDef.manifest.subject)), [fullDef, ability]);
+  const def = useMemo(
+    () => withoutHiddenColumns(fullDef, hiddenFieldsOf(ability, fullDef.manifest.subject)),
+    [fullDef, ability],
+  );
   const { t, i18n } = useTranslation();
   const locale = pickLocale(i18n.language);
   const navigate = useNavigate();
@@ -80,43 +144,67 @@ function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition;
   const params = useMemo(() => toListParams(state, itemsPerPage, def.grid), [state, itemsPerPage, def]);
   const list = useGetList(def.id, params);
 
-  const update = useCallback((change: (s: ListState) => ListState) => {
-    setSearchParams((prev) => writeListState(change(readListState(prev, def.grid)), def.grid, prev));
-  }, [setSearchParams, def]);
+  const update = useCallback(
+    (change: (s: ListState) => ListState) => {
+      setSearchParams((prev) => writeListState(change(readListState(prev, def.grid)), def.grid, prev));
+    },
+    [setSearchParams, def],
+  );
 
   // A page past the end (rows were deleted, a link is old) falls back to the last page.
   const total = list.data?.total;
   useEffect(() => {
     if (total !== undefined && state.page > pageCount(total, itemsPerPage)) {
-      setSearchParams((prev) => writeListState({ ...readListState(prev, def.grid), page: pageCount(total, itemsPerPage) }, def.grid, prev), { replace: true });
+      setSearchParams(
+        (prev) =>
+          writeListState({ ...readListState(prev, def.grid), page: pageCount(total, itemsPerPage) }, def.grid, prev),
+        { replace: true },
+      );
     }
   }, [total, state.page, itemsPerPage, def, setSearchParams]);
 
   const translate = useMemo<Translate>(() => (key) => (i18n.exists(key) ? t(key) : undefined), [t, i18n]);
-  const referenceKinds = useMemo(() => [...new Set(def.grid.columns.map((c) => resolveColumnFormat(c, def.schema).reference).filter((k): k is string => Boolean(k)))], [def]);
+  const referenceKinds = useMemo(
+    () => [
+      ...new Set(
+        def.grid.columns
+          .map((c) => resolveColumnFormat(c, def.schema).reference)
+          .filter((k): k is string => Boolean(k)),
+      ),
+    ],
+    [def],
+  );
   // Same keys as useGetReference, so cells and filter selects share one cache entry.
   const references = useGetReferences(referenceKinds);
   const referenceStamp = references.map((r) => r.dataUpdatedAt).join(',');
   const format = useMemo<FormatContext>(() => {
-    const byKind = new Map<string, Map<number, ReferenceItem>>(referenceKinds.map((kind, i) => [kind, new Map((references[i]?.data ?? []).map((item) => [item.id, item]))]));
+    const byKind = new Map<string, Map<number, ReferenceItem>>(
+      referenceKinds.map((kind, i) => [kind, new Map((references[i]?.data ?? []).map((item) => [item.id, item]))]),
+    );
     return { locale, translate, reference: (kind, id) => byKind.get(kind)?.get(id) };
     // `references` is a new array every render; referenceStamp changes exactly when a list's data does.
   }, [locale, translate, referenceKinds, referenceStamp]);
 
   const statuses = useMemo(() => statusesOf(def, machine), [def, machine]);
-  const statusColor = useCallback((status: string): StatusColor => {
-    const state = machine?.states[status];
-    if (!state) return 'informative';
-    if (state.type === 'final') return 'success';
-    return status === machine.initial ? 'informative' : 'warning';
-  }, [machine]);
+  const statusColor = useCallback(
+    (status: string): StatusColor => {
+      const state = machine?.states[status];
+      if (!state) return 'informative';
+      if (state.type === 'final') return 'success';
+      return status === machine.initial ? 'informative' : 'warning';
+    },
+    [machine],
+  );
 
   const hasDetail = entityScreenPath(def.id, ['detail'], 0, ability, screen.route) !== undefined;
   const createPath = entityScreenPath(def.id, ['form', 'wizard'], undefined, ability, screen.route);
-  const openRow = useCallback((row: StoredRecord) => {
-    const path = entityScreenPath(def.id, ['detail'], row.id, ability, screen.route);
-    if (path) navigate(path);
-  }, [def, navigate, ability, screen.route]);
+  const openRow = useCallback(
+    (row: StoredRecord) => {
+      const path = entityScreenPath(def.id, ['detail'], row.id, ability, screen.route);
+      if (path) navigate(path);
+    },
+    [def, navigate, ability, screen.route],
+  );
   const title = useCallback((key: string) => t(key), [t]);
   // A manifest's `merge`: selected rows become one new record (POST {base}/merge), then it opens.
   const { reportError, notifySuccess } = useApi();
@@ -140,10 +228,15 @@ function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition;
     }
   };
   const sort = useMemo(() => effectiveSort(state.sort, def.grid), [state.sort, def]);
-  const exportHref = dataProvider.exportUrl(def.id, { filters: { ...params.filters, lang: locale }, sortBy: params.sortBy, sortDesc: params.sortDesc });
+  const exportHref = dataProvider.exportUrl(def.id, {
+    filters: { ...params.filters, lang: locale },
+    sortBy: params.sortBy,
+    sortDesc: params.sortDesc,
+  });
   const hasFilters = Object.keys(state.filters).length > 0;
 
-  const setFilters = (patch: Record<string, string>) => update((s) => ({ ...s, filters: applyFilterPatch(s.filters, patch, def.grid), page: 1 }));
+  const setFilters = (patch: Record<string, string>) =>
+    update((s) => ({ ...s, filters: applyFilterPatch(s.filters, patch, def.grid), page: 1 }));
   const clearFilters = () => update((s) => ({ ...s, filters: {}, page: 1 }));
   const setSort = (next: SortItem[]) => update((s) => ({ ...s, sort: next, page: 1 }));
   const setPage = (page: number) => update((s) => ({ ...s, page }));
@@ -153,9 +246,13 @@ function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition;
     update((s) => ({ ...s, page: 1 }));
   };
 
-  const filters = <ListFilters def={def} statuses={statuses} values={state.filters} onChange={setFilters} stacked={narrow} />;
+  const filters = (
+    <ListFilters def={def} statuses={statuses} values={state.filters} onChange={setFilters} stacked={narrow} />
+  );
   const failure = list.error
-    ? (list.error instanceof HttpError ? describeFailure(list.error.status, list.error.body, t) : t('engine.list.loadFailed'))
+    ? list.error instanceof HttpError
+      ? describeFailure(list.error.status, list.error.body, t)
+      : t('engine.list.loadFailed')
     : undefined;
 
   return (
@@ -163,40 +260,90 @@ function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition;
       <header className={styles.header}>
         <Title2 as="h1">{t(screen.titleKey)}</Title2>
         <div className={styles.toolbar}>
-          {narrow && <Button icon={<FilterRegular />} data-action="filters" onClick={() => setPanelOpen(true)}>{t('engine.list.filters')}</Button>}
-          {hasFilters && <Button appearance="subtle" data-action="clear-filters" onClick={clearFilters}>{t('engine.list.clearFilters')}</Button>}
-          <Button icon={<ArrowClockwiseRegular />} data-action="refresh" aria-label={t('engine.list.refresh')} title={t('engine.list.refresh')} onClick={() => void list.refetch()} />
-          <Button as="a" href={exportHref} download icon={<ArrowDownloadRegular />} data-action="export">{t('engine.list.export')}</Button>
-          {canMerge && <Button icon={<MergeRegular />} data-action="merge" onClick={() => void merge()}>{t('engine.list.merge')}{selected.length ? ` (${selected.length})` : ''}</Button>}
-          {createPath && <Button appearance="primary" icon={<AddRegular />} data-action="create" onClick={() => navigate(createPath)}>{t('engine.list.create')}</Button>}
+          {narrow && (
+            <Button icon={<FilterRegular />} data-action="filters" onClick={() => setPanelOpen(true)}>
+              {t('engine.list.filters')}
+            </Button>
+          )}
+          {hasFilters && (
+            <Button appearance="subtle" data-action="clear-filters" onClick={clearFilters}>
+              {t('engine.list.clearFilters')}
+            </Button>
+          )}
+          <Button
+            icon={<ArrowClockwiseRegular />}
+            data-action="refresh"
+            aria-label={t('engine.list.refresh')}
+            title={t('engine.list.refresh')}
+            onClick={() => void list.refetch()}
+          />
+          <Button as="a" href={exportHref} download icon={<ArrowDownloadRegular />} data-action="export">
+            {t('engine.list.export')}
+          </Button>
+          {canMerge && (
+            <Button icon={<MergeRegular />} data-action="merge" onClick={() => void merge()}>
+              {t('engine.list.merge')}
+              {selected.length ? ` (${selected.length})` : ''}
+            </Button>
+          )}
+          {createPath && (
+            <Button
+              appearance="primary"
+              icon={<AddRegular />}
+              data-action="create"
+              onClick={() => navigate(createPath)}
+            >
+              {t('engine.list.create')}
+            </Button>
+          )}
         </div>
       </header>
 
       {narrow ? (
         <OverlayDrawer position="end" open={panelOpen} onOpenChange={(_, d) => setPanelOpen(d.open)}>
           <DrawerHeader>
-            <DrawerHeaderTitle action={<Button appearance="subtle" icon={<DismissRegular />} aria-label={t('engine.list.close')} data-action="close-filters" onClick={() => setPanelOpen(false)} />}>
+            <DrawerHeaderTitle
+              action={
+                <Button
+                  appearance="subtle"
+                  icon={<DismissRegular />}
+                  aria-label={t('engine.list.close')}
+                  data-action="close-filters"
+                  onClick={() => setPanelOpen(false)}
+                />
+              }
+            >
               {t('engine.list.filters')}
             </DrawerHeaderTitle>
           </DrawerHeader>
           <DrawerBody>{filters}</DrawerBody>
         </OverlayDrawer>
-      ) : filters}
+      ) : (
+        filters
+      )}
 
       {mergeHint && selected.length < 2 && (
-        <MessageBar intent="warning" data-state="merge-hint"><MessageBarBody>{t('errors.mergeAtLeastTwo')}</MessageBarBody></MessageBar>
+        <MessageBar intent="warning" data-state="merge-hint">
+          <MessageBarBody>{t('errors.mergeAtLeastTwo')}</MessageBarBody>
+        </MessageBar>
       )}
 
       {failure && (
         <MessageBar intent="error" data-state="error">
           <MessageBarBody>{failure}</MessageBarBody>
           <MessageBarActions>
-            <Button data-action="retry" onClick={() => void list.refetch()}>{t('engine.list.retry')}</Button>
+            <Button data-action="retry" onClick={() => void list.refetch()}>
+              {t('engine.list.retry')}
+            </Button>
           </MessageBarActions>
         </MessageBar>
       )}
 
-      {list.isPending && !failure && <div className={styles.state} data-state="loading"><Spinner label={t('engine.list.loading')} /></div>}
+      {list.isPending && !failure && (
+        <div className={styles.state} data-state="loading">
+          <Spinner label={t('engine.list.loading')} />
+        </div>
+      )}
 
       {list.data && list.data.total === 0 && (
         <div className={styles.state} data-state="empty">
@@ -217,7 +364,14 @@ function ListView({ screen, def: fullDef, machine }: { screen: ScreenDefinition;
             title={title}
             {...(canMerge ? { onSelect: setSelected } : {})}
           />
-          <ListPager page={state.page} itemsPerPage={itemsPerPage} total={list.data.total} capped={list.data.totalCapped === true} onPage={setPage} onPageSize={setPageSize} />
+          <ListPager
+            page={state.page}
+            itemsPerPage={itemsPerPage}
+            total={list.data.total}
+            capped={list.data.totalCapped === true}
+            onPage={setPage}
+            onPageSize={setPageSize}
+          />
         </>
       )}
     </section>

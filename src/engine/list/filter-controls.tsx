@@ -60,7 +60,19 @@ interface Choice {
 }
 
 /** A text input whose value is applied after typing pauses. */
-function DebouncedInput({ value, onCommit, type = 'text', label, className }: { value: string; onCommit(v: string): void; type?: 'text' | 'number' | 'search'; label: string; className?: string }) {
+function DebouncedInput({
+  value,
+  onCommit,
+  type = 'text',
+  label,
+  className,
+}: {
+  value: string;
+  onCommit(v: string): void;
+  type?: 'text' | 'number' | 'search';
+  label: string;
+  className?: string;
+}) {
   const [text, setText] = useState(value);
   const commit = useRef(onCommit);
   commit.current = onCommit;
@@ -71,24 +83,63 @@ function DebouncedInput({ value, onCommit, type = 'text', label, className }: { 
     const timer = setTimeout(() => commit.current(text.trim()), FILTER_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text, value]);
-  return <Input className={className} type={type} value={text} aria-label={label} onChange={(_, d) => setText(d.value)} />;
+  return (
+    <Input className={className} type={type} value={text} aria-label={label} onChange={(_, d) => setText(d.value)} />
+  );
 }
 
-function SingleSelect({ choices, value, onChange, label, disabled }: { choices: Choice[]; value: string; onChange(v: string): void; label: string; disabled?: boolean }) {
+function SingleSelect({
+  choices,
+  value,
+  onChange,
+  label,
+  disabled,
+}: {
+  choices: Choice[];
+  value: string;
+  onChange(v: string): void;
+  label: string;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const styles = useFilterStyles();
   return (
-    <Select className={styles.select} value={value} aria-label={label} disabled={disabled} onChange={(_, d) => onChange(d.value)}>
+    <Select
+      className={styles.select}
+      value={value}
+      aria-label={label}
+      disabled={disabled}
+      onChange={(_, d) => onChange(d.value)}
+    >
       <option value="">{t('engine.list.all')}</option>
-      {choices.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
+      {choices.map((c) => (
+        <option key={c.value} value={c.value}>
+          {c.label}
+        </option>
+      ))}
     </Select>
   );
 }
 
-function MultiSelect({ choices, value, onChange, label, disabled }: { choices: Choice[]; value: string; onChange(v: string): void; label: string; disabled?: boolean }) {
+function MultiSelect({
+  choices,
+  value,
+  onChange,
+  label,
+  disabled,
+}: {
+  choices: Choice[];
+  value: string;
+  onChange(v: string): void;
+  label: string;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const selected = value ? value.split(',') : [];
-  const shown = choices.filter((c) => selected.includes(c.value)).map((c) => c.label).join(', ');
+  const shown = choices
+    .filter((c) => selected.includes(c.value))
+    .map((c) => c.label)
+    .join(', ');
   return (
     <Dropdown
       multiselect
@@ -101,13 +152,29 @@ function MultiSelect({ choices, value, onChange, label, disabled }: { choices: C
       selectedOptions={selected}
       onOptionSelect={(_, d) => onChange(d.selectedOptions.join(','))}
     >
-      {choices.map((c) => <Option key={c.value} value={c.value}>{c.label}</Option>)}
+      {choices.map((c) => (
+        <Option key={c.value} value={c.value}>
+          {c.label}
+        </Option>
+      ))}
     </Dropdown>
   );
 }
 
 /** A select over a reference list, narrowed by the parent filter's value when it has one. */
-function ReferenceFilter({ filter, values, onChange, label, multi }: { filter: GridFilter; values: FilterValues; onChange(patch: FilterValues): void; label: string; multi: boolean }) {
+function ReferenceFilter({
+  filter,
+  values,
+  onChange,
+  label,
+  multi,
+}: {
+  filter: GridFilter;
+  values: FilterValues;
+  onChange(patch: FilterValues): void;
+  label: string;
+  multi: boolean;
+}) {
   const { i18n } = useTranslation();
   const locale = pickLocale(i18n.language);
   const parentValue = filter.parentFilter ? values[filter.parentFilter] : undefined;
@@ -117,44 +184,82 @@ function ReferenceFilter({ filter, values, onChange, label, multi }: { filter: G
   const value = values[filter.name] ?? '';
   const disabled = parent === null;
   const set = (v: string) => onChange({ [filter.name]: v });
-  return multi
-    ? <MultiSelect choices={choices} value={value} onChange={set} label={label} disabled={disabled} />
-    : <SingleSelect choices={choices} value={value} onChange={set} label={label} disabled={disabled} />;
+  return multi ? (
+    <MultiSelect choices={choices} value={value} onChange={set} label={label} disabled={disabled} />
+  ) : (
+    <SingleSelect choices={choices} value={value} onChange={set} label={label} disabled={disabled} />
+  );
 }
 
 /**
  * eq (one choice) and in (several): a reference list, the statuses, the field's enum, or
  * else a typed input.
  */
-const choiceControl = (multi: boolean): FilterControlEntry['Control'] => function ChoiceControl({ filter, def, statuses, values, onChange, label, translate }) {
-  const styles = useFilterStyles();
-  const value = values[filter.name] ?? '';
-  const set = (v: string) => onChange({ [filter.name]: v });
-  if (filter.reference) return <ReferenceFilter filter={filter} values={values} onChange={onChange} label={label} multi={multi} />;
-  const field: JSONSchema7 | undefined = filter.field ? resolveFieldSchema(def.schema, filter.field) : undefined;
-  const options = filter.field === '/status'
-    ? statuses.map((s) => ({ value: s, label: statusLabel(s, translate) }))
-    : enumOptions(field)?.map((o) => ({ value: String(o.value), label: (o.titleKey && translate(o.titleKey)) || String(o.value) }));
-  if (options) {
-    return multi
-      ? <MultiSelect choices={options} value={value} onChange={set} label={label} />
-      : <SingleSelect choices={options} value={value} onChange={set} label={label} />;
-  }
-  const numeric = field && ['integer', 'number'].includes(scalarType(field) ?? '');
-  return <DebouncedInput className={styles.control} type={numeric ? 'number' : 'text'} value={value} onCommit={set} label={label} />;
-};
+const choiceControl = (multi: boolean): FilterControlEntry['Control'] =>
+  function ChoiceControl({ filter, def, statuses, values, onChange, label, translate }) {
+    const styles = useFilterStyles();
+    const value = values[filter.name] ?? '';
+    const set = (v: string) => onChange({ [filter.name]: v });
+    if (filter.reference)
+      return <ReferenceFilter filter={filter} values={values} onChange={onChange} label={label} multi={multi} />;
+    const field: JSONSchema7 | undefined = filter.field ? resolveFieldSchema(def.schema, filter.field) : undefined;
+    const options =
+      filter.field === '/status'
+        ? statuses.map((s) => ({ value: s, label: statusLabel(s, translate) }))
+        : enumOptions(field)?.map((o) => ({
+            value: String(o.value),
+            label: (o.titleKey && translate(o.titleKey)) || String(o.value),
+          }));
+    if (options) {
+      return multi ? (
+        <MultiSelect choices={options} value={value} onChange={set} label={label} />
+      ) : (
+        <SingleSelect choices={options} value={value} onChange={set} label={label} />
+      );
+    }
+    const numeric = field && ['integer', 'number'].includes(scalarType(field) ?? '');
+    return (
+      <DebouncedInput
+        className={styles.control}
+        type={numeric ? 'number' : 'text'}
+        value={value}
+        onCommit={set}
+        label={label}
+      />
+    );
+  };
 
 /** dateRange (two date inputs, applied at once) and range (two numbers, debounced): `<name>From`–`<name>To`. */
-const boundsControl = (input: 'date' | 'number'): FilterControlEntry['Control'] => function BoundsControl({ filter, values, onChange, label }) {
-  const styles = useFilterStyles();
-  const { t } = useTranslation();
-  const from = `${filter.name}From`;
-  const to = `${filter.name}To`;
-  const bound = (name: string, side: string) => input === 'date'
-    ? <Input className={styles.half} type="date" aria-label={`${label}: ${side}`} value={values[name] ?? ''} onChange={(_, d) => onChange({ [name]: d.value })} />
-    : <DebouncedInput className={styles.half} type="number" label={`${label}: ${side}`} value={values[name] ?? ''} onCommit={(v) => onChange({ [name]: v })} />;
-  return <div className={styles.pair}>{bound(from, t('engine.list.from'))}–{bound(to, t('engine.list.to'))}</div>;
-};
+const boundsControl = (input: 'date' | 'number'): FilterControlEntry['Control'] =>
+  function BoundsControl({ filter, values, onChange, label }) {
+    const styles = useFilterStyles();
+    const { t } = useTranslation();
+    const from = `${filter.name}From`;
+    const to = `${filter.name}To`;
+    const bound = (name: string, side: string) =>
+      input === 'date' ? (
+        <Input
+          className={styles.half}
+          type="date"
+          aria-label={`${label}: ${side}`}
+          value={values[name] ?? ''}
+          onChange={(_, d) => onChange({ [name]: d.value })}
+        />
+      ) : (
+        <DebouncedInput
+          className={styles.half}
+          type="number"
+          label={`${label}: ${side}`}
+          value={values[name] ?? ''}
+          onCommit={(v) => onChange({ [name]: v })}
+        />
+      );
+    return (
+      <div className={styles.pair}>
+        {bound(from, t('engine.list.from'))}–{bound(to, t('engine.list.to'))}
+      </div>
+    );
+  };
 
 /**
  * Every kind's control, one entry each.
@@ -164,7 +269,15 @@ export const FILTER_CONTROLS: { readonly [K in FilterKind]: FilterControlEntry }
   keyword: {
     Control: function KeywordControl({ filter, values, onChange, label }) {
       const styles = useFilterStyles();
-      return <DebouncedInput className={styles.control} type="search" value={values[filter.name] ?? ''} onCommit={(v) => onChange({ [filter.name]: v })} label={label} />;
+      return (
+        <DebouncedInput
+          className={styles.control}
+          type="search"
+          value={values[filter.name] ?? ''}
+          onCommit={(v) => onChange({ [filter.name]: v })}
+          label={label}
+        />
+      );
     },
   },
   eq: { Control: choiceControl(false) },
@@ -173,7 +286,14 @@ export const FILTER_CONTROLS: { readonly [K in FilterKind]: FilterControlEntry }
   range: { Control: boundsControl('number') },
   bool: {
     Control: function BoolControl({ filter, values, onChange, label }) {
-      return <Checkbox checked={(values[filter.name] ?? '') === 'true'} aria-label={label} label={label} onChange={(_, d) => onChange({ [filter.name]: d.checked === true ? 'true' : '' })} />;
+      return (
+        <Checkbox
+          checked={(values[filter.name] ?? '') === 'true'}
+          aria-label={label}
+          label={label}
+          onChange={(_, d) => onChange({ [filter.name]: d.checked === true ? 'true' : '' })}
+        />
+      );
     },
     labelsItself: true,
   },

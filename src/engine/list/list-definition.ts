@@ -19,5 +19,13 @@ export function withoutHiddenColumns(def: EntityDefinition, hidden: readonly str
   if (!hidden.length) return def;
   const shown = (field: string | undefined) => !field || !touchesHiddenField(hidden, field);
   const grid = def.grid;
-  return { ...def, grid: { ...grid, columns: grid.columns.filter((c) => shown(c.field)), filters: grid.filters.filter((f) => shown(f.field)), defaultSort: grid.defaultSort.filter((d) => shown(d.field)) } };
+  return {
+    ...def,
+    grid: {
+      ...grid,
+      columns: grid.columns.filter((c) => shown(c.field)),
+      filters: grid.filters.filter((f) => shown(f.field)),
+      defaultSort: grid.defaultSort.filter((d) => shown(d.field)),
+    },
+  };
 }

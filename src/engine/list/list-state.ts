@@ -81,14 +81,22 @@ export function readListState(params: URLSearchParams, grid: GridDefinition): Li
     if (value !== null && value !== '') filters[name] = value;
   }
   const page = Number.parseInt(params.get(PAGE_PARAM) ?? '', 10);
-  return { filters, sort: parseSort(params.get(SORT_PARAM), grid), page: Number.isFinite(page) && page >= 1 ? page : 1 };
+  return {
+    filters,
+    sort: parseSort(params.get(SORT_PARAM), grid),
+    page: Number.isFinite(page) && page >= 1 ? page : 1,
+  };
 }
 
 /**
  * Writes the list state into a copy of `base`, keeping parameters that are not the list's.
  * Page 1 and the default sort are left out, so a plain list has a clean URL.
  */
-export function writeListState(state: ListState, grid: GridDefinition, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
+export function writeListState(
+  state: ListState,
+  grid: GridDefinition,
+  base: URLSearchParams = new URLSearchParams(),
+): URLSearchParams {
   const next = new URLSearchParams(base);
   for (const name of [...allFilterParams(grid), PAGE_PARAM, SORT_PARAM]) next.delete(name);
   for (const [name, value] of Object.entries(state.filters)) if (value !== '') next.set(name, value);
@@ -131,7 +139,11 @@ export function storePageSize(screenId: string, size: number): void {
  * Applies changed filter values: empty values are removed, and a filter whose parent
  * changed (district under region) is cleared, since its old value may not belong to the new parent.
  */
-export function applyFilterPatch(values: Readonly<Record<string, string>>, patch: Readonly<Record<string, string>>, grid: GridDefinition): Record<string, string> {
+export function applyFilterPatch(
+  values: Readonly<Record<string, string>>,
+  patch: Readonly<Record<string, string>>,
+  grid: GridDefinition,
+): Record<string, string> {
   const next: Record<string, string> = { ...values };
   const cleared = new Set<string>();
   const clearChildren = (parent: string) => {

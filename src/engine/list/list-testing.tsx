@@ -25,9 +25,29 @@ const texts = {
   ...en,
   status: { ...en.status, DRAFT: 'Draft' },
   test: {
-    title: 'Gadgets', screen: { list: 'All gadgets' },
-    col: { id: 'No.', name: 'Name', price: 'Price', madeOn: 'Made on', region: 'Region', active: 'Active', kind: 'Kind', status: 'Status', createdAt: 'Created' },
-    filter: { keyword: 'Search', status: 'Status', region: 'Region', district: 'District', created: 'Created', price: 'Price', active: 'Active only', kinds: 'Kinds' },
+    title: 'Gadgets',
+    screen: { list: 'All gadgets' },
+    col: {
+      id: 'No.',
+      name: 'Name',
+      price: 'Price',
+      madeOn: 'Made on',
+      region: 'Region',
+      active: 'Active',
+      kind: 'Kind',
+      status: 'Status',
+      createdAt: 'Created',
+    },
+    filter: {
+      keyword: 'Search',
+      status: 'Status',
+      region: 'Region',
+      district: 'District',
+      created: 'Created',
+      price: 'Price',
+      active: 'Active only',
+      kinds: 'Kinds',
+    },
     kind: { A: 'Kind A' },
   },
 };
@@ -35,7 +55,15 @@ const texts = {
 /** The reference lists the filters offer. */
 const regions = [
   { id: 1, code: '01', parent: null, nameLt: 'Toshkent', nameUz: 'Тошкент', nameRu: 'Ташкент', nameEn: 'Tashkent' },
-  { id: 2, code: '02', parent: null, nameLt: 'Samarqand', nameUz: 'Самарқанд', nameRu: 'Самарканд', nameEn: 'Samarkand' },
+  {
+    id: 2,
+    code: '02',
+    parent: null,
+    nameLt: 'Samarqand',
+    nameUz: 'Самарқанд',
+    nameRu: 'Самарканд',
+    nameEn: 'Samarkand',
+  },
 ];
 const districts = [
   { id: 11, code: '0101', parent: 1, nameLt: 'Chilonzor', nameUz: 'Чилонзор', nameRu: 'Чиланзар', nameEn: 'Chilanzar' },
@@ -44,8 +72,18 @@ const districts = [
 
 /** A stored gadget with id `id`, with `extra` applied. */
 export const record = (id: number, extra: Partial<StoredRecord> = {}): StoredRecord => ({
-  id, version: 1, status: 'DRAFT', createdAt: '2024-03-05T19:30:00.000Z', updatedAt: '2024-03-05T19:30:00.000Z',
-  name: `Gadget ${id}`, price: 1234567.6, madeOn: '2024-03-05', regionId: 1, active: true, kind: 'A', ...extra,
+  id,
+  version: 1,
+  status: 'DRAFT',
+  createdAt: '2024-03-05T19:30:00.000Z',
+  updatedAt: '2024-03-05T19:30:00.000Z',
+  name: `Gadget ${id}`,
+  price: 1234567.6,
+  madeOn: '2024-03-05',
+  regionId: 1,
+  active: true,
+  kind: 'A',
+  ...extra,
 });
 
 /** The DataProvider's getList and exportUrl of the current test (reset before each), and where the router is. */
@@ -64,27 +102,34 @@ export function renderList(url = '/gadgets') {
   const dataProvider = {
     getList,
     exportUrl,
-    getReference: vi.fn(async (kind: string, parent?: number) => (kind === 'region' ? regions : districts.filter((d) => parent === undefined || d.parent === parent))),
+    getReference: vi.fn(async (kind: string, parent?: number) =>
+      kind === 'region' ? regions : districts.filter((d) => parent === undefined || d.parent === parent),
+    ),
   } as unknown as DataProvider;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const i18n = i18next.createInstance();
-  void i18n.init({ lng: 'en', resources: { en: { translation: texts } }, interpolation: { escapeValue: false }, initImmediate: false } as never);
+  void i18n.init({
+    lng: 'en',
+    resources: { en: { translation: texts } },
+    interpolation: { escapeValue: false },
+    initImmediate: false,
+  } as never);
   return render(
     <FluentProvider theme={webLightTheme}>
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={client}>
-        <ApiProvider value={{ dataProvider, reportError: vi.fn(), notifySuccess: vi.fn() }}>
-          <MemoryRouter initialEntries={[url]}>
-            <Probe />
-            <Routes>
-              <Route path="/gadgets" element={<ListScreen screen={screens[0] as never} />} />
-              <Route path="/gadgets/new" element={<p>new gadget form</p>} />
-              <Route path="/gadgets/:id" element={<p>gadget detail</p>} />
-            </Routes>
-          </MemoryRouter>
-        </ApiProvider>
-      </QueryClientProvider>
-    </I18nextProvider>
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <ApiProvider value={{ dataProvider, reportError: vi.fn(), notifySuccess: vi.fn() }}>
+            <MemoryRouter initialEntries={[url]}>
+              <Probe />
+              <Routes>
+                <Route path="/gadgets" element={<ListScreen screen={screens[0] as never} />} />
+                <Route path="/gadgets/new" element={<p>new gadget form</p>} />
+                <Route path="/gadgets/:id" element={<p>gadget detail</p>} />
+              </Routes>
+            </MemoryRouter>
+          </ApiProvider>
+        </QueryClientProvider>
+      </I18nextProvider>
     </FluentProvider>,
   );
 }
@@ -99,10 +144,15 @@ beforeEach(() => {
   localStorage.clear();
   location = '';
   getList = vi.fn(async (_entity: string, p: ListParams) => ({
-    list: Array.from({ length: Math.max(0, Math.min(p.itemsPerPage, 45 - p.page * p.itemsPerPage)) }, (_, i) => record(p.page * p.itemsPerPage + i + 1)),
+    list: Array.from({ length: Math.max(0, Math.min(p.itemsPerPage, 45 - p.page * p.itemsPerPage)) }, (_, i) =>
+      record(p.page * p.itemsPerPage + i + 1),
+    ),
     total: 45,
   }));
-  exportUrl = vi.fn((entity: string, p: Omit<ListParams, 'page' | 'itemsPerPage'>) => `/api/${entity}/export?${new URLSearchParams({ ...p.filters as Record<string, string>, sortBy: p.sortBy.join(',') })}`);
+  exportUrl = vi.fn(
+    (entity: string, p: Omit<ListParams, 'page' | 'itemsPerPage'>) =>
+      `/api/${entity}/export?${new URLSearchParams({ ...(p.filters as Record<string, string>), sortBy: p.sortBy.join(',') })}`,
+  );
 });
 afterEach(() => {
   cleanup();

@@ -14,7 +14,13 @@ export const schema = {
     regionId: { type: 'integer', reference: { list: 'region' } },
     districtId: { type: 'integer', reference: { list: 'district', parentField: 'regionId' } },
     active: { type: 'boolean' },
-    kind: { type: 'string', oneOf: [{ const: 'A', title: 'test.kind.A' }, { const: 'B', title: 'test.kind.B' }] },
+    kind: {
+      type: 'string',
+      oneOf: [
+        { const: 'A', title: 'test.kind.A' },
+        { const: 'B', title: 'test.kind.B' },
+      ],
+    },
   },
 };
 export const grid = {
@@ -34,19 +40,62 @@ export const grid = {
     { name: 'keyword', kind: 'keyword', titleKey: 'test.filter.keyword' },
     { name: 'statusId', kind: 'eq', field: '/status', titleKey: 'test.filter.status' },
     { name: 'regionId', kind: 'eq', field: '/regionId', reference: 'region', titleKey: 'test.filter.region' },
-    { name: 'districtId', kind: 'eq', field: '/districtId', reference: 'district', parentFilter: 'regionId', titleKey: 'test.filter.district' },
+    {
+      name: 'districtId',
+      kind: 'eq',
+      field: '/districtId',
+      reference: 'district',
+      parentFilter: 'regionId',
+      titleKey: 'test.filter.district',
+    },
     { name: 'createdDate', kind: 'dateRange', field: '/createdAt', titleKey: 'test.filter.created' },
     { name: 'price', kind: 'range', field: '/price', titleKey: 'test.filter.price' },
     { name: 'active', kind: 'bool', field: '/active', titleKey: 'test.filter.active' },
     { name: 'kinds', kind: 'in', field: '/kind', titleKey: 'test.filter.kinds' },
   ],
 };
-export const manifest = { id: 'gadget', description: '', base: '/gadget', titleKey: 'test.title', subject: 'Gadget', schema: 'schema.json', grid: 'grid.json', workflow: 'gadget-flow' };
-export const machine = { id: 'gadget-flow', version: 1, description: '', initial: 'DRAFT', states: { DRAFT: { description: '' }, DONE: { description: '', type: 'final' } } };
+export const manifest = {
+  id: 'gadget',
+  description: '',
+  base: '/gadget',
+  titleKey: 'test.title',
+  subject: 'Gadget',
+  schema: 'schema.json',
+  grid: 'grid.json',
+  workflow: 'gadget-flow',
+};
+export const machine = {
+  id: 'gadget-flow',
+  version: 1,
+  description: '',
+  initial: 'DRAFT',
+  states: { DRAFT: { description: '' }, DONE: { description: '', type: 'final' } },
+};
 export const screens = [
-  { id: 'gadget-list', route: '/gadgets', kind: 'list', entity: 'gadget', titleKey: 'test.screen.list', permission: 'public' },
-  { id: 'gadget-detail', route: '/gadgets/:id', kind: 'detail', entity: 'gadget', titleKey: 'test.screen.detail', permission: 'public' },
-  { id: 'gadget-new', route: '/gadgets/new', kind: 'form', entity: 'gadget', titleKey: 'test.screen.new', permission: 'public' },
+  {
+    id: 'gadget-list',
+    route: '/gadgets',
+    kind: 'list',
+    entity: 'gadget',
+    titleKey: 'test.screen.list',
+    permission: 'public',
+  },
+  {
+    id: 'gadget-detail',
+    route: '/gadgets/:id',
+    kind: 'detail',
+    entity: 'gadget',
+    titleKey: 'test.screen.detail',
+    permission: 'public',
+  },
+  {
+    id: 'gadget-new',
+    route: '/gadgets/new',
+    kind: 'form',
+    entity: 'gadget',
+    titleKey: 'test.screen.new',
+    permission: 'public',
+  },
 ];
 
 /** The test entity as `loadEntity` answers it. */

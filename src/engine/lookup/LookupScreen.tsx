@@ -1,6 +1,27 @@
 import {
-  Body1, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, makeStyles, MessageBar, MessageBarBody,
-  Select, Tab, TabList, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Title2, tokens,
+  Body1,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  Select,
+  Tab,
+  TabList,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Title2,
+  tokens,
 } from '@fluentui/react-components';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +45,10 @@ type ResultField = { field: string; titleKey: string; format?: DisplayFormat };
  * form, endpoint, result fields…), e.g. by phone / by PINFL, or a product by tariff code,
  * barcode or MXIK.
  */
-export type LookupTab = Partial<Omit<LookupOptions, 'tabs' | 'initialTab' | 'tabsFrom'>> & { id: string; titleKey: string };
+export type LookupTab = Partial<Omit<LookupOptions, 'tabs' | 'initialTab' | 'tabsFrom'>> & {
+  id: string;
+  titleKey: string;
+};
 
 /** What a lookup screen's `options` say: the query form, the endpoint and the result fields. */
 export interface LookupOptions {
@@ -58,7 +82,6 @@ export interface LookupOptions {
   statsEndpoint?: string;
   stats?: Array<{ field: string; titleKey: string }>;
 }
-
 
 /** A result value in its display format; a dash when there is none. */
 const show = (value: unknown, format: ResultField['format'], ctx: FormatContext): string =>
@@ -107,7 +130,9 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const run = useLockedAction(async () => {
     if (form.current?.validateFields() === false) return;
     setServerErrors(undefined);
-    const params: Record<string, unknown> = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
+    const params: Record<string, unknown> = Object.fromEntries(
+      Object.entries(query).filter(([, v]) => v !== undefined && v !== ''),
+    );
     if (options.tabsFrom && tabId !== 'all') params[options.tabsFrom.param] = tabId;
     try {
       const reply = await dataProvider.lookup(options, params);
@@ -125,7 +150,10 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const tabList = all.tabs
     ? all.tabs.map((x) => ({ id: x.id, label: t(x.titleKey) }))
     : options.tabsFrom
-      ? [{ id: 'all', label: t(options.tabsFrom.allKey) }, ...(refTabs.data ?? []).map((r) => ({ id: String(r.id), label: localizedName(r, i18n.language as Locale) }))]
+      ? [
+          { id: 'all', label: t(options.tabsFrom.allKey) },
+          ...(refTabs.data ?? []).map((r) => ({ id: String(r.id), label: localizedName(r, i18n.language as Locale) })),
+        ]
       : undefined;
   const showRows = answer && answer.length > 0 && !options.foundKey;
   // On a phone a wide table becomes one block per row, and a long row of tabs a drop-down.
@@ -148,14 +176,33 @@ export default function LookupScreen({ screen }: ScreenProps) {
       )}
       {tabList && tabsAsSelect && (
         <Field label={t(options.tabsFrom?.labelKey ?? 'engine.lookup.section')} className={s.tabs}>
-          <Select value={tabId} onChange={(_e, d) => switchTab(d.value)} data-region="tabs" root={{ className: s.select }}>
-            {tabList.map((x) => <option key={x.id} value={x.id} data-tab={x.id}>{x.label}</option>)}
+          <Select
+            value={tabId}
+            onChange={(_e, d) => switchTab(d.value)}
+            data-region="tabs"
+            root={{ className: s.select }}
+          >
+            {tabList.map((x) => (
+              <option key={x.id} value={x.id} data-tab={x.id}>
+                {x.label}
+              </option>
+            ))}
           </Select>
         </Field>
       )}
       {tabList && !tabsAsSelect && (
-        <TabList selectedValue={tabId} onTabSelect={(_e, d) => switchTab(String(d.value))} className={s.tabs} data-region="tabs" aria-label={t(screen.titleKey)}>
-          {tabList.map((x) => <Tab key={x.id} value={x.id} data-tab={x.id}>{x.label}</Tab>)}
+        <TabList
+          selectedValue={tabId}
+          onTabSelect={(_e, d) => switchTab(String(d.value))}
+          className={s.tabs}
+          data-region="tabs"
+          aria-label={t(screen.titleKey)}
+        >
+          {tabList.map((x) => (
+            <Tab key={x.id} value={x.id} data-tab={x.id}>
+              {x.label}
+            </Tab>
+          ))}
         </TabList>
       )}
       <EntityForm
@@ -169,42 +216,68 @@ export default function LookupScreen({ screen }: ScreenProps) {
         onSubmit={() => void run.run()}
         serverErrors={serverErrors}
       />
-      <Button appearance="primary" data-action="search" disabled={run.locked} onClick={() => void run.run()} className={s.button}>
+      <Button
+        appearance="primary"
+        data-action="search"
+        disabled={run.locked}
+        onClick={() => void run.run()}
+        className={s.button}
+      >
         {t(options.submitKey ?? 'engine.lookup.search')}
       </Button>
-      {options.noteKey && <Body1 as="p" className={s.note}>{t(options.noteKey)}</Body1>}
+      {options.noteKey && (
+        <Body1 as="p" className={s.note}>
+          {t(options.noteKey)}
+        </Body1>
+      )}
       <div data-region="result" className={s.result} aria-live="polite">
         {answer !== undefined && !answer.length && !options.emptyModal && (
-          <MessageBar intent="info" layout="multiline"><MessageBarBody>{t(options.emptyKey ?? 'errors.notFound')}</MessageBarBody></MessageBar>
+          <MessageBar intent="info" layout="multiline">
+            <MessageBarBody>{t(options.emptyKey ?? 'errors.notFound')}</MessageBarBody>
+          </MessageBar>
         )}
         {showRows && asTable && (
           <div className={s.scroll}>
             <Table size="small" className={s.table}>
               <TableHeader>
-                <TableRow>{options.result.map((f) => <TableHeaderCell key={f.field}>{t(f.titleKey)}</TableHeaderCell>)}</TableRow>
+                <TableRow>
+                  {options.result.map((f) => (
+                    <TableHeaderCell key={f.field}>{t(f.titleKey)}</TableHeaderCell>
+                  ))}
+                </TableRow>
               </TableHeader>
               <TableBody>
                 {answer.map((row, i) => (
                   <TableRow key={i} data-row={i}>
-                    {options.result.map((f) => <TableCell key={f.field} data-result-field={f.field}>{show(getAtPointer(row, f.field), f.format, formatContext)}</TableCell>)}
+                    {options.result.map((f) => (
+                      <TableCell key={f.field} data-result-field={f.field}>
+                        {show(getAtPointer(row, f.field), f.format, formatContext)}
+                      </TableCell>
+                    ))}
                   </TableRow>
                 ))}
               </TableBody>
             </Table>
           </div>
         )}
-        {showRows && !asTable && answer.map((row, i) => (
-          <Table key={i} size="small" className={s.blockTable} data-row={i}>
-            <TableBody>
-              {options.result.map((f) => (
-                <TableRow key={f.field} data-result-field={f.field}>
-                  <TableCell className={s.label}><Body1>{t(f.titleKey)}</Body1></TableCell>
-                  <TableCell className={s.value}>{show(getAtPointer(row, f.field), f.format, formatContext)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        ))}
+        {showRows &&
+          !asTable &&
+          answer.map((row, i) => (
+            <Table key={i} size="small" className={s.blockTable} data-row={i}>
+              <TableBody>
+                {options.result.map((f) => (
+                  <TableRow key={f.field} data-result-field={f.field}>
+                    <TableCell className={s.label}>
+                      <Body1>{t(f.titleKey)}</Body1>
+                    </TableCell>
+                    <TableCell className={s.value}>
+                      {show(getAtPointer(row, f.field), f.format, formatContext)}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          ))}
       </div>
       <Dialog open={modal !== undefined} onOpenChange={(_e, d) => !d.open && setModal(undefined)}>
         <DialogSurface data-dialog="lookup-result" data-found={answer && answer.length > 0 ? 'true' : 'false'}>
@@ -212,7 +285,9 @@ export default function LookupScreen({ screen }: ScreenProps) {
             <DialogTitle>{t(screen.titleKey)}</DialogTitle>
             <DialogContent>{modal ? t(modal) : ''}</DialogContent>
             <DialogActions>
-              <Button appearance="primary" data-action="close" onClick={() => setModal(undefined)}>{t('engine.lookup.close')}</Button>
+              <Button appearance="primary" data-action="close" onClick={() => setModal(undefined)}>
+                {t('engine.lookup.close')}
+              </Button>
             </DialogActions>
           </DialogBody>
         </DialogSurface>
@@ -234,14 +309,30 @@ const useStyles = makeStyles({
   label: { width: '40%', color: tokens.colorNeutralForeground2 },
   // Long names (the committee's central office) wrap inside their tab instead of widening the page.
   tabs: {
-    flexWrap: 'wrap', marginBottom: tokens.spacingVerticalM, maxWidth: '100%',
+    flexWrap: 'wrap',
+    marginBottom: tokens.spacingVerticalM,
+    maxWidth: '100%',
     '& .fui-Tab': { maxWidth: '100%', minWidth: 0 },
     '& .fui-Tab__content': { whiteSpace: 'normal', textAlign: 'start', overflowWrap: 'anywhere' },
   },
   // A long option (the committee's full name) must not widen the page.
-  select: { width: '100%', maxWidth: '100%', minWidth: 0, '& select': { width: '100%', maxWidth: '100%', textOverflow: 'ellipsis' } },
-  stats: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: tokens.spacingHorizontalM, margin: `0 0 ${tokens.spacingVerticalL}` },
-  stat: { border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingVerticalS },
+  select: {
+    width: '100%',
+    maxWidth: '100%',
+    minWidth: 0,
+    '& select': { width: '100%', maxWidth: '100%', textOverflow: 'ellipsis' },
+  },
+  stats: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))',
+    gap: tokens.spacingHorizontalM,
+    margin: `0 0 ${tokens.spacingVerticalL}`,
+  },
+  stat: {
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    padding: tokens.spacingVerticalS,
+  },
   statLabel: { color: tokens.colorNeutralForeground2 },
   statValue: { margin: 0, fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
 });

@@ -8,7 +8,9 @@ type FileRef = NonNullable<Message['file']>;
 
 /** Downloads an attachment with the bearer token (a plain link would carry none) under its own name. */
 async function download(file: FileRef): Promise<void> {
-  const res = await fetch(`/api/chat-message/file/${file.id}`, { headers: { authorization: `Bearer ${getSetting('accessToken') ?? ''}` } });
+  const res = await fetch(`/api/chat-message/file/${file.id}`, {
+    headers: { authorization: `Bearer ${getSetting('accessToken') ?? ''}` },
+  });
   if (!res.ok) return;
   const url = URL.createObjectURL(await res.blob());
   const a = Object.assign(document.createElement('a'), { href: url, download: file.name });
@@ -26,10 +28,22 @@ export function Attachment({ file }: { file: FileRef }) {
   const size = useFileSize();
   const kind = fileIconKind(file.name, file.mime);
   return (
-    <button type="button" className={s.file} onClick={() => void download(file)} data-file={file.name} data-file-type={kind}>
-      <span className={s.fileIcon} aria-hidden><FileTypeIcon kind={kind} /></span>
-      <span className={s.ellipsis} data-file-name>{file.name}</span>
-      <span className={s.muted} data-file-size={file.size}>{size(file.size)}</span>
+    <button
+      type="button"
+      className={s.file}
+      onClick={() => void download(file)}
+      data-file={file.name}
+      data-file-type={kind}
+    >
+      <span className={s.fileIcon} aria-hidden>
+        <FileTypeIcon kind={kind} />
+      </span>
+      <span className={s.ellipsis} data-file-name>
+        {file.name}
+      </span>
+      <span className={s.muted} data-file-size={file.size}>
+        {size(file.size)}
+      </span>
     </button>
   );
 }
@@ -41,7 +55,11 @@ export function PendingFile({ file }: { file: File }) {
   const kind = fileIconKind(file.name, file.type);
   return (
     <span data-pending-file={file.name} data-file-type={kind}>
-      {' '}<span className={s.fileIcon} aria-hidden><FileTypeIcon kind={kind} /></span> {file.name} ({size(file.size)})
+      {' '}
+      <span className={s.fileIcon} aria-hidden>
+        <FileTypeIcon kind={kind} />
+      </span>{' '}
+      {file.name} ({size(file.size)})
     </span>
   );
 }

@@ -17,39 +17,82 @@ import MessengerScreen from './MessengerScreen.tsx';
 const live = vi.hoisted(() => ({ up: true, listeners: new Set<(connected: boolean) => void>() }));
 vi.mock('../../client/live.ts', () => ({
   subscribeLive: () => () => undefined,
-  onLiveStatus: (listener: (connected: boolean) => void) => { live.listeners.add(listener); listener(live.up); return () => live.listeners.delete(listener); },
+  onLiveStatus: (listener: (connected: boolean) => void) => {
+    live.listeners.add(listener);
+    listener(live.up);
+    return () => live.listeners.delete(listener);
+  },
   publishLive: () => false,
 }));
-const setLive = (up: boolean) => act(() => {
-  live.up = up;
-  for (const l of live.listeners) l(up);
-});
+const setLive = (up: boolean) =>
+  act(() => {
+    live.up = up;
+    for (const l of live.listeners) l(up);
+  });
 
 const ME = 1;
 const message = (id: number, text: string, ownerId = 2) => ({
-  id, chatId: 10, groupChatId: null, message: text, isRead: 'READ', edited: false, ownerId, ownerName: 'Toshmatov Bobur',
-  file: null, replyTo: null, forwardedFrom: null, createdAt: '2026-11-23T10:00:00.000Z',
+  id,
+  chatId: 10,
+  groupChatId: null,
+  message: text,
+  isRead: 'READ',
+  edited: false,
+  ownerId,
+  ownerName: 'Toshmatov Bobur',
+  file: null,
+  replyTo: null,
+  forwardedFrom: null,
+  createdAt: '2026-11-23T10:00:00.000Z',
 });
 const chats = [
-  { chatId: 10, employeeId: 2, firstName: 'Bobur', lastName: 'Toshmatov', uploadPath: '/api/employee/photo/2', lastMessage: 'Salom', unreadCount: 0 },
-  { chatId: 11, employeeId: 3, firstName: 'Kamola', lastName: 'Rahimova', uploadPath: null, lastMessage: 'Hayr', unreadCount: 2 },
+  {
+    chatId: 10,
+    employeeId: 2,
+    firstName: 'Bobur',
+    lastName: 'Toshmatov',
+    uploadPath: '/api/employee/photo/2',
+    lastMessage: 'Salom',
+    unreadCount: 0,
+  },
+  {
+    chatId: 11,
+    employeeId: 3,
+    firstName: 'Kamola',
+    lastName: 'Rahimova',
+    uploadPath: null,
+    lastMessage: 'Hayr',
+    unreadCount: 2,
+  },
 ];
-const groups = [{ id: 7, name: 'Bozor tahlili', photo: null, count: 3, unreadCount: 0, lastMessage: null, ownerId: ME }];
+const groups = [
+  { id: 7, name: 'Bozor tahlili', photo: null, count: 3, unreadCount: 0, lastMessage: null, ownerId: ME },
+];
 
 function fakeRest(history: () => unknown[] = () => [message(4, 'Hisobot tayyor'), message(5, 'ОТЧЁТ за квартал')]) {
-  return vi.fn(async (method: string, path: string, options?: { body?: Record<string, unknown>; query?: Record<string, unknown> }) => {
-    if (path === '/api/chat/list') return { list: chats, total: chats.length };
-    if (path === '/api/groupChat/list') return { list: groups, total: 1 };
-    if (path === '/api/employee/get-by-chat') return { list: chats.map(({ chatId: _c, lastMessage: _l, unreadCount: _u, ...c }) => ({ ...c, chatId: null })), total: 2 };
-    if (path === '/api/chat-message/make-read') return { read: 0 };
-    if (path === '/api/chat-message/forward-message') return message(99, 'Hisobot tayyor', ME);
-    if (path === '/api/chat-message/get-by-chatId/10') {
-      if (options?.query?.search) return { list: [message(5, 'ОТЧЁТ за квартал')], total: 1 };
-      const list = history();
-      return { list, total: list.length };
-    }
-    throw new Error(`unexpected ${method} ${path}`);
-  });
+  return vi.fn(
+    async (
+      method: string,
+      path: string,
+      options?: { body?: Record<string, unknown>; query?: Record<string, unknown> },
+    ) => {
+      if (path === '/api/chat/list') return { list: chats, total: chats.length };
+      if (path === '/api/groupChat/list') return { list: groups, total: 1 };
+      if (path === '/api/employee/get-by-chat')
+        return {
+          list: chats.map(({ chatId: _c, lastMessage: _l, unreadCount: _u, ...c }) => ({ ...c, chatId: null })),
+          total: 2,
+        };
+      if (path === '/api/chat-message/make-read') return { read: 0 };
+      if (path === '/api/chat-message/forward-message') return message(99, 'Hisobot tayyor', ME);
+      if (path === '/api/chat-message/get-by-chatId/10') {
+        if (options?.query?.search) return { list: [message(5, 'ОТЧЁТ за квартал')], total: 1 };
+        const list = history();
+        return { list, total: list.length };
+      }
+      throw new Error(`unexpected ${method} ${path}`);
+    },
+  );
 }
 
 const el = (selector: string) => document.querySelector<HTMLElement>(selector);
@@ -60,10 +103,15 @@ describe('messenger screen', () => {
     setSetting('userId', ME);
     setSetting('accessToken', 'tok');
     // Photos come with the bearer token; only Bobur has one.
-    vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
-      const auth = (init?.headers as Record<string, string> | undefined)?.authorization;
-      return url === '/api/employee/photo/2' && auth === 'Bearer tok' ? new Response(PNG, { headers: { 'content-type': 'image/png' } }) : new Response(null, { status: 404 });
-    }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const auth = (init?.headers as Record<string, string> | undefined)?.authorization;
+        return url === '/api/employee/photo/2' && auth === 'Bearer tok'
+          ? new Response(PNG, { headers: { 'content-type': 'image/png' } })
+          : new Response(null, { status: 404 });
+      }),
+    );
     if (!URL.createObjectURL) URL.createObjectURL = () => 'blob:photo';
   });
   afterEach(() => {
@@ -73,7 +121,19 @@ describe('messenger screen', () => {
 
   it('shows photos or initials, forwards a message to a chosen group, and searches the open chat', async () => {
     const send = fakeRest();
-    const { user } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createScriptedDataProvider(send) });
+    const { user } = renderWithProviders(
+      <MessengerScreen
+        screen={
+          {
+            id: 'messenger',
+            route: '/admin/messenger',
+            kind: 'messenger',
+            titleKey: 'messenger.title',
+          } as unknown as ScreenDefinition
+        }
+      />,
+      { dataProvider: createScriptedDataProvider(send) },
+    );
 
     // Photos in the chat list: Bobur's image, Kamola's initials.
     await waitFor(() => expect(el('[data-row="user-2"] [data-photo="image"]')).toBeTruthy());
@@ -89,14 +149,21 @@ describe('messenger screen', () => {
     expect((el('[data-action="forward-send"]') as HTMLButtonElement).disabled).toBe(true);
     await user.click(el('[data-target="group-7"]')!);
     await user.click(el('[data-action="forward-send"]')!);
-    await waitFor(() => expect(send).toHaveBeenCalledWith('POST', '/api/chat-message/forward-message', { body: { id: 4, groupChatId: 7 } }));
+    await waitFor(() =>
+      expect(send).toHaveBeenCalledWith('POST', '/api/chat-message/forward-message', {
+        body: { id: 4, groupChatId: 7 },
+      }),
+    );
     await waitFor(() => expect(el('[data-region="forward"]')).toBeNull());
 
     // Search in the chat: the REST search answers, the results replace the history.
     await user.click(el('[data-action="search-chat"]')!);
     await user.type(el('[data-input="chat-search"]')!, 'отчёт');
     await waitFor(() => expect(el('[data-region="search-results"] [data-message="5"]')).toBeTruthy());
-    expect(send).toHaveBeenCalledWith('POST', '/api/chat-message/get-by-chatId/10', { body: { page: 0, itemsPerPage: 50 }, query: { search: 'отчёт' } });
+    expect(send).toHaveBeenCalledWith('POST', '/api/chat-message/get-by-chatId/10', {
+      body: { page: 0, itemsPerPage: 50 },
+      query: { search: 'отчёт' },
+    });
     expect(el('[data-region="search-results"] [data-message="4"]')).toBeNull();
     expect(el('[data-found]')?.textContent).toBe('Found: 1');
     // Closing the search brings the history back.
@@ -105,12 +172,20 @@ describe('messenger screen', () => {
   });
 
   it('shows each attachment with its kind (spec §9), name and size up to GB, in the reader’s units', async () => {
-    const withFile = (id: number, name: string, mime: string, size: number) => ({ ...message(id, ''), file: { id: `f${id}`, name, mime, size } });
+    const withFile = (id: number, name: string, mime: string, size: number) => ({
+      ...message(id, ''),
+      file: { id: `f${id}`, name, mime, size },
+    });
     const files = [
       withFile(21, 'photo.JPG', 'image/jpeg', 532),
       withFile(22, 'notes.txt', 'text/plain', 1536),
       withFile(23, 'act.pdf', 'application/pdf', 1_234_567),
-      withFile(24, 'slides.pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', 3 * 1024 ** 2),
+      withFile(
+        24,
+        'slides.pptx',
+        'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+        3 * 1024 ** 2,
+      ),
       withFile(25, 'bundle.zip', 'application/zip', 3 * 1024 ** 3),
       withFile(26, 'table.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 10_240),
       withFile(27, 'letter.doc', 'application/x-cfb', 2048),
@@ -119,14 +194,30 @@ describe('messenger screen', () => {
       withFile(30, 'drawing.dwg', 'application/octet-stream', 0),
     ];
     const send = fakeRest(() => files);
-    const { user, i18n } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createScriptedDataProvider(send) });
+    const { user, i18n } = renderWithProviders(
+      <MessengerScreen
+        screen={
+          {
+            id: 'messenger',
+            route: '/admin/messenger',
+            kind: 'messenger',
+            titleKey: 'messenger.title',
+          } as unknown as ScreenDefinition
+        }
+      />,
+      { dataProvider: createScriptedDataProvider(send) },
+    );
     await waitFor(() => expect(el('[data-row="user-2"]')).toBeTruthy());
     await user.click(el('[data-row="user-2"]')!);
     await waitFor(() => expect(el('[data-message="30"] [data-file]')).toBeTruthy());
 
     const shown = (id: number) => {
       const a = el(`[data-message="${id}"] [data-file]`)!;
-      return [a.dataset.fileType, a.querySelector('[data-file-name]')!.textContent, a.querySelector('[data-file-size]')!.textContent];
+      return [
+        a.dataset.fileType,
+        a.querySelector('[data-file-name]')!.textContent,
+        a.querySelector('[data-file-size]')!.textContent,
+      ];
     };
     expect(files.map((f) => shown(f.id))).toEqual([
       ['image', 'photo.JPG', '532 Bytes'],
@@ -155,7 +246,19 @@ describe('messenger screen', () => {
   it('reads the open chat and the lists again after the socket came back, and marks what arrived meanwhile read', async () => {
     let history = [message(4, 'Hisobot tayyor'), message(5, 'ОТЧЁТ за квартал')];
     const send = fakeRest(() => history);
-    const { user } = renderWithProviders(<MessengerScreen screen={{ id: 'messenger', route: '/admin/messenger', kind: 'messenger', titleKey: 'messenger.title' } as unknown as ScreenDefinition} />, { dataProvider: createScriptedDataProvider(send) });
+    const { user } = renderWithProviders(
+      <MessengerScreen
+        screen={
+          {
+            id: 'messenger',
+            route: '/admin/messenger',
+            kind: 'messenger',
+            titleKey: 'messenger.title',
+          } as unknown as ScreenDefinition
+        }
+      />,
+      { dataProvider: createScriptedDataProvider(send) },
+    );
     await waitFor(() => expect(el('[data-row="user-2"]')).toBeTruthy());
     await user.click(el('[data-row="user-2"]')!);
     await waitFor(() => expect(el('[data-message="5"]')).toBeTruthy());
@@ -165,7 +268,11 @@ describe('messenger screen', () => {
 
     // While the socket is down, Bob's answer is written and message 4 edited; no event reaches this screen.
     await setLive(false);
-    history = [{ ...message(4, 'Hisobot tayyor, ilova bilan'), edited: true }, message(5, 'ОТЧЁТ за квартал'), message(6, 'Yubordim')];
+    history = [
+      { ...message(4, 'Hisobot tayyor, ilova bilan'), edited: true },
+      message(5, 'ОТЧЁТ за квартал'),
+      message(6, 'Yubordim'),
+    ];
     expect(calls('/api/chat-message/get-by-chatId/10')).toBe(historyReads);
     await setLive(true);
     await waitFor(() => expect(el('[data-message="6"]')?.textContent).toContain('Yubordim'));

@@ -68,7 +68,11 @@ export default function MessengerScreen({ screen }: ScreenProps) {
   // Live: lists and counters refresh; the open chat is patched in place (messages hook below).
   useEffect(() => {
     const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.messenger.all() });
-    const offs = [subscribeLive('msg', refresh), subscribeLive('groupMsg', refresh), subscribeLive('unreadMessage', refresh)];
+    const offs = [
+      subscribeLive('msg', refresh),
+      subscribeLive('groupMsg', refresh),
+      subscribeLive('unreadMessage', refresh),
+    ];
     return () => offs.forEach((off) => off());
   }, [queryClient]);
 
@@ -78,28 +82,67 @@ export default function MessengerScreen({ screen }: ScreenProps) {
     <div className={s.root} data-screen={screen.id} data-live={connected ? 'connected' : 'offline'}>
       <aside className={mergeClasses(s.side, open && s.hidePhone)} aria-label={t('messenger.title')}>
         <TabList selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as typeof tab)} size="small">
-          <Tab value="chats" data-tab="chats">{t('messenger.chats')}</Tab>
-          <Tab value="groups" data-tab="groups">{t('messenger.groups')}</Tab>
-          <Tab value="contacts" data-tab="contacts">{t('messenger.contacts')}</Tab>
+          <Tab value="chats" data-tab="chats">
+            {t('messenger.chats')}
+          </Tab>
+          <Tab value="groups" data-tab="groups">
+            {t('messenger.groups')}
+          </Tab>
+          <Tab value="contacts" data-tab="contacts">
+            {t('messenger.contacts')}
+          </Tab>
         </TabList>
         <div style={{ display: 'flex', gap: 6, padding: 8 }}>
-          <Input className={s.grow} value={search} onChange={(_, d) => setSearch(d.value)} placeholder={t('messenger.search')} aria-label={t('messenger.search')} />
-          {tab === 'groups' && <Button icon={<AddRegular />} aria-label={t('messenger.newGroup')} title={t('messenger.newGroup')} data-action="new-group" onClick={() => setNewGroup(true)} />}
+          <Input
+            className={s.grow}
+            value={search}
+            onChange={(_, d) => setSearch(d.value)}
+            placeholder={t('messenger.search')}
+            aria-label={t('messenger.search')}
+          />
+          {tab === 'groups' && (
+            <Button
+              icon={<AddRegular />}
+              aria-label={t('messenger.newGroup')}
+              title={t('messenger.newGroup')}
+              data-action="new-group"
+              onClick={() => setNewGroup(true)}
+            />
+          )}
         </div>
         <div className={s.list} data-region="messenger-list">
           {lists.isLoading && <Spinner size="tiny" />}
           {rows.map((r) => {
             const isGroup = tab === 'groups';
             const key = isGroup ? `g${r.id}` : `u${r.employeeId}`;
-            const active = open && (isGroup ? open.kind === 'group' && open.id === r.id : open.kind === 'chat' && open.id === r.chatId);
+            const active =
+              open &&
+              (isGroup ? open.kind === 'group' && open.id === r.id : open.kind === 'chat' && open.id === r.chatId);
             const title = isGroup ? r.name : nameOf(r);
             return (
-              <button key={key} type="button" className={mergeClasses(s.row, active && s.rowActive)} data-row={isGroup ? `group-${r.id}` : `user-${r.employeeId}`}
-                onClick={() => (isGroup ? setOpen({ kind: 'group', id: r.id, title, photo: r.photo }) : tab === 'chats' ? setOpen({ kind: 'chat', id: r.chatId, title, photo: r.uploadPath }) : void openContact(r))}>
+              <button
+                key={key}
+                type="button"
+                className={mergeClasses(s.row, active && s.rowActive)}
+                data-row={isGroup ? `group-${r.id}` : `user-${r.employeeId}`}
+                onClick={() =>
+                  isGroup
+                    ? setOpen({ kind: 'group', id: r.id, title, photo: r.photo })
+                    : tab === 'chats'
+                      ? setOpen({ kind: 'chat', id: r.chatId, title, photo: r.uploadPath })
+                      : void openContact(r)
+                }
+              >
                 <PhotoAvatar name={title} photo={isGroup ? r.photo : r.uploadPath} />
                 <span className={s.rowText}>
                   <span className={s.ellipsis}>{title}</span>
-                  {(r.lastMessage || isGroup) && <span className={mergeClasses(s.ellipsis, s.muted)}>{isGroup ? `${t('messenger.members')}: ${r.count}${r.lastMessage ? ` · ${r.lastMessage}` : ''}` : r.lastMessage}</span>}
+                  {(r.lastMessage || isGroup) && (
+                    <span className={mergeClasses(s.ellipsis, s.muted)}>
+                      {isGroup
+                        ? `${t('messenger.members')}: ${r.count}${r.lastMessage ? ` · ${r.lastMessage}` : ''}`
+                        : r.lastMessage}
+                    </span>
+                  )}
                 </span>
                 {r.unreadCount > 0 && <CounterBadge count={r.unreadCount} size="small" data-unread={r.unreadCount} />}
               </button>
@@ -108,10 +151,29 @@ export default function MessengerScreen({ screen }: ScreenProps) {
         </div>
       </aside>
       <section className={mergeClasses(s.main, !open && s.hidePhone)}>
-        {open ? <ChatView key={`${open.kind}-${open.id}`} open={open} me={me} connected={connected} reconnects={reconnects} onBack={() => setOpen(undefined)} /> : <div className={s.empty}>{t('messenger.chooseChat')}</div>}
+        {open ? (
+          <ChatView
+            key={`${open.kind}-${open.id}`}
+            open={open}
+            me={me}
+            connected={connected}
+            reconnects={reconnects}
+            onBack={() => setOpen(undefined)}
+          />
+        ) : (
+          <div className={s.empty}>{t('messenger.chooseChat')}</div>
+        )}
       </section>
-      {newGroup && <NewGroupDialog onClose={() => setNewGroup(false)} onCreated={(g) => { setNewGroup(false); setTab('groups'); setOpen({ kind: 'group', id: g.id, title: g.name, photo: g.photo }); }} />}
+      {newGroup && (
+        <NewGroupDialog
+          onClose={() => setNewGroup(false)}
+          onCreated={(g) => {
+            setNewGroup(false);
+            setTab('groups');
+            setOpen({ kind: 'group', id: g.id, title: g.name, photo: g.photo });
+          }}
+        />
+      )}
     </div>
   );
 }
-

@@ -34,14 +34,33 @@ export function usePhoto(path: string | null | undefined, version = 0): string |
     setSrc(undefined);
     if (!path) return;
     let live = true;
-    void load(path).then((url) => { if (live) setSrc(url); });
-    return () => { live = false; };
+    void load(path).then((url) => {
+      if (live) setSrc(url);
+    });
+    return () => {
+      live = false;
+    };
   }, [path, version]);
   return src;
 }
 
 /** A person's or a group's avatar: the photo when there is one, else the initials of the name. */
-export function PhotoAvatar({ name, photo, size = 32 }: { name: string; photo: string | null | undefined; size?: 28 | 32 | 36 }) {
+export function PhotoAvatar({
+  name,
+  photo,
+  size = 32,
+}: {
+  name: string;
+  photo: string | null | undefined;
+  size?: 28 | 32 | 36;
+}) {
   const src = usePhoto(photo);
-  return <Avatar name={name} size={size} image={src ? { src, alt: '' } : undefined} data-photo={src ? 'image' : 'initials'} />;
+  return (
+    <Avatar
+      name={name}
+      size={size}
+      image={src ? { src, alt: '' } : undefined}
+      data-photo={src ? 'image' : 'initials'}
+    />
+  );
 }

@@ -29,7 +29,11 @@ interface PageOptions {
 
 /** Headings and paragraphs of a locale object, in order: every string but its `title`. */
 const paragraphs = (content: unknown): Array<[string, string]> =>
-  content && typeof content === 'object' ? Object.entries(content as Record<string, unknown>).filter((e): e is [string, string] => e[0] !== 'title' && typeof e[1] === 'string') : [];
+  content && typeof content === 'object'
+    ? Object.entries(content as Record<string, unknown>).filter(
+        (e): e is [string, string] => e[0] !== 'title' && typeof e[1] === 'string',
+      )
+    : [];
 
 /**
  * Static content from the locale files: `options.contentKey` names an object with a
@@ -42,22 +46,37 @@ export default function PageScreen({ screen }: ScreenProps) {
   const { t } = useTranslation();
   const s = useStyles();
   const options = (screen.options ?? {}) as PageOptions;
-  const content = options.contentKey ? (t(options.contentKey, { returnObjects: true }) as Record<string, string> | string) : undefined;
-  const title = content && typeof content === 'object' && typeof content.title === 'string' ? content.title : t(screen.titleKey);
+  const content = options.contentKey
+    ? (t(options.contentKey, { returnObjects: true }) as Record<string, string> | string)
+    : undefined;
+  const title =
+    content && typeof content === 'object' && typeof content.title === 'string' ? content.title : t(screen.titleKey);
   // Keys named heading… are section headings (e.g. the FAQ's categories), the rest paragraphs;
   // inside a titled section they are one level lower.
-  const blocks = (from: unknown, level: 'h2' | 'h3' = 'h2') => paragraphs(from).map(([k, v]) => {
-    if (!k.startsWith('heading')) return <Paragraph key={k} data-paragraph={k}>{v}</Paragraph>;
-    const H = level;
-    return <H key={k} data-heading={k} className={s.h2}>{v}</H>;
-  });
+  const blocks = (from: unknown, level: 'h2' | 'h3' = 'h2') =>
+    paragraphs(from).map(([k, v]) => {
+      if (!k.startsWith('heading'))
+        return (
+          <Paragraph key={k} data-paragraph={k}>
+            {v}
+          </Paragraph>
+        );
+      const H = level;
+      return (
+        <H key={k} data-heading={k} className={s.h2}>
+          {v}
+        </H>
+      );
+    });
   return (
     <article className={s.root} data-screen={screen.id}>
       <Heading>{title}</Heading>
       {blocks(content)}
       {options.cards && (
         <section aria-labelledby={`${screen.id}-cards`} data-region="cards">
-          <h2 id={`${screen.id}-cards`} className={s.h2}>{t(options.cardsTitleKey ?? 'engine.page.services')}</h2>
+          <h2 id={`${screen.id}-cards`} className={s.h2}>
+            {t(options.cardsTitleKey ?? 'engine.page.services')}
+          </h2>
           <ul className={s.cards}>
             {options.cards.map((c) => (
               <li key={c.route} className={s.cardItem}>
@@ -71,8 +90,15 @@ export default function PageScreen({ screen }: ScreenProps) {
         </section>
       )}
       {options.sections?.map((section) => (
-        <section key={section.id} aria-labelledby={`${screen.id}-${section.id}`} data-section={section.id} className={s.section}>
-          <h2 id={`${screen.id}-${section.id}`} className={s.h2}>{t(section.titleKey)}</h2>
+        <section
+          key={section.id}
+          aria-labelledby={`${screen.id}-${section.id}`}
+          data-section={section.id}
+          className={s.section}
+        >
+          <h2 id={`${screen.id}-${section.id}`} className={s.h2}>
+            {t(section.titleKey)}
+          </h2>
           {blocks(t(section.contentKey, { returnObjects: true }), 'h3')}
         </section>
       ))}
@@ -82,17 +108,41 @@ export default function PageScreen({ screen }: ScreenProps) {
 
 const useStyles = makeStyles({
   root: { maxWidth: '1100px', margin: '0 auto', padding: '8px 0 32px', minWidth: 0 },
-  h2: { fontFamily: tokens.fontFamilyBase, fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold, margin: `${tokens.spacingVerticalL} 0 ${tokens.spacingVerticalM}` },
-  cards: { listStyleType: 'none', padding: 0, margin: 0, display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))', gap: tokens.spacingHorizontalM },
+  h2: {
+    fontFamily: tokens.fontFamilyBase,
+    fontSize: tokens.fontSizeBase500,
+    fontWeight: tokens.fontWeightSemibold,
+    margin: `${tokens.spacingVerticalL} 0 ${tokens.spacingVerticalM}`,
+  },
+  cards: {
+    listStyleType: 'none',
+    padding: 0,
+    margin: 0,
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
+    gap: tokens.spacingHorizontalM,
+  },
   cardItem: { display: 'flex' },
   card: {
-    flex: 1, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, padding: tokens.spacingVerticalM,
-    border: `1px solid ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusLarge, textDecoration: 'none',
-    color: tokens.colorNeutralForeground1, backgroundColor: tokens.colorNeutralBackground1, fontFamily: tokens.fontFamilyBase,
+    flex: 1,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXS,
+    padding: tokens.spacingVerticalM,
+    border: `1px solid ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusLarge,
+    textDecoration: 'none',
+    color: tokens.colorNeutralForeground1,
+    backgroundColor: tokens.colorNeutralBackground1,
+    fontFamily: tokens.fontFamilyBase,
     ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover, border: `1px solid ${tokens.colorBrandStroke1}` },
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '2px' },
   },
-  cardTitle: { fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400, color: tokens.colorBrandForeground1 },
+  cardTitle: {
+    fontWeight: tokens.fontWeightSemibold,
+    fontSize: tokens.fontSizeBase400,
+    color: tokens.colorBrandForeground1,
+  },
   cardText: { fontSize: tokens.fontSizeBase300, color: tokens.colorNeutralForeground2 },
   section: { marginTop: tokens.spacingVerticalM },
 });

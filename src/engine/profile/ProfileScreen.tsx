@@ -1,5 +1,18 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Avatar, Badge, Button, Card, Field, Input, makeStyles, Spinner, Text, Title2, Title3, tokens } from '@fluentui/react-components';
+import {
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  Field,
+  Input,
+  makeStyles,
+  Spinner,
+  Text,
+  Title2,
+  Title3,
+  tokens,
+} from '@fluentui/react-components';
 import { ArrowUploadRegular } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
 import type { ScreenProps } from '../types.ts';
@@ -41,11 +54,16 @@ export default function ProfileScreen({ screen }: ScreenProps) {
   const avatar = useAvatar();
   const fileInput = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
-  const [values, setValues] = useState<Record<PasswordField, string>>({ oldPassword: '', newPassword: '', confirmPassword: '' });
+  const [values, setValues] = useState<Record<PasswordField, string>>({
+    oldPassword: '',
+    newPassword: '',
+    confirmPassword: '',
+  });
   const [errors, setErrors] = useState<Partial<Record<PasswordField, string>>>({});
   const [saving, setSaving] = useState(false);
 
-  if (!profile.data) return <ScreenState screenId={screen.id} error={profile.error} onRetry={() => void profile.refetch()} />;
+  if (!profile.data)
+    return <ScreenState screenId={screen.id} error={profile.error} onRetry={() => void profile.refetch()} />;
   const me = profile.data;
   const name = [me.names.lastName, me.names.firstName, me.names.middleName].filter(Boolean).join(' ');
 
@@ -80,7 +98,11 @@ export default function ProfileScreen({ screen }: ScreenProps) {
       notifySuccess('engine.profile.passwordChanged');
     } catch (error) {
       if (error instanceof HttpError && error.fieldErrors) {
-        setErrors(Object.fromEntries(Object.entries(error.fieldErrors).map(([pointer, message]) => [pointer.slice(1), message])));
+        setErrors(
+          Object.fromEntries(
+            Object.entries(error.fieldErrors).map(([pointer, message]) => [pointer.slice(1), message]),
+          ),
+        );
       } else reportError(error);
     } finally {
       setSaving(false);
@@ -88,7 +110,13 @@ export default function ProfileScreen({ screen }: ScreenProps) {
   };
 
   const passwordField = (field: PasswordField, autoComplete: string) => (
-    <Field label={t(`engine.profile.${field}`)} required validationMessage={errors[field]} validationState={errors[field] ? 'error' : 'none'} data-field={`/${field}`}>
+    <Field
+      label={t(`engine.profile.${field}`)}
+      required
+      validationMessage={errors[field]}
+      validationState={errors[field] ? 'error' : 'none'}
+      data-field={`/${field}`}
+    >
       <Input
         type="password"
         autoComplete={autoComplete}
@@ -109,23 +137,52 @@ export default function ProfileScreen({ screen }: ScreenProps) {
       <Title2 as="h1">{t(screen.titleKey)}</Title2>
       <Card>
         <div className={s.who}>
-          <Avatar size={96} name={name || me.username} image={avatar ? { src: avatar } : undefined} data-avatar={avatar ? 'image' : 'initials'} />
+          <Avatar
+            size={96}
+            name={name || me.username}
+            image={avatar ? { src: avatar } : undefined}
+            data-avatar={avatar ? 'image' : 'initials'}
+          />
           <div>
-            <Title3 as="h2" data-profile="name">{name || me.username}</Title3>
-            <Text block className={s.hint}>{t('engine.profile.username')}: <span data-profile="username">{me.username}</span></Text>
-            <Text block weight="semibold" style={{ marginTop: 8 }}>{t('engine.profile.roles')}</Text>
+            <Title3 as="h2" data-profile="name">
+              {name || me.username}
+            </Title3>
+            <Text block className={s.hint}>
+              {t('engine.profile.username')}: <span data-profile="username">{me.username}</span>
+            </Text>
+            <Text block weight="semibold" style={{ marginTop: 8 }}>
+              {t('engine.profile.roles')}
+            </Text>
             <div className={s.roles} data-profile="roles">
-              {me.roles.map((r) => <Badge key={r.code} appearance="tint" data-role={r.code}>{r.name}</Badge>)}
+              {me.roles.map((r) => (
+                <Badge key={r.code} appearance="tint" data-role={r.code}>
+                  {r.name}
+                </Badge>
+              ))}
             </div>
           </div>
         </div>
         {photoRoute && (
           <div>
-            <input ref={fileInput} type="file" accept={IMAGE_TYPES.join(',')} hidden data-field="/avatar" onChange={(e) => void upload(e.target.files?.[0])} />
-            <Button icon={uploading ? <Spinner size="tiny" /> : <ArrowUploadRegular />} disabled={uploading} data-action="upload-avatar" onClick={() => fileInput.current?.click()}>
+            <input
+              ref={fileInput}
+              type="file"
+              accept={IMAGE_TYPES.join(',')}
+              hidden
+              data-field="/avatar"
+              onChange={(e) => void upload(e.target.files?.[0])}
+            />
+            <Button
+              icon={uploading ? <Spinner size="tiny" /> : <ArrowUploadRegular />}
+              disabled={uploading}
+              data-action="upload-avatar"
+              onClick={() => fileInput.current?.click()}
+            >
               {t('engine.profile.uploadAvatar')}
             </Button>
-            <Text size={200} className={s.hint} style={{ marginLeft: 8 }}>{t('engine.profile.avatarHint')}</Text>
+            <Text size={200} className={s.hint} style={{ marginLeft: 8 }}>
+              {t('engine.profile.avatarHint')}
+            </Text>
           </div>
         )}
       </Card>
@@ -139,7 +196,9 @@ export default function ProfileScreen({ screen }: ScreenProps) {
           </div>
           {passwordField('confirmPassword', 'new-password')}
           <div>
-            <Button type="submit" appearance="primary" disabled={saving} data-action="change-password">{t('engine.profile.save')}</Button>
+            <Button type="submit" appearance="primary" disabled={saving} data-action="change-password">
+              {t('engine.profile.save')}
+            </Button>
           </div>
         </form>
       </Card>

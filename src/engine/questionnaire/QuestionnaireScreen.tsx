@@ -21,8 +21,18 @@ export default function QuestionnaireScreen(props: ScreenProps) {
   const options = (props.screen.options ?? {}) as unknown as QuestionnaireOptions;
   const { t } = useTranslation();
   const fallback = <PageSpinner label={t('engine.loading')} />;
-  if (options.mode === 'take') return <Suspense fallback={fallback}><TakeQuestionnaire {...props} /></Suspense>;
-  if (options.mode === 'results') return <Suspense fallback={fallback}><StaffResults {...props} /></Suspense>;
+  if (options.mode === 'take')
+    return (
+      <Suspense fallback={fallback}>
+        <TakeQuestionnaire {...props} />
+      </Suspense>
+    );
+  if (options.mode === 'results')
+    return (
+      <Suspense fallback={fallback}>
+        <StaffResults {...props} />
+      </Suspense>
+    );
   return <QuestionnaireList {...props} />;
 }
 
@@ -37,14 +47,20 @@ function QuestionnaireList({ screen }: ScreenProps) {
       <Heading>{t(screen.titleKey)}</Heading>
       <Paragraph>{t('engine.questionnaire.intro')}</Paragraph>
       {query.isPending && <PageSpinner label={t('engine.loading')} />}
-      {query.isError && <Notice intent="error" data-state="error">{query.error.message}</Notice>}
+      {query.isError && (
+        <Notice intent="error" data-state="error">
+          {query.error.message}
+        </Notice>
+      )}
       {query.data && !query.data.length && <Notice data-state="empty">{t('engine.questionnaire.none')}</Notice>}
       {query.data && query.data.length > 0 && (
         <ul className={s.cards}>
           {query.data.map((q) => (
             <li key={q.id} className={s.item}>
               <Link to={routeOf(q.id)} className={s.card} data-card={q.id} data-scored={String(q.scored)}>
-                <span className={s.badge}>{t(q.scored ? 'engine.questionnaire.scored' : 'engine.questionnaire.unscored')}</span>
+                <span className={s.badge}>
+                  {t(q.scored ? 'engine.questionnaire.scored' : 'engine.questionnaire.unscored')}
+                </span>
                 <span className={s.title}>{q.title}</span>
                 {q.description && <span className={s.text}>{q.description}</span>}
                 <span className={s.meta}>
@@ -62,17 +78,45 @@ function QuestionnaireList({ screen }: ScreenProps) {
 
 const useStyles = makeStyles({
   root: { maxWidth: '1100px', margin: '0 auto', padding: '8px 0 32px', minWidth: 0 },
-  cards: { listStyleType: 'none', padding: 0, margin: 0, display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: tokens.spacingHorizontalM },
+  cards: {
+    listStyleType: 'none',
+    padding: 0,
+    margin: 0,
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))',
+    gap: tokens.spacingHorizontalM,
+  },
   item: { display: 'flex', minWidth: 0 },
   card: {
-    flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, padding: tokens.spacingVerticalM,
-    border: `1px solid ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusLarge, textDecoration: 'none',
-    color: tokens.colorNeutralForeground1, backgroundColor: tokens.colorNeutralBackground1,
+    flex: 1,
+    minWidth: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXS,
+    padding: tokens.spacingVerticalM,
+    border: `1px solid ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusLarge,
+    textDecoration: 'none',
+    color: tokens.colorNeutralForeground1,
+    backgroundColor: tokens.colorNeutralBackground1,
     ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover, border: `1px solid ${tokens.colorBrandStroke1}` },
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '2px' },
   },
-  badge: { alignSelf: 'flex-start', fontSize: tokens.fontSizeBase200, fontWeight: tokens.fontWeightSemibold, padding: '2px 8px', borderRadius: tokens.borderRadiusCircular, backgroundColor: tokens.colorBrandBackground2, color: tokens.colorBrandForeground2 },
-  title: { fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400, color: tokens.colorBrandForeground1, overflowWrap: 'anywhere' },
+  badge: {
+    alignSelf: 'flex-start',
+    fontSize: tokens.fontSizeBase200,
+    fontWeight: tokens.fontWeightSemibold,
+    padding: '2px 8px',
+    borderRadius: tokens.borderRadiusCircular,
+    backgroundColor: tokens.colorBrandBackground2,
+    color: tokens.colorBrandForeground2,
+  },
+  title: {
+    fontWeight: tokens.fontWeightSemibold,
+    fontSize: tokens.fontSizeBase400,
+    color: tokens.colorBrandForeground1,
+    overflowWrap: 'anywhere',
+  },
   text: { fontSize: tokens.fontSizeBase300, color: tokens.colorNeutralForeground2, overflowWrap: 'anywhere' },
   meta: { fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground2 },
 });

@@ -17,24 +17,36 @@ export function ResultsTable({ results, staff }: { results: QuestionnaireResults
     <div className={s.root} data-region="results">
       <p className={s.summary}>
         <strong data-total={results.total}>{t('engine.questionnaire.responses', { count: results.total })}</strong>
-        {results.passedCount !== undefined && <span> · {t('engine.questionnaire.passedCount', { count: results.passedCount })}</span>}
+        {results.passedCount !== undefined && (
+          <span> · {t('engine.questionnaire.passedCount', { count: results.passedCount })}</span>
+        )}
       </p>
       {results.questions.map((q, index) => {
         const answered = Math.max(q.answered, 1);
         return (
           <section key={q.key} className={s.question} data-question={q.key} aria-labelledby={`results-${q.key}`}>
-            <h3 id={`results-${q.key}`} className={s.h3}>{index + 1}. {q.text}</h3>
+            <h3 id={`results-${q.key}`} className={s.h3}>
+              {index + 1}. {q.text}
+            </h3>
             <p className={s.meta}>
               {t('engine.questionnaire.answered', { count: q.answered })}
-              {q.type === 'rating' && q.average !== null && q.average !== undefined && <> · {t('engine.questionnaire.average', { value: formatNumber(q.average, locale) })}</>}
+              {q.type === 'rating' && q.average !== null && q.average !== undefined && (
+                <> · {t('engine.questionnaire.average', { value: formatNumber(q.average, locale) })}</>
+              )}
             </p>
             {q.options && (
               <table className={s.table}>
                 <thead>
                   <tr>
-                    <th scope="col" className={s.th}>{t('engine.questionnaire.option')}</th>
-                    <th scope="col" className={s.thNum}>{t('engine.questionnaire.count')}</th>
-                    <th scope="col" className={s.thBar}>{t('engine.questionnaire.share')}</th>
+                    <th scope="col" className={s.th}>
+                      {t('engine.questionnaire.option')}
+                    </th>
+                    <th scope="col" className={s.thNum}>
+                      {t('engine.questionnaire.count')}
+                    </th>
+                    <th scope="col" className={s.thBar}>
+                      {t('engine.questionnaire.share')}
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -43,10 +55,14 @@ export function ResultsTable({ results, staff }: { results: QuestionnaireResults
                     return (
                       <tr key={i} data-option={i}>
                         <td className={s.td}>{o.text}</td>
-                        <td className={s.num} data-count={o.count}>{o.count}</td>
+                        <td className={s.num} data-count={o.count}>
+                          {o.count}
+                        </td>
                         <td className={s.td}>
                           <span className={s.barCell}>
-                            <span className={s.barTrack} aria-hidden="true"><span className={s.bar} style={{ width: `${share}%` }} /></span>
+                            <span className={s.barTrack} aria-hidden="true">
+                              <span className={s.bar} style={{ width: `${share}%` }} />
+                            </span>
                             <span className={s.share}>{share}%</span>
                           </span>
                         </td>
@@ -72,12 +88,24 @@ const useStyles = makeStyles({
   meta: { margin: 0, color: tokens.colorNeutralForeground2, fontSize: tokens.fontSizeBase300 },
   table: { borderCollapse: 'collapse', width: '100%', fontSize: tokens.fontSizeBase300, tableLayout: 'fixed' },
   th: { textAlign: 'left', padding: '6px', borderBottom: `2px solid ${tokens.colorNeutralStroke1}` },
-  thNum: { textAlign: 'right', padding: '6px', borderBottom: `2px solid ${tokens.colorNeutralStroke1}`, width: '5.5em' },
+  thNum: {
+    textAlign: 'right',
+    padding: '6px',
+    borderBottom: `2px solid ${tokens.colorNeutralStroke1}`,
+    width: '5.5em',
+  },
   thBar: { textAlign: 'left', padding: '6px', borderBottom: `2px solid ${tokens.colorNeutralStroke1}`, width: '38%' },
   td: { padding: '6px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, overflowWrap: 'anywhere' },
   num: { padding: '6px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, textAlign: 'right' },
   barCell: { display: 'flex', alignItems: 'center', gap: '6px' },
-  barTrack: { flex: 1, height: '10px', backgroundColor: tokens.colorNeutralBackground3, borderRadius: tokens.borderRadiusSmall, overflow: 'hidden', minWidth: '24px' },
+  barTrack: {
+    flex: 1,
+    height: '10px',
+    backgroundColor: tokens.colorNeutralBackground3,
+    borderRadius: tokens.borderRadiusSmall,
+    overflow: 'hidden',
+    minWidth: '24px',
+  },
   bar: { display: 'block', height: '100%', backgroundColor: tokens.colorBrandBackground },
   share: { minWidth: '3em', textAlign: 'right' },
 });

@@ -31,21 +31,57 @@ export default function StaffResults({ screen }: ScreenProps) {
       <Heading>{t(screen.titleKey)}</Heading>
       <label className={s.filter} htmlFor="questionnaire-choice">
         <span>{t('engine.questionnaire.choose')}</span>
-        <select id="questionnaire-choice" className={s.control} value={chosen} data-filter="id" onChange={(e) => setParams(e.target.value ? { id: e.target.value } : {})}>
+        <select
+          id="questionnaire-choice"
+          className={s.control}
+          value={chosen}
+          data-filter="id"
+          onChange={(e) => setParams(e.target.value ? { id: e.target.value } : {})}
+        >
           <option value="">—</option>
-          {records.data?.map((r) => <option key={r.id} value={String(r.id)}>#{r.id} {labelOf(r, labelField)}</option>)}
+          {records.data?.map((r) => (
+            <option key={r.id} value={String(r.id)}>
+              #{r.id} {labelOf(r, labelField)}
+            </option>
+          ))}
         </select>
       </label>
       {!chosen && <Notice data-state="choose">{t('engine.questionnaire.chooseHint')}</Notice>}
       {chosen && results.isPending && <PageSpinner label={t('engine.loading')} />}
-      {chosen && results.isError && <Notice intent="error" data-state="error">{results.error.message}</Notice>}
-      {results.data && (results.data.total ? <ResultsTable results={results.data} staff /> : <Notice data-state="empty">{t('engine.questionnaire.noResponses')}</Notice>)}
+      {chosen && results.isError && (
+        <Notice intent="error" data-state="error">
+          {results.error.message}
+        </Notice>
+      )}
+      {results.data &&
+        (results.data.total ? (
+          <ResultsTable results={results.data} staff />
+        ) : (
+          <Notice data-state="empty">{t('engine.questionnaire.noResponses')}</Notice>
+        ))}
     </div>
   );
 }
 
 const useStyles = makeStyles({
-  root: { maxWidth: '1000px', margin: '0 auto', padding: '8px 0 32px', display: 'grid', gap: tokens.spacingVerticalL, minWidth: 0 },
+  root: {
+    maxWidth: '1000px',
+    margin: '0 auto',
+    padding: '8px 0 32px',
+    display: 'grid',
+    gap: tokens.spacingVerticalL,
+    minWidth: 0,
+  },
   filter: { display: 'grid', gap: '4px', maxWidth: '520px', fontWeight: tokens.fontWeightSemibold },
-  control: { font: 'inherit', fontWeight: tokens.fontWeightRegular, padding: '8px', borderRadius: tokens.borderRadiusMedium, border: `1px solid ${tokens.colorNeutralStroke1}`, backgroundColor: tokens.colorNeutralBackground1, color: tokens.colorNeutralForeground1, minHeight: '40px', width: '100%' },
+  control: {
+    font: 'inherit',
+    fontWeight: tokens.fontWeightRegular,
+    padding: '8px',
+    borderRadius: tokens.borderRadiusMedium,
+    border: `1px solid ${tokens.colorNeutralStroke1}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    color: tokens.colorNeutralForeground1,
+    minHeight: '40px',
+    width: '100%',
+  },
 });

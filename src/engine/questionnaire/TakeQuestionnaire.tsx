@@ -14,7 +14,11 @@ import { formatDate } from '../../shared/format.ts';
 import type { Question } from '../../shared/questionnaire.ts';
 
 type Data = Record<string, unknown>;
-interface Kept { key: string; reply?: AnswerReply; answers?: Data }
+interface Kept {
+  key: string;
+  reply?: AnswerReply;
+  answers?: Data;
+}
 
 /**
  * The browser's idempotency key (and, once answered, the reply) of one questionnaire, kept in
@@ -26,15 +30,20 @@ function useKept(storageKey: string): [Kept, (k: Kept) => void] {
     try {
       const stored = JSON.parse(localStorage.getItem(storageKey) ?? 'null') as Kept | null;
       if (stored?.key) return stored;
-    } catch { /* an unreadable entry is replaced */ }
+    } catch {
+      /* an unreadable entry is replaced */
+    }
     const fresh = { key: crypto.randomUUID() };
     localStorage.setItem(storageKey, JSON.stringify(fresh));
     return fresh;
   });
-  return [kept, (k: Kept) => {
-    localStorage.setItem(storageKey, JSON.stringify(k));
-    setKept(k);
-  }];
+  return [
+    kept,
+    (k: Kept) => {
+      localStorage.setItem(storageKey, JSON.stringify(k));
+      setKept(k);
+    },
+  ];
 }
 
 /** What was answered to a question, as text. */
@@ -42,7 +51,7 @@ function answerText(q: Question, value: unknown, none: string): string {
   if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) return none;
   const options = q.options ?? [];
   if (Array.isArray(value)) return value.map((i) => options[Number(i)]?.text ?? String(i)).join('; ');
-  return q.type === 'single' ? options[Number(value)]?.text ?? String(value) : String(value);
+  return q.type === 'single' ? (options[Number(value)]?.text ?? String(value)) : String(value);
 }
 
 /**
@@ -82,7 +91,9 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
     } catch (error) {
       if (error instanceof HttpError && error.fieldErrors) {
         // The server names fields inside `answers`; the form's fields are the answers themselves.
-        setServerErrors(Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k.replace(/^\/answers/, ''), v])));
+        setServerErrors(
+          Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k.replace(/^\/answers/, ''), v])),
+        );
       }
       setFailure(error instanceof Error ? error.message : String(error));
     } finally {
@@ -90,9 +101,26 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
     }
   };
 
-  const back = options.listRoute && <Link to={options.listRoute} className={s.back} data-action="back">← {t('engine.questionnaire.back')}</Link>;
-  if (query.isPending) return <div data-screen={screen.id}><PageSpinner label={t('engine.loading')} /></div>;
-  if (query.isError) return <div data-screen={screen.id}>{back}<Notice intent="error" data-state="error">{query.error.message}</Notice></div>;
+  const back = options.listRoute && (
+    <Link to={options.listRoute} className={s.back} data-action="back">
+      ← {t('engine.questionnaire.back')}
+    </Link>
+  );
+  if (query.isPending)
+    return (
+      <div data-screen={screen.id}>
+        <PageSpinner label={t('engine.loading')} />
+      </div>
+    );
+  if (query.isError)
+    return (
+      <div data-screen={screen.id}>
+        {back}
+        <Notice intent="error" data-state="error">
+          {query.error.message}
+        </Notice>
+      </div>
+    );
   const q = query.data;
   const reply = kept.reply;
 
@@ -101,12 +129,18 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
       {back}
       <Heading>{q.title ?? t(screen.titleKey)}</Heading>
       {q.description && <Paragraph>{q.description}</Paragraph>}
-      {!reply && !q.open && <Notice intent="warning" data-state="closed">{t('engine.questionnaire.closed')}</Notice>}
+      {!reply && !q.open && (
+        <Notice intent="warning" data-state="closed">
+          {t('engine.questionnaire.closed')}
+        </Notice>
+      )}
       {!reply && q.open && (
         <>
           <p className={s.meta}>
             {q.openTo && t('engine.questionnaire.openUntil', { date: formatDate(q.openTo) })}
-            {q.scored && q.passMark !== undefined && <> · {t('engine.questionnaire.passMark', { passMark: q.passMark })}</>}
+            {q.scored && q.passMark !== undefined && (
+              <> · {t('engine.questionnaire.passMark', { passMark: q.passMark })}</>
+            )}
           </p>
           <EntityForm
             ref={form}
@@ -114,13 +148,27 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
             schema={q.schema}
             uiSchema={q.uiSchema}
             formData={data}
-            onChange={(d) => { setData(d); setServerErrors(undefined); }}
+            onChange={(d) => {
+              setData(d);
+              setServerErrors(undefined);
+            }}
             onSubmit={(d) => void send(d)}
             serverErrors={serverErrors}
           />
-          {failure && <Notice intent="error" data-state="failed">{failure}</Notice>}
+          {failure && (
+            <Notice intent="error" data-state="failed">
+              {failure}
+            </Notice>
+          )}
           <div className={s.bar}>
-            <ShellButton appearance="primary" data-action="submit" disabled={sending} onClick={() => form.current?.submit()}>{t('engine.questionnaire.submit')}</ShellButton>
+            <ShellButton
+              appearance="primary"
+              data-action="submit"
+              disabled={sending}
+              onClick={() => form.current?.submit()}
+            >
+              {t('engine.questionnaire.submit')}
+            </ShellButton>
           </div>
         </>
       )}
@@ -129,8 +177,15 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
           <Notice data-state="answered">{t('engine.questionnaire.thanks')}</Notice>
           {reply.scored && (
             <>
-              <p className={mergeClasses(s.score, reply.passed ? s.pass : s.fail)} data-score={reply.score} data-passed={String(reply.passed)}>
-                {t('engine.questionnaire.score', { score: reply.score, maxScore: reply.maxScore })} — {t(reply.passed ? 'engine.questionnaire.passed' : 'engine.questionnaire.failed', { passMark: reply.passMark })}
+              <p
+                className={mergeClasses(s.score, reply.passed ? s.pass : s.fail)}
+                data-score={reply.score}
+                data-passed={String(reply.passed)}
+              >
+                {t('engine.questionnaire.score', { score: reply.score, maxScore: reply.maxScore })} —{' '}
+                {t(reply.passed ? 'engine.questionnaire.passed' : 'engine.questionnaire.failed', {
+                  passMark: reply.passMark,
+                })}
               </p>
               <ol className={s.list}>
                 {(reply.results ?? []).map((r) => {
@@ -139,9 +194,21 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
                   return (
                     <li key={r.key} data-question={r.key} data-correct={String(r.correct)} className={s.item}>
                       <span className={s.questionText}>{question.text}</span>
-                      <span className={r.correct ? s.pass : s.fail}>{t(r.correct ? 'engine.questionnaire.right' : 'engine.questionnaire.wrong')}</span>
-                      <span>{t('engine.questionnaire.yourAnswer', { answer: answerText(question, kept.answers?.[r.key], t('engine.questionnaire.noAnswer')) })}</span>
-                      {!r.correct && <span data-right-answer>{t('engine.questionnaire.rightAnswer', { answer: answerText(question, r.correctOptions, '—') })}</span>}
+                      <span className={r.correct ? s.pass : s.fail}>
+                        {t(r.correct ? 'engine.questionnaire.right' : 'engine.questionnaire.wrong')}
+                      </span>
+                      <span>
+                        {t('engine.questionnaire.yourAnswer', {
+                          answer: answerText(question, kept.answers?.[r.key], t('engine.questionnaire.noAnswer')),
+                        })}
+                      </span>
+                      {!r.correct && (
+                        <span data-right-answer>
+                          {t('engine.questionnaire.rightAnswer', {
+                            answer: answerText(question, r.correctOptions, '—'),
+                          })}
+                        </span>
+                      )}
                     </li>
                   );
                 })}
@@ -151,7 +218,13 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
           {!reply.scored && reply.showResults && (
             <>
               <h2 className={s.h2}>{t('engine.questionnaire.results')}</h2>
-              {results.data ? <ResultsTable results={results.data} /> : results.isError ? <Notice intent="error">{results.error.message}</Notice> : <PageSpinner label={t('engine.loading')} />}
+              {results.data ? (
+                <ResultsTable results={results.data} />
+              ) : results.isError ? (
+                <Notice intent="error">{results.error.message}</Notice>
+              ) : (
+                <PageSpinner label={t('engine.loading')} />
+              )}
             </>
           )}
         </section>
@@ -161,10 +234,22 @@ export default function TakeQuestionnaire({ screen }: ScreenProps) {
 }
 
 const useStyles = makeStyles({
-  root: { maxWidth: '800px', margin: '0 auto', padding: '8px 0 32px', minWidth: 0, display: 'grid', gap: tokens.spacingVerticalS },
+  root: {
+    maxWidth: '800px',
+    margin: '0 auto',
+    padding: '8px 0 32px',
+    minWidth: 0,
+    display: 'grid',
+    gap: tokens.spacingVerticalS,
+  },
   back: { color: tokens.colorBrandForeground1, justifySelf: 'start' },
   meta: { margin: 0, color: tokens.colorNeutralForeground2 },
-  bar: { display: 'flex', justifyContent: 'flex-end', paddingTop: tokens.spacingVerticalM, borderTop: `1px solid ${tokens.colorNeutralStroke2}` },
+  bar: {
+    display: 'flex',
+    justifyContent: 'flex-end',
+    paddingTop: tokens.spacingVerticalM,
+    borderTop: `1px solid ${tokens.colorNeutralStroke2}`,
+  },
   outcome: { display: 'grid', gap: tokens.spacingVerticalM },
   score: { fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold, margin: 0 },
   pass: { color: tokens.colorPaletteGreenForeground1, fontWeight: tokens.fontWeightSemibold },

@@ -55,16 +55,49 @@ export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn, rememberMe,
     }
   }, 1000);
   return (
-    <form data-method="key" style={{ display: 'grid', gap: 12 }} onSubmit={(e) => { e.preventDefault(); void send.run(); }}>
+    <form
+      data-method="key"
+      style={{ display: 'grid', gap: 12 }}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send.run();
+      }}
+    >
       <Field label={t('auth.keyFile')} hint={t('auth.keyHint')} required>
-        <FilePicker field="/keyFile" accept=".pfx,.p12,application/x-pkcs12" label={t('auth.keyFile')} file={file} onFile={(f) => { setFile(f); setProblem(null); }} />
+        <FilePicker
+          field="/keyFile"
+          accept=".pfx,.p12,application/x-pkcs12"
+          label={t('auth.keyFile')}
+          file={file}
+          onFile={(f) => {
+            setFile(f);
+            setProblem(null);
+          }}
+        />
       </Field>
       <Field label={t('auth.keyPassword')}>
-        <Input type="password" data-field="/keyPassword" autoComplete="off" value={password} onChange={(_, d) => setPassword(d.value)} />
+        <Input
+          type="password"
+          data-field="/keyPassword"
+          autoComplete="off"
+          value={password}
+          onChange={(_, d) => setPassword(d.value)}
+        />
       </Field>
-      {problem && <Notice intent="error" data-error="key">{problem}</Notice>}
-      <Checkbox label={t('auth.rememberMe')} data-field="/rememberMe" checked={rememberMe} onChange={(_, d) => onRememberMe(d.checked === true)} />
-      <Button appearance="primary" type="submit" data-action="sign-in-key" disabled={send.locked}>{t('auth.signInWithKey')}</Button>
+      {problem && (
+        <Notice intent="error" data-error="key">
+          {problem}
+        </Notice>
+      )}
+      <Checkbox
+        label={t('auth.rememberMe')}
+        data-field="/rememberMe"
+        checked={rememberMe}
+        onChange={(_, d) => onRememberMe(d.checked === true)}
+      />
+      <Button appearance="primary" type="submit" data-action="sign-in-key" disabled={send.locked}>
+        {t('auth.signInWithKey')}
+      </Button>
     </form>
   );
 }

@@ -15,11 +15,21 @@ import { KeySignIn } from './KeySignIn.tsx';
 import { SignatureSignIn } from './SignatureSignIn.tsx';
 
 const useStyles = makeStyles({
-  root: { maxWidth: '440px', margin: '24px auto', display: 'grid', gap: tokens.spacingVerticalM, padding: `0 ${tokens.spacingHorizontalS}` },
+  root: {
+    maxWidth: '440px',
+    margin: '24px auto',
+    display: 'grid',
+    gap: tokens.spacingVerticalM,
+    padding: `0 ${tokens.spacingHorizontalS}`,
+  },
   links: { display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
   help: { color: tokens.colorNeutralForeground3, display: 'grid', gap: tokens.spacingVerticalXS },
   tabs: { flexWrap: 'wrap', marginLeft: `-${tokens.spacingHorizontalS}` },
-  link: { color: tokens.colorBrandForegroundLink, textDecorationLine: 'none', ':hover': { textDecorationLine: 'underline', color: tokens.colorBrandForegroundLinkHover } },
+  link: {
+    color: tokens.colorBrandForegroundLink,
+    textDecorationLine: 'none',
+    ':hover': { textDecorationLine: 'underline', color: tokens.colorBrandForegroundLinkHover },
+  },
 });
 
 /** A link under the form: its label key and a portal path. */
@@ -51,7 +61,8 @@ interface SignInOptions {
 type Method = 'password' | 'key' | 'signature';
 
 /** Only paths of this portal may be returned to after sign-in (no open redirect). */
-const safeRedirect = (value: string | null): string => (value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/');
+const safeRedirect = (value: string | null): string =>
+  value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/';
 
 /**
  * Sign-in from a definition: the password form comes from the screen's options, and the
@@ -83,7 +94,13 @@ export default function SignInScreen({ screen }: ScreenProps) {
     const match = /(?:^#|&)session=([A-Za-z0-9_-]+)/.exec(window.location.hash);
     if (!match) return;
     try {
-      saveSession(JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(match[1]!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)))) as SignInReply);
+      saveSession(
+        JSON.parse(
+          new TextDecoder().decode(
+            Uint8Array.from(atob(match[1]!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)),
+          ),
+        ) as SignInReply,
+      );
       window.location.replace(redirect);
     } catch {
       window.history.replaceState(null, '', window.location.pathname + window.location.search);
@@ -101,34 +118,79 @@ export default function SignInScreen({ screen }: ScreenProps) {
       reportError(error);
     }
   }, 1000);
-  const tabs: Method[] = (['password', 'key', 'signature'] as const).filter((m) => wanted.includes(m) && (m === 'password' || (server?.signature && options.challengeEndpoint)));
+  const tabs: Method[] = (['password', 'key', 'signature'] as const).filter(
+    (m) => wanted.includes(m) && (m === 'password' || (server?.signature && options.challengeEndpoint)),
+  );
   const current = tabs.includes(method) ? method : 'password';
   const oneId = wanted.includes('oneId') && server?.oneId && options.oneIdLogin;
   const help = options.callCentre;
   return (
     <div className={s.root} data-screen={screen.id}>
       <Title2 as="h1">{t(screen.titleKey)}</Title2>
-      {params.get('error') === 'oneid' && <Notice intent="error" data-error="oneid">{t('auth.oneIdFailed')}</Notice>}
+      {params.get('error') === 'oneid' && (
+        <Notice intent="error" data-error="oneid">
+          {t('auth.oneIdFailed')}
+        </Notice>
+      )}
       {tabs.length > 1 && (
-        <TabList size="small" className={s.tabs} selectedValue={current} onTabSelect={(_, d) => setMethod(d.value as Method)}>
-          {tabs.map((m) => <Tab key={m} value={m} data-action={`method-${m}`}>{t(`auth.methods.${m}`)}</Tab>)}
+        <TabList
+          size="small"
+          className={s.tabs}
+          selectedValue={current}
+          onTabSelect={(_, d) => setMethod(d.value as Method)}
+        >
+          {tabs.map((m) => (
+            <Tab key={m} value={m} data-action={`method-${m}`}>
+              {t(`auth.methods.${m}`)}
+            </Tab>
+          ))}
         </TabList>
       )}
       {current === 'password' && (
         <>
-          <EntityForm ref={form} entity={screen.id} schema={options.schema} uiSchema={options.uiSchema ?? {}} formData={data} onChange={setData} onSubmit={() => void send.run()} />
-          <Button appearance="primary" data-action="sign-in" disabled={send.locked} onClick={() => void send.run()}>{t('auth.signIn')}</Button>
+          <EntityForm
+            ref={form}
+            entity={screen.id}
+            schema={options.schema}
+            uiSchema={options.uiSchema ?? {}}
+            formData={data}
+            onChange={setData}
+            onSubmit={() => void send.run()}
+          />
+          <Button appearance="primary" data-action="sign-in" disabled={send.locked} onClick={() => void send.run()}>
+            {t('auth.signIn')}
+          </Button>
         </>
       )}
-      {current === 'key' && <KeySignIn endpoint={options.endpoint} challengeEndpoint={options.challengeEndpoint!} onSignedIn={signedIn} rememberMe={remember} onRememberMe={setRemember} />}
-      {current === 'signature' && <SignatureSignIn endpoint={options.endpoint} challengeEndpoint={options.challengeEndpoint!} onSignedIn={signedIn} rememberMe={remember} onRememberMe={setRemember} />}
+      {current === 'key' && (
+        <KeySignIn
+          endpoint={options.endpoint}
+          challengeEndpoint={options.challengeEndpoint!}
+          onSignedIn={signedIn}
+          rememberMe={remember}
+          onRememberMe={setRemember}
+        />
+      )}
+      {current === 'signature' && (
+        <SignatureSignIn
+          endpoint={options.endpoint}
+          challengeEndpoint={options.challengeEndpoint!}
+          onSignedIn={signedIn}
+          rememberMe={remember}
+          onRememberMe={setRemember}
+        />
+      )}
       {oneId && (
         <>
           <Divider>{t('auth.or')}</Divider>
           <Button
             appearance="outline"
             data-action="sign-in-oneid"
-            onClick={() => window.location.assign(`${options.oneIdLogin}?redirect=${encodeURIComponent(redirect)}${remember ? '&remember=1' : ''}`)}
+            onClick={() =>
+              window.location.assign(
+                `${options.oneIdLogin}?redirect=${encodeURIComponent(redirect)}${remember ? '&remember=1' : ''}`,
+              )
+            }
           >
             {t('auth.methods.oneId')}
           </Button>
@@ -136,18 +198,29 @@ export default function SignInScreen({ screen }: ScreenProps) {
       )}
       {options.links?.length ? (
         <nav className={s.links} aria-label={t(screen.titleKey)}>
-          {options.links.map((l) => <Link key={l.id} className={s.link} to={l.to} data-link={l.id}>{t(l.labelKey)}</Link>)}
+          {options.links.map((l) => (
+            <Link key={l.id} className={s.link} to={l.to} data-link={l.id}>
+              {t(l.labelKey)}
+            </Link>
+          ))}
         </nav>
       ) : null}
       {(help || options.tutorial) && (
         <div className={s.help}>
           {help && (
             <Body1 data-help="call-centre">
-              {t('auth.callCentre')}: <a className={s.link} href={`tel:${help.phone.replace(/[^\d+]/g, '')}`}>{help.phone}</a>
+              {t('auth.callCentre')}:{' '}
+              <a className={s.link} href={`tel:${help.phone.replace(/[^\d+]/g, '')}`}>
+                {help.phone}
+              </a>
               {help.hoursKey ? ` (${t(help.hoursKey)})` : ''}
             </Body1>
           )}
-          {options.tutorial && <Link className={s.link} to={options.tutorial.to} data-link={options.tutorial.id}>{t(options.tutorial.labelKey)}</Link>}
+          {options.tutorial && (
+            <Link className={s.link} to={options.tutorial.to} data-link={options.tutorial.id}>
+              {t(options.tutorial.labelKey)}
+            </Link>
+          )}
         </div>
       )}
     </div>

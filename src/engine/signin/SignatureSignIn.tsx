@@ -11,8 +11,14 @@ import type { SignatureMethodProps } from './KeySignIn.tsx';
 
 const useStyles = makeStyles({
   challenge: {
-    display: 'block', padding: tokens.spacingHorizontalS, fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase300,
-    backgroundColor: tokens.colorNeutralBackground3, borderRadius: tokens.borderRadiusMedium, overflowWrap: 'anywhere', userSelect: 'all',
+    display: 'block',
+    padding: tokens.spacingHorizontalS,
+    fontFamily: tokens.fontFamilyMonospace,
+    fontSize: tokens.fontSizeBase300,
+    backgroundColor: tokens.colorNeutralBackground3,
+    borderRadius: tokens.borderRadiusMedium,
+    overflowWrap: 'anywhere',
+    userSelect: 'all',
   },
   download: { color: tokens.colorBrandForegroundLink, fontSize: tokens.fontSizeBase200 },
   row: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'center' },
@@ -63,7 +69,14 @@ export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn, remem
     if (!signedData) return setProblem(t('auth.signature.fileInvalid'));
     if (!challenge) return;
     try {
-      onSignedIn(await dataProvider.signIn(endpoint, { signedData, challenge: challenge.challenge, rememberMe, ...(id.length === 14 ? { PNFL: id } : { TIN: id }) }));
+      onSignedIn(
+        await dataProvider.signIn(endpoint, {
+          signedData,
+          challenge: challenge.challenge,
+          rememberMe,
+          ...(id.length === 14 ? { PNFL: id } : { TIN: id }),
+        }),
+      );
     } catch (error) {
       reportError(error);
       // A challenge is used up by any attempt that reached it: offer a fresh one.
@@ -71,29 +84,85 @@ export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn, remem
     }
   }, 1000);
   const expires = challenge ? new Date(challenge.expiresAt) : undefined;
-  const until = expires ? `${String(expires.getHours()).padStart(2, '0')}:${String(expires.getMinutes()).padStart(2, '0')}` : '';
+  const until = expires
+    ? `${String(expires.getHours()).padStart(2, '0')}:${String(expires.getMinutes()).padStart(2, '0')}`
+    : '';
   return (
-    <form data-method="signature" style={{ display: 'grid', gap: 12 }} onSubmit={(e) => { e.preventDefault(); void send.run(); }}>
-      <Field label={t('auth.signature.challenge')} hint={challenge ? t('auth.signature.challengeHint', { time: until }) : undefined}>
-        <code className={s.challenge} data-challenge={challenge?.challenge ?? ''}>{challenge?.challenge ?? '…'}</code>
+    <form
+      data-method="signature"
+      style={{ display: 'grid', gap: 12 }}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send.run();
+      }}
+    >
+      <Field
+        label={t('auth.signature.challenge')}
+        hint={challenge ? t('auth.signature.challengeHint', { time: until }) : undefined}
+      >
+        <code className={s.challenge} data-challenge={challenge?.challenge ?? ''}>
+          {challenge?.challenge ?? '…'}
+        </code>
       </Field>
       <div className={s.row}>
-        <Button size="small" data-action="copy-challenge" disabled={!challenge} onClick={() => void navigator.clipboard?.writeText(challenge?.challenge ?? '')}>{t('auth.signature.copy')}</Button>
-        <Button size="small" data-action="new-challenge" onClick={fetchChallenge}>{t('auth.signature.newChallenge')}</Button>
+        <Button
+          size="small"
+          data-action="copy-challenge"
+          disabled={!challenge}
+          onClick={() => void navigator.clipboard?.writeText(challenge?.challenge ?? '')}
+        >
+          {t('auth.signature.copy')}
+        </Button>
+        <Button size="small" data-action="new-challenge" onClick={fetchChallenge}>
+          {t('auth.signature.newChallenge')}
+        </Button>
         {challenge && (
           // As a file, for signing programs that sign files (no newline added: the exact bytes).
-          <a className={s.download} data-action="download-challenge" download="challenge.txt" href={`data:text/plain;charset=utf-8,${encodeURIComponent(challenge.challenge)}`}>{t('auth.signature.download')}</a>
+          <a
+            className={s.download}
+            data-action="download-challenge"
+            download="challenge.txt"
+            href={`data:text/plain;charset=utf-8,${encodeURIComponent(challenge.challenge)}`}
+          >
+            {t('auth.signature.download')}
+          </a>
         )}
       </div>
       <Field label={t('auth.signature.identity')} required>
-        <Input data-field="/identity" inputMode="numeric" maxLength={14} value={identity} onChange={(_, d) => setIdentity(d.value)} />
+        <Input
+          data-field="/identity"
+          inputMode="numeric"
+          maxLength={14}
+          value={identity}
+          onChange={(_, d) => setIdentity(d.value)}
+        />
       </Field>
       <Field label={t('auth.signature.file')} required>
-        <FilePicker field="/signatureFile" accept=".p7s,.p7b,.p7m,.pem,.sig,.txt,application/pkcs7-signature" label={t('auth.signature.file')} file={file} onFile={(f) => { setFile(f); setProblem(null); }} />
+        <FilePicker
+          field="/signatureFile"
+          accept=".p7s,.p7b,.p7m,.pem,.sig,.txt,application/pkcs7-signature"
+          label={t('auth.signature.file')}
+          file={file}
+          onFile={(f) => {
+            setFile(f);
+            setProblem(null);
+          }}
+        />
       </Field>
-      {problem && <Notice intent="error" data-error="signature">{problem}</Notice>}
-      <Checkbox label={t('auth.rememberMe')} data-field="/rememberMe" checked={rememberMe} onChange={(_, d) => onRememberMe(d.checked === true)} />
-      <Button appearance="primary" type="submit" data-action="sign-in-signature" disabled={send.locked || !challenge}>{t('auth.signature.submit')}</Button>
+      {problem && (
+        <Notice intent="error" data-error="signature">
+          {problem}
+        </Notice>
+      )}
+      <Checkbox
+        label={t('auth.rememberMe')}
+        data-field="/rememberMe"
+        checked={rememberMe}
+        onChange={(_, d) => onRememberMe(d.checked === true)}
+      />
+      <Button appearance="primary" type="submit" data-action="sign-in-signature" disabled={send.locked || !challenge}>
+        {t('auth.signature.submit')}
+      </Button>
     </form>
   );
 }

@@ -12,7 +12,14 @@ import * as pkijs from 'pkijs';
  * `legacy-encryption`: the file is encrypted with the old PKCS#12 ciphers (3DES/RC2), which
  * browsers do not implement.
  */
-export type KeyFileErrorCode = 'not-pkcs12' | 'wrong-password' | 'legacy-encryption' | 'no-key' | 'unsupported-key' | 'expired' | 'not-yet-valid';
+export type KeyFileErrorCode =
+  | 'not-pkcs12'
+  | 'wrong-password'
+  | 'legacy-encryption'
+  | 'no-key'
+  | 'unsupported-key'
+  | 'expired'
+  | 'not-yet-valid';
 
 export class KeyFileError extends Error {
   readonly code: KeyFileErrorCode;
@@ -53,7 +60,11 @@ const OID = {
   commonName: '2.5.4.3',
 } as const;
 
-const CURVES: Record<string, string> = { '1.2.840.10045.3.1.7': 'P-256', '1.3.132.0.34': 'P-384', '1.3.132.0.35': 'P-521' };
+const CURVES: Record<string, string> = {
+  '1.2.840.10045.3.1.7': 'P-256',
+  '1.3.132.0.34': 'P-384',
+  '1.3.132.0.35': 'P-521',
+};
 
 const engine = (): pkijs.CryptoEngine => new pkijs.CryptoEngine({ name: 'webcrypto', crypto: globalThis.crypto });
 
@@ -79,8 +90,10 @@ export async function openKeyFile(bytes: ArrayBuffer, password: string): Promise
     if (info.contentType === OID.encryptedData) {
       // A copy: pkijs marks the ASN.1 it parses, and parses this content again below.
       const copy = asn1js.fromBER((info.content as asn1js.BaseBlock).toBER(false)).result;
-      const algorithm = new pkijs.EncryptedData({ schema: copy }).encryptedContentInfo.contentEncryptionAlgorithm.algorithmId;
-      if (algorithm.startsWith(OID.legacyPbePrefix)) throw new KeyFileError('legacy-encryption', `legacy cipher ${algorithm}`);
+      const algorithm = new pkijs.EncryptedData({ schema: copy }).encryptedContentInfo.contentEncryptionAlgorithm
+        .algorithmId;
+      if (algorithm.startsWith(OID.legacyPbePrefix))
+        throw new KeyFileError('legacy-encryption', `legacy cipher ${algorithm}`);
     }
   }
   try {
@@ -95,10 +108,15 @@ export async function openKeyFile(bytes: ArrayBuffer, password: string): Promise
       if (bag.bagId === OID.keyBag) keyInfo ??= bag.bagValue as pkijs.PrivateKeyInfo;
       if (bag.bagId === OID.shroudedKeyBag) {
         const shrouded = bag.bagValue as pkijs.PKCS8ShroudedKeyBag;
-        if (shrouded.encryptionAlgorithm.algorithmId.startsWith(OID.legacyPbePrefix)) throw new KeyFileError('legacy-encryption', 'legacy key cipher');
+        if (shrouded.encryptionAlgorithm.algorithmId.startsWith(OID.legacyPbePrefix))
+          throw new KeyFileError('legacy-encryption', 'legacy key cipher');
         try {
           // Declared protected in pkijs' types, but it is how a shrouded key bag is opened.
-          await (shrouded as unknown as { parseInternalValues(p: { password: ArrayBuffer }, c: pkijs.CryptoEngine): Promise<void> }).parseInternalValues({ password: pass }, crypto);
+          await (
+            shrouded as unknown as {
+              parseInternalValues(p: { password: ArrayBuffer }, c: pkijs.CryptoEngine): Promise<void>;
+            }
+          ).parseInternalValues({ password: pass }, crypto);
         } catch (cause) {
           throw new KeyFileError('wrong-password', 'the key does not decrypt', { cause });
         }
@@ -113,7 +131,9 @@ export async function openKeyFile(bytes: ArrayBuffer, password: string): Promise
   if (!keyInfo) throw new KeyFileError('no-key', 'no private key in the file');
   const keyAlgorithm = keyInfo.privateKeyAlgorithm;
   // The certificate whose public key has the key's algorithm and is not a CA: the holder's.
-  const certificate = certificates.find((c) => c.subjectPublicKeyInfo.algorithm.algorithmId === keyAlgorithm.algorithmId && !isCa(c)) ?? certificates[0];
+  const certificate =
+    certificates.find((c) => c.subjectPublicKeyInfo.algorithm.algorithmId === keyAlgorithm.algorithmId && !isCa(c)) ??
+    certificates[0];
   if (!certificate) throw new KeyFileError('no-key', 'no certificate in the file');
   const privateKey = await importKey(keyInfo, certificate);
   const names = subjectValues(certificate);
@@ -145,11 +165,17 @@ export async function signChallenge(key: KeyFile, content: string): Promise<stri
   const digest = await globalThis.crypto.subtle.digest('SHA-256', data);
   const signerInfo = new pkijs.SignerInfo({
     version: 1,
-    sid: new pkijs.IssuerAndSerialNumber({ issuer: key.certificate.issuer, serialNumber: key.certificate.serialNumber }),
+    sid: new pkijs.IssuerAndSerialNumber({
+      issuer: key.certificate.issuer,
+      serialNumber: key.certificate.serialNumber,
+    }),
     signedAttrs: new pkijs.SignedAndUnsignedAttributes({
       type: 0,
       attributes: [
-        new pkijs.Attribute({ type: '1.2.840.113549.1.9.3', values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
+        new pkijs.Attribute({
+          type: '1.2.840.113549.1.9.3',
+          values: [new asn1js.ObjectIdentifier({ value: OID.data })],
+        }),
         new pkijs.Attribute({ type: '1.2.840.113549.1.9.5', values: [new asn1js.UTCTime({ valueDate: new Date() })] }),
         new pkijs.Attribute({ type: '1.2.840.113549.1.9.4', values: [new asn1js.OctetString({ valueHex: digest })] }),
       ],
@@ -157,7 +183,10 @@ export async function signChallenge(key: KeyFile, content: string): Promise<stri
   });
   const signed = new pkijs.SignedData({
     version: 1,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data, eContent: new asn1js.OctetString({ valueHex: data }) }),
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: OID.data,
+      eContent: new asn1js.OctetString({ valueHex: data }),
+    }),
     signerInfos: [signerInfo],
     certificates: [key.certificate],
   });
@@ -170,11 +199,20 @@ async function importKey(keyInfo: pkijs.PrivateKeyInfo, certificate: pkijs.Certi
   const der = keyInfo.toSchema().toBER(false);
   const spki = certificate.subjectPublicKeyInfo.algorithm;
   try {
-    if (spki.algorithmId === OID.rsa) return await globalThis.crypto.subtle.importKey('pkcs8', der, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
+    if (spki.algorithmId === OID.rsa)
+      return await globalThis.crypto.subtle.importKey(
+        'pkcs8',
+        der,
+        { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+        false,
+        ['sign'],
+      );
     if (spki.algorithmId === OID.ec) {
-      const curveOid = spki.algorithmParams instanceof asn1js.ObjectIdentifier ? spki.algorithmParams.valueBlock.toString() : '';
+      const curveOid =
+        spki.algorithmParams instanceof asn1js.ObjectIdentifier ? spki.algorithmParams.valueBlock.toString() : '';
       const namedCurve = CURVES[curveOid];
-      if (namedCurve) return await globalThis.crypto.subtle.importKey('pkcs8', der, { name: 'ECDSA', namedCurve }, false, ['sign']);
+      if (namedCurve)
+        return await globalThis.crypto.subtle.importKey('pkcs8', der, { name: 'ECDSA', namedCurve }, false, ['sign']);
     }
   } catch (cause) {
     throw new KeyFileError('unsupported-key', 'the key cannot be imported', { cause });

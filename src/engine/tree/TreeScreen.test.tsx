@@ -14,15 +14,73 @@ import TreeScreen from './TreeScreen.tsx';
 import { buildTree } from './tree-data.ts';
 
 const fx = vi.hoisted(() => {
-  const manifest = { id: 'unit', base: '/unit', titleKey: 'test.unit.title', subject: 'Unit', schema: 'schema.json', grid: 'grid.json', edit: 'edit.json', description: 'd', labelField: '/name', tree: { parentField: '/parentId', sortField: '/sort' } };
+  const manifest = {
+    id: 'unit',
+    base: '/unit',
+    titleKey: 'test.unit.title',
+    subject: 'Unit',
+    schema: 'schema.json',
+    grid: 'grid.json',
+    edit: 'edit.json',
+    description: 'd',
+    labelField: '/name',
+    tree: { parentField: '/parentId', sortField: '/sort' },
+  };
   const screens = [
-    { id: 'unit-tree', route: '/units', kind: 'tree', entity: 'unit', titleKey: 'test.unit.title', permission: 'read Unit' },
-    { id: 'unit-list', route: '/units/table', kind: 'list', entity: 'unit', titleKey: 'test.unit.title', permission: 'read Unit' },
-    { id: 'unit-new', route: '/units/new', kind: 'form', entity: 'unit', titleKey: 'test.unit.title', permission: 'create Unit' },
-    { id: 'unit-detail', route: '/units/:id', kind: 'detail', entity: 'unit', titleKey: 'test.unit.title', permission: 'read Unit' },
+    {
+      id: 'unit-tree',
+      route: '/units',
+      kind: 'tree',
+      entity: 'unit',
+      titleKey: 'test.unit.title',
+      permission: 'read Unit',
+    },
+    {
+      id: 'unit-list',
+      route: '/units/table',
+      kind: 'list',
+      entity: 'unit',
+      titleKey: 'test.unit.title',
+      permission: 'read Unit',
+    },
+    {
+      id: 'unit-new',
+      route: '/units/new',
+      kind: 'form',
+      entity: 'unit',
+      titleKey: 'test.unit.title',
+      permission: 'create Unit',
+    },
+    {
+      id: 'unit-detail',
+      route: '/units/:id',
+      kind: 'detail',
+      entity: 'unit',
+      titleKey: 'test.unit.title',
+      permission: 'read Unit',
+    },
   ];
-  const schema = { type: 'object', properties: { name: { type: 'string', title: 'test.unit.title' }, parentId: { type: 'integer', title: 'test.unit.title' }, sort: { type: 'integer', title: 'test.unit.title' } } };
-  return { manifest, screens, def: { id: 'unit', manifest, schema, ui: undefined, grid: { columns: [], defaultSort: [], filters: [] }, edit: { description: 'd', states: { '*': { update: [{ who: 'any', fields: 'all' }], delete: 'any' } } }, dir: '' } };
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'test.unit.title' },
+      parentId: { type: 'integer', title: 'test.unit.title' },
+      sort: { type: 'integer', title: 'test.unit.title' },
+    },
+  };
+  return {
+    manifest,
+    screens,
+    def: {
+      id: 'unit',
+      manifest,
+      schema,
+      ui: undefined,
+      grid: { columns: [], defaultSort: [], filters: [] },
+      edit: { description: 'd', states: { '*': { update: [{ who: 'any', fields: 'all' }], delete: 'any' } } },
+      dir: '',
+    },
+  };
 });
 
 vi.mock('../../definitions/client.ts', () => ({
@@ -33,15 +91,34 @@ vi.mock('../../definitions/client.ts', () => ({
   loadMachine: async () => undefined,
 }));
 
-const rec = (id: number, name: string, parentId?: number, sort = 0): StoredRecord =>
-  ({ id, version: 1, status: 'ACTIVE', createdAt: '', updatedAt: '', name, sort, ...(parentId ? { parentId } : {}) });
+const rec = (id: number, name: string, parentId?: number, sort = 0): StoredRecord => ({
+  id,
+  version: 1,
+  status: 'ACTIVE',
+  createdAt: '',
+  updatedAt: '',
+  name,
+  sort,
+  ...(parentId ? { parentId } : {}),
+});
 
-const RECORDS = [rec(1, 'Committee'), rec(3, 'Bukhara', 1, 2), rec(2, 'Andijan', 1, 1), rec(4, 'Legal section', 3), rec(5, 'Archive')];
+const RECORDS = [
+  rec(1, 'Committee'),
+  rec(3, 'Bukhara', 1, 2),
+  rec(2, 'Andijan', 1, 1),
+  rec(4, 'Legal section', 3),
+  rec(5, 'Archive'),
+];
 
 function renderTree() {
   const getList = vi.fn(async () => ({ list: RECORDS, total: RECORDS.length }));
-  const router = createMemoryRouter([{ path: '/units', element: <TreeScreen screen={fx.screens[0] as unknown as ScreenDefinition} /> }], { initialEntries: ['/units'] });
-  const result = renderWithProviders(<RouterProvider router={router} />, { dataProvider: createFakeDataProvider({ getList }) });
+  const router = createMemoryRouter(
+    [{ path: '/units', element: <TreeScreen screen={fx.screens[0] as unknown as ScreenDefinition} /> }],
+    { initialEntries: ['/units'] },
+  );
+  const result = renderWithProviders(<RouterProvider router={router} />, {
+    dataProvider: createFakeDataProvider({ getList }),
+  });
   result.i18n.addResourceBundle('en', 'translation', { test: { unit: { title: 'Units' } } }, true, true);
   return { ...result, getList };
 }
@@ -58,7 +135,9 @@ describe('tree screen', () => {
     expect(children.slice(0, 2)).toEqual(['2', '3']);
     expect(node(5)).toBeTruthy();
     expect(node(4)).toBeNull(); // inside the closed Bukhara branch
-    const open = within(node(2)!).getAllByRole('link').map((a) => a.getAttribute('href'));
+    const open = within(node(2)!)
+      .getAllByRole('link')
+      .map((a) => a.getAttribute('href'));
     expect(open).toEqual(['/units/2', '/units/new?parentId=2']);
     expect(document.querySelector('[data-action="table"]')?.closest('a')?.getAttribute('href')).toBe('/units/table');
 
@@ -75,7 +154,8 @@ describe('buildTree', () => {
   it('makes orphans roots and never loops on a cycle', () => {
     const records = [rec(1, 'a', 2), rec(2, 'b', 1), rec(3, 'c', 99), rec(4, 'd', 3)];
     const roots = buildTree(records, '/parentId');
-    const flat = (nodes: ReturnType<typeof buildTree>): number[] => nodes.flatMap((n) => [n.record.id, ...flat(n.children)]);
+    const flat = (nodes: ReturnType<typeof buildTree>): number[] =>
+      nodes.flatMap((n) => [n.record.id, ...flat(n.children)]);
     expect(roots.map((r) => r.record.id)).toEqual([3, 1]);
     expect(flat(roots).sort()).toEqual([1, 2, 3, 4]);
     expect(roots[0]!.children.map((c) => c.record.id)).toEqual([4]);

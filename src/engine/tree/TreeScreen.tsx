@@ -1,5 +1,16 @@
 import { useMemo, useState } from 'react';
-import { Button, makeStyles, MessageBar, MessageBarBody, Title2, tokens, Tree, TreeItem, TreeItemLayout, type TreeItemValue } from '@fluentui/react-components';
+import {
+  Button,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  Title2,
+  tokens,
+  Tree,
+  TreeItem,
+  TreeItemLayout,
+  type TreeItemValue,
+} from '@fluentui/react-components';
 import { AddRegular, OpenRegular, TableRegular } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -17,10 +28,20 @@ export const TREE_LIMIT = 1000;
 const PAGE = 100;
 
 const useStyles = makeStyles({
-  head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap', marginBottom: tokens.spacingVerticalM },
+  head: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    flexWrap: 'wrap',
+    marginBottom: tokens.spacingVerticalM,
+  },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
   aside: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
-  code: { color: tokens.colorNeutralForeground3, marginLeft: tokens.spacingHorizontalS, fontSize: tokens.fontSizeBase200 },
+  code: {
+    color: tokens.colorNeutralForeground3,
+    marginLeft: tokens.spacingHorizontalS,
+    fontSize: tokens.fontSizeBase200,
+  },
 });
 
 interface TreeOptions {
@@ -41,11 +62,21 @@ export default function TreeScreen({ screen }: ScreenProps) {
   const definition = useEntity(entity);
   const tree = definition.data?.manifest.tree;
   const records = useGetTree(entity, { enabled: Boolean(tree), limit: TREE_LIMIT, page: PAGE });
-  const roots = useMemo(() => (tree && records.data ? buildTree(records.data.list, tree.parentField, tree.sortField) : []), [tree, records.data]);
+  const roots = useMemo(
+    () => (tree && records.data ? buildTree(records.data.list, tree.parentField, tree.sortField) : []),
+    [tree, records.data],
+  );
   const [open, setOpen] = useState<Set<TreeItemValue> | undefined>(undefined);
   const openItems = open ?? new Set<TreeItemValue>(roots.map((r) => String(r.record.id)));
 
-  if (!definition.data || !records.data) return <ScreenState screenId={screen.id} error={definition.error ?? records.error} onRetry={() => void records.refetch()} />;
+  if (!definition.data || !records.data)
+    return (
+      <ScreenState
+        screenId={screen.id}
+        error={definition.error ?? records.error}
+        onRetry={() => void records.refetch()}
+      />
+    );
   const manifest = definition.data.manifest;
   const parentName = manifest.tree!.parentField.slice(1);
   const create = entityScreenPath(entity, ['form', 'wizard']);
@@ -62,12 +93,24 @@ export default function TreeScreen({ screen }: ScreenProps) {
     return (
       <TreeItem key={id} value={String(id)} itemType={node.children.length ? 'branch' : 'leaf'} data-node={id}>
         <TreeItemLayout
-          aside={(
+          aside={
             <span className={s.aside}>
-              {detail && <Link to={detail} data-action="open" aria-label={t('engine.tree.open')}><Button size="small" appearance="subtle" icon={<OpenRegular />} title={t('engine.tree.open')} /></Link>}
-              {create && <Link to={`${create}?${encodeURIComponent(parentName)}=${id}`} data-action="add-child" aria-label={t('engine.tree.addChild')}><Button size="small" appearance="subtle" icon={<AddRegular />} title={t('engine.tree.addChild')} /></Link>}
+              {detail && (
+                <Link to={detail} data-action="open" aria-label={t('engine.tree.open')}>
+                  <Button size="small" appearance="subtle" icon={<OpenRegular />} title={t('engine.tree.open')} />
+                </Link>
+              )}
+              {create && (
+                <Link
+                  to={`${create}?${encodeURIComponent(parentName)}=${id}`}
+                  data-action="add-child"
+                  aria-label={t('engine.tree.addChild')}
+                >
+                  <Button size="small" appearance="subtle" icon={<AddRegular />} title={t('engine.tree.addChild')} />
+                </Link>
+              )}
             </span>
-          )}
+          }
         >
           {label(node.record)}
         </TreeItemLayout>
@@ -81,18 +124,38 @@ export default function TreeScreen({ screen }: ScreenProps) {
       <div className={s.head}>
         <Title2 as="h1">{t(screen.titleKey)}</Title2>
         <div className={s.actions}>
-          {table && <Link to={table}><Button icon={<TableRegular />} data-action="table">{t('engine.tree.table')}</Button></Link>}
-          {create && <Link to={create}><Button appearance="primary" icon={<AddRegular />} data-action="create">{t('engine.tree.addRoot')}</Button></Link>}
+          {table && (
+            <Link to={table}>
+              <Button icon={<TableRegular />} data-action="table">
+                {t('engine.tree.table')}
+              </Button>
+            </Link>
+          )}
+          {create && (
+            <Link to={create}>
+              <Button appearance="primary" icon={<AddRegular />} data-action="create">
+                {t('engine.tree.addRoot')}
+              </Button>
+            </Link>
+          )}
         </div>
       </div>
-      {records.data.truncated && <MessageBar intent="warning"><MessageBarBody>{t('engine.tree.truncated', { limit: TREE_LIMIT })}</MessageBarBody></MessageBar>}
-      {roots.length === 0
-        ? <p data-state="empty">{t('engine.tree.empty')}</p>
-        : (
-          <Tree aria-label={t(screen.titleKey)} openItems={openItems} onOpenChange={(_e, data) => setOpen(new Set(data.openItems))}>
-            {roots.map(renderNode)}
-          </Tree>
-        )}
+      {records.data.truncated && (
+        <MessageBar intent="warning">
+          <MessageBarBody>{t('engine.tree.truncated', { limit: TREE_LIMIT })}</MessageBarBody>
+        </MessageBar>
+      )}
+      {roots.length === 0 ? (
+        <p data-state="empty">{t('engine.tree.empty')}</p>
+      ) : (
+        <Tree
+          aria-label={t(screen.titleKey)}
+          openItems={openItems}
+          onOpenChange={(_e, data) => setOpen(new Set(data.openItems))}
+        >
+          {roots.map(renderNode)}
+        </Tree>
+      )}
     </div>
   );
 }

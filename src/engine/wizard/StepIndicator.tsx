@@ -2,19 +2,45 @@ import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { CheckmarkCircleFilled } from '@fluentui/react-icons';
 
 const useStyles = makeStyles({
-  list: { display: 'flex', gap: tokens.spacingHorizontalS, listStyle: 'none', padding: 0, margin: `${tokens.spacingVerticalM} 0`, flexWrap: 'wrap' },
+  list: {
+    display: 'flex',
+    gap: tokens.spacingHorizontalS,
+    listStyle: 'none',
+    padding: 0,
+    margin: `${tokens.spacingVerticalM} 0`,
+    flexWrap: 'wrap',
+  },
   // Wrapped rather than scrolled sideways: on a 360 px phone every step stays visible.
   step: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, padding: '6px 10px', borderRadius: tokens.borderRadiusMedium,
-    whiteSpace: 'nowrap', color: tokens.colorNeutralForeground3, border: `1px solid ${tokens.colorNeutralStroke2}`, cursor: 'default',
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    padding: '6px 10px',
+    borderRadius: tokens.borderRadiusMedium,
+    whiteSpace: 'nowrap',
+    color: tokens.colorNeutralForeground3,
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    cursor: 'default',
   },
-  current: { color: tokens.colorNeutralForegroundOnBrand, backgroundColor: tokens.colorBrandBackground, border: `1px solid ${tokens.colorBrandBackground}` },
+  current: {
+    color: tokens.colorNeutralForegroundOnBrand,
+    backgroundColor: tokens.colorBrandBackground,
+    border: `1px solid ${tokens.colorBrandBackground}`,
+  },
   done: { color: tokens.colorBrandForeground1, cursor: 'pointer' },
   number: { fontWeight: tokens.fontWeightSemibold },
 });
 
 /** Numbered steps; steps already passed can be revisited by a click. */
-export function StepIndicator({ titles, current, onSelect }: { titles: string[]; current: number; onSelect(index: number): void }) {
+export function StepIndicator({
+  titles,
+  current,
+  onSelect,
+}: {
+  titles: string[];
+  current: number;
+  onSelect(index: number): void;
+}) {
   const s = useStyles();
   return (
     <ol className={s.list} data-region="steps">

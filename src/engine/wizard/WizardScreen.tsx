@@ -11,7 +11,14 @@ import { StepIndicator } from './StepIndicator.tsx';
 import type { RecordData } from '../../client/data-provider.ts';
 
 const useStyles = makeStyles({
-  bar: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', marginTop: tokens.spacingVerticalL },
+  bar: {
+    display: 'flex',
+    gap: tokens.spacingHorizontalS,
+    flexWrap: 'wrap',
+    justifyContent: 'space-between',
+    alignItems: 'center',
+    marginTop: tokens.spacingVerticalL,
+  },
   right: { display: 'flex', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
 });
 
@@ -55,7 +62,8 @@ export default function WizardScreen({ screen }: ScreenProps) {
   }, [editor.ready]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
-    if (editor.ready && editor.dirty && editor.formData) sessionStorage.setItem(key, JSON.stringify({ step, data: editor.formData } satisfies SessionDraft));
+    if (editor.ready && editor.dirty && editor.formData)
+      sessionStorage.setItem(key, JSON.stringify({ step, data: editor.formData } satisfies SessionDraft));
   }, [editor.ready, editor.dirty, editor.formData, step, key]);
 
   const steps = editor.ui?.wizard?.steps ?? [];
@@ -104,14 +112,29 @@ export default function WizardScreen({ screen }: ScreenProps) {
         </div>
       )}
       <div className={s.bar}>
-        <Button data-action="back" disabled={step === 0} onClick={() => setStep((i) => Math.max(0, i - 1))}>{t('engine.wizard.back')}</Button>
+        <Button data-action="back" disabled={step === 0} onClick={() => setStep((i) => Math.max(0, i - 1))}>
+          {t('engine.wizard.back')}
+        </Button>
         <div className={s.right}>
           {editor.options.drafts && editor.recordId === undefined && (
-            <Button data-action="save-draft" disabled={draft.locked} onClick={() => void draft.run()}>{t('engine.form.saveDraft')}</Button>
+            <Button data-action="save-draft" disabled={draft.locked} onClick={() => void draft.run()}>
+              {t('engine.form.saveDraft')}
+            </Button>
           )}
-          {last
-            ? <Button appearance="primary" data-action="save" disabled={!confirmed || send.locked || editor.saving} onClick={() => void send.run()}>{t(editor.recordId !== undefined ? 'engine.form.update' : 'engine.form.send')}</Button>
-            : <Button appearance="primary" data-action="next" onClick={next}>{t('engine.wizard.next')}</Button>}
+          {last ? (
+            <Button
+              appearance="primary"
+              data-action="save"
+              disabled={!confirmed || send.locked || editor.saving}
+              onClick={() => void send.run()}
+            >
+              {t(editor.recordId !== undefined ? 'engine.form.update' : 'engine.form.send')}
+            </Button>
+          ) : (
+            <Button appearance="primary" data-action="next" onClick={next}>
+              {t('engine.wizard.next')}
+            </Button>
+          )}
         </div>
       </div>
       {editor.confirmDialog}

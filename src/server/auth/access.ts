@@ -1,6 +1,14 @@
 import type { AccessDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import { abilityOfRoles, createAbility, rulesFromPermissions, type AbilityRule, type HiddenFields, type PortalAbility, type ReadOnlyFields } from '../../shared/ability.ts';
+import {
+  abilityOfRoles,
+  createAbility,
+  rulesFromPermissions,
+  type AbilityRule,
+  type HiddenFields,
+  type PortalAbility,
+  type ReadOnlyFields,
+} from '../../shared/ability.ts';
 import { sqlText, valueAt } from '../../shared/pointer.ts';
 
 export type RowScope = 'OWN' | 'REGION' | 'ALL';
@@ -55,12 +63,33 @@ const WIDTH: Record<RowScope, number> = { OWN: 0, REGION: 1, ALL: 2 };
 /** An anonymous visitor: only what the access definition grants guests. */
 export function guestActor(access: AccessDefinition | undefined): Actor {
   const permissions = access?.guest.permissions ?? [];
-  return { id: null, username: null, isOuter: true, region: null, scope: 'OWN', permissions, roles: [], fieldRules: [], ability: createAbility(rulesFromPermissions(permissions)) };
+  return {
+    id: null,
+    username: null,
+    isOuter: true,
+    region: null,
+    scope: 'OWN',
+    permissions,
+    roles: [],
+    fieldRules: [],
+    ability: createAbility(rulesFromPermissions(permissions)),
+  };
 }
 
 /** Everything, for the server's own work (seeding, sweeps) — never for a request. */
 export function systemActor(): Actor {
-  return { id: null, username: 'system', isOuter: false, region: null, scope: 'ALL', permissions: ['manage all'], roles: [], trusted: true, fieldRules: [], ability: createAbility([{ action: 'manage', subject: 'all' }]) };
+  return {
+    id: null,
+    username: 'system',
+    isOuter: false,
+    region: null,
+    scope: 'ALL',
+    permissions: ['manage all'],
+    roles: [],
+    trusted: true,
+    fieldRules: [],
+    ability: createAbility([{ action: 'manage', subject: 'all' }]),
+  };
 }
 
 /**
@@ -70,7 +99,12 @@ export function systemActor(): Actor {
  */
 export function userActor(
   user: { id: string; username: string; isOuter: boolean; regionId?: number | null; roles?: readonly string[] },
-  roles: Array<{ scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[]; hiddenFields?: HiddenFields[] }>,
+  roles: Array<{
+    scope: RowScope;
+    permissions: string[];
+    readOnlyFields?: ReadOnlyFields[];
+    hiddenFields?: HiddenFields[];
+  }>,
   identifiers: Readonly<Record<string, string>> = {},
 ): Actor {
   const { permissions, fieldRules, ability } = abilityOfRoles(roles);
@@ -112,7 +146,7 @@ export function isRecipient(actor: Actor, def: EntityDefinition, data: Record<st
 export function rowScope(actor: Actor, def: EntityDefinition, param: (v: unknown) => string): string | undefined {
   const limit = actor.rowLimits?.[def.id]?.sql(param);
   const scope = widthScope(actor, def, param);
-  return scope && limit ? `${scope} AND (${limit})` : scope ?? (limit ? `(${limit})` : undefined);
+  return scope && limit ? `${scope} AND (${limit})` : (scope ?? (limit ? `(${limit})` : undefined));
 }
 
 /** The scope part of `rowScope` (without the row limits). */
@@ -127,7 +161,11 @@ function widthScope(actor: Actor, def: EntityDefinition, param: (v: unknown) => 
 }
 
 /** Whether one stored row is within the actor's scope and row limits (the same rule as `rowScope`). */
-export function rowVisible(actor: Actor, def: EntityDefinition, row: { owner: string | null; region?: number | null; data?: Record<string, unknown> }): boolean {
+export function rowVisible(
+  actor: Actor,
+  def: EntityDefinition,
+  row: { owner: string | null; region?: number | null; data?: Record<string, unknown> },
+): boolean {
   const limit = actor.rowLimits?.[def.id];
   if (limit && !limit.test(row.data ?? {})) return false;
   if (actor.scope === 'ALL') return true;

@@ -53,16 +53,27 @@ export interface ActorLoader {
  * Reads users, their staff cards, roles and unit permissions (the entities access.json
  * names) into actors, with a short cache so that a burst of requests reads them once.
  */
-export function createActorLoader(db: Database, registry: DefinitionRegistry, tables: Map<string, EntityTable>, access: AccessDefinition, users: UserDirectory): ActorLoader {
+export function createActorLoader(
+  db: Database,
+  registry: DefinitionRegistry,
+  tables: Map<string, EntityTable>,
+  access: AccessDefinition,
+  users: UserDirectory,
+): ActorLoader {
   const roleTable = tables.get(access.roleEntity)!;
   const roleCodeColumn = roleTable.columns.get('/code')!.column;
   const userDef = registry.entities.get(access.userEntity)!;
-  const delegationTarget: DelegationTarget = { entity: access.userEntity, subject: userDef.manifest.subject, ...(userDef.manifest.scope?.regionField ? { regionField: userDef.manifest.scope.regionField } : {}) };
+  const delegationTarget: DelegationTarget = {
+    entity: access.userEntity,
+    subject: userDef.manifest.subject,
+    ...(userDef.manifest.scope?.regionField ? { regionField: userDef.manifest.scope.regionField } : {}),
+  };
   const employeeTable = access.employeeEntity ? tables.get(access.employeeEntity) : undefined;
   // The card's user field as SQL: its typed, indexed column where the grid filters by it.
-  const employeeUserColumn = access.employeeUserField && employeeTable
-    ? employeeTable.columns.get(access.employeeUserField)?.column ?? `${sqlText(access.employeeUserField)}::bigint`
-    : undefined;
+  const employeeUserColumn =
+    access.employeeUserField && employeeTable
+      ? (employeeTable.columns.get(access.employeeUserField)?.column ?? `${sqlText(access.employeeUserField)}::bigint`)
+      : undefined;
 
   const staffCardOf: ActorLoader['staffCardOf'] = async (userId, user) => {
     if (!employeeTable) return undefined;
@@ -85,7 +96,10 @@ export function createActorLoader(db: Database, registry: DefinitionRegistry, ta
     if (!unitConfig || !unitTable || !grantTable || !card) return [];
     const unitId = valueAt(card, unitConfig.employeeUnitField);
     if (typeof unitId !== 'number') return [];
-    const unit = await db.query<{ type: string | null }>(`SELECT ${sqlText(unitConfig.unitTypeField)} AS type FROM ${unitTable.table} WHERE id = $1`, [unitId]);
+    const unit = await db.query<{ type: string | null }>(
+      `SELECT ${sqlText(unitConfig.unitTypeField)} AS type FROM ${unitTable.table} WHERE id = $1`,
+      [unitId],
+    );
     const type = unit.rows[0]?.type ?? null;
     const { rows } = await db.query<{ permissions: string[] | null }>(
       `SELECT ${sqlJson(unitConfig.permissionsField)} AS permissions FROM ${grantTable.table}
@@ -93,13 +107,21 @@ export function createActorLoader(db: Database, registry: DefinitionRegistry, ta
             OR ${sqlText(unitConfig.unitField)} = $2`,
       [type, String(unitId)],
     );
-    return [...new Set(rows.flatMap((r) => (Array.isArray(r.permissions) ? r.permissions.filter((p) => typeof p === 'string') : [])))];
+    return [
+      ...new Set(
+        rows.flatMap((r) => (Array.isArray(r.permissions) ? r.permissions.filter((p) => typeof p === 'string') : [])),
+      ),
+    ];
   };
 
   const cache = new Map<string, { actor: Actor; at: number }>();
   // The user fields that make someone a record's recipient (manifests' scope.recipients).
   const verifiedField = access.identityVerifiedField;
-  const recipientUserFields = [...new Set([...registry.entities.values()].flatMap((d) => (d.manifest.scope?.recipients ?? []).map((r) => r.userField)))];
+  const recipientUserFields = [
+    ...new Set(
+      [...registry.entities.values()].flatMap((d) => (d.manifest.scope?.recipients ?? []).map((r) => r.userField)),
+    ),
+  ];
   const actorOf: ActorLoader['actorOf'] = async (userId) => {
     const hit = cache.get(userId);
     if (hit && Date.now() - hit.at < ACTOR_CACHE_MS) return hit.actor;
@@ -107,16 +129,47 @@ export function createActorLoader(db: Database, registry: DefinitionRegistry, ta
     if (!user?.canLogin) return undefined;
     const card = await staffCardOf(userId, user);
     if (card?.data.canLogin === false) return undefined;
-    const roles = await db.query<{ data: { scope: RowScope; permissions: string[]; readOnlyFields?: ReadOnlyFields[]; hiddenFields?: HiddenFields[]; mayGrantRoles?: string[] } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
+    const roles = await db.query<{
+      data: {
+        scope: RowScope;
+        permissions: string[];
+        readOnlyFields?: ReadOnlyFields[];
+        hiddenFields?: HiddenFields[];
+        mayGrantRoles?: string[];
+      };
+    }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[])`, [user.roles]);
     const unit = await unitPermissionsOf(card?.data);
     // The unit's permissions add rights, never width: OWN is the narrowest scope, so the roles' wins.
-    const grants = [...roles.rows.map((r) => r.data), ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : [])];
+    const grants = [
+      ...roles.rows.map((r) => r.data),
+      ...(unit.length ? [{ scope: 'OWN' as RowScope, permissions: unit }] : []),
+    ];
     const grantable = roles.rows.flatMap((r) => (Array.isArray(r.data.mayGrantRoles) ? r.data.mayGrantRoles : []));
     const own = user as unknown as Record<string, unknown>;
     // Identifiers count only once proven (access.json identityVerifiedField): a typed-in PINFL must not open another person's records.
     const proven = verifiedField !== undefined && own[verifiedField.slice(1)] === true;
-    const identifiers = proven ? Object.fromEntries(recipientUserFields.flatMap((f) => (typeof own[f.slice(1)] === 'string' && own[f.slice(1)] ? [[f, own[f.slice(1)] as string]] : []))) : {};
-    const actor = withDelegation(userActor({ id: userId, username: user.username, isOuter: user.isOuter, regionId: user.regionId ?? null, roles: user.roles }, grants, identifiers), grantable, delegationTarget);
+    const identifiers = proven
+      ? Object.fromEntries(
+          recipientUserFields.flatMap((f) =>
+            typeof own[f.slice(1)] === 'string' && own[f.slice(1)] ? [[f, own[f.slice(1)] as string]] : [],
+          ),
+        )
+      : {};
+    const actor = withDelegation(
+      userActor(
+        {
+          id: userId,
+          username: user.username,
+          isOuter: user.isOuter,
+          regionId: user.regionId ?? null,
+          roles: user.roles,
+        },
+        grants,
+        identifiers,
+      ),
+      grantable,
+      delegationTarget,
+    );
     cache.set(userId, { actor, at: Date.now() });
     return actor;
   };

@@ -67,7 +67,15 @@ interface Row {
   created_ms: number;
 }
 
-const toSession = (row: Row): ConfirmationSession => ({ uid: row.uid, purpose: row.purpose, status: row.status, data: row.data, channel: row.channel, recipient: row.recipient, userId: row.user_id });
+const toSession = (row: Row): ConfirmationSession => ({
+  uid: row.uid,
+  purpose: row.purpose,
+  status: row.status,
+  data: row.data,
+  channel: row.channel,
+  recipient: row.recipient,
+  userId: row.user_id,
+});
 
 /** A problem with the code, reported on the form field at `pointer`. */
 const codeProblem = (pointer: string, key: string, params: Record<string, unknown> = {}) =>
@@ -84,9 +92,10 @@ export function createConfirmations(db: Database, clock: () => Date) {
 
   /** 429 when this address started or sent too much within the window. */
   const throttle = async (ip: string, what: 'sessions' | 'sends'): Promise<void> => {
-    const sql = what === 'sessions'
-      ? 'SELECT count(*)::int AS n FROM confirmation_session WHERE ip = $1 AND created_at > $2::timestamptz'
-      : 'SELECT count(*)::int AS n FROM confirmation_send WHERE ip = $1 AND at > $2::timestamptz';
+    const sql =
+      what === 'sessions'
+        ? 'SELECT count(*)::int AS n FROM confirmation_session WHERE ip = $1 AND created_at > $2::timestamptz'
+        : 'SELECT count(*)::int AS n FROM confirmation_send WHERE ip = $1 AND at > $2::timestamptz';
     const { rows } = await db.query<{ n: number }>(sql, [ip, secondsAgo(IP_WINDOW_SECONDS)]);
     if (rows[0]!.n >= (what === 'sessions' ? IP_SESSIONS_PER_WINDOW : IP_SENDS_PER_WINDOW)) {
       throw new ApiError(429, 'errors.tooManyAttempts', { params: { seconds: IP_WINDOW_SECONDS } });
@@ -95,7 +104,10 @@ export function createConfirmations(db: Database, clock: () => Date) {
 
   // Used up exactly once, even by two right answers at the same moment.
   const spend = async (tx: Queryable, uid: string, verified: string, pointer: string): Promise<void> => {
-    const used = await tx.query(`UPDATE confirmation_session SET code_hash = NULL, updated_at = $3::timestamptz WHERE uid = $1::uuid AND code_hash = $2`, [uid, verified, nowIso()]);
+    const used = await tx.query(
+      `UPDATE confirmation_session SET code_hash = NULL, updated_at = $3::timestamptz WHERE uid = $1::uuid AND code_hash = $2`,
+      [uid, verified, nowIso()],
+    );
     if (!used.rowCount) throw codeProblem(pointer, 'confirmation.errors.noCode');
   };
 
@@ -120,14 +132,26 @@ export function createConfirmations(db: Database, clock: () => Date) {
         [uid, purpose],
       );
       const row = rows[0];
-      if (!row || row.status === 'finished' || clock().getTime() - row.created_ms > SESSION_TTL_SECONDS * 1000) return undefined;
+      if (!row || row.status === 'finished' || clock().getTime() - row.created_ms > SESSION_TTL_SECONDS * 1000)
+        return undefined;
       return toSession(row);
     },
 
-    async update(tx: Queryable, uid: string, change: { status?: ConfirmationSession['status']; data?: Record<string, unknown>; userId?: string | null }): Promise<void> {
+    async update(
+      tx: Queryable,
+      uid: string,
+      change: { status?: ConfirmationSession['status']; data?: Record<string, unknown>; userId?: string | null },
+    ): Promise<void> {
       await tx.query(
         `UPDATE confirmation_session SET status = coalesce($2, status), data = coalesce($3::jsonb, data), user_id = CASE WHEN $4::boolean THEN $5 ELSE user_id END, updated_at = $6::timestamptz WHERE uid = $1::uuid`,
-        [uid, change.status ?? null, change.data ? JSON.stringify(change.data) : null, change.userId !== undefined, change.userId ?? null, nowIso()],
+        [
+          uid,
+          change.status ?? null,
+          change.data ? JSON.stringify(change.data) : null,
+          change.userId !== undefined,
+          change.userId ?? null,
+          nowIso(),
+        ],
       );
     },
 
@@ -135,7 +159,13 @@ export function createConfirmations(db: Database, clock: () => Date) {
      * A new code for the session, sent to `recipient` over `channel` by the caller (in the same
      * transaction). 429 with the seconds to wait while the previous code is under a minute old.
      */
-    async issueCode(tx: Queryable, uid: string, ip: string, channel: 'phone' | 'mail', recipient: string): Promise<string> {
+    async issueCode(
+      tx: Queryable,
+      uid: string,
+      ip: string,
+      channel: 'phone' | 'mail',
+      recipient: string,
+    ): Promise<string> {
       const { rows } = await tx.query<{ sent_ms: number | null }>(
         `SELECT (extract(epoch FROM last_sent_at) * 1000)::float8 AS sent_ms FROM confirmation_session WHERE uid = $1::uuid FOR UPDATE`,
         [uid],
@@ -149,7 +179,14 @@ export function createConfirmations(db: Database, clock: () => Date) {
       await tx.query(
         `UPDATE confirmation_session SET status = 'code-sent', channel = $2, recipient = $3, code_hash = $4, attempts = 0,
            code_expires_at = $5::timestamptz, last_sent_at = $6::timestamptz, updated_at = $6::timestamptz WHERE uid = $1::uuid`,
-        [uid, channel, recipient, codeHash(uid, code), new Date(clock().getTime() + CODE_TTL_SECONDS * 1000).toISOString(), nowIso()],
+        [
+          uid,
+          channel,
+          recipient,
+          codeHash(uid, code),
+          new Date(clock().getTime() + CODE_TTL_SECONDS * 1000).toISOString(),
+          nowIso(),
+        ],
       );
       await tx.query('INSERT INTO confirmation_send (ip, at) VALUES ($1, $2::timestamptz)', [ip, nowIso()]);
       return code;
@@ -175,14 +212,17 @@ export function createConfirmations(db: Database, clock: () => Date) {
       if (clock().getTime() > row.expires_ms) throw codeProblem(pointer, 'confirmation.errors.expired');
       if (typeof code !== 'string' || codeHash(uid, code.trim()) !== row.code_hash) {
         const left = CODE_MAX_ATTEMPTS - row.attempts;
-        throw codeProblem(pointer, left > 0 ? 'confirmation.errors.wrongCode' : 'confirmation.errors.tooManyAttempts', { left });
+        throw codeProblem(pointer, left > 0 ? 'confirmation.errors.wrongCode' : 'confirmation.errors.tooManyAttempts', {
+          left,
+        });
       }
       if (!options.keep) await spend(db, uid, row.code_hash, pointer);
       return row.code_hash;
     },
 
     /** Uses up a code `verifyCode` kept (its answer): once only, else a 400 on `pointer`. */
-    spendCode: (tx: Queryable, uid: string, verified: string, pointer: string): Promise<void> => spend(tx, uid, verified, pointer),
+    spendCode: (tx: Queryable, uid: string, verified: string, pointer: string): Promise<void> =>
+      spend(tx, uid, verified, pointer),
   };
 }
 
@@ -193,6 +233,7 @@ export const normalizePhone = (phone: string): string => phone.replace(/[+-]/g, 
 
 /** Sets `retry-after` on a 429 (a throttled send or session) before it is answered; rethrows. */
 export const withRetryAfter = (reply: FastifyReply, error: unknown): never => {
-  if (error instanceof ApiError && error.statusCode === 429 && typeof error.params.seconds === 'number') reply.header('retry-after', String(error.params.seconds));
+  if (error instanceof ApiError && error.statusCode === 429 && typeof error.params.seconds === 'number')
+    reply.header('retry-after', String(error.params.seconds));
   throw error;
 };

@@ -33,19 +33,26 @@ export function withDelegation(actor: Actor, grantable: readonly string[], targe
   const regionKey = target.regionField?.slice(1);
   const limitsRegion = actor.scope === 'REGION' && regionKey !== undefined;
   const limit: RowLimit = {
-    sql: (param) => [
-      `jsonb_typeof(data->'roles') = 'array'`,
-      `jsonb_array_length(data->'roles') > 0`,
-      `(data->'roles') <@ ${param(JSON.stringify(granted))}::jsonb`,
-      `coalesce(data->'isOuter', 'false'::jsonb) <> 'true'::jsonb`,
-      `coalesce(data->'canRegister', 'false'::jsonb) <> 'true'::jsonb`,
-      `NOT (data ? 'employeeId')`,
-    ].join(' AND '),
+    sql: (param) =>
+      [
+        `jsonb_typeof(data->'roles') = 'array'`,
+        `jsonb_array_length(data->'roles') > 0`,
+        `(data->'roles') <@ ${param(JSON.stringify(granted))}::jsonb`,
+        `coalesce(data->'isOuter', 'false'::jsonb) <> 'true'::jsonb`,
+        `coalesce(data->'canRegister', 'false'::jsonb) <> 'true'::jsonb`,
+        `NOT (data ? 'employeeId')`,
+      ].join(' AND '),
     test: (data) => {
       const roles = data.roles;
-      return Array.isArray(roles) && roles.length > 0 && roles.every((r) => typeof r === 'string' && granted.includes(r))
-        && data.isOuter !== true && data.canRegister !== true && data.employeeId === undefined
-        && (!limitsRegion || (region !== null && data[regionKey] === region));
+      return (
+        Array.isArray(roles) &&
+        roles.length > 0 &&
+        roles.every((r) => typeof r === 'string' && granted.includes(r)) &&
+        data.isOuter !== true &&
+        data.canRegister !== true &&
+        data.employeeId === undefined &&
+        (!limitsRegion || (region !== null && data[regionKey] === region))
+      );
     },
   };
   const permissions = [...new Set([...actor.permissions, delegationPermission(target.subject)])].sort();

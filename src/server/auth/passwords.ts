@@ -1,6 +1,11 @@
 import { hash, verify } from '@node-rs/argon2';
 import { createPasswordEstimator } from '../../shared/password-estimator.ts';
-import { evaluatePassword, type PasswordEstimator, type PasswordIdentity, type PasswordProblem } from '../../shared/password-policy.ts';
+import {
+  evaluatePassword,
+  type PasswordEstimator,
+  type PasswordIdentity,
+  type PasswordProblem,
+} from '../../shared/password-policy.ts';
 
 let estimator: PasswordEstimator | undefined;
 
@@ -38,7 +43,8 @@ export function identityOfUser(user: Record<string, unknown> | undefined): Passw
  * Whether a first-start ADMIN_PASSWORD can be used at all (8 to 128 characters, the rule it
  * always had). The policy itself only warns about it: see the auth service.
  */
-export const adminPasswordUsable = (password: string): boolean => [...password].length >= 8 && [...password].length <= 128;
+export const adminPasswordUsable = (password: string): boolean =>
+  [...password].length >= 8 && [...password].length <= 128;
 
 // argon2id (the library's default algorithm) with OWASP's memory and time cost.
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
@@ -56,4 +62,5 @@ export async function checkPassword(stored: string, password: string): Promise<b
 }
 
 /** A hash to compare against when the user does not exist, so both cases take as long. */
-export const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$ZxQ7yO4kqOe3oVWcJkRlW2uK3yBRp4RrH8yPzuDfNBs';
+export const DUMMY_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$ZxQ7yO4kqOe3oVWcJkRlW2uK3yBRp4RrH8yPzuDfNBs';

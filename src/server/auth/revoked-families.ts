@@ -12,7 +12,10 @@ export const REVOCATION_POLL_MS = 5_000;
  * issued before its revocation can still be valid: `windowSeconds` (the token lifetime plus a
  * margin for a refresh racing the revocation).
  */
-export function createRevokedFamilies(db: Queryable, options: { windowSeconds: number; pollMs?: number; onError?(error: unknown): void }) {
+export function createRevokedFamilies(
+  db: Queryable,
+  options: { windowSeconds: number; pollMs?: number; onError?(error: unknown): void },
+) {
   /** Family → when it was revoked (ms since the epoch). */
   const revoked = new Map<string, number>();
   const windowMs = options.windowSeconds * 1000;

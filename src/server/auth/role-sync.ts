@@ -5,7 +5,10 @@ import type { Actor } from './access.ts';
 
 type DefaultRole = AccessDefinition['roles'][number];
 /** What the definitions said of a role when they were last applied (table `role_seed`). */
-type Seeded = Pick<DefaultRole, 'name' | 'scope' | 'permissions' | 'readOnlyFields' | 'hiddenFields' | 'mayGrantRoles' | 'description'>;
+type Seeded = Pick<
+  DefaultRole,
+  'name' | 'scope' | 'permissions' | 'readOnlyFields' | 'hiddenFields' | 'mayGrantRoles' | 'description'
+>;
 
 export interface RoleSyncTarget {
   db: Queryable;
@@ -23,8 +26,12 @@ export interface RoleSyncResult {
 }
 
 /** JSON with object keys sorted: jsonb does not keep the key order the definitions were written in. */
-const canonical = (value: unknown): string => JSON.stringify(value ?? null, (_key, v: unknown) =>
-  v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+const canonical = (value: unknown): string =>
+  JSON.stringify(value ?? null, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 /**
  * An empty list is what the Roles screen's form saves for a list nobody filled in: the same as
  * none, so that saving a role there does not make later definitions of that list look like
@@ -33,7 +40,9 @@ const canonical = (value: unknown): string => JSON.stringify(value ?? null, (_ke
 const orNone = (value: unknown): unknown => (Array.isArray(value) && value.length === 0 ? undefined : value);
 const same = (a: unknown, b: unknown): boolean => canonical(orNone(a)) === canonical(orNone(b));
 const seededOf = (role: DefaultRole): Seeded => ({
-  name: role.name, scope: role.scope, permissions: [...role.permissions],
+  name: role.name,
+  scope: role.scope,
+  permissions: [...role.permissions],
   ...(role.readOnlyFields ? { readOnlyFields: role.readOnlyFields } : {}),
   ...(role.hiddenFields ? { hiddenFields: role.hiddenFields } : {}),
   ...(role.mayGrantRoles ? { mayGrantRoles: [...role.mayGrantRoles] } : {}),
@@ -57,20 +66,26 @@ export async function syncDefaultRoles(target: RoleSyncTarget, roles: DefaultRol
   for (const role of roles) {
     const wanted = seededOf(role);
     const stored = await db.query<{ id: number; version: number; data: Record<string, unknown> }>(
-      `SELECT id, version, data FROM ${table} WHERE ${codeColumn} = $1`, [role.code]);
+      `SELECT id, version, data FROM ${table} WHERE ${codeColumn} = $1`,
+      [role.code],
+    );
     const row = stored.rows[0];
     if (!row) {
       await store.create(roleEntity, { code: role.code, ...wanted }, actor);
       result.created.push(role.code);
     } else {
-      const last = (await db.query<{ seeded: Seeded }>('SELECT seeded FROM role_seed WHERE code = $1', [role.code])).rows[0]?.seeded;
+      const last = (await db.query<{ seeded: Seeded }>('SELECT seeded FROM role_seed WHERE code = $1', [role.code]))
+        .rows[0]?.seeded;
       // Before role_seed existed nothing says what an administrator changed: add what is missing only.
       const base: Seeded = last ?? { ...wanted, permissions: [] };
       const current = row.data;
       const had = Array.isArray(current.permissions) ? (current.permissions as string[]) : [];
       const withdrawn = new Set(base.permissions.filter((p) => !wanted.permissions.includes(p)));
       const added = wanted.permissions.filter((p) => !base.permissions.includes(p) && !had.includes(p));
-      const next: Record<string, unknown> = { ...current, permissions: [...had.filter((p) => !withdrawn.has(p)), ...added] };
+      const next: Record<string, unknown> = {
+        ...current,
+        permissions: [...had.filter((p) => !withdrawn.has(p)), ...added],
+      };
       for (const key of ['name', 'scope', 'readOnlyFields', 'hiddenFields', 'mayGrantRoles', 'description'] as const) {
         if (!same(current[key], base[key]) || same(current[key], wanted[key])) continue;
         if (wanted[key] === undefined) delete next[key];

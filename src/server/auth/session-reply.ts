@@ -11,7 +11,16 @@ export interface PersonNames {
  * employeeId, the employee's first/last/middle name, userSettings, isOuter, uploadPath,
  * permissions). The names are the staff card's when the user has one, else the account's.
  */
-export function sessionReply(s: { id: number; username: string; cardId: number | null; names: PersonNames; isOuter: boolean; photo: string | undefined; permissions: string[]; fieldRules?: unknown[] }) {
+export function sessionReply(s: {
+  id: number;
+  username: string;
+  cardId: number | null;
+  names: PersonNames;
+  isOuter: boolean;
+  photo: string | undefined;
+  permissions: string[];
+  fieldRules?: unknown[];
+}) {
   return {
     id: s.id,
     username: s.username,

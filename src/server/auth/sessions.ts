@@ -12,7 +12,11 @@ import type { RefreshTokens, TokenService } from './tokens.ts';
 import type { UserDirectory } from './user-directory.ts';
 
 /** The sign-in reply (spec §7): tokens, and who the user is. */
-export type SessionPayload = ReturnType<typeof sessionReply> & { token: string; refreshToken: string; expiresIn: number };
+export type SessionPayload = ReturnType<typeof sessionReply> & {
+  token: string;
+  refreshToken: string;
+  expiresIn: number;
+};
 
 /**
  * Sessions: who a user is, their actor and the tokens of their sign-ins — what the sign-in
@@ -64,7 +68,18 @@ export interface AuthSessionParts {
 }
 
 /** The sessions of this app over its user and role entities. */
-export function createAuthSessions({ db, store, registry, tables, access, tokens, refresh, revokedFamilies, actors, users }: AuthSessionParts): AuthSessions {
+export function createAuthSessions({
+  db,
+  store,
+  registry,
+  tables,
+  access,
+  tokens,
+  refresh,
+  revokedFamilies,
+  actors,
+  users,
+}: AuthSessionParts): AuthSessions {
   const roleTable = tables.get(access.roleEntity)!;
   const roleCodeColumn = roleTable.columns.get('/code')!.column;
   const verifiedField = access.identityVerifiedField;
@@ -82,10 +97,25 @@ export function createAuthSessions({ db, store, registry, tables, access, tokens
     const actor = (await actors.actorOf(userId))!;
     const card = await actors.staffCardOf(userId, user);
     const names: PersonNames = card
-      ? { firstName: card.data.firstName ?? user.firstName, lastName: card.data.lastName ?? user.lastName, middleName: card.data.middleName ?? null }
+      ? {
+          firstName: card.data.firstName ?? user.firstName,
+          lastName: card.data.lastName ?? user.lastName,
+          middleName: card.data.middleName ?? null,
+        }
       : { firstName: user.firstName, lastName: user.lastName, middleName: user.middleName ?? null };
-    const photo = photoOf(access.employeeEntity, card?.data) ?? photoOf(access.userEntity, user as unknown as Record<string, unknown>);
-    const reply = sessionReply({ id: Number(userId), username: user.username, cardId: card?.id ?? user.employeeId ?? null, names, isOuter: user.isOuter, photo, permissions: actor.permissions, fieldRules: actor.fieldRules });
+    const photo =
+      photoOf(access.employeeEntity, card?.data) ??
+      photoOf(access.userEntity, user as unknown as Record<string, unknown>);
+    const reply = sessionReply({
+      id: Number(userId),
+      username: user.username,
+      cardId: card?.id ?? user.employeeId ?? null,
+      names,
+      isOuter: user.isOuter,
+      photo,
+      permissions: actor.permissions,
+      fieldRules: actor.fieldRules,
+    });
     return { reply, names, roles: user.roles };
   };
 
@@ -102,27 +132,34 @@ export function createAuthSessions({ db, store, registry, tables, access, tokens
 
   const provision: AuthSessions['provision'] = async (identity) => {
     // A personal id is looked up only through its unique, indexed column; else the tax id.
-    const user = identity.pinfl && users.hasColumn('/pinfl')
-      ? await users.findBy<UserData>('/pinfl', identity.pinfl)
-      : identity.tin ? await users.findBy<UserData>('/tin', identity.tin) : undefined;
+    const user =
+      identity.pinfl && users.hasColumn('/pinfl')
+        ? await users.findBy<UserData>('/pinfl', identity.pinfl)
+        : identity.tin
+          ? await users.findBy<UserData>('/tin', identity.tin)
+          : undefined;
     if (user) return (await actors.mayLogin(String(user.id), user.data)) ? String(user.id) : undefined;
     const key = identity.pinfl ?? identity.tin;
     if (!key) return undefined;
     const [lastName, firstName, middleName] = (identity.fullName ?? '').split(/\s+/);
-    const created = await store.create(access.userEntity, {
-      username: `${identity.provider}-${key}`.toLowerCase(),
-      firstName: identity.firstName || firstName || '—',
-      lastName: identity.lastName || lastName || '—',
-      ...(identity.middleName || middleName ? { middleName: identity.middleName || middleName } : {}),
-      isOuter: true,
-      canLogin: true,
-      roles: access.outerRoles,
-      ...(identity.pinfl ? { pinfl: identity.pinfl } : {}),
-      ...(identity.tin ? { tin: identity.tin } : {}),
-      // Created from a proven identity. An account found by PINFL/TIN is not marked: whoever
-      // registered it may have typed someone else's number (an administrator can check it).
-      ...(verifiedField ? { [verifiedField.slice(1)]: true } : {}),
-    }, system);
+    const created = await store.create(
+      access.userEntity,
+      {
+        username: `${identity.provider}-${key}`.toLowerCase(),
+        firstName: identity.firstName || firstName || '—',
+        lastName: identity.lastName || lastName || '—',
+        ...(identity.middleName || middleName ? { middleName: identity.middleName || middleName } : {}),
+        isOuter: true,
+        canLogin: true,
+        roles: access.outerRoles,
+        ...(identity.pinfl ? { pinfl: identity.pinfl } : {}),
+        ...(identity.tin ? { tin: identity.tin } : {}),
+        // Created from a proven identity. An account found by PINFL/TIN is not marked: whoever
+        // registered it may have typed someone else's number (an administrator can check it).
+        ...(verifiedField ? { [verifiedField.slice(1)]: true } : {}),
+      },
+      system,
+    );
     return String(created.id);
   };
 
@@ -150,7 +187,10 @@ export function createAuthSessions({ db, store, registry, tables, access, tokens
       return (await users.byId(userId))?.data;
     },
     async roleNames(codes) {
-      const { rows } = await db.query<{ data: { code: string; name: string } }>(`SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[]) ORDER BY ${roleCodeColumn}`, [codes]);
+      const { rows } = await db.query<{ data: { code: string; name: string } }>(
+        `SELECT data FROM ${roleTable.table} WHERE ${roleCodeColumn} = ANY($1::text[]) ORDER BY ${roleCodeColumn}`,
+        [codes],
+      );
       return rows.map((r) => ({ code: r.data.code, name: r.data.name }));
     },
   };

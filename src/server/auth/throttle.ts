@@ -34,7 +34,13 @@ export function waitAfter(failures: number, burst: number, burstCompletedAt: Dat
  * user's typos: an account of one's own cannot wash out tries at other usernames), and
  * forgotten after FORGET_AFTER_SECONDS.
  */
-async function countFailures(db: Queryable, key: 'username' | 'ip', value: string, burst: number, now: Date): Promise<{ failures: number; completedAt: Date | undefined }> {
+async function countFailures(
+  db: Queryable,
+  key: 'username' | 'ip',
+  value: string,
+  burst: number,
+  now: Date,
+): Promise<{ failures: number; completedAt: Date | undefined }> {
   const where = key === 'username' ? 'lower(a.username) = lower($1)' : 'a.ip = $1';
   const { rows } = await db.query<{ failures: number; at: string | null }>(
     `WITH counted AS (
@@ -58,7 +64,12 @@ async function countFailures(db: Queryable, key: 'username' | 'ip', value: strin
  * a successful sign-in of that username does, or a day without failures. `now` is the app's
  * clock (tests move it). Returns the seconds to wait, or 0.
  */
-export async function throttleWait(db: Queryable, username: string, ip: string, now: Date = new Date()): Promise<number> {
+export async function throttleWait(
+  db: Queryable,
+  username: string,
+  ip: string,
+  now: Date = new Date(),
+): Promise<number> {
   const [byUser, byIp] = await Promise.all([
     countFailures(db, 'username', username, USERNAME_FAILURES, now),
     countFailures(db, 'ip', ip, IP_FAILURES, now),
@@ -70,6 +81,21 @@ export async function throttleWait(db: Queryable, username: string, ip: string, 
 }
 
 /** Every sign-in attempt, whatever its outcome, with UTC time (the app's clock) and address. */
-export async function logAttempt(db: Queryable, attempt: { username: string; ip: string; outcome: 'ok' | 'bad-credentials' | 'throttled' | 'disabled'; method: string }, now: Date = new Date()): Promise<void> {
-  await db.query('INSERT INTO login_attempt (at, username, ip, outcome, method) VALUES ($1, $2, $3, $4, $5)', [now.toISOString(), attempt.username.slice(0, 100), attempt.ip, attempt.outcome, attempt.method]);
+export async function logAttempt(
+  db: Queryable,
+  attempt: {
+    username: string;
+    ip: string;
+    outcome: 'ok' | 'bad-credentials' | 'throttled' | 'disabled';
+    method: string;
+  },
+  now: Date = new Date(),
+): Promise<void> {
+  await db.query('INSERT INTO login_attempt (at, username, ip, outcome, method) VALUES ($1, $2, $3, $4, $5)', [
+    now.toISOString(),
+    attempt.username.slice(0, 100),
+    attempt.ip,
+    attempt.outcome,
+    attempt.method,
+  ]);
 }

@@ -32,10 +32,16 @@ export interface VerifiedClaims extends AccessClaims {
  * when set, otherwise one generated once and kept in the database, so restarts and
  * scaled-out instances accept each other's tokens.
  */
-export async function createTokenService(db: Queryable, configured?: string, lifetimeSeconds: number = ACCESS_TOKEN_SECONDS) {
+export async function createTokenService(
+  db: Queryable,
+  configured?: string,
+  lifetimeSeconds: number = ACCESS_TOKEN_SECONDS,
+) {
   let secret = configured;
   if (!secret) {
-    await db.query(`INSERT INTO app_secret (name, value) VALUES ('jwt', $1) ON CONFLICT (name) DO NOTHING`, [randomBytes(48).toString('base64url')]);
+    await db.query(`INSERT INTO app_secret (name, value) VALUES ('jwt', $1) ON CONFLICT (name) DO NOTHING`, [
+      randomBytes(48).toString('base64url'),
+    ]);
     secret = (await db.query<{ value: string }>(`SELECT value FROM app_secret WHERE name = 'jwt'`)).rows[0]!.value;
   }
   const key = new TextEncoder().encode(secret);
@@ -61,7 +67,12 @@ export async function createTokenService(db: Queryable, configured?: string, lif
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ALGORITHMS });
         if (typeof payload.sub !== 'string') return undefined;
-        const claims: VerifiedClaims = { sub: payload.sub, username: String(payload.username ?? ''), sid: typeof payload.sid === 'string' ? payload.sid : undefined, expiresAt: (payload.exp ?? 0) * 1000 };
+        const claims: VerifiedClaims = {
+          sub: payload.sub,
+          username: String(payload.username ?? ''),
+          sid: typeof payload.sid === 'string' ? payload.sid : undefined,
+          expiresAt: (payload.exp ?? 0) * 1000,
+        };
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
         verified.set(token, claims);
         return claims;
@@ -84,10 +95,16 @@ const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex
  */
 export function createRefreshTokens(db: Queryable, onRevoked: (family: string) => void = () => undefined) {
   const revokeFamily = async (family: string): Promise<void> => {
-    await db.query('UPDATE refresh_token SET revoked_at = coalesce(revoked_at, now()) WHERE family = $1::uuid', [family]);
+    await db.query('UPDATE refresh_token SET revoked_at = coalesce(revoked_at, now()) WHERE family = $1::uuid', [
+      family,
+    ]);
     onRevoked(family);
   };
-  const issue = async (userId: string, family: string | undefined, remember: boolean): Promise<{ token: string; family: string }> => {
+  const issue = async (
+    userId: string,
+    family: string | undefined,
+    remember: boolean,
+  ): Promise<{ token: string; family: string }> => {
     const token = randomBytes(32).toString('base64url');
     const seconds = remember ? REMEMBER_REFRESH_SECONDS : REFRESH_TOKEN_SECONDS;
     const { rows } = await db.query<{ family: string }>(
@@ -101,7 +118,13 @@ export function createRefreshTokens(db: Queryable, onRevoked: (family: string) =
     issue: (userId: string, remember: boolean) => issue(userId, undefined, remember),
     /** The next token, its user and family, or undefined (unknown, expired, revoked, or reused → family revoked). */
     async rotate(token: string): Promise<{ userId: string; token: string; family: string } | undefined> {
-      const { rows } = await db.query<{ family: string; user_id: string; remember: boolean; used: boolean; live: boolean }>(
+      const { rows } = await db.query<{
+        family: string;
+        user_id: string;
+        remember: boolean;
+        used: boolean;
+        live: boolean;
+      }>(
         `UPDATE refresh_token SET used_at = coalesce(used_at, now())
          WHERE token_hash = $1
          RETURNING family::text, user_id, remember, (used_at IS DISTINCT FROM now()) AS used,
@@ -119,12 +142,18 @@ export function createRefreshTokens(db: Queryable, onRevoked: (family: string) =
     /** The families among `families` that are revoked (sign-out, reuse): their live sockets close. */
     async revokedOf(families: string[]): Promise<Set<string>> {
       if (!families.length) return new Set();
-      const { rows } = await db.query<{ family: string }>('SELECT DISTINCT family::text FROM refresh_token WHERE family = ANY($1::uuid[]) AND revoked_at IS NOT NULL', [families]);
+      const { rows } = await db.query<{ family: string }>(
+        'SELECT DISTINCT family::text FROM refresh_token WHERE family = ANY($1::uuid[]) AND revoked_at IS NOT NULL',
+        [families],
+      );
       return new Set(rows.map((r) => r.family));
     },
     /** Logout: the token's whole family stops working (its user's other devices keep theirs). */
     async revoke(token: string): Promise<void> {
-      const { rows } = await db.query<{ family: string }>('SELECT family::text FROM refresh_token WHERE token_hash = $1', [sha256(token)]);
+      const { rows } = await db.query<{ family: string }>(
+        'SELECT family::text FROM refresh_token WHERE token_hash = $1',
+        [sha256(token)],
+      );
       if (rows[0]) await revokeFamily(rows[0].family);
     },
     /** Logout by the access token's family (`sid`), when the client sends no refresh token. */

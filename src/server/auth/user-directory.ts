@@ -30,7 +30,11 @@ export interface UserRow<D = Record<string, unknown>> {
  * where the definition derives one (indexed), else from `data`.
  * @example const users = createUserDirectory(db, tables, access); await users.idByUsername('admin')
  */
-export function createUserDirectory(db: Queryable, tables: Map<string, EntityTable>, access: NonNullable<DefinitionRegistry['access']>) {
+export function createUserDirectory(
+  db: Queryable,
+  tables: Map<string, EntityTable>,
+  access: NonNullable<DefinitionRegistry['access']>,
+) {
   const table = tables.get(access.userEntity)!;
   /** SQL of one user field as text: the typed column where there is one. */
   const expr = (pointer: string, alias?: string): string => {
@@ -59,21 +63,34 @@ export function createUserDirectory(db: Queryable, tables: Map<string, EntityTab
     },
     /** The id of the user with this username, if any. */
     async idByUsername(username: string): Promise<number | undefined> {
-      const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${expr('/username')} = $1`, [username]);
+      const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${expr('/username')} = $1`, [
+        username,
+      ]);
       return rows[0] ? Number(rows[0].id) : undefined;
     },
     /** A user's record data and status, if the user exists. */
-    async byId<D = Record<string, unknown>>(id: number, tx: Queryable = db): Promise<{ data: D; status: string } | undefined> {
-      const { rows } = await tx.query<{ data: D; status: string }>(`SELECT data, status FROM ${table.table} WHERE id = $1`, [id]);
+    async byId<D = Record<string, unknown>>(
+      id: number,
+      tx: Queryable = db,
+    ): Promise<{ data: D; status: string } | undefined> {
+      const { rows } = await tx.query<{ data: D; status: string }>(
+        `SELECT data, status FROM ${table.table} WHERE id = $1`,
+        [id],
+      );
       return rows[0];
     },
     /** The first user whose field at `pointer` is `value` (by id), if any. */
     async findBy<D = Record<string, unknown>>(pointer: string, value: string): Promise<UserRow<D> | undefined> {
-      const { rows } = await db.query<UserRow<D>>(`SELECT id, data FROM ${table.table} WHERE ${expr(pointer)} = $1 ORDER BY id LIMIT 1`, [value]);
+      const { rows } = await db.query<UserRow<D>>(
+        `SELECT id, data FROM ${table.table} WHERE ${expr(pointer)} = $1 ORDER BY id LIMIT 1`,
+        [value],
+      );
       return rows[0];
     },
     /** A user by username with their password hash (null without a password), for sign-in. */
-    async withPasswordHash<D = Record<string, unknown>>(username: string): Promise<(UserRow<D> & { hash: string | null }) | undefined> {
+    async withPasswordHash<D = Record<string, unknown>>(
+      username: string,
+    ): Promise<(UserRow<D> & { hash: string | null }) | undefined> {
       const { rows } = await db.query<UserRow<D> & { hash: string | null }>(
         `SELECT u.id, u.data, c.password_hash AS hash FROM ${table.table} u LEFT JOIN credential c ON c.user_id = u.id::text WHERE ${expr('/username', 'u')} = $1`,
         [username],
@@ -84,7 +101,10 @@ export function createUserDirectory(db: Queryable, tables: Map<string, EntityTab
      * The account a password-reset login names — username, e-mail (any case) or phone digits —
      * with where a code can go.
      */
-    async forReset(login: string, phoneDigits: string | null): Promise<{ id: number; email: string | null; phone: string | null; can_login: boolean } | undefined> {
+    async forReset(
+      login: string,
+      phoneDigits: string | null,
+    ): Promise<{ id: number; email: string | null; phone: string | null; can_login: boolean } | undefined> {
       const digits = `regexp_replace(coalesce(${expr('/phone')}, ''), '[^0-9]', '', 'g')`;
       const { rows } = await db.query<{ id: number; email: string | null; phone: string | null; can_login: boolean }>(
         `SELECT id, ${expr('/email')} AS email, ${expr('/phone')} AS phone, coalesce((data->>'canLogin')::boolean, false) AS can_login
@@ -97,7 +117,10 @@ export function createUserDirectory(db: Queryable, tables: Map<string, EntityTab
     },
     /** A user's password hash, if they have a password. */
     async passwordHash(userId: string): Promise<string | undefined> {
-      const { rows } = await db.query<{ password_hash: string }>('SELECT password_hash FROM credential WHERE user_id = $1', [userId]);
+      const { rows } = await db.query<{ password_hash: string }>(
+        'SELECT password_hash FROM credential WHERE user_id = $1',
+        [userId],
+      );
       return rows[0]?.password_hash;
     },
     /** Gives a new user their first password (fails if they have one). */

@@ -8,7 +8,12 @@
 import { checkRulesWith } from '../../definitions/check.ts';
 import type { CheckRule } from '../../definitions/check/context.ts';
 import {
-  capabilityFragments, composeEntityMetaSchema, ENTITY_META_BASE_FILE, ENTITY_META_FILE, loadCapabilityChecks, metaSchemaText,
+  capabilityFragments,
+  composeEntityMetaSchema,
+  ENTITY_META_BASE_FILE,
+  ENTITY_META_FILE,
+  loadCapabilityChecks,
+  metaSchemaText,
 } from './registry.ts';
 
 /**

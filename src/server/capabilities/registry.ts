@@ -37,8 +37,9 @@ export const ENTITY_META_FILE = 'schemas/_meta/entity.schema.json';
 export const ENTITY_META_BASE_FILE = 'schemas/_meta/entity.base.schema.json';
 
 /** What the composed file says of itself, so that nobody edits it by hand. */
-const COMPOSED_NOTE = 'Composed by npm run codegen from entity.base.schema.json and the capability fragments '
-  + 'src/server/capabilities/<key>/schema.json: edit those, not this file.';
+const COMPOSED_NOTE =
+  'Composed by npm run codegen from entity.base.schema.json and the capability fragments ' +
+  'src/server/capabilities/<key>/schema.json: edit those, not this file.';
 
 /** A capability's `schema.json`: the manifest properties it adds and the definitions they refer to. */
 export interface CapabilityFragment {
@@ -77,7 +78,8 @@ export function missingParts(name: string, dir: string = CAPABILITIES_DIR): stri
 
 /** Every capability's meta-schema fragment, by name. */
 export function capabilityFragments(dir: string = CAPABILITIES_DIR): Map<string, CapabilityFragment> {
-  const read = (name: string): CapabilityFragment => JSON.parse(readFileSync(path.join(dir, name, 'schema.json'), 'utf8')) as CapabilityFragment;
+  const read = (name: string): CapabilityFragment =>
+    JSON.parse(readFileSync(path.join(dir, name, 'schema.json'), 'utf8')) as CapabilityFragment;
   return new Map(capabilityNames(dir).map((name) => [name, read(name)]));
 }
 
@@ -96,9 +98,12 @@ export function composeEntityMetaSchema(
   for (const [name, fragment] of fragments) {
     const keys = Object.keys(fragment.properties ?? {});
     if (keys.length !== 1 || keys[0] !== name) {
-      throw new Error(`capability ${name}: schema.json must declare exactly the property "${name}" (found ${keys.join(', ') || 'none'})`);
+      throw new Error(
+        `capability ${name}: schema.json must declare exactly the property "${name}" (found ${keys.join(', ') || 'none'})`,
+      );
     }
-    if (name in properties) throw new Error(`capability ${name}: the entity meta-schema already has the property "${name}"`);
+    if (name in properties)
+      throw new Error(`capability ${name}: the entity meta-schema already has the property "${name}"`);
     properties[name] = fragment.properties[name]!;
     for (const [id, definition] of Object.entries(fragment.definitions ?? {})) {
       if (id in definitions) throw new Error(`capability ${name}: the definition "${id}" is already declared`);
@@ -128,7 +133,8 @@ async function importPart(dir: string, name: string, part: 'check.ts' | 'plugin.
 
 /** Each capability's check rule, in name order. */
 export async function loadCapabilityChecks(dir: string = CAPABILITIES_DIR): Promise<CheckRule[]> {
-  const load = async (name: string): Promise<CheckRule> => ((await importPart(dir, name, 'check.ts')) as { default: CheckRule }).default;
+  const load = async (name: string): Promise<CheckRule> =>
+    ((await importPart(dir, name, 'check.ts')) as { default: CheckRule }).default;
   return Promise.all(capabilityNames(dir).map(load));
 }
 
@@ -140,10 +146,12 @@ export interface CapabilityPlugin {
 
 /** Each capability's plugin module, in name order. */
 export async function loadCapabilityPlugins(dir: string = CAPABILITIES_DIR): Promise<CapabilityPlugin[]> {
-  return Promise.all(capabilityNames(dir).map(async (name) => ({
-    name: name as keyof EntityManifest,
-    module: (await importPart(dir, name, 'plugin.ts')) as CapabilityPluginModule,
-  })));
+  return Promise.all(
+    capabilityNames(dir).map(async (name) => ({
+      name: name as keyof EntityManifest,
+      module: (await importPart(dir, name, 'plugin.ts')) as CapabilityPluginModule,
+    })),
+  );
 }
 
 /** The entities whose manifest declares the capability (a value that is set and not `false`). */

@@ -33,16 +33,20 @@ const DATE = 1082;
 
 /** Opens PGlite (default) or PostgreSQL (when `url` is given). */
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? createPostgres(options.url, options.poolSize ?? 10) : createPglite(options.dataDir ?? 'memory://');
+  return options.url
+    ? createPostgres(options.url, options.poolSize ?? 10)
+    : createPglite(options.dataDir ?? 'memory://');
 }
 
 async function createPostgres(url: string, max: number): Promise<Database> {
   const pg = (await import('pg')).default;
-  const types = { getTypeParser: (oid: number, format?: string) => {
-    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
-    if (oid === DATE) return (v: string) => v;
-    return pg.types.getTypeParser(oid, format as 'text');
-  } };
+  const types = {
+    getTypeParser: (oid: number, format?: string) => {
+      if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+      if (oid === DATE) return (v: string) => v;
+      return pg.types.getTypeParser(oid, format as 'text');
+    },
+  };
   // Idle connections stay open for 5 minutes (pg's default closes them after 10 s): a new
   // backend's first statements load its catalog caches, so a pool that shrank between two busy
   // moments made the sends of the second one wait 200–300 ms (bench:live's direct p99).
@@ -51,7 +55,9 @@ async function createPostgres(url: string, max: number): Promise<Database> {
     // An idle client lost its connection; the pool replaces it. Queries report their own errors.
   });
   await pool.query('select 1');
-  const wrap = (client: { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> }): Queryable => ({
+  const wrap = (client: {
+    query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
+  }): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const result = await client.query(sql, params);
       return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };

@@ -99,7 +99,10 @@ const shortHash = (s: string): string => createHash('sha256').update(s).digest('
 const endOfDaySql = (date: string): string =>
   `((${date} + 1)::timestamp - interval '${BUSINESS_UTC_OFFSET_MINUTES} minutes' - interval '1 millisecond') AT TIME ZONE 'UTC'`;
 
-function dueAtExpr(def: EntityDefinition, machine: MachineDefinition | undefined): ((source: string, status?: string) => string) | undefined {
+function dueAtExpr(
+  def: EntityDefinition,
+  machine: MachineDefinition | undefined,
+): ((source: string, status?: string) => string) | undefined {
   const deadlines = Object.entries(machine?.states ?? {}).flatMap(([state, s]) => {
     const schema = s.deadline ? resolveFieldSchema(def.schema, s.deadline.field) : undefined;
     return s.deadline && schema ? [{ state, pointer: s.deadline.field, dateOnly: schema.format === 'date' }] : [];
@@ -108,7 +111,10 @@ function dueAtExpr(def: EntityDefinition, machine: MachineDefinition | undefined
   const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
   return (source, status = 'status') =>
     `CASE ${status}::text ${deadlines
-      .map((d) => `WHEN ${quote(d.state)} THEN ${d.dateOnly ? `${endOfDaySql(`NULLIF(${sqlText(d.pointer, source)}, '')::date`)}` : `NULLIF(${sqlText(d.pointer, source)}, '')::timestamptz`}`)
+      .map(
+        (d) =>
+          `WHEN ${quote(d.state)} THEN ${d.dateOnly ? `${endOfDaySql(`NULLIF(${sqlText(d.pointer, source)}, '')::date`)}` : `NULLIF(${sqlText(d.pointer, source)}, '')::timestamptz`}`,
+      )
       .join(' ')} END`;
 }
 
@@ -140,12 +146,16 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   }
   const keywordFields = def.manifest.keywordFields ?? [];
   const keywordExpr = keywordFields.length
-    ? (source: string, fields: readonly string[] = keywordFields) => (fields.length ? `lower(concat_ws(' ', ${fields.map((p) => sqlText(p, source)).join(', ')}))` : `''`)
+    ? (source: string, fields: readonly string[] = keywordFields) =>
+        fields.length ? `lower(concat_ws(' ', ${fields.map((p) => sqlText(p, source)).join(', ')}))` : `''`
     : undefined;
-  const regionExpr = regionField ? (source: string) => `NULLIF(${sqlText(regionField, source)}, '')::bigint` : undefined;
+  const regionExpr = regionField
+    ? (source: string) => `NULLIF(${sqlText(regionField, source)}, '')::bigint`
+    : undefined;
   // The scope's region field is the `region` column itself: one column, one index, for both
   // the region filter and (later) regional scoping.
-  if (regionField && regionExpr) columns.set(regionField, { pointer: regionField, column: 'region', type: 'bigint', expr: regionExpr });
+  if (regionField && regionExpr)
+    columns.set(regionField, { pointer: regionField, column: 'region', type: 'bigint', expr: regionExpr });
 
   const derived = [...columns.values()].filter((c) => c.column.startsWith('"f_'));
   const ddl: string[] = [
@@ -173,7 +183,9 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   const wantedIndexes: string[][] = [];
   const sort = def.grid.defaultSort[0]!;
   const sortColumn = columns.get(sort.field);
-  const sortKey = sortColumn ? [`${sortColumn.column}${sort.desc ? ' DESC' : ''}`, `id${sort.desc ? ' DESC' : ''}`] : [];
+  const sortKey = sortColumn
+    ? [`${sortColumn.column}${sort.desc ? ' DESC' : ''}`, `id${sort.desc ? ' DESC' : ''}`]
+    : [];
   wantedIndexes.push(sortKey.length ? sortKey : ['id']);
   for (const c of def.grid.columns) {
     const col = c.sortable ? columns.get(c.field) : undefined;
@@ -191,7 +203,8 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   }
   // A regional queue is listed by region and status together: one index serves its first
   // page (a range scan in sort order) and its total (an index-only scan).
-  if (eqColumns.includes('region') && eqColumns.includes('status')) wantedIndexes.push(['region', 'status', ...sortKey]);
+  if (eqColumns.includes('region') && eqColumns.includes('status'))
+    wantedIndexes.push(['region', 'status', ...sortKey]);
   if (def.manifest.scope?.owner) wantedIndexes.push(['owner', ...sortKey]);
   for (const pointer of lookupFields) {
     const col = columns.get(pointer);

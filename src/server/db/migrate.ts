@@ -47,9 +47,17 @@ const MIGRATION_LOCK = 7_240_917;
  * seeded from schemas/_reference (new items are added; existing rows, which staff may have
  * edited, are left alone).
  */
-export async function migrate(db: Database, registry: DefinitionRegistry, migrations: readonly Migration[]): Promise<Map<string, EntityTable>> {
+export async function migrate(
+  db: Database,
+  registry: DefinitionRegistry,
+  migrations: readonly Migration[],
+): Promise<Map<string, EntityTable>> {
   const tables = new Map<string, EntityTable>();
-  for (const def of registry.entities.values()) tables.set(def.id, createEntityTable(def, def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined));
+  for (const def of registry.entities.values())
+    tables.set(
+      def.id,
+      createEntityTable(def, def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined),
+    );
   let trigram = true;
   await db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
@@ -81,9 +89,16 @@ export async function migrate(db: Database, registry: DefinitionRegistry, migrat
       const before = last.rows[0]?.exprs ?? {};
       const changed = Object.entries(exprs).filter(([column, expr]) => before[column] !== expr);
       if (last.rows[0] && changed.length) {
-        await tx.query(`UPDATE ${table.table} SET ${changed.map(([column, expr]) => `${column} = ${expr}`).join(', ')}`);
+        await tx.query(
+          `UPDATE ${table.table} SET ${changed.map(([column, expr]) => `${column} = ${expr}`).join(', ')}`,
+        );
       }
-      await tx.query('INSERT INTO _ddl_log (target, hash, ddl, exprs) VALUES ($1, $2, $3, $4::jsonb)', [table.table, table.hash, ddl.join(';\n'), JSON.stringify(exprs)]);
+      await tx.query('INSERT INTO _ddl_log (target, hash, ddl, exprs) VALUES ($1, $2, $3, $4::jsonb)', [
+        table.table,
+        table.hash,
+        ddl.join(';\n'),
+        JSON.stringify(exprs),
+      ]);
     }
     await seedReferences(tx, registry);
   });
@@ -96,7 +111,17 @@ async function seedReferences(tx: Queryable, registry: DefinitionRegistry): Prom
     if (!list.items.length || list.entity) continue;
     const params: unknown[] = [];
     const rows = list.items.map((item, i) => {
-      params.push(list.kind, item.id, item.code, item.parent ?? null, item.nameLt, item.nameUz, item.nameRu, item.nameEn, item.sort ?? i);
+      params.push(
+        list.kind,
+        item.id,
+        item.code,
+        item.parent ?? null,
+        item.nameLt,
+        item.nameUz,
+        item.nameRu,
+        item.nameEn,
+        item.sort ?? i,
+      );
       const b = i * 9;
       return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8}, $${b + 9})`;
     });

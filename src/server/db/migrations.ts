@@ -26,7 +26,8 @@ export interface MigrationRegistry {
   list(): readonly Migration[];
 }
 
-const sameStatements = (a: readonly string[] = [], b: readonly string[] = []): boolean => a.length === b.length && a.every((s, i) => s === b[i]);
+const sameStatements = (a: readonly string[] = [], b: readonly string[] = []): boolean =>
+  a.length === b.length && a.every((s, i) => s === b[i]);
 
 /**
  * An empty registry; buildApp fills it from the plugin modules before the database service

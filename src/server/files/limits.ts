@@ -9,8 +9,13 @@ export const UPLOADS_PER_MINUTE = 30;
 
 /** Types allowed when a definition names none: images, PDF, text, archives and office files. */
 export const DEFAULT_MIME_TYPES = [
-  'image/jpeg', 'image/png', 'image/gif', 'image/webp',
-  'application/pdf', 'text/plain', 'application/zip',
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'text/plain',
+  'application/zip',
   'application/x-cfb', // legacy .doc/.xls/.ppt (OLE2 container)
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -18,4 +23,5 @@ export const DEFAULT_MIME_TYPES = [
 ];
 
 /** A size as people read it: `10 MB`, `500 KB`. */
-export const formatBytes = (n: number): string => (n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MB` : `${Math.round(n / 1024)} KB`);
+export const formatBytes = (n: number): string =>
+  n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MB` : `${Math.round(n / 1024)} KB`;

@@ -8,7 +8,14 @@ import { fileTypeFromBuffer } from 'file-type';
 import { ApiError } from '../errors.ts';
 
 /** A file streamed to a temporary path, typed by its magic bytes and hashed. */
-export interface ReceivedFile { id: string; temp: string; name: string; mime: string; size: number; sha256: string }
+export interface ReceivedFile {
+  id: string;
+  temp: string;
+  name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+}
 
 const SNIFF_BYTES = 4100;
 
@@ -30,7 +37,12 @@ export async function sniff(head: Buffer): Promise<string> {
  * its first bytes to tell its type; a type outside `allowed` is refused (415). The entry is
  * pushed to `into` before streaming, so the caller can remove it whatever happens.
  */
-export async function receiveFile(part: { file: Readable; filename: string }, tempDir: string, allowed: Set<string>, into: ReceivedFile[]): Promise<ReceivedFile> {
+export async function receiveFile(
+  part: { file: Readable; filename: string },
+  tempDir: string,
+  allowed: Set<string>,
+  into: ReceivedFile[],
+): Promise<ReceivedFile> {
   const id = randomUUID();
   const temp = path.join(tempDir, id);
   const hash = createHash('sha256');
@@ -48,6 +60,7 @@ export async function receiveFile(part: { file: Readable; filename: string }, te
   into.push(entry);
   await pipeline(part.file, tap, createWriteStream(temp));
   const mime = await sniff(head);
-  if (!allowed.has(mime)) throw new ApiError(415, 'errors.unsupportedType', { details: { file: part.filename, detected: mime } });
+  if (!allowed.has(mime))
+    throw new ApiError(415, 'errors.unsupportedType', { details: { file: part.filename, detected: mime } });
   return Object.assign(entry, { mime, size, sha256: hash.digest('hex') });
 }

@@ -10,14 +10,19 @@ import { isRecipient, systemActor, type Actor } from '../auth/access.ts';
  * again, so two first downloads at once stamp one time.
  * @example await stampOnDownload(app, file.kind, file.recordId, request.actor)
  */
-export async function stampOnDownload(app: FastifyInstance, entity: string, recordId: number, actor: Actor): Promise<void> {
+export async function stampOnDownload(
+  app: FastifyInstance,
+  entity: string,
+  recordId: number,
+  actor: Actor,
+): Promise<void> {
   const def = app.definitions.entities.get(entity);
   const pointer = def?.manifest.stampOnDownload;
   if (!def || !pointer || actor.id === null) return;
   const name = pointer.slice(1);
   const system = systemActor();
   for (let attempt = 0; attempt < 3; attempt++) {
-    const record = await app.store.get(entity, recordId, system) as unknown as Record<string, unknown>;
+    const record = (await app.store.get(entity, recordId, system)) as unknown as Record<string, unknown>;
     if (record[name] || !isRecipient(actor, def, record)) return;
     try {
       await app.store.update(entity, recordId, { ...record, [name]: new Date().toISOString() }, system);

@@ -22,7 +22,10 @@ export interface ConfiguredRemoteSource {
  * variable is unset has none.
  * @example remoteSourcesOf(registry, { TAX_CLASSIFIER_URL: 'https://soliq.example/getInfo' })
  */
-export function remoteSourcesOf(registry: DefinitionRegistry, urls: Readonly<Record<string, string>> = {}): Map<string, ConfiguredRemoteSource> {
+export function remoteSourcesOf(
+  registry: DefinitionRegistry,
+  urls: Readonly<Record<string, string>> = {},
+): Map<string, ConfiguredRemoteSource> {
   const sources = new Map<string, ConfiguredRemoteSource>();
   for (const def of registry.entities.values()) {
     const remote = def.manifest.remoteSource;
@@ -31,7 +34,10 @@ export function remoteSourcesOf(registry: DefinitionRegistry, urls: Readonly<Rec
     const factory = remoteSourceAdapters[remote.adapter];
     // `npm run check` refuses unknown adapters; this guards a definition loaded some other way.
     if (!factory) throw new Error(`${def.id}: no adapter "${remote.adapter}" in the integration registry`);
-    sources.set(def.id, { source: factory({ url, timeoutMs: remote.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS }), params: remote.params });
+    sources.set(def.id, {
+      source: factory({ url, timeoutMs: remote.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS }),
+      params: remote.params,
+    });
   }
   return sources;
 }

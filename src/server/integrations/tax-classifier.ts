@@ -21,7 +21,8 @@ async function getOnce(url: URL, timeoutMs: number): Promise<Record<string, unkn
     throw new RemoteSourceUnavailable(`tax classifier answered ${res.status}`);
   }
   const body: unknown = await res.json().catch(() => undefined);
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new RemoteSourceUnavailable('tax classifier answered something that is not a product');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new RemoteSourceUnavailable('tax classifier answered something that is not a product');
   return body as Record<string, unknown>;
 }
 

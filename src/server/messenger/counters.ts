@@ -9,24 +9,45 @@ import { sqlText } from '../../shared/pointer.ts';
 export const MESSENGER_SUBJECT = 'Message';
 
 /** The seven counters of the header, in the spec's order; `total` is their sum. */
-export const COUNTER_NAMES = ['applicationDXACount', 'descendedDXACount', 'applicationCount', 'resolutionCount', 'descendedCount', 'outgoingCount', 'incomeCount'] as const;
+export const COUNTER_NAMES = [
+  'applicationDXACount',
+  'descendedDXACount',
+  'applicationCount',
+  'resolutionCount',
+  'descendedCount',
+  'outgoingCount',
+  'incomeCount',
+] as const;
 export type Counters = Record<(typeof COUNTER_NAMES)[number] | 'total', number>;
 
-interface Rule { entity: string; statuses: string[]; assignedTo?: string }
+interface Rule {
+  entity: string;
+  statuses: string[];
+  assignedTo?: string;
+}
 export const COUNTERS_FILE = 'schemas/_counters/letter-counters.json';
 
 const ruleSchema = {
   type: 'object',
   required: ['entity', 'statuses'],
   additionalProperties: false,
-  properties: { entity: { type: 'string' }, statuses: { type: 'array', items: { type: 'string' } }, assignedTo: { type: 'string', pattern: '^(/[A-Za-z0-9_]+)+$' } },
+  properties: {
+    entity: { type: 'string' },
+    statuses: { type: 'array', items: { type: 'string' } },
+    assignedTo: { type: 'string', pattern: '^(/[A-Za-z0-9_]+)+$' },
+  },
 };
 const fileSchema = {
   type: 'object',
   required: ['counters'],
   properties: {
     description: { type: 'string' },
-    counters: { type: 'object', additionalProperties: false, required: [...COUNTER_NAMES], properties: Object.fromEntries(COUNTER_NAMES.map((n) => [n, { type: 'array', items: ruleSchema }])) },
+    counters: {
+      type: 'object',
+      additionalProperties: false,
+      required: [...COUNTER_NAMES],
+      properties: Object.fromEntries(COUNTER_NAMES.map((n) => [n, { type: 'array', items: ruleSchema }])),
+    },
   },
 };
 
@@ -53,14 +74,20 @@ export function createCounters(app: FastifyInstance) {
     if (!actor.ability.can('read', def.manifest.subject)) return 0;
     const table = app.tables.get(rule.entity)!;
     const params: unknown[] = [rule.statuses];
-    const param = (v: unknown) => { params.push(v); return `$${params.length}`; };
+    const param = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
     const conds = ['status = ANY($1::text[])'];
     const scope = rowScope(actor, def, param);
     if (scope) conds.push(scope);
     if (rule.assignedTo) {
       conds.push(`${sqlText(rule.assignedTo)} = ${param(actor.id)}`);
     }
-    const { rows } = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table.table} WHERE ${conds.join(' AND ')}`, params);
+    const { rows } = await app.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${table.table} WHERE ${conds.join(' AND ')}`,
+      params,
+    );
     return rows[0]!.n;
   };
 

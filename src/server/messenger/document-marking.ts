@@ -20,14 +20,24 @@ const bodySchema = {
   required: ['userIds', 'documentId'],
   additionalProperties: false,
   properties: {
-    userIds: { type: 'array', minItems: 1, maxItems: MAX_ANNOUNCEMENT_RECIPIENTS, items: { type: 'integer', minimum: 1 } },
+    userIds: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_ANNOUNCEMENT_RECIPIENTS,
+      items: { type: 'integer', minimum: 1 },
+    },
     documentId: { type: 'integer', minimum: 1 },
     regNumber: { type: 'string', maxLength: 100 },
     message: { type: 'string', maxLength: 1000 },
   },
 } as const;
 
-interface Announcement { userIds: number[]; documentId: number; regNumber?: string; message?: string }
+interface Announcement {
+  userIds: number[];
+  documentId: number;
+  regNumber?: string;
+  message?: string;
+}
 
 /**
  * `/app/announcementDocumentMarking` (spec §7): a member of staff with `announce Message`
@@ -51,9 +61,14 @@ export function createDocumentMarking(app: FastifyInstance) {
     );
     const staff = new Set(rows.map((r) => r.id));
     const strangers = body.userIds.map((id, i) => ({ id: String(id), i })).filter(({ id }) => !staff.has(id));
-    if (strangers.length) throw badInput(strangers.map(({ i }) => ({ pointer: `/userIds/${i}`, key: 'validation.staffUser', params: {} })));
+    if (strangers.length)
+      throw badInput(strangers.map(({ i }) => ({ pointer: `/userIds/${i}`, key: 'validation.staffUser', params: {} })));
     const { userIds: _recipients, ...about } = body;
-    await messenger.emit(ids, 'documentMarking', { ...about, fromUserId: Number(senderId), at: new Date().toISOString() });
+    await messenger.emit(ids, 'documentMarking', {
+      ...about,
+      fromUserId: Number(senderId),
+      at: new Date().toISOString(),
+    });
     return { notified: ids.length };
   };
 }

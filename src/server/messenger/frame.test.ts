@@ -5,13 +5,23 @@ import { encodeFrame, FrameError, FrameParser } from './frame.ts';
 describe('STOMP 1.2 frame codec', () => {
   it('round-trips any frame, header values with colons, newlines and backslashes included', () => {
     const header = fc.string({ minLength: 1, maxLength: 20 });
-    fc.assert(fc.property(fc.constantFrom('SEND', 'MESSAGE', 'SUBSCRIBE', 'ERROR'), fc.dictionary(header.filter((k) => k !== 'content-length'), fc.string({ maxLength: 30 })), fc.string({ maxLength: 200 }), (command, headers, body) => {
-      const parsed = new FrameParser().push(encodeFrame({ command, headers, body }));
-      expect(parsed.frames).toHaveLength(1);
-      const { ['content-length']: _len, ...rest } = parsed.frames[0]!.headers;
-      expect(parsed.frames[0]).toMatchObject({ command, body });
-      expect(rest).toEqual(headers);
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('SEND', 'MESSAGE', 'SUBSCRIBE', 'ERROR'),
+        fc.dictionary(
+          header.filter((k) => k !== 'content-length'),
+          fc.string({ maxLength: 30 }),
+        ),
+        fc.string({ maxLength: 200 }),
+        (command, headers, body) => {
+          const parsed = new FrameParser().push(encodeFrame({ command, headers, body }));
+          expect(parsed.frames).toHaveLength(1);
+          const { ['content-length']: _len, ...rest } = parsed.frames[0]!.headers;
+          expect(parsed.frames[0]).toMatchObject({ command, body });
+          expect(rest).toEqual(headers);
+        },
+      ),
+    );
   });
 
   it('keeps headers named like Object.prototype members (constructor, __proto__, toString)', () => {
@@ -26,7 +36,10 @@ describe('STOMP 1.2 frame codec', () => {
 
   it('reads several frames in one chunk, a frame split over chunks, and counts heart-beats', () => {
     const parser = new FrameParser();
-    const two = encodeFrame({ command: 'SEND', headers: { destination: '/app/a' }, body: 'Салом' }) + '\n\n' + encodeFrame({ command: 'ACK', headers: { id: '7' }, body: '' });
+    const two =
+      encodeFrame({ command: 'SEND', headers: { destination: '/app/a' }, body: 'Салом' }) +
+      '\n\n' +
+      encodeFrame({ command: 'ACK', headers: { id: '7' }, body: '' });
     const first = parser.push(two.slice(0, 30));
     expect(first.frames).toEqual([]);
     const rest = parser.push(two.slice(30));

@@ -13,7 +13,8 @@ const NUL = '\0';
 // CONNECT and CONNECTED frames do not escape header values (spec §"Value Encoding").
 const RAW_HEADER_COMMANDS = new Set(['CONNECT', 'CONNECTED']);
 
-const escape = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/:/g, '\\c');
+const escape = (s: string): string =>
+  s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/:/g, '\\c');
 
 function unescape(s: string): string {
   return s.replace(/\\(.)/g, (_, c: string) => {
@@ -53,7 +54,10 @@ export class FrameParser {
     for (;;) {
       // Heart-beats: EOLs before a frame.
       let start = 0;
-      while (start < this.buffer.length && (this.buffer[start] === '\n' || (this.buffer[start] === '\r' && this.buffer[start + 1] === '\n'))) {
+      while (
+        start < this.buffer.length &&
+        (this.buffer[start] === '\n' || (this.buffer[start] === '\r' && this.buffer[start + 1] === '\n'))
+      ) {
         start += this.buffer[start] === '\r' ? 2 : 1;
         heartbeats++;
       }

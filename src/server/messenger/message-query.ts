@@ -7,7 +7,12 @@ import type { Queryable } from '../db/database.ts';
 import { containsPattern } from './search.ts';
 
 /** A file attached to a message. */
-export interface FileRef { id: string; name: string; mime: string; size: number }
+export interface FileRef {
+  id: string;
+  name: string;
+  mime: string;
+  size: number;
+}
 
 /** A message as the API answers it and the live events carry it. */
 export interface MessageDto {
@@ -31,14 +36,28 @@ export type MessageAction = 'NEW' | 'EDIT' | 'DELETE';
 
 /** A row of {@link messageSelect}. */
 export interface MessageRow {
-  id: number; chat_id: number | null; group_chat_id: number | null; owner_id: string; message: string;
-  file_id: string | null; file_name: string | null; file_mime: string | null; file_size: number | null;
-  reply_to: number | null; reply_message: string | null; reply_owner: string | null;
-  forwarded_from: number | null; edited: boolean; created_at: string; read: boolean; owner_name: string | null;
+  id: number;
+  chat_id: number | null;
+  group_chat_id: number | null;
+  owner_id: string;
+  message: string;
+  file_id: string | null;
+  file_name: string | null;
+  file_mime: string | null;
+  file_size: number | null;
+  reply_to: number | null;
+  reply_message: string | null;
+  reply_owner: string | null;
+  forwarded_from: number | null;
+  edited: boolean;
+  created_at: string;
+  read: boolean;
+  owner_name: string | null;
 }
 
 /** SQL of a user's display name ("last first") from the user entity's table aliased `alias`. */
-export const nameSql = (alias: string) => `trim(coalesce(${alias}.data->>'lastName','') || ' ' || coalesce(${alias}.data->>'firstName',''))`;
+export const nameSql = (alias: string) =>
+  `trim(coalesce(${alias}.data->>'lastName','') || ' ' || coalesce(${alias}.data->>'firstName',''))`;
 
 /**
  * The SELECT of messages as {@link MessageRow}s, read as seen by `viewer` (an SQL expression:
@@ -86,11 +105,25 @@ export async function listMessages(
 ) {
   const params: unknown[] = [me, where.chatId ?? where.groupChatId];
   const conds = [where.chatId !== undefined ? 'm.chat_id = $2' : 'm.group_chat_id = $2'];
-  if (page.search) { params.push(containsPattern(page.search)); conds.push(`m.search_text LIKE $${params.length}`); }
-  const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chat_message m WHERE $1::text IS NOT NULL AND ${conds.join(' AND ')}`, params)).rows[0]!.n;
-  if (page.beforeId !== undefined) { params.push(page.beforeId); conds.push(`m.id < $${params.length}`); }
+  if (page.search) {
+    params.push(containsPattern(page.search));
+    conds.push(`m.search_text LIKE $${params.length}`);
+  }
+  const total = (
+    await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM chat_message m WHERE $1::text IS NOT NULL AND ${conds.join(' AND ')}`,
+      params,
+    )
+  ).rows[0]!.n;
+  if (page.beforeId !== undefined) {
+    params.push(page.beforeId);
+    conds.push(`m.id < $${params.length}`);
+  }
   params.push(page.itemsPerPage, page.beforeId !== undefined ? 0 : page.page * page.itemsPerPage);
-  const { rows } = await db.query<MessageRow>(`${messageSelect('$1', usersTable)} WHERE ${conds.join(' AND ')} ORDER BY m.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
+  const { rows } = await db.query<MessageRow>(
+    `${messageSelect('$1', usersTable)} WHERE ${conds.join(' AND ')} ORDER BY m.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
   // Newest page first, each page oldest-to-newest: the view scrolls up for older pages.
   return { list: rows.map(toDto).reverse(), total };
 }

@@ -10,13 +10,38 @@ export interface UserSource {
 }
 
 /** A user as the messenger shows them. */
-export interface Person { id: string; firstName: string; lastName: string; photo: string | null; roles: string[]; isOuter: boolean; canLogin: boolean }
+export interface Person {
+  id: string;
+  firstName: string;
+  lastName: string;
+  photo: string | null;
+  roles: string[];
+  isOuter: boolean;
+  canLogin: boolean;
+}
 
 /** The user `id` from the user entity's table `usersTable`; undefined when there is none. */
 export async function readPerson(db: Queryable, usersTable: string, id: string): Promise<Person | undefined> {
   if (!/^\d{1,15}$/.test(id)) return undefined;
-  const { rows } = await db.query<{ data: { firstName?: string; lastName?: string; photo?: string[]; roles?: string[]; isOuter?: boolean; canLogin?: boolean } }>(`SELECT data FROM ${usersTable} WHERE id = $1`, [Number(id)]);
+  const { rows } = await db.query<{
+    data: {
+      firstName?: string;
+      lastName?: string;
+      photo?: string[];
+      roles?: string[];
+      isOuter?: boolean;
+      canLogin?: boolean;
+    };
+  }>(`SELECT data FROM ${usersTable} WHERE id = $1`, [Number(id)]);
   const d = rows[0]?.data;
   if (!d) return undefined;
-  return { id, firstName: d.firstName ?? '', lastName: d.lastName ?? '', photo: d.photo?.[0] ?? null, roles: d.roles ?? [], isOuter: d.isOuter ?? true, canLogin: d.canLogin ?? false };
+  return {
+    id,
+    firstName: d.firstName ?? '',
+    lastName: d.lastName ?? '',
+    photo: d.photo?.[0] ?? null,
+    roles: d.roles ?? [],
+    isOuter: d.isOuter ?? true,
+    canLogin: d.canLogin ?? false,
+  };
 }

@@ -30,19 +30,30 @@ export async function createRelayBroker(url: string): Promise<Broker> {
     reconnectDelay: 1000,
     heartbeatIncoming: 10_000,
     heartbeatOutgoing: 10_000,
-    webSocketFactory: () => (parsed.protocol.startsWith('ws') ? new WebSocket(url) : tcpSocket(parsed.hostname, Number(parsed.port || 61613))),
+    webSocketFactory: () =>
+      parsed.protocol.startsWith('ws') ? new WebSocket(url) : tcpSocket(parsed.hostname, Number(parsed.port || 61613)),
   });
   const destination = (userId: string) => `/exchange/amq.topic/u.${userId}`;
   const listen = (userId: string) => {
     const receipt = `sub-${++receipts}`;
     // RabbitMQ answers the SUBSCRIBE's receipt once the binding exists: from then on nothing published for the user is missed here.
-    confirmed.set(userId, new Promise((resolve) => {
-      client.watchForReceipt(receipt, () => resolve());
-      setTimeout(resolve, 5000).unref();
-    }));
-    upstream.set(userId, client.subscribe(destination(userId), (message) => {
-      fanout.deliver(JSON.parse(message.body) as LiveEvent);
-    }, { receipt }));
+    confirmed.set(
+      userId,
+      new Promise((resolve) => {
+        client.watchForReceipt(receipt, () => resolve());
+        setTimeout(resolve, 5000).unref();
+      }),
+    );
+    upstream.set(
+      userId,
+      client.subscribe(
+        destination(userId),
+        (message) => {
+          fanout.deliver(JSON.parse(message.body) as LiveEvent);
+        },
+        { receipt },
+      ),
+    );
   };
   const connected = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`STOMP relay ${parsed.host} did not answer`)), 15_000);
@@ -53,10 +64,14 @@ export async function createRelayBroker(url: string): Promise<Broker> {
       // Ready once the signals' binding exists (its receipt), so no signal sent after start is missed.
       const receipt = `signals-${++receipts}`;
       client.watchForReceipt(receipt, () => resolve());
-      client.subscribe(SIGNALS, (message) => {
-        const { origin, ...signal } = JSON.parse(message.body) as Signal & { origin: string };
-        if (origin !== instance) signals.deliver(signal as Signal);
-      }, { receipt });
+      client.subscribe(
+        SIGNALS,
+        (message) => {
+          const { origin, ...signal } = JSON.parse(message.body) as Signal & { origin: string };
+          if (origin !== instance) signals.deliver(signal as Signal);
+        },
+        { receipt },
+      );
     };
     client.onStompError = (frame) => reject(new Error(`STOMP relay: ${frame.headers.message ?? 'error'}`));
   });
@@ -70,7 +85,11 @@ export async function createRelayBroker(url: string): Promise<Broker> {
       // The write that caused it stands either way.
       if (!client.connected) return fanout.deliver(event);
       try {
-        client.publish({ destination: destination(event.userId), body: JSON.stringify(event), headers: { 'content-type': 'application/json' } });
+        client.publish({
+          destination: destination(event.userId),
+          body: JSON.stringify(event),
+          headers: { 'content-type': 'application/json' },
+        });
       } catch {
         fanout.deliver(event);
       }
@@ -80,7 +99,11 @@ export async function createRelayBroker(url: string): Promise<Broker> {
       // Lost while RabbitMQ is away: the other instances' periodic recomputation covers it.
       if (client.connected) {
         try {
-          client.publish({ destination: SIGNALS, body: JSON.stringify({ ...signal, origin: instance }), headers: { 'content-type': 'application/json' } });
+          client.publish({
+            destination: SIGNALS,
+            body: JSON.stringify({ ...signal, origin: instance }),
+            headers: { 'content-type': 'application/json' },
+          });
         } catch {
           // as above
         }
@@ -116,15 +139,24 @@ function tcpSocket(host: string, port: number): never {
     readyState: 0,
     url: `tcp://${host}:${port}`,
     protocol: '',
-    onopen: null, onmessage: null, onclose: null, onerror: null,
+    onopen: null,
+    onmessage: null,
+    onclose: null,
+    onerror: null,
     send: (data: string) => socket.write(data),
     close: () => socket.end(),
     terminate: () => socket.destroy(),
   };
   socket.setEncoding('utf8');
-  socket.on('connect', () => { ws.readyState = 1; (ws.onopen as (() => void) | null)?.(); });
+  socket.on('connect', () => {
+    ws.readyState = 1;
+    (ws.onopen as (() => void) | null)?.();
+  });
   socket.on('data', (data: string) => (ws.onmessage as ((e: { data: string }) => void) | null)?.({ data }));
   socket.on('error', (error) => (ws.onerror as ((e: unknown) => void) | null)?.(error));
-  socket.on('close', () => { ws.readyState = 3; (ws.onclose as ((e: { code: number; reason: string }) => void) | null)?.({ code: 1006, reason: 'closed' }); });
+  socket.on('close', () => {
+    ws.readyState = 3;
+    (ws.onclose as ((e: { code: number; reason: string }) => void) | null)?.({ code: 1006, reason: 'closed' });
+  });
   return ws as never;
 }

@@ -38,4 +38,5 @@ export const MESSAGE_SEARCH_DDL = [
 ];
 
 /** The trigram index, made only where pg_trgm is installed. */
-export const MESSAGE_SEARCH_INDEX_DDL = 'CREATE INDEX IF NOT EXISTS ix_chat_message_search ON chat_message USING gin (search_text gin_trgm_ops)';
+export const MESSAGE_SEARCH_INDEX_DDL =
+  'CREATE INDEX IF NOT EXISTS ix_chat_message_search ON chat_message USING gin (search_text gin_trgm_ops)';

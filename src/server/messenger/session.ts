@@ -17,7 +17,15 @@ const bodyText = (body: unknown): string => {
 };
 
 /** The per-user channels a client may subscribe to, as `/user/<own id>/<channel>`. */
-export const USER_CHANNELS = ['msg', 'groupMsg', 'documentMarking', 'notificationMsg', 'unreadMessages', 'unreadMessage', 'makeRead'] as const;
+export const USER_CHANNELS = [
+  'msg',
+  'groupMsg',
+  'documentMarking',
+  'notificationMsg',
+  'unreadMessages',
+  'unreadMessage',
+  'makeRead',
+] as const;
 /** Only for users of the security role. */
 export const SECURITY_CHANNEL = 'incomingPerson';
 
@@ -69,8 +77,16 @@ export interface SessionHooks {
 }
 
 /** A MESSAGE awaiting its ACK: its ack id and its stored event (0 for state, which has no row). */
-interface Unacked { ack: string; eventId: number }
-interface Subscription { id: string; channel: string; ack: 'auto' | 'client' | 'client-individual'; unacked: Unacked[] }
+interface Unacked {
+  ack: string;
+  eventId: number;
+}
+interface Subscription {
+  id: string;
+  channel: string;
+  ack: 'auto' | 'client' | 'client-individual';
+  unacked: Unacked[];
+}
 
 /**
  * One STOMP 1.2 connection over one WebSocket: CONNECT with a bearer token, SUBSCRIBE to
@@ -94,7 +110,12 @@ export class StompSession {
   private closed = false;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ws: WebSocket, private readonly broker: Broker, private readonly hooks: SessionHooks, private readonly heartbeatMs = DEFAULT_HEARTBEAT_MS) {
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly broker: Broker,
+    private readonly hooks: SessionHooks,
+    private readonly heartbeatMs = DEFAULT_HEARTBEAT_MS,
+  ) {
     ws.on('message', (data, isBinary) => {
       this.lastIn = Date.now();
       const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
@@ -106,7 +127,10 @@ export class StompSession {
         return;
       }
       // Frames are handled strictly in order, one at a time.
-      for (const frame of frames) this.queue = this.queue.then(() => this.handle(frame)).catch((error: Error) => this.fail(error.message, frame.headers.receipt));
+      for (const frame of frames)
+        this.queue = this.queue
+          .then(() => this.handle(frame))
+          .catch((error: Error) => this.fail(error.message, frame.headers.receipt));
     });
     ws.on('close', () => this.dispose());
     ws.on('error', () => this.dispose());
@@ -121,7 +145,11 @@ export class StompSession {
   /** ERROR, then close (STOMP: the server closes the connection after an ERROR frame). */
   fail(message: string, receipt?: string): void {
     if (this.closed) return;
-    this.write({ command: 'ERROR', headers: { message, 'content-type': 'text/plain', ...(receipt ? { 'receipt-id': receipt } : {}) }, body: message });
+    this.write({
+      command: 'ERROR',
+      headers: { message, 'content-type': 'text/plain', ...(receipt ? { 'receipt-id': receipt } : {}) },
+      body: message,
+    });
     this.dispose();
     // Let the ERROR frame leave before the close frame.
     setTimeout(() => this.ws.close(1002, 'STOMP error'), 10).unref();
@@ -137,7 +165,8 @@ export class StompSession {
   }
 
   private receipt(frame: Frame): void {
-    if (frame.headers.receipt !== undefined) this.write({ command: 'RECEIPT', headers: { 'receipt-id': frame.headers.receipt }, body: '' });
+    if (frame.headers.receipt !== undefined)
+      this.write({ command: 'RECEIPT', headers: { 'receipt-id': frame.headers.receipt }, body: '' });
   }
 
   private async handle(frame: Frame): Promise<void> {
@@ -154,7 +183,8 @@ export class StompSession {
       return this.receipt(frame);
     }
     switch (frame.command) {
-      case 'SUBSCRIBE': return this.subscribe(frame);
+      case 'SUBSCRIBE':
+        return this.subscribe(frame);
       case 'UNSUBSCRIBE': {
         if (!this.subscriptions.delete(frame.headers.id ?? '')) throw new Error('no such subscription');
         return this.receipt(frame);
@@ -180,7 +210,12 @@ export class StompSession {
         const buffered = this.transactions.get(tx ?? '');
         if (!buffered) throw new Error(`no transaction ${tx}`);
         this.transactions.delete(tx!);
-        if (frame.command === 'COMMIT') for (const f of buffered) await this.handle({ ...f, headers: { ...f.headers, transaction: undefined as never, receipt: undefined as never } });
+        if (frame.command === 'COMMIT')
+          for (const f of buffered)
+            await this.handle({
+              ...f,
+              headers: { ...f.headers, transaction: undefined as never, receipt: undefined as never },
+            });
         return this.receipt(frame);
       }
       case 'DISCONNECT': {
@@ -201,15 +236,37 @@ export class StompSession {
     if (!user) throw new Error('invalid or expired token');
     this.user = user;
     // A socket lives no longer than the token it was opened with: then ERROR and close, and the client comes back with a fresh one.
-    if (user.expiresAt !== undefined) this.expiryTimer = setTimeout(() => this.fail(TOKEN_EXPIRED), Math.max(0, Math.min(user.expiresAt - Date.now(), 2 ** 31 - 1))).unref();
+    if (user.expiresAt !== undefined)
+      this.expiryTimer = setTimeout(
+        () => this.fail(TOKEN_EXPIRED),
+        Math.max(0, Math.min(user.expiresAt - Date.now(), 2 ** 31 - 1)),
+      ).unref();
     const { send: out, receive: inc } = negotiateHeartbeat(frame.headers['heart-beat'], this.heartbeatMs);
-    if (out) this.outTimer = setInterval(() => { if (Date.now() - this.lastOut >= out) { this.lastOut = Date.now(); if (this.ws.readyState === this.ws.OPEN) this.ws.send('\n'); } }, out / 2).unref();
+    if (out)
+      this.outTimer = setInterval(() => {
+        if (Date.now() - this.lastOut >= out) {
+          this.lastOut = Date.now();
+          if (this.ws.readyState === this.ws.OPEN) this.ws.send('\n');
+        }
+      }, out / 2).unref();
     // A silent peer is gone: close, its events stay undelivered.
-    if (inc) this.inTimer = setInterval(() => { if (Date.now() - this.lastIn > silenceLimit(inc)) this.ws.terminate(); }, inc).unref();
+    if (inc)
+      this.inTimer = setInterval(() => {
+        if (Date.now() - this.lastIn > silenceLimit(inc)) this.ws.terminate();
+      }, inc).unref();
     this.unsubscribeBroker = this.broker.subscribe(user.id, (event) => this.deliver(event));
     // CONNECTED only when events for this user reach this instance: a SUBSCRIBE's replay and live delivery then leave no gap.
     await this.broker.ready(user.id);
-    this.write({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': `${this.heartbeatMs},${this.heartbeatMs}`, session: this.id, server: 'portal' }, body: '' });
+    this.write({
+      command: 'CONNECTED',
+      headers: {
+        version: '1.2',
+        'heart-beat': `${this.heartbeatMs},${this.heartbeatMs}`,
+        session: this.id,
+        server: 'portal',
+      },
+      body: '',
+    });
   }
 
   private async subscribe(frame: Frame): Promise<void> {
@@ -218,7 +275,8 @@ export class StompSession {
     const match = /^\/user\/([^/]+)\/([A-Za-z]+)$/.exec(destination);
     const channel = match?.[2] ?? '';
     const own = match?.[1] === this.user!.id;
-    const allowed = (USER_CHANNELS as readonly string[]).includes(channel) || (channel === SECURITY_CHANNEL && this.user!.security);
+    const allowed =
+      (USER_CHANNELS as readonly string[]).includes(channel) || (channel === SECURITY_CHANNEL && this.user!.security);
     if (!match || !own || !allowed) throw new Error(`forbidden subscription ${destination}`);
     const ack = (frame.headers.ack ?? 'auto') as Subscription['ack'];
     if (!['auto', 'client', 'client-individual'].includes(ack)) throw new Error('bad ack mode');
@@ -237,7 +295,12 @@ export class StompSession {
     for (const sub of this.subscriptions.values()) {
       if (sub.channel !== event.channel) continue;
       const messageId = String(event.id || randomUUID());
-      const headers: Record<string, string> = { subscription: sub.id, 'message-id': messageId, destination, 'content-type': 'application/json' };
+      const headers: Record<string, string> = {
+        subscription: sub.id,
+        'message-id': messageId,
+        destination,
+        'content-type': 'application/json',
+      };
       if (sub.ack !== 'auto') {
         // STOMP 1.2: every MESSAGE of an acknowledged subscription carries an ack id, state
         // (counters, replies) too; acknowledging state marks no row.
@@ -248,7 +311,8 @@ export class StompSession {
     }
     if (!event.id) return;
     if (this.sent.size > 10_000) this.sent.clear();
-    if (autoDelivered || [...this.subscriptions.values()].some((s) => s.channel === event.channel)) this.sent.add(event.id);
+    if (autoDelivered || [...this.subscriptions.values()].some((s) => s.channel === event.channel))
+      this.sent.add(event.id);
     if (autoDelivered) this.hooks.delivered([event.id]);
   }
 
@@ -257,8 +321,12 @@ export class StompSession {
       const at = sub.unacked.findIndex((u) => u.ack === ackId);
       if (at < 0) continue;
       // `client` acknowledges cumulatively; `client-individual` one message.
-      const done = (sub.ack === 'client' ? sub.unacked.splice(0, at + 1) : sub.unacked.splice(at, 1)).map((u) => u.eventId).filter((id) => id > 0);
-      if (positive) { if (done.length) this.hooks.delivered(done); }
+      const done = (sub.ack === 'client' ? sub.unacked.splice(0, at + 1) : sub.unacked.splice(at, 1))
+        .map((u) => u.eventId)
+        .filter((id) => id > 0);
+      if (positive) {
+        if (done.length) this.hooks.delivered(done);
+      }
       // A NACK leaves the events undelivered: they come again on the next subscription.
       else for (const id of done) this.sent.delete(id);
       return;

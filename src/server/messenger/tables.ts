@@ -65,4 +65,8 @@ export const MESSENGER_DDL = [
 ];
 
 /** The messenger's tables and its search column; the search index where pg_trgm is installed (db/migrations.ts). */
-export const MESSENGER_TABLES: Migration = { name: 'messenger', ddl: [...MESSENGER_DDL, ...MESSAGE_SEARCH_DDL], trigram: [MESSAGE_SEARCH_INDEX_DDL] };
+export const MESSENGER_TABLES: Migration = {
+  name: 'messenger',
+  ddl: [...MESSENGER_DDL, ...MESSAGE_SEARCH_DDL],
+  trigram: [MESSAGE_SEARCH_INDEX_DDL],
+};

@@ -45,7 +45,9 @@ export function createLiveUpkeep(app: FastifyInstance, sessions: Set<StompSessio
   const recheck = async (users: Map<string, StompSession[]>, withActor: boolean) => {
     const ids = [...users.keys()];
     const all = [...users.values()].flat();
-    const revoked = await refresh.revokedOf([...new Set(all.map((s) => s.user!.sid).filter((x): x is string => Boolean(x)))]);
+    const revoked = await refresh.revokedOf([
+      ...new Set(all.map((s) => s.user!.sid).filter((x): x is string => Boolean(x))),
+    ]);
     // The user records read afresh (the actor below may come from auth's short cache).
     const { rows } = await app.db.query<{ id: string; ok: boolean }>(
       `SELECT id::text AS id, (${app.users.staffWhere()}) AS ok FROM ${messenger.users.table} WHERE id = ANY($1::bigint[])`,
@@ -53,12 +55,19 @@ export function createLiveUpkeep(app: FastifyInstance, sessions: Set<StompSessio
     );
     const ok = new Set(rows.filter((r) => r.ok).map((r) => r.id));
     for (const [userId, own] of users) {
-      const allowed = ok.has(userId) && (!withActor || Boolean((await messenger.counters.actorOf(userId))?.ability.can('read', MESSENGER_SUBJECT)));
+      const allowed =
+        ok.has(userId) &&
+        (!withActor || Boolean((await messenger.counters.actorOf(userId))?.ability.can('read', MESSENGER_SUBJECT)));
       for (const s of own) {
         const user = s.user!;
-        const reason = user.expiresAt !== undefined && user.expiresAt <= Date.now() ? TOKEN_EXPIRED
-          : user.sid && revoked.has(user.sid) ? SESSION_REVOKED
-            : !allowed ? ACCESS_WITHDRAWN : undefined;
+        const reason =
+          user.expiresAt !== undefined && user.expiresAt <= Date.now()
+            ? TOKEN_EXPIRED
+            : user.sid && revoked.has(user.sid)
+              ? SESSION_REVOKED
+              : !allowed
+                ? ACCESS_WITHDRAWN
+                : undefined;
         if (reason) {
           s.fail(reason);
           sessions.delete(s);
@@ -90,7 +99,8 @@ export function createLiveUpkeep(app: FastifyInstance, sessions: Set<StompSessio
         const users = byUser(only);
         await recheck(users, withActor);
         await counters(users);
-        if (only === 'all') for (const userId of lastCounters.keys()) if (!users.has(userId)) lastCounters.delete(userId);
+        if (only === 'all')
+          for (const userId of lastCounters.keys()) if (!users.has(userId)) lastCounters.delete(userId);
       }
     } catch (error) {
       app.log.error(error);

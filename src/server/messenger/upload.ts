@@ -11,10 +11,21 @@ export const MESSENGER_FILE_KIND = 'chat-message';
  * magic bytes, hashed, the default size and type limits) with the caller as its owner.
  * JSON bodies are accepted too (no file then).
  */
-export async function readMessengerForm(app: FastifyInstance, request: FastifyRequest, me: string | null, kind = MESSENGER_FILE_KIND): Promise<{ fields: Record<string, string>; fileId?: string; mime?: string }> {
+export async function readMessengerForm(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  me: string | null,
+  kind = MESSENGER_FILE_KIND,
+): Promise<{ fields: Record<string, string>; fileId?: string; mime?: string }> {
   if (!request.isMultipart()) {
     const body = (request.body ?? {}) as Record<string, unknown>;
-    return { fields: Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, String(v)])) };
+    return {
+      fields: Object.fromEntries(
+        Object.entries(body)
+          .filter(([, v]) => v !== null && v !== undefined)
+          .map(([k, v]) => [k, String(v)]),
+      ),
+    };
   }
   const fields: Record<string, string> = {};
   const storage = app.fileStorage;
@@ -32,15 +43,22 @@ export async function readMessengerForm(app: FastifyInstance, request: FastifyRe
       file = into[0];
       await receiving;
     }
-    if (file && file.size === 0) { await rm(file.temp, { force: true }); file = undefined; }
+    if (file && file.size === 0) {
+      await rm(file.temp, { force: true });
+      file = undefined;
+    }
     if (file) {
       await storage.put(file.id, file.temp);
-      await app.db.query('INSERT INTO file_entity (id, kind, name, mime, size, sha256, owner) VALUES ($1, $2, $3, $4, $5, $6, $7)', [file.id, kind, file.name, file.mime, file.size, file.sha256, me]);
+      await app.db.query(
+        'INSERT INTO file_entity (id, kind, name, mime, size, sha256, owner) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [file.id, kind, file.name, file.mime, file.size, file.sha256, me],
+      );
     }
   } catch (error) {
     if (file) await Promise.all([rm(file.temp, { force: true }), storage.remove(file.id)]);
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'errors.tooLarge', { params: { limit: `${DEFAULT_MAX_FILE_BYTES / 1024 / 1024} MB` } });
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new ApiError(413, 'errors.tooLarge', { params: { limit: `${DEFAULT_MAX_FILE_BYTES / 1024 / 1024} MB` } });
     if (code === 'FST_FILES_LIMIT') throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: 1 } });
     throw error;
   }

@@ -27,7 +27,11 @@ export interface DeliveryWorker {
  * Rows are claimed with `FOR UPDATE SKIP LOCKED` and a lease, so several instances share the
  * work without sending one message twice.
  */
-export function createDeliveryWorker(db: Database, transports: readonly Transport[], log: (error: unknown) => void): DeliveryWorker {
+export function createDeliveryWorker(
+  db: Database,
+  transports: readonly Transport[],
+  log: (error: unknown) => void,
+): DeliveryWorker {
   const byChannel = new Map<Channel, Transport>(transports.map((t) => [t.channel, t]));
   // Channels served for every recipient, and `channel:recipient` pairs served one by one (systems).
   const channels = transports.filter((t) => !t.recipients).map((t) => t.channel);
@@ -39,7 +43,14 @@ export function createDeliveryWorker(db: Database, transports: readonly Transpor
     if (!channels.length && !pairs.length) return 0;
     // A lease, not a held transaction: delivery may take seconds, and the database must not
     // wait for an SMTP server. A row whose instance died mid-delivery is due again after it.
-    const { rows } = await db.query<{ id: number; channel: Channel; recipient: string; subject: string; body: string; attempts: number }>(
+    const { rows } = await db.query<{
+      id: number;
+      channel: Channel;
+      recipient: string;
+      subject: string;
+      body: string;
+      attempts: number;
+    }>(
       `UPDATE outbox SET next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
        WHERE id IN (
          SELECT id FROM outbox
@@ -51,12 +62,21 @@ export function createDeliveryWorker(db: Database, transports: readonly Transpor
     for (const row of rows) {
       try {
         await byChannel.get(row.channel)!.deliver({ to: row.recipient, subject: row.subject, text: row.body });
-        await db.query(`UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1`, [row.id]);
+        await db.query(
+          `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1`,
+          [row.id],
+        );
       } catch (error) {
         const attempts = row.attempts + 1;
         await db.query(
           `UPDATE outbox SET attempts = $2, last_error = $3, status = $4, next_attempt_at = now() + make_interval(secs => $5) WHERE id = $1`,
-          [row.id, attempts, String((error as Error)?.message ?? error).slice(0, 500), attempts >= MAX_DELIVERY_ATTEMPTS ? 'failed' : 'pending', FIRST_RETRY_SECONDS * 2 ** (attempts - 1)],
+          [
+            row.id,
+            attempts,
+            String((error as Error)?.message ?? error).slice(0, 500),
+            attempts >= MAX_DELIVERY_ATTEMPTS ? 'failed' : 'pending',
+            FIRST_RETRY_SECONDS * 2 ** (attempts - 1),
+          ],
         );
       }
     }

@@ -57,12 +57,19 @@ export const OUTBOX_TABLES: Migration = { name: 'outbox', ddl: OUTBOX_DDL };
  * `channels` are those a transport serves now; a message for another channel is kept as
  * `undeliverable` (admins see it; it goes out once a transport for it is configured).
  */
-export function createOutboxSender(db: Queryable, translator: Translator, channels: () => readonly Channel[], onQueued: () => void, systems: () => readonly string[] = () => []): Sender {
+export function createOutboxSender(
+  db: Queryable,
+  translator: Translator,
+  channels: () => readonly Channel[],
+  onQueued: () => void,
+  systems: () => readonly string[] = () => [],
+): Sender {
   return {
     async send(message, tx) {
       const t = (suffix: string) => translator.t(message.locale, `${message.templateKey}.${suffix}`, message.params);
       // A system message goes out only to a system whose address is configured.
-      const served = message.channel === 'system' ? systems().includes(message.to) : channels().includes(message.channel);
+      const served =
+        message.channel === 'system' ? systems().includes(message.to) : channels().includes(message.channel);
       const status = served ? 'pending' : 'undeliverable';
       const { subject, body } = message.content ?? { subject: t('subject'), body: t('text') };
       const { rows } = await (tx ?? db).query<{ id: number }>(

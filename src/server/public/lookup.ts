@@ -12,11 +12,16 @@ export type LookupParam = PublicLookup['by'][number];
  */
 export function maskValue(value: string, mask: 'name' | 'partial' | undefined): string {
   if (!mask) return value;
-  if (mask === 'name') return value.split(/(\s+)/).map((w) => (/\s/.test(w) || !w ? w : [...w][0] + '*'.repeat([...w].length - 1))).join('');
+  if (mask === 'name')
+    return value
+      .split(/(\s+)/)
+      .map((w) => (/\s/.test(w) || !w ? w : [...w][0] + '*'.repeat([...w].length - 1)))
+      .join('');
   const chars = [...value];
-  return chars.length <= 4 ? '*'.repeat(chars.length) : chars.slice(0, 2).join('') + '*'.repeat(chars.length - 4) + chars.slice(-2).join('');
+  return chars.length <= 4
+    ? '*'.repeat(chars.length)
+    : chars.slice(0, 2).join('') + '*'.repeat(chars.length - 4) + chars.slice(-2).join('');
 }
-
 
 /** The declared `returns` of one row, masked; nothing else of the record leaves. */
 export function projectRow(lookup: PublicLookup, row: Record<string, unknown>): Record<string, unknown> {
@@ -34,14 +39,29 @@ export function projectRow(lookup: PublicLookup, row: Record<string, unknown>): 
 }
 
 /** A row of the record table as a flat object of data and system fields. */
-export const rowAsRecord = (row: { data: Record<string, unknown>; id: number; status: string; created_at: string; updated_at: string }): Record<string, unknown> =>
-  ({ ...row.data, id: row.id, status: row.status, createdAt: row.created_at, updatedAt: row.updated_at });
+export const rowAsRecord = (row: {
+  data: Record<string, unknown>;
+  id: number;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}): Record<string, unknown> => ({
+  ...row.data,
+  id: row.id,
+  status: row.status,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
 
 /**
  * The WHERE clause of a lookup over the entity's derived columns (every `by` field has one,
  * see entity-table.ts): given parameters, then the fixed `where` conditions.
  */
-export function lookupWhere(lookup: PublicLookup, table: EntityTable, values: Record<string, unknown>): { sql: string; params: unknown[] } {
+export function lookupWhere(
+  lookup: PublicLookup,
+  table: EntityTable,
+  values: Record<string, unknown>,
+): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const parts: string[] = [];
   for (const b of lookup.by) {
@@ -52,7 +72,8 @@ export function lookupWhere(lookup: PublicLookup, table: EntityTable, values: Re
     const op = b.op ?? 'eq';
     // A date parameter against a date-time field: "up to" includes the whole day.
     if (op === 'gte') parts.push(`${col.column} >= ${p}::date`);
-    else if (op === 'lte') parts.push(col.type === 'timestamptz' ? `${col.column} < ${p}::date + 1` : `${col.column} <= ${p}::date`);
+    else if (op === 'lte')
+      parts.push(col.type === 'timestamptz' ? `${col.column} < ${p}::date + 1` : `${col.column} <= ${p}::date`);
     else parts.push(`${col.column} = ${p}::${col.type}`);
   }
   for (const w of lookup.where ?? []) {

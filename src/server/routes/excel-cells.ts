@@ -24,26 +24,41 @@ export interface ExcelCell {
 function excelDate(value: unknown, withTime: boolean): Date | null {
   const p = dateParts(value);
   if (!p) return null;
-  return new Date(Date.UTC(p.year, p.month - 1, p.day, withTime ? p.hour : 0, withTime ? p.minute : 0, withTime ? p.second : 0));
+  return new Date(
+    Date.UTC(p.year, p.month - 1, p.day, withTime ? p.hour : 0, withTime ? p.minute : 0, withTime ? p.second : 0),
+  );
 }
 
 /** A number as a number (rounded when `round`), or the text when it is not one. */
-const excelNumber = (round: boolean): ExcelCell['value'] => (value) => {
-  const n = Number(value);
-  if (!Number.isFinite(n)) return String(value);
-  return round ? Math.round(n) : n;
-};
+const excelNumber =
+  (round: boolean): ExcelCell['value'] =>
+  (value) => {
+    const n = Number(value);
+    if (!Number.isFinite(n)) return String(value);
+    return round ? Math.round(n) : n;
+  };
 
 /** Labels (statuses, enums, references, yes/no) are the text the grid shows. */
-const asShown = (kind: CellKind): ExcelCell['value'] => (value, options, ctx) => CELL_FORMATS[kind].text(value, options, ctx);
+const asShown =
+  (kind: CellKind): ExcelCell['value'] =>
+  (value, options, ctx) =>
+    CELL_FORMATS[kind].text(value, options, ctx);
 
 /** Every grid format's Excel cell, one entry each. */
 export const EXCEL_CELLS: { readonly [K in CellKind]: ExcelCell } = {
   // Plain columns keep numbers as numbers (an id stays sortable in Excel), anything else is text.
-  text: { value: (value) => (typeof value === 'number' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value as string | boolean)) },
+  text: {
+    value: (value) =>
+      typeof value === 'number'
+        ? value
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value as string | boolean),
+  },
   number: {
     value: excelNumber(false),
-    numFmt: (field, schema) => (scalarType(resolveFieldSchema(schema, field) ?? {}) === 'integer' ? '#,##0' : '#,##0.00'),
+    numFmt: (field, schema) =>
+      scalarType(resolveFieldSchema(schema, field) ?? {}) === 'integer' ? '#,##0' : '#,##0.00',
   },
   money: { value: excelNumber(true), numFmt: () => '#,##0' },
   date: { value: (value) => excelDate(value, false), numFmt: () => 'dd.mm.yyyy' },

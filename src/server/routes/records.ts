@@ -41,44 +41,66 @@ const records: FastifyPluginAsync = async (app) => {
     const table = app.tables.get(entity)!;
     const tags = [def.manifest.subject];
 
-    app.get<{ Params: { id: number } }>(`${base}/audit/:id`, {
-      schema: {
-        tags,
-        summary: 'Who changed the record, when, which fields, and their old → new values (without what the caller may not see)',
-        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
-        response: { 200: { type: 'object', properties: { list: { type: 'array', items: auditEntrySchema } } } },
+    app.get<{ Params: { id: number } }>(
+      `${base}/audit/:id`,
+      {
+        schema: {
+          tags,
+          summary:
+            'Who changed the record, when, which fields, and their old → new values (without what the caller may not see)',
+          params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+          response: { 200: { type: 'object', properties: { list: { type: 'array', items: auditEntrySchema } } } },
+        },
       },
-    }, async (request) => app.store.audit(entity, request.params.id, request.actor));
+      async (request) => app.store.audit(entity, request.params.id, request.actor),
+    );
 
     if (!def.manifest.unique?.length) continue;
-    app.get<{ Querystring: { field: string; value: string } }>(`${base}/find-by`, {
-      schema: {
-        tags,
-        summary: 'The record whose unique field has this value, or null',
-        querystring: {
-          type: 'object',
-          required: ['field', 'value'],
-          additionalProperties: false,
-          properties: { field: { type: 'string', maxLength: 100 }, value: { type: 'string', maxLength: 200 }, lang: { type: 'string' } },
+    app.get<{ Querystring: { field: string; value: string } }>(
+      `${base}/find-by`,
+      {
+        schema: {
+          tags,
+          summary: 'The record whose unique field has this value, or null',
+          querystring: {
+            type: 'object',
+            required: ['field', 'value'],
+            additionalProperties: false,
+            properties: {
+              field: { type: 'string', maxLength: 100 },
+              value: { type: 'string', maxLength: 200 },
+              lang: { type: 'string' },
+            },
+          },
+          response: {
+            200: objectReply('The record (as GET …/get/{id} answers it), or null', {
+              record: { type: ['object', 'null'], additionalProperties: true },
+            }),
+            400: errorBodySchema,
+          },
         },
-        response: { 200: objectReply('The record (as GET …/get/{id} answers it), or null', { record: { type: ['object', 'null'], additionalProperties: true } }), 400: errorBodySchema },
       },
-    }, async (request) => {
-      const pointer = normalizeSortField(request.query.field);
-      if (!def.manifest.unique?.includes(pointer)) throw new ApiError(400, 'errors.badFilter', { params: { name: request.query.field } });
-      const column = table.columns.get(pointer)!;
-      try {
-        // Looking up by a field hidden from the caller (their roles' hiddenFields) would tell its
-        // values: the store refuses it (403), and the record is absent for them.
-        app.store.readableWhere(entity, {}, request.actor, [pointer]);
-        const { rows } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${column.column} = $1::${column.type} LIMIT 1`, [request.query.value]);
-        return { record: rows[0] ? await app.store.get(entity, rows[0].id, request.actor) : null };
-      } catch (error) {
-        // A record the caller may not read is reported as absent, not as forbidden.
-        if (error instanceof ApiError && [401, 403, 404].includes(error.statusCode)) return { record: null };
-        throw error;
-      }
-    });
+      async (request) => {
+        const pointer = normalizeSortField(request.query.field);
+        if (!def.manifest.unique?.includes(pointer))
+          throw new ApiError(400, 'errors.badFilter', { params: { name: request.query.field } });
+        const column = table.columns.get(pointer)!;
+        try {
+          // Looking up by a field hidden from the caller (their roles' hiddenFields) would tell its
+          // values: the store refuses it (403), and the record is absent for them.
+          app.store.readableWhere(entity, {}, request.actor, [pointer]);
+          const { rows } = await app.db.query<{ id: number }>(
+            `SELECT id FROM ${table.table} WHERE ${column.column} = $1::${column.type} LIMIT 1`,
+            [request.query.value],
+          );
+          return { record: rows[0] ? await app.store.get(entity, rows[0].id, request.actor) : null };
+        } catch (error) {
+          // A record the caller may not read is reported as absent, not as forbidden.
+          if (error instanceof ApiError && [401, 403, 404].includes(error.statusCode)) return { record: null };
+          throw error;
+        }
+      },
+    );
   }
   void notFound;
 };

@@ -25,14 +25,17 @@ const web: FastifyPluginAsync = async (app) => {
   const root = app.webAppRoot;
   if (!root) return;
   const routesFile = path.join(root, 'prerendered/routes.json');
-  const prerendered = existsSync(routesFile) ? (JSON.parse(readFileSync(routesFile, 'utf8')) as Record<string, string>) : {};
+  const prerendered = existsSync(routesFile)
+    ? (JSON.parse(readFileSync(routesFile, 'utf8')) as Record<string, string>)
+    : {};
   for (const [route, page] of Object.entries(prerendered)) {
     app.get(route, { schema: { hide: true } }, (request, reply) =>
       reply
         .header('cache-control', 'no-cache')
         .header('vary', 'Cookie, Accept-Encoding')
         .type('text/html')
-        .sendFile(`prerendered/${cookieLocale(request.headers.cookie)}/${page}.html`));
+        .sendFile(`prerendered/${cookieLocale(request.headers.cookie)}/${page}.html`),
+    );
   }
 };
 

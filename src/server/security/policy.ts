@@ -69,7 +69,17 @@ export function contentSecurityPolicy(scriptHashes: readonly string[]): Record<s
  * Powerful features no screen uses are off for the page and anything it embeds. Only names
  * Chromium knows: an unknown one is a console error on every page (Lighthouse counts it).
  */
-export const PERMISSIONS_POLICY = ['accelerometer', 'camera', 'display-capture', 'geolocation', 'gyroscope', 'magnetometer', 'microphone', 'payment', 'usb']
+export const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'magnetometer',
+  'microphone',
+  'payment',
+  'usb',
+]
   .map((feature) => `${feature}=()`)
   .join(', ');
 

@@ -37,7 +37,11 @@ export default fp(
     if (!access) throw new Error('schemas/_access/access.json is missing');
     const roleTable = app.tables.get(access.roleEntity)!;
     const roleCodeColumn = roleTable.columns.get('/code')!.column;
-    const tokens = await createTokenService(app.db, process.env.AUTH_SECRET || undefined, app.config.accessTokenSeconds);
+    const tokens = await createTokenService(
+      app.db,
+      process.env.AUTH_SECRET || undefined,
+      app.config.accessTokenSeconds,
+    );
     // Access tokens of a revoked family (sign-out, reuse, password reset) are refused from memory:
     // no query per request. The margin covers a refresh that raced the revocation.
     const revokedFamilies = createRevokedFamilies(app.db, {
@@ -54,10 +58,18 @@ export default fp(
 
     // --- every start: the default roles (created, or brought up to the definitions), then the admin
     const synced = await syncDefaultRoles(
-      { db: app.db, store: app.store, roleEntity: access.roleEntity, table: roleTable.table, codeColumn: roleCodeColumn, actor: system },
+      {
+        db: app.db,
+        store: app.store,
+        roleEntity: access.roleEntity,
+        table: roleTable.table,
+        codeColumn: roleCodeColumn,
+        actor: system,
+      },
       access.roles,
     );
-    if (synced.changed.length) app.log.info({ roles: synced.changed }, 'default roles brought up to schemas/_access/access.json');
+    if (synced.changed.length)
+      app.log.info({ roles: synced.changed }, 'default roles brought up to schemas/_access/access.json');
     if ((await app.users.idByUsername('admin')) === undefined) {
       const chosen = app.config.adminPassword ?? process.env.ADMIN_PASSWORD;
       const password = chosen ?? randomBytes(12).toString('base64url');
@@ -66,12 +78,29 @@ export default fp(
       // where changing it is the first thing to do (and the change is held to the policy);
       // refusing to start would turn a weak bootstrap secret into an outage.
       const weak = chosen === undefined ? undefined : passwordProblem(chosen, { username: 'admin' });
-      if (weak) app.log.warn({ rule: weak.key }, 'ADMIN_PASSWORD does not meet the password policy: sign in as admin and change it');
-      const created = await app.store.create(access.userEntity, { username: 'admin', firstName: 'Administrator', lastName: 'Portal', isOuter: false, canLogin: true, roles: [access.adminRole] }, system);
+      if (weak)
+        app.log.warn(
+          { rule: weak.key },
+          'ADMIN_PASSWORD does not meet the password policy: sign in as admin and change it',
+        );
+      const created = await app.store.create(
+        access.userEntity,
+        {
+          username: 'admin',
+          firstName: 'Administrator',
+          lastName: 'Portal',
+          isOuter: false,
+          canLogin: true,
+          roles: [access.adminRole],
+        },
+        system,
+      );
       await app.users.addPassword(String(created.id), await hashPassword(password));
       if (!app.config.adminPassword && !process.env.ADMIN_PASSWORD) {
         // Printed once, on the first start only: there is no default password anywhere.
-        console.log(`\n  First start: the user "admin" was created with the password ${password}\n  Sign in and change it (or set ADMIN_PASSWORD before the first start).\n`);
+        console.log(
+          `\n  First start: the user "admin" was created with the password ${password}\n  Sign in and change it (or set ADMIN_PASSWORD before the first start).\n`,
+        );
       }
     }
 
@@ -87,7 +116,21 @@ export default fp(
       request.actor = actor;
     });
 
-    app.decorate('authSessions', createAuthSessions({ db: app.db, store: app.store, registry: app.definitions, tables: app.tables, access, tokens, refresh, revokedFamilies, actors, users: app.users }));
+    app.decorate(
+      'authSessions',
+      createAuthSessions({
+        db: app.db,
+        store: app.store,
+        registry: app.definitions,
+        tables: app.tables,
+        access,
+        tokens,
+        refresh,
+        revokedFamilies,
+        actors,
+        users: app.users,
+      }),
+    );
   },
   { name: 'auth', dependencies: ['store', 'http', 'users'] },
 );

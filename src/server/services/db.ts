@@ -25,7 +25,9 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const { databaseUrl, dataDir, inMemory } = app.config;
-    const db = await createDatabase(databaseUrl ? { url: databaseUrl } : { dataDir: inMemory ? 'memory://' : path.join(dataDir, 'pglite') });
+    const db = await createDatabase(
+      databaseUrl ? { url: databaseUrl } : { dataDir: inMemory ? 'memory://' : path.join(dataDir, 'pglite') },
+    );
     app.addHook('onClose', async () => db.close());
     app.decorate('db', db);
     app.decorate('tables', await migrate(db, app.definitions, app.migrations.list()));

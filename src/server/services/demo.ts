@@ -25,22 +25,28 @@ export async function seedDemoUsers(app: FastifyInstance): Promise<DemoUser[]> {
   const userDef = app.definitions.entities.get(access.userEntity)!;
   // The region list the user entity's region field names (its first item is "region 1").
   const regionField = userDef.manifest.scope?.regionField;
-  const regionList = regionField ? (resolveFieldSchema(userDef.schema, regionField) as { reference?: { list: string } } | undefined)?.reference?.list : undefined;
-  const firstRegion = regionList ? app.references.list(regionList)?.[0]?.id ?? null : null;
+  const regionList = regionField
+    ? (resolveFieldSchema(userDef.schema, regionField) as { reference?: { list: string } } | undefined)?.reference?.list
+    : undefined;
+  const firstRegion = regionList ? (app.references.list(regionList)?.[0]?.id ?? null) : null;
   const system = systemActor();
   const created: DemoUser[] = [];
   for (const role of access.roles) {
     if ((await app.users.idByUsername(role.code)) !== undefined) continue;
     const regionId = role.scope === 'REGION' ? firstRegion : null;
-    const user = await app.store.create(access.userEntity, {
-      username: role.code,
-      firstName: 'Demo',
-      lastName: role.name.slice(0, 100),
-      isOuter: access.outerRoles.includes(role.code),
-      canLogin: true,
-      roles: [role.code],
-      ...(regionId !== null ? { regionId } : {}),
-    }, system);
+    const user = await app.store.create(
+      access.userEntity,
+      {
+        username: role.code,
+        firstName: 'Demo',
+        lastName: role.name.slice(0, 100),
+        isOuter: access.outerRoles.includes(role.code),
+        canLogin: true,
+        roles: [role.code],
+        ...(regionId !== null ? { regionId } : {}),
+      },
+      system,
+    );
     const password = randomBytes(12).toString('base64url');
     await app.users.addPassword(String(user.id), await hashPassword(password));
     created.push({ username: role.code, role: role.code, scope: role.scope, regionId, password });
@@ -50,9 +56,13 @@ export async function seedDemoUsers(app: FastifyInstance): Promise<DemoUser[]> {
 
 /** The console lines that show the demo users' passwords (once: they are stored only hashed). */
 export function formatDemoUsers(users: readonly DemoUser[]): string {
-  if (!users.length) return '\n  Demo mode: every demo user exists already (their passwords were printed when they were created).\n';
+  if (!users.length)
+    return '\n  Demo mode: every demo user exists already (their passwords were printed when they were created).\n';
   const width = Math.max(...users.map((u) => u.username.length));
-  const lines = users.map((u) => `    ${u.username.padEnd(width)}  ${u.password}  ${u.scope}${u.regionId !== null ? ` (region ${u.regionId})` : ''}`);
+  const lines = users.map(
+    (u) =>
+      `    ${u.username.padEnd(width)}  ${u.password}  ${u.scope}${u.regionId !== null ? ` (region ${u.regionId})` : ''}`,
+  );
   return `\n  Demo mode: one user per default role was created. The passwords are shown only now:\n\n${lines.join('\n')}\n\n  Sign in with the role code as the username. Do not use demo mode on a real deployment.\n`;
 }
 

@@ -19,15 +19,19 @@ export default fp(
   async (app) => {
     await app.register(swagger, {
       // The socket is no HTTP operation (its GET entry in stomp.ts only answers 426): an extension names it.
-      openapi: Object.assign({ openapi: '3.1.0', info: { title: 'Committee portal API', description: DESCRIPTION, version: '1' } }, {
-        'x-live-socket': {
-          path: STOMP_PATH,
-          protocol: 'STOMP 1.2 over WebSocket (subprotocol v12.stomp)',
-          connect: 'CONNECT with the bearer token as `Authorization: Bearer …` or as `passcode`; a browser Origin must be the portal\'s own or in STOMP_ALLOWED_ORIGINS',
-          subscribe: `/user/{own user id}/{channel}; channels: ${USER_CHANNELS.join(', ')}; ${SECURITY_CHANNEL} for the security role`,
-          send: '/app/… destinations',
+      openapi: Object.assign(
+        { openapi: '3.1.0', info: { title: 'Committee portal API', description: DESCRIPTION, version: '1' } },
+        {
+          'x-live-socket': {
+            path: STOMP_PATH,
+            protocol: 'STOMP 1.2 over WebSocket (subprotocol v12.stomp)',
+            connect:
+              "CONNECT with the bearer token as `Authorization: Bearer …` or as `passcode`; a browser Origin must be the portal's own or in STOMP_ALLOWED_ORIGINS",
+            subscribe: `/user/{own user id}/{channel}; channels: ${USER_CHANNELS.join(', ')}; ${SECURITY_CHANNEL} for the security role`,
+            send: '/app/… destinations',
+          },
         },
-      }),
+      ),
     });
   },
   { name: 'docs' },

@@ -37,7 +37,11 @@ export default fp(
     app.decorateRequest('actor', null as never);
     app.addHook('onRequest', async (request) => {
       const q = request.query as Record<string, unknown> | undefined;
-      request.locale = pickLocale((typeof q?.lang === 'string' ? q.lang : undefined) ?? (request.headers['x-locale'] as string | undefined) ?? request.headers['accept-language']);
+      request.locale = pickLocale(
+        (typeof q?.lang === 'string' ? q.lang : undefined) ??
+          (request.headers['x-locale'] as string | undefined) ??
+          request.headers['accept-language'],
+      );
       // A guest until the auth service identifies the caller by a bearer token.
       request.actor = guest;
     });
@@ -50,11 +54,21 @@ export default fp(
 
     app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
       // A param named `<x>Key` is an i18n key (e.g. a field's title) shown translated as `<x>`.
-      const t = (key: string, params: Record<string, unknown> = {}) => app.translator.t(request.locale, key, Object.fromEntries(
-        Object.entries(params).map(([k, v]) => (k.endsWith('Key') && typeof v === 'string' ? [k.slice(0, -3), app.translator.t(request.locale, v)] : [k, v])),
-      ));
+      const t = (key: string, params: Record<string, unknown> = {}) =>
+        app.translator.t(
+          request.locale,
+          key,
+          Object.fromEntries(
+            Object.entries(params).map(([k, v]) =>
+              k.endsWith('Key') && typeof v === 'string'
+                ? [k.slice(0, -3), app.translator.t(request.locale, v)]
+                : [k, v],
+            ),
+          ),
+        );
       if (error instanceof ApiError) {
-        const fieldErrors = error.fieldErrors && Object.fromEntries(error.fieldErrors.map((f) => [f.pointer, t(f.key, f.params)]));
+        const fieldErrors =
+          error.fieldErrors && Object.fromEntries(error.fieldErrors.map((f) => [f.pointer, t(f.key, f.params)]));
         return reply.code(error.statusCode).send({
           message: t(error.key, error.params).slice(0, MESSAGE_LIMIT),
           ...(error.details !== undefined ? { details: error.details } : {}),
@@ -72,20 +86,36 @@ export default fp(
       if (isDataException(error)) {
         // A backstop: the input gate should have refused the value; the log names the gap.
         request.log.warn({ err: error, url: request.routeOptions.url }, 'input refused by the database');
-        return reply.code(400).send({ message: t('hostileInput.databaseRefused').slice(0, MESSAGE_LIMIT), details: { code: (error as { code: string }).code } });
+        return reply.code(400).send({
+          message: t('hostileInput.databaseRefused').slice(0, MESSAGE_LIMIT),
+          details: { code: (error as { code: string }).code },
+        });
       }
       const status = error.statusCode ?? 500;
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
         return reply.code(500).send({ message: t('errors.internal') });
       }
-      const key = { 401: 'errors.unauthorized', 403: 'errors.forbidden', 404: 'errors.notFound', 413: 'errors.requestTooLarge', 415: 'errors.unsupportedType', 429: 'errors.tooManyRequests' }[status] ?? 'errors.invalidInput';
+      const key =
+        {
+          401: 'errors.unauthorized',
+          403: 'errors.forbidden',
+          404: 'errors.notFound',
+          413: 'errors.requestTooLarge',
+          415: 'errors.unsupportedType',
+          429: 'errors.tooManyRequests',
+        }[status] ?? 'errors.invalidInput';
       return reply.code(status).send({ message: t(key).slice(0, MESSAGE_LIMIT), details: { code: error.code } });
     });
 
     app.setNotFoundHandler((request, reply) => {
       // Client routes (history mode) get the web app; its router shows its own not-found page.
-      if (app.webAppRoot && request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/assets/')) {
+      if (
+        app.webAppRoot &&
+        request.method === 'GET' &&
+        !request.url.startsWith('/api/') &&
+        !request.url.startsWith('/assets/')
+      ) {
         return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
       }
       return reply.code(404).send({ message: app.translator.t(request.locale, 'errors.notFound') });

@@ -23,8 +23,16 @@ export default fp(
     const transports = createTransports(app.config);
     const channels: Channel[] = transports.filter((t) => !t.recipients).map((t) => t.channel);
     const systems = Object.keys(app.config.systemUrls ?? {});
-    const worker = createDeliveryWorker(app.db, transports, (error) => app.log.error({ err: error }, 'outbox delivery failed'));
-    const sender = createOutboxSender(app.db, app.translator, () => channels, () => worker.kick(), () => systems);
+    const worker = createDeliveryWorker(app.db, transports, (error) =>
+      app.log.error({ err: error }, 'outbox delivery failed'),
+    );
+    const sender = createOutboxSender(
+      app.db,
+      app.translator,
+      () => channels,
+      () => worker.kick(),
+      () => systems,
+    );
     app.decorate('notify', { sender, worker });
     app.addHook('onReady', async () => {
       if (transports.length) {

@@ -61,7 +61,9 @@ export default fp(
          ON CONFLICT (key) DO UPDATE SET
            n = CASE WHEN r.window_start <= $2 - $3 THEN 1 ELSE r.n + 1 END,
            window_start = CASE WHEN r.window_start <= $2 - $3 THEN $2 ELSE r.window_start END
-         RETURNING window_start AS start, n`, [key, now, WINDOW_MS]);
+         RETURNING window_start AS start, n`,
+        [key, now, WINDOW_MS],
+      );
       return { start: Number(rows[0]!.start), n: rows[0]!.n };
     };
     // Closed windows are forgotten once a minute (in the process, or in the table when shared).
@@ -71,7 +73,9 @@ export default fp(
         for (const [key, entry] of counts) if (entry.start <= before) counts.delete(key);
         return;
       }
-      app.db.query('DELETE FROM rate_limit_count WHERE window_start <= $1', [before]).catch((error: Error) => app.log.error(error));
+      app.db
+        .query('DELETE FROM rate_limit_count WHERE window_start <= $1', [before])
+        .catch((error: Error) => app.log.error(error));
     }, WINDOW_MS).unref();
     app.addHook('onClose', async () => clearInterval(sweep));
 

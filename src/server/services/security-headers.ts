@@ -26,7 +26,10 @@ const isApi = (url: string): boolean => /^\/api(?:[/?]|$)/.test(url);
 
 /** Adds names to the reply's Vary header, keeping what is there. */
 function vary(reply: FastifyReply, ...names: string[]): void {
-  const current = String(reply.getHeader('vary') ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  const current = String(reply.getHeader('vary') ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   const missing = names.filter((n) => !current.some((c) => c.toLowerCase() === n.toLowerCase()));
   if (missing.length) reply.header('vary', [...current, ...missing].join(', '));
 }
@@ -70,7 +73,8 @@ export default fp(
     app.addHook('onSend', async (request, reply, payload) => {
       if (!isApi(request.url)) return payload;
       if (isPublicReference(request, reply)) {
-        if (!reply.hasHeader('cache-control')) reply.header('cache-control', `public, max-age=${PUBLIC_REFERENCE_MAX_AGE}`);
+        if (!reply.hasHeader('cache-control'))
+          reply.header('cache-control', `public, max-age=${PUBLIC_REFERENCE_MAX_AGE}`);
         // The language comes from ?lang= (in the URL), X-Locale or Accept-Language; a signed-in
         // caller's reply is no-store, so a cache must not answer one with a visitor's.
         vary(reply, 'Accept-Language', 'X-Locale', 'Authorization');

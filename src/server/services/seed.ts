@@ -6,7 +6,8 @@ import { sqlText } from '../../shared/pointer.ts';
 
 type SeedRecord = Record<string, unknown>;
 
-const isPlaceholder = (v: unknown): v is { $seed: string } => Boolean(v && typeof v === 'object' && !Array.isArray(v) && '$seed' in v);
+const isPlaceholder = (v: unknown): v is { $seed: string } =>
+  Boolean(v && typeof v === 'object' && !Array.isArray(v) && '$seed' in v);
 
 /** The records a manifest's `seed` names: its file's, or its generator's. */
 function seedRecords(def: EntityDefinition, registry: Parameters<(typeof seedGenerators)[string]>[0]): SeedRecord[] {
@@ -29,8 +30,12 @@ export default fp(
     const system = systemActor();
     // Entities that back a reference list (reference.schema.json `entity`) first: the other
     // seeds name their items, which exist once those records are in and the lists reloaded.
-    const backing = new Set([...app.definitions.references.values()].flatMap((list) => (list.entity ? [list.entity] : [])));
-    const ordered = [...app.definitions.entities.values()].sort((a, b) => Number(backing.has(b.id)) - Number(backing.has(a.id)));
+    const backing = new Set(
+      [...app.definitions.references.values()].flatMap((list) => (list.entity ? [list.entity] : [])),
+    );
+    const ordered = [...app.definitions.entities.values()].sort(
+      (a, b) => Number(backing.has(b.id)) - Number(backing.has(a.id)),
+    );
     let listsLoaded = backing.size === 0;
     for (const def of ordered) {
       if (!listsLoaded && !backing.has(def.id)) {
@@ -73,7 +78,9 @@ export default fp(
 
       // Every present key and its id in one read: a catalogue of hundreds costs one query a start.
       const present = new Map<string, number>();
-      const { rows } = await app.db.query<{ id: number; key: string | null }>(`SELECT id, ${keyText} AS key FROM ${table.table} ORDER BY id`);
+      const { rows } = await app.db.query<{ id: number; key: string | null }>(
+        `SELECT id, ${keyText} AS key FROM ${table.table} ORDER BY id`,
+      );
       for (const r of rows) if (r.key !== null && !present.has(r.key)) present.set(r.key, Number(r.id));
       for (const record of seedRecords(def, app.definitions)) {
         const key = String(record[keyName!]);
@@ -82,7 +89,10 @@ export default fp(
           present.set(key, (await app.store.create(def.id, resolve(record, present), system)).id);
         } catch (error) {
           // Another instance starting at the same time seeded it first (the key is unique).
-          const { rows: again } = await app.db.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE ${keyText} = $1`, [key]);
+          const { rows: again } = await app.db.query<{ id: number }>(
+            `SELECT id FROM ${table.table} WHERE ${keyText} = $1`,
+            [key],
+          );
           if (!again[0]) throw error;
           present.set(key, Number(again[0].id));
         }

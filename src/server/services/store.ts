@@ -44,13 +44,34 @@ export default fp(
     app.decorate('staffDirectory', staff);
     // Row limits (the delegated user administration) first, then links between records
     // (`entityRef`) and staff users (`staffUser`), all before the store's own validation.
-    const linked = withEntityRefs(createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap), app.db, app.definitions, app.tables);
-    const limited = withRowLimits(withReferenceReload(withStaffUsers(linked, staff, app.definitions), references, new Set(backed.map((b) => b.entity))));
+    const linked = withEntityRefs(
+      createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap),
+      app.db,
+      app.definitions,
+      app.tables,
+    );
+    const limited = withRowLimits(
+      withReferenceReload(
+        withStaffUsers(linked, staff, app.definitions),
+        references,
+        new Set(backed.map((b) => b.entity)),
+      ),
+    );
     // Outermost: a record another system answers is stored through every wrapper above.
-    app.decorate('store', withRemoteSources(limited, remoteSourcesOf(app.definitions, app.config.integrationUrls), app.definitions, app.log));
+    app.decorate(
+      'store',
+      withRemoteSources(
+        limited,
+        remoteSourcesOf(app.definitions, app.config.integrationUrls),
+        app.definitions,
+        app.log,
+      ),
+    );
     if (backed.length) {
       // Another instance's change reaches this one within REFERENCE_RELOAD_MS (its own at once).
-      const timer = setInterval(() => { references.reload().catch((error: unknown) => app.log.warn({ err: error }, 'reference lists not reloaded')); }, REFERENCE_RELOAD_MS);
+      const timer = setInterval(() => {
+        references.reload().catch((error: unknown) => app.log.warn({ err: error }, 'reference lists not reloaded'));
+      }, REFERENCE_RELOAD_MS);
       timer.unref();
       app.addHook('onClose', async () => clearInterval(timer));
     }

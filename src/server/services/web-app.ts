@@ -32,7 +32,10 @@ export default fp(
       // the request's Accept-Encoding allows, with `Vary: Accept-Encoding`.
       preCompressed: true,
       setHeaders(reply, file) {
-        reply.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
     app.decorate('webAppRoot', root);

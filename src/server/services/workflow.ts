@@ -36,7 +36,10 @@ export default fp(
     app.addHook('onReady', async () => {
       if (sweepInterval <= 0) return;
       sweepTimer = setInterval(() => {
-        sweeping ??= engine.sweep().catch((error: unknown) => app.log.error({ err: error }, 'deadline sweep failed')).finally(() => (sweeping = undefined));
+        sweeping ??= engine
+          .sweep()
+          .catch((error: unknown) => app.log.error({ err: error }, 'deadline sweep failed'))
+          .finally(() => (sweeping = undefined));
       }, sweepInterval);
       sweepTimer.unref();
     });

@@ -36,11 +36,18 @@ export function fieldExpression(def: EntityDefinition, table: EntityTable, point
  * back as numbers (averages rounded to 2 decimals), groups ordered by their values.
  * @example aggregateSql(def, table, def.manifest.aggregates['by-fuel'], 'WHERE …', 'month')
  */
-export function aggregateSql(def: EntityDefinition, table: EntityTable, aggregate: EntityAggregate, where: string, bucket: string | undefined): string {
+export function aggregateSql(
+  def: EntityDefinition,
+  table: EntityTable,
+  aggregate: EntityAggregate,
+  where: string,
+  bucket: string | undefined,
+): string {
   const groups = (aggregate.groupBy ?? []).map((p) => ({ expr: fieldExpression(def, table, p), name: answerName(p) }));
   if (aggregate.dateBucket) {
     const unit = (bucket ?? aggregate.dateBucket.units[0]) as BucketUnit;
-    if (!aggregate.dateBucket.units.includes(unit)) throw new ApiError(400, 'errors.badFilter', { params: { name: 'bucket' } });
+    if (!aggregate.dateBucket.units.includes(unit))
+      throw new ApiError(400, 'errors.badFilter', { params: { name: 'bucket' } });
     const date = fieldExpression(def, table, aggregate.dateBucket.field);
     groups.unshift({ expr: `to_char((${date})::date, '${BUCKET_FORMAT[unit]}')`, name: 'bucket' });
   } else if (bucket !== undefined) {
@@ -50,9 +57,13 @@ export function aggregateSql(def: EntityDefinition, table: EntityTable, aggregat
     if (m.fn === 'count') return `count(*)::int AS "${m.name}"`;
     const value = fieldExpression(def, table, m.field!);
     // numeric → float8 so that the driver hands back a JS number, not a string.
-    return m.fn === 'avg' ? `round(avg(${value}), 2)::float8 AS "${m.name}"` : `${m.fn}(${value})::float8 AS "${m.name}"`;
+    return m.fn === 'avg'
+      ? `round(avg(${value}), 2)::float8 AS "${m.name}"`
+      : `${m.fn}(${value})::float8 AS "${m.name}"`;
   });
   const selected = [...groups.map((g) => `${g.expr} AS "${g.name}"`), ...measures];
-  const groupBy = groups.length ? `GROUP BY ${groups.map((_, i) => i + 1).join(', ')} ORDER BY ${groups.map((_, i) => i + 1).join(', ')}` : '';
+  const groupBy = groups.length
+    ? `GROUP BY ${groups.map((_, i) => i + 1).join(', ')} ORDER BY ${groups.map((_, i) => i + 1).join(', ')}`
+    : '';
   return `SELECT ${selected.join(', ')} FROM ${table.table} ${where} ${groupBy} LIMIT ${aggregate.limit ?? DEFAULT_AGGREGATE_LIMIT}`;
 }

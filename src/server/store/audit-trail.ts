@@ -44,14 +44,17 @@ export const AUDIT_VALUE_CHARS = 10_000;
 
 type Data = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Data =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The top-level fields whose values differ, sorted.
  * @example changedFields({ c: { a: 1, b: 2 }, d: 1 }, { c: { b: 2, a: 1 } }) // ['d']
  */
 export function changedFields(before: Data, after: Data): string[] {
-  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !sameJson(before[k], after[k])).sort();
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((k) => !sameJson(before[k], after[k]))
+    .sort();
 }
 
 /** A text cut to `limit` characters, not inside a surrogate pair (a lone half is no valid JSON for PostgreSQL). */
@@ -62,8 +65,11 @@ function cutText(text: string, limit: number): string {
 
 /** A value as an audit row keeps it: whole, or the start of its text when longer than the cap. */
 function bounded(value: unknown): { value: unknown; cut: boolean } {
-  const text = typeof value === 'string' ? value : isObject(value) || Array.isArray(value) ? JSON.stringify(value) : undefined;
-  return text !== undefined && text.length > AUDIT_VALUE_CHARS ? { value: cutText(text, AUDIT_VALUE_CHARS), cut: true } : { value, cut: false };
+  const text =
+    typeof value === 'string' ? value : isObject(value) || Array.isArray(value) ? JSON.stringify(value) : undefined;
+  return text !== undefined && text.length > AUDIT_VALUE_CHARS
+    ? { value: cutText(text, AUDIT_VALUE_CHARS), cut: true }
+    : { value, cut: false };
 }
 
 /** One change with both sides bounded; an absent side stays absent. */
@@ -90,18 +96,27 @@ function change(pointer: string, before: unknown, after: unknown): AuditChange {
  * @example auditChanges({ c: { n: 'Ali', p: 1 } }, { c: { p: 1, n: 'Vali' } }) // [{ pointer: '/c/n', old: 'Ali', new: 'Vali' }]
  */
 export function auditChanges(before: Data | undefined, after: Data | undefined): AuditChange[] {
-  return changedPointers(before, after).map((pointer) => change(pointer, valueAt(before, pointer), valueAt(after, pointer)));
+  return changedPointers(before, after).map((pointer) =>
+    change(pointer, valueAt(before, pointer), valueAt(after, pointer)),
+  );
 }
 
 /**
  * What an audit row keeps of a write: the top-level fields it changed and their old → new
  * values; a status change (a transition) is the field `status`.
  */
-export function auditRow(before: Data | undefined, after: Data | undefined, status?: { old: string; new: string }): { changed: string[]; diff: AuditChange[] } {
+export function auditRow(
+  before: Data | undefined,
+  after: Data | undefined,
+  status?: { old: string; new: string },
+): { changed: string[]; diff: AuditChange[] } {
   const changed = changedFields(before ?? {}, after ?? {});
   const diff = auditChanges(before, after);
   if (!status || status.old === status.new) return { changed, diff };
-  return { changed: [...changed, 'status'].sort(), diff: [...diff, { pointer: '/status', old: status.old, new: status.new }].sort(byPointer) };
+  return {
+    changed: [...changed, 'status'].sort(),
+    diff: [...diff, { pointer: '/status', old: status.old, new: status.new }].sort(byPointer),
+  };
 }
 
 /** Pointer order: segment by segment, so a field's nested entries stay together. */
@@ -119,7 +134,13 @@ const staffPaths = new WeakMap<JSONSchema7, string[]>();
 export function staffUserPointers(schema: JSONSchema7): string[] {
   let known = staffPaths.get(schema);
   if (!known) {
-    known = [...new Set(findStaffUserFields(schema).map(({ path }) => `/${(path.includes('*') ? path.slice(0, path.indexOf('*')) : path).join('/')}`))];
+    known = [
+      ...new Set(
+        findStaffUserFields(schema).map(
+          ({ path }) => `/${(path.includes('*') ? path.slice(0, path.indexOf('*')) : path).join('/')}`,
+        ),
+      ),
+    ];
     staffPaths.set(schema, known);
   }
   return known;
@@ -150,7 +171,11 @@ function without(c: AuditChange, pointers: readonly string[]): AuditChange | und
  * the pointer of a field whose values are withheld from them (`withheld`: the staff user
  * fields, to an outer user).
  */
-export function readableChanges(changes: readonly AuditChange[], hidden: readonly string[], withheld: readonly string[]): AuditChange[] {
+export function readableChanges(
+  changes: readonly AuditChange[],
+  hidden: readonly string[],
+  withheld: readonly string[],
+): AuditChange[] {
   const out: AuditChange[] = [];
   for (const c of changes) {
     const shown = without(c, hidden);
@@ -177,7 +202,11 @@ export type AuditLogRow = Omit<AuditEntry, 'diff'> & { diff: AuditChange[] | nul
  * only on their own changes, and the names and values of the fields `hidden` from the actor
  * are left out ({@link readableChanges}; to an outer user the values of staff user fields too).
  */
-export function readableAuditEntry(actor: Actor, hidden: readonly string[], schema: JSONSchema7): (row: AuditLogRow) => AuditEntry {
+export function readableAuditEntry(
+  actor: Actor,
+  hidden: readonly string[],
+  schema: JSONSchema7,
+): (row: AuditLogRow) => AuditEntry {
   // Staff user ids are the Committee's business: an outer user learns that such a field changed, not to whom.
   const withheld = actor.isOuter ? staffUserPointers(schema) : [];
   return ({ diff, ...row }) => ({

@@ -11,7 +11,10 @@ export function toDraftSchema(schema: JSONSchema7): JSONSchema7 {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
       if (k === 'required' || k === 'if' || k === 'then' || k === 'else' || k === 'minItems') continue;
-      if (k === 'properties' || k === 'definitions') out[k] = Object.fromEntries(Object.entries(v as object).map(([p, c]) => [p, strip(c as JSONSchema7Definition)]));
+      if (k === 'properties' || k === 'definitions')
+        out[k] = Object.fromEntries(
+          Object.entries(v as object).map(([p, c]) => [p, strip(c as JSONSchema7Definition)]),
+        );
       else if (k === 'items' && !Array.isArray(v)) out[k] = strip(v as JSONSchema7Definition);
       else if (k === 'allOf' || k === 'anyOf' || k === 'oneOf') out[k] = (v as JSONSchema7Definition[]).map(strip);
       else out[k] = v;

@@ -8,7 +8,15 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { DefinitionRegistry, EntityDefinition } from '../../definitions/registry.ts';
 import { deref } from '../../shared/field-schema.ts';
-import { coveredBy, editRightsOf, mayChange, ruleSetFor, statesOf, type EditRights, type StatesInfo } from '../../shared/edit-rules.ts';
+import {
+  coveredBy,
+  editRightsOf,
+  mayChange,
+  ruleSetFor,
+  statesOf,
+  type EditRights,
+  type StatesInfo,
+} from '../../shared/edit-rules.ts';
 import { changedPointers, sameJson } from '../../shared/json-diff.ts';
 import { valueAt } from '../../shared/pointer.ts';
 import { hiddenFieldsOf, readOnlyFieldsOf } from '../../shared/ability.ts';
@@ -39,7 +47,13 @@ export interface EditRightsJudge {
    * that no fitting rule allows, or that the actor's roles keep read-only or hidden (those are
    * named as the roles name them). Empty when everything may change.
    */
-  refusedChanges(def: EntityDefinition, actor: Actor, rights: EditRights, before: Record<string, unknown>, after: Record<string, unknown>): string[];
+  refusedChanges(
+    def: EntityDefinition,
+    actor: Actor,
+    rights: EditRights,
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+  ): string[];
   /** The rights as the screens need them: may update, may delete, and the fields that stay read-only. */
   recordRights(def: EntityDefinition, actor: Actor, row: RuledRow): RecordRights;
 }
@@ -59,13 +73,20 @@ export function createEditRightsJudge(registry: DefinitionRegistry): EditRightsJ
   }
   /** The fields the actor's roles keep from them: read-only ones and hidden ones. */
   const fixedOf = (def: EntityDefinition, actor: Actor): string[] => [
-    ...new Set([...readOnlyFieldsOf(actor.ability, def.manifest.subject), ...hiddenFieldsOf(actor.ability, def.manifest.subject)]),
+    ...new Set([
+      ...readOnlyFieldsOf(actor.ability, def.manifest.subject),
+      ...hiddenFieldsOf(actor.ability, def.manifest.subject),
+    ]),
   ];
 
   const rightsOf = (def: EntityDefinition, actor: Actor, row: RuledRow): EditRights => {
     if (actor.trusted) return TRUSTED;
     const set = ruleSetFor(def.edit, row.status, states.get(def.id));
-    return editRightsOf(def.edit, set, actor, { owner: row.owner, data: row.data, addressedToActor: isRecipient(actor, def, row.data) });
+    return editRightsOf(def.edit, set, actor, {
+      owner: row.owner,
+      data: row.data,
+      addressedToActor: isRecipient(actor, def, row.data),
+    });
   };
 
   return {
@@ -84,7 +105,10 @@ export function createEditRightsJudge(registry: DefinitionRegistry): EditRightsJ
       const rights = rightsOf(def, actor, row);
       const fixed = fixedOf(def, actor);
       const allowed = (pointer: string): boolean =>
-        rights.update && mayChange(rights, pointer) && !coveredBy(fixed, pointer) && !fixed.some((f) => f.startsWith(`${pointer}/`));
+        rights.update &&
+        mayChange(rights, pointer) &&
+        !coveredBy(fixed, pointer) &&
+        !fixed.some((f) => f.startsWith(`${pointer}/`));
       /** The read-only pointers under a schema node, and whether every field there is read-only. */
       const lockedUnder = (node: JSONSchema7 | undefined, prefix: string): { pointers: string[]; whole: boolean } => {
         const pointers: string[] = [];

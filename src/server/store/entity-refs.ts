@@ -15,7 +15,12 @@ import type { EntityStore } from './entity-store.ts';
  * (the tree screen shows them without looping).
  * @example app.decorate('store', withEntityRefs(createEntityStore(…), db, registry, tables))
  */
-export function withEntityRefs(store: EntityStore, db: Database, registry: DefinitionRegistry, tables: Map<string, EntityTable>): EntityStore {
+export function withEntityRefs(
+  store: EntityStore,
+  db: Database,
+  registry: DefinitionRegistry,
+  tables: Map<string, EntityTable>,
+): EntityStore {
   const fields = new Map<string, EntityRefField[]>();
   for (const def of registry.entities.values()) {
     const refs = findEntityRefFields(def.schema);
@@ -28,12 +33,16 @@ export function withEntityRefs(store: EntityStore, db: Database, registry: Defin
   const check = async (entity: string, input: unknown, selfId?: number, on: Queryable = db): Promise<void> => {
     const refs = fields.get(entity);
     if (!refs || !input || typeof input !== 'object') return;
-    const wanted = refs.flatMap((ref) => valuesAt(input, ref.path)
-      .filter((v) => Number.isSafeInteger(v.value) && (v.value as number) > 0)
-      .map((v) => ({ pointer: v.pointer, id: v.value as number, entity: ref.entity })));
+    const wanted = refs.flatMap((ref) =>
+      valuesAt(input, ref.path)
+        .filter((v) => Number.isSafeInteger(v.value) && (v.value as number) > 0)
+        .map((v) => ({ pointer: v.pointer, id: v.value as number, entity: ref.entity })),
+    );
     const problems: FieldProblem[] = [];
     // A record cannot be its own parent (or link to itself otherwise).
-    for (const w of wanted) if (selfId !== undefined && w.entity === entity && w.id === selfId) problems.push({ pointer: w.pointer, key: 'validation.entityRefSelf', params: {} });
+    for (const w of wanted)
+      if (selfId !== undefined && w.entity === entity && w.id === selfId)
+        problems.push({ pointer: w.pointer, key: 'validation.entityRefSelf', params: {} });
     if (problems.length) throw badInput(problems);
     for (const target of new Set(wanted.map((w) => w.entity))) {
       const table = tables.get(target);
@@ -42,7 +51,9 @@ export function withEntityRefs(store: EntityStore, db: Database, registry: Defin
         ? await on.query<{ id: number }>(`SELECT id FROM ${table.table} WHERE id = ANY($1::bigint[])`, [ids])
         : { rows: [] };
       const found = new Set(rows.map((r) => Number(r.id)));
-      for (const w of wanted) if (w.entity === target && !found.has(w.id)) problems.push({ pointer: w.pointer, key: 'validation.entityRef', params: {} });
+      for (const w of wanted)
+        if (w.entity === target && !found.has(w.id))
+          problems.push({ pointer: w.pointer, key: 'validation.entityRef', params: {} });
     }
     if (problems.length) throw badInput(problems);
   };

@@ -33,7 +33,12 @@ export interface EntityStore {
    * `options.locale` (the caller's language) it fills the manifest's `localeField` when the
    * input leaves it empty.
    */
-  create(entity: string, input: unknown, actor: Actor, options?: { tx?: Queryable; locale?: Locale }): Promise<StoredRecord>;
+  create(
+    entity: string,
+    input: unknown,
+    actor: Actor,
+    options?: { tx?: Queryable; locale?: Locale },
+  ): Promise<StoredRecord>;
   /**
    * Replaces the record's data; `input.version` must be the version read (else 409). A change
    * the entity's edit rules (in the record's status) or the actor's roles do not allow answers
@@ -57,22 +62,44 @@ export interface EntityStore {
    * set. `context` is the caller's language and log, for a miss another system may fill
    * (store/remote-sources.ts).
    */
-  listSearch(entity: string, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor, context?: ListContext): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
-  searchByKeyword(entity: string, keyword: string, limit: number, actor: Actor): Promise<{ list: Array<{ id: number; label: string }> }>;
+  listSearch(
+    entity: string,
+    filters: Record<string, unknown>,
+    payload: SearchPayload,
+    actor: Actor,
+    context?: ListContext,
+  ): Promise<{ list: StoredRecord[]; total: number; totalCapped?: boolean }>;
+  searchByKeyword(
+    entity: string,
+    keyword: string,
+    limit: number,
+    actor: Actor,
+  ): Promise<{ list: Array<{ id: number; label: string }> }>;
   /**
    * The WHERE clause (and its parameters) of list-search's filters, narrowed to the rows the
    * actor may read — for other read-only queries over the same rows (the aggregates). `fields`
    * are the record fields the caller's query reads: 403 when one of them is hidden from the
    * actor (its role's `hiddenFields`), as a sum or a grouping would tell its values.
    */
-  readableWhere(entity: string, filters: Record<string, unknown>, actor: Actor, fields?: readonly string[]): { where: string; params: unknown[] };
+  readableWhere(
+    entity: string,
+    filters: Record<string, unknown>,
+    actor: Actor,
+    fields?: readonly string[],
+  ): { where: string; params: unknown[] };
   /**
    * Every record matching list-search's filters, in list-search's order, read in batches
    * (keyset paging) so that a large result is never in memory at once. Bad filters or
    * sort fields throw (400) when this is called, before any row is read.
    * @example for await (const record of store.streamList('x', { keyword: 'a' }, { sortBy: ['createdAt'] }, actor)) …
    */
-  streamList(entity: string, filters: Record<string, unknown>, sort: Pick<SearchPayload, 'sortBy' | 'sortDesc'>, actor: Actor, batchSize?: number): AsyncIterable<StoredRecord>;
+  streamList(
+    entity: string,
+    filters: Record<string, unknown>,
+    sort: Pick<SearchPayload, 'sortBy' | 'sortDesc'>,
+    actor: Actor,
+    batchSize?: number,
+  ): AsyncIterable<StoredRecord>;
   /**
    * A status change (the workflow engine's write): locks the record, answers 404 outside the
    * actor's scope and 409 for a stale `version`, lets `step` compute the new status and data
@@ -82,7 +109,14 @@ export interface EntityStore {
    * With `options.tx` it joins the caller's open transaction (the deadline sweep, which has
    * already locked the row it picked).
    */
-  writeTransition(entity: string, id: number, version: number, actor: Actor, step: (before: StoredRecord, tx: Queryable) => Promise<{ status: string; data: Record<string, unknown> }>, options?: { tx?: Queryable }): Promise<StoredRecord>;
+  writeTransition(
+    entity: string,
+    id: number,
+    version: number,
+    actor: Actor,
+    step: (before: StoredRecord, tx: Queryable) => Promise<{ status: string; data: Record<string, unknown> }>,
+    options?: { tx?: Queryable },
+  ): Promise<StoredRecord>;
   /**
    * The record's audit trail, newest first (500 rows at most), for whoever may read the record
    * (else 404/403 as `get`): an outer user sees who acted only on their own changes, and the

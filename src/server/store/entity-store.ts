@@ -8,7 +8,15 @@ import { ApiError, badInput, notFound, staleVersion } from '../errors.ts';
 import { defaultsOf, rethrowUnique, withoutSystemFields } from './record-input.ts';
 import { findFileFields, findReferenceFields, valuesAt, type FileField, type ReferenceField } from './record-schema.ts';
 import type { ReferenceService } from './references.ts';
-import { DEFAULT_COUNT_CAP, keyAfter, keywordSearchSql, listSearchSql, readableListQuery, STREAM_BATCH_SIZE, streamBatchSql } from './list-query.ts';
+import {
+  DEFAULT_COUNT_CAP,
+  keyAfter,
+  keywordSearchSql,
+  listSearchSql,
+  readableListQuery,
+  STREAM_BATCH_SIZE,
+  streamBatchSql,
+} from './list-query.ts';
 import { RECORD_COLUMNS, toRecord, type RecordRow as Row, type StoredRecord } from './record-row.ts';
 import type { EntityStore } from './entity-store-contract.ts';
 import { rowVisible, type Actor } from '../auth/access.ts';
@@ -70,7 +78,11 @@ export function createEntityStore(
       def,
       table,
       validateCreate: ajv.compile(def.schema),
-      validateUpdate: ajv.compile({ type: 'object', required: ['version'], properties: { version: { type: 'integer', minimum: 1 } } }),
+      validateUpdate: ajv.compile({
+        type: 'object',
+        required: ['version'],
+        properties: { version: { type: 'integer', minimum: 1 } },
+      }),
       references: findReferenceFields(def.schema),
       files: findFileFields(def.schema),
       initialStatus: machine?.initial ?? def.manifest.initialStatus ?? 'CREATED',
@@ -97,7 +109,11 @@ export function createEntityStore(
       for (const { pointer, value, holder } of valuesAt(data, ref.path)) {
         const item = references.get(ref.list, Number(value));
         if (!item) problems.push({ pointer, key: 'validation.reference', params: {} });
-        else if (ref.parentField && holder[ref.parentField] != null && item.parent !== Number(holder[ref.parentField])) {
+        else if (
+          ref.parentField &&
+          holder[ref.parentField] != null &&
+          item.parent !== Number(holder[ref.parentField])
+        ) {
           problems.push({ pointer, key: 'validation.referenceParent', params: { parent: ref.parentField } });
         }
       }
@@ -105,25 +121,39 @@ export function createEntityStore(
     if (problems.length) throw badInput(problems);
   };
 
-
   /**
    * The audit row of a write, in its transaction: the fields changed from `before` to `after`
    * (absent: a create, a delete) and their old → new values (audit-trail.ts).
    */
-  const audit = (tx: Queryable, c: Compiled, recordId: number, action: string, actor: Actor, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined, status?: { old: string; new: string }) => {
+  const audit = (
+    tx: Queryable,
+    c: Compiled,
+    recordId: number,
+    action: string,
+    actor: Actor,
+    before: Record<string, unknown> | undefined,
+    after: Record<string, unknown> | undefined,
+    status?: { old: string; new: string },
+  ) => {
     const { changed, diff } = auditRow(before, after, status);
-    return tx.query('INSERT INTO audit_log (actor, entity, record_id, action, changed, diff) VALUES ($1, $2, $3, $4, $5, $6::jsonb)', [actor.id, c.def.id, recordId, action, changed, JSON.stringify(diff)]);
+    return tx.query(
+      'INSERT INTO audit_log (actor, entity, record_id, action, changed, diff) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
+      [actor.id, c.def.id, recordId, action, changed, JSON.stringify(diff)],
+    );
   };
 
   const lockRow = async (tx: Queryable, c: Compiled, id: number): Promise<Row> => {
-    const { rows } = await tx.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1 FOR UPDATE`, [id]);
+    const { rows } = await tx.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1 FOR UPDATE`, [
+      id,
+    ]);
     if (!rows[0]) throw notFound();
     return rows[0];
   };
 
   /** 401 for a visitor who could sign in, 403 for a user whose roles do not allow it. */
   const must = (actor: Actor, action: string, c: Compiled): void => {
-    if (!actor.ability.can(action, c.def.manifest.subject)) throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
+    if (!actor.ability.can(action, c.def.manifest.subject))
+      throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
   };
   /** The fields of the entity the actor may not read (their roles' `hiddenFields`). */
   const hiddenOf = (actor: Actor, c: Compiled): string[] => hiddenFieldsOf(actor.ability, c.def.manifest.subject);
@@ -143,7 +173,13 @@ export function createEntityStore(
    * stored value back is not a change. With no fitting rule at all the record is closed to
    * the actor (even an update that changes nothing).
    */
-  const mustBeAllowedChanges = async (tx: Queryable, actor: Actor, c: Compiled, before: Row, data: Record<string, unknown>): Promise<void> => {
+  const mustBeAllowedChanges = async (
+    tx: Queryable,
+    actor: Actor,
+    c: Compiled,
+    before: Row,
+    data: Record<string, unknown>,
+  ): Promise<void> => {
     const rights = judge.rightsOf(c.def, actor, before);
     const refused = judge.refusedChanges(c.def, actor, rights, before.data, data);
     const problems = refused.map((pointer) => ({ pointer, key: 'validation.readOnly', params: {} }));
@@ -184,12 +220,22 @@ export function createEntityStore(
       must(actor, 'create', c);
       const { data } = withoutSystemFields(input);
       const localeField = c.def.manifest.localeField?.slice(1);
-      if (localeField && options?.locale && data && typeof data === 'object' && (data[localeField] === undefined || data[localeField] === '')) data[localeField] = options.locale;
+      if (
+        localeField &&
+        options?.locale &&
+        data &&
+        typeof data === 'object' &&
+        (data[localeField] === undefined || data[localeField] === '')
+      )
+        data[localeField] = options.locale;
       validate(c, data);
       mustStayInRegion(actor, c, data);
-      const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => (options?.tx ? fn(options.tx) : db.transaction(fn));
+      const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> =>
+        options?.tx ? fn(options.tx) : db.transaction(fn);
       return inTransaction(async (tx) => {
-        const { rows } = await tx.query<Row>(c.insertSql, [JSON.stringify(data), c.initialStatus, actor.id]).catch((e) => rethrowUnique(e, c));
+        const { rows } = await tx
+          .query<Row>(c.insertSql, [JSON.stringify(data), c.initialStatus, actor.id])
+          .catch((e) => rethrowUnique(e, c));
         const row = rows[0]!;
         if (c.files.length) await linkFiles(tx, c.def.id, c.files, row.id, data, actor);
         await audit(tx, c, row.id, 'create', actor, undefined, data);
@@ -237,14 +283,17 @@ export function createEntityStore(
 
     async writeTransition(entity, id, version, actor, step, options) {
       const c = entityOf(entity);
-      const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => (options?.tx ? fn(options.tx) : db.transaction(fn));
+      const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> =>
+        options?.tx ? fn(options.tx) : db.transaction(fn);
       return inTransaction(async (tx) => {
         const before = await lockRow(tx, c, id);
         if (!rowVisible(actor, c.def, before)) throw notFound();
         if (before.version !== version) throw staleVersion(before.version);
         const { status, data } = await step(toRecord(before), tx);
         validate(c, data);
-        const { rows } = await tx.query<Row>(c.transitionSql, [JSON.stringify(data), id, status]).catch((e) => rethrowUnique(e, c));
+        const { rows } = await tx
+          .query<Row>(c.transitionSql, [JSON.stringify(data), id, status])
+          .catch((e) => rethrowUnique(e, c));
         await audit(tx, c, id, 'transition', actor, before.data, data, { old: before.status, new: status });
         return shown(actor, c, toRecord(rows[0]!));
       });
@@ -261,7 +310,10 @@ export function createEntityStore(
       mustRead(actor, c);
       const q = readableListQuery(c.def, c.table, filters, payload, actor, hiddenOf(actor, c));
       const sql = listSearchSql(c.table, q, countCap);
-      const [page, count] = await Promise.all([db.query<Row>(sql.page, q.params), db.query<{ total: number }>(sql.count, q.params)]);
+      const [page, count] = await Promise.all([
+        db.query<Row>(sql.page, q.params),
+        db.query<{ total: number }>(sql.count, q.params),
+      ]);
       const total = count.rows[0]?.total ?? 0;
       const list = page.rows.map((row) => shown(actor, c, toRecord(row)));
       return total > countCap ? { list, total: countCap, totalCapped: true } : { list, total };
@@ -279,7 +331,14 @@ export function createEntityStore(
     streamList(entity, filters, sort, actor, batchSize = STREAM_BATCH_SIZE) {
       const c = entityOf(entity);
       mustRead(actor, c);
-      const q = readableListQuery(c.def, c.table, filters, { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true }, actor, hiddenOf(actor, c));
+      const q = readableListQuery(
+        c.def,
+        c.table,
+        filters,
+        { sortBy: sort.sortBy, sortDesc: sort.sortDesc, multiSort: true },
+        actor,
+        hiddenOf(actor, c),
+      );
       return (async function* batches() {
         let after: Array<string | null> | undefined;
         for (;;) {

@@ -1,7 +1,13 @@
 import type { DerivedColumn } from '../db/entity-table.ts';
 import { ApiError } from '../errors.ts';
 import { INPUT_NUMBER_LIMIT } from '../hostile-input.ts';
-import { FILTER_KINDS, type FilterKind, type FilterValues, type GridFilter, type RawFilterValues } from '../../shared/filter-kinds.ts';
+import {
+  FILTER_KINDS,
+  type FilterKind,
+  type FilterValues,
+  type GridFilter,
+  type RawFilterValues,
+} from '../../shared/filter-kinds.ts';
 import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
 
 /**
@@ -26,7 +32,9 @@ export type FilterSql<V> = (value: V, filter: GridFilter, ctx: FilterSqlContext)
 /** Escapes LIKE wildcards so typed text matches literally. */
 export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-const equals: FilterSql<unknown> = (value, filter, ctx) => [`${ctx.column(filter.field!).column} = ${ctx.param(value)}`];
+const equals: FilterSql<unknown> = (value, filter, ctx) => [
+  `${ctx.column(filter.field!).column} = ${ctx.param(value)}`,
+];
 
 /** Every kind's SQL, one entry each. */
 export const FILTER_SQL: { readonly [K in FilterKind]: FilterSql<FilterValues[K]> } = {
@@ -36,19 +44,25 @@ export const FILTER_SQL: { readonly [K in FilterKind]: FilterSql<FilterValues[K]
   in(items, filter, ctx) {
     const col = ctx.column(filter.field!);
     const numeric = col.type === 'bigint' || col.type === 'numeric';
-    if (numeric && items.some((v) => !/^-?\d+(\.\d+)?$/.test(v))) throw new ApiError(400, 'errors.badFilter', { params: { name: filter.name } });
+    if (numeric && items.some((v) => !/^-?\d+(\.\d+)?$/.test(v)))
+      throw new ApiError(400, 'errors.badFilter', { params: { name: filter.name } });
     // The input gate sees one string here: each number of the list is held to its limit.
     if (numeric && items.some((v) => Math.abs(Number(v)) > INPUT_NUMBER_LIMIT)) {
-      throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer: `/${filter.name}`, key: 'hostileInput.numberRange', params: { limit: INPUT_NUMBER_LIMIT } }] });
+      throw new ApiError(400, 'errors.invalidInput', {
+        fieldErrors: [
+          { pointer: `/${filter.name}`, key: 'hostileInput.numberRange', params: { limit: INPUT_NUMBER_LIMIT } },
+        ],
+      });
     }
     return [`${col.column} = ANY(${ctx.param(numeric ? items.map(Number) : items)}::${col.type}[])`];
   },
   dateRange({ from, to }, filter, ctx) {
     const col = ctx.column(filter.field!);
     // Day bounds are taken in the business time zone so "today" means today in Tashkent.
-    const bound = (d: string, next: boolean) => col.type === 'timestamptz'
-      ? `((${ctx.param(d)}::date${next ? ' + 1' : ''})::timestamp AT TIME ZONE '${BUSINESS_TIME_ZONE}')`
-      : `(${ctx.param(d)}::date${next ? ' + 1' : ''})`;
+    const bound = (d: string, next: boolean) =>
+      col.type === 'timestamptz'
+        ? `((${ctx.param(d)}::date${next ? ' + 1' : ''})::timestamp AT TIME ZONE '${BUSINESS_TIME_ZONE}')`
+        : `(${ctx.param(d)}::date${next ? ' + 1' : ''})`;
     const where: string[] = [];
     if (from) where.push(`${col.column} >= ${bound(from, false)}`);
     if (to) where.push(`${col.column} < ${bound(to, true)}`);
@@ -64,7 +78,12 @@ export const FILTER_SQL: { readonly [K in FilterKind]: FilterSql<FilterValues[K]
 };
 
 /** One kind's parse-then-SQL; generic so the value's type follows the kind. */
-function conditionsOfKind<K extends FilterKind>(kind: K, filter: GridFilter, raw: RawFilterValues, ctx: FilterSqlContext): string[] {
+function conditionsOfKind<K extends FilterKind>(
+  kind: K,
+  filter: GridFilter,
+  raw: RawFilterValues,
+  ctx: FilterSqlContext,
+): string[] {
   const value = FILTER_KINDS[kind].parse(raw, filter.name);
   return value === undefined ? [] : FILTER_SQL[kind](value, filter, ctx);
 }

@@ -38,7 +38,6 @@ export const DEFAULT_COUNT_CAP = 10_000;
 /** Rows per query of a streamed list. */
 export const STREAM_BATCH_SIZE = 1000;
 
-
 /** JSON schema of the search payload body. */
 export const searchPayloadSchema = {
   type: 'object',
@@ -76,7 +75,8 @@ function pickScalar(field: JSONSchema7): JSONSchema7 {
 }
 
 /** `createdAt`, `customer.surname` or `/customer/surname` → `/customer/surname`. */
-export const normalizeSortField = (name: string): string => (name.startsWith('/') ? name : `/${name.split('.').join('/')}`);
+export const normalizeSortField = (name: string): string =>
+  name.startsWith('/') ? name : `/${name.split('.').join('/')}`;
 
 /**
  * Builds the WHERE and ORDER BY of a list-search from the query filters and the payload.
@@ -85,7 +85,13 @@ export const normalizeSortField = (name: string): string => (name.startsWith('/'
  * an unknown filter or sort (it would tell their values), and the keyword searches the other
  * keyword fields only.
  */
-export function buildListQuery(def: EntityDefinition, table: EntityTable, filters: Record<string, unknown>, payload: SearchPayload, hidden: readonly string[] = []) {
+export function buildListQuery(
+  def: EntityDefinition,
+  table: EntityTable,
+  filters: Record<string, unknown>,
+  payload: SearchPayload,
+  hidden: readonly string[] = [],
+) {
   const where: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown): string => {
@@ -93,10 +99,17 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
     return `$${params.length}`;
   };
   const columnOf = (pointer: string): string => table.columns.get(pointer)!.column;
-  const sql: FilterSqlContext = { column: (pointer) => table.columns.get(pointer)!, param, keywordText: () => keywordColumn(def, table, hidden) };
+  const sql: FilterSqlContext = {
+    column: (pointer) => table.columns.get(pointer)!,
+    param,
+    keywordText: () => keywordColumn(def, table, hidden),
+  };
   for (const f of def.grid.filters) {
-    const given = [f.name, `${f.name}From`, `${f.name}To`].some((name) => filters[name] !== undefined && filters[name] !== '');
-    if (given && f.field && touchesHiddenField(hidden, f.field)) throw new ApiError(400, 'errors.badFilter', { params: { name: f.name } });
+    const given = [f.name, `${f.name}From`, `${f.name}To`].some(
+      (name) => filters[name] !== undefined && filters[name] !== '',
+    );
+    if (given && f.field && touchesHiddenField(hidden, f.field))
+      throw new ApiError(400, 'errors.badFilter', { params: { name: f.name } });
     where.push(...filterConditions(f, filters, sql));
   }
 
@@ -104,16 +117,28 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
     ...def.grid.columns.filter((c) => c.sortable).map((c) => c.field),
     ...def.grid.defaultSort.map((s) => s.field),
   ]);
-  let sort = (payload.sortBy ?? []).map((name, i) => ({ field: normalizeSortField(name), desc: payload.sortDesc?.[i] === true, name }));
+  let sort = (payload.sortBy ?? []).map((name, i) => ({
+    field: normalizeSortField(name),
+    desc: payload.sortDesc?.[i] === true,
+    name,
+  }));
   if (payload.multiSort === false) sort = sort.slice(0, 1);
   // Grouped lists (the data table's groupBy) must arrive with each group's rows together.
-  const groups = (payload.groupBy ?? []).map((name, i) => ({ field: normalizeSortField(name), desc: payload.groupDesc?.[i] === true, name }));
+  const groups = (payload.groupBy ?? []).map((name, i) => ({
+    field: normalizeSortField(name),
+    desc: payload.groupDesc?.[i] === true,
+    name,
+  }));
   sort = [...groups, ...sort.filter((s) => !groups.some((g) => g.field === s.field))];
   for (const s of sort) {
-    if (!sortable.has(s.field) || !table.columns.has(s.field) || isHiddenField(hidden, s.field)) throw new ApiError(400, 'errors.badSort', { params: { field: s.name } });
+    if (!sortable.has(s.field) || !table.columns.has(s.field) || isHiddenField(hidden, s.field))
+      throw new ApiError(400, 'errors.badSort', { params: { field: s.name } });
   }
   // The order of a hidden field would tell its values: such a default sort falls back to the id.
-  if (!sort.length) sort = def.grid.defaultSort.filter((s) => !isHiddenField(hidden, s.field)).map((s) => ({ field: s.field, desc: s.desc === true, name: s.field }));
+  if (!sort.length)
+    sort = def.grid.defaultSort
+      .filter((s) => !isHiddenField(hidden, s.field))
+      .map((s) => ({ field: s.field, desc: s.desc === true, name: s.field }));
   const last = sort[sort.length - 1] ?? { field: '/id', desc: true, name: 'id' };
   const keys: SortKey[] = [
     ...sort.map((s) => ({ column: columnOf(s.field), type: table.columns.get(s.field)!.type, desc: s.desc })),
@@ -140,7 +165,9 @@ export function buildListQuery(def: EntityDefinition, table: EntityTable, filter
 export function keywordColumn(def: EntityDefinition, table: EntityTable, hidden: readonly string[]): string {
   const fields = def.manifest.keywordFields ?? [];
   const visible = fields.filter((p) => !isHiddenField(hidden, p));
-  return visible.length === fields.length || !table.keywordExpr ? 'keywords' : `(${table.keywordExpr('data', visible)})`;
+  return visible.length === fields.length || !table.keywordExpr
+    ? 'keywords'
+    : `(${table.keywordExpr('data', visible)})`;
 }
 
 /** One ORDER BY key of a list query; the last one is unique (the id), so the order is total. */
@@ -158,7 +185,11 @@ export interface SortKey {
  * round-trip exactly; they are cast back to the column type in SQL.
  * @example keysetCondition([{ column: 'id', type: 'bigint', desc: true }], ['41'], p) // '((id < $1::bigint))'
  */
-export function keysetCondition(keys: readonly SortKey[], after: ReadonlyArray<string | null>, param: (value: unknown) => string): string {
+export function keysetCondition(
+  keys: readonly SortKey[],
+  after: ReadonlyArray<string | null>,
+  param: (value: unknown) => string,
+): string {
   const alternatives: string[] = [];
   const equalSoFar: string[] = [];
   keys.forEach((key, i) => {
@@ -181,7 +212,11 @@ export type ListQuery = ReturnType<typeof buildListQuery>;
  * `q` narrowed to the rows the actor may see (auth/access.ts `rowScope`); every row of a
  * public registry (manifest `publicRead`).
  */
-export function scopedQuery<Q extends { where: string; params: unknown[] }>(def: EntityDefinition, q: Q, actor: Actor): Q {
+export function scopedQuery<Q extends { where: string; params: unknown[] }>(
+  def: EntityDefinition,
+  q: Q,
+  actor: Actor,
+): Q {
   if (def.manifest.publicRead) return q;
   const params = [...q.params];
   const condition = rowScope(actor, def, (v) => `$${params.push(v)}`);
@@ -192,7 +227,14 @@ export function scopedQuery<Q extends { where: string; params: unknown[] }>(def:
  * The list query of `filters` and `payload` over the rows the actor may read: what list-search,
  * streaming and the readable WHERE of other read-only queries (aggregates, open data) share.
  */
-export function readableListQuery(def: EntityDefinition, table: EntityTable, filters: Record<string, unknown>, payload: SearchPayload, actor: Actor, hidden: readonly string[]): ListQuery {
+export function readableListQuery(
+  def: EntityDefinition,
+  table: EntityTable,
+  filters: Record<string, unknown>,
+  payload: SearchPayload,
+  actor: Actor,
+  hidden: readonly string[],
+): ListQuery {
   return scopedQuery(def, buildListQuery(def, table, filters, payload, hidden), actor);
 }
 
@@ -213,12 +255,19 @@ export function listSearchSql(table: EntityTable, q: ListQuery, countCap: number
  * values are `after` (none: from the start). Each row also carries its key values as text
  * (`k0`, `k1`…), which {@link keyAfter} reads for the next batch.
  */
-export function streamBatchSql(table: EntityTable, q: ListQuery, after: ReadonlyArray<string | null> | undefined, batchSize: number): { sql: string; params: unknown[] } {
+export function streamBatchSql(
+  table: EntityTable,
+  q: ListQuery,
+  after: ReadonlyArray<string | null> | undefined,
+  batchSize: number,
+): { sql: string; params: unknown[] } {
   const params = [...q.params];
   const param = (value: unknown): string => `$${params.push(value)}`;
   const orderBy = `ORDER BY ${q.keys.map((k) => `${k.column} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}`;
   const keyColumns = q.keys.map((k, i) => `${k.column}::text AS "k${i}"`).join(', ');
-  const conditions = [q.where.replace(/^WHERE /, ''), after ? keysetCondition(q.keys, after, param) : ''].filter(Boolean);
+  const conditions = [q.where.replace(/^WHERE /, ''), after ? keysetCondition(q.keys, after, param) : ''].filter(
+    Boolean,
+  );
   return {
     sql: `SELECT ${RECORD_COLUMNS}, ${keyColumns} FROM ${table.table}
              ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''} ${orderBy} LIMIT ${batchSize}`,
@@ -227,18 +276,34 @@ export function streamBatchSql(table: EntityTable, q: ListQuery, after: Readonly
 }
 
 /** The key values of the last row of a batch ({@link streamBatchSql}): where the next one starts. */
-export const keyAfter = (q: ListQuery, row: { readonly [key: `k${number}`]: string | null }): Array<string | null> => q.keys.map((_, i) => row[`k${i}`] ?? null);
+export const keyAfter = (q: ListQuery, row: { readonly [key: `k${number}`]: string | null }): Array<string | null> =>
+  q.keys.map((_, i) => row[`k${i}`] ?? null);
 
 /**
  * Search-by-keyword: the newest `limit` rows the actor may read whose keyword text contains
  * `keyword`, as id and label (the manifest's `labelField`, unless hidden from the reader: then
  * the id).
  */
-export function keywordSearchSql(def: EntityDefinition, table: EntityTable, keyword: string, limit: number, actor: Actor, hidden: readonly string[]): { sql: string; params: unknown[] } {
+export function keywordSearchSql(
+  def: EntityDefinition,
+  table: EntityTable,
+  keyword: string,
+  limit: number,
+  actor: Actor,
+  hidden: readonly string[],
+): { sql: string; params: unknown[] } {
   // A hidden label field is not shown as the label either: the id stands in.
-  const labelField = def.manifest.labelField && !isHiddenField(hidden, def.manifest.labelField) ? def.manifest.labelField : undefined;
+  const labelField =
+    def.manifest.labelField && !isHiddenField(hidden, def.manifest.labelField) ? def.manifest.labelField : undefined;
   const label = labelField ? sqlText(labelField) : 'id::text';
   const text = escapeLike(keyword.trim().toLowerCase());
-  const q = scopedQuery(def, { where: `WHERE ${keywordColumn(def, table, hidden)} LIKE $1`, params: [`%${text}%`] as unknown[] }, actor);
-  return { sql: `SELECT id, ${label} AS label FROM ${table.table} ${q.where} ORDER BY id DESC LIMIT ${Number(limit)}`, params: q.params };
+  const q = scopedQuery(
+    def,
+    { where: `WHERE ${keywordColumn(def, table, hidden)} LIKE $1`, params: [`%${text}%`] as unknown[] },
+    actor,
+  );
+  return {
+    sql: `SELECT id, ${label} AS label FROM ${table.table} ${q.where} ORDER BY id DESC LIMIT ${Number(limit)}`,
+    params: q.params,
+  };
 }

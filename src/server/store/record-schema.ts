@@ -20,10 +20,20 @@ export interface EntityRefField {
   entity: string;
 }
 
-type Annotated = JSONSchema7 & { reference?: { list: string; parentField?: string }; file?: boolean; entityRef?: { entity: string }; staffUser?: boolean };
+type Annotated = JSONSchema7 & {
+  reference?: { list: string; parentField?: string };
+  file?: boolean;
+  entityRef?: { entity: string };
+  staffUser?: boolean;
+};
 
 /** Walks a record schema and calls `visit` for every property schema with its path. */
-function walk(root: JSONSchema7, node: JSONSchema7Definition | undefined, path: string[], visit: (s: Annotated, path: string[]) => void): void {
+function walk(
+  root: JSONSchema7,
+  node: JSONSchema7Definition | undefined,
+  path: string[],
+  visit: (s: Annotated, path: string[]) => void,
+): void {
   const schema = deref(root, node) as Annotated | undefined;
   if (!schema) return;
   visit(schema, path);
@@ -73,13 +83,19 @@ export function findFileFields(root: JSONSchema7): FileField[] {
  * Every value at `path` in `data`, with its concrete JSON pointer and the object holding it
  * (for sibling lookups such as a district's region).
  */
-export function valuesAt(data: unknown, path: string[]): Array<{ pointer: string; value: unknown; holder: Record<string, unknown> }> {
-  let frontier: Array<{ pointer: string; value: unknown; holder: Record<string, unknown> }> = [{ pointer: '', value: data, holder: {} }];
+export function valuesAt(
+  data: unknown,
+  path: string[],
+): Array<{ pointer: string; value: unknown; holder: Record<string, unknown> }> {
+  let frontier: Array<{ pointer: string; value: unknown; holder: Record<string, unknown> }> = [
+    { pointer: '', value: data, holder: {} },
+  ];
   for (const segment of path) {
     const next: typeof frontier = [];
     for (const { pointer, value } of frontier) {
       if (segment === '*') {
-        if (Array.isArray(value)) value.forEach((v, i) => next.push({ pointer: `${pointer}/${i}`, value: v, holder: {} }));
+        if (Array.isArray(value))
+          value.forEach((v, i) => next.push({ pointer: `${pointer}/${i}`, value: v, holder: {} }));
       } else if (value && typeof value === 'object' && !Array.isArray(value) && segment in value) {
         const holder = value as Record<string, unknown>;
         next.push({ pointer: `${pointer}/${segment}`, value: holder[segment], holder });
@@ -104,7 +120,8 @@ export function toResponseSchema(root: JSONSchema7, extra: Record<string, JSONSc
     if (!schema) return {};
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(schema)) if (KEEP.has(k)) out[k] = v;
-    if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, strip(v)]));
+    if (schema.properties)
+      out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, strip(v)]));
     if (schema.items && !Array.isArray(schema.items)) out.items = strip(schema.items);
     if (!schema.type && !schema.properties) return {};
     return out as JSONSchema7;

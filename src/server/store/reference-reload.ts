@@ -8,7 +8,11 @@ import type { ReferenceService } from './references.ts';
  * — the rows are not committed yet; the caller reloads after its commit.
  * @example withReferenceReload(store, references, new Set(['product']))
  */
-export function withReferenceReload(store: EntityStore, references: ReferenceService, entities: ReadonlySet<string>): EntityStore {
+export function withReferenceReload(
+  store: EntityStore,
+  references: ReferenceService,
+  entities: ReadonlySet<string>,
+): EntityStore {
   if (!entities.size) return store;
   return {
     ...store,

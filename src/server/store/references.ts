@@ -28,7 +28,10 @@ export interface ReferenceService {
 }
 
 /** Reads the `ref_item` lists and the entity-backed ones (which replace a `ref_item` kind of the same name). */
-export async function createReferenceService(db: Queryable, backed: EntityBackedList[] = []): Promise<ReferenceService> {
+export async function createReferenceService(
+  db: Queryable,
+  backed: EntityBackedList[] = [],
+): Promise<ReferenceService> {
   let byKind = new Map<string, Map<number, ReferenceItemRow>>();
   const reload = async (): Promise<void> => {
     const { rows } = await db.query<ReferenceItemRow & { kind: string }>(
@@ -45,16 +48,24 @@ export async function createReferenceService(db: Queryable, backed: EntityBacked
         `SELECT id, data FROM ${list.table} ORDER BY CASE WHEN jsonb_typeof(data->'order') = 'number' THEN (data->>'order')::numeric END NULLS LAST, id`,
       );
       const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-      next.set(list.kind, new Map(items.rows.map(({ id, data }) => [Number(id), {
-        id: Number(id),
-        code: text(data.code),
-        parent: null,
-        nameLt: text(data.nameLt),
-        nameUz: text(data.nameUz),
-        nameRu: text(data.nameRu),
-        nameEn: text(data.nameEn),
-        ...(data.active === false ? { active: false as const } : {}),
-      }])));
+      next.set(
+        list.kind,
+        new Map(
+          items.rows.map(({ id, data }) => [
+            Number(id),
+            {
+              id: Number(id),
+              code: text(data.code),
+              parent: null,
+              nameLt: text(data.nameLt),
+              nameUz: text(data.nameUz),
+              nameRu: text(data.nameRu),
+              nameEn: text(data.nameEn),
+              ...(data.active === false ? { active: false as const } : {}),
+            },
+          ]),
+        ),
+      );
     }
     byKind = next;
   };

@@ -19,7 +19,12 @@ const IGNORED = new Set(['lang']);
  * through every other wrapper.
  * @example withRemoteSources(store, remoteSourcesOf(registry, config.integrationUrls), registry, app.log)
  */
-export function withRemoteSources(store: EntityStore, sources: ReadonlyMap<string, ConfiguredRemoteSource>, registry: DefinitionRegistry, log: StoreLog): EntityStore {
+export function withRemoteSources(
+  store: EntityStore,
+  sources: ReadonlyMap<string, ConfiguredRemoteSource>,
+  registry: DefinitionRegistry,
+  log: StoreLog,
+): EntityStore {
   if (!sources.size) return store;
   return {
     ...store,
@@ -43,7 +48,11 @@ export function withRemoteSources(store: EntityStore, sources: ReadonlyMap<strin
       if (!found) return answer;
       // Only the record's own fields are kept; the store validates them like any input.
       const properties = Object.keys((registry.entities.get(entity)!.schema.properties ?? {}) as object);
-      const data = Object.fromEntries(properties.filter((k) => found[k] !== undefined && found[k] !== null && found[k] !== '').map((k) => [k, found[k]]));
+      const data = Object.fromEntries(
+        properties
+          .filter((k) => found[k] !== undefined && found[k] !== null && found[k] !== '')
+          .map((k) => [k, found[k]]),
+      );
       try {
         await store.create(entity, data, systemActor(), { locale });
       } catch (error) {

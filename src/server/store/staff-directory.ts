@@ -28,7 +28,11 @@ export interface StaffDirectory {
  * not sign in (`canLogin` false) hides its user. No entity is named here: access.json says which.
  * @example await createStaffDirectory(db, registry, tables)?.search('karim', 20)
  */
-export function createStaffDirectory(db: Queryable, registry: DefinitionRegistry, tables: Map<string, EntityTable>): StaffDirectory | undefined {
+export function createStaffDirectory(
+  db: Queryable,
+  registry: DefinitionRegistry,
+  tables: Map<string, EntityTable>,
+): StaffDirectory | undefined {
   const access = registry.access;
   const users = access ? tables.get(access.userEntity) : undefined;
   if (!access || !users) return undefined;
@@ -43,9 +47,10 @@ export function createStaffDirectory(db: Queryable, registry: DefinitionRegistry
          WHERE ${access.employeeUserField ? `${sqlText(access.employeeUserField, 'c.data')} = u.id::text OR ` : ''}c.id::text = u.data->>'employeeId'
          ORDER BY c.id LIMIT 1) card ON true`
     : 'LEFT JOIN LATERAL (SELECT NULL::jsonb AS data) card ON true';
-  const unitJoin = cards && units && unitField && unitLabel
-    ? `LEFT JOIN ${units.table} unit ON unit.id::text = ${sqlText(unitField, 'card.data')}`
-    : '';
+  const unitJoin =
+    cards && units && unitField && unitLabel
+      ? `LEFT JOIN ${units.table} unit ON unit.id::text = ${sqlText(unitField, 'card.data')}`
+      : '';
   const unit = unitJoin ? sqlText(unitLabel!, 'unit.data') : 'NULL';
   const person = (part: string) => `coalesce(nullif(card.data->>'${part}', ''), u.data->>'${part}')`;
   const name = `coalesce(nullif(trim(concat_ws(' ', ${person('lastName')}, ${person('firstName')}, ${person('middleName')})), ''), u.data->>'username')`;
@@ -58,9 +63,15 @@ export function createStaffDirectory(db: Queryable, registry: DefinitionRegistry
 
   return {
     async search(text, limit) {
-      const needle = `%${text.trim().toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      const needle = `%${text
+        .trim()
+        .toLowerCase()
+        .replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
       const { rows } = await db.query<StaffUser>(
-        select(`(lower(${name}) LIKE $1 OR lower(coalesce(${unit}, '')) LIKE $1 OR lower(u.data->>'username') LIKE $1)`, 'ORDER BY 2, 1 LIMIT $2'),
+        select(
+          `(lower(${name}) LIKE $1 OR lower(coalesce(${unit}, '')) LIKE $1 OR lower(u.data->>'username') LIKE $1)`,
+          'ORDER BY 2, 1 LIMIT $2',
+        ),
         [needle, limit],
       );
       return rows;

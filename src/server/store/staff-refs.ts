@@ -13,16 +13,34 @@ import type { StaffDirectory } from './staff-directory.ts';
  * the pointers (`/payload` for a transition's input). Values of the wrong type are left to the
  * schema check.
  */
-export async function staffUserProblems(directory: StaffDirectory, schema: JSONSchema7, input: unknown, base = '', on?: Queryable, before?: unknown): Promise<FieldProblem[]> {
+export async function staffUserProblems(
+  directory: StaffDirectory,
+  schema: JSONSchema7,
+  input: unknown,
+  base = '',
+  on?: Queryable,
+  before?: unknown,
+): Promise<FieldProblem[]> {
   if (!input || typeof input !== 'object') return [];
   // An id the record already held stays acceptable (its executor may since have left).
-  const kept = new Set(before && typeof before === 'object' ? findStaffUserFields(schema).flatMap((f) => valuesAt(before, f.path)).map((v) => `${v.pointer}=${String(v.value)}`) : []);
-  const wanted = findStaffUserFields(schema).flatMap((f) => valuesAt(input, f.path))
-    .filter((v) => Number.isSafeInteger(v.value) && (v.value as number) > 0 && !kept.has(`${v.pointer}=${String(v.value)}`))
+  const kept = new Set(
+    before && typeof before === 'object'
+      ? findStaffUserFields(schema)
+          .flatMap((f) => valuesAt(before, f.path))
+          .map((v) => `${v.pointer}=${String(v.value)}`)
+      : [],
+  );
+  const wanted = findStaffUserFields(schema)
+    .flatMap((f) => valuesAt(input, f.path))
+    .filter(
+      (v) => Number.isSafeInteger(v.value) && (v.value as number) > 0 && !kept.has(`${v.pointer}=${String(v.value)}`),
+    )
     .map((v) => ({ pointer: `${base}${v.pointer}`, id: v.value as number }));
   if (!wanted.length) return [];
   const found = new Set((await directory.byIds([...new Set(wanted.map((w) => w.id))], on)).map((u) => Number(u.id)));
-  return wanted.filter((w) => !found.has(w.id)).map((w) => ({ pointer: w.pointer, key: 'validation.staffUser', params: {} }));
+  return wanted
+    .filter((w) => !found.has(w.id))
+    .map((w) => ({ pointer: w.pointer, key: 'validation.staffUser', params: {} }));
 }
 
 /**
@@ -31,10 +49,15 @@ export async function staffUserProblems(directory: StaffDirectory, schema: JSONS
  * refused with 400 and nothing is written. An update is judged on the ids it changes.
  * @example app.decorate('store', withStaffUsers(store, directory, registry))
  */
-export function withStaffUsers(store: EntityStore, directory: StaffDirectory | undefined, registry: DefinitionRegistry): EntityStore {
+export function withStaffUsers(
+  store: EntityStore,
+  directory: StaffDirectory | undefined,
+  registry: DefinitionRegistry,
+): EntityStore {
   if (!directory) return store;
   const schemas = new Map<string, JSONSchema7>();
-  for (const def of registry.entities.values()) if (findStaffUserFields(def.schema).length) schemas.set(def.id, def.schema);
+  for (const def of registry.entities.values())
+    if (findStaffUserFields(def.schema).length) schemas.set(def.id, def.schema);
   const check = async (entity: string, input: unknown, on?: Queryable, before?: unknown): Promise<void> => {
     const schema = schemas.get(entity);
     if (!schema) return;
@@ -51,9 +74,10 @@ export function withStaffUsers(store: EntityStore, directory: StaffDirectory | u
       // Only for a caller who may update and see the record: anyone else gets the store's own
       // refusal (403, 404) unchanged, in its order.
       const subject = registry.entities.get(entity)?.manifest.subject;
-      const before = schemas.has(entity) && subject && actor.ability.can('update', subject)
-        ? await store.get(entity, id, actor).catch(() => undefined)
-        : undefined;
+      const before =
+        schemas.has(entity) && subject && actor.ability.can('update', subject)
+          ? await store.get(entity, id, actor).catch(() => undefined)
+          : undefined;
       if (before) await check(entity, input, undefined, before);
       return store.update(entity, id, input, actor);
     },

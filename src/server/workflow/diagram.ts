@@ -9,18 +9,24 @@ import type { MachineDefinition, Notice, Transition } from '../../generated/meta
 export function machineDoc(machine: MachineDefinition, subjects: string[]): string {
   const implName = (n: unknown): string => (typeof n === 'string' ? n : String((n as { type: string }).type));
   const transitions = Object.entries(machine.states).flatMap(([state, s]) =>
-    Object.entries(s.on ?? {}).flatMap(([event, v]) => (Array.isArray(v) ? v : [v]).map((t: Transition) => ({ state, event, t }))));
+    Object.entries(s.on ?? {}).flatMap(([event, v]) =>
+      (Array.isArray(v) ? v : [v]).map((t: Transition) => ({ state, event, t })),
+    ),
+  );
   const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const deadlineOf = (state: string) => machine.states[state]?.deadline;
   /** The event the sweep sends when the state's deadline passes. */
   const timed = (state: string, event: string): boolean => deadlineOf(state)?.event === event;
   /** A payload check as the events table shows it: `dateAfterField /newDeadline than /deadline`. */
   const checkText = (c: unknown): string => {
-    const params = (typeof c === 'string' ? {} : ((c as { params?: Record<string, unknown> }).params ?? {}));
+    const params = typeof c === 'string' ? {} : ((c as { params?: Record<string, unknown> }).params ?? {});
     return `\`${[implName(c), params.field, ...(params.than ? ['than', params.than] : [])].filter(Boolean).join(' ')}\``;
   };
-  const noticeText = (n: Notice): string => (n.channel === 'system' ? `system \`${n.to}\`: \`${n.message}\`` : `${n.channel} → \`${n.to}\`: \`${n.template}\``);
-  const deadlines = Object.entries(machine.states).flatMap(([state, s]) => (s.deadline ? [{ state, ...s.deadline }] : []));
+  const noticeText = (n: Notice): string =>
+    n.channel === 'system' ? `system \`${n.to}\`: \`${n.message}\`` : `${n.channel} → \`${n.to}\`: \`${n.template}\``;
+  const deadlines = Object.entries(machine.states).flatMap(([state, s]) =>
+    s.deadline ? [{ state, ...s.deadline }] : [],
+  );
   const notices = transitions.flatMap(({ state, event, t }) => (t.notify ?? []).map((n) => ({ state, event, n })));
   const lines = [
     `# ${machine.id} (version ${machine.version})`,
@@ -29,26 +35,42 @@ export function machineDoc(machine: MachineDefinition, subjects: string[]): stri
     '',
     machine.description,
     '',
-    ...(subjects.length ? [`Followed by: ${subjects.map((s) => `\`${s}\``).join(', ')}. Sending an event needs the permission \`<EVENT> <Subject>\`.`, ''] : []),
+    ...(subjects.length
+      ? [
+          `Followed by: ${subjects.map((s) => `\`${s}\``).join(', ')}. Sending an event needs the permission \`<EVENT> <Subject>\`.`,
+          '',
+        ]
+      : []),
     '```mermaid',
     'stateDiagram-v2',
     `  [*] --> ${machine.initial}`,
-    ...transitions.map(({ state, event, t }) => `  ${state} --> ${t.target ?? state}: ${event}${t.guard ? ` (${implName(t.guard)})` : ''}${timed(state, event) ? ` ⏰ ${deadlineOf(state)!.field}` : ''}${t.notify?.length ? ' ✉' : ''}`),
-    ...Object.entries(machine.states).filter(([, s]) => s.type === 'final').map(([state]) => `  ${state} --> [*]`),
+    ...transitions.map(
+      ({ state, event, t }) =>
+        `  ${state} --> ${t.target ?? state}: ${event}${t.guard ? ` (${implName(t.guard)})` : ''}${timed(state, event) ? ` ⏰ ${deadlineOf(state)!.field}` : ''}${t.notify?.length ? ' ✉' : ''}`,
+    ),
+    ...Object.entries(machine.states)
+      .filter(([, s]) => s.type === 'final')
+      .map(([state]) => `  ${state} --> [*]`),
     '```',
     '',
     '## States',
     '',
     '| state | description |',
     '|---|---|',
-    ...Object.entries(machine.states).map(([state, s]) => `| \`${state}\`${s.type === 'final' ? ' (final)' : ''} | ${cell(s.description)} |`),
+    ...Object.entries(machine.states).map(
+      ([state, s]) => `| \`${state}\`${s.type === 'final' ? ' (final)' : ''} | ${cell(s.description)} |`,
+    ),
     '',
     '## Events',
     '',
     '| from | event | to | guard | actions | checks | payload | description |',
     '|---|---|---|---|---|---|---|---|',
     ...transitions.map(({ state, event, t }) => {
-      const payload = t.payload ? Object.keys(t.payload.properties).map((p) => `${p}${t.payload?.required?.includes(p) ? '*' : ''}`).join(', ') : '';
+      const payload = t.payload
+        ? Object.keys(t.payload.properties)
+            .map((p) => `${p}${t.payload?.required?.includes(p) ? '*' : ''}`)
+            .join(', ')
+        : '';
       return `| \`${state}\` | \`${event}\`${timed(state, event) ? ' ⏰' : ''} | \`${t.target ?? state}\` | ${t.guard ? `\`${JSON.stringify(t.guard)}\`` : ''} | ${(t.actions ?? []).map((a) => `\`${implName(a)}\``).join(', ')} | ${(t.checks ?? []).map(checkText).join(', ')} | ${payload} | ${cell(t.description)} |`;
     }),
     '',
@@ -68,11 +90,14 @@ export function machineDoc(machine: MachineDefinition, subjects: string[]): stri
       ? [
           '## Notices',
           '',
-          'Written to the outbox in the transition\'s transaction and delivered by the outbox worker (✉ in the diagram). A person gets the template `<template>.subject` / `.text` in their language; a system gets the message type with the record as JSON.',
+          "Written to the outbox in the transition's transaction and delivered by the outbox worker (✉ in the diagram). A person gets the template `<template>.subject` / `.text` in their language; a system gets the message type with the record as JSON.",
           '',
           '| from | event | channel → recipient: template or message | description |',
           '|---|---|---|---|',
-          ...notices.map(({ state, event, n }) => `| \`${state}\` | \`${event}\` | ${noticeText(n)} | ${cell(n.description ?? '')} |`),
+          ...notices.map(
+            ({ state, event, n }) =>
+              `| \`${state}\` | \`${event}\` | ${noticeText(n)} | ${cell(n.description ?? '')} |`,
+          ),
           '',
         ]
       : []),

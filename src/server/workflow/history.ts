@@ -41,9 +41,18 @@ export const WORKFLOW_HISTORY_TABLES: Migration = {
  */
 export function forApplicant(row: HistoryEntry, actor: Actor, machine: MachineDefinition): HistoryEntry {
   const own = row.actor !== null && row.actor === actor.id;
-  const fields = (payloadSchemaFor(machine, row.from, row.event)?.properties ?? {}) as Record<string, { staffUser?: unknown }>;
+  const fields = (payloadSchemaFor(machine, row.from, row.event)?.properties ?? {}) as Record<
+    string,
+    { staffUser?: unknown }
+  >;
   const payload = Object.fromEntries(Object.entries(row.payload ?? {}).filter(([name]) => !fields[name]?.staffUser));
-  return { ...row, actor: own ? row.actor : null, actorName: own ? row.actorName : null, comment: own ? row.comment : null, payload };
+  return {
+    ...row,
+    actor: own ? row.actor : null,
+    actorName: own ? row.actorName : null,
+    comment: own ? row.comment : null,
+    payload,
+  };
 }
 
 /**
@@ -51,9 +60,16 @@ export function forApplicant(row: HistoryEntry, actor: Actor, machine: MachineDe
  * `hiddenFields`): payload fields named like a hidden record field, or copied into one by the
  * step (`copyFromPayload`), are left out.
  */
-export function withoutHiddenPayload(row: HistoryEntry, machine: MachineDefinition, hidden: readonly string[]): HistoryEntry {
+export function withoutHiddenPayload(
+  row: HistoryEntry,
+  machine: MachineDefinition,
+  hidden: readonly string[],
+): HistoryEntry {
   if (!hidden.length || !row.payload) return row;
-  const copies = transitionsFor(machine, row.from, row.event).flatMap((t) => (t.actions ?? []).map((a) => payloadCopyOf(a as never))).filter((c) => c !== undefined);
-  const secret = (name: string): boolean => isHiddenField(hidden, `/${name}`) || copies.some((c) => c.from === name && isHiddenField(hidden, `/${c.field}`));
+  const copies = transitionsFor(machine, row.from, row.event)
+    .flatMap((t) => (t.actions ?? []).map((a) => payloadCopyOf(a as never)))
+    .filter((c) => c !== undefined);
+  const secret = (name: string): boolean =>
+    isHiddenField(hidden, `/${name}`) || copies.some((c) => c.from === name && isHiddenField(hidden, `/${c.field}`));
   return { ...row, payload: Object.fromEntries(Object.entries(row.payload).filter(([name]) => !secret(name))) };
 }

@@ -47,7 +47,8 @@ export const guardImplementations: Record<string, GuardImplementation> = {
   /** Every field named in `params.fields` is filled in the event payload. */
   payloadFilled: (ctx, params) => stringList(params.fields).every((p) => isFilled(valueAt(ctx.payload, p))),
   /** The actor is the user the record's field `params.field` (a JSON pointer) names, e.g. the assigned executor. */
-  actorIsAssigned: (ctx, params) => ctx.actorId !== null && String(valueAt(ctx.record, String(params.field))) === ctx.actorId,
+  actorIsAssigned: (ctx, params) =>
+    ctx.actorId !== null && String(valueAt(ctx.record, String(params.field))) === ctx.actorId,
 };
 
 /** Guards that read the event payload: they cannot be judged before the payload exists (GET events). */
@@ -98,7 +99,9 @@ function momentOf(value: unknown): Moment | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
   if (DATE_ONLY.test(value)) return { day: value, text: formatDate(value) };
   const instant = Date.parse(value);
-  return Number.isNaN(instant) ? undefined : { day: businessDate(new Date(instant)), instant, text: formatDateTime(value) };
+  return Number.isNaN(instant)
+    ? undefined
+    : { day: businessDate(new Date(instant)), instant, text: formatDateTime(value) };
 }
 
 /**
@@ -107,14 +110,25 @@ function momentOf(value: unknown): Moment | undefined {
  * another date.
  */
 const compareMoments = (a: Moment, b: Moment): number =>
-  a.instant !== undefined && b.instant !== undefined ? Math.sign(a.instant - b.instant) : a.day < b.day ? -1 : a.day > b.day ? 1 : 0;
+  a.instant !== undefined && b.instant !== undefined
+    ? Math.sign(a.instant - b.instant)
+    : a.day < b.day
+      ? -1
+      : a.day > b.day
+        ? 1
+        : 0;
 
 /**
  * The payload date a check judges (`params.field`, a pointer into the payload) and the
  * refusal it gives: the machine may name a more telling message (`params.message`) than the
  * check's own key.
  */
-function judge(ctx: TransitionContext, params: Record<string, unknown>, defaultKey: string, refuse: (value: Moment, today: string) => Moment | string | false): CheckProblem | undefined {
+function judge(
+  ctx: TransitionContext,
+  params: Record<string, unknown>,
+  defaultKey: string,
+  refuse: (value: Moment, today: string) => Moment | string | false,
+): CheckProblem | undefined {
   const pointer = String(params.field);
   const value = momentOf(valueAt(ctx.payload, pointer));
   if (!value) return undefined;
@@ -126,22 +140,29 @@ function judge(ctx: TransitionContext, params: Record<string, unknown>, defaultK
 }
 
 /** The record's date `params.than` (a JSON pointer, system fields such as /createdAt included); undefined when empty. */
-const recordMoment = (ctx: TransitionContext, params: Record<string, unknown>): Moment | undefined => momentOf(valueAt(ctx.record, String(params.than)));
+const recordMoment = (ctx: TransitionContext, params: Record<string, unknown>): Moment | undefined =>
+  momentOf(valueAt(ctx.record, String(params.than)));
 
 export const checkImplementations: Record<string, CheckImplementation> = {
   /** The payload date `params.field` is today or later in Tashkent (a date-time: its Tashkent day) — e.g. a new deadline. */
-  dateNotPast: (ctx, params) => judge(ctx, params, 'validation.dateNotPast', (value, today) => (value.day < today ? today : false)),
+  dateNotPast: (ctx, params) =>
+    judge(ctx, params, 'validation.dateNotPast', (value, today) => (value.day < today ? today : false)),
   /** The payload date `params.field` is today or earlier in Tashkent — e.g. the day a reopened case resumed, which is not a promise about the future. */
-  dateNotFuture: (ctx, params) => judge(ctx, params, 'validation.dateNotFuture', (value, today) => (value.day > today ? today : false)),
+  dateNotFuture: (ctx, params) =>
+    judge(ctx, params, 'validation.dateNotFuture', (value, today) => (value.day > today ? today : false)),
   /** The payload date `params.field` is later than the record's date `params.than` (passes while that is empty) — e.g. a new deadline after the current one. */
   dateAfterField: (ctx, params) => {
     const than = recordMoment(ctx, params);
-    return than ? judge(ctx, params, 'validation.dateAfterField', (value) => (compareMoments(value, than) <= 0 ? than : false)) : undefined;
+    return than
+      ? judge(ctx, params, 'validation.dateAfterField', (value) => (compareMoments(value, than) <= 0 ? than : false))
+      : undefined;
   },
   /** The payload date `params.field` is not earlier than the record's date `params.than` (passes while that is empty) — e.g. not before the record was created. */
   dateNotBeforeField: (ctx, params) => {
     const than = recordMoment(ctx, params);
-    return than ? judge(ctx, params, 'validation.dateNotBeforeField', (value) => (compareMoments(value, than) < 0 ? than : false)) : undefined;
+    return than
+      ? judge(ctx, params, 'validation.dateNotBeforeField', (value) => (compareMoments(value, than) < 0 ? than : false))
+      : undefined;
   },
 };
 
@@ -151,7 +172,9 @@ export const checkImplementations: Record<string, CheckImplementation> = {
  * field do not see the payload field in the history either.
  * @example payloadCopyOf({ type: 'copyFromPayload', params: { field: 'deadline', from: 'newDeadline' } }) // { from: 'newDeadline', field: 'deadline' }
  */
-export function payloadCopyOf(action: string | { type: string; params?: Record<string, unknown> }): { from: string; field: string } | undefined {
+export function payloadCopyOf(
+  action: string | { type: string; params?: Record<string, unknown> },
+): { from: string; field: string } | undefined {
   if (typeof action === 'string' || action.type !== 'copyFromPayload') return undefined;
   return { from: String(action.params?.from), field: String(action.params?.field) };
 }

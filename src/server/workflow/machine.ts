@@ -29,7 +29,8 @@ type NamedImpl = string | { type: string; params?: Record<string, unknown> };
 const implName = (n: NamedImpl): string => (typeof n === 'string' ? n : n.type);
 const implParams = (n: NamedImpl): Record<string, unknown> => (typeof n === 'string' ? {} : (n.params ?? {}));
 
-const transitionsOf = (value: Transition | Transition[] | undefined): Transition[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const transitionsOf = (value: Transition | Transition[] | undefined): Transition[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /** The transitions of `event` in `state`, in the order XState tries them. */
 export function transitionsFor(machine: MachineDefinition, state: string, event: string): Transition[] {
@@ -43,7 +44,9 @@ export function machineEvents(machine: MachineDefinition): string[] {
 
 /** The states that keep a deadline (`deadline`): the field holding the due date and the event the sweep sends. */
 export function deadlinesOf(machine: MachineDefinition): Array<{ state: string; field: string; event: string }> {
-  return Object.entries(machine.states).flatMap(([state, s]) => (s.deadline ? [{ state, field: s.deadline.field, event: s.deadline.event }] : []));
+  return Object.entries(machine.states).flatMap(([state, s]) =>
+    s.deadline ? [{ state, field: s.deadline.field, event: s.deadline.event }] : [],
+  );
 }
 
 /** The payload schema of an event in a state (the first of its transitions that declares one). */
@@ -66,7 +69,8 @@ function xstateConfig(machine: MachineDefinition, withImplementations: boolean):
     id: machine.id,
     initial: machine.initial,
     description: machine.description,
-    context: ({ input }: { input?: WorkflowContext }) => input ?? { record: {}, payload: {}, actorId: null, now: new Date(0) },
+    context: ({ input }: { input?: WorkflowContext }) =>
+      input ?? { record: {}, payload: {}, actorId: null, now: new Date(0) },
     states: Object.fromEntries(
       Object.entries(machine.states).map(([name, s]) => [
         name,
@@ -76,7 +80,9 @@ function xstateConfig(machine: MachineDefinition, withImplementations: boolean):
           ...(s.tags ? { tags: s.tags } : {}),
           ...(s.meta ? { meta: s.meta } : {}),
           ...(s.on ? { on: group(s.on as Record<string, Transition | Transition[]>) } : {}),
-          ...(withImplementations && s.after ? { after: group(s.after as Record<string, Transition | Transition[]>) } : {}),
+          ...(withImplementations && s.after
+            ? { after: group(s.after as Record<string, Transition | Transition[]>) }
+            : {}),
           ...(withImplementations && s.entry ? { entry: s.entry } : {}),
           ...(withImplementations && s.exit ? { exit: s.exit } : {}),
         },
@@ -108,14 +114,18 @@ function implementations() {
     Object.entries(actionImplementations).map(([name, impl]) => [
       name,
       assign(({ context, event }: { context: WorkflowContext; event: WorkflowEvent }, params: unknown) => ({
-        record: merge(context.record, impl({ ...context, payload: event.payload ?? context.payload }, (params as Record<string, unknown>) ?? {})),
+        record: merge(
+          context.record,
+          impl({ ...context, payload: event.payload ?? context.payload }, (params as Record<string, unknown>) ?? {}),
+        ),
       })),
     ]),
   );
   const delays = Object.fromEntries(
     Object.entries(delayImplementations).map(([name, impl]) => [
       name,
-      ({ context }: { context: WorkflowContext }, params: unknown) => impl(context, (params as Record<string, unknown>) ?? {}),
+      ({ context }: { context: WorkflowContext }, params: unknown) =>
+        impl(context, (params as Record<string, unknown>) ?? {}),
     ]),
   );
   return { guards, actions, delays };
@@ -144,22 +154,47 @@ export type Step =
  * does: XState resolves the snapshot from the stored status, checks the guard and runs the
  * `assign` actions. `notInState` = the state has no such event; `guard` = its guard refused.
  */
-export function computeStep(machine: MachineDefinition, executable: AnyStateMachine, status: string, context: WorkflowContext, event: WorkflowEvent): Step {
-  if (!machine.states[status] || transitionsFor(machine, status, event.type).length === 0) return { ok: false, reason: 'notInState' };
+export function computeStep(
+  machine: MachineDefinition,
+  executable: AnyStateMachine,
+  status: string,
+  context: WorkflowContext,
+  event: WorkflowEvent,
+): Step {
+  if (!machine.states[status] || transitionsFor(machine, status, event.type).length === 0)
+    return { ok: false, reason: 'notInState' };
   const snapshot = executable.resolveState({ value: status, context });
   if (!snapshot.can(event)) return { ok: false, reason: 'guard' };
-  const [next] = transition(executable, snapshot as never, event as never) as unknown as [{ value: unknown; context: WorkflowContext }];
-  return { ok: true, status: String(next.value), record: next.context.record, transition: takenTransition(machine, status, context, event) };
+  const [next] = transition(executable, snapshot as never, event as never) as unknown as [
+    { value: unknown; context: WorkflowContext },
+  ];
+  return {
+    ok: true,
+    status: String(next.value),
+    record: next.context.record,
+    transition: takenTransition(machine, status, context, event),
+  };
 }
 
 /**
  * Which of the event's transitions XState took: the first whose guard passes, in document
  * order (XState's rule). Its `notify` entries are the notices of this step.
  */
-function takenTransition(machine: MachineDefinition, status: string, context: WorkflowContext, event: WorkflowEvent): Transition {
+function takenTransition(
+  machine: MachineDefinition,
+  status: string,
+  context: WorkflowContext,
+  event: WorkflowEvent,
+): Transition {
   const candidates = transitionsFor(machine, status, event.type);
   const ctx = { ...context, payload: event.payload ?? context.payload };
-  return candidates.find((t) => !t.guard || guardImplementations[implName(t.guard as NamedImpl)]?.(ctx, implParams(t.guard as NamedImpl)) === true) ?? candidates[0]!;
+  return (
+    candidates.find(
+      (t) =>
+        !t.guard ||
+        guardImplementations[implName(t.guard as NamedImpl)]?.(ctx, implParams(t.guard as NamedImpl)) === true,
+    ) ?? candidates[0]!
+  );
 }
 
 /**

@@ -16,7 +16,15 @@ import { ApiError, badInput, notFound } from '../errors.ts';
 import { payloadGuards } from './implementations.ts';
 import { valueAt } from '../../shared/pointer.ts';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
-import { checkPayload, computeStep, deadlinesOf, payloadSchemaFor, toXStateMachine, transitionsFor, type WorkflowContext } from './machine.ts';
+import {
+  checkPayload,
+  computeStep,
+  deadlinesOf,
+  payloadSchemaFor,
+  toXStateMachine,
+  transitionsFor,
+  type WorkflowContext,
+} from './machine.ts';
 import type { Notice } from '../../generated/meta.ts';
 import type { HistoryEntry } from '../../shared/workflow.ts';
 import { staffUserProblems } from '../store/staff-refs.ts';
@@ -55,16 +63,24 @@ const dataOf = (record: Record<string, unknown>): Record<string, unknown> => {
 };
 
 /** A locale value as stored in a record, if it is one of ours. */
-const asLocale = (value: unknown): Locale | undefined => (LOCALES as readonly unknown[]).includes(value) ? (value as Locale) : undefined;
+const asLocale = (value: unknown): Locale | undefined =>
+  (LOCALES as readonly unknown[]).includes(value) ? (value as Locale) : undefined;
 
-export function createWorkflowEngine(db: Database, registry: DefinitionRegistry, store: EntityStore, options: WorkflowEngineOptions = {}): WorkflowEngine {
+export function createWorkflowEngine(
+  db: Database,
+  registry: DefinitionRegistry,
+  store: EntityStore,
+  options: WorkflowEngineOptions = {},
+): WorkflowEngine {
   const now = options.now ?? (() => new Date());
   const ajv = createServerAjv();
   const validateBody = ajv.compile(bodySchema);
   const payloadValidators = new WeakMap<object, ValidateFunction>();
   const executables = new Map<string, AnyStateMachine>();
 
-  const entityOf = (entity: string): { def: EntityDefinition; machine: MachineDefinition; executable: AnyStateMachine } => {
+  const entityOf = (
+    entity: string,
+  ): { def: EntityDefinition; machine: MachineDefinition; executable: AnyStateMachine } => {
     const def = registry.entities.get(entity);
     const machine = def?.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
     if (!def || !machine) throw notFound();
@@ -74,20 +90,27 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
   };
 
   const mayRead = (actor: Actor, def: EntityDefinition): void => {
-    if (!actor.ability.can('read', def.manifest.subject)) throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
+    if (!actor.ability.can('read', def.manifest.subject))
+      throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
   };
 
-  const contextOf = (record: Record<string, unknown>, actor: Actor, payload: Record<string, unknown> = {}): WorkflowContext => ({ record, payload, actorId: actor.id, now: now() });
+  const contextOf = (
+    record: Record<string, unknown>,
+    actor: Actor,
+    payload: Record<string, unknown> = {},
+  ): WorkflowContext => ({ record, payload, actorId: actor.id, now: now() });
 
   const validatePayload = (schema: JSONSchema7 | undefined, payload: Record<string, unknown> | undefined): void => {
     if (!schema) {
-      if (payload && Object.keys(payload).length) throw badInput([{ pointer: '/payload', key: 'errors.noPayload', params: {} }]);
+      if (payload && Object.keys(payload).length)
+        throw badInput([{ pointer: '/payload', key: 'errors.noPayload', params: {} }]);
       return;
     }
     let validate = payloadValidators.get(schema);
     if (!validate) payloadValidators.set(schema, (validate = ajv.compile(schema)));
     // Pointers into the body, as for any other input: /payload/<field>.
-    if (!validate(payload ?? {})) throw badInput(toFieldProblems(validate.errors).map((p) => ({ ...p, pointer: `/payload${p.pointer}` })));
+    if (!validate(payload ?? {}))
+      throw badInput(toFieldProblems(validate.errors).map((p) => ({ ...p, pointer: `/payload${p.pointer}` })));
   };
 
   return {
@@ -100,18 +123,27 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
       const { def, machine, executable } = entityOf(entity);
       const seen = await store.get(entity, id, actor);
       // Guards judge the whole record, as `send` does — not the copy without the fields hidden from the actor.
-      const record = hiddenFieldsOf(actor.ability, def.manifest.subject).length ? await store.get(entity, id, systemActor()) : seen;
+      const record = hiddenFieldsOf(actor.ability, def.manifest.subject).length
+        ? await store.get(entity, id, systemActor())
+        : seen;
       const status = record.status;
       const events: EventOption[] = [];
       for (const type of Object.keys(machine.states[status]?.on ?? {})) {
         if (!actor.ability.can(type, def.manifest.subject)) continue;
         const step = computeStep(machine, executable, status, contextOf(record, actor), { type, payload: {} });
         // A guard that reads the payload cannot be judged before the payload exists: such an event is offered.
-        const readsPayload = transitionsFor(machine, status, type).some((t) => t.guard && payloadGuards.has(typeof t.guard === 'string' ? t.guard : t.guard.type));
+        const readsPayload = transitionsFor(machine, status, type).some(
+          (t) => t.guard && payloadGuards.has(typeof t.guard === 'string' ? t.guard : t.guard.type),
+        );
         if (!step.ok && (step.reason === 'notInState' || !readsPayload)) continue;
         const first = transitionsFor(machine, status, type)[0]!;
         const payload = payloadSchemaFor(machine, status, type);
-        events.push({ type, target: step.ok ? step.status : (first.target ?? status), description: first.description, ...(payload ? { payload } : {}) });
+        events.push({
+          type,
+          target: step.ok ? step.status : (first.target ?? status),
+          description: first.description,
+          ...(payload ? { payload } : {}),
+        });
       }
       return { status, version: record.version, machine: machine.id, events };
     },
@@ -131,7 +163,11 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
         [entity, id],
       );
       const hidden = hiddenFieldsOf(actor.ability, def.manifest.subject);
-      return { list: rows.map((row) => withoutHiddenPayload(actor.isOuter ? forApplicant(row, actor, machine) : row, machine, hidden)) };
+      return {
+        list: rows.map((row) =>
+          withoutHiddenPayload(actor.isOuter ? forApplicant(row, actor, machine) : row, machine, hidden),
+        ),
+      };
     },
 
     async send(entity, id, input, actor) {
@@ -139,7 +175,8 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
       if (!validateBody(input)) throw badInput(toFieldProblems(validateBody.errors));
       const body = input as unknown as Body;
       mayRead(actor, def);
-      if (!actor.ability.can(body.event, def.manifest.subject)) throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
+      if (!actor.ability.can(body.event, def.manifest.subject))
+        throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
       const { record, queued } = await apply(entity, id, body, actor);
       if (queued) options.notify?.onQueued();
       return record;
@@ -195,35 +232,71 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
    * payload, the guard and the payload's named checks are checked; the history row, the notices and (by the store) the
    * new status, data and audit row are written in one transaction — `tx` when given.
    */
-  async function apply(entity: string, id: number, body: Body, actor: Actor, tx?: Queryable): Promise<{ record: StoredRecord; queued: boolean }> {
+  async function apply(
+    entity: string,
+    id: number,
+    body: Body,
+    actor: Actor,
+    tx?: Queryable,
+  ): Promise<{ record: StoredRecord; queued: boolean }> {
     const { def, machine, executable } = entityOf(entity);
     let queued = false;
-    const record = await store.writeTransition(entity, id, body.version, actor, async (before, tx) => {
-      const from = before.status;
-      if (transitionsFor(machine, from, body.event).length === 0) throw new ApiError(409, 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
-      const payloadSchema = payloadSchemaFor(machine, from, body.event);
-      validatePayload(payloadSchema, body.payload);
-      if (options.staff && payloadSchema) {
-        const problems = await staffUserProblems(options.staff, payloadSchema, body.payload, '/payload', tx);
-        if (problems.length) throw badInput(problems);
-      }
-      const payload = body.payload ?? {};
-      const step = computeStep(machine, executable, from, contextOf(before, actor, payload), { type: body.event, payload });
-      if (!step.ok) throw new ApiError(409, step.reason === 'guard' ? 'errors.transitionGuard' : 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
-      // A date the calendar or the record rules out is the user's input error, like a schema error: 400 on the field.
-      const problems = checkPayload(step.transition, contextOf(before, actor, payload));
-      if (problems.length) throw badInput(problems.map((p) => ({ ...p, pointer: `/payload${p.pointer}` })));
-      await tx.query(
-        `INSERT INTO workflow_history (actor, entity, record_id, machine, machine_version, event, from_status, to_status, payload, comment)
+    const record = await store.writeTransition(
+      entity,
+      id,
+      body.version,
+      actor,
+      async (before, tx) => {
+        const from = before.status;
+        if (transitionsFor(machine, from, body.event).length === 0)
+          throw new ApiError(409, 'errors.transitionNotAllowed', { details: { status: from, event: body.event } });
+        const payloadSchema = payloadSchemaFor(machine, from, body.event);
+        validatePayload(payloadSchema, body.payload);
+        if (options.staff && payloadSchema) {
+          const problems = await staffUserProblems(options.staff, payloadSchema, body.payload, '/payload', tx);
+          if (problems.length) throw badInput(problems);
+        }
+        const payload = body.payload ?? {};
+        const step = computeStep(machine, executable, from, contextOf(before, actor, payload), {
+          type: body.event,
+          payload,
+        });
+        if (!step.ok)
+          throw new ApiError(409, step.reason === 'guard' ? 'errors.transitionGuard' : 'errors.transitionNotAllowed', {
+            details: { status: from, event: body.event },
+          });
+        // A date the calendar or the record rules out is the user's input error, like a schema error: 400 on the field.
+        const problems = checkPayload(step.transition, contextOf(before, actor, payload));
+        if (problems.length) throw badInput(problems.map((p) => ({ ...p, pointer: `/payload${p.pointer}` })));
+        await tx.query(
+          `INSERT INTO workflow_history (actor, entity, record_id, machine, machine_version, event, from_status, to_status, payload, comment)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10)`,
-        [actor.id, entity, id, machine.id, machine.version, body.event, from, step.status, JSON.stringify(payload), body.comment ?? null],
-      );
-      const data = dataOf(step.record);
-      for (const notice of step.transition.notify ?? []) {
-        queued = (await queueNotice(notice, { def, machine: machine.id, id, event: body.event, from, to: step.status, data, payload, actor }, tx)) || queued;
-      }
-      return { status: step.status, data };
-    }, tx ? { tx } : undefined);
+          [
+            actor.id,
+            entity,
+            id,
+            machine.id,
+            machine.version,
+            body.event,
+            from,
+            step.status,
+            JSON.stringify(payload),
+            body.comment ?? null,
+          ],
+        );
+        const data = dataOf(step.record);
+        for (const notice of step.transition.notify ?? []) {
+          queued =
+            (await queueNotice(
+              notice,
+              { def, machine: machine.id, id, event: body.event, from, to: step.status, data, payload, actor },
+              tx,
+            )) || queued;
+        }
+        return { status: step.status, data };
+      },
+      tx ? { tx } : undefined,
+    );
     return { record, queued };
   }
 
@@ -234,7 +307,17 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
    */
   async function queueNotice(
     notice: Notice,
-    step: { def: EntityDefinition; machine: string; id: number; event: string; from: string; to: string; data: Record<string, unknown>; payload: Record<string, unknown>; actor: Actor },
+    step: {
+      def: EntityDefinition;
+      machine: string;
+      id: number;
+      event: string;
+      from: string;
+      to: string;
+      data: Record<string, unknown>;
+      payload: Record<string, unknown>;
+      actor: Actor;
+    },
     tx: Queryable,
   ): Promise<boolean> {
     const notify = options.notify;
@@ -254,7 +337,17 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
         payload: step.payload,
         record: data,
       };
-      await notify.sender.send({ channel: 'system', to: notice.to, templateKey: notice.message, params: {}, locale: DEFAULT_LOCALE, content: { subject: notice.message, body: JSON.stringify(body) } }, tx);
+      await notify.sender.send(
+        {
+          channel: 'system',
+          to: notice.to,
+          templateKey: notice.message,
+          params: {},
+          locale: DEFAULT_LOCALE,
+          content: { subject: notice.message, body: JSON.stringify(body) },
+        },
+        tx,
+      );
       return true;
     }
     const contact = valueAt(data, notice.to);
@@ -265,7 +358,9 @@ export function createWorkflowEngine(db: Database, registry: DefinitionRegistry,
     const locale = asLocale(valueAt(data, notice.locale ?? def.manifest.localeField ?? '/locale')) ?? DEFAULT_LOCALE;
     const label = def.manifest.labelField ? valueAt(data, def.manifest.labelField) : undefined;
     const params: Record<string, unknown> = {
-      ...Object.fromEntries(Object.entries(step.payload).filter(([, v]) => typeof v === 'string' || typeof v === 'number')),
+      ...Object.fromEntries(
+        Object.entries(step.payload).filter(([, v]) => typeof v === 'string' || typeof v === 'number'),
+      ),
       id: step.id,
       label: label === undefined || label === null || label === '' ? String(step.id) : String(label),
       status: notify.translator.t(locale, `status.${step.to}`),

@@ -25,7 +25,11 @@ export interface WorkflowEngine {
   /** The machine an entity follows, or undefined. */
   machineOf(entity: string): MachineDefinition | undefined;
   /** The events `actor` may send to the record now (state, ability and guard all allow them). */
-  events(entity: string, id: number, actor: Actor): Promise<{ status: string; version: number; machine: string; events: EventOption[] }>;
+  events(
+    entity: string,
+    id: number,
+    actor: Actor,
+  ): Promise<{ status: string; version: number; machine: string; events: EventOption[] }>;
   history(entity: string, id: number, actor: Actor): Promise<{ list: HistoryEntry[] }>;
   /**
    * Sends `{event, payload?, version, comment?}` to a record: 403 without the event's

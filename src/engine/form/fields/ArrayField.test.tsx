@@ -25,14 +25,22 @@ function CountingRow(props: ArrayFieldItemTemplateProps) {
 const schema: RJSFSchema = {
   type: 'object',
   properties: {
-    rows: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 2 } } } },
+    rows: {
+      type: 'array',
+      items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 2 } } },
+    },
   },
 };
 
 describe('ArrayField', () => {
   it('re-renders only the row that changed, even with live validation errors in other rows', () => {
     const rows = Array.from({ length: 50 }, (_, i) => ({ name: i % 2 ? `row ${i}` : 'x' }));
-    const formContext = { entity: 'sample', dataProvider: createFakeDataProvider(), locale: 'en', setFieldValue: () => undefined };
+    const formContext = {
+      entity: 'sample',
+      dataProvider: createFakeDataProvider(),
+      locale: 'en',
+      setFieldValue: () => undefined,
+    };
     const { container } = renderWithProviders(
       <ThemedForm
         schema={schema}

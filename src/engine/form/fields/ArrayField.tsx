@@ -37,5 +37,7 @@ export function ArrayField(props: FieldProps) {
   const uiSchema = useStable(props.uiSchema);
   const formData = useStableEntries(props.formData);
   const errorSchema = useStableEntries(props.errorSchema as ErrorSchema | undefined);
-  return <DefaultArrayField {...props} schema={schema} uiSchema={uiSchema} formData={formData} errorSchema={errorSchema} />;
+  return (
+    <DefaultArrayField {...props} schema={schema} uiSchema={uiSchema} formData={formData} errorSchema={errorSchema} />
+  );
 }

@@ -18,9 +18,13 @@ const CHOICE_WIDGETS = new Set(['select', 'reference', 'radio', 'staffUser', 'en
 export function NumberField(props: FieldProps) {
   const { uiSchema, registry, schema, onChange } = props;
   const { widget } = getUiOptions(uiSchema, registry.globalUiOptions);
-  const chosen = (typeof widget === 'string' && CHOICE_WIDGETS.has(widget)) || schema.enum !== undefined || schema.oneOf !== undefined;
+  const chosen =
+    (typeof widget === 'string' && CHOICE_WIDGETS.has(widget)) ||
+    schema.enum !== undefined ||
+    schema.oneOf !== undefined;
   if (!chosen) return <DefaultNumberField {...props} />;
   const StringField = registry.fields.StringField as ComponentType<FieldProps>;
-  const change: FieldProps['onChange'] = (value, ...rest) => onChange(typeof value === 'string' ? asNumber(value) : value, ...rest);
+  const change: FieldProps['onChange'] = (value, ...rest) =>
+    onChange(typeof value === 'string' ? asNumber(value) : value, ...rest);
   return <StringField {...props} onChange={change} />;
 }

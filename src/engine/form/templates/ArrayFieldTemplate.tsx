@@ -9,7 +9,11 @@ import { useTranslator } from '../useTranslator.ts';
 const useStyles = makeStyles({
   list: fieldsetStyle,
   legend: legendStyle,
-  count: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular, marginLeft: tokens.spacingHorizontalS },
+  count: {
+    color: tokens.colorNeutralForeground3,
+    fontWeight: tokens.fontWeightRegular,
+    marginLeft: tokens.spacingHorizontalS,
+  },
   description: { color: tokens.colorNeutralForeground3, marginBottom: tokens.spacingVerticalS },
   items: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   // Rows off screen are neither laid out nor painted: a 300-row list stays responsive.
@@ -22,7 +26,12 @@ const useStyles = makeStyles({
     contentVisibility: 'auto',
     containIntrinsicSize: 'auto 96px',
   },
-  number: { minWidth: '2.5em', paddingTop: tokens.spacingVerticalXS, color: tokens.colorNeutralForeground3, textAlign: 'right' },
+  number: {
+    minWidth: '2.5em',
+    paddingTop: tokens.spacingVerticalXS,
+    color: tokens.colorNeutralForeground3,
+    textAlign: 'right',
+  },
   content: { flexGrow: 1, minWidth: 0 },
   toolbar: { display: 'flex', gap: tokens.spacingHorizontalXXS, paddingTop: tokens.spacingVerticalXXS },
   add: { marginTop: tokens.spacingVerticalS },
@@ -47,7 +56,13 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
       {description && <div className={styles.description}>{description}</div>}
       <div className={styles.items}>{items}</div>
       {canAdd && !readonly && (
-        <Button className={styles.add} icon={<AddRegular />} disabled={disabled} onClick={onAddClick} data-action="add-row">
+        <Button
+          className={styles.add}
+          icon={<AddRegular />}
+          disabled={disabled}
+          onClick={onAddClick}
+          data-action="add-row"
+        >
           {i18n.t('engine.form.addRow')}
         </Button>
       )}
@@ -63,7 +78,15 @@ export function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
   const { hasMoveUp, hasMoveDown, hasRemove, onMoveUpItem, onMoveDownItem, onRemoveItem } = buttonsProps;
   // A native title, not a Fluent Tooltip: hundreds of rows should not mean hundreds of popups.
   const button = (label: string, icon: ReactElement, onClick: () => void, enabled: boolean) => (
-    <Button size="small" appearance="subtle" aria-label={label} title={label} icon={icon} disabled={disabled || !enabled} onClick={onClick} />
+    <Button
+      size="small"
+      appearance="subtle"
+      aria-label={label}
+      title={label}
+      icon={icon}
+      disabled={disabled || !enabled}
+      onClick={onClick}
+    />
   );
   return (
     <div className={styles.row} data-row={index}>
@@ -71,8 +94,10 @@ export function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
       <div className={styles.content}>{children}</div>
       {hasToolbar && !readonly && (
         <div className={styles.toolbar}>
-          {(hasMoveUp || hasMoveDown) && button(i18n.t('engine.form.moveUp'), <ArrowUpRegular />, () => onMoveUpItem(), hasMoveUp)}
-          {(hasMoveUp || hasMoveDown) && button(i18n.t('engine.form.moveDown'), <ArrowDownRegular />, () => onMoveDownItem(), hasMoveDown)}
+          {(hasMoveUp || hasMoveDown) &&
+            button(i18n.t('engine.form.moveUp'), <ArrowUpRegular />, () => onMoveUpItem(), hasMoveUp)}
+          {(hasMoveUp || hasMoveDown) &&
+            button(i18n.t('engine.form.moveDown'), <ArrowDownRegular />, () => onMoveDownItem(), hasMoveDown)}
           {hasRemove && button(i18n.t('engine.form.removeRow'), <DeleteRegular />, () => onRemoveItem(), true)}
         </div>
       )}

@@ -9,10 +9,27 @@ import { useTranslator } from '../useTranslator.ts';
  * Empty text is stored as `ui:emptyValue` (undefined by default), so "required" means filled.
  */
 export function BaseInputTemplate(props: BaseInputTemplateProps) {
-  const { id, htmlName, value, type, schema, options, readonly, disabled, autofocus, placeholder, onChange, onChangeOverride, onBlur, onFocus } = props;
+  const {
+    id,
+    htmlName,
+    value,
+    type,
+    schema,
+    options,
+    readonly,
+    disabled,
+    autofocus,
+    placeholder,
+    onChange,
+    onChangeOverride,
+    onBlur,
+    onFocus,
+  } = props;
   const i18n = useTranslator();
   const inputProps = getInputProps(schema, type, options);
-  const handleChange = onChangeOverride ?? ((e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value === '' ? options.emptyValue : e.target.value));
+  const handleChange =
+    onChangeOverride ??
+    ((e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value === '' ? options.emptyValue : e.target.value));
   return (
     <Input
       id={id}

@@ -1,7 +1,20 @@
 import { useContext, useRef } from 'react';
 import { Field, makeStyles, tokens } from '@fluentui/react-components';
-import { getSchemaType, getUiOptions, type FieldTemplateProps, type Registry, type RJSFSchema, type UIOptionsType } from '@rjsf/utils';
-import { ErrorVisibilityContext, FieldPathContext, ServerErrorsContext, useErrorsRevealed, useSiblingValue } from '../context.ts';
+import {
+  getSchemaType,
+  getUiOptions,
+  type FieldTemplateProps,
+  type Registry,
+  type RJSFSchema,
+  type UIOptionsType,
+} from '@rjsf/utils';
+import {
+  ErrorVisibilityContext,
+  FieldPathContext,
+  ServerErrorsContext,
+  useErrorsRevealed,
+  useSiblingValue,
+} from '../context.ts';
 import { translateKnown, translateMessage, translateTitle } from '../messages.ts';
 import { pathToPointer } from '../pointer.ts';
 import { useTranslator } from '../useTranslator.ts';
@@ -9,7 +22,11 @@ import { objectWidgetNames } from '../widgets/names.ts';
 
 const useStyles = makeStyles({
   field: { minWidth: 0 },
-  groupErrors: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200, marginTop: tokens.spacingVerticalXS },
+  groupErrors: {
+    color: tokens.colorPaletteRedForeground1,
+    fontSize: tokens.fontSizeBase200,
+    marginTop: tokens.spacingVerticalXS,
+  },
 });
 
 /**
@@ -31,7 +48,21 @@ export function isContainerField(schema: RJSFSchema, uiOptions: UIOptionsType, r
  * lost focus, and any field's after a submit, a wizard step check or a server reply.
  */
 export function FieldTemplate(props: FieldTemplateProps) {
-  const { id, fieldPathId, label, required, rawErrors, hidden, schema, uiSchema, registry, children, formData, rawHelp, readonly } = props;
+  const {
+    id,
+    fieldPathId,
+    label,
+    required,
+    rawErrors,
+    hidden,
+    schema,
+    uiSchema,
+    registry,
+    children,
+    formData,
+    rawHelp,
+    readonly,
+  } = props;
   const path = fieldPathId.path;
   const pointer = pathToPointer(path);
   const i18n = useTranslator();
@@ -51,16 +82,30 @@ export function FieldTemplate(props: FieldTemplateProps) {
   const sibling = useSiblingValue(whenField);
   const content = <FieldPathContext.Provider value={path}>{children}</FieldPathContext.Provider>;
   if (path.length === 0) return content;
-  if (hidden || (whenField !== undefined && sibling !== whenValue)) return <div hidden data-field={pointer}>{content}</div>;
+  if (hidden || (whenField !== undefined && sibling !== whenValue))
+    return (
+      <div hidden data-field={pointer}>
+        {content}
+      </div>
+    );
 
   const show = revealed || (Boolean(required) && changed.current);
-  const messages = [...new Set([...(show ? (rawErrors ?? []).map((m) => translateMessage(i18n, m)) : []), ...(fromServer ? [fromServer] : [])])];
+  const messages = [
+    ...new Set([
+      ...(show ? (rawErrors ?? []).map((m) => translateMessage(i18n, m)) : []),
+      ...(fromServer ? [fromServer] : []),
+    ]),
+  ];
   const uiOptions = getUiOptions(uiSchema);
   if (isContainerField(schema, uiOptions, registry)) {
     return (
       <div data-field={pointer} className={styles.field}>
         {content}
-        {messages.length > 0 && <div role="alert" className={styles.groupErrors}>{messages.join(' ')}</div>}
+        {messages.length > 0 && (
+          <div role="alert" className={styles.groupErrors}>
+            {messages.join(' ')}
+          </div>
+        )}
       </div>
     );
   }

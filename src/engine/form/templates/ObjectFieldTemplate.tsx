@@ -1,7 +1,14 @@
 import { useLayoutEffect, useState, type ReactNode } from 'react';
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { fieldsetStyle, legendStyle } from './fieldset.ts';
-import { getSchemaType, getUiOptions, type ObjectFieldTemplateProps, type Registry, type RJSFSchema, type UiSchema } from '@rjsf/utils';
+import {
+  getSchemaType,
+  getUiOptions,
+  type ObjectFieldTemplateProps,
+  type Registry,
+  type RJSFSchema,
+  type UiSchema,
+} from '@rjsf/utils';
 import { createParentObjectStore, formContextOf, ParentObjectContext } from '../context.ts';
 import { translateKnown, translateTitle } from '../messages.ts';
 import { useTranslator } from '../useTranslator.ts';
@@ -57,8 +64,17 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const grid = (
     <div className={mergeClasses(styles.grid, getUiOptions(uiSchema).columns === 1 && styles.single)}>
       {shown.map((p): ReactNode => {
-        if (p.hidden) return <div key={p.name} hidden>{p.content}</div>;
-        const wide = isWide(schema.properties?.[p.name] as RJSFSchema | undefined, uiSchema?.[p.name] as UiSchema | undefined, registry);
+        if (p.hidden)
+          return (
+            <div key={p.name} hidden>
+              {p.content}
+            </div>
+          );
+        const wide = isWide(
+          schema.properties?.[p.name] as RJSFSchema | undefined,
+          uiSchema?.[p.name] as UiSchema | undefined,
+          registry,
+        );
         return (
           <div key={p.name} className={mergeClasses(wide && styles.wide)}>
             {p.content}

@@ -10,4 +10,8 @@ export const fieldsetStyle = {
 } as const;
 
 /** Its caption. */
-export const legendStyle = { padding: `0 ${tokens.spacingHorizontalXS}`, fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400 } as const;
+export const legendStyle = {
+  padding: `0 ${tokens.spacingHorizontalXS}`,
+  fontWeight: tokens.fontWeightSemibold,
+  fontSize: tokens.fontSizeBase400,
+} as const;

@@ -3,14 +3,26 @@
  * button (screens render their own), translated titles and descriptions, Fluent buttons.
  */
 import { Button, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { AddRegular, ArrowDownRegular, ArrowUpRegular, CopyRegular, DeleteRegular, DismissRegular } from '@fluentui/react-icons';
+import {
+  AddRegular,
+  ArrowDownRegular,
+  ArrowUpRegular,
+  CopyRegular,
+  DeleteRegular,
+  DismissRegular,
+} from '@fluentui/react-icons';
 import type { ReactElement } from 'react';
 import type { DescriptionFieldProps, IconButtonProps, TitleFieldProps } from '@rjsf/utils';
 import { translateKnown, translateTitle } from '../messages.ts';
 import { useTranslator } from '../useTranslator.ts';
 
 const useStyles = makeStyles({
-  title: { display: 'block', fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400, marginBottom: tokens.spacingVerticalS },
+  title: {
+    display: 'block',
+    fontWeight: tokens.fontWeightSemibold,
+    fontSize: tokens.fontSizeBase400,
+    marginBottom: tokens.spacingVerticalS,
+  },
   description: { display: 'block', color: tokens.colorNeutralForeground3, marginBottom: tokens.spacingVerticalS },
 });
 
@@ -41,15 +53,41 @@ export function DescriptionFieldTemplate({ id, description }: DescriptionFieldPr
   const i18n = useTranslator();
   const styles = useStyles();
   const text = translateKnown(i18n, description);
-  return text ? <Text id={id} className={styles.description}>{text}</Text> : null;
+  return text ? (
+    <Text id={id} className={styles.description}>
+      {text}
+    </Text>
+  ) : null;
 }
 
 function iconButton(icon: ReactElement, labelKey: string) {
   return function PortalIconButton(props: IconButtonProps) {
-    const { registry: _registry, uiSchema: _uiSchema, iconType: _iconType, icon: _icon, className, disabled, onClick, id, title } = props;
+    const {
+      registry: _registry,
+      uiSchema: _uiSchema,
+      iconType: _iconType,
+      icon: _icon,
+      className,
+      disabled,
+      onClick,
+      id,
+      title,
+    } = props;
     const i18n = useTranslator();
     const label = title ?? i18n.t(labelKey);
-    return <Button id={id} className={className} size="small" appearance="subtle" icon={icon} aria-label={label} title={label} disabled={disabled} onClick={onClick} />;
+    return (
+      <Button
+        id={id}
+        className={className}
+        size="small"
+        appearance="subtle"
+        icon={icon}
+        aria-label={label}
+        title={label}
+        disabled={disabled}
+        onClick={onClick}
+      />
+    );
   };
 }
 

@@ -10,7 +10,12 @@ const useStyles = makeStyles({
   header: { display: 'flex', alignItems: 'center', justifyContent: 'space-between' },
   title: { fontWeight: tokens.fontWeightSemibold, textTransform: 'capitalize' },
   grid: { borderCollapse: 'collapse' },
-  weekday: { fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular, padding: '2px' },
+  weekday: {
+    fontSize: tokens.fontSizeBase200,
+    color: tokens.colorNeutralForeground3,
+    fontWeight: tokens.fontWeightRegular,
+    padding: '2px',
+  },
   day: { minWidth: '32px', width: '32px', height: '32px', padding: 0 },
   today: { border: `${tokens.strokeWidthThin} solid ${tokens.colorBrandStroke1}` },
 });
@@ -31,10 +36,15 @@ export function Calendar({ value, limits, locale, onSelect }: CalendarProps) {
   const i18n = useTranslator();
   const today = toIsoDate(new Date());
   const start = value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : today;
-  const [month, setMonth] = useState(() => ({ year: Number(start.slice(0, 4)), month0: Number(start.slice(5, 7)) - 1 }));
+  const [month, setMonth] = useState(() => ({
+    year: Number(start.slice(0, 4)),
+    month0: Number(start.slice(5, 7)) - 1,
+  }));
   const tag = LANGUAGE_TAGS[locale];
   const { title, weekdays } = useMemo(() => {
-    const monthName = new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric' }).format(new Date(month.year, month.month0, 1));
+    const monthName = new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric' }).format(
+      new Date(month.year, month.month0, 1),
+    );
     // 2024-01-01 was a Monday.
     const day = new Intl.DateTimeFormat(tag, { weekday: 'short' });
     return { title: monthName, weekdays: Array.from({ length: 7 }, (_, i) => day.format(new Date(2024, 0, 1 + i))) };
@@ -48,15 +58,31 @@ export function Calendar({ value, limits, locale, onSelect }: CalendarProps) {
   return (
     <div className={styles.root} data-calendar>
       <div className={styles.header}>
-        <Button appearance="subtle" size="small" icon={<ChevronLeftRegular />} aria-label={i18n.t('engine.form.date.previousMonth')} onClick={() => shift(-1)} />
-        <span className={styles.title} aria-live="polite">{title}</span>
-        <Button appearance="subtle" size="small" icon={<ChevronRightRegular />} aria-label={i18n.t('engine.form.date.nextMonth')} onClick={() => shift(1)} />
+        <Button
+          appearance="subtle"
+          size="small"
+          icon={<ChevronLeftRegular />}
+          aria-label={i18n.t('engine.form.date.previousMonth')}
+          onClick={() => shift(-1)}
+        />
+        <span className={styles.title} aria-live="polite">
+          {title}
+        </span>
+        <Button
+          appearance="subtle"
+          size="small"
+          icon={<ChevronRightRegular />}
+          aria-label={i18n.t('engine.form.date.nextMonth')}
+          onClick={() => shift(1)}
+        />
       </div>
       <table className={styles.grid} role="grid">
         <thead>
           <tr>
             {weekdays.map((w) => (
-              <th key={w} className={styles.weekday} scope="col">{w}</th>
+              <th key={w} className={styles.weekday} scope="col">
+                {w}
+              </th>
             ))}
           </tr>
         </thead>

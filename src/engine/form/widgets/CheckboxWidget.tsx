@@ -38,20 +38,27 @@ export function CheckboxesWidget(props: WidgetProps) {
     onChange(next);
   };
   return (
-    <div id={id} role="group" aria-label={translateTitle(i18n, label)} onBlur={() => onBlur(id, value)} onFocus={() => onFocus(id, value)} style={{ display: 'flex', flexDirection: 'column' }}>
+    <div
+      id={id}
+      role="group"
+      aria-label={translateTitle(i18n, label)}
+      onBlur={() => onBlur(id, value)}
+      onFocus={() => onFocus(id, value)}
+      style={{ display: 'flex', flexDirection: 'column' }}
+    >
       {/* Each box is named by its own option, not by the surrounding field (its label names the group). */}
       <FieldContextProvider value={undefined}>
-      {choices.map((c, i) => (
-        <Checkbox
-          key={String(c.value)}
-          id={`${id}-${i}`}
-          data-choice={i}
-          checked={selected.includes(c.value)}
-          disabled={disabled || readonly}
-          label={translateTitle(i18n, String(c.label))}
-          onChange={(_, data) => toggle(c.value, data.checked === true)}
-        />
-      ))}
+        {choices.map((c, i) => (
+          <Checkbox
+            key={String(c.value)}
+            id={`${id}-${i}`}
+            data-choice={i}
+            checked={selected.includes(c.value)}
+            disabled={disabled || readonly}
+            label={translateTitle(i18n, String(c.label))}
+            onChange={(_, data) => toggle(c.value, data.checked === true)}
+          />
+        ))}
       </FieldContextProvider>
     </div>
   );

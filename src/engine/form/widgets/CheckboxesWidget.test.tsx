@@ -6,7 +6,13 @@ import { answerSchema, answerUiSchema, type Question } from '../../../shared/que
 
 // A questionnaire's answer form, as the questionnaire screen builds it from its questions.
 const questions: Question[] = [
-  { key: 'q1', text: 'Which services did you use?', type: 'multiple', required: true, options: [{ text: 'Appeals' }, { text: 'Fair prices' }, { text: 'Open data' }] },
+  {
+    key: 'q1',
+    text: 'Which services did you use?',
+    type: 'multiple',
+    required: true,
+    options: [{ text: 'Appeals' }, { text: 'Fair prices' }, { text: 'Open data' }],
+  },
   { key: 'q2', text: 'Rate the portal', type: 'rating', required: false },
 ];
 
@@ -14,7 +20,12 @@ describe('checkboxes widget (several choices)', () => {
   it('names each box by its option, keeps the options order in the value, and refuses none when required', async () => {
     const onChange = vi.fn();
     const onSubmit = vi.fn();
-    const { handle } = renderEntityForm({ schema: answerSchema(questions), uiSchema: answerUiSchema(questions), onChange, onSubmit });
+    const { handle } = renderEntityForm({
+      schema: answerSchema(questions),
+      uiSchema: answerUiSchema(questions),
+      onChange,
+      onSubmit,
+    });
     const group = screen.getByRole('group', { name: /Which services did you use\?/ });
     expect(group).toBeTruthy();
     const open = screen.getByRole('checkbox', { name: 'Open data' });

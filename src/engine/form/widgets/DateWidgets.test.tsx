@@ -19,7 +19,8 @@ const uiSchema = {
   hearingAt: { 'ui:widget': 'date-time' },
 };
 
-const dateInput = (container: HTMLElement, pointer: string) => within(fieldElement(container, pointer)).getByRole('textbox') as HTMLInputElement;
+const dateInput = (container: HTMLElement, pointer: string) =>
+  within(fieldElement(container, pointer)).getByRole('textbox') as HTMLInputElement;
 
 describe('date widget', () => {
   it('takes DD.MM.YYYY and stores YYYY-MM-DD', async () => {
@@ -48,7 +49,9 @@ describe('date widget', () => {
     const today = isoToDisplay(toIsoDate(new Date()))!;
     expect((await screen.findByRole('button', { name: today })).hasAttribute('disabled')).toBe(false);
     await user.click(screen.getByRole('button', { name: 'Next month' }));
-    const days = within(document.querySelector<HTMLElement>('[data-calendar]')!).getAllByRole('button', { name: /^\d{2}\.\d{2}\.\d{4}$/ });
+    const days = within(document.querySelector<HTMLElement>('[data-calendar]')!).getAllByRole('button', {
+      name: /^\d{2}\.\d{2}\.\d{4}$/,
+    });
     expect(days.length).toBeGreaterThan(27);
     expect(days.every((d) => d.hasAttribute('disabled'))).toBe(true);
     await user.keyboard('{Escape}');
@@ -62,7 +65,9 @@ describe('date widget', () => {
     const { user, container } = renderEntityForm({ schema, uiSchema });
     await user.click(within(fieldElement(container, '/validUntil')).getByRole('button', { name: 'Open the calendar' }));
     await user.click(await screen.findByRole('button', { name: 'Previous month' }));
-    const days = within(document.querySelector<HTMLElement>('[data-calendar]')!).getAllByRole('button', { name: /^\d{2}\.\d{2}\.\d{4}$/ });
+    const days = within(document.querySelector<HTMLElement>('[data-calendar]')!).getAllByRole('button', {
+      name: /^\d{2}\.\d{2}\.\d{4}$/,
+    });
     expect(days.every((d) => d.hasAttribute('disabled'))).toBe(true);
   });
 });
@@ -74,7 +79,11 @@ describe('date-time widget', () => {
     expect(dateInput(container, '/hearingAt').value).toBe('12.05.2024 09:30');
     expect(data().hearingAt).toBe(new Date(2024, 4, 12, 9, 30).toISOString());
 
-    const again = renderEntityForm({ schema, uiSchema, formData: { hearingAt: new Date(2023, 11, 1, 14, 5).toISOString() } });
+    const again = renderEntityForm({
+      schema,
+      uiSchema,
+      formData: { hearingAt: new Date(2023, 11, 1, 14, 5).toISOString() },
+    });
     expect(dateInput(again.container, '/hearingAt').value).toBe('01.12.2023 14:05');
   });
 });

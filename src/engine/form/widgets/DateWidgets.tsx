@@ -7,18 +7,31 @@ import { Button, makeStyles, Popover, PopoverSurface, tokens } from '@fluentui/r
 import { CalendarRegular } from '@fluentui/react-icons';
 import type { WidgetProps } from '@rjsf/utils';
 import { formContextOf } from '../context.ts';
-import { isDateAllowed, isoToDateTimeDisplay, isoToDisplay, maskDate, maskDateTime, toIsoDate, type DateLimits } from '../dates.ts';
+import {
+  isDateAllowed,
+  isoToDateTimeDisplay,
+  isoToDisplay,
+  maskDate,
+  maskDateTime,
+  toIsoDate,
+  type DateLimits,
+} from '../dates.ts';
 import type { Masked } from '../masks.ts';
 import { useTranslator } from '../useTranslator.ts';
 import { Calendar } from './Calendar.tsx';
 import { MaskedInput } from './MaskedInput.tsx';
 
 const useStyles = makeStyles({
-  refused: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200, marginTop: tokens.spacingVerticalXXS },
+  refused: {
+    color: tokens.colorPaletteRedForeground1,
+    fontSize: tokens.fontSizeBase200,
+    marginTop: tokens.spacingVerticalXXS,
+  },
 });
 
 const dateText = (value: unknown): string => isoToDisplay(value) ?? (typeof value === 'string' ? value : '');
-const dateTimeText = (value: unknown): string => isoToDateTimeDisplay(value) ?? (typeof value === 'string' ? value : '');
+const dateTimeText = (value: unknown): string =>
+  isoToDateTimeDisplay(value) ?? (typeof value === 'string' ? value : '');
 
 /** The day a complete DD.MM.YYYY text names, when it is one the limits refuse. */
 function refusedDay(value: unknown, limits: DateLimits): string | undefined {
@@ -42,7 +55,9 @@ export function DateWidget(props: WidgetProps) {
   const mask = useCallback(
     (raw: string): Masked<string> => {
       const m = maskDate(raw);
-      return m.value && m.value !== m.text && !isDateAllowed(m.value, { disableFuture, disablePast }) ? { text: m.text, value: m.text } : m;
+      return m.value && m.value !== m.text && !isDateAllowed(m.value, { disableFuture, disablePast })
+        ? { text: m.text, value: m.text }
+        : m;
     },
     [disableFuture, disablePast],
   );
@@ -70,7 +85,11 @@ export function DateWidget(props: WidgetProps) {
           onClick={() => setOpen(true)}
         />
         {open && anchor && (
-          <Popover open onOpenChange={(event, data) => !data.open && close(event.type === 'keydown')} positioning={{ target: anchor, position: 'below', align: 'end' }}>
+          <Popover
+            open
+            onOpenChange={(event, data) => !data.open && close(event.type === 'keydown')}
+            positioning={{ target: anchor, position: 'below', align: 'end' }}
+          >
             <PopoverSurface>
               <Calendar
                 value={isoToDisplay(value) ? (value as string) : undefined}
@@ -88,7 +107,14 @@ export function DateWidget(props: WidgetProps) {
     );
   return (
     <div>
-      <MaskedInput widget={props} mask={mask} display={dateText} inputMode="numeric" placeholder={i18n.t('engine.form.date.placeholder')} contentAfter={calendar} />
+      <MaskedInput
+        widget={props}
+        mask={mask}
+        display={dateText}
+        inputMode="numeric"
+        placeholder={i18n.t('engine.form.date.placeholder')}
+        contentAfter={calendar}
+      />
       {refused && (
         <div role="alert" className={styles.refused}>
           {i18n.t(refused > toIsoDate(new Date()) ? 'engine.form.date.noFuture' : 'engine.form.date.noPast')}
@@ -101,5 +127,13 @@ export function DateWidget(props: WidgetProps) {
 /** A moment typed as DD.MM.YYYY hh:mm (local time); stores an ISO string. */
 export function DateTimeWidget(props: WidgetProps) {
   const i18n = useTranslator();
-  return <MaskedInput widget={props} mask={maskDateTime} display={dateTimeText} inputMode="numeric" placeholder={i18n.t('engine.form.date.dateTimePlaceholder')} />;
+  return (
+    <MaskedInput
+      widget={props}
+      mask={maskDateTime}
+      display={dateTimeText}
+      inputMode="numeric"
+      placeholder={i18n.t('engine.form.date.dateTimePlaceholder')}
+    />
+  );
 }

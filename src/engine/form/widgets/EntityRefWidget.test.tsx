@@ -10,7 +10,10 @@ import type { RJSFSchema } from '@rjsf/utils';
 import { createFakeDataProvider, renderEntityForm } from '../testing.tsx';
 
 vi.mock('../../../definitions/client.ts', () => ({
-  manifests: new Map([['unit', { id: 'unit', base: '/unit', labelField: '/name' }], ['right', { id: 'right', base: '/right', labelField: '/code' }]]),
+  manifests: new Map([
+    ['unit', { id: 'unit', base: '/unit', labelField: '/name' }],
+    ['right', { id: 'right', base: '/right', labelField: '/code' }],
+  ]),
   screens: [],
 }));
 
@@ -21,7 +24,10 @@ const schema = {
     rights: { type: 'array', title: 'test.text', items: { type: 'string' }, default: [] },
   },
 } as RJSFSchema;
-const uiSchema = { unitId: { 'ui:widget': 'entityRef' }, rights: { 'ui:widget': 'entityChoices', 'ui:options': { entity: 'right', valueField: '/code' } } };
+const uiSchema = {
+  unitId: { 'ui:widget': 'entityRef' },
+  rights: { 'ui:widget': 'entityChoices', 'ui:options': { entity: 'right', valueField: '/code' } },
+};
 const unit = (id: number, name: string) => ({ id, version: 1, status: 'ACTIVE', createdAt: '', updatedAt: '', name });
 
 describe('entityRef widget', () => {
@@ -30,7 +36,10 @@ describe('entityRef widget', () => {
     const getOne = vi.fn(async (_e: string, id: number) => unit(id, id === 4 ? 'Bukhara office' : 'Legal section'));
     const getList = vi.fn(async () => ({ list: [], total: 0 }));
     const onChange = vi.fn();
-    const { user } = renderEntityForm({ schema, uiSchema, formData: {}, onChange }, { dataProvider: createFakeDataProvider({ searchByKeyword, getOne, getList }) });
+    const { user } = renderEntityForm(
+      { schema, uiSchema, formData: {}, onChange },
+      { dataProvider: createFakeDataProvider({ searchByKeyword, getOne, getList }) },
+    );
     const input = document.querySelector<HTMLInputElement>('[data-field="/unitId"] input')!;
     await user.type(input, 'Bukh');
     await waitFor(() => expect(searchByKeyword).toHaveBeenCalledWith('unit', 'Bukh', 50));
@@ -48,23 +57,45 @@ describe('entityRef widget', () => {
   it('read-only, shows the linked record by its label', async () => {
     const getOne = vi.fn(async (_e: string, id: number) => unit(id, 'Central office'));
     const getList = vi.fn(async () => ({ list: [], total: 0 }));
-    renderEntityForm({ schema, uiSchema, formData: { unitId: 1, rights: ['read Unit'] }, readOnly: true }, { dataProvider: createFakeDataProvider({ getOne, getList }) });
-    await waitFor(() => expect(document.querySelector<HTMLInputElement>('[data-field="/unitId"] input')!.value).toBe('Central office'));
+    renderEntityForm(
+      { schema, uiSchema, formData: { unitId: 1, rights: ['read Unit'] }, readOnly: true },
+      { dataProvider: createFakeDataProvider({ getOne, getList }) },
+    );
+    await waitFor(() =>
+      expect(document.querySelector<HTMLInputElement>('[data-field="/unitId"] input')!.value).toBe('Central office'),
+    );
     expect(document.querySelector<HTMLInputElement>('[data-field="/rights"] input')!.value).toBe('read Unit');
   });
 });
 
 describe('entityChoices widget', () => {
-  it('offers the catalogue\'s values and keeps the chosen ones', async () => {
-    const getList = vi.fn(async () => ({ list: [{ code: 'read Unit' }, { code: 'update Unit' }].map((r, i) => ({ id: i + 1, version: 1, status: 'ACTIVE', createdAt: '', updatedAt: '', ...r })), total: 2 }));
+  it("offers the catalogue's values and keeps the chosen ones", async () => {
+    const getList = vi.fn(async () => ({
+      list: [{ code: 'read Unit' }, { code: 'update Unit' }].map((r, i) => ({
+        id: i + 1,
+        version: 1,
+        status: 'ACTIVE',
+        createdAt: '',
+        updatedAt: '',
+        ...r,
+      })),
+      total: 2,
+    }));
     const onChange = vi.fn();
-    const { user } = renderEntityForm({ schema, uiSchema, formData: { rights: [] }, onChange }, { dataProvider: createFakeDataProvider({ getList }) });
+    const { user } = renderEntityForm(
+      { schema, uiSchema, formData: { rights: [] }, onChange },
+      { dataProvider: createFakeDataProvider({ getList }) },
+    );
     await waitFor(() => expect(getList).toHaveBeenCalledWith('right', expect.objectContaining({ sortBy: ['code'] })));
     const input = document.querySelector<HTMLInputElement>('[data-field="/rights"] input')!;
     await user.type(input, 'upd');
     // A multiselect list: its options are checkboxes.
     await user.click(await dom.findByRole('menuitemcheckbox', { name: 'update Unit' }));
-    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ rights: ['update Unit'] })));
-    await waitFor(() => expect(document.querySelector('[data-field="/rights"] [data-chosen]')?.textContent).toContain('update Unit'));
+    await waitFor(() =>
+      expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ rights: ['update Unit'] })),
+    );
+    await waitFor(() =>
+      expect(document.querySelector('[data-field="/rights"] [data-chosen]')?.textContent).toContain('update Unit'),
+    );
   });
 });

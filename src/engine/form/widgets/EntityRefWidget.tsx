@@ -25,7 +25,8 @@ const SHOWN = 50;
 /** Catalogue size read for `entityChoices` (pages of 100). */
 const CATALOGUE_PAGES = 5;
 
-const targetOf = (schema: RJSFSchema): string | undefined => (schema as { entityRef?: { entity?: string } }).entityRef?.entity;
+const targetOf = (schema: RJSFSchema): string | undefined =>
+  (schema as { entityRef?: { entity?: string } }).entityRef?.entity;
 
 /** The label of a record of an entity: its labelField, else its id. */
 function labelOf(entity: string, record: Record<string, unknown>): string {
@@ -45,7 +46,10 @@ export function EntityRefWidget(props: WidgetProps) {
   const chosenLabel = current === undefined ? '' : chosen.data ? labelOf(entity, chosen.data) : `#${current}`;
   const typed = (text ?? '').trim();
   // `#12` names a record by its number; anything else searches the keyword fields.
-  const found = useSearchRecords(entity, typed, (record) => labelOf(entity, record), { enabled: text !== undefined && typed.length > 0 && Boolean(entity), limit: SHOWN });
+  const found = useSearchRecords(entity, typed, (record) => labelOf(entity, record), {
+    enabled: text !== undefined && typed.length > 0 && Boolean(entity),
+    limit: SHOWN,
+  });
 
   if (readonly) return <Input id={id} readOnly value={chosenLabel} />;
   return (
@@ -75,7 +79,10 @@ export function EntityChoicesWidget(props: WidgetProps) {
   const valueField = String(options.valueField ?? manifests.get(entity)?.labelField ?? '/id');
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState(false);
-  const catalogue = useGetCatalogue(entity, valueField, { pages: CATALOGUE_PAGES, read: (r) => String(valueAt(r, valueField) ?? '') });
+  const catalogue = useGetCatalogue(entity, valueField, {
+    pages: CATALOGUE_PAGES,
+    read: (r) => String(valueAt(r, valueField) ?? ''),
+  });
   const selected = Array.isArray(value) ? value.map(String) : [];
   const all = useMemo(() => [...new Set([...selected, ...(catalogue.data ?? [])])], [selected, catalogue.data]);
   if (readonly) return <Input id={id} readOnly value={selected.join(', ')} />;
@@ -105,13 +112,24 @@ export function EntityChoicesWidget(props: WidgetProps) {
         onFocus={() => onFocus(id, value)}
       >
         {shown.map((v) => (
-          <Option key={v} value={v}>{v}</Option>
+          <Option key={v} value={v}>
+            {v}
+          </Option>
         ))}
       </Combobox>
       {/* The chosen values stay in sight, each removable. */}
       {selected.length > 0 && (
-        <TagGroup className={styles.tags} size="small" data-chosen onDismiss={(_, data) => onChange(selected.filter((v) => v !== data.value))}>
-          {selected.map((v) => <Tag key={v} value={v} dismissible={!disabled} appearance="brand">{v}</Tag>)}
+        <TagGroup
+          className={styles.tags}
+          size="small"
+          data-chosen
+          onDismiss={(_, data) => onChange(selected.filter((v) => v !== data.value))}
+        >
+          {selected.map((v) => (
+            <Tag key={v} value={v} dismissible={!disabled} appearance="brand">
+              {v}
+            </Tag>
+          ))}
         </TagGroup>
       )}
     </div>

@@ -27,14 +27,18 @@ function fileOf(name: string, size: number, type = 'application/octet-stream'): 
   return file;
 }
 
-const fileInput = (container: HTMLElement) => fieldElement(container, '/files').querySelector<HTMLInputElement>('input[type=file]')!;
+const fileInput = (container: HTMLElement) =>
+  fieldElement(container, '/files').querySelector<HTMLInputElement>('input[type=file]')!;
 const info = (id: string, name: string, size: number) => ({ id, name, size, mime: '', sha256: '' });
 
 describe('file widget', () => {
   it('uploads chosen files and lists them with an icon by extension and their size', async () => {
     const dataProvider = createFakeDataProvider();
     const { user, data, container } = renderEntityForm({ schema, uiSchema }, { dataProvider });
-    await user.upload(fileInput(container), [fileOf('notes.txt', 1536, 'text/plain'), fileOf('Report.PDF', 10 * 1024 * 1024, 'application/pdf')]);
+    await user.upload(fileInput(container), [
+      fileOf('notes.txt', 1536, 'text/plain'),
+      fileOf('Report.PDF', 10 * 1024 * 1024, 'application/pdf'),
+    ]);
     await waitFor(() => expect(data().files).toEqual(['id-notes.txt-0', 'id-Report.PDF-1']));
     expect(dataProvider.upload).toHaveBeenCalledWith('sample', expect.any(Array), undefined);
     const items = [...fieldElement(container, '/files').querySelectorAll<HTMLElement>('[data-file]')];
@@ -46,8 +50,13 @@ describe('file widget', () => {
 
   it('refuses a sixth file with a message', async () => {
     const ids = ['a', 'b', 'c', 'd', 'e'];
-    const dataProvider = createFakeDataProvider({ getFileInfo: vi.fn(() => Promise.resolve(ids.map((id) => info(id, `${id}.docx`, 100)))) });
-    const { user, data, container } = renderEntityForm({ schema, uiSchema, formData: { files: ids } }, { dataProvider });
+    const dataProvider = createFakeDataProvider({
+      getFileInfo: vi.fn(() => Promise.resolve(ids.map((id) => info(id, `${id}.docx`, 100)))),
+    });
+    const { user, data, container } = renderEntityForm(
+      { schema, uiSchema, formData: { files: ids } },
+      { dataProvider },
+    );
     await user.upload(fileInput(container), fileOf('sixth.png', 100, 'image/png'));
     expect(await within(fieldElement(container, '/files')).findByText('Too many files (at most 5)')).toBeTruthy();
     expect(dataProvider.upload).not.toHaveBeenCalled();
@@ -57,8 +66,13 @@ describe('file widget', () => {
   it('refuses an 11 MB file with a message and uploads the others', async () => {
     const dataProvider = createFakeDataProvider();
     const { user, data, container } = renderEntityForm({ schema, uiSchema }, { dataProvider });
-    await user.upload(fileInput(container), [fileOf('scan.zip', 11 * 1024 * 1024), fileOf('photo.jpg', 2000, 'image/jpeg')]);
-    expect(await within(fieldElement(container, '/files')).findByText('scan.zip: The file is too large (at most 10 MB)')).toBeTruthy();
+    await user.upload(fileInput(container), [
+      fileOf('scan.zip', 11 * 1024 * 1024),
+      fileOf('photo.jpg', 2000, 'image/jpeg'),
+    ]);
+    expect(
+      await within(fieldElement(container, '/files')).findByText('scan.zip: The file is too large (at most 10 MB)'),
+    ).toBeTruthy();
     await waitFor(() => expect(data().files).toEqual(['id-photo.jpg-0']));
     expect((dataProvider.upload as ReturnType<typeof vi.fn>).mock.calls[0]![1]).toHaveLength(1);
   });
@@ -71,13 +85,20 @@ describe('file widget', () => {
     );
     expect(fileInput(container).accept).toBe('image/*');
     await user.upload(fileInput(container), fileOf('big.png', 2048, 'image/png'));
-    expect(await within(fieldElement(container, '/files')).findByText('big.png: The file is too large (at most 1 KB)')).toBeTruthy();
+    expect(
+      await within(fieldElement(container, '/files')).findByText('big.png: The file is too large (at most 1 KB)'),
+    ).toBeTruthy();
     expect(dataProvider.upload).not.toHaveBeenCalled();
   });
 
   it('names stored files through getFileInfo, shows the id when that fails, and removes a file', async () => {
-    const dataProvider = createFakeDataProvider({ getFileInfo: vi.fn(() => Promise.resolve([info('f1', 'contract.xlsx', 5000)])) });
-    const { user, data, container } = renderEntityForm({ schema, uiSchema, formData: { files: ['f1', 'f2'] } }, { dataProvider });
+    const dataProvider = createFakeDataProvider({
+      getFileInfo: vi.fn(() => Promise.resolve([info('f1', 'contract.xlsx', 5000)])),
+    });
+    const { user, data, container } = renderEntityForm(
+      { schema, uiSchema, formData: { files: ['f1', 'f2'] } },
+      { dataProvider },
+    );
     expect(await screen.findByText('contract.xlsx')).toBeTruthy();
     expect(fieldElement(container, '/files').querySelector('[data-file="f1"]')!.getAttribute('data-kind')).toBe('xlsx');
     expect(screen.getByText('f2')).toBeTruthy();
@@ -92,9 +113,17 @@ describe('file widget', () => {
 
   it('binds uploads to the record being edited, and offers no removal of a file someone else attached', async () => {
     const dataProvider = createFakeDataProvider({
-      getFileInfo: vi.fn(() => Promise.resolve([{ ...info('theirs', 'evidence.pdf', 900), removable: false }, { ...info('mine', 'answer.pdf', 800), removable: true }])),
+      getFileInfo: vi.fn(() =>
+        Promise.resolve([
+          { ...info('theirs', 'evidence.pdf', 900), removable: false },
+          { ...info('mine', 'answer.pdf', 800), removable: true },
+        ]),
+      ),
     });
-    const { user, data, container } = renderEntityForm({ schema, uiSchema, recordId: 42, formData: { files: ['theirs', 'mine'] } }, { dataProvider });
+    const { user, data, container } = renderEntityForm(
+      { schema, uiSchema, recordId: 42, formData: { files: ['theirs', 'mine'] } },
+      { dataProvider },
+    );
     expect(await screen.findByText('evidence.pdf')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Remove evidence.pdf' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Remove answer.pdf' }));
@@ -108,8 +137,13 @@ describe('file widget', () => {
   });
 
   it('offers download links and no buttons when read-only', async () => {
-    const dataProvider = createFakeDataProvider({ getFileInfo: vi.fn(() => Promise.resolve([info('f1', 'act.doc', 5000)])) });
-    const { container } = renderEntityForm({ schema, uiSchema, readOnly: true, formData: { files: ['f1'] } }, { dataProvider });
+    const dataProvider = createFakeDataProvider({
+      getFileInfo: vi.fn(() => Promise.resolve([info('f1', 'act.doc', 5000)])),
+    });
+    const { container } = renderEntityForm(
+      { schema, uiSchema, readOnly: true, formData: { files: ['f1'] } },
+      { dataProvider },
+    );
     const link = await screen.findByRole('link', { name: 'act.doc' });
     expect(link.getAttribute('href')).toBe('/api/file-entity/get/f1');
     expect(within(fieldElement(container, '/files')).queryByRole('button')).toBeNull();

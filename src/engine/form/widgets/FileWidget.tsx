@@ -11,19 +11,42 @@ import { useFileSize } from '../../common/useFileSize.ts';
 import { useTranslator } from '../useTranslator.ts';
 
 const useStyles = makeStyles({
-  list: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
+  list: {
+    listStyleType: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXXS,
+  },
   item: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
   icon: { fontSize: '20px', flexShrink: 0, color: tokens.colorBrandForeground1 },
   name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   size: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, flexShrink: 0 },
-  actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginTop: tokens.spacingVerticalXS },
-  problem: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200, marginTop: tokens.spacingVerticalXXS },
+  actions: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    marginTop: tokens.spacingVerticalXS,
+  },
+  problem: {
+    color: tokens.colorPaletteRedForeground1,
+    fontSize: tokens.fontSizeBase200,
+    marginTop: tokens.spacingVerticalXXS,
+  },
 });
 
 type FileInfo = Pick<UploadedFile, 'id' | 'name' | 'mime' | 'size' | 'removable'>;
 
 const acceptList = (accept: unknown): string[] =>
-  Array.isArray(accept) ? accept.map(String) : typeof accept === 'string' ? accept.split(',').map((a) => a.trim()).filter(Boolean) : [];
+  Array.isArray(accept)
+    ? accept.map(String)
+    : typeof accept === 'string'
+      ? accept
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean)
+      : [];
 
 const positive = (n: unknown): number | undefined => (typeof n === 'number' && n > 0 ? n : undefined);
 
@@ -99,9 +122,13 @@ export function FileWidget(props: WidgetProps) {
             const kind = fileIconKind(name, file?.mime);
             return (
               <li key={fid} className={styles.item} data-file={fid} data-kind={kind}>
-                <span className={styles.icon} aria-hidden><FileTypeIcon kind={kind} /></span>
+                <span className={styles.icon} aria-hidden>
+                  <FileTypeIcon kind={kind} />
+                </span>
                 {readonly ? (
-                  <Link className={styles.name} href={dataProvider.fileUrl(fid)} target="_blank" rel="noopener">{name}</Link>
+                  <Link className={styles.name} href={dataProvider.fileUrl(fid)} target="_blank" rel="noopener">
+                    {name}
+                  </Link>
                 ) : (
                   <span className={styles.name}>{name}</span>
                 )}
@@ -141,7 +168,9 @@ export function FileWidget(props: WidgetProps) {
         </div>
       )}
       {problems.map((p) => (
-        <div key={p} role="alert" className={styles.problem}>{p}</div>
+        <div key={p} role="alert" className={styles.problem}>
+          {p}
+        </div>
       ))}
     </div>
   );

@@ -20,7 +20,17 @@ const schema: RJSFSchema = {
 };
 const uiSchema = { location: { 'ui:widget': 'mapPoint' } };
 
-const box = (width: number, height: number) => ({ x: 10, y: 20, left: 10, top: 20, width, height, right: 10 + width, bottom: 20 + height, toJSON: () => ({}) });
+const box = (width: number, height: number) => ({
+  x: 10,
+  y: 20,
+  left: 10,
+  top: 20,
+  width,
+  height,
+  right: 10 + width,
+  bottom: 20 + height,
+  toJSON: () => ({}),
+});
 
 describe('map point widget', () => {
   it('sets the point where the box is clicked and marks it', () => {
@@ -35,7 +45,11 @@ describe('map point widget', () => {
   });
 
   it('edits the point through two number inputs clamped to the schema bounds', async () => {
-    const { user, data, container } = renderEntityForm({ schema, uiSchema, formData: { location: { lat: 41.3, lng: 69.2 } } });
+    const { user, data, container } = renderEntityForm({
+      schema,
+      uiSchema,
+      formData: { location: { lat: 41.3, lng: 69.2 } },
+    });
     const field = fieldElement(container, '/location');
     expect(field.querySelector('[data-marker]')).not.toBeNull();
     const lng = within(field).getByLabelText(/Longitude/) as HTMLInputElement;

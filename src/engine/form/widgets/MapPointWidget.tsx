@@ -9,7 +9,13 @@ import { NumberWidget } from './TextWidgets.tsx';
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   // Fluent inputs have a minimum width; two side by side must still fit a 360 px phone.
-  inputs: { display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: tokens.spacingHorizontalM, maxWidth: '480px', '& .fui-Input': { minWidth: 0 } },
+  inputs: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+    gap: tokens.spacingHorizontalM,
+    maxWidth: '480px',
+    '& .fui-Input': { minWidth: 0 },
+  },
   map: {
     width: '100%',
     maxWidth: '480px',
@@ -54,8 +60,20 @@ export function MapPointWidget(props: WidgetProps) {
   const input = (name: 'lat' | 'lng') => {
     const schemaOf = sub(schema, name);
     return (
-      <Field label={{ children: translateTitle(i18n, schemaOf.title ?? `engine.form.map.${name}`), htmlFor: `${id}_${name}` }}>
-        <NumberWidget {...props} id={`${id}_${name}`} htmlName={`${id}_${name}`} schema={schemaOf} value={point[name]} onChange={(v: number | undefined) => set({ [name]: v })} />
+      <Field
+        label={{
+          children: translateTitle(i18n, schemaOf.title ?? `engine.form.map.${name}`),
+          htmlFor: `${id}_${name}`,
+        }}
+      >
+        <NumberWidget
+          {...props}
+          id={`${id}_${name}`}
+          htmlName={`${id}_${name}`}
+          schema={schemaOf}
+          value={point[name]}
+          onChange={(v: number | undefined) => set({ [name]: v })}
+        />
       </Field>
     );
   };
@@ -75,12 +93,38 @@ export function MapPointWidget(props: WidgetProps) {
         onClick={click}
       >
         {Array.from({ length: 5 }, (_, i) => (
-          <line key={`v${i}`} x1={((i + 1) * WIDTH) / 6} x2={((i + 1) * WIDTH) / 6} y1={0} y2={HEIGHT} stroke="currentColor" strokeOpacity={0.12} />
+          <line
+            key={`v${i}`}
+            x1={((i + 1) * WIDTH) / 6}
+            x2={((i + 1) * WIDTH) / 6}
+            y1={0}
+            y2={HEIGHT}
+            stroke="currentColor"
+            strokeOpacity={0.12}
+          />
         ))}
         {Array.from({ length: 3 }, (_, i) => (
-          <line key={`h${i}`} y1={((i + 1) * HEIGHT) / 4} y2={((i + 1) * HEIGHT) / 4} x1={0} x2={WIDTH} stroke="currentColor" strokeOpacity={0.12} />
+          <line
+            key={`h${i}`}
+            y1={((i + 1) * HEIGHT) / 4}
+            y2={((i + 1) * HEIGHT) / 4}
+            x1={0}
+            x2={WIDTH}
+            stroke="currentColor"
+            strokeOpacity={0.12}
+          />
         ))}
-        {at && <circle data-marker cx={at.x * WIDTH} cy={at.y * HEIGHT} r={6} fill={tokens.colorPaletteRedBackground3} stroke="white" strokeWidth={2} />}
+        {at && (
+          <circle
+            data-marker
+            cx={at.x * WIDTH}
+            cy={at.y * HEIGHT}
+            r={6}
+            fill={tokens.colorPaletteRedBackground3}
+            stroke="white"
+            strokeWidth={2}
+          />
+        )}
       </svg>
     </div>
   );

@@ -37,7 +37,15 @@ function caretFor(text: string, digitsBefore: number, atEnd: boolean): number {
  * An input whose text is re-masked as the person types (phone, STIR, money, dates), keeping
  * the caret after the same digit. The form stores the mask's value, not the text.
  */
-export function MaskedInput<V>({ widget, mask, display, inputMode, placeholder, contentAfter, onTyped }: MaskedInputProps<V>) {
+export function MaskedInput<V>({
+  widget,
+  mask,
+  display,
+  inputMode,
+  placeholder,
+  contentAfter,
+  onTyped,
+}: MaskedInputProps<V>) {
   const { id, htmlName, value, readonly, disabled, autofocus, onChange, onBlur, onFocus } = widget;
   const styles = useStyles();
   const [text, setText] = useState(() => display(value));
@@ -54,7 +62,8 @@ export function MaskedInput<V>({ widget, mask, display, inputMode, placeholder, 
 
   useLayoutEffect(() => {
     const el = input.current;
-    if (caret.current !== null && el && el.ownerDocument.activeElement === el) el.setSelectionRange(caret.current, caret.current);
+    if (caret.current !== null && el && el.ownerDocument.activeElement === el)
+      el.setSelectionRange(caret.current, caret.current);
     caret.current = null;
   }, [text]);
 

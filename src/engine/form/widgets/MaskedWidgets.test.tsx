@@ -45,7 +45,11 @@ describe('phone widget', () => {
     await user.type(input(/Phone number/), '9012');
     expect(data().phone).toBe('+9989012');
     await user.tab();
-    await waitFor(() => expect(container.querySelector('[data-field="/phone"]')!.textContent).toContain('Enter the phone number as +998 90-123-45-67'));
+    await waitFor(() =>
+      expect(container.querySelector('[data-field="/phone"]')!.textContent).toContain(
+        'Enter the phone number as +998 90-123-45-67',
+      ),
+    );
   });
 });
 

@@ -14,7 +14,9 @@ const maskMxik = (raw: string) => maskDigits(raw, 17);
 
 /** Phone with the mask `+998 ## ###-##-##`; stores `+99890-123-45-67` (the `phoneNumber` format). */
 export function PhoneWidget(props: WidgetProps) {
-  return <MaskedInput widget={props} mask={maskPhone} display={phoneText} inputMode="tel" placeholder="+998 __ ___-__-__" />;
+  return (
+    <MaskedInput widget={props} mask={maskPhone} display={phoneText} inputMode="tel" placeholder="+998 __ ___-__-__" />
+  );
 }
 
 /** Personal identification number (PINFL / JSHSHIR): 14 digits. */
@@ -35,5 +37,13 @@ export function MxikWidget(props: WidgetProps) {
 /** UZS amount: digits grouped by spaces while typing, no decimals; stores a number. */
 export function MoneyWidget(props: WidgetProps) {
   const i18n = useTranslator();
-  return <MaskedInput widget={props} mask={maskMoney} display={formatMoney} inputMode="numeric" contentAfter={i18n.t('engine.form.currency')} />;
+  return (
+    <MaskedInput
+      widget={props}
+      mask={maskMoney}
+      display={formatMoney}
+      inputMode="numeric"
+      contentAfter={i18n.t('engine.form.currency')}
+    />
+  );
 }

@@ -54,7 +54,10 @@ describe('new-password widget', () => {
   it('weighs the sibling fields it names: a password made of the surname is weak', async () => {
     const { user, container } = renderEntityForm({ schema, uiSchema });
     await user.type(within(fieldElement(container, '/lastName')).getByRole('textbox'), 'Karimova');
-    await user.type(within(fieldElement(container, '/password')).getByLabelText(/Password \(at least 12/), 'Karimova1990!');
+    await user.type(
+      within(fieldElement(container, '/password')).getByLabelText(/Password \(at least 12/),
+      'Karimova1990!',
+    );
     const { reason } = await meterOf(container);
     await waitFor(() => expect(reason()).toContain('it is built from your own data'));
   });

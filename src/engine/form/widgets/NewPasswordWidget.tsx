@@ -19,7 +19,8 @@ const PasswordMeter = lazy(() => import('../../common/PasswordMeter.tsx').then((
 
 const useStyles = makeStyles({ input: { width: '100%' } });
 
-const identityOption = (value: unknown): IdentityOption => (value && typeof value === 'object' && !Array.isArray(value) ? (value as IdentityOption) : {});
+const identityOption = (value: unknown): IdentityOption =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as IdentityOption) : {};
 
 /**
  * A new password (`ui:widget: newPassword`): a password input (`autocomplete=new-password`)
@@ -30,7 +31,8 @@ const identityOption = (value: unknown): IdentityOption => (value && typeof valu
  * @example "password": { "ui:widget": "newPassword", "ui:options": { "identity": { "username": "username", "related": ["lastName"] } } }
  */
 export function NewPasswordWidget(props: WidgetProps) {
-  const { id, htmlName, value, schema, options, registry, readonly, disabled, autofocus, onChange, onBlur, onFocus } = props;
+  const { id, htmlName, value, schema, options, registry, readonly, disabled, autofocus, onChange, onBlur, onFocus } =
+    props;
   const styles = useStyles();
   const parent = useParentObject();
   const siblings = useSyncExternalStore(parent.subscribe, parent.data, parent.data);
@@ -38,7 +40,8 @@ export function NewPasswordWidget(props: WidgetProps) {
   const pointer = pathToPointer(useFieldPath());
   const answered = Boolean(useContext(ServerErrorsContext)[pointer]);
   const names = identityOption(options.identity);
-  const valueOf = (name: string | undefined): unknown => (name === undefined ? undefined : siblings?.[name] ?? outside?.[name]);
+  const valueOf = (name: string | undefined): unknown =>
+    name === undefined ? undefined : (siblings?.[name] ?? outside?.[name]);
   const identity: PasswordIdentity = {
     username: valueOf(names.username),
     email: valueOf(names.email),

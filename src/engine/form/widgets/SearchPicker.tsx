@@ -36,7 +36,22 @@ export interface SearchPickerProps {
  * when cleared). The owner runs the search from `text` and hands the results in.
  */
 export function SearchPicker(props: SearchPickerProps) {
-  const { id, disabled, placeholder, current, chosenLabel, text, onText, choices, fetching, onPick, onBlur, onFocus, widget, optionAttribute } = props;
+  const {
+    id,
+    disabled,
+    placeholder,
+    current,
+    chosenLabel,
+    text,
+    onText,
+    choices,
+    fetching,
+    onPick,
+    onBlur,
+    onFocus,
+    widget,
+    optionAttribute,
+  } = props;
   const styles = useStyles();
   const [open, setOpen] = useState(false);
   return (
@@ -67,7 +82,14 @@ export function SearchPicker(props: SearchPickerProps) {
       onFocus={onFocus}
     >
       {choices.map((c) => (
-        <Option key={c.id} value={String(c.id)} text={c.label} {...(optionAttribute ? { [optionAttribute]: c.id } : {})}>{c.label}</Option>
+        <Option
+          key={c.id}
+          value={String(c.id)}
+          text={c.label}
+          {...(optionAttribute ? { [optionAttribute]: c.id } : {})}
+        >
+          {c.label}
+        </Option>
       ))}
     </Combobox>
   );

@@ -40,14 +40,21 @@ const schema = {
     },
     stir: { title: 'test.field.stir', type: 'string', format: 'stir' },
     regionId: { title: 'test.field.regionId', type: 'integer', reference: { list: 'region' } },
-    districtId: { title: 'test.field.districtId', type: 'integer', reference: { list: 'district', parentField: 'regionId' } },
+    districtId: {
+      title: 'test.field.districtId',
+      type: 'integer',
+      reference: { list: 'district', parentField: 'regionId' },
+    },
   },
 } as RJSFSchema;
 const uiSchema = {
   status: { 'ui:widget': 'select' },
   sex: { 'ui:widget': 'radio', 'ui:options': { inline: true } },
   measures: { 'ui:widget': 'select', 'ui:options': { multiple: true } },
-  stir: { 'ui:widget': 'stir', 'ui:options': { lookup: 'company', fill: { regionId: 'regionId', districtId: 'districtId' } } },
+  stir: {
+    'ui:widget': 'stir',
+    'ui:options': { lookup: 'company', fill: { regionId: 'regionId', districtId: 'districtId' } },
+  },
   regionId: { 'ui:widget': 'reference' },
   districtId: { 'ui:widget': 'reference' },
 };
@@ -81,9 +88,16 @@ describe('select and radio widgets', () => {
   });
 
   it('shows labels, not controls, when read-only', async () => {
-    renderEntityForm({ schema, uiSchema, readOnly: true, formData: { status: 'ACTIVE', measures: ['WARNING', 'INSTRUCTION'], regionId: 2 } });
+    renderEntityForm({
+      schema,
+      uiSchema,
+      readOnly: true,
+      formData: { status: 'ACTIVE', measures: ['WARNING', 'INSTRUCTION'], regionId: 2 },
+    });
     expect((screen.getByLabelText(/Business status/) as HTMLInputElement).value).toBe('Active');
-    expect((screen.getByLabelText(/Measures/) as HTMLInputElement).value).toBe('Warning issued, Binding instruction issued');
+    expect((screen.getByLabelText(/Measures/) as HTMLInputElement).value).toBe(
+      'Warning issued, Binding instruction issued',
+    );
     await waitFor(() => expect((screen.getByLabelText(/^Region/) as HTMLInputElement).value).toBe('Andijan'));
   });
 });
@@ -114,8 +128,13 @@ describe('reference lists and the region → district cascade', () => {
   });
 
   it('keeps a district that arrives together with its region (a lookup filling both)', async () => {
-    const findBy = vi.fn(() => Promise.resolve({ id: 1, stir: '123456789', regionId: 2, districtId: 202 } as unknown as StoredRecord));
-    const { user, data } = renderEntityForm({ schema, uiSchema, formData: { regionId: 1, districtId: 101 } }, { dataProvider: createFakeDataProvider({ findBy }) });
+    const findBy = vi.fn(() =>
+      Promise.resolve({ id: 1, stir: '123456789', regionId: 2, districtId: 202 } as unknown as StoredRecord),
+    );
+    const { user, data } = renderEntityForm(
+      { schema, uiSchema, formData: { regionId: 1, districtId: 101 } },
+      { dataProvider: createFakeDataProvider({ findBy }) },
+    );
     await user.type(screen.getByLabelText(/STIR/), '123456789');
     await waitFor(() => expect(data()).toMatchObject({ regionId: 2, districtId: 202 }));
     await waitFor(() => expect(select(/District/).value).toBe('202'));

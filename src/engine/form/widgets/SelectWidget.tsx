@@ -17,7 +17,10 @@ import { useTranslator } from '../useTranslator.ts';
 
 // A native select is as wide as its longest option unless told otherwise; long reference
 // names (the committee's full name) would push it out of its grid column.
-const useStyles = makeStyles({ root: { width: '100%', minWidth: 0 }, select: { width: '100%', minWidth: 0, textOverflow: 'ellipsis' } });
+const useStyles = makeStyles({
+  root: { width: '100%', minWidth: 0 },
+  select: { width: '100%', minWidth: 0, textOverflow: 'ellipsis' },
+});
 
 /** The `reference` keyword of a field (or of its items, for a list of references). */
 interface ReferenceSpec {
@@ -34,7 +37,10 @@ export interface Choice {
 
 const referenceOf = (schema: RJSFSchema): ReferenceSpec | undefined => {
   const own = (schema as { reference?: ReferenceSpec }).reference;
-  const items = schema.items && typeof schema.items === 'object' && !Array.isArray(schema.items) ? (schema.items as { reference?: ReferenceSpec }).reference : undefined;
+  const items =
+    schema.items && typeof schema.items === 'object' && !Array.isArray(schema.items)
+      ? (schema.items as { reference?: ReferenceSpec }).reference
+      : undefined;
   return own ?? items;
 };
 
@@ -49,14 +55,23 @@ export function useChoices(props: WidgetProps): { choices: Choice[]; loading: bo
   const parentField = reference?.parentField;
   const parentValue = useSiblingValue(parentField);
   const waitingForParent = Boolean(parentField) && isEmpty(parentValue);
-  const query = useGetReference(reference?.list, parentField ? (waitingForParent ? null : Number(parentValue)) : undefined, Boolean(reference));
+  const query = useGetReference(
+    reference?.list,
+    parentField ? (waitingForParent ? null : Number(parentValue)) : undefined,
+    Boolean(reference),
+  );
 
   // The sibling changed on its own (not together with this field, as a lookup fills both): clear.
   const previous = useRef({ parentValue, value });
   useEffect(() => {
     const before = previous.current;
     previous.current = { parentValue, value };
-    if (parentField && !Object.is(before.parentValue, parentValue) && Object.is(before.value, value) && !isEmpty(value)) {
+    if (
+      parentField &&
+      !Object.is(before.parentValue, parentValue) &&
+      Object.is(before.value, value) &&
+      !isEmpty(value)
+    ) {
       onChange(undefined);
     }
   }, [parentField, parentValue, value, onChange]);
@@ -65,16 +80,27 @@ export function useChoices(props: WidgetProps): { choices: Choice[]; loading: bo
     // An item no longer offered (`active: false`, lists kept as an entity's records) is not
     // offered again, but a stored value keeps its name.
     const choices = (query.data ?? [])
-      .filter((item) => (item as { active?: boolean }).active !== false || Object.is(item.id, value) || (Array.isArray(value) && value.includes(item.id)))
+      .filter(
+        (item) =>
+          (item as { active?: boolean }).active !== false ||
+          Object.is(item.id, value) ||
+          (Array.isArray(value) && value.includes(item.id)),
+      )
       .map((item) => ({ value: item.id, key: String(item.id), label: localizedName(item, locale) }));
     return { choices, loading: query.isLoading, waitingForParent };
   }
   // `ui:options.choices` ([{value, labelKey}]): a closed list named by the view, for a field whose
   // schema leaves the values open (the roles a delegated screen may grant).
-  const named = Array.isArray(options.choices) ? (options.choices as Array<{ value: unknown; labelKey: string }>) : undefined;
+  const named = Array.isArray(options.choices)
+    ? (options.choices as Array<{ value: unknown; labelKey: string }>)
+    : undefined;
   const choices = named
     ? named.map((c) => ({ value: c.value, key: String(c.value), label: i18n.t(c.labelKey) }))
-    : (options.enumOptions ?? []).map((o) => ({ value: o.value, key: String(o.value), label: translateTitle(i18n, String(o.label)) }));
+    : (options.enumOptions ?? []).map((o) => ({
+        value: o.value,
+        key: String(o.value),
+        label: translateTitle(i18n, String(o.label)),
+      }));
   return { choices, loading: false, waitingForParent: false };
 }
 
@@ -110,7 +136,11 @@ export function SelectWidget(props: WidgetProps) {
         placeholder={placeholder}
         selectedOptions={selected}
         value={labelsOf(value, choices)}
-        onOptionSelect={(_, data) => onChange(data.selectedOptions.map((k) => choices.find((c) => c.key === k)?.value).filter((v) => v !== undefined))}
+        onOptionSelect={(_, data) =>
+          onChange(
+            data.selectedOptions.map((k) => choices.find((c) => c.key === k)?.value).filter((v) => v !== undefined),
+          )
+        }
         onBlur={() => onBlur(id, value)}
         onFocus={() => onFocus(id, value)}
       >
@@ -133,7 +163,9 @@ export function SelectWidget(props: WidgetProps) {
       name={htmlName ?? id}
       value={key}
       disabled={disabled || waitingForParent}
-      onChange={(_, data) => onChange(data.value === '' ? options.emptyValue : choices.find((c) => c.key === data.value)?.value)}
+      onChange={(_, data) =>
+        onChange(data.value === '' ? options.emptyValue : choices.find((c) => c.key === data.value)?.value)
+      }
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}
     >

@@ -23,7 +23,11 @@ function directory() {
     if (method !== 'GET' || path !== '/api/staff-users') throw new Error(`unexpected ${method} ${path}`);
     const params = options?.query ?? {};
     if (params.ids) return { list: String(params.ids).split(',').map(Number).includes(12) ? [KARIMOV] : [] };
-    return { list: String(params.search).toLowerCase().startsWith('kar') ? [KARIMOV, { id: 15, name: 'Karimova Dilnoza', unit: null }] : [] };
+    return {
+      list: String(params.search).toLowerCase().startsWith('kar')
+        ? [KARIMOV, { id: 15, name: 'Karimova Dilnoza', unit: null }]
+        : [],
+    };
   });
   return { call, dataProvider: createScriptedDataProvider(call) };
 }
@@ -37,7 +41,9 @@ describe('staff picker', () => {
     // A plain integer field keeps its number input.
     expect(document.querySelector('[data-field="/count"] [data-widget="staffUser"]')).toBeNull();
     await user.type(input, 'Kar');
-    await waitFor(() => expect(call).toHaveBeenCalledWith('GET', '/api/staff-users', { query: { search: 'Kar', limit: 20 } }));
+    await waitFor(() =>
+      expect(call).toHaveBeenCalledWith('GET', '/api/staff-users', { query: { search: 'Kar', limit: 20 } }),
+    );
     expect(await dom.findByRole('option', { name: 'Karimova Dilnoza' })).toBeTruthy();
     await user.click(await dom.findByRole('option', { name: 'Karimov Aziz Olimovich — Consumer protection' }));
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ executorId: 12 })));
@@ -47,13 +53,19 @@ describe('staff picker', () => {
   it('shows a stored id by the name on a read-only page', async () => {
     const { dataProvider } = directory();
     renderEntityForm({ schema, uiSchema: {}, formData: { executorId: 12 }, readOnly: true }, { dataProvider });
-    await waitFor(() => expect(document.querySelector<HTMLInputElement>('[data-field="/executorId"] input')!.value).toBe('Karimov Aziz Olimovich — Consumer protection'));
+    await waitFor(() =>
+      expect(document.querySelector<HTMLInputElement>('[data-field="/executorId"] input')!.value).toBe(
+        'Karimov Aziz Olimovich — Consumer protection',
+      ),
+    );
   });
 
   it('shows an id that is no longer staff as a marked number', async () => {
     const { call, dataProvider } = directory();
     renderEntityForm({ schema, uiSchema: {}, formData: { executorId: 99 }, readOnly: true }, { dataProvider });
     await waitFor(() => expect(call).toHaveBeenCalledWith('GET', '/api/staff-users', { query: { ids: '99' } }));
-    await waitFor(() => expect(document.querySelector<HTMLInputElement>('[data-field="/executorId"] input')!.value).toBe('#99'));
+    await waitFor(() =>
+      expect(document.querySelector<HTMLInputElement>('[data-field="/executorId"] input')!.value).toBe('#99'),
+    );
   });
 });

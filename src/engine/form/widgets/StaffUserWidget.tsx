@@ -54,8 +54,11 @@ export function StaffUserWidget(props: WidgetProps) {
  * payload schema has no uiSchema, so the keyword alone chooses the picker.
  * @example portalWidgets.number = withStaffUser(NumberWidget)
  */
-export function withStaffUser(Widget: (props: WidgetProps) => React.ReactElement): (props: WidgetProps) => React.ReactElement {
-  const StaffOr = (props: WidgetProps) => ((props.schema as { staffUser?: unknown }).staffUser ? <StaffUserWidget {...props} /> : <Widget {...props} />);
+export function withStaffUser(
+  Widget: (props: WidgetProps) => React.ReactElement,
+): (props: WidgetProps) => React.ReactElement {
+  const StaffOr = (props: WidgetProps) =>
+    (props.schema as { staffUser?: unknown }).staffUser ? <StaffUserWidget {...props} /> : <Widget {...props} />;
   StaffOr.displayName = `withStaffUser(${Widget.name})`;
   return StaffOr;
 }

@@ -5,7 +5,17 @@ import type { RJSFSchema } from '@rjsf/utils';
 import type { StoredRecord } from '../../../client/data-provider.ts';
 import { createFakeDataProvider, fieldElement, renderEntityForm } from '../testing.tsx';
 
-const found = { id: 7, version: 1, status: 'ACTIVE', createdAt: '', updatedAt: '', stir: '123456789', name: 'Olmaliq MMC', director: 'A. Karimov', address: 'Tashkent' } as StoredRecord;
+const found = {
+  id: 7,
+  version: 1,
+  status: 'ACTIVE',
+  createdAt: '',
+  updatedAt: '',
+  stir: '123456789',
+  name: 'Olmaliq MMC',
+  director: 'A. Karimov',
+  address: 'Tashkent',
+} as StoredRecord;
 
 const schema: RJSFSchema = {
   type: 'object',
@@ -33,22 +43,34 @@ const schema: RJSFSchema = {
   },
 };
 const uiSchema = {
-  customer: { stir: { 'ui:widget': 'stir', 'ui:options': { lookup: 'company', fill: { name: 'name', director: 'director' } } } },
-  participants: { items: { stir: { 'ui:widget': 'stir', 'ui:options': { lookup: 'company', fill: { name: 'name' } } } } },
+  customer: {
+    stir: { 'ui:widget': 'stir', 'ui:options': { lookup: 'company', fill: { name: 'name', director: 'director' } } },
+  },
+  participants: {
+    items: { stir: { 'ui:widget': 'stir', 'ui:options': { lookup: 'company', fill: { name: 'name' } } } },
+  },
 };
 
 describe('STIR widget', () => {
   it('on the ninth digit looks the record up and fills the sibling fields', async () => {
     const findBy = vi.fn(() => Promise.resolve(found));
-    const { user, data, container } = renderEntityForm({ schema, uiSchema }, { dataProvider: createFakeDataProvider({ findBy }) });
+    const { user, data, container } = renderEntityForm(
+      { schema, uiSchema },
+      { dataProvider: createFakeDataProvider({ findBy }) },
+    );
     const stir = within(fieldElement(container, '/customer/stir')).getByRole('textbox');
     await user.type(stir, '12345678');
     expect(findBy).not.toHaveBeenCalled();
     await user.type(stir, '9x');
     expect((stir as HTMLInputElement).value).toBe('123456789');
     expect(findBy).toHaveBeenCalledWith('company', '/stir', '123456789');
-    await waitFor(() => expect(data().customer).toEqual({ stir: '123456789', name: 'Olmaliq MMC', director: 'A. Karimov' }));
-    expect(within(fieldElement(container, '/customer/name')).getByRole('textbox')).toHaveProperty('value', 'Olmaliq MMC');
+    await waitFor(() =>
+      expect(data().customer).toEqual({ stir: '123456789', name: 'Olmaliq MMC', director: 'A. Karimov' }),
+    );
+    expect(within(fieldElement(container, '/customer/name')).getByRole('textbox')).toHaveProperty(
+      'value',
+      'Olmaliq MMC',
+    );
     expect(screen.getByRole('status').textContent).toContain('Found');
   });
 
@@ -59,11 +81,17 @@ describe('STIR widget', () => {
       { dataProvider: createFakeDataProvider({ findBy }) },
     );
     await user.type(within(fieldElement(container, '/participants/1/stir')).getByRole('textbox'), '123456789');
-    await waitFor(() => expect(data().participants).toEqual([{ name: 'first' }, { stir: '123456789', name: 'Olmaliq MMC' }]));
+    await waitFor(() =>
+      expect(data().participants).toEqual([{ name: 'first' }, { stir: '123456789', name: 'Olmaliq MMC' }]),
+    );
   });
 
   it('says so when nothing is found and leaves the siblings alone', async () => {
-    const { user, data, container } = renderEntityForm({ schema, uiSchema, formData: { customer: { name: 'typed by hand' } } });
+    const { user, data, container } = renderEntityForm({
+      schema,
+      uiSchema,
+      formData: { customer: { name: 'typed by hand' } },
+    });
     await user.type(within(fieldElement(container, '/customer/stir')).getByRole('textbox'), '987654321');
     await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Not found'));
     expect(data().customer).toEqual({ stir: '987654321', name: 'typed by hand' });
@@ -71,8 +99,22 @@ describe('STIR widget', () => {
 
   it('asks the public lookup when the record may not be read (a visitor) and fills from its first row', async () => {
     const lookup = vi.fn(() => Promise.resolve({ list: [{ name: 'Olmaliq MMC' }] }));
-    const publicUi = { customer: { stir: { 'ui:widget': 'stir', 'ui:options': { lookup: 'company', publicLookup: '/api/public-lookup/company/by-stir', fill: { name: 'name' } } } } };
-    const { user, data, container } = renderEntityForm({ schema, uiSchema: publicUi }, { dataProvider: createFakeDataProvider({ lookup }) });
+    const publicUi = {
+      customer: {
+        stir: {
+          'ui:widget': 'stir',
+          'ui:options': {
+            lookup: 'company',
+            publicLookup: '/api/public-lookup/company/by-stir',
+            fill: { name: 'name' },
+          },
+        },
+      },
+    };
+    const { user, data, container } = renderEntityForm(
+      { schema, uiSchema: publicUi },
+      { dataProvider: createFakeDataProvider({ lookup }) },
+    );
     await user.type(within(fieldElement(container, '/customer/stir')).getByRole('textbox'), '123456789');
     await waitFor(() => expect(data().customer).toEqual({ stir: '123456789', name: 'Olmaliq MMC' }));
     expect(lookup).toHaveBeenCalledWith({ endpoint: '/api/public-lookup/company/by-stir' }, { stir: '123456789' });

@@ -9,7 +9,13 @@ import { useTranslator } from '../useTranslator.ts';
 import { MaskedInput } from './MaskedInput.tsx';
 
 const useStyles = makeStyles({
-  hint: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, marginTop: tokens.spacingVerticalXXS, fontSize: tokens.fontSizeBase200 },
+  hint: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    marginTop: tokens.spacingVerticalXXS,
+    fontSize: tokens.fontSizeBase200,
+  },
   found: { color: tokens.colorPaletteGreenForeground1 },
   missing: { color: tokens.colorNeutralForeground3 },
 });
@@ -53,34 +59,43 @@ export function StirWidget(props: WidgetProps) {
     setStatus('searching');
     const viaPublic = async (): Promise<Record<string, unknown> | null> => {
       if (!publicLookup) return null;
-      const reply = (await dataProvider.lookup({ endpoint: publicLookup }, { stir: value })) as { list?: Array<Record<string, unknown>> } | null;
+      const reply = (await dataProvider.lookup({ endpoint: publicLookup }, { stir: value })) as {
+        list?: Array<Record<string, unknown>>;
+      } | null;
       return reply?.list?.[0] ?? null;
     };
-    dataProvider.findBy(lookup, '/stir', value).then((found) => found ?? viaPublic()).then(
-      (found) => {
-        if (n !== request.current) return;
-        if (!found) {
-          setStatus('notFound');
-          return;
-        }
-        const owner = path.slice(0, -1);
-        for (const [target, source] of Object.entries(fillOf(options.fill))) {
-          const copied = getAtPointer(found, source.startsWith('/') ? source : `/${source}`);
-          if (copied !== undefined && copied !== null) setFieldValue([...owner, target], copied);
-        }
-        setStatus('found');
-      },
-      () => {
-        if (n === request.current) setStatus('failed');
-      },
-    );
+    dataProvider
+      .findBy(lookup, '/stir', value)
+      .then((found) => found ?? viaPublic())
+      .then(
+        (found) => {
+          if (n !== request.current) return;
+          if (!found) {
+            setStatus('notFound');
+            return;
+          }
+          const owner = path.slice(0, -1);
+          for (const [target, source] of Object.entries(fillOf(options.fill))) {
+            const copied = getAtPointer(found, source.startsWith('/') ? source : `/${source}`);
+            if (copied !== undefined && copied !== null) setFieldValue([...owner, target], copied);
+          }
+          setStatus('found');
+        },
+        () => {
+          if (n === request.current) setStatus('failed');
+        },
+      );
   };
 
   return (
     <div>
       <MaskedInput widget={props} mask={maskStir} display={stirText} inputMode="numeric" onTyped={onTyped} />
       {status !== 'idle' && (
-        <div role="status" data-lookup={status} className={mergeClasses(styles.hint, status === 'found' ? styles.found : styles.missing)}>
+        <div
+          role="status"
+          data-lookup={status}
+          className={mergeClasses(styles.hint, status === 'found' ? styles.found : styles.missing)}
+        >
           {status === 'searching' && <Spinner size="extra-tiny" />}
           {status === 'found' && <CheckmarkCircleRegular />}
           {(status === 'notFound' || status === 'failed') && <ErrorCircleRegular />}

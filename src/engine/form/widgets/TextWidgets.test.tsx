@@ -72,7 +72,9 @@ describe('text, textarea, hidden and checkbox widgets', () => {
   it('keeps a hidden value without showing a field, and toggles a labelled checkbox', async () => {
     const { user, data, container } = renderEntityForm({ schema, uiSchema, formData: { executorId: 42 } });
     expect(fieldElement(container, '/executorId').hidden).toBe(true);
-    expect(container.querySelector<HTMLInputElement>('[data-field="/executorId"] input[type=hidden]')!.value).toBe('42');
+    expect(container.querySelector<HTMLInputElement>('[data-field="/executorId"] input[type=hidden]')!.value).toBe(
+      '42',
+    );
     await user.click(screen.getByRole('checkbox', { name: /refunded/i }));
     expect(data()).toMatchObject({ executorId: 42, refunded: true });
   });

@@ -8,7 +8,8 @@ import { translateKnown } from '../messages.ts';
 import { clampNumber, parseNumber } from '../masks.ts';
 import { useTranslator } from '../useTranslator.ts';
 
-const numberText = (value: unknown): string => (typeof value === 'number' && Number.isFinite(value) ? String(value) : '');
+const numberText = (value: unknown): string =>
+  typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
 
 /**
  * A number typed as text (a dot or a comma for decimals). Unfinished text (`-`, `1.`) is kept
@@ -43,7 +44,10 @@ export function NumberWidget(props: WidgetProps) {
       }}
       onBlur={() => {
         const typed = parseNumber(textRef.current);
-        const clamped = typed === undefined ? undefined : clampNumber(typed, { minimum: schema.minimum, maximum: schema.maximum, integer });
+        const clamped =
+          typed === undefined
+            ? undefined
+            : clampNumber(typed, { minimum: schema.minimum, maximum: schema.maximum, integer });
         if (clamped !== typed || numberText(clamped) !== textRef.current) {
           setText(numberText(clamped));
           if (clamped !== typed) onChange(clamped);
@@ -65,7 +69,20 @@ export function TextWidget(props: WidgetProps) {
 
 /** Several lines of text (`ui:options.rows`, default 4). */
 export function TextareaWidget(props: WidgetProps) {
-  const { id, htmlName, value, schema, options, readonly, disabled, autofocus, placeholder, onChange, onBlur, onFocus } = props;
+  const {
+    id,
+    htmlName,
+    value,
+    schema,
+    options,
+    readonly,
+    disabled,
+    autofocus,
+    placeholder,
+    onChange,
+    onBlur,
+    onFocus,
+  } = props;
   const i18n = useTranslator();
   return (
     <Textarea
@@ -88,5 +105,12 @@ export function TextareaWidget(props: WidgetProps) {
 
 /** A value kept in the form but not shown (set by actions, e.g. an executor id). */
 export function HiddenWidget({ id, htmlName, value }: WidgetProps) {
-  return <input type="hidden" id={id} name={htmlName ?? id} value={value === undefined || value === null ? '' : String(value)} />;
+  return (
+    <input
+      type="hidden"
+      id={id}
+      name={htmlName ?? id}
+      value={value === undefined || value === null ? '' : String(value)}
+    />
+  );
 }

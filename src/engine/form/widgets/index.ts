@@ -15,7 +15,12 @@ import { MoneyWidget, MxikWidget, PhoneWidget, PinflWidget, PostIndexWidget } fr
 import { NewPasswordWidget } from './NewPasswordWidget.tsx';
 import { RadioWidget, SelectWidget } from './SelectWidget.tsx';
 import { StirWidget } from './StirWidget.tsx';
-import { HiddenWidget, NumberWidget as PlainNumberWidget, TextareaWidget, TextWidget as PlainTextWidget } from './TextWidgets.tsx';
+import {
+  HiddenWidget,
+  NumberWidget as PlainNumberWidget,
+  TextareaWidget,
+  TextWidget as PlainTextWidget,
+} from './TextWidgets.tsx';
 import { StaffUserWidget, withStaffUser } from './StaffUserWidget.tsx';
 
 // A `staffUser` field (an integer user id) gets the staff picker whatever its default widget.

@@ -8,6 +8,11 @@ export const objectWidgetNames: ReadonlySet<string> = new Set(['mapPoint']);
 
 // The plain lists of ui:widget names live in src/shared (`npm run check` reads them too).
 export {
-  isKnownWidgetName, knownWidgetNames, portalWidgetNames, rjsfComponentWidgetNames, rjsfWidgetNames,
-  type PortalWidgetName, type RjsfComponentWidgetName,
+  isKnownWidgetName,
+  knownWidgetNames,
+  portalWidgetNames,
+  rjsfComponentWidgetNames,
+  rjsfWidgetNames,
+  type PortalWidgetName,
+  type RjsfComponentWidgetName,
 } from '../../../shared/widget-names.ts';

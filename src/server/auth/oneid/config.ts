@@ -23,6 +23,10 @@ export function oneIdConfigFromEnv(env: Record<string, string | undefined> = pro
   if (scope) config.scope = scope;
   const method = read('ONEID_TOKEN_AUTH_METHOD');
   if (method === 'client_secret_post' || method === 'client_secret_basic') config.tokenEndpointAuthMethod = method;
-  else if (method) throw new OneIdError('not-configured', `ONEID_TOKEN_AUTH_METHOD must be client_secret_post or client_secret_basic, not ${method}`);
+  else if (method)
+    throw new OneIdError(
+      'not-configured',
+      `ONEID_TOKEN_AUTH_METHOD must be client_secret_post or client_secret_basic, not ${method}`,
+    );
   return config;
 }

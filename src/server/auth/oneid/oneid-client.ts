@@ -81,7 +81,10 @@ export interface OneIdClient {
    * A `redirect` that is not a local path (`/…`, not `//…`) is dropped; `remember` (the
    * person ticked "remember me") comes back from `finishLogin`.
    */
-  startLogin(options?: { redirect?: string | undefined; remember?: boolean | undefined }): Promise<{ url: string; state: string }>;
+  startLogin(options?: {
+    redirect?: string | undefined;
+    remember?: boolean | undefined;
+  }): Promise<{ url: string; state: string }>;
   /**
    * Completes a sign-in from the callback URL. Only its query (`code`, `state`, `iss`,
    * `error`) is used; the token request names the configured `redirectUri`, so the URL may
@@ -99,7 +102,8 @@ function isLoopback(hostname: string): boolean {
 
 /** The return path when it is safe to redirect to, otherwise undefined. */
 function localPath(redirect: string | undefined): string | undefined {
-  if (redirect === undefined || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return undefined;
+  if (redirect === undefined || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\'))
+    return undefined;
   return /[\u0000-\u001f\u007f]/.test(redirect) ? undefined : redirect;
 }
 
@@ -110,7 +114,8 @@ function isExchangeFailure(error: unknown): boolean {
     error instanceof oidc.AuthorizationResponseError ||
     error instanceof oidc.WWWAuthenticateChallengeError ||
     error instanceof TypeError
-  ) return true;
+  )
+    return true;
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) return true;
   const code = error instanceof oidc.ClientError ? error.code : undefined;
   return (
@@ -133,7 +138,11 @@ const describe = (error: unknown): string => {
  * is retried on the next call). Plain-http issuers are accepted only on loopback hosts
  * (tests); anything else throws `OneIdError('not-configured')` here.
  */
-export function createOneIdClient(config: OneIdConfig, store: PendingLoginStore, options: OneIdClientOptions = {}): OneIdClient {
+export function createOneIdClient(
+  config: OneIdConfig,
+  store: PendingLoginStore,
+  options: OneIdClientOptions = {},
+): OneIdClient {
   const now = options.now ?? Date.now;
   const ttl = options.pendingTtlMs ?? 10 * 60_000;
   const timeout = options.timeoutSeconds ?? 15;
@@ -145,25 +154,34 @@ export function createOneIdClient(config: OneIdConfig, store: PendingLoginStore,
   } catch (error) {
     throw new OneIdError('not-configured', 'OneID issuer or redirect URI is not a valid URL', { cause: error });
   }
-  if (!config.clientId || !config.clientSecret) throw new OneIdError('not-configured', 'OneID client id and secret are required');
-  if (issuer.protocol !== 'http:' && issuer.protocol !== 'https:') throw new OneIdError('not-configured', 'OneID issuer must be an http(s) URL');
+  if (!config.clientId || !config.clientSecret)
+    throw new OneIdError('not-configured', 'OneID client id and secret are required');
+  if (issuer.protocol !== 'http:' && issuer.protocol !== 'https:')
+    throw new OneIdError('not-configured', 'OneID issuer must be an http(s) URL');
   const insecure = issuer.protocol === 'http:';
   if (insecure && !isLoopback(issuer.hostname)) {
     throw new OneIdError('not-configured', 'OneID issuer must use https (plain http is allowed on loopback only)');
   }
   const scopes = (config.scope ?? DEFAULT_SCOPE).split(/\s+/).filter(Boolean);
   const scope = (scopes.includes('openid') ? scopes : ['openid', ...scopes]).join(' ');
-  const auth = config.tokenEndpointAuthMethod === 'client_secret_basic'
-    ? oidc.ClientSecretBasic(config.clientSecret)
-    : oidc.ClientSecretPost(config.clientSecret);
+  const auth =
+    config.tokenEndpointAuthMethod === 'client_secret_basic'
+      ? oidc.ClientSecretBasic(config.clientSecret)
+      : oidc.ClientSecretPost(config.clientSecret);
 
   let discovered: Promise<oidc.Configuration> | undefined;
   const configuration = (): Promise<oidc.Configuration> => {
     discovered ??= oidc
-      .discovery(issuer, config.clientId, { client_secret: config.clientSecret, redirect_uris: [redirectUri.href] }, auth, {
-        execute: insecure ? [oidc.allowInsecureRequests] : [],
-        timeout,
-      })
+      .discovery(
+        issuer,
+        config.clientId,
+        { client_secret: config.clientSecret, redirect_uris: [redirectUri.href] },
+        auth,
+        {
+          execute: insecure ? [oidc.allowInsecureRequests] : [],
+          timeout,
+        },
+      )
       .catch((error: unknown) => {
         discovered = undefined;
         throw new OneIdError('not-configured', `OneID discovery failed: ${describe(error)}`, { cause: error });
@@ -178,7 +196,13 @@ export function createOneIdClient(config: OneIdConfig, store: PendingLoginStore,
       const nonce = oidc.randomNonce();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const codeChallenge = await oidc.calculatePKCECodeChallenge(codeVerifier);
-      await store.put(state, { codeVerifier, nonce, redirect: localPath(request.redirect), remember: request.remember === true, expiresAt: now() + ttl });
+      await store.put(state, {
+        codeVerifier,
+        nonce,
+        redirect: localPath(request.redirect),
+        remember: request.remember === true,
+        expiresAt: now() + ttl,
+      });
       const url = oidc.buildAuthorizationUrl(provider, {
         redirect_uri: redirectUri.href,
         scope,
@@ -202,9 +226,13 @@ export function createOneIdClient(config: OneIdConfig, store: PendingLoginStore,
       const providerError = callback.searchParams.get('error');
       if (providerError) {
         const description = callback.searchParams.get('error_description');
-        throw new OneIdError('exchange-failed', `OneID refused the sign-in: ${description ? `${providerError}: ${description}` : providerError}`);
+        throw new OneIdError(
+          'exchange-failed',
+          `OneID refused the sign-in: ${description ? `${providerError}: ${description}` : providerError}`,
+        );
       }
-      if (!callback.searchParams.get('code')) throw new OneIdError('exchange-failed', 'OneID callback without an authorization code');
+      if (!callback.searchParams.get('code'))
+        throw new OneIdError('exchange-failed', 'OneID callback without an authorization code');
 
       let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
       try {
@@ -232,7 +260,9 @@ export function createOneIdClient(config: OneIdConfig, store: PendingLoginStore,
       }
       const identity = mapOneIdClaims({ ...idClaims, ...userinfo, sub: idClaims.sub });
       const remember = pending.remember === true;
-      return pending.redirect === undefined ? { identity, remember } : { identity, redirect: pending.redirect, remember };
+      return pending.redirect === undefined
+        ? { identity, remember }
+        : { identity, redirect: pending.redirect, remember };
     },
   };
 }

@@ -48,7 +48,9 @@ export function parseTrustedCas(pems: readonly string[]): pkijs.Certificate[] {
 }
 
 function parseCertificates(pem: string): pkijs.Certificate[] {
-  const blocks = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) => m[1] ?? '');
+  const blocks = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map(
+    (m) => m[1] ?? '',
+  );
   return (blocks.length ? blocks : [pem]).map((block) => {
     const der = decodeBase64(block);
     const asn = der && der.byteLength ? asn1js.fromBER(der, BER_LIMITS) : undefined;
@@ -64,7 +66,10 @@ function parseCertificates(pem: string): pkijs.Certificate[] {
 /** Whether `now` lies within the certificate's validity period; `what` names it in the error. */
 export function checkValidity(certificate: pkijs.Certificate, now: Date, what: string): void {
   if (now.getTime() < certificate.notBefore.value.getTime()) {
-    throw new SignatureError('not-yet-valid', `${what} is not valid before ${certificate.notBefore.value.toISOString()}`);
+    throw new SignatureError(
+      'not-yet-valid',
+      `${what} is not valid before ${certificate.notBefore.value.toISOString()}`,
+    );
   }
   if (now.getTime() > certificate.notAfter.value.getTime()) {
     throw new SignatureError('expired', `${what} expired on ${certificate.notAfter.value.toISOString()}`);
@@ -76,9 +81,17 @@ export function checkValidity(certificate: pkijs.Certificate, now: Date, what: s
  * to match and its key to verify the child's signature; intermediates come from the CMS and must
  * be CAs; every CA on the path must be within its validity period.
  */
-export async function checkChain(signer: pkijs.Certificate, signed: pkijs.SignedData, anchors: pkijs.Certificate[], now: Date): Promise<void> {
-  if (!mayUseKeyFor(signer, 'sign')) throw new SignatureError('untrusted', 'The certificate may not be used for signatures');
-  const pool = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate && c !== signer);
+export async function checkChain(
+  signer: pkijs.Certificate,
+  signed: pkijs.SignedData,
+  anchors: pkijs.Certificate[],
+  now: Date,
+): Promise<void> {
+  if (!mayUseKeyFor(signer, 'sign'))
+    throw new SignatureError('untrusted', 'The certificate may not be used for signatures');
+  const pool = (signed.certificates ?? []).filter(
+    (c): c is pkijs.Certificate => c instanceof pkijs.Certificate && c !== signer,
+  );
   const path: pkijs.Certificate[] = [signer];
   let current = signer;
   while (path.length <= MAX_CHAIN_LENGTH) {
@@ -151,7 +164,8 @@ export function readIdentity(certificate: pkijs.Certificate): Identity {
     if (text !== undefined && !attributes.has(type)) attributes.set(type, text);
   }
   const get = (oid: string) => attributes.get(oid) || undefined;
-  const digits = (value: string | undefined, length: number) => (value && new RegExp(`^\\d{${length}}$`).test(value) ? value : undefined);
+  const digits = (value: string | undefined, length: number) =>
+    value && new RegExp(`^\\d{${length}}$`).test(value) ? value : undefined;
 
   const organizationTin = get(OID.tin);
   const personalTin = digits(get(OID.uid), 9);
@@ -177,7 +191,9 @@ function attributeText(value: unknown): string | undefined {
 
 /** The certificate's serial number, lowercase hex without leading zeros. */
 export function serialHex(certificate: pkijs.Certificate): string {
-  return Buffer.from(certificate.serialNumber.valueBlock.valueHexView).toString('hex').replace(/^0+(?=.)/, '');
+  return Buffer.from(certificate.serialNumber.valueBlock.valueHexView)
+    .toString('hex')
+    .replace(/^0+(?=.)/, '');
 }
 
 /** Strict base64/base64url decoding (whitespace ignored); undefined when not base64. */

@@ -91,10 +91,12 @@ export function createChallengeStore(db: Queryable, options: ChallengeStoreOptio
     async issue(subject = {}) {
       const challenge = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
       const expiresAt = new Date(clock().getTime() + ttlMs).toISOString();
-      await db.query(
-        'INSERT INTO login_challenge (challenge, tin, pinfl, expires_at) VALUES ($1, $2, $3, $4)',
-        [challenge, blankToNull(subject.tin), blankToNull(subject.pinfl), expiresAt],
-      );
+      await db.query('INSERT INTO login_challenge (challenge, tin, pinfl, expires_at) VALUES ($1, $2, $3, $4)', [
+        challenge,
+        blankToNull(subject.tin),
+        blankToNull(subject.pinfl),
+        expiresAt,
+      ]);
       return { challenge, expiresAt };
     },
 
@@ -109,7 +111,13 @@ export function createChallengeStore(db: Queryable, options: ChallengeStoreOptio
       );
       const row = rows[0];
       if (!row) return undefined;
-      return { challenge: row.challenge, tin: row.tin, pinfl: row.pinfl, expiresAt: iso(row.expires_at), usedAt: iso(row.used_at) };
+      return {
+        challenge: row.challenge,
+        tin: row.tin,
+        pinfl: row.pinfl,
+        expiresAt: iso(row.expires_at),
+        usedAt: iso(row.used_at),
+      };
     },
 
     async purgeExpired(now = clock()) {

@@ -4,8 +4,14 @@
  * `certificate.ts` (the signer's chain and identity).
  */
 export {
-  CHALLENGE_TTL_MS, SIGNATURE_DDL, SIGNATURE_TABLES, createChallengeStore,
-  type ChallengeRecord, type ChallengeStore, type ChallengeStoreOptions, type IssuedChallenge,
+  CHALLENGE_TTL_MS,
+  SIGNATURE_DDL,
+  SIGNATURE_TABLES,
+  createChallengeStore,
+  type ChallengeRecord,
+  type ChallengeStore,
+  type ChallengeStoreOptions,
+  type IssuedChallenge,
 } from './challenge.ts';
 export { parseTrustedCas } from './certificate.ts';
 export { SignatureError, type SignatureErrorCode } from './signature-error.ts';

@@ -8,7 +8,13 @@
  * - `expired` / `not-yet-valid` — the signer (or a CA on its chain) is outside its validity period.
  * - `identity-mismatch` — the certificate's TIN/PINFL differs from the one the user gave.
  */
-export type SignatureErrorCode = 'malformed' | 'bad-signature' | 'untrusted' | 'expired' | 'not-yet-valid' | 'identity-mismatch';
+export type SignatureErrorCode =
+  | 'malformed'
+  | 'bad-signature'
+  | 'untrusted'
+  | 'expired'
+  | 'not-yet-valid'
+  | 'identity-mismatch';
 
 /** The only error `verifySignedChallenge` (./verify.ts) throws for bad input. */
 export class SignatureError extends Error {

@@ -5,7 +5,17 @@
  */
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { BER_LIMITS, checkChain, checkValidity, cryptoEngine, decodeBase64, parseTrustedCas, readIdentity, serialHex, type Identity } from './certificate.ts';
+import {
+  BER_LIMITS,
+  checkChain,
+  checkValidity,
+  cryptoEngine,
+  decodeBase64,
+  parseTrustedCas,
+  readIdentity,
+  serialHex,
+  type Identity,
+} from './certificate.ts';
 import { SignatureError } from './signature-error.ts';
 
 /** Input of {@link verifySignedChallenge}. */
@@ -99,7 +109,10 @@ export async function verifySignedChallenge(input: VerifySignedChallengeInput): 
 
   const signerInfo = signed.signerInfos[0]!;
   if (!ALLOWED_DIGESTS.has(signerInfo.digestAlgorithm.algorithmId)) {
-    throw new SignatureError('bad-signature', `Digest algorithm ${signerInfo.digestAlgorithm.algorithmId} is not accepted`);
+    throw new SignatureError(
+      'bad-signature',
+      `Digest algorithm ${signerInfo.digestAlgorithm.algorithmId} is not accepted`,
+    );
   }
   checkContentTypeAttribute(signerInfo);
 
@@ -140,7 +153,8 @@ function parseSignedData(text: unknown): pkijs.SignedData {
   const der = decodeBase64(body);
   if (!der || der.byteLength === 0) throw new SignatureError('malformed', 'signedData is not base64');
   const asn = asn1js.fromBER(der, BER_LIMITS);
-  if (asn.offset === -1 || asn.offset !== der.byteLength) throw new SignatureError('malformed', 'signedData is not DER/BER');
+  if (asn.offset === -1 || asn.offset !== der.byteLength)
+    throw new SignatureError('malformed', 'signedData is not DER/BER');
   let signed: pkijs.SignedData;
   try {
     const contentInfo = new pkijs.ContentInfo({ schema: asn.result });
@@ -151,7 +165,8 @@ function parseSignedData(text: unknown): pkijs.SignedData {
     throw new SignatureError('malformed', 'signedData is not a CMS SignedData', { cause: error });
   }
   if (signed.signerInfos.length !== 1) throw new SignatureError('malformed', 'Exactly one signer is expected');
-  if (signed.encapContentInfo.eContentType !== OID.data) throw new SignatureError('malformed', 'The signed content type is not id-data');
+  if (signed.encapContentInfo.eContentType !== OID.data)
+    throw new SignatureError('malformed', 'The signed content type is not id-data');
   if (!signed.certificates?.some((c) => c instanceof pkijs.Certificate)) {
     throw new SignatureError('malformed', 'The signing certificate is not included');
   }

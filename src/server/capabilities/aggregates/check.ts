@@ -15,7 +15,8 @@ const aggregatesCheck: CheckRule = {
       for (const [name, aggregate] of Object.entries(manifest.aggregates)) {
         const at = `/aggregates/${escape(name)}`;
         aggregate.groupBy?.forEach((p, i) => field(file, `${at}/groupBy/${i}`, p, { scalar: true }));
-        if (aggregate.dateBucket) field(file, `${at}/dateBucket/field`, aggregate.dateBucket.field, { types: ['string'] });
+        if (aggregate.dateBucket)
+          field(file, `${at}/dateBucket/field`, aggregate.dateBucket.field, { types: ['string'] });
         aggregate.measures.forEach((m, i) => {
           if (m.fn === 'count') return;
           if (!m.field) report(file, `${at}/measures/${i}`, `measure "${m.name}" (${m.fn}) needs a field`);

@@ -18,25 +18,49 @@ const aggregates: FastifyPluginAsync<CapabilityOptions> = async (app, { entities
       const filters = filterQuerySchema(def);
       const units = aggregate.dateBucket?.units;
       // The fields the aggregate reads: refused to a reader who may not see one of them.
-      const fields = [...(aggregate.groupBy ?? []), ...(aggregate.dateBucket ? [aggregate.dateBucket.field] : []), ...aggregate.measures.flatMap((m) => (m.field ? [m.field] : []))];
-      app.get<{ Querystring: Record<string, unknown> }>(`/api${def.manifest.base}/aggregate/${name}`, {
-        config: { publicRateLimit: true },
-        schema: {
-          tags: [def.manifest.subject],
-          summary: aggregate.description ?? `Aggregate "${name}"`,
-          querystring: {
-            ...filters,
-            properties: { ...filters.properties, lang: { type: 'string' }, ...(units ? { bucket: { type: 'string', enum: units } } : {}) },
+      const fields = [
+        ...(aggregate.groupBy ?? []),
+        ...(aggregate.dateBucket ? [aggregate.dateBucket.field] : []),
+        ...aggregate.measures.flatMap((m) => (m.field ? [m.field] : [])),
+      ];
+      app.get<{ Querystring: Record<string, unknown> }>(
+        `/api${def.manifest.base}/aggregate/${name}`,
+        {
+          config: { publicRateLimit: true },
+          schema: {
+            tags: [def.manifest.subject],
+            summary: aggregate.description ?? `Aggregate "${name}"`,
+            querystring: {
+              ...filters,
+              properties: {
+                ...filters.properties,
+                lang: { type: 'string' },
+                ...(units ? { bucket: { type: 'string', enum: units } } : {}),
+              },
+            },
+            response: {
+              200: {
+                type: 'object',
+                required: ['list'],
+                properties: { list: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+              },
+              400: errorBodySchema,
+              401: errorBodySchema,
+              403: errorBodySchema,
+            },
           },
-          response: { 200: { type: 'object', required: ['list'], properties: { list: { type: 'array', items: { type: 'object', additionalProperties: true } } } }, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
         },
-      }, async (request) => {
-        const { bucket, lang, ...query } = request.query;
-        void lang;
-        const { where, params } = app.store.readableWhere(def.id, query, request.actor, fields);
-        const { rows } = await app.db.query(aggregateSql(def, table, aggregate, where, bucket as string | undefined), params);
-        return { list: rows };
-      });
+        async (request) => {
+          const { bucket, lang, ...query } = request.query;
+          void lang;
+          const { where, params } = app.store.readableWhere(def.id, query, request.actor, fields);
+          const { rows } = await app.db.query(
+            aggregateSql(def, table, aggregate, where, bucket as string | undefined),
+            params,
+          );
+          return { list: rows };
+        },
+      );
     }
   }
 };

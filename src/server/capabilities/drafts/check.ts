@@ -11,7 +11,11 @@ const draftsCheck: CheckRule = {
     for (const { file, screen } of ctx.screens) {
       const options = screen.options as { drafts?: boolean } | undefined;
       if (options?.drafts && screen.entity && !ctx.entities.get(screen.entity)?.manifest.drafts) {
-        ctx.report(file, '/options/drafts', `entity "${screen.entity}" does not allow drafts (manifest "drafts": true)`);
+        ctx.report(
+          file,
+          '/options/drafts',
+          `entity "${screen.entity}" does not allow drafts (manifest "drafts": true)`,
+        );
       }
     }
   },

@@ -28,11 +28,21 @@ const DRAFT_TABLES: Migration = {
 /** This capability's tables (db/migrations.ts). */
 export const migrations = [DRAFT_TABLES];
 
-interface DraftRow { id: string; entity: string; data: Record<string, unknown>; owner: string | null; updated_at: string }
+interface DraftRow {
+  id: string;
+  entity: string;
+  data: Record<string, unknown>;
+  owner: string | null;
+  updated_at: string;
+}
 
 const draftSchema = {
   type: 'object',
-  properties: { id: { type: 'string' }, data: { type: 'object', additionalProperties: true }, updatedAt: { type: 'string' } },
+  properties: {
+    id: { type: 'string' },
+    data: { type: 'object', additionalProperties: true },
+    updatedAt: { type: 'string' },
+  },
 } as const;
 /**
  * Draft saves and loads an address may make a minute. Drafts need no account, so without a
@@ -75,45 +85,109 @@ const drafts: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) 
       if (!row || (row.owner !== null && row.owner !== actor.id)) throw notFound();
       return row;
     };
-    const reply = (row: Pick<DraftRow, 'id' | 'data' | 'updated_at'>) => ({ id: row.id, data: row.data, updatedAt: row.updated_at });
+    const reply = (row: Pick<DraftRow, 'id' | 'data' | 'updated_at'>) => ({
+      id: row.id,
+      data: row.data,
+      updatedAt: row.updated_at,
+    });
 
-    app.post(base, { ...documented, schema: { tags, summary: `Keep unfinished ${entity} input as a draft (no required-field checks); its id is its private link`, body: draftBody, response: { 200: draftSchema, ...errors } } }, async (request) => {
-      const data = clean(request.body);
-      const id = randomUUID();
-      const { rows } = await app.db.query<DraftRow>(
-        `INSERT INTO draft (id, entity, data, owner) VALUES ($1, $2, $3::jsonb, $4)
+    app.post(
+      base,
+      {
+        ...documented,
+        schema: {
+          tags,
+          summary: `Keep unfinished ${entity} input as a draft (no required-field checks); its id is its private link`,
+          body: draftBody,
+          response: { 200: draftSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const data = clean(request.body);
+        const id = randomUUID();
+        const { rows } = await app.db.query<DraftRow>(
+          `INSERT INTO draft (id, entity, data, owner) VALUES ($1, $2, $3::jsonb, $4)
          RETURNING id::text, data, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`,
-        [id, entity, JSON.stringify(data), request.actor.id],
-      );
-      return reply(rows[0]!);
-    });
+          [id, entity, JSON.stringify(data), request.actor.id],
+        );
+        return reply(rows[0]!);
+      },
+    );
 
-    app.get<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, summary: `A ${entity} draft by its link`, params: idParams, response: { 200: draftSchema, ...errors } } }, async (request) =>
-      reply(await load(request.params.id, request.actor)));
+    app.get<{ Params: { id: string } }>(
+      `${base}/:id`,
+      {
+        config: limited,
+        schema: {
+          tags,
+          summary: `A ${entity} draft by its link`,
+          params: idParams,
+          response: { 200: draftSchema, ...errors },
+        },
+      },
+      async (request) => reply(await load(request.params.id, request.actor)),
+    );
 
-    app.put<{ Params: { id: string } }>(`${base}/:id`, { ...documented, schema: { tags, summary: `Replace a ${entity} draft's input`, params: idParams, body: draftBody, response: { 200: draftSchema, ...errors } } }, async (request) => {
-      await load(request.params.id, request.actor);
-      const data = clean(request.body);
-      const { rows } = await app.db.query<DraftRow>(
-        `UPDATE draft SET data = $2::jsonb, updated_at = now() WHERE id = $1
+    app.put<{ Params: { id: string } }>(
+      `${base}/:id`,
+      {
+        ...documented,
+        schema: {
+          tags,
+          summary: `Replace a ${entity} draft's input`,
+          params: idParams,
+          body: draftBody,
+          response: { 200: draftSchema, ...errors },
+        },
+      },
+      async (request) => {
+        await load(request.params.id, request.actor);
+        const data = clean(request.body);
+        const { rows } = await app.db.query<DraftRow>(
+          `UPDATE draft SET data = $2::jsonb, updated_at = now() WHERE id = $1
          RETURNING id::text, data, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`,
-        [request.params.id, JSON.stringify(data)],
-      );
-      return reply(rows[0]!);
-    });
+          [request.params.id, JSON.stringify(data)],
+        );
+        return reply(rows[0]!);
+      },
+    );
 
-    app.delete<{ Params: { id: string } }>(`${base}/:id`, { config: limited, schema: { tags, summary: `Discard a ${entity} draft`, params: idParams, response: { 200: objectReply('The discarded draft', { id: { type: 'string' } }), ...errors } } }, async (request) => {
-      await load(request.params.id, request.actor);
-      await app.db.query('DELETE FROM draft WHERE id = $1', [request.params.id]);
-      return { id: request.params.id };
-    });
+    app.delete<{ Params: { id: string } }>(
+      `${base}/:id`,
+      {
+        config: limited,
+        schema: {
+          tags,
+          summary: `Discard a ${entity} draft`,
+          params: idParams,
+          response: { 200: objectReply('The discarded draft', { id: { type: 'string' } }), ...errors },
+        },
+      },
+      async (request) => {
+        await load(request.params.id, request.actor);
+        await app.db.query('DELETE FROM draft WHERE id = $1', [request.params.id]);
+        return { id: request.params.id };
+      },
+    );
 
-    app.post<{ Params: { id: string } }>(`${base}/:id/submit`, { config: limited, schema: { tags, summary: 'Submit a draft: validated like create; the draft is gone once the record exists', params: idParams, response: { 200: objectReply(`The created ${entity} record`), ...errors } } }, async (request) => {
-      const draft = await load(request.params.id, request.actor);
-      const record = await app.store.create(entity, draft.data, request.actor, { locale: request.locale });
-      await app.db.query('DELETE FROM draft WHERE id = $1', [draft.id]);
-      return record;
-    });
+    app.post<{ Params: { id: string } }>(
+      `${base}/:id/submit`,
+      {
+        config: limited,
+        schema: {
+          tags,
+          summary: 'Submit a draft: validated like create; the draft is gone once the record exists',
+          params: idParams,
+          response: { 200: objectReply(`The created ${entity} record`), ...errors },
+        },
+      },
+      async (request) => {
+        const draft = await load(request.params.id, request.actor);
+        const record = await app.store.create(entity, draft.data, request.actor, { locale: request.locale });
+        await app.db.query('DELETE FROM draft WHERE id = $1', [draft.id]);
+        return record;
+      },
+    );
   }
 };
 

@@ -19,29 +19,57 @@ const merge: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) =
     const max = spec.maxRecords ?? 50;
     // Uploaded files belong to their record: the merged record starts without them.
     const fileRoots = [...new Set(findFileFields(def.schema).map((f) => f.path[0]!))];
-    app.post<{ Body: { ids: number[] } }>(`/api${def.manifest.base}/merge`, {
-      schema: {
-        tags: [def.manifest.subject],
-        summary: `Merges ${def.id} records into a new one (arrays ${spec.arrays.join(', ')} concatenated)`,
-        body: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'array', items: { type: 'integer', minimum: 1 }, uniqueItems: true, maxItems: max } } },
-        response: { 200: objectReply(`The new ${def.id} record`), 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+    app.post<{ Body: { ids: number[] } }>(
+      `/api${def.manifest.base}/merge`,
+      {
+        schema: {
+          tags: [def.manifest.subject],
+          summary: `Merges ${def.id} records into a new one (arrays ${spec.arrays.join(', ')} concatenated)`,
+          body: {
+            type: 'object',
+            required: ['ids'],
+            additionalProperties: false,
+            properties: {
+              ids: { type: 'array', items: { type: 'integer', minimum: 1 }, uniqueItems: true, maxItems: max },
+            },
+          },
+          response: {
+            200: objectReply(`The new ${def.id} record`),
+            400: errorBodySchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            404: errorBodySchema,
+          },
+        },
       },
-    }, async (request) => {
-      const ids = [...request.body.ids].sort((a, b) => a - b);
-      if (ids.length < 2) throw new ApiError(400, 'errors.mergeAtLeastTwo', { fieldErrors: [{ pointer: '/ids', key: 'errors.mergeAtLeastTwo', params: {} }] });
-      const records = [];
-      for (const id of ids) records.push(await app.store.get(def.id, id, request.actor));
-      const { id: _id, version: _v, status: _s, owner: _o, createdAt: _c, updatedAt: _u, ...data } = structuredClone(records[0]!);
-      for (const name of fileRoots) delete (data as Record<string, unknown>)[name];
-      for (const pointer of spec.arrays) {
-        const rows = records.flatMap((r) => {
-          const value = getAtPointer(r, pointer);
-          return Array.isArray(value) ? value : [];
-        });
-        setAt(data as Record<string, unknown>, pointer, rows);
-      }
-      return app.store.create(def.id, data, request.actor);
-    });
+      async (request) => {
+        const ids = [...request.body.ids].sort((a, b) => a - b);
+        if (ids.length < 2)
+          throw new ApiError(400, 'errors.mergeAtLeastTwo', {
+            fieldErrors: [{ pointer: '/ids', key: 'errors.mergeAtLeastTwo', params: {} }],
+          });
+        const records = [];
+        for (const id of ids) records.push(await app.store.get(def.id, id, request.actor));
+        const {
+          id: _id,
+          version: _v,
+          status: _s,
+          owner: _o,
+          createdAt: _c,
+          updatedAt: _u,
+          ...data
+        } = structuredClone(records[0]!);
+        for (const name of fileRoots) delete (data as Record<string, unknown>)[name];
+        for (const pointer of spec.arrays) {
+          const rows = records.flatMap((r) => {
+            const value = getAtPointer(r, pointer);
+            return Array.isArray(value) ? value : [];
+          });
+          setAt(data as Record<string, unknown>, pointer, rows);
+        }
+        return app.store.create(def.id, data, request.actor);
+      },
+    );
   }
 };
 

@@ -16,15 +16,26 @@ const DEFAULT_LIMIT = 50;
 /** "Today" of the counters is the committee's day (Tashkent, UTC+5). */
 const TODAY = `(at AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date = (now() AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date`;
 
-interface Row { id: number; status: string; data: Record<string, unknown>; created_at: string; updated_at: string }
+interface Row {
+  id: number;
+  status: string;
+  data: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
 
 /** JSON Schema of a lookup's query: its parameters, types and formats. */
 function querySchema(lookup: PublicLookup) {
   const properties: Record<string, object> = { lang: { type: 'string' } };
   for (const b of lookup.by) {
-    properties[b.param] = b.type === 'integer'
-      ? { type: 'integer', minimum: 1 }
-      : { type: 'string', maxLength: 100, ...(b.type === 'date' ? { format: 'date' } : b.format ? { format: b.format } : {}) };
+    properties[b.param] =
+      b.type === 'integer'
+        ? { type: 'integer', minimum: 1 }
+        : {
+            type: 'string',
+            maxLength: 100,
+            ...(b.type === 'date' ? { format: 'date' } : b.format ? { format: b.format } : {}),
+          };
   }
   const required = lookup.oneOf ? [] : lookup.by.filter((b) => !b.optional).map((b) => b.param);
   return { type: 'object', additionalProperties: false, properties, required };
@@ -58,82 +69,127 @@ const publicLookups: FastifyPluginAsync<CapabilityOptions> = async (app, { entit
         throw new ApiError(429, 'errors.tooManyRequests', { params: { seconds } });
       };
 
-      app.get<{ Querystring: Record<string, unknown> }>(path, {
-        schema: {
-          tags,
-          summary: lookup.description ?? `Public lookup ${lookup.name} of ${def.id}`,
-          querystring: querySchema(lookup),
-          response: {
-            200: lookup.mode === 'summary'
-              ? objectReply('How many records match, the newest one\'s date and its declared fields (masked)', { count: { type: 'integer' }, lastAt: { type: ['string', 'null'] } })
-              : objectReply('The matching records, only their declared fields (masked)', { list: { type: 'array', items: objectReply(lookup.returns.map((r) => r.as).join(', ')) } }),
-            400: errorBodySchema,
-            429: errorBodySchema,
+      app.get<{ Querystring: Record<string, unknown> }>(
+        path,
+        {
+          schema: {
+            tags,
+            summary: lookup.description ?? `Public lookup ${lookup.name} of ${def.id}`,
+            querystring: querySchema(lookup),
+            response: {
+              200:
+                lookup.mode === 'summary'
+                  ? objectReply("How many records match, the newest one's date and its declared fields (masked)", {
+                      count: { type: 'integer' },
+                      lastAt: { type: ['string', 'null'] },
+                    })
+                  : objectReply('The matching records, only their declared fields (masked)', {
+                      list: { type: 'array', items: objectReply(lookup.returns.map((r) => r.as).join(', ')) },
+                    }),
+              400: errorBodySchema,
+              429: errorBodySchema,
+            },
           },
         },
-      }, async (request, reply) => {
-        const query = request.query;
-        const given = lookup.by.filter((b) => query[b.param] !== undefined && query[b.param] !== '');
-        if (lookup.oneOf && given.length !== 1) {
-          throw badInput((given.length ? given : lookup.by).map((b) => ({ pointer: `/${b.param}`, key: given.length ? 'validation.oneOf' : 'validation.required', params: {} })));
-        }
-        await limit(request, reply);
-        const values = Object.fromEntries(given.map((b) => [b.param, query[b.param]]));
-        const where = lookupWhere(lookup, table, values);
-        const sortCol = lookup.sort ? table.columns.get(lookup.sort.field)?.column ?? 'created_at' : 'created_at';
-        const desc = lookup.sort ? lookup.sort.desc === true : true;
-        const order = `${sortCol} ${desc ? 'DESC' : 'ASC'} NULLS LAST, id ${desc ? 'DESC' : 'ASC'}`;
-        const select = `id, status, data, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
-        let answer: Record<string, unknown>;
-        let found: number;
-        if (lookup.mode === 'summary') {
-          const { rows } = await app.db.query<{ n: number; last_at: string | null }>(
-            `SELECT count(*)::int AS n, to_char(max(created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_at FROM ${table.table} ${where.sql}`,
-            where.params,
-          );
-          found = rows[0]!.n;
-          answer = { count: found, lastAt: rows[0]!.last_at };
-          if (found) {
-            const newest = await app.db.query<Row>(`SELECT ${select} FROM ${table.table} ${where.sql} ORDER BY created_at DESC, id DESC LIMIT 1`, where.params);
-            Object.assign(answer, projectRow(lookup, rowAsRecord(newest.rows[0]!)));
-            // Publicly submitted records have a reference number; a single one is named.
-            if (found === 1 && def.manifest.publicSubmit) {
-              const ref = await app.db.query<{ reference: string }>('SELECT reference FROM public_submission WHERE entity = $1 AND record_id = $2 AND reference IS NOT NULL', [def.id, newest.rows[0]!.id]);
-              answer.referenceNumber = ref.rows[0]?.reference ?? null;
-            }
+        async (request, reply) => {
+          const query = request.query;
+          const given = lookup.by.filter((b) => query[b.param] !== undefined && query[b.param] !== '');
+          if (lookup.oneOf && given.length !== 1) {
+            throw badInput(
+              (given.length ? given : lookup.by).map((b) => ({
+                pointer: `/${b.param}`,
+                key: given.length ? 'validation.oneOf' : 'validation.required',
+                params: {},
+              })),
+            );
           }
-        } else {
-          const { rows } = await app.db.query<Row>(`SELECT ${select} FROM ${table.table} ${where.sql} ORDER BY ${order} LIMIT ${lookup.limit ?? DEFAULT_LIMIT}`, where.params);
-          found = rows.length;
-          answer = { list: rows.map((r) => projectRow(lookup, rowAsRecord(r))) };
-        }
-        const hash = createHash('sha256').update(JSON.stringify(values)).digest('hex');
-        await app.db.query('INSERT INTO public_lookup_log (ip, entity, lookup, params_hash, found) VALUES ($1, $2, $3, $4, $5)', [request.ip, def.id, lookup.name, hash, found]);
-        return answer;
-      });
+          await limit(request, reply);
+          const values = Object.fromEntries(given.map((b) => [b.param, query[b.param]]));
+          const where = lookupWhere(lookup, table, values);
+          const sortCol = lookup.sort ? (table.columns.get(lookup.sort.field)?.column ?? 'created_at') : 'created_at';
+          const desc = lookup.sort ? lookup.sort.desc === true : true;
+          const order = `${sortCol} ${desc ? 'DESC' : 'ASC'} NULLS LAST, id ${desc ? 'DESC' : 'ASC'}`;
+          const select = `id, status, data, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
+          let answer: Record<string, unknown>;
+          let found: number;
+          if (lookup.mode === 'summary') {
+            const { rows } = await app.db.query<{ n: number; last_at: string | null }>(
+              `SELECT count(*)::int AS n, to_char(max(created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_at FROM ${table.table} ${where.sql}`,
+              where.params,
+            );
+            found = rows[0]!.n;
+            answer = { count: found, lastAt: rows[0]!.last_at };
+            if (found) {
+              const newest = await app.db.query<Row>(
+                `SELECT ${select} FROM ${table.table} ${where.sql} ORDER BY created_at DESC, id DESC LIMIT 1`,
+                where.params,
+              );
+              Object.assign(answer, projectRow(lookup, rowAsRecord(newest.rows[0]!)));
+              // Publicly submitted records have a reference number; a single one is named.
+              if (found === 1 && def.manifest.publicSubmit) {
+                const ref = await app.db.query<{ reference: string }>(
+                  'SELECT reference FROM public_submission WHERE entity = $1 AND record_id = $2 AND reference IS NOT NULL',
+                  [def.id, newest.rows[0]!.id],
+                );
+                answer.referenceNumber = ref.rows[0]?.reference ?? null;
+              }
+            }
+          } else {
+            const { rows } = await app.db.query<Row>(
+              `SELECT ${select} FROM ${table.table} ${where.sql} ORDER BY ${order} LIMIT ${lookup.limit ?? DEFAULT_LIMIT}`,
+              where.params,
+            );
+            found = rows.length;
+            answer = { list: rows.map((r) => projectRow(lookup, rowAsRecord(r))) };
+          }
+          const hash = createHash('sha256').update(JSON.stringify(values)).digest('hex');
+          await app.db.query(
+            'INSERT INTO public_lookup_log (ip, entity, lookup, params_hash, found) VALUES ($1, $2, $3, $4, $5)',
+            [request.ip, def.id, lookup.name, hash, found],
+          );
+          return answer;
+        },
+      );
 
       if (!lookup.stats?.length) continue;
-      app.get(`${path}/stats`, {
-        schema: { tags, summary: `Counters of ${lookup.name}`, response: { 200: objectReply((lookup.stats ?? []).map((s) => s.name).join(', '), Object.fromEntries((lookup.stats ?? []).map((s) => [s.name, { type: 'integer' }]))) } },
-      }, async () => {
-        const out: Record<string, number> = {};
-        for (const s of lookup.stats ?? []) {
-          if (s.source === 'checks') {
-            const { rows } = await app.db.query<{ n: number }>(
-              `SELECT count(*)::int AS n FROM public_lookup_log WHERE entity = $1 AND lookup = $2${s.today ? ` AND ${TODAY}` : ''}`,
-              [def.id, lookup.name],
-            );
-            out[s.name] = rows[0]!.n;
-          } else {
-            const col = s.field ? table.columns.get(s.field) : undefined;
-            if (!col) throw notFound();
-            const today = s.today ? ` AND (${col.column} AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date = (now() AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date` : '';
-            const { rows } = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table.table} WHERE ${col.column} IS NOT NULL${today}`);
-            out[s.name] = rows[0]!.n;
+      app.get(
+        `${path}/stats`,
+        {
+          schema: {
+            tags,
+            summary: `Counters of ${lookup.name}`,
+            response: {
+              200: objectReply(
+                (lookup.stats ?? []).map((s) => s.name).join(', '),
+                Object.fromEntries((lookup.stats ?? []).map((s) => [s.name, { type: 'integer' }])),
+              ),
+            },
+          },
+        },
+        async () => {
+          const out: Record<string, number> = {};
+          for (const s of lookup.stats ?? []) {
+            if (s.source === 'checks') {
+              const { rows } = await app.db.query<{ n: number }>(
+                `SELECT count(*)::int AS n FROM public_lookup_log WHERE entity = $1 AND lookup = $2${s.today ? ` AND ${TODAY}` : ''}`,
+                [def.id, lookup.name],
+              );
+              out[s.name] = rows[0]!.n;
+            } else {
+              const col = s.field ? table.columns.get(s.field) : undefined;
+              if (!col) throw notFound();
+              const today = s.today
+                ? ` AND (${col.column} AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date = (now() AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date`
+                : '';
+              const { rows } = await app.db.query<{ n: number }>(
+                `SELECT count(*)::int AS n FROM ${table.table} WHERE ${col.column} IS NOT NULL${today}`,
+              );
+              out[s.name] = rows[0]!.n;
+            }
           }
-        }
-        return out;
-      });
+          return out;
+        },
+      );
     }
   }
 };

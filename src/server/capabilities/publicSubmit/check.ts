@@ -11,7 +11,8 @@ const publicSubmitCheck: CheckRule = {
     for (const { manifest, file } of ctx.entityList) {
       const submit = manifest.publicSubmit;
       if (!submit) continue;
-      if (paths.has(submit.path)) ctx.report(file, '/publicSubmit/path', `path "${submit.path}" is already used by ${paths.get(submit.path)}`);
+      if (paths.has(submit.path))
+        ctx.report(file, '/publicSubmit/path', `path "${submit.path}" is already used by ${paths.get(submit.path)}`);
       paths.set(submit.path, file);
     }
   },

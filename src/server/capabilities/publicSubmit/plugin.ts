@@ -18,7 +18,11 @@ export const migrations = [PUBLIC_SUBMISSION_TABLES];
 /** Submissions one address may make in a minute unless the manifest says otherwise. */
 export const DEFAULT_SUBMITS_PER_MINUTE = 10;
 
-interface Reply { id: number; referenceNumber: string; createdAt: string }
+interface Reply {
+  id: number;
+  referenceNumber: string;
+  createdAt: string;
+}
 
 /** Thrown inside the transaction when another request with the same key won the race. */
 class DuplicateKey extends Error {}
@@ -65,116 +69,193 @@ const publicSubmit: FastifyPluginAsync<CapabilityOptions> = async (app, { entiti
 
     /** The committed submission under `key`: its reply and its content's fingerprint. */
     const earlier = async (key: string): Promise<{ reply: Reply; hash: string | null } | undefined> => {
-      const { rows } = await app.db.query<{ reply: Reply | null; request_hash: string | null }>('SELECT reply, request_hash FROM public_submission WHERE entity = $1 AND idempotency_key = $2', [entity, key]);
+      const { rows } = await app.db.query<{ reply: Reply | null; request_hash: string | null }>(
+        'SELECT reply, request_hash FROM public_submission WHERE entity = $1 AND idempotency_key = $2',
+        [entity, key],
+      );
       return rows[0]?.reply ? { reply: rows[0].reply, hash: rows[0].request_hash } : undefined;
     };
 
-    app.post(`/api${submit.path}`, {
-      validatorCompiler: handlerReadsBody(),
-      schema: {
-        tags: [def.manifest.subject],
-        summary: `Submit a ${entity} without an account (multipart: data, draftId?, files); answers its reference number`,
-        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'Makes a repeated submit answer the first one\'s reply (8–100 of A–Z a–z 0–9 _ -)' } } },
-        body: multipartBody({
-          data: { type: 'string', contentMediaType: 'application/json', description: `The ${entity} record as JSON, valid against its schema (errors name pointers inside it)` },
-          draftId: { type: 'string', format: 'uuid', description: 'A draft of this entity, removed with the submit' },
-          ...(fileField ? { files: { type: 'array', maxItems: maxFiles, items: filePart(`An attachment (at most ${formatBytes(maxBytes)})`) } } : {}),
-        }, ['data']),
-        response: {
-          200: { type: 'object', properties: { id: { type: 'integer' }, referenceNumber: { type: 'string' }, createdAt: { type: 'string' } } },
-          400: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema,
+    app.post(
+      `/api${submit.path}`,
+      {
+        validatorCompiler: handlerReadsBody(),
+        schema: {
+          tags: [def.manifest.subject],
+          summary: `Submit a ${entity} without an account (multipart: data, draftId?, files); answers its reference number`,
+          headers: {
+            type: 'object',
+            properties: {
+              'idempotency-key': {
+                type: 'string',
+                description: "Makes a repeated submit answer the first one's reply (8–100 of A–Z a–z 0–9 _ -)",
+              },
+            },
+          },
+          body: multipartBody(
+            {
+              data: {
+                type: 'string',
+                contentMediaType: 'application/json',
+                description: `The ${entity} record as JSON, valid against its schema (errors name pointers inside it)`,
+              },
+              draftId: {
+                type: 'string',
+                format: 'uuid',
+                description: 'A draft of this entity, removed with the submit',
+              },
+              ...(fileField
+                ? {
+                    files: {
+                      type: 'array',
+                      maxItems: maxFiles,
+                      items: filePart(`An attachment (at most ${formatBytes(maxBytes)})`),
+                    },
+                  }
+                : {}),
+            },
+            ['data'],
+          ),
+          response: {
+            200: {
+              type: 'object',
+              properties: {
+                id: { type: 'integer' },
+                referenceNumber: { type: 'string' },
+                createdAt: { type: 'string' },
+              },
+            },
+            400: errorBodySchema,
+            409: errorBodySchema,
+            413: errorBodySchema,
+            415: errorBodySchema,
+            429: errorBodySchema,
+          },
         },
       },
-    }, async (request, reply) => {
-      if (!request.isMultipart()) throw new ApiError(415, 'errors.unsupportedType');
-      const keyHeader = request.headers['idempotency-key'];
-      const key = typeof keyHeader === 'string' && keyHeader ? keyHeader : undefined;
-      if (key !== undefined && !KEY_PATTERN.test(key)) throw new ApiError(400, 'errors.badIdempotencyKey');
-      // A repeat is answered whatever the address's budget; its content is compared once read.
-      const done = key ? await earlier(key) : undefined;
-      const recent = done ? undefined : await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM public_submission WHERE ip = $1 AND at > now() - interval '1 minute'`, [request.ip]);
-      if (recent && recent.rows[0]!.n >= perMinute) {
-        reply.header('retry-after', '60');
-        throw new ApiError(429, 'errors.tooManyRequests', { params: { seconds: 60 } });
-      }
+      async (request, reply) => {
+        if (!request.isMultipart()) throw new ApiError(415, 'errors.unsupportedType');
+        const keyHeader = request.headers['idempotency-key'];
+        const key = typeof keyHeader === 'string' && keyHeader ? keyHeader : undefined;
+        if (key !== undefined && !KEY_PATTERN.test(key)) throw new ApiError(400, 'errors.badIdempotencyKey');
+        // A repeat is answered whatever the address's budget; its content is compared once read.
+        const done = key ? await earlier(key) : undefined;
+        const recent = done
+          ? undefined
+          : await app.db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM public_submission WHERE ip = $1 AND at > now() - interval '1 minute'`,
+              [request.ip],
+            );
+        if (recent && recent.rows[0]!.n >= perMinute) {
+          reply.header('retry-after', '60');
+          throw new ApiError(429, 'errors.tooManyRequests', { params: { seconds: 60 } });
+        }
 
-      const storage = app.fileStorage;
-      await mkdir(storage.tempDir, { recursive: true });
-      const received: ReceivedFile[] = [];
-      const cleanup = () => Promise.all(received.flatMap((f) => [rm(f.temp, { force: true }), storage.remove(f.id)]));
-      let dataText: string | undefined;
-      let draftId: string | undefined;
-      let hash: string | null = null;
-      try {
-        for await (const part of request.parts({ limits: { fileSize: maxBytes, files: maxFiles + 1, fields: 5, fieldSize: 1024 * 1024 } })) {
-          if (part.type === 'field') {
-            if (part.fieldname === 'data') dataText = String(part.value);
-            else if (part.fieldname === 'draftId') draftId = String(part.value);
-            continue;
-          }
-          if (!fileField || received.length >= maxFiles) {
-            part.file.resume();
-            throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: fileField ? maxFiles : 0 } });
-          }
-          await receiveFile(part, storage.tempDir, allowed, received);
-        }
-        let data: Record<string, unknown> | undefined;
+        const storage = app.fileStorage;
+        await mkdir(storage.tempDir, { recursive: true });
+        const received: ReceivedFile[] = [];
+        const cleanup = () => Promise.all(received.flatMap((f) => [rm(f.temp, { force: true }), storage.remove(f.id)]));
+        let dataText: string | undefined;
+        let draftId: string | undefined;
+        let hash: string | null = null;
         try {
-          data = JSON.parse(dataText ?? '') as Record<string, unknown>;
-        } catch {
-          data = undefined;
-        }
-        // The content a key stands for: the data as JSON (any key order), the draft, the files' SHA-256s in order.
-        hash = key ? requestHash({ data: data ?? dataText ?? null, draftId: draftId ?? null, files: received.map((f) => f.sha256) }) : null;
-        if (done) {
-          mustBeSameRequest(done.hash, hash!);
+          for await (const part of request.parts({
+            limits: { fileSize: maxBytes, files: maxFiles + 1, fields: 5, fieldSize: 1024 * 1024 },
+          })) {
+            if (part.type === 'field') {
+              if (part.fieldname === 'data') dataText = String(part.value);
+              else if (part.fieldname === 'draftId') draftId = String(part.value);
+              continue;
+            }
+            if (!fileField || received.length >= maxFiles) {
+              part.file.resume();
+              throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: fileField ? maxFiles : 0 } });
+            }
+            await receiveFile(part, storage.tempDir, allowed, received);
+          }
+          let data: Record<string, unknown> | undefined;
+          try {
+            data = JSON.parse(dataText ?? '') as Record<string, unknown>;
+          } catch {
+            data = undefined;
+          }
+          // The content a key stands for: the data as JSON (any key order), the draft, the files' SHA-256s in order.
+          hash = key
+            ? requestHash({
+                data: data ?? dataText ?? null,
+                draftId: draftId ?? null,
+                files: received.map((f) => f.sha256),
+              })
+            : null;
+          if (done) {
+            mustBeSameRequest(done.hash, hash!);
+            await cleanup();
+            return done.reply;
+          }
+          if (data === undefined) throw badInput([{ pointer: '/data', key: 'validation.required', params: {} }]);
+          if (!data || typeof data !== 'object' || Array.isArray(data))
+            throw badInput([{ pointer: '/data', key: 'validation.type', params: {} }]);
+          if (draftId !== undefined && !/^[0-9a-f-]{36}$/.test(draftId))
+            throw badInput([{ pointer: '/draftId', key: 'validation.format', params: {} }]);
+          if (fileField && received.length) {
+            // Attachments of this request join the ids of files uploaded before (through /file-entity/save).
+            const before = Array.isArray(data[fileField.path[0]!]) ? (data[fileField.path[0]!] as unknown[]) : [];
+            data = { ...data, [fileField.path[0]!]: [...before, ...received.map((f) => f.id)] };
+          }
+          for (const f of received) await storage.put(f.id, f.temp);
+          const result = await app.db.transaction(async (tx) => {
+            const claimed = await tx.query<{ id: number }>(
+              `INSERT INTO public_submission (entity, idempotency_key, request_hash, ip) VALUES ($1, $2, $3, $4) ON CONFLICT (entity, idempotency_key) DO NOTHING RETURNING id`,
+              [entity, key ?? null, hash, request.ip],
+            );
+            if (!claimed.rows[0]) throw new DuplicateKey();
+            for (const f of received) {
+              await tx.query(
+                'INSERT INTO file_entity (id, kind, name, mime, size, sha256, owner) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+                [f.id, entity, f.name, f.mime, f.size, f.sha256, request.actor.id],
+              );
+            }
+            const record = await app.store.create(entity, data, request.actor, { tx });
+            const referenceNumber = await nextReference(
+              tx,
+              submit.referencePrefix,
+              new Date(String(record.createdAt)).getUTCFullYear(),
+            );
+            const answer: Reply = { id: record.id, referenceNumber, createdAt: String(record.createdAt) };
+            await tx.query(
+              'UPDATE public_submission SET record_id = $2, reference = $3, reply = $4::jsonb WHERE id = $1',
+              [claimed.rows[0].id, record.id, referenceNumber, JSON.stringify(answer)],
+            );
+            // A draft started by a signed-in user stays theirs; an anonymous one belongs to its link.
+            if (draftId)
+              await tx.query('DELETE FROM draft WHERE id = $1 AND entity = $2 AND (owner IS NULL OR owner = $3)', [
+                draftId,
+                entity,
+                request.actor.id,
+              ]);
+            return answer;
+          });
+          return result;
+        } catch (error) {
           await cleanup();
-          return done.reply;
-        }
-        if (data === undefined) throw badInput([{ pointer: '/data', key: 'validation.required', params: {} }]);
-        if (!data || typeof data !== 'object' || Array.isArray(data)) throw badInput([{ pointer: '/data', key: 'validation.type', params: {} }]);
-        if (draftId !== undefined && !/^[0-9a-f-]{36}$/.test(draftId)) throw badInput([{ pointer: '/draftId', key: 'validation.format', params: {} }]);
-        if (fileField && received.length) {
-          // Attachments of this request join the ids of files uploaded before (through /file-entity/save).
-          const before = Array.isArray(data[fileField.path[0]!]) ? (data[fileField.path[0]!] as unknown[]) : [];
-          data = { ...data, [fileField.path[0]!]: [...before, ...received.map((f) => f.id)] };
-        }
-        for (const f of received) await storage.put(f.id, f.temp);
-        const result = await app.db.transaction(async (tx) => {
-          const claimed = await tx.query<{ id: number }>(
-            `INSERT INTO public_submission (entity, idempotency_key, request_hash, ip) VALUES ($1, $2, $3, $4) ON CONFLICT (entity, idempotency_key) DO NOTHING RETURNING id`,
-            [entity, key ?? null, hash, request.ip],
-          );
-          if (!claimed.rows[0]) throw new DuplicateKey();
-          for (const f of received) {
-            await tx.query('INSERT INTO file_entity (id, kind, name, mime, size, sha256, owner) VALUES ($1, $2, $3, $4, $5, $6, $7)', [f.id, entity, f.name, f.mime, f.size, f.sha256, request.actor.id]);
+          if (error instanceof DuplicateKey && key) {
+            // Another request with this key committed first: a repeat of it, or another request.
+            const first = await earlier(key);
+            if (first) {
+              mustBeSameRequest(first.hash, hash!);
+              return first.reply;
+            }
+            throw new ApiError(409, 'errors.duplicateSubmit');
           }
-          const record = await app.store.create(entity, data, request.actor, { tx });
-          const referenceNumber = await nextReference(tx, submit.referencePrefix, new Date(String(record.createdAt)).getUTCFullYear());
-          const answer: Reply = { id: record.id, referenceNumber, createdAt: String(record.createdAt) };
-          await tx.query('UPDATE public_submission SET record_id = $2, reference = $3, reply = $4::jsonb WHERE id = $1', [claimed.rows[0].id, record.id, referenceNumber, JSON.stringify(answer)]);
-          // A draft started by a signed-in user stays theirs; an anonymous one belongs to its link.
-          if (draftId) await tx.query('DELETE FROM draft WHERE id = $1 AND entity = $2 AND (owner IS NULL OR owner = $3)', [draftId, entity, request.actor.id]);
-          return answer;
-        });
-        return result;
-      } catch (error) {
-        await cleanup();
-        if (error instanceof DuplicateKey && key) {
-          // Another request with this key committed first: a repeat of it, or another request.
-          const first = await earlier(key);
-          if (first) {
-            mustBeSameRequest(first.hash, hash!);
-            return first.reply;
-          }
-          throw new ApiError(409, 'errors.duplicateSubmit');
+          const code = (error as { code?: string }).code;
+          if (code === 'FST_REQ_FILE_TOO_LARGE')
+            throw new ApiError(413, 'errors.tooLarge', { params: { limit: formatBytes(maxBytes) } });
+          if (code === 'FST_FILES_LIMIT')
+            throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: maxFiles } });
+          throw error;
         }
-        const code = (error as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'errors.tooLarge', { params: { limit: formatBytes(maxBytes) } });
-        if (code === 'FST_FILES_LIMIT') throw new ApiError(413, 'errors.tooManyFiles', { params: { limit: maxFiles } });
-        throw error;
-      }
-    });
+      },
+    );
   }
 };
 

@@ -18,8 +18,10 @@ const questionnaireCheck: CheckRule = {
       field(file, '/questionnaire/questionsField', q.questionsField, { types: ['array'] });
       field(file, '/questionnaire/openFromField', q.openFromField, { types: ['string'] });
       field(file, '/questionnaire/openToField', q.openToField, { types: ['string'] });
-      if (q.passMarkField) field(file, '/questionnaire/passMarkField', q.passMarkField, { types: ['integer', 'number'] });
-      if (q.showResultsField) field(file, '/questionnaire/showResultsField', q.showResultsField, { types: ['boolean'] });
+      if (q.passMarkField)
+        field(file, '/questionnaire/passMarkField', q.passMarkField, { types: ['integer', 'number'] });
+      if (q.showResultsField)
+        field(file, '/questionnaire/showResultsField', q.showResultsField, { types: ['boolean'] });
       q.publicFields.forEach((p, i) => field(file, `/questionnaire/publicFields/${i}`, p));
 
       const responses = q.responses;
@@ -28,7 +30,11 @@ const questionnaireCheck: CheckRule = {
       else if (target.schema) {
         const parent = resolveFieldSchema(target.schema, responses.parentField);
         if (!parent || scalarType(parent) !== 'integer') {
-          report(file, '/questionnaire/responses/parentField', `field "${responses.parentField}" must be an integer field of ${responses.entity}`);
+          report(
+            file,
+            '/questionnaire/responses/parentField',
+            `field "${responses.parentField}" must be an integer field of ${responses.entity}`,
+          );
         }
         // The plugin stores {<parent>, answers, score?, maxScore?, passed?}: the schema must take them.
         if (!resolveFieldSchema(target.schema, '/answers')) {

@@ -7,7 +7,9 @@ import { GATEWAY_TIMEOUT_MS, type Transport, type TransportEntry } from './trans
  */
 export function createSmsGatewayTransport(url: string): Transport {
   const target = new URL(url);
-  const auth = target.username ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}` : undefined;
+  const auth = target.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`
+    : undefined;
   target.username = '';
   target.password = '';
   return {

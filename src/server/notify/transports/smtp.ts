@@ -19,5 +19,6 @@ export function createSmtpTransport(url: string, from: string): Transport & { cl
 /** Channel `email`: set up by SMTP_URL (`smtpUrl`), sent from SMTP_FROM (`smtpFrom`, default portal@localhost). */
 export const smtpTransport: TransportEntry = {
   channel: 'email',
-  fromConfig: (config) => (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.smtpFrom ?? 'portal@localhost') : undefined),
+  fromConfig: (config) =>
+    config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.smtpFrom ?? 'portal@localhost') : undefined,
 };

@@ -7,13 +7,17 @@ import { GATEWAY_TIMEOUT_MS, type Transport, type TransportEntry } from './trans
  * `urls` maps system names to URLs (STATE_SERVICE_URL → `state-service`).
  */
 export function createSystemTransport(urls: Readonly<Record<string, string>>): Transport {
-  const targets = new Map(Object.entries(urls).map(([name, url]) => {
-    const target = new URL(url);
-    const auth = target.username ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}` : undefined;
-    target.username = '';
-    target.password = '';
-    return [name, { target, auth }] as const;
-  }));
+  const targets = new Map(
+    Object.entries(urls).map(([name, url]) => {
+      const target = new URL(url);
+      const auth = target.username
+        ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`
+        : undefined;
+      target.username = '';
+      target.password = '';
+      return [name, { target, auth }] as const;
+    }),
+  );
   return {
     channel: 'system',
     recipients: [...targets.keys()],
@@ -22,7 +26,11 @@ export function createSystemTransport(urls: Readonly<Record<string, string>>): T
       if (!system) throw new Error(`no URL is configured for the system "${to}"`);
       const res = await fetch(system.target, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-message-type': subject, ...(system.auth ? { authorization: system.auth } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          'x-message-type': subject,
+          ...(system.auth ? { authorization: system.auth } : {}),
+        },
         body: text,
         signal: AbortSignal.timeout(GATEWAY_TIMEOUT_MS),
       });
@@ -34,5 +42,6 @@ export function createSystemTransport(urls: Readonly<Record<string, string>>): T
 /** Channel `system`: set up by the other systems' URLs (`systemUrls`: STATE_SERVICE_URL → `state-service`), when there is one. */
 export const systemTransport: TransportEntry = {
   channel: 'system',
-  fromConfig: (config) => (Object.keys(config.systemUrls ?? {}).length ? createSystemTransport(config.systemUrls!) : undefined),
+  fromConfig: (config) =>
+    Object.keys(config.systemUrls ?? {}).length ? createSystemTransport(config.systemUrls!) : undefined,
 };

@@ -4,7 +4,11 @@ import { MESSENGER_SUBJECT } from '../../messenger/counters.ts';
 import { handlerReadsBody } from '../../reply-schemas.ts';
 
 /** The paging body of the messenger's lists (`page` 0-based, or messages before `beforeId`). */
-export interface Paging { page: number; itemsPerPage: number; beforeId?: number }
+export interface Paging {
+  page: number;
+  itemsPerPage: number;
+  beforeId?: number;
+}
 
 /**
  * What the messenger's route plugins share: the messenger service, the caller as a staff
@@ -26,22 +30,30 @@ export function createMessengerKit(app: FastifyInstance) {
     /** Users of the user table `u` who are staff and may sign in. */
     staffWhere: app.users.staffWhere('u'),
     /** The avatar URL of the user row `alias`, or null. */
-    photoPath: (alias: string) => `CASE WHEN ${alias}.data->'photo'->>0 IS NULL THEN NULL ELSE '/api/employee/photo/' || ${alias}.id END`,
+    photoPath: (alias: string) =>
+      `CASE WHEN ${alias}.data->'photo'->>0 IS NULL THEN NULL ELSE '/api/employee/photo/' || ${alias}.id END`,
     /** A positive integer form field, or undefined when empty; 400 at `pointer` otherwise. */
     int(v: string | undefined, pointer: string): number | undefined {
       if (v === undefined || v === '') return undefined;
       const n = Number(v);
-      if (!Number.isSafeInteger(n) || n < 1) throw new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer, key: 'validation.integer', params: {} }] });
+      if (!Number.isSafeInteger(n) || n < 1)
+        throw new ApiError(400, 'errors.invalidInput', {
+          fieldErrors: [{ pointer, key: 'validation.integer', params: {} }],
+        });
       return n;
     },
     /** A search term as an ILIKE pattern (its wildcards escaped), or null. */
     like: (s: string | undefined) => (s ? `%${s.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null),
     /** A list's paging and search. */
     page: (request: FastifyRequest<{ Querystring: { search?: string }; Body: Paging }>) => ({
-      page: request.body?.page ?? 0, itemsPerPage: request.body?.itemsPerPage ?? 20, search: request.query.search?.trim() || undefined, beforeId: request.body?.beforeId,
+      page: request.body?.page ?? 0,
+      itemsPerPage: request.body?.itemsPerPage ?? 20,
+      search: request.query.search?.trim() || undefined,
+      beforeId: request.body?.beforeId,
     }),
     /** A 400 naming a required form field. */
-    required: (pointer: string) => new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer, key: 'validation.required', params: {} }] }),
+    required: (pointer: string) =>
+      new ApiError(400, 'errors.invalidInput', { fieldErrors: [{ pointer, key: 'validation.required', params: {} }] }),
     /** Runs what a form asks with its file stored; a refused form takes its file away again (nothing half-written). */
     async withFile<T>(fileId: string | undefined, act: () => Promise<T>): Promise<T> {
       try {

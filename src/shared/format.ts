@@ -10,6 +10,7 @@ import type { GridDefinition } from '../generated/meta.ts';
 import { resolveFieldSchema, scalarType } from './field-schema.ts';
 import { localizedName, type Locale, type LocalizedNames } from './locales.ts';
 import { BUSINESS_UTC_OFFSET_MINUTES } from './time-zone.ts';
+import { pointerSegments } from './pointer.ts';
 
 export type GridColumn = GridDefinition['columns'][number];
 export type CellKind = NonNullable<GridColumn['format']>;
@@ -228,4 +229,4 @@ export function referenceLabel(id: unknown, item: LocalizedNames | undefined, lo
  * The name a sort is sent under: the column's pointer without the leading slash, with dots.
  * @example sortName('/customer/surname') // 'customer.surname'
  */
-export const sortName = (pointer: string): string => pointer.slice(1).split('/').join('.');
+export const sortName = (pointer: string): string => pointerSegments(pointer).join('.');

@@ -15,6 +15,7 @@ import { queryKeys } from '../query-keys.ts';
 import { loadEntity, loadMachine, loadUi } from '../../definitions/client.ts';
 import { useApi } from './context.tsx';
 import { useDataProvider } from './use-data-provider.ts';
+import { sortName } from '../../shared/format.ts';
 
 // ---- records -------------------------------------------------------------------------
 
@@ -116,7 +117,7 @@ export function useGetCatalogue(
           filters: {},
           page,
           itemsPerPage: 100,
-          sortBy: [valueField.slice(1)],
+          sortBy: [sortName(valueField)],
           sortDesc: [false],
         });
         values.push(...list.map(read).filter(Boolean));

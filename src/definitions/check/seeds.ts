@@ -7,6 +7,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { SeedFile } from '../../generated/meta.ts';
 import { SEED_GENERATORS } from '../seed-generators.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule } from './context.ts';
 
 const isPlaceholder = (v: unknown): boolean => Boolean(v && typeof v === 'object' && '$seed' in v);
@@ -35,11 +36,10 @@ export const seedsRule: CheckRule = {
       } catch {
         continue; // the record-schema rule reported why; records cannot be judged against it
       }
-      const keyName = seed.key?.slice(1);
       const keys = new Set<string>();
       ctx.json<SeedFile>(seedFile).records.forEach((record: Record<string, unknown>, i) => {
         for (const [name, v] of Object.entries(record)) {
-          if (isPlaceholder(v) && !keyName)
+          if (isPlaceholder(v) && !seed.key)
             report(seedFile, `/records/${i}/${escape(name)}`, 'a {"$seed"} reference needs the manifest\'s seed.key');
           else if (isPlaceholder(v) && !keys.has(String((v as { $seed: unknown }).$seed)))
             report(
@@ -52,7 +52,7 @@ export const seedsRule: CheckRule = {
         if (!validate(resolved))
           for (const e of validate.errors ?? [])
             report(seedFile, `/records/${i}${e.instancePath}`, e.message ?? 'invalid');
-        if (keyName) keys.add(String(record[keyName]));
+        if (seed.key) keys.add(String(valueAt(record, seed.key)));
       });
     }
   },

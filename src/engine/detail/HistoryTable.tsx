@@ -27,6 +27,7 @@ import {
 } from '../../shared/format.ts';
 import { pickLocale } from '../../shared/locales.ts';
 import { SYSTEM_FIELDS } from '../../shared/field-schema.ts';
+import { pointerSegments } from '../../shared/pointer.ts';
 
 /** Characters of one value shown in the table; the audit keeps more. */
 const SHOWN_CHARS = 200;
@@ -74,10 +75,12 @@ export function HistoryTable({
   if (history.isLoading) return <Spinner />;
   if (!history.data?.length) return <Body1>{t('engine.detail.noHistory')}</Body1>;
   // The record's own fields by their schema titles; the server-owned ones (a transition's status) by their common names.
-  const title = (pointer: string) =>
-    (SYSTEM_FIELDS as readonly string[]).includes(pointer.slice(1))
-      ? t(`common.field.${pointer.slice(1)}`)
+  const title = (pointer: string) => {
+    const [name, ...deeper] = pointerSegments(pointer);
+    return !deeper.length && (SYSTEM_FIELDS as readonly string[]).includes(name!)
+      ? t(`common.field.${name}`)
       : fieldTitle(pointer);
+  };
   const shown = (c: AuditChange, side: 'old' | 'new') => {
     if (!(side in c)) return '—';
     const value = c.truncated?.includes(side)

@@ -7,6 +7,7 @@ import type { HistoryEntry } from '../../shared/workflow.ts';
 import { useGetTransitions } from '../../client/react/hooks.ts';
 import { formatDate, formatDateTime } from '../../shared/format.ts';
 import { resolveFieldSchema } from '../../shared/field-schema.ts';
+import { valueAt } from '../../shared/pointer.ts';
 import { stateKey } from './TransitionBar.tsx';
 
 const useStyles = makeStyles({
@@ -60,9 +61,9 @@ export function plainValues(
     machine.states[record.status]?.deadline?.field,
     ...Object.values(machine.states).map((s) => s.deadline?.field),
   ].filter((f): f is string => Boolean(f));
-  const field = fields.find((f) => shown(record[f.slice(1)], resolveFieldSchema(schema, f)));
+  const field = fields.find((f) => shown(valueAt(record, f), resolveFieldSchema(schema, f)));
   if (!field) return { values };
-  const value = shown(record[field.slice(1)], resolveFieldSchema(schema, field))!;
+  const value = shown(valueAt(record, field), resolveFieldSchema(schema, field))!;
   values.deadline = value;
   return { values, deadline: { field, value } };
 }

@@ -24,6 +24,7 @@ import { useAvatar } from '../common/useAvatar.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { PasswordMeter } from '../common/PasswordMeter.tsx';
 import { PASSWORD_POLICY } from '../../shared/password-policy.ts';
+import { pointerSegments } from '../../shared/pointer.ts';
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
@@ -100,7 +101,8 @@ export default function ProfileScreen({ screen }: ScreenProps) {
       if (error instanceof HttpError && error.fieldErrors) {
         setErrors(
           Object.fromEntries(
-            Object.entries(error.fieldErrors).map(([pointer, message]) => [pointer.slice(1), message]),
+            // The form's fields are top-level: a field's error goes under its name.
+            Object.entries(error.fieldErrors).map(([pointer, message]) => [pointerSegments(pointer)[0] ?? '', message]),
           ),
         );
       } else reportError(error);

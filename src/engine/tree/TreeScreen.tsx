@@ -20,7 +20,7 @@ import { useEntity, useGetTree } from '../../client/react/hooks.ts';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { localizedName, pickLocale } from '../../shared/locales.ts';
-import { valueAt } from '../../shared/pointer.ts';
+import { pointerSegments, valueAt } from '../../shared/pointer.ts';
 import { buildTree, type TreeNode } from './tree-data.ts';
 
 /** The most records a tree loads (pages of 100): trees of units or categories are small. */
@@ -78,7 +78,8 @@ export default function TreeScreen({ screen }: ScreenProps) {
       />
     );
   const manifest = definition.data.manifest;
-  const parentName = manifest.tree!.parentField.slice(1);
+  // The new child's form prefills top-level fields from the query string, by name.
+  const parentName = pointerSegments(manifest.tree!.parentField)[0]!;
   const create = entityScreenPath(entity, ['form', 'wizard']);
   const table = entityScreenPath(entity, ['list']);
   const label = (r: StoredRecord): string => {

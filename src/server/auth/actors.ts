@@ -147,12 +147,13 @@ export function createActorLoader(
     const grantable = roles.rows.flatMap((r) => (Array.isArray(r.data.mayGrantRoles) ? r.data.mayGrantRoles : []));
     const own = user as unknown as Record<string, unknown>;
     // Identifiers count only once proven (access.json identityVerifiedField): a typed-in PINFL must not open another person's records.
-    const proven = verifiedField !== undefined && own[verifiedField.slice(1)] === true;
+    const proven = verifiedField !== undefined && valueAt(own, verifiedField) === true;
     const identifiers = proven
       ? Object.fromEntries(
-          recipientUserFields.flatMap((f) =>
-            typeof own[f.slice(1)] === 'string' && own[f.slice(1)] ? [[f, own[f.slice(1)] as string]] : [],
-          ),
+          recipientUserFields.flatMap((f) => {
+            const value = valueAt(own, f);
+            return typeof value === 'string' && value ? [[f, value]] : [];
+          }),
         )
       : {};
     const actor = withDelegation(

@@ -10,6 +10,7 @@ import type { RevokedFamilies } from './revoked-families.ts';
 import { sessionReply, type PersonNames } from './session-reply.ts';
 import type { RefreshTokens, TokenService } from './tokens.ts';
 import type { UserDirectory } from './user-directory.ts';
+import { setAt, valueAt } from '../../shared/pointer.ts';
 
 /** The sign-in reply (spec §7): tokens, and who the user is. */
 export type SessionPayload = ReturnType<typeof sessionReply> & {
@@ -88,7 +89,7 @@ export function createAuthSessions({
   /** The photo file id of a record of an entity whose manifest declares `photo.field`. */
   const photoOf = (entity: string | undefined, data: Record<string, unknown> | undefined): string | undefined => {
     const field = entity ? registry.entities.get(entity)?.manifest.photo?.field : undefined;
-    const value = field && data ? data[field.slice(1)] : undefined;
+    const value = field && data ? valueAt(data, field) : undefined;
     return Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
   };
 
@@ -142,24 +143,21 @@ export function createAuthSessions({
     const key = identity.pinfl ?? identity.tin;
     if (!key) return undefined;
     const [lastName, firstName, middleName] = (identity.fullName ?? '').split(/\s+/);
-    const created = await store.create(
-      access.userEntity,
-      {
-        username: `${identity.provider}-${key}`.toLowerCase(),
-        firstName: identity.firstName || firstName || '—',
-        lastName: identity.lastName || lastName || '—',
-        ...(identity.middleName || middleName ? { middleName: identity.middleName || middleName } : {}),
-        isOuter: true,
-        canLogin: true,
-        roles: access.outerRoles,
-        ...(identity.pinfl ? { pinfl: identity.pinfl } : {}),
-        ...(identity.tin ? { tin: identity.tin } : {}),
-        // Created from a proven identity. An account found by PINFL/TIN is not marked: whoever
-        // registered it may have typed someone else's number (an administrator can check it).
-        ...(verifiedField ? { [verifiedField.slice(1)]: true } : {}),
-      },
-      system,
-    );
+    const data: Record<string, unknown> = {
+      username: `${identity.provider}-${key}`.toLowerCase(),
+      firstName: identity.firstName || firstName || '—',
+      lastName: identity.lastName || lastName || '—',
+      ...(identity.middleName || middleName ? { middleName: identity.middleName || middleName } : {}),
+      isOuter: true,
+      canLogin: true,
+      roles: access.outerRoles,
+      ...(identity.pinfl ? { pinfl: identity.pinfl } : {}),
+      ...(identity.tin ? { tin: identity.tin } : {}),
+    };
+    // Created from a proven identity. An account found by PINFL/TIN is not marked: whoever
+    // registered it may have typed someone else's number (an administrator can check it).
+    if (verifiedField) setAt(data, verifiedField, true);
+    const created = await store.create(access.userEntity, data, system);
     return String(created.id);
   };
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { isRecipient, systemActor, type Actor } from '../auth/access.ts';
+import { setAt, valueAt } from '../../shared/pointer.ts';
 
 /**
  * Stamps a record's `stampOnDownload` field when one of its recipients (manifest
@@ -19,13 +20,14 @@ export async function stampOnDownload(
   const def = app.definitions.entities.get(entity);
   const pointer = def?.manifest.stampOnDownload;
   if (!def || !pointer || actor.id === null) return;
-  const name = pointer.slice(1);
   const system = systemActor();
   for (let attempt = 0; attempt < 3; attempt++) {
     const record = (await app.store.get(entity, recordId, system)) as unknown as Record<string, unknown>;
-    if (record[name] || !isRecipient(actor, def, record)) return;
+    if (valueAt(record, pointer) || !isRecipient(actor, def, record)) return;
     try {
-      await app.store.update(entity, recordId, { ...record, [name]: new Date().toISOString() }, system);
+      const stamped = { ...record };
+      setAt(stamped, pointer, new Date().toISOString());
+      await app.store.update(entity, recordId, stamped, system);
       return;
     } catch (error) {
       if (!(error instanceof ApiError && error.statusCode === 409)) throw error;

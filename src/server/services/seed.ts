@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { systemActor } from '../auth/access.ts';
 import { seedGenerators } from '../../definitions/seed-generators.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
-import { sqlText } from '../../shared/pointer.ts';
+import { sqlText, valueAt } from '../../shared/pointer.ts';
 
 type SeedRecord = Record<string, unknown>;
 
@@ -45,7 +45,6 @@ export default fp(
       const seed = def.manifest.seed;
       if (!seed || (seed.samples && !app.config.seedSamples)) continue;
       const table = app.tables.get(def.id)!;
-      const keyName = seed.key?.slice(1);
       const keyText = seed.key ? sqlText(seed.key) : undefined;
       /** Replaces each {"$seed": key} by the id of the record seeded (or present) with that key. */
       const resolve = (record: SeedRecord, present: Map<string, number>): SeedRecord => {
@@ -66,7 +65,7 @@ export default fp(
             const present = new Map<string, number>();
             for (const record of seedRecords(def, app.definitions)) {
               const { id } = await app.store.create(def.id, resolve(record, present), system, { tx });
-              if (keyName) present.set(String(record[keyName]), id);
+              if (seed.key) present.set(String(valueAt(record, seed.key)), id);
             }
           });
         } catch (error) {
@@ -83,7 +82,7 @@ export default fp(
       );
       for (const r of rows) if (r.key !== null && !present.has(r.key)) present.set(r.key, Number(r.id));
       for (const record of seedRecords(def, app.definitions)) {
-        const key = String(record[keyName!]);
+        const key = String(valueAt(record, seed.key!));
         if (present.has(key)) continue;
         try {
           present.set(key, (await app.store.create(def.id, resolve(record, present), system)).id);

@@ -26,7 +26,7 @@ import { createEditRightsJudge } from './edit-rights.ts';
 import type { AuditEntry } from '../../shared/audit.ts';
 import { AUDIT_TRAIL_SQL, auditRow, readableAuditEntry, type AuditLogRow } from './audit-trail.ts';
 import { linkFiles, removedFilesOfOthers } from './file-links.ts';
-import { pointerSegments } from '../../shared/pointer.ts';
+import { pointerSegments, setAt, valueAt } from '../../shared/pointer.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
 export type { Actor } from '../auth/access.ts';
@@ -219,15 +219,15 @@ export function createEntityStore(
       const c = entityOf(entity);
       must(actor, 'create', c);
       const { data } = withoutSystemFields(input);
-      const localeField = c.def.manifest.localeField?.slice(1);
+      const localeField = c.def.manifest.localeField;
       if (
         localeField &&
         options?.locale &&
         data &&
         typeof data === 'object' &&
-        (data[localeField] === undefined || data[localeField] === '')
+        (valueAt(data, localeField) === undefined || valueAt(data, localeField) === '')
       )
-        data[localeField] = options.locale;
+        setAt(data, localeField, options.locale);
       validate(c, data);
       mustStayInRegion(actor, c, data);
       const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> =>

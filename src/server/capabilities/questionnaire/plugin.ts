@@ -22,7 +22,7 @@ import type { EntityDefinition } from '../../../definitions/registry.ts';
 import { mustBeSameRequest, requestHash } from '../../public/request-hash.ts';
 import { QUESTIONNAIRE_ANSWER_TABLES } from '../../public/tables.ts';
 import type { CapabilityOptions } from '../registry.ts';
-import { getAtPointer, pointerSegments, sqlText } from '../../../shared/pointer.ts';
+import { getAtPointer, pointerSegments, setAt, sqlText } from '../../../shared/pointer.ts';
 
 /** The answers (idempotency keys, addresses, replies). */
 export const migrations = [QUESTIONNAIRE_ANSWER_TABLES];
@@ -40,6 +40,13 @@ class DuplicateKey extends Error {}
 
 /** The value at a JSON pointer of a record's data (top-level or nested); none without a pointer. */
 const at = (data: Data, pointer: string | undefined): unknown => (pointer ? getAtPointer(data, pointer) : undefined);
+
+/** A response's data: the questionnaire's id at the responses' parent field first, then the rest. */
+const withParent = (parentField: string, id: number, rest: Data): Data => {
+  const data: Data = {};
+  setAt(data, parentField, id);
+  return Object.assign(data, rest);
+};
 
 /** Today in Tashkent as YYYY-MM-DD: the open dates are days there. */
 const todayOf = (now: Date): string =>
@@ -72,7 +79,6 @@ const questionnaires: FastifyPluginAsync<CapabilityOptions> = async (app, { enti
     const table = app.tables.get(entity)!.table;
     const responsesDef = app.definitions.entities.get(q.responses.entity) as EntityDefinition;
     const responseTable = app.tables.get(q.responses.entity)!.table;
-    const parentKey = q.responses.parentField.slice(1);
     const perMinute = q.perMinute ?? DEFAULT_ANSWERS_PER_MINUTE;
     const base = `/api${def.manifest.base}/questionnaire`;
     const tags = [def.manifest.subject];
@@ -225,11 +231,10 @@ const questionnaires: FastifyPluginAsync<CapabilityOptions> = async (app, { enti
             if (!claimed.rows[0]) throw new DuplicateKey();
             const response = await app.store.create(
               q.responses.entity,
-              {
-                [parentKey]: id,
+              withParent(q.responses.parentField, id, {
                 answers: storedAnswers(questions, answers as Answers),
                 ...(outcome ? { score: outcome.score, maxScore: outcome.maxScore, passed } : {}),
-              },
+              }),
               systemActor(),
               { tx },
             );

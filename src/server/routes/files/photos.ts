@@ -4,6 +4,7 @@ import { createAbility } from '../../../shared/ability.ts';
 import type { Actor } from '../../auth/access.ts';
 import type { EntityDefinition } from '../../../definitions/registry.ts';
 import { filePart, handlerReadsBody, multipartBody } from '../../reply-schemas.ts';
+import { setAt } from '../../../shared/pointer.ts';
 
 /** A stored upload as the API returns it. */
 export interface UploadedFile {
@@ -43,13 +44,14 @@ export function registerPhotoRoutes(app: FastifyInstance, receive: Receive, file
 
   /** Puts the uploaded file into the record's photo field through the store (validated, audited). */
   const attach = async (def: EntityDefinition, recordId: number, file: UploadedFile, actor: Actor) => {
-    const field = def.manifest.photo!.field.slice(1);
     const { rows } = await app.db.query<{ data: Record<string, unknown>; version: number }>(
       `SELECT data, version FROM ${app.tables.get(def.id)!.table} WHERE id = $1`,
       [recordId],
     );
     if (!rows[0]) throw notFound();
-    await app.store.update(def.id, recordId, { ...rows[0].data, [field]: [file.id], version: rows[0].version }, actor);
+    const data = { ...rows[0].data, version: rows[0].version };
+    setAt(data, def.manifest.photo!.field, [file.id]);
+    await app.store.update(def.id, recordId, data, actor);
     return { list: [file], uploadPath: `/api/file-entity/get/${file.id}`, recordId };
   };
 

@@ -1,5 +1,7 @@
 import { createAbility, rulesFromPermissions, type AbilityRule } from '../../shared/ability.ts';
 import type { Actor, RowLimit } from './access.ts';
+import { delegableUserSql, isDelegableUser } from './user-directory.ts';
+import { valueAt } from '../../shared/pointer.ts';
 
 /** The user entity as access.json names it: its id, CASL subject and region field. */
 export interface DelegationTarget {
@@ -30,30 +32,12 @@ export function withDelegation(actor: Actor, grantable: readonly string[], targe
   const granted = [...new Set(grantable)].sort();
   if (!granted.length || actor.isOuter || actor.ability.can('update', target.subject)) return actor;
   const region = actor.region;
-  const regionKey = target.regionField?.slice(1);
-  const limitsRegion = actor.scope === 'REGION' && regionKey !== undefined;
+  const regionField = target.regionField;
+  const limitsRegion = actor.scope === 'REGION' && regionField !== undefined;
   const limit: RowLimit = {
-    sql: (param) =>
-      [
-        `jsonb_typeof(data->'roles') = 'array'`,
-        `jsonb_array_length(data->'roles') > 0`,
-        `(data->'roles') <@ ${param(JSON.stringify(granted))}::jsonb`,
-        `coalesce(data->'isOuter', 'false'::jsonb) <> 'true'::jsonb`,
-        `coalesce(data->'canRegister', 'false'::jsonb) <> 'true'::jsonb`,
-        `NOT (data ? 'employeeId')`,
-      ].join(' AND '),
-    test: (data) => {
-      const roles = data.roles;
-      return (
-        Array.isArray(roles) &&
-        roles.length > 0 &&
-        roles.every((r) => typeof r === 'string' && granted.includes(r)) &&
-        data.isOuter !== true &&
-        data.canRegister !== true &&
-        data.employeeId === undefined &&
-        (!limitsRegion || (region !== null && data[regionKey] === region))
-      );
-    },
+    sql: (param) => delegableUserSql(param(JSON.stringify(granted))),
+    test: (data) =>
+      isDelegableUser(data, granted) && (!limitsRegion || (region !== null && valueAt(data, regionField) === region)),
   };
   const permissions = [...new Set([...actor.permissions, delegationPermission(target.subject)])].sort();
   const rules: AbilityRule[] = [

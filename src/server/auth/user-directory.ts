@@ -1,7 +1,95 @@
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
 import type { Queryable } from '../db/database.ts';
-import { sqlText } from '../../shared/pointer.ts';
+import { sqlJson, sqlText, valueAt } from '../../shared/pointer.ts';
+
+/**
+ * The user entity's fields the server reads by name (schemas of access.json's `userEntity`):
+ * named here once, so the SQL below is the only place that knows them.
+ */
+const FIELD = {
+  username: '/username',
+  firstName: '/firstName',
+  lastName: '/lastName',
+  middleName: '/middleName',
+  roles: '/roles',
+  isOuter: '/isOuter',
+  canLogin: '/canLogin',
+  canRegister: '/canRegister',
+  employeeId: '/employeeId',
+  photo: '/photo',
+} as const;
+
+/** The data column of the user row `alias` (bare `data` without one). */
+const dataOf = (alias?: string): string => (alias ? `${alias}.data` : 'data');
+
+/** SQL of one user field as text, of the user row `alias`. */
+export const userFieldSql = (field: keyof typeof FIELD, alias?: string): string => sqlText(FIELD[field], dataOf(alias));
+
+/** SQL that holds when the user row `alias` has the role given by the SQL `param` (e.g. `$1`). */
+export const hasRoleSql = (alias: string, param: string): string => `${sqlJson(FIELD.roles, dataOf(alias))} ? ${param}`;
+
+/** SQL of the user row `alias`'s photo file id (the first of its photo field), or null. */
+export const photoIdSql = (alias: string): string => sqlText(`${FIELD.photo}/0`, dataOf(alias));
+
+/** SQL of a user's name as the messenger shows and searches it: "last first", trimmed. */
+export const messengerNameSql = (alias: string): string =>
+  `trim(coalesce(${userFieldSql('lastName', alias)},'') || ' ' || coalesce(${userFieldSql('firstName', alias)},''))`;
+
+/**
+ * SQL of a staff user's name, "last first middle", each part from their staff card's data
+ * (the SQL `card`, e.g. `card.data`) when set there, else the user's; else the username.
+ */
+export const staffNameSql = (alias: string, card: string): string => {
+  const part = (field: 'lastName' | 'firstName' | 'middleName') =>
+    `coalesce(nullif(${sqlText(FIELD[field], card)}, ''), ${userFieldSql(field, alias)})`;
+  return `coalesce(nullif(trim(concat_ws(' ', ${part('lastName')}, ${part('firstName')}, ${part('middleName')})), ''), ${userFieldSql('username', alias)})`;
+};
+
+/** SQL that holds unless the staff card's data (the SQL `card`) says its person may not sign in. */
+export const cardAllowsLoginSql = (card: string): string =>
+  `coalesce((${sqlText(FIELD.canLogin, card)})::boolean, true)`;
+
+/**
+ * SQL that holds for a user (bare `data`) a delegate may administer: roles a non-empty array
+ * within the SQL jsonb array `granted`, staff (not outer), may not register others, and not
+ * linked to a staff card. {@link isDelegableUser} is the same test on a record's data.
+ */
+export const delegableUserSql = (granted: string): string => {
+  const roles = sqlJson(FIELD.roles);
+  return [
+    `jsonb_typeof(${roles}) = 'array'`,
+    `jsonb_array_length(${roles}) > 0`,
+    `${roles} <@ ${granted}::jsonb`,
+    `coalesce(${sqlJson(FIELD.isOuter)}, 'false'::jsonb) <> 'true'::jsonb`,
+    `coalesce(${sqlJson(FIELD.canRegister)}, 'false'::jsonb) <> 'true'::jsonb`,
+    `${sqlJson(FIELD.employeeId)} IS NULL`,
+  ].join(' AND ');
+};
+
+/** Whether a user's record data passes {@link delegableUserSql} with these granted roles. */
+export const isDelegableUser = (data: Record<string, unknown>, granted: readonly string[]): boolean => {
+  const roles = valueAt(data, FIELD.roles);
+  return (
+    Array.isArray(roles) &&
+    roles.length > 0 &&
+    roles.every((r) => typeof r === 'string' && granted.includes(r)) &&
+    valueAt(data, FIELD.isOuter) !== true &&
+    valueAt(data, FIELD.canRegister) !== true &&
+    valueAt(data, FIELD.employeeId) === undefined
+  );
+};
+
+/** A user as the messenger shows them. */
+export interface Person {
+  id: string;
+  firstName: string;
+  lastName: string;
+  photo: string | null;
+  roles: string[];
+  isOuter: boolean;
+  canLogin: boolean;
+}
 
 /**
  * SQL that holds for a staff user — not an outer user, may sign in — of the user row `alias`
@@ -53,6 +141,11 @@ export function createUserDirectory(
     hasColumn: (pointer: string): boolean => table.columns.has(pointer),
     staffWhere: staffUserWhere,
     userNameSql,
+    userFieldSql,
+    hasRoleSql,
+    photoIdSql,
+    messengerNameSql,
+    staffNameSql,
     /**
      * Whether a user has exactly this value at `pointer` (the unique fields' patterns fix their
      * case: lower-case usernames, upper-case passport series), so their indexes answer.
@@ -67,6 +160,26 @@ export function createUserDirectory(
         username,
       ]);
       return rows[0] ? Number(rows[0].id) : undefined;
+    },
+    /** The user `id` as the messenger shows them; undefined when there is none (or `id` is not one). */
+    async person(id: string, tx: Queryable = db): Promise<Person | undefined> {
+      if (!/^\d{1,15}$/.test(id)) return undefined;
+      const { rows } = await tx.query<{ data: Record<string, unknown> }>(
+        `SELECT data FROM ${table.table} WHERE id = $1`,
+        [Number(id)],
+      );
+      const d = rows[0]?.data;
+      if (!d) return undefined;
+      const text = (field: keyof typeof FIELD) => (valueAt(d, FIELD[field]) as string | undefined) ?? '';
+      return {
+        id,
+        firstName: text('firstName'),
+        lastName: text('lastName'),
+        photo: (valueAt(d, FIELD.photo) as string[] | undefined)?.[0] ?? null,
+        roles: (valueAt(d, FIELD.roles) as string[] | undefined) ?? [],
+        isOuter: (valueAt(d, FIELD.isOuter) as boolean | undefined) ?? true,
+        canLogin: (valueAt(d, FIELD.canLogin) as boolean | undefined) ?? false,
+      };
     },
     /** A user's record data and status, if the user exists. */
     async byId<D = Record<string, unknown>>(

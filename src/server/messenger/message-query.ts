@@ -5,6 +5,7 @@
  */
 import type { Queryable } from '../db/database.ts';
 import { containsPattern } from './search.ts';
+import { messengerNameSql } from '../auth/user-directory.ts';
 
 /** A file attached to a message. */
 export interface FileRef {
@@ -56,8 +57,7 @@ export interface MessageRow {
 }
 
 /** SQL of a user's display name ("last first") from the user entity's table aliased `alias`. */
-export const nameSql = (alias: string) =>
-  `trim(coalesce(${alias}.data->>'lastName','') || ' ' || coalesce(${alias}.data->>'firstName',''))`;
+export const nameSql = messengerNameSql;
 
 /**
  * The SELECT of messages as {@link MessageRow}s, read as seen by `viewer` (an SQL expression:

@@ -11,11 +11,14 @@ import {
   type MessageRow,
 } from './message-query.ts';
 import { searchKey } from './search.ts';
-import { readPerson, type Person, type UserSource } from './people.ts';
+import type { Person, UserDirectory } from '../auth/user-directory.ts';
 import { createUnreadCounts } from './unread.ts';
 
 /** How long a colleague once found to be staff is taken to still be (auth keeps a user's rights as long). */
 const STAFF_RECHECK_MS = 10_000;
+
+/** How the messenger reads users: staff only, from the user entity's table, through the user directory. */
+export type UserSource = Pick<UserDirectory, 'table' | 'person'>;
 
 export function createMessengerStore(db: Database, broker: Broker, users: UserSource) {
   /** Stores events (in the caller's transaction), to be published after it commits. */
@@ -47,7 +50,7 @@ export function createMessengerStore(db: Database, broker: Broker, users: UserSo
   const push = (userId: string, channel: string, body: unknown) => broker.publish({ id: 0, userId, channel, body });
   const { unreadCounts, pushUnread, pushUnreadOf } = createUnreadCounts(db, push);
 
-  const person = (id: string) => readPerson(db, users.table, id);
+  const person = (id: string) => users.person(id);
   /** Only staff talk in the messenger (spec §1): a signed-in user who is not an outer user. */
   const staff = async (id: string): Promise<Person> => {
     const p = await person(id);

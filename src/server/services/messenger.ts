@@ -22,10 +22,9 @@ export const migrations = [MESSENGER_TABLES];
  */
 export default fp(
   async (app) => {
-    const userTable = app.users.table;
     const relayUrl = app.config.stompRelayUrl;
     const broker: Broker = relayUrl ? await createRelayBroker(relayUrl) : createEmbeddedBroker();
-    const m = createMessengerStore(app.db, broker, { table: userTable });
+    const m = createMessengerStore(app.db, broker, app.users);
     const counters = createCounters(app);
     app.decorate('messenger', Object.assign(m, { broker, counters }));
     app.addHook('onClose', async () => broker.close());

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
 import { sqlText } from '../../shared/pointer.ts';
-import { staffUserWhere } from '../auth/user-directory.ts';
+import { cardAllowsLoginSql, staffNameSql, staffUserWhere, userFieldSql } from '../auth/user-directory.ts';
 
 /** A staff user as the picker lists them: the user id, "Last First Middle", the unit. */
 export interface StaffUser {
@@ -44,7 +44,7 @@ export function createStaffDirectory(
 
   const cardJoin = cards
     ? `LEFT JOIN LATERAL (SELECT c.data FROM ${cards.table} c
-         WHERE ${access.employeeUserField ? `${sqlText(access.employeeUserField, 'c.data')} = u.id::text OR ` : ''}c.id::text = u.data->>'employeeId'
+         WHERE ${access.employeeUserField ? `${sqlText(access.employeeUserField, 'c.data')} = u.id::text OR ` : ''}c.id::text = ${userFieldSql('employeeId', 'u')}
          ORDER BY c.id LIMIT 1) card ON true`
     : 'LEFT JOIN LATERAL (SELECT NULL::jsonb AS data) card ON true';
   const unitJoin =
@@ -52,10 +52,9 @@ export function createStaffDirectory(
       ? `LEFT JOIN ${units.table} unit ON unit.id::text = ${sqlText(unitField, 'card.data')}`
       : '';
   const unit = unitJoin ? sqlText(unitLabel!, 'unit.data') : 'NULL';
-  const person = (part: string) => `coalesce(nullif(card.data->>'${part}', ''), u.data->>'${part}')`;
-  const name = `coalesce(nullif(trim(concat_ws(' ', ${person('lastName')}, ${person('firstName')}, ${person('middleName')})), ''), u.data->>'username')`;
+  const name = staffNameSql('u', 'card.data');
   const staff = `${staffUserWhere('u')}
-    AND coalesce((card.data->>'canLogin')::boolean, true)`;
+    AND ${cardAllowsLoginSql('card.data')}`;
   const select = (where: string, tail: string) =>
     `SELECT u.id::int AS id, ${name} AS name, ${unit} AS unit
        FROM ${users.table} u ${cardJoin} ${unitJoin}
@@ -69,7 +68,7 @@ export function createStaffDirectory(
         .replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
       const { rows } = await db.query<StaffUser>(
         select(
-          `(lower(${name}) LIKE $1 OR lower(coalesce(${unit}, '')) LIKE $1 OR lower(u.data->>'username') LIKE $1)`,
+          `(lower(${name}) LIKE $1 OR lower(coalesce(${unit}, '')) LIKE $1 OR lower(${userFieldSql('username', 'u')}) LIKE $1)`,
           'ORDER BY 2, 1 LIMIT $2',
         ),
         [needle, limit],

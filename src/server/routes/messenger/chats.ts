@@ -1,6 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idParam, paging, replies, searchQuery } from '../../messenger/route-schemas.ts';
 import type { MessengerKit, Paging } from './kit.ts';
+import { userFieldSql } from '../../auth/user-directory.ts';
+
+/** The first and last name of the user row `u` (SQL). */
+const firstName = userFieldSql('firstName', 'u');
+const lastName = userFieldSql('lastName', 'u');
 
 /** Contacts (staff one may write to, with the direct chat if any), one's direct chats, and opening one. */
 const chats: FastifyPluginAsync<MessengerKit> = async (app, { m, userTable, me, staffWhere, photoPath, like }) => {
@@ -20,13 +25,13 @@ const chats: FastifyPluginAsync<MessengerKit> = async (app, { m, userTable, me, 
       const { page = 0, itemsPerPage = 20 } = request.body ?? {};
       const params = [id, like(request.query.search), itemsPerPage, page * itemsPerPage];
       const { rows } = await app.db.query<Record<string, unknown> & { total: number }>(
-        `SELECT u.id AS "employeeId", u.data->>'firstName' AS "firstName", u.data->>'lastName' AS "lastName", ${photoPath('u')} AS "uploadPath",
+        `SELECT u.id AS "employeeId", ${firstName} AS "firstName", ${lastName} AS "lastName", ${photoPath('u')} AS "uploadPath",
               c.id AS "chatId", count(*) OVER ()::int AS total
          FROM ${userTable} u
          LEFT JOIN chat c ON (c.user_a = $1 AND c.user_b = u.id::text) OR (c.user_b = $1 AND c.user_a = u.id::text)
         WHERE ${staffWhere} AND u.id::text <> $1
-          AND ($2::text IS NULL OR ${m.nameSql('u')} ILIKE $2 OR u.data->>'firstName' || ' ' || coalesce(u.data->>'lastName', '') ILIKE $2)
-        ORDER BY u.data->>'lastName', u.data->>'firstName', u.id LIMIT $3 OFFSET $4`,
+          AND ($2::text IS NULL OR ${m.nameSql('u')} ILIKE $2 OR ${firstName} || ' ' || coalesce(${lastName}, '') ILIKE $2)
+        ORDER BY ${lastName}, ${firstName}, u.id LIMIT $3 OFFSET $4`,
         params,
       );
       return { list: rows.map(({ total: _t, ...r }) => r), total: rows[0]?.total ?? 0 };
@@ -48,7 +53,7 @@ const chats: FastifyPluginAsync<MessengerKit> = async (app, { m, userTable, me, 
       const id = me(request);
       const { page = 0, itemsPerPage = 20 } = request.body ?? {};
       const { rows } = await app.db.query<Record<string, unknown> & { total: number }>(
-        `SELECT c.id AS "chatId", u.id AS "employeeId", u.data->>'firstName' AS "firstName", u.data->>'lastName' AS "lastName", ${photoPath('u')} AS "uploadPath",
+        `SELECT c.id AS "chatId", u.id AS "employeeId", ${firstName} AS "firstName", ${lastName} AS "lastName", ${photoPath('u')} AS "uploadPath",
               last.message AS "lastMessage", to_char(last.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastMessageAt",
               (SELECT count(*)::int FROM message_receipt x JOIN chat_message mm ON mm.id = x.message_id WHERE mm.chat_id = c.id AND x.user_id = $1 AND x.read_at IS NULL) AS "unreadCount",
               count(*) OVER ()::int AS total

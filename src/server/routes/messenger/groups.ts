@@ -3,6 +3,11 @@ import { ApiError } from '../../errors.ts';
 import { readMessengerForm } from '../../messenger/upload.ts';
 import { formBody, idList, idParam, membersBody, paging, replies, searchQuery } from '../../messenger/route-schemas.ts';
 import type { MessengerKit, Paging } from './kit.ts';
+import { userFieldSql } from '../../auth/user-directory.ts';
+
+/** The first and last name of the user row `u` (SQL). */
+const firstName = userFieldSql('firstName', 'u');
+const lastName = userFieldSql('lastName', 'u');
 
 /** Group chats: create, rename, delete, list, members (added and removed by the creator), photo. */
 const groups: FastifyPluginAsync<MessengerKit> = async (
@@ -168,10 +173,10 @@ const groups: FastifyPluginAsync<MessengerKit> = async (
       await m.membersOf(app.db, request.params.id, id);
       const { page: p = 0, itemsPerPage = 50 } = request.body ?? {};
       const { rows } = await app.db.query<Record<string, unknown> & { total: number }>(
-        `SELECT u.id AS "employeeId", u.data->>'firstName' AS "firstName", u.data->>'lastName' AS "lastName", ${photoPath('u')} AS "uploadPath", count(*) OVER ()::int AS total
+        `SELECT u.id AS "employeeId", ${firstName} AS "firstName", ${lastName} AS "lastName", ${photoPath('u')} AS "uploadPath", count(*) OVER ()::int AS total
          FROM group_member gm JOIN ${userTable} u ON u.id::text = gm.user_id
         WHERE gm.group_chat_id = $1 AND ($2::text IS NULL OR ${m.nameSql('u')} ILIKE $2)
-        ORDER BY u.data->>'lastName', u.id LIMIT $3 OFFSET $4`,
+        ORDER BY ${lastName}, u.id LIMIT $3 OFFSET $4`,
         [request.params.id, like(request.query.search), itemsPerPage, p * itemsPerPage],
       );
       return { list: rows.map(({ total: _t, ...r }) => r), total: rows[0]?.total ?? 0 };

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import { MESSENGER_SUBJECT } from '../../messenger/counters.ts';
 import { handlerReadsBody } from '../../reply-schemas.ts';
+import { photoIdSql } from '../../auth/user-directory.ts';
 
 /** The paging body of the messenger's lists (`page` 0-based, or messages before `beforeId`). */
 export interface Paging {
@@ -31,7 +32,7 @@ export function createMessengerKit(app: FastifyInstance) {
     staffWhere: app.users.staffWhere('u'),
     /** The avatar URL of the user row `alias`, or null. */
     photoPath: (alias: string) =>
-      `CASE WHEN ${alias}.data->'photo'->>0 IS NULL THEN NULL ELSE '/api/employee/photo/' || ${alias}.id END`,
+      `CASE WHEN ${photoIdSql(alias)} IS NULL THEN NULL ELSE '/api/employee/photo/' || ${alias}.id END`,
     /** A positive integer form field, or undefined when empty; 400 at `pointer` otherwise. */
     int(v: string | undefined, pointer: string): number | undefined {
       if (v === undefined || v === '') return undefined;

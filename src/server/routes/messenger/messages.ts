@@ -5,6 +5,7 @@ import { MESSENGER_SUBJECT } from '../../messenger/counters.ts';
 import { SECURITY_ROLE } from '../../messenger/session.ts';
 import { editBody, formBody, idParam, paging, replies, searchQuery } from '../../messenger/route-schemas.ts';
 import type { MessengerKit, Paging } from './kit.ts';
+import { hasRoleSql } from '../../auth/user-directory.ts';
 
 /**
  * Messages of direct and group chats: pages and search, send (with a file), reply, forward,
@@ -283,7 +284,7 @@ const messages: FastifyPluginAsync<MessengerKit> = async (
       if (!request.actor?.id) throw new ApiError(401, 'errors.sessionExpired');
       if (!request.actor.ability.can('manage', 'all')) throw new ApiError(403, 'errors.forbidden');
       const { rows } = await app.db.query<{ id: number }>(
-        `SELECT id FROM ${userTable} u WHERE u.data->'roles' ? $1 AND ${staffWhere}`,
+        `SELECT id FROM ${userTable} u WHERE ${hasRoleSql('u', '$1')} AND ${staffWhere}`,
         [SECURITY_ROLE],
       );
       const event = {

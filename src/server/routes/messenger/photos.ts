@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../../errors.ts';
 import { idParam, replies } from '../../messenger/route-schemas.ts';
 import type { MessengerKit } from './kit.ts';
+import { photoIdSql } from '../../auth/user-directory.ts';
 
 /**
  * Staff members' photos, to staff, whatever their rights on user records (uploads are the
@@ -21,7 +22,7 @@ const photos: FastifyPluginAsync<MessengerKit> = async (app, { m, userTable, me,
     async (request, reply) => {
       me(request);
       const { rows } = await app.db.query<{ photo: string | null; mime: string; size: number }>(
-        `SELECT u.data->'photo'->>0 AS photo, f.mime, f.size FROM ${userTable} u JOIN file_entity f ON f.id::text = u.data->'photo'->>0 WHERE u.id = $1 AND ${staffWhere}`,
+        `SELECT ${photoIdSql('u')} AS photo, f.mime, f.size FROM ${userTable} u JOIN file_entity f ON f.id::text = ${photoIdSql('u')} WHERE u.id = $1 AND ${staffWhere}`,
         [request.params.id],
       );
       const stream = rows[0]?.photo ? app.fileStorage.open(rows[0].photo) : undefined;

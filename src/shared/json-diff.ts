@@ -3,6 +3,8 @@
  * changes) and what the audit trail keeps (old → new per changed field) are the same changes.
  */
 
+import { escapeSegment } from './pointer.ts';
+
 type Data = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Data =>
@@ -26,6 +28,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * The fields that differ between two records, as pointers to the innermost object properties
  * that changed, in key order: objects are entered (also one added or removed whole), arrays
  * and scalars compared whole; an empty object filled in or emptied is a change of its own.
+ * Keys are escaped (RFC 6901): a key `a/b` is the pointer `/a~1b`.
  * @example changedPointers({ c: { a: 1, b: 2 } }, { c: { b: 3, a: 1 }, d: 'x' }) // ['/c/b', '/d']
  */
 export function changedPointers(before: unknown, after: unknown, at = ''): string[] {
@@ -34,7 +37,7 @@ export function changedPointers(before: unknown, after: unknown, at = ''): strin
   const out: string[] = [];
   for (const key of [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()) {
     if (sameJson(b[key], a[key])) continue;
-    const pointer = `${at}/${key}`;
+    const pointer = `${at}/${escapeSegment(key)}`;
     const nested =
       (isObject(b[key]) || b[key] === undefined) && (isObject(a[key]) || a[key] === undefined)
         ? changedPointers(b[key], a[key], pointer)

@@ -39,6 +39,19 @@ describe('audit changes', () => {
     ).toEqual(['/note', '/status']);
   });
 
+  it('names a key holding "/" or "~" by its escaped pointer, reads its values and orders it by the key', () => {
+    expect(auditRow({ 's/z': 1, 'x~y': { a: 1 } }, { 's/z': 2, 'x~y': { a: 2 } }, { old: 'NEW', new: 'DONE' })).toEqual(
+      {
+        changed: ['s/z', 'status', 'x~y'],
+        diff: [
+          { pointer: '/s~1z', old: 1, new: 2 },
+          { pointer: '/status', old: 'NEW', new: 'DONE' },
+          { pointer: '/x~0y/a', old: 1, new: 2 },
+        ],
+      },
+    );
+  });
+
   it('cuts a long value to the cap, never inside a surrogate pair, and marks the side', () => {
     const long = `${'a'.repeat(AUDIT_VALUE_CHARS - 1)}😀tail`;
     const [cut] = auditChanges({ text: 'short' }, { text: long });

@@ -102,6 +102,11 @@ describe('edit rules', () => {
     expect(changedPointers({ list: [1, 2] }, { list: [2, 1] })).toEqual(['/list']);
   });
 
+  it('escapes keys holding "/" or "~" in the pointers it names (RFC 6901)', () => {
+    expect(changedPointers({ 'a/b': { 'c~d': 1 } }, { 'a/b': { 'c~d': 2 } })).toEqual(['/a~1b/c~0d']);
+    expect(changedPointers({}, { '~1': 'x', 'a/': {} })).toEqual(['/a~1', '/~01']);
+  });
+
   it('writes every entity and every state of its machine into docs/edit-rules.md', async () => {
     const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
     const doc = renderEditRulesDoc(registry);

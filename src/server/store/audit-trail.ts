@@ -3,7 +3,7 @@ import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
 import { touchesHiddenField, isHiddenField, withoutFields } from '../../shared/hidden-fields.ts';
 import { findStaffUserFields } from './record-schema.ts';
 import { changedPointers, sameJson } from '../../shared/json-diff.ts';
-import { valueAt } from '../../shared/pointer.ts';
+import { pointerSegments, toPointer, valueAt } from '../../shared/pointer.ts';
 import type { Migration } from '../db/migrations.ts';
 import type { Actor } from '../auth/access.ts';
 
@@ -119,9 +119,9 @@ export function auditRow(
   };
 }
 
-/** Pointer order: segment by segment, so a field's nested entries stay together. */
+/** Pointer order: key by key (unescaped, as changedPointers sorts them), so a field's nested entries stay together. */
 function byPointer(a: AuditChange, b: AuditChange): number {
-  const [x, y] = [a.pointer.split('/'), b.pointer.split('/')];
+  const [x, y] = [pointerSegments(a.pointer), pointerSegments(b.pointer)];
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
   return x.length - y.length;
 }
@@ -136,8 +136,8 @@ export function staffUserPointers(schema: JSONSchema7): string[] {
   if (!known) {
     known = [
       ...new Set(
-        findStaffUserFields(schema).map(
-          ({ path }) => `/${(path.includes('*') ? path.slice(0, path.indexOf('*')) : path).join('/')}`,
+        findStaffUserFields(schema).map(({ path }) =>
+          toPointer(path.includes('*') ? path.slice(0, path.indexOf('*')) : path),
         ),
       ),
     ];

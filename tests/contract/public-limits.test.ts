@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { backends, createTestDatabase } from '../support/databases.ts';
+import { backends, createTestDatabase, postgresAvailable } from '../support/databases.ts';
 import { startTestApp, TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { buildApp, parseTrustProxy } from '../../src/server/app.ts';
 import { DEFAULT_LOOKUPS_PER_MINUTE } from '../../src/server/capabilities/publicLookups/plugin.ts';
@@ -125,52 +125,49 @@ for (const backend of backends()) {
   });
 }
 
-describe.skipIf(!backends().find((b) => b.name === 'postgres')!.available)(
-  'RATE_LIMIT_SHARED: two instances on one PostgreSQL database',
-  () => {
-    let database: Awaited<ReturnType<typeof createTestDatabase>>;
-    const instances: FastifyInstance[] = [];
-    const dirs: string[] = [];
-    beforeAll(async () => {
-      database = await createTestDatabase();
-      for (let i = 0; i < 2; i++) {
-        const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-limits-'));
-        dirs.push(dataDir);
-        const app = await buildApp({
-          dataDir,
-          databaseUrl: database.url,
-          adminPassword: TEST_ADMIN_PASSWORD,
-          rateLimitShared: true,
-        });
-        await app.ready();
-        instances.push(app);
-      }
-    }, 180_000);
-    afterAll(async () => {
-      for (const app of instances) await app.close();
-      await database?.drop();
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    });
+describe.skipIf(!postgresAvailable())('RATE_LIMIT_SHARED: two instances on one PostgreSQL database', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const instances: FastifyInstance[] = [];
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    for (let i = 0; i < 2; i++) {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-limits-'));
+      dirs.push(dataDir);
+      const app = await buildApp({
+        dataDir,
+        databaseUrl: database.url,
+        adminPassword: TEST_ADMIN_PASSWORD,
+        rateLimitShared: true,
+      });
+      await app.ready();
+      instances.push(app);
+    }
+  }, 180_000);
+  afterAll(async () => {
+    for (const app of instances) await app.close();
+    await database?.drop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
 
-    it('shares one budget per address between the instances behind a balancer', async () => {
-      const [a, b] = instances as [FastifyInstance, FastifyInstance];
-      const draft = (app: FastifyInstance, remoteAddress: string) =>
-        app.inject({
-          method: 'POST',
-          url: '/api/appeal/draft',
-          remoteAddress,
-          payload: { content: 'draft' },
-          headers: { ...anon, 'accept-language': 'en' },
-        });
-      const codes = [];
-      for (let i = 0; i < DRAFTS_PER_MINUTE; i++) codes.push((await draft(i % 2 ? a : b, '198.51.100.50')).statusCode);
-      expect(codes.every((c) => c === 200)).toBe(true);
-      expect((await draft(a, '198.51.100.50')).statusCode).toBe(429);
-      const refused = await draft(b, '198.51.100.50');
-      expect(refused.statusCode).toBe(429);
-      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      // Another address is untouched on either instance.
-      expect((await draft(b, '198.51.100.51')).statusCode).toBe(200);
-    });
-  },
-);
+  it('shares one budget per address between the instances behind a balancer', async () => {
+    const [a, b] = instances as [FastifyInstance, FastifyInstance];
+    const draft = (app: FastifyInstance, remoteAddress: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/appeal/draft',
+        remoteAddress,
+        payload: { content: 'draft' },
+        headers: { ...anon, 'accept-language': 'en' },
+      });
+    const codes = [];
+    for (let i = 0; i < DRAFTS_PER_MINUTE; i++) codes.push((await draft(i % 2 ? a : b, '198.51.100.50')).statusCode);
+    expect(codes.every((c) => c === 200)).toBe(true);
+    expect((await draft(a, '198.51.100.50')).statusCode).toBe(429);
+    const refused = await draft(b, '198.51.100.50');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is untouched on either instance.
+    expect((await draft(b, '198.51.100.51')).statusCode).toBe(200);
+  });
+});

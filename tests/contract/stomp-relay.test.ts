@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
-import { backends, createTestDatabase } from '../support/databases.ts';
+import { createTestDatabase, postgresAvailable } from '../support/databases.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { connectLive, createStaff, type LiveClient } from '../support/stomp.ts';
 import { rabbitmqMissing, rabbitmqTestsEnabled, startRabbitmq } from '../support/rabbitmq.ts';
@@ -32,11 +32,10 @@ const [counter, rule] = Object.entries(mapping.counters)
       ),
   )!;
 
-const postgres = backends().find((b) => b.name === 'postgres')!;
 // Under REQUIRE_RABBITMQ=1 (CI) a missing RabbitMQ — or PostgreSQL, which the two instances share — fails this file instead of skipping it.
 const enabled = rabbitmqTestsEnabled(
   rabbitmqMissing() ??
-    (postgres.available ? undefined : 'PostgreSQL is unavailable (two instances share one database)'),
+    (postgresAvailable() ? undefined : 'PostgreSQL is unavailable (two instances share one database)'),
 );
 
 describe.skipIf(!enabled)('two portal instances through RabbitMQ (STOMP relay)', () => {

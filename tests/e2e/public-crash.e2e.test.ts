@@ -13,14 +13,14 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
 import { REPO_ROOT } from '../../src/server/app.ts';
-import { createTestDatabase } from '../support/databases.ts';
+import { createTestDatabase, postgresAvailable } from '../support/databases.ts';
+import { selectedDatabases } from '../support/test-selection.ts';
 import { freePort } from '../support/browser.ts';
 import { appealInput, REFERENCE_PATTERN, submission } from '../support/public-samples.ts';
 
-const hasPostgres = inject('postgresUrl') !== null;
-if (!hasPostgres && process.env.REQUIRE_POSTGRES === '1')
+const hasPostgres = postgresAvailable();
+if (!hasPostgres && process.env.REQUIRE_POSTGRES === '1' && selectedDatabases().includes('postgres'))
   throw new Error('REQUIRE_POSTGRES=1 but PostgreSQL is unavailable');
 
 describe.skipIf(!hasPostgres)('public appeals across a SIGKILL (PostgreSQL)', () => {

@@ -1,12 +1,22 @@
 import { inject } from 'vitest';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { selectedDatabases, type TestDatabase } from './test-selection.ts';
 
-/** The backends every contract test runs on: PGlite always, PostgreSQL when available. */
-export const backends = (): Array<{ name: 'pglite' | 'postgres'; available: boolean }> => [
-  { name: 'pglite', available: true },
-  { name: 'postgres', available: inject('postgresUrl') !== null },
-];
+/**
+ * The backends every contract test runs on: PGlite always, PostgreSQL when available — limited
+ * by TEST_DB (`tests/support/test-selection.ts`). A backend TEST_DB leaves out is not in the list,
+ * so its tests are not registered at all (neither run nor reported as skipped).
+ */
+export const backends = (): Array<{ name: TestDatabase; available: boolean }> =>
+  selectedDatabases().map((name) => ({ name, available: name === 'pglite' || postgresAvailable() }));
+
+/**
+ * Whether tests that need PostgreSQL itself (two instances on one database…) may run: the
+ * cluster is up and TEST_DB selects it.
+ */
+export const postgresAvailable = (): boolean =>
+  selectedDatabases().includes('postgres') && inject('postgresUrl') !== null;
 
 /** A fresh database in the test cluster, dropped by `drop()`. */
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {

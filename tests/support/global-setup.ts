@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { postgresUnavailableReason, startTestCluster, type TestCluster } from './postgres.ts';
+import { selectedDatabases } from './test-selection.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +14,13 @@ let cluster: TestCluster | undefined;
 
 /** Starts one PostgreSQL cluster for the whole run (each test file makes its own database). */
 export default async function setup(project: TestProject): Promise<() => void> {
+  // TEST_DB=pglite: PostgreSQL is left out on purpose — no cluster, and REQUIRE_POSTGRES=1 has
+  // nothing to require.
+  if (!selectedDatabases().includes('postgres')) {
+    project.provide('postgresUrl', null);
+    project.provide('postgresSkipReason', 'TEST_DB leaves PostgreSQL out');
+    return () => undefined;
+  }
   const reason = postgresUnavailableReason();
   if (reason) {
     if (process.env.REQUIRE_POSTGRES === '1')

@@ -33,6 +33,7 @@ import { at, dataOf, withField } from '../support/records.ts';
 import { createRegionPlacer } from '../support/regions.ts';
 import { multipart, PNG } from '../support/multipart.ts';
 import { changedLeaves, createEditRulesModel, type ModelUser } from '../support/edit-rules-model.ts';
+import { cellName, forSelectedEntity } from '../support/test-selection.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const access = registry.access!;
@@ -140,7 +141,7 @@ for (const backend of backends()) {
       );
     });
 
-    for (const def of entities) {
+    for (const def of forSelectedEntity(entities, (d) => d.id)) {
       const states = reachable(def);
       it(`${def.id}: ${states.length} state(s) × ${roles.length} roles`, async () => {
         const model = createEditRulesModel(
@@ -237,7 +238,7 @@ for (const backend of backends()) {
               const stored = await row(def, id);
               const me: ModelUser = { id: user.id, role: role.code, isOuter: OUTER.has(role.code) };
               const ruled = { status: state, owner: stored.owner, data };
-              const what = `${def.id} ${state} ${role.code} (${variant})`;
+              const what = `${cellName(def.id, state, role.code)} (${variant})`;
 
               // Every field changed at once; a file added (uploaded by the user for this record where they may).
               let body = { ...changed };

@@ -15,6 +15,7 @@ import { createCaller, startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { at, brokenTypes, dataOf, requiredPointers, withField } from '../support/records.ts';
 import { createEditRulesModel, keepingWhatRulesKeep, type ModelUser } from '../support/edit-rules-model.ts';
+import { cellName, forSelectedEntity } from '../support/test-selection.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const seedOf = (id: string): number => [...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
@@ -41,7 +42,7 @@ for (const backend of backends()) {
       return { rows: rows.rows[0]!.n, versions: rows.rows[0]!.v, audit: audit.rows[0]!.n };
     };
 
-    for (const def of registry.entities.values()) {
+    for (const def of forSelectedEntity(registry.entities.values(), (d) => d.id)) {
       const base = `/api${def.manifest.base}`;
       const sample = createSampler(def.schema, registry.references, createServerAjv());
       const seed = seedOf(def.id);
@@ -57,6 +58,8 @@ for (const backend of backends()) {
       });
 
       describe(def.id, () => {
+        /** A failure's cell: this entity, then the field or step (cellName). */
+        const cell = (...parts: Array<string | number | undefined>): string => cellName(def.id, ...parts);
         it('round-trips schema-valid payloads: create, get, list, update, delete', async () => {
           for (const [i, full] of [
             [0, true],
@@ -136,8 +139,8 @@ for (const backend of backends()) {
           const pointers = requiredPointers(def.schema, input);
           for (const pointer of pointers) {
             const res = await call('POST', `${base}/create`, withField(input, pointer));
-            expect(res.status, pointer).toBe(400);
-            expect(res.body.fieldErrors?.[pointer], `${pointer} in ${JSON.stringify(res.body)}`).toBe(
+            expect(res.status, `${cell('missing', pointer)}: ${JSON.stringify(res.body)}`).toBe(400);
+            expect(res.body.fieldErrors?.[pointer], `${cell('missing', pointer)}: ${JSON.stringify(res.body)}`).toBe(
               'Mandatory field',
             );
           }
@@ -149,10 +152,11 @@ for (const backend of backends()) {
           const before = await footprint(def.id);
           for (const { pointer, value } of brokenTypes(def.schema)) {
             const res = await call('POST', `${base}/create`, withField(input, pointer, value));
-            expect(res.status, pointer).toBe(400);
-            expect(Object.keys(res.body.fieldErrors ?? {}), `${pointer} in ${JSON.stringify(res.body)}`).toContain(
-              pointer,
-            );
+            expect(res.status, `${cell('broken type', pointer)}: ${JSON.stringify(res.body)}`).toBe(400);
+            expect(
+              Object.keys(res.body.fieldErrors ?? {}),
+              `${cell('broken type', pointer)}: ${JSON.stringify(res.body)}`,
+            ).toContain(pointer);
           }
           expect(await footprint(def.id)).toEqual(before);
         });
@@ -187,24 +191,28 @@ for (const backend of backends()) {
               const first = sample(seed + 20 + 10 * i, { full: true });
               const value = at(first, pointer);
               const created = await call('POST', `${base}/create`, first);
-              expect(created.status).toBe(200);
+              expect(created.status, `${cell('unique', pointer)}: ${JSON.stringify(created.body)}`).toBe(200);
               const other = await call('POST', `${base}/create`, sample(seed + 21 + 10 * i, { full: true }));
-              expect(other.status).toBe(200);
+              expect(other.status, `${cell('unique', pointer)}: ${JSON.stringify(other.body)}`).toBe(200);
               const before = await footprint(def.id);
               const twin = await call(
                 'POST',
                 `${base}/create`,
                 withField(sample(seed + 22 + 10 * i, { full: true }), pointer, value),
               );
-              expect(twin.status).toBe(400);
-              expect(twin.body.fieldErrors[pointer]).toMatch(/already registered$/);
+              expect(twin.status, `${cell('unique', pointer)}: a twin created`).toBe(400);
+              expect(twin.body.fieldErrors[pointer], `${cell('unique', pointer)}: a twin created`).toMatch(
+                /already registered$/,
+              );
               const clash = await call('PUT', `${base}/update/${other.body.id}`, {
                 ...withField(dataOf(other.body), pointer, value),
                 version: 1,
               });
-              expect(clash.status).toBe(400);
-              expect(Object.keys(clash.body.fieldErrors)).toEqual([pointer]);
-              expect(await footprint(def.id)).toEqual(before);
+              expect(clash.status, `${cell('unique', pointer)}: updated into a twin`).toBe(400);
+              expect(Object.keys(clash.body.fieldErrors), `${cell('unique', pointer)}: updated into a twin`).toEqual([
+                pointer,
+              ]);
+              expect(await footprint(def.id), `${cell('unique', pointer)}: wrote nothing`).toEqual(before);
             }
           });
 

@@ -13,6 +13,7 @@ import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import type { EntityManifest, GridDefinition, OpenDataset } from '../../src/generated/meta.ts';
+import { forSelectedEntity } from '../support/test-selection.ts';
 
 const anon = { authorization: '' };
 const read = <T>(...parts: string[]): T => JSON.parse(readFileSync(path.join(REPO_ROOT, ...parts), 'utf8')) as T;
@@ -79,7 +80,7 @@ for (const backend of backends()) {
       }
     });
 
-    for (const d of datasets) {
+    for (const d of forSelectedEntity(datasets, (x) => x.entity)) {
       it(`${d.code} (${d.entity}): CSV and JSON carry the declared columns and the seeded live rows`, async () => {
         const { manifest } = source(d.entity);
         expect(manifest.publicRead, `${d.entity} must be a public registry`).toBe(true);

@@ -33,6 +33,7 @@ import { at, dataOf, withField } from '../support/records.ts';
 import { multipart, PNG } from '../support/multipart.ts';
 import { createRegionPlacer } from '../support/regions.ts';
 import { changedLeaves, createEditRulesModel, type ModelUser } from '../support/edit-rules-model.ts';
+import { cellName, forSelectedEntity } from '../support/test-selection.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const access = registry.access!;
@@ -101,7 +102,7 @@ const FORGED = {
 // administration): that pair has its own contract in fair-price-admin.test.ts.
 const delegates = new Set(access.roles.filter((r) => r.mayGrantRoles?.length).map((r) => r.code));
 const cases = roles.flatMap((role) =>
-  entities
+  forSelectedEntity(entities, (d) => d.id)
     .filter((def) => !(delegates.has(role.code) && def.id === access.userEntity))
     .map((def) => [role.code, def.id] as const),
 );
@@ -110,7 +111,7 @@ const userSubject = registry.entities.get(access.userEntity)!.manifest.subject;
 const hiddenCases = roles
   .filter((r) => !r.guest)
   .flatMap((role) =>
-    entities
+    forSelectedEntity(entities, (d) => d.id)
       .filter((def) => hiddenFieldsOf(role.ability, def.manifest.subject).length)
       .map((def) => [role.code, def.id] as const),
   );
@@ -301,7 +302,7 @@ for (const backend of backends()) {
       const publicRead = def.manifest.publicRead === true;
       const mayRead = publicRead || may('read');
       const readable = (row: Record<string, unknown>): boolean => publicRead || visible(row);
-      const what = (route: string) => `${code} ${route} ${entity}`;
+      const what = (route: string) => cellName(entity, code, route);
       const expectStatus = (res: { statusCode: number; body: string }, expected: number, route: string) =>
         expect(res.statusCode, `${what(route)}: ${res.body.slice(0, 200)}`).toBe(expected);
       // The entity's edit rules, as they apply to this role's user and a stored row.
@@ -320,9 +321,9 @@ for (const backend of backends()) {
         expectStatus(created, 200, 'create');
         const body = created.json();
         expect(body, what('create (mass assignment)')).toMatchObject({ owner: userId, version: 1 });
-        expect(body.status).not.toBe(FORGED.status);
-        expect(body.id).not.toBe(FORGED.id);
-        expect(body.createdAt).not.toBe(FORGED.createdAt);
+        expect(body.status, what('create (mass assignment) /status')).not.toBe(FORGED.status);
+        expect(body.id, what('create (mass assignment) /id')).not.toBe(FORGED.id);
+        expect(body.createdAt, what('create (mass assignment) /createdAt')).not.toBe(FORGED.createdAt);
         own = body.id;
       } else expectStatus(created, denied, 'create');
 
@@ -543,7 +544,9 @@ for (const backend of backends()) {
         const res = await changeOnly(def, target.id, pointer, headers);
         expectStatus(res, 403, `update of read-only ${pointer}`);
         expect(Object.keys(res.json().fieldErrors ?? {}), what(`fieldErrors of ${pointer}`)).toContain(pointer);
-        expect(res.json().fieldErrors[pointer]).toBe('You may not change this field');
+        expect(res.json().fieldErrors[pointer], what(`update of read-only ${pointer}`)).toBe(
+          'You may not change this field',
+        );
         expect((await stored(def, target.id)).version, what(`refused ${pointer} wrote nothing`)).toBe(before.version);
       }
       // Another record's worth of data, with the read-only and hidden fields, the region and the files kept.
@@ -572,7 +575,7 @@ for (const backend of backends()) {
       const base = `/api${def.manifest.base}`;
       const subject = def.manifest.subject;
       const hidden = hiddenFieldsOf(role.ability, subject);
-      const what = (route: string) => `${code} ${route} ${entity}`;
+      const what = (route: string) => cellName(entity, code, route);
       const expectStatus = (res: { statusCode: number; body: string }, expected: number, route: string) =>
         expect(res.statusCode, `${what(route)}: ${res.body.slice(0, 200)}`).toBe(expected);
       const recipients = def.manifest.scope?.recipients ?? [];

@@ -59,6 +59,7 @@ import {
   satisfyChecks,
   tashkentToday,
 } from '../support/workflow-checks.ts';
+import { cellName, forSelectedEntity } from '../support/test-selection.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const access = registry.access!;
@@ -66,7 +67,7 @@ const ajv = createServerAjv();
 const { HOME, inRegion } = createRegionPlacer(registry);
 const seedOf = (id: string): number => [...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 11);
 
-const followers = [...registry.entities.values()].flatMap((def) => {
+const followers = forSelectedEntity(registry.entities.values(), (d) => d.id).flatMap((def) => {
   const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
   return machine ? [{ def, machine }] : [];
 });
@@ -267,6 +268,8 @@ for (const backend of backends()) {
         });
         /** The user of a planned role. */
         const userOf = (code: string): User => (code === SYNTHETIC ? synthetic! : roleUsers.get(code)!);
+        /** A failure's cell: this entity, then state, event, role, field (cellName). */
+        const cell = (...parts: Array<string | number | undefined>): string => cellName(def.id, ...parts);
         /** Who sends `event`: the user of the role the plan gives it. */
         const senderOf = (event: string): User => userOf(plan.byEvent.get(event)!);
 
@@ -282,8 +285,8 @@ for (const backend of backends()) {
           for (const [field, code] of plan.byField)
             data[field] = idAs(def.schema.properties?.[field] as JSONSchema7, userOf(code).id);
           const created = await app.inject({ method: 'POST', url: `${base}/create`, payload: data, headers: admin });
-          expect(created.statusCode, created.body).toBe(200);
-          expect(created.json().status).toBe(machine.initial);
+          expect(created.statusCode, `${cell('create')}: ${created.body}`).toBe(200);
+          expect(created.json().status, cell('create', 'starts in the initial state')).toBe(machine.initial);
           return created.json();
         };
 
@@ -357,11 +360,11 @@ for (const backend of backends()) {
             );
             expect(
               res.statusCode,
-              `${from} --${step.event.type}--> by ${plan.byEvent.get(step.event.type)}: ${res.body}`,
+              `${cell(from, step.event.type, plan.byEvent.get(step.event.type))}: ${res.body}`,
             ).toBe(200);
             current = res.json();
           }
-          expect(current.status).toBe(state);
+          expect(current.status, cell(state, 'reached by its shortest path')).toBe(state);
           return current;
         };
 
@@ -369,7 +372,7 @@ for (const backend of backends()) {
         const sent = new Set<string>();
 
         it('reaches every state by its shortest path through the API, each step by a default role that grants it, with status and history after each step', async () => {
-          expect(paths.map((p) => String(p.state.value)).sort(), 'every state is reachable').toEqual(
+          expect(paths.map((p) => String(p.state.value)).sort(), cell('every state is reachable')).toEqual(
             Object.keys(machine.states).sort(),
           );
           let n = 0;
@@ -383,10 +386,10 @@ for (const backend of backends()) {
               const target = String(step.state.value);
               const sender = senderOf(event);
               const offered = await get(`${base}/events/${record.id}`, sender.headers);
-              expect(offered.statusCode, offered.body).toBe(200);
+              expect(offered.statusCode, `${cell(status, event, plan.byEvent.get(event))}: ${offered.body}`).toBe(200);
               expect(
                 offered.json().events.map((e: { type: string }) => e.type),
-                `${status} offers ${event} to ${plan.byEvent.get(event)}`,
+                `${cell(status, event, plan.byEvent.get(event))}: the event is offered`,
               ).toContain(event);
               const payload = payloadFor(status, event, n * 100 + i, current, target);
               const outboxBefore = (
@@ -397,10 +400,9 @@ for (const backend of backends()) {
                 { event, version, ...(payload ? { payload } : {}), comment: `step ${i + 1}` },
                 sender.headers,
               );
-              expect(
-                res.statusCode,
-                `${status} --${event}--> ${target} by ${plan.byEvent.get(event)}: ${res.body}`,
-              ).toBe(200);
+              expect(res.statusCode, `${cell(status, event, plan.byEvent.get(event))} → ${target}: ${res.body}`).toBe(
+                200,
+              );
               sent.add(event);
               // The transition's messages to other systems are queued with it (contact-less, so always).
               const systemNotices = (
@@ -414,14 +416,19 @@ for (const backend of backends()) {
               );
               expect(
                 queued.rows.map((r) => r.what),
-                `${status} --${event}--> system messages`,
+                `${cell(status, event, plan.byEvent.get(event))}: system messages`,
               ).toEqual(systemNotices);
-              expect(res.json()).toMatchObject({ id: record.id, status: target, version: version + 1 });
+              const here = cell(status, event, plan.byEvent.get(event));
+              expect(res.json(), `${here}: the answer`).toMatchObject({
+                id: record.id,
+                status: target,
+                version: version + 1,
+              });
               const history = await get(`${base}/history/${record.id}`, sender.headers);
-              expect(history.statusCode).toBe(200);
+              expect(history.statusCode, `${here}: history ${history.body}`).toBe(200);
               const list = history.json().list as Array<Record<string, unknown>>;
-              expect(list).toHaveLength(i + 1);
-              expect(list.at(-1)).toMatchObject({
+              expect(list, `${here}: one history entry per step`).toHaveLength(i + 1);
+              expect(list.at(-1), `${here}: the history entry`).toMatchObject({
                 event,
                 from: status,
                 to: target,
@@ -435,8 +442,10 @@ for (const backend of backends()) {
               current = res.json();
               ({ version, status } = res.json());
             }
-            expect(status).toBe(String(path.state.value));
-            expect((await get(`${base}/get/${record.id}`, admin)).json().status).toBe(status);
+            expect(status, cell(String(path.state.value), 'path end')).toBe(String(path.state.value));
+            expect((await get(`${base}/get/${record.id}`, admin)).json().status, cell(status, 'stored status')).toBe(
+              status,
+            );
             reached.set(status, { id: record.id, version });
           }
         });
@@ -449,7 +458,7 @@ for (const backend of backends()) {
             const from = paths
               .filter((p) => transitionsFor(machine, String(p.state.value), event).length)
               .sort((a, b) => a.steps.length - b.steps.length)[0];
-            expect(from, `some reachable state allows ${event}`).toBeDefined();
+            expect(from, `${cell(event)}: some reachable state allows it`).toBeDefined();
             const state = String(from!.state.value);
             const record = (await driveTo(state, 8_000 + (n += 1)))!;
             const t = transitionOf(state, event)!;
@@ -459,8 +468,10 @@ for (const backend of backends()) {
               { event, version: record.version, ...(payload ? { payload } : {}) },
               senderOf(event).headers,
             );
-            expect(res.statusCode, `${state} --${event}--> by ${plan.byEvent.get(event)}: ${res.body}`).toBe(200);
-            expect(res.json().status).toBe(t.target ?? state);
+            expect(res.statusCode, `${cell(state, event, plan.byEvent.get(event))}: ${res.body}`).toBe(200);
+            expect(res.json().status, `${cell(state, event, plan.byEvent.get(event))}: the new status`).toBe(
+              t.target ?? state,
+            );
           }
           // What no narrower default role could send, for whoever reads the run.
           if (plan.byManageAll.length)
@@ -474,7 +485,7 @@ for (const backend of backends()) {
         });
 
         it('answers 409 to every event a reachable state does not allow, changing nothing', async () => {
-          expect(reached.size).toBeGreaterThan(0);
+          expect(reached.size, cell('some state was reached')).toBeGreaterThan(0);
           for (const [state, record] of reached) {
             const allowed = new Set(Object.keys(machine.states[state]?.on ?? {}));
             for (const event of events.filter((e) => !allowed.has(e))) {
@@ -486,12 +497,15 @@ for (const backend of backends()) {
                 payload: { event, version: record.version },
                 headers: { 'accept-language': 'en' },
               });
-              expect(res.statusCode, `${state} must refuse ${event}: ${res.body}`).toBe(409);
-              expect(res.json().message).toBe("This action is not possible in the record's current status");
-              expect(await footprint(record.id)).toBe(before);
+              expect(res.statusCode, `${cell(state, event, 'admin')}: must refuse: ${res.body}`).toBe(409);
+              expect(res.json().message, cell(state, event, 'admin')).toBe(
+                "This action is not possible in the record's current status",
+              );
+              expect(await footprint(record.id), `${cell(state, event, 'admin')}: wrote nothing`).toBe(before);
             }
             const offered = await get(`${base}/events/${record.id}`, admin);
-            for (const e of offered.json().events as Array<{ type: string }>) expect(allowed.has(e.type)).toBe(true);
+            for (const e of offered.json().events as Array<{ type: string }>)
+              expect(allowed.has(e.type), `${cell(state, e.type, 'admin')}: offered but not allowed`).toBe(true);
           }
         });
 
@@ -519,7 +533,7 @@ for (const backend of backends()) {
               });
               expect(
                 offered.json().events.map((e: { type: string }) => e.type),
-                `${event} is not offered to another user`,
+                `${cell(state, event, 'admin')}: not offered to another than the assigned user`,
               ).not.toContain(event);
               const before = await footprint(record.id);
               // The admin may send every event but is not the assigned user.
@@ -529,9 +543,11 @@ for (const backend of backends()) {
                 payload: { ...body, version: record.version },
                 headers: { 'accept-language': 'en' },
               });
-              expect(res.statusCode, `${state} --${event}-->: ${res.body}`).toBe(409);
-              expect(res.json().message).toMatch(/^The conditions for this action are not met/);
-              expect(await footprint(record.id)).toBe(before);
+              expect(res.statusCode, `${cell(state, event, 'admin', 'actorIsAssigned')}: ${res.body}`).toBe(409);
+              expect(res.json().message, cell(state, event, 'admin', 'actorIsAssigned')).toMatch(
+                /^The conditions for this action are not met/,
+              );
+              expect(await footprint(record.id), `${cell(state, event, 'admin')}: wrote nothing`).toBe(before);
             } else if (guard.type === 'fieldsFilled') {
               const current = (await get(`${base}/get/${record.id}`, admin)).json() as Record<string, unknown>;
               const emptied = structuredClone(current);
@@ -557,8 +573,10 @@ for (const backend of backends()) {
               record.version = updated.json().version;
               const before = await footprint(record.id);
               const res = await send(record.id, { ...body, version: record.version }, senderOf(event).headers);
-              expect(res.statusCode, `${state} --${event}-->: ${res.body}`).toBe(409);
-              expect(await footprint(record.id)).toBe(before);
+              const who = plan.byEvent.get(event);
+              const fields = ((guard.params?.fields as string[]) ?? []).join(', ');
+              expect(res.statusCode, `${cell(state, event, who, fields)} emptied: ${res.body}`).toBe(409);
+              expect(await footprint(record.id), `${cell(state, event, who, fields)}: wrote nothing`).toBe(before);
             }
           }
         });
@@ -570,14 +588,18 @@ for (const backend of backends()) {
             const user = roleUsers.get(role.code)!;
             const offered = await get(`${base}/events/${record.id}`, user.headers);
             if (!role.ability.can('read', subject))
-              expect(offered.statusCode, `${role.code} may not read ${subject}`).toBe(403);
+              expect(offered.statusCode, `${cell(machine.initial, 'events', role.code)}: may not read`).toBe(403);
             // An OWN role reaches only its own records; this one is the admin's.
             else if (role.scope === 'OWN')
-              expect(offered.statusCode, `${role.code} reaches only its own ${subject}`).toBe(404);
+              expect(offered.statusCode, `${cell(machine.initial, 'events', role.code)}: reaches only its own`).toBe(
+                404,
+              );
             else {
-              expect(offered.statusCode, offered.body).toBe(200);
+              expect(offered.statusCode, `${cell(machine.initial, 'events', role.code)}: ${offered.body}`).toBe(200);
               for (const e of offered.json().events as Array<{ type: string }>)
-                expect(role.ability.can(e.type, subject), `${role.code} is offered ${e.type}`).toBe(true);
+                expect(role.ability.can(e.type, subject), `${cell(machine.initial, e.type, role.code)}: offered`).toBe(
+                  true,
+                );
             }
             if (role.managesAll) continue;
             for (const event of events.filter((e) => !role.ability.can(e, subject))) {
@@ -588,12 +610,14 @@ for (const backend of backends()) {
                 { event, version: record.version, ...(payload ? { payload } : {}) },
                 user.headers,
               );
-              expect(res.statusCode, `${role.code} ${event}: ${res.body}`).toBe(403);
-              expect(await footprint(record.id)).toBe(before);
+              expect(res.statusCode, `${cell(machine.initial, event, role.code)}: ${res.body}`).toBe(403);
+              expect(await footprint(record.id), `${cell(machine.initial, event, role.code)}: wrote nothing`).toBe(
+                before,
+              );
               refused += 1;
             }
           }
-          expect(refused, 'some default role lacks some event').toBeGreaterThan(0);
+          expect(refused, cell('some default role lacks some event')).toBeGreaterThan(0);
         });
 
         it('refuses a bad body or payload with 400 and a stale version with 409, changing nothing', async () => {
@@ -602,24 +626,27 @@ for (const backend of backends()) {
           if (!event) return;
           const sender = senderOf(event);
           const before = await footprint(record.id);
-          expect((await send(record.id, { event }, sender.headers)).statusCode).toBe(400);
-          expect((await send(record.id, { event, version: record.version, extra: 1 }, sender.headers)).statusCode).toBe(
-            400,
-          );
+          const where = cell(machine.initial, event, plan.byEvent.get(event));
+          expect((await send(record.id, { event }, sender.headers)).statusCode, `${where}: no version`).toBe(400);
+          expect(
+            (await send(record.id, { event, version: record.version, extra: 1 }, sender.headers)).statusCode,
+            `${where}: an unknown body property`,
+          ).toBe(400);
           const stalePayload = payloadFor(machine.initial, event, 1, record);
           const stale = await send(
             record.id,
             { event, version: record.version + 1, ...(stalePayload ? { payload: stalePayload } : {}) },
             sender.headers,
           );
-          expect(stale.statusCode).toBe(409);
+          expect(stale.statusCode, `${where}: a stale version: ${stale.body}`).toBe(409);
           const schema = payloadSchemaFor(machine, machine.initial, event);
           const badPayload = schema ? {} : { unexpected: true };
           const bad = await send(record.id, { event, version: record.version, payload: badPayload }, sender.headers);
-          expect(bad.statusCode, bad.body).toBe(400);
-          expect(Object.keys(bad.json().fieldErrors ?? {})).not.toHaveLength(0);
-          for (const pointer of Object.keys(bad.json().fieldErrors)) expect(pointer).toMatch(/^\/payload(\/|$)/);
-          expect(await footprint(record.id)).toBe(before);
+          expect(bad.statusCode, `${where}: a bad payload: ${bad.body}`).toBe(400);
+          expect(Object.keys(bad.json().fieldErrors ?? {}), `${where}: the bad payload's fields`).not.toHaveLength(0);
+          for (const pointer of Object.keys(bad.json().fieldErrors))
+            expect(pointer, cell(machine.initial, event, plan.byEvent.get(event), pointer)).toMatch(/^\/payload(\/|$)/);
+          expect(await footprint(record.id), `${where}: wrote nothing`).toBe(before);
         });
 
         it('refuses every date a transition’s checks rule out with 400 on the payload field, changing nothing, and accepts the earliest allowed one', async () => {
@@ -654,12 +681,14 @@ for (const backend of backends()) {
             for (const { field, format, checks } of checkedFields(t)) {
               const refused = refusedValues(checks, format, record, today);
               for (const c of checks)
-                if (!refused.some((r) => r.check === c)) untried.push(`${state} --${event}--> ${c.type} ${c.field}`);
+                if (!refused.some((r) => r.check === c)) untried.push(`${cell(state, event, c.field)} (${c.type})`);
               for (const { check, value } of refused) {
                 // The first of the field's checks that refuses the value speaks for it, in the machine's order.
                 const expected = checks.map((c) => refusal(c, value, record, today)).find(Boolean)!;
                 const message = app.translator.t('en', expected.key, expected.params);
-                expect(message, `${expected.key} exists in English`).not.toBe(expected.key);
+                expect(message, `${cell(state, event, field)}: ${expected.key} exists in English`).not.toBe(
+                  expected.key,
+                );
                 const before = await footprint(record.id);
                 const res = await send(
                   record.id,
@@ -668,10 +697,11 @@ for (const backend of backends()) {
                 );
                 expect(
                   res.statusCode,
-                  `${state} --${event}--> with ${field} = ${value} (${check.type}): ${res.body}`,
+                  `${cell(state, event, plan.byEvent.get(event), field)} = ${value} (${check.type}): ${res.body}`,
                 ).toBe(400);
-                expect(res.json().fieldErrors).toEqual({ [`/payload${field}`]: message });
-                expect(await footprint(record.id)).toBe(before);
+                const where = `${cell(state, event, plan.byEvent.get(event), field)} = ${value}`;
+                expect(res.json().fieldErrors, `${where}: the field error`).toEqual({ [`/payload${field}`]: message });
+                expect(await footprint(record.id), `${where}: wrote nothing`).toBe(before);
               }
             }
             const accepted = await send(
@@ -681,11 +711,11 @@ for (const backend of backends()) {
             );
             expect(
               accepted.statusCode,
-              `${state} --${event}--> with ${JSON.stringify(payload)}: ${accepted.body}`,
+              `${cell(state, event, plan.byEvent.get(event))} with ${JSON.stringify(payload)}: ${accepted.body}`,
             ).toBe(200);
-            expect(accepted.json().status).toBe(target);
+            expect(accepted.json().status, `${cell(state, event)}: the new status`).toBe(target);
           }
-          expect(untried, 'every check refused some date').toEqual([]);
+          expect(untried, cell('every check refused some date')).toEqual([]);
         });
 
         it('sends every deadline event as the system once the record’s due date has passed (the sweep)', async () => {
@@ -706,12 +736,26 @@ for (const backend of backends()) {
             await app.store.update(def.id, record.id, edited, systemActor());
             const target = transitionsFor(machine, state, event)[0]?.target ?? state;
             const moved = await app.workflow.sweep();
-            expect(moved).toContainEqual({ entity: def.id, id: record.id, event, from: state, to: target });
+            expect(moved, `${cell(state, event, 'system', field)}: the sweep moves it`).toContainEqual({
+              entity: def.id,
+              id: record.id,
+              event,
+              from: state,
+              to: target,
+            });
             const history = (await get(`${base}/history/${record.id}`, admin)).json().list as Array<
               Record<string, unknown>
             >;
-            expect(history.at(-1)).toMatchObject({ actor: 'system', event, from: state, to: target });
-            expect((await app.workflow.sweep()).filter((m) => m.entity === def.id && m.id === record.id)).toEqual([]);
+            expect(history.at(-1), `${cell(state, event, 'system', field)}: history`).toMatchObject({
+              actor: 'system',
+              event,
+              from: state,
+              to: target,
+            });
+            expect(
+              (await app.workflow.sweep()).filter((m) => m.entity === def.id && m.id === record.id),
+              `${cell(state, event, 'system', field)}: a second sweep moves nothing`,
+            ).toEqual([]);
           }
         });
 
@@ -726,10 +770,13 @@ for (const backend of backends()) {
             send(record.id, body, sender.headers),
             send(record.id, body, sender.headers),
           ]);
-          expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+          const where = cell(machine.initial, event, plan.byEvent.get(event));
+          expect(replies.map((r) => r.statusCode).sort(), `${where}: twice at once`).toEqual([200, 409]);
           const history = await get(`${base}/history/${record.id}`, admin);
-          expect(history.json().list).toHaveLength(1);
-          expect((await get(`${base}/get/${record.id}`, admin)).json().version).toBe(record.version + 1);
+          expect(history.json().list, `${where}: one history entry`).toHaveLength(1);
+          expect((await get(`${base}/get/${record.id}`, admin)).json().version, `${where}: one new version`).toBe(
+            record.version + 1,
+          );
         });
       });
     }

@@ -39,3 +39,13 @@ export function forSelectedEntity<T>(items: Iterable<T>, entityOf: (item: T) => 
   if (!only) return all;
   return all.filter((item) => entityOf(item) === only);
 }
+
+/**
+ * The name of one cell of a generated matrix, for `it` names and assertion messages, so a
+ * failure says which cell failed: the entity, then state, event, role and field as far as the
+ * cell has them, joined by " · " (missing parts left out).
+ * @example cellName('appeal', 'BEING_SEEN', undefined, 'executor', '/files') // 'appeal · BEING_SEEN · executor · /files'
+ */
+export function cellName(entity: string, ...parts: Array<string | number | undefined>): string {
+  return [entity, ...parts.filter((p) => p !== undefined && p !== '')].join(' · ');
+}

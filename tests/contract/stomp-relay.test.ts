@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { createTestDatabase, postgresAvailable } from '../support/databases.ts';
+import { selectedDatabases } from '../support/test-selection.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { connectLive, createStaff, type LiveClient } from '../support/stomp.ts';
 import { rabbitmqMissing, rabbitmqTestsEnabled, startRabbitmq } from '../support/rabbitmq.ts';
@@ -33,10 +34,13 @@ const [counter, rule] = Object.entries(mapping.counters)
   )!;
 
 // Under REQUIRE_RABBITMQ=1 (CI) a missing RabbitMQ — or PostgreSQL, which the two instances share — fails this file instead of skipping it.
-const enabled = rabbitmqTestsEnabled(
-  rabbitmqMissing() ??
-    (postgresAvailable() ? undefined : 'PostgreSQL is unavailable (two instances share one database)'),
-);
+// TEST_DB=pglite leaves PostgreSQL out on purpose, and with it this file (skipped, never failed).
+const enabled =
+  selectedDatabases().includes('postgres') &&
+  rabbitmqTestsEnabled(
+    rabbitmqMissing() ??
+      (postgresAvailable() ? undefined : 'PostgreSQL is unavailable (two instances share one database)'),
+  );
 
 describe.skipIf(!enabled)('two portal instances through RabbitMQ (STOMP relay)', () => {
   let rabbit: Awaited<ReturnType<typeof startRabbitmq>>;

@@ -126,7 +126,7 @@ describe('npm run check: the gaps of issue #16', () => {
       problems,
       'schemas/appeal/ui.json',
       '/uiSchema/stir/ui:options/fill/organisationName',
-      /field "organisationName" does not exist.*did you mean "organizationName"/,
+      /field "organisationName" is not in the form.*did you mean "organizationName"/,
     );
     expectProblem(
       problems,

@@ -135,10 +135,7 @@ function checkFill(env: FormEnv, at: string, options: unknown, parent: JSONSchem
       env.report(
         env.file,
         where,
-        unknownNameMessage('field', target, 'a field beside the looked-up one', siblings).replace(
-          ' is not',
-          ' does not exist: it is not',
-        ),
+        unknownNameMessage('field', target, 'in the form beside the looked-up field', siblings),
       );
     if (source && typeof from === 'string' && !resolveFieldSchema(source, from.startsWith('/') ? from : `/${from}`))
       env.report(

@@ -13,6 +13,7 @@ import { MENU_ICON_NAMES } from '../../shared/icon-names.ts';
 import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { META_FOR, type CheckContext, type CheckRule, type UseKey } from './context.ts';
 import { checkRecordSchema } from './record-schema.ts';
+import { permissionProblem } from './access.ts';
 import { unknownNameMessage } from './suggest.ts';
 import { checkWidgetNames } from './ui.ts';
 
@@ -69,6 +70,10 @@ export const screensRule: CheckRule = {
 function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition): void {
   const { report, useKey, entities, references } = ctx;
   useKey(file, '/titleKey', screen.titleKey);
+  if (screen.permission !== 'public' && screen.permission !== 'signedIn') {
+    const problem = permissionProblem(ctx, screen.permission);
+    if (problem) report(file, '/permission', problem);
+  }
   if (screen.menu) useKey(file, '/menu/section', screen.menu.section);
   const icon = screen.menu?.icon;
   // The shell shows a default icon for a name it lacks: a typo would go unnoticed.

@@ -8,6 +8,7 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { ReferenceList } from '../../generated/meta.ts';
 import { META_FOR, escape, type CheckRule, type Report, type UseKey } from './context.ts';
+import { unknownNameMessage } from './suggest.ts';
 
 /** Record schemas: meta-schema, strict compile, titles and reference lists. */
 export const recordSchemasRule: CheckRule = {
@@ -41,13 +42,29 @@ export function checkRecordSchema(
 ): void {
   // `declaring` is false inside if/then/else and combinators: properties there only
   // constrain fields declared elsewhere, so they need no title of their own.
-  const walk = (node: unknown, pointer: string, parent?: JSONSchema7, declaring = true): void => {
+  // `owner`: the object whose fields a non-declaring `required` (in then/else/allOf…) names.
+  const walk = (node: unknown, pointer: string, parent?: JSONSchema7, declaring = true, owner?: JSONSchema7): void => {
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) {
-      node.forEach((n, i) => walk(n, `${pointer}/${i}`, parent, declaring));
+      node.forEach((n, i) => walk(n, `${pointer}/${i}`, parent, declaring, owner));
       return;
     }
     const schema = node as JSONSchema7 & { reference?: { list: string; parentField?: string } };
+    if (Array.isArray(schema.required) && (declaring || owner)) {
+      // A required field the object lacks makes every record invalid: nothing could be created.
+      const known = [
+        ...Object.keys(schema.properties ?? {}),
+        ...(declaring ? [] : Object.keys(owner?.properties ?? {})),
+      ];
+      schema.required.forEach((name, i) => {
+        if (!known.includes(name))
+          report(
+            file,
+            `${pointer}/required/${i}`,
+            unknownNameMessage('required field', name, 'a property of this object', known),
+          );
+      });
+    }
     if (typeof schema.title === 'string') useKey(file, `${pointer}/title`, schema.title);
     if (schema.reference) {
       if (!references.has(schema.reference.list))
@@ -73,7 +90,7 @@ export function checkRecordSchema(
       } else if (key === 'items' || key === 'additionalItems') {
         walk(value, `${pointer}/${key}`, schema, declaring);
       } else if (['oneOf', 'anyOf', 'allOf', 'if', 'then', 'else', 'not'].includes(key)) {
-        walk(value, `${pointer}/${key}`, schema, false);
+        walk(value, `${pointer}/${key}`, schema, false, declaring ? schema : owner);
       }
     }
   };

@@ -112,7 +112,10 @@ describe('npm run check: the gaps of issue #16', () => {
   it('rejects a state that cannot be reached from the initial state', () => {
     const s = clone();
     const machine = json(s, 'workflows/advertising-passport.machine.json');
-    machine.states.LIMBO = { on: { APPROVE: { target: 'APPROVED' } } };
+    machine.states.LIMBO = {
+      description: 'A state nothing leads to.',
+      on: { APPROVE: { target: 'APPROVED', description: 'Approve.' } },
+    };
     const problems = run(s);
     expectProblem(problems, 'workflows/advertising-passport.machine.json', '/states/LIMBO', /cannot be reached/);
   });

@@ -91,6 +91,7 @@ function checkMachine(
 ): void {
   const states = machine.states as Record<string, NonNullable<MachineDefinition['states'][string]>>;
   if (!states[machine.initial]) report(file, '/initial', `state "${machine.initial}" does not exist`);
+  else checkReachable(file, machine, report);
   for (const [stateName, state] of Object.entries(states)) {
     const base = `/states/${escape(stateName)}`;
     useKey(file, `${base}/meta/titleKey`, (state.meta as { titleKey?: string } | undefined)?.titleKey);
@@ -159,6 +160,40 @@ function checkMachine(
       });
     }
   }
+}
+
+/** The states a state's transitions lead to: its events, `after` delays and `always`. */
+function targetsOf(state: MachineDefinition['states'][string]): string[] {
+  const groups = [
+    ...Object.values(state.on ?? {}),
+    ...Object.values(state.after ?? {}),
+    ...((state as { always?: unknown }).always ? [(state as { always?: unknown }).always] : []),
+  ];
+  return groups
+    .flatMap((g) => (Array.isArray(g) ? g : [g]))
+    .map((t) => (t as Transition | undefined)?.target)
+    .filter((t): t is string => typeof t === 'string');
+}
+
+/** Every state can be reached from the initial one: no record could ever be in another. */
+function checkReachable(file: string, machine: MachineDefinition, report: Report): void {
+  const reached = new Set([machine.initial]);
+  const queue = [machine.initial];
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    const state = machine.states[name];
+    for (const target of state ? targetsOf(state) : [])
+      if (!reached.has(target) && machine.states[target]) {
+        reached.add(target);
+        queue.push(target);
+      }
+  }
+  for (const name of Object.keys(machine.states))
+    if (!reached.has(name))
+      report(
+        file,
+        `/states/${escape(name)}`,
+        `state "${name}" cannot be reached from the initial state "${machine.initial}" by any transition`,
+      );
 }
 
 /**

@@ -17,7 +17,8 @@ import type {
 } from '../../generated/meta.ts';
 import { addPortalVocabulary } from '../../shared/validation/vocabulary.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
-import { escapeSegment } from '../../shared/pointer.ts';
+import { escapeSegment, getAtPointer } from '../../shared/pointer.ts';
+import { unknownNameMessage } from './suggest.ts';
 
 /** One thing wrong with the definitions: the file, where in it, and what. */
 export interface DefinitionProblem {
@@ -163,7 +164,8 @@ export function createCheckContext(sources: DefinitionSources, implementations: 
       return false;
     }
     if (validate(sources.get(file)!.json)) return true;
-    for (const e of validate.errors ?? []) report(file, metaErrorPointer(e), `${e.message ?? 'invalid'} (${metaId})`);
+    for (const e of validate.errors ?? [])
+      report(file, metaErrorPointer(e), metaErrorMessage(e, sources.get(file)!.json, metaId));
     return false;
   };
 
@@ -198,6 +200,19 @@ export function createCheckContext(sources: DefinitionSources, implementations: 
     screens: [],
     accessJson: sources.get(ACCESS_FILE)?.json as AccessDefinition | undefined,
   };
+}
+
+/** A meta-schema error in words: an enum's names the value, the allowed ones and the close one. */
+function metaErrorMessage(e: ErrorObject, json: unknown, metaId: string): string {
+  if (e.keyword !== 'enum') return `${e.message ?? 'invalid'} (${metaId})`;
+  const value = getAtPointer(json, e.instancePath);
+  const allowed = (e.params.allowedValues as unknown[]).map(String);
+  return unknownNameMessage(
+    'value',
+    typeof value === 'string' ? value : String(JSON.stringify(value)),
+    'allowed here',
+    allowed,
+  );
 }
 
 /** The pointer of a meta-schema error: the instance path, plus the property a keyword names. */

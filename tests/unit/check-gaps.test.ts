@@ -164,6 +164,25 @@ describe('npm run check: the gaps of issue #16', () => {
     expect(problems.map((p) => p.message).join('\n')).not.toMatch(/#\//);
   });
 
+  it('reports an unknown format of an event payload at the payload field', () => {
+    const s = clone();
+    const found = [...s.keys()]
+      .filter((f) => f.startsWith('workflows/'))
+      .flatMap((f) =>
+        Object.entries<any>(json(s, f).states).flatMap(([state, def]) =>
+          Object.entries<any>(def.on ?? {})
+            .filter(([, t]) => !Array.isArray(t) && t.payload?.properties)
+            .map(([event, t]) => ({ f, state, event, t })),
+        ),
+      )[0]!;
+    const name = Object.keys(found.t.payload.properties)[0]!;
+    found.t.payload.properties[name].format = 'date-tim';
+    const at = `/states/${found.state}/on/${found.event}/payload/properties/${name}/format`;
+    const problems = run(s).filter((p) => p.file === found.f);
+    expectProblem(problems, found.f, at, /format "date-tim".*did you mean "date-time"/);
+    expect(problems.map((p) => p.message).join('\n')).not.toMatch(/#\//);
+  });
+
   it('gives line and column for a JSON syntax error', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'check-json-'));
     try {

@@ -13,6 +13,7 @@ import type Ajv from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import type { MachineDefinition, Transition } from '../../generated/meta.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
+import { checkFormats } from './record-schema.ts';
 import { META_FOR, entitiesWithSchema, escape, type CheckRule, type Report, type UseKey } from './context.ts';
 
 type Implementations = { guards: Set<string>; actions: Set<string>; delays: Set<string>; checks: Set<string> };
@@ -218,10 +219,11 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
         });
         if (!t.payload) return;
         const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/payload`;
+        const formats = checkFormats(file, t.payload as JSONSchema7, Object.keys(ajv.formats), report, at);
         try {
           ajv.compile(t.payload);
         } catch (error) {
-          report(file, at, `payload schema does not compile: ${(error as Error).message}`);
+          if (!formats) report(file, at, `payload schema does not compile: ${(error as Error).message}`);
         }
         for (const [name, prop] of Object.entries(t.payload.properties as Record<string, JSONSchema7>)) {
           if (typeof prop.title !== 'string')

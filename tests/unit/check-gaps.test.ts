@@ -210,6 +210,14 @@ describe('npm run check: the gaps of issue #16', () => {
     expect(problems, JSON.stringify(problems, null, 1)).toHaveLength(1);
   });
 
+  it('reports one wrong machine id once, not as a cascade', () => {
+    const s = clone();
+    json(s, 'workflows/appeal.machine.json').id = 'apeal';
+    const problems = run(s);
+    expectProblem(problems, 'workflows/appeal.machine.json', '/id', /must equal the file name "appeal"/);
+    expect(problems, JSON.stringify(problems, null, 1)).toHaveLength(1);
+  });
+
   it('rejects an unknown ui:widget and an unknown menu icon (already checked; kept here with the gaps)', () => {
     const s = clone();
     json(s, 'schemas/appeal/ui.json').uiSchema.content['ui:widget'] = 'textArea';

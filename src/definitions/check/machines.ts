@@ -35,9 +35,12 @@ export const machinesRule: CheckRule = {
         continue;
       }
       if (!ctx.metaValid(file, META_FOR.machine)) continue;
-      const machine = ctx.json<MachineDefinition>(file);
+      const written = ctx.json<MachineDefinition>(file);
       const name = file.slice('workflows/'.length, -'.machine.json'.length);
-      if (machine.id !== name) report(file, '/id', `id "${machine.id}" must equal the file name "${name}"`);
+      if (written.id !== name) report(file, '/id', `id "${written.id}" must equal the file name "${name}"`);
+      // One wrong id is one mistake: the rules after this one know the machine by its file
+      // name, as manifests name it, instead of reporting every key and grant under the id.
+      const machine = written.id === name ? written : { ...written, id: name };
       ctx.machines.set(machine.id, machine);
       checkMachine(file, machine, impl, report, useKey);
       checkMachineTexts(file, machine, ctx.strict, report, useKey);

@@ -2,7 +2,8 @@
  * `npm run check` rule for access (`schemas/_access/access.json`, the only file of its
  * folder): valid against its meta-schema; the user, role and employee entities exist; unit
  * permissions and the employee's user field name fields of the right type; every permission
- * of a role or of the guest names an entity's subject (or "all", or a subsystem's); role
+ * of a role or of the guest names an entity's subject (or "all", or a subsystem's) and an
+ * action that subject has (CRUD, manage, an event of its machine, a subsystem's own); role
  * codes are unique and the admin and outer roles exist; read-only and hidden fields name
  * fields of the subject's entity that are not server-owned, and hidden ones a subject the
  * role may read.

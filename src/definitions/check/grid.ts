@@ -3,7 +3,7 @@
  * meta-schema; column formats and filter kinds are entries of their registries
  * (`src/shared/cell-formats.ts`, `src/shared/filter-kinds.ts`); columns, default sort and
  * filters name fields of the record schema (scalar where sorted or filtered, of the filter
- * kind's type); reference lists exist; filter names
+ * kind's type); reference lists exist and are the ones the schema's fields declare; filter names
  * are unique and parent filters exist; a keyword filter has keyword fields to search; the
  * parameters of a remote source are eq filters of the grid.
  */

@@ -1,7 +1,7 @@
 /**
  * `npm run check` rules for machines (`workflows/<id>.machine.json`):
  * - structure: valid against the meta-schema, named like the file, targets and the initial
- *   state exist, deadlines name an event of their state that needs no payload, no `after`;
+ *   state exist, every state reachable from the initial one, deadlines name an event of their state that needs no payload, no `after`;
  * - implementations: every guard, action, delay and payload check is in the registry
  *   (src/server/workflow/implementations.ts), a check's params name payload dates;
  * - texts: the i18n keys of states, events, notices and payload fields, payloads compile;

@@ -2,7 +2,8 @@
  * `npm run check` rule for record schemas (`schemas/<entity>/schema.json`): valid against the
  * record meta-schema, compiling under a strict ajv with the portal vocabulary (a misspelt
  * keyword fails), every declared property titled with an i18n key, every `reference` naming
- * a list that exists and a sibling parent field. Sets `schema` on the entity for the rules
+ * a list that exists and a sibling parent field, every `required` name a property of its
+ * object, every `format` a known one (named at its field). Sets `schema` on the entity for the rules
  * after it. `checkRecordSchema` also serves the forms screens declare (flow steps, actions).
  */
 import type { JSONSchema7 } from 'json-schema';

@@ -2,7 +2,7 @@
  * `npm run check` rule for screens (`screens/<id>.json`): valid against the screen
  * meta-schema, named like the file, on a route no other screen has, for an entity that
  * exists; their texts (`titleKey`, the menu section, every option ending in `Key`) are i18n
- * keys; the menu icon is one the shell has (src/shared/icon-names.ts); the widgets of their
+ * keys; the permission names a known subject and an action it has; the menu icon is one the shell has (src/shared/icon-names.ts); the widgets of their
  * own forms are registered; options fit the entity (views, tree, wizard, photo route, plain
  * status; `drafts` is checked by the drafts capability); flow steps and record actions are
  * titled forms whose named values exist.

@@ -4,7 +4,9 @@
  * is a field of the record schema at that level (and every `ui:order` entry); the texts
  * (`ui:title`, `ui:help`, …) are i18n keys; every `ui:widget` is a widget of the registry
  * (src/shared/widget-names.ts, the registry's keys — rjsf would silently fall back to the type's default);
- * wizard steps name existing fields, each once, and (unless partial) every field.
+ * each widget of the theme fits its field (`widgetFits`, same module); a lookup's `fill` names
+ * fields beside the looked-up one and of the looked-up entity; wizard steps name existing
+ * fields, each once, and (unless partial) every field.
  * `checkWidgetNames` serves the uiSchemas screens declare too.
  */
 import type { JSONSchema7 } from 'json-schema';

@@ -151,6 +151,18 @@ describe('npm run check: the gaps of issue #16', () => {
     );
   });
 
+  it('suggests the close reference list and the close field', () => {
+    const s = clone();
+    const grid = json(s, 'schemas/advertising-passport/grid.json');
+    const i = grid.columns.findIndex((c: any) => c.reference === 'region');
+    grid.columns[i].reference = 'regoin';
+    grid.columns[i].field = '/regoinId';
+    const problems = run(s);
+    const file = 'schemas/advertising-passport/grid.json';
+    expectProblem(problems, file, `/columns/${i}/reference`, /"regoin" does not exist; did you mean "region"\?/);
+    expectProblem(problems, file, `/columns/${i}/field`, /"\/regoinId" does not exist.*; did you mean "\/regionId"\?/);
+  });
+
   it('reports an unknown format at the field, in plain words', () => {
     const s = clone();
     json(s, 'schemas/appeal/schema.json').properties.content.format = 'dat';

@@ -18,7 +18,7 @@ import type {
 import { addPortalVocabulary } from '../../shared/validation/vocabulary.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { escapeSegment, getAtPointer } from '../../shared/pointer.ts';
-import { unknownNameMessage } from './suggest.ts';
+import { didYouMean, unknownNameMessage } from './suggest.ts';
 
 /** One thing wrong with the definitions: the file, where in it, and what. */
 export interface DefinitionProblem {
@@ -242,7 +242,13 @@ export type FieldCheck = (
 export function createFieldCheck(report: Report, schema: JSONSchema7, schemaFile: string): FieldCheck {
   return (file, pointer, value, opts = {}) => {
     const target = resolveFieldSchema(schema, value);
-    if (!target) return report(file, pointer, `field "${value}" does not exist in ${schemaFile}`);
+    if (!target) {
+      // The close one among the fields beside where the pointer stops (top level or nested).
+      const parent = value.slice(0, value.lastIndexOf('/'));
+      const holder = parent ? resolveFieldSchema(schema, parent) : schema;
+      const siblings = Object.keys(holder?.properties ?? {}).map((k) => `${parent}/${escape(k)}`);
+      return report(file, pointer, `field "${value}" does not exist in ${schemaFile}${didYouMean(value, siblings)}`);
+    }
     const type = scalarType(target);
     if (opts.scalar && (type === 'object' || type === 'array' || !type))
       report(file, pointer, `field "${value}" is not a scalar`);

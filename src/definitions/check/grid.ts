@@ -12,6 +12,7 @@ import type { GridDefinition } from '../../generated/meta.ts';
 import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { CELL_FORMATS } from '../../shared/cell-formats.ts';
 import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
+import { didYouMean } from './suggest.ts';
 import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule } from './context.ts';
 
 /** The reference list a field declares (`reference.list`, or its items' for a list of codes). */
@@ -46,7 +47,11 @@ export const gridsRule: CheckRule = {
         field(gridFile, `/columns/${i}/field`, c.field, { scalar: c.sortable === true });
         ctx.useKey(gridFile, `/columns/${i}/titleKey`, c.titleKey);
         if (c.reference && !references.has(c.reference))
-          report(gridFile, `/columns/${i}/reference`, `reference list "${c.reference}" does not exist`);
+          report(
+            gridFile,
+            `/columns/${i}/reference`,
+            `reference list "${c.reference}" does not exist${didYouMean(c.reference, references.keys())}`,
+          );
         else sameList(`/columns/${i}/reference`, c.field, c.reference);
         const format =
           c.format === undefined
@@ -77,7 +82,11 @@ export const gridsRule: CheckRule = {
           field(gridFile, `/filters/${i}/field`, flt.field, { scalar: true, ...(types ? { types } : {}) });
         }
         if (flt.reference && !references.has(flt.reference))
-          report(gridFile, `/filters/${i}/reference`, `reference list "${flt.reference}" does not exist`);
+          report(
+            gridFile,
+            `/filters/${i}/reference`,
+            `reference list "${flt.reference}" does not exist${didYouMean(flt.reference, references.keys())}`,
+          );
         else sameList(`/filters/${i}/reference`, flt.field, flt.reference);
       });
       grid.filters.forEach((flt, i) => {

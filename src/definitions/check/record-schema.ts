@@ -9,7 +9,7 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { ReferenceList } from '../../generated/meta.ts';
 import { META_FOR, escape, type CheckRule, type Report, type UseKey } from './context.ts';
-import { unknownNameMessage } from './suggest.ts';
+import { didYouMean, unknownNameMessage } from './suggest.ts';
 
 /** Record schemas: meta-schema, strict compile, titles and reference lists. */
 export const recordSchemasRule: CheckRule = {
@@ -93,7 +93,11 @@ export function checkRecordSchema(
     if (typeof schema.title === 'string') useKey(file, `${pointer}/title`, schema.title);
     if (schema.reference) {
       if (!references.has(schema.reference.list))
-        report(file, `${pointer}/reference/list`, `reference list "${schema.reference.list}" does not exist`);
+        report(
+          file,
+          `${pointer}/reference/list`,
+          `reference list "${schema.reference.list}" does not exist${didYouMean(schema.reference.list, references.keys())}`,
+        );
       const pf = schema.reference.parentField;
       if (pf && !parent?.properties?.[pf])
         report(file, `${pointer}/reference/parentField`, `sibling field "${pf}" does not exist`);

@@ -44,3 +44,13 @@ export function unknownNameMessage(what: string, name: string, among: string, al
   const closest = closestName(name, names);
   return `${what} "${name}" is not ${among}${closest ? `; did you mean "${closest}"?` : ';'} Allowed: ${names.join(', ')}`;
 }
+
+/**
+ * `; did you mean "<closest>"?` when an allowed name is close to `name`, else '' — for
+ * messages that keep their own wording (a missing field, a missing list).
+ * @example `field "/nme" does not exist${didYouMean('/nme', ['/name'])}` // 'field "/nme" does not exist; did you mean "/name"?'
+ */
+export function didYouMean(name: string, allowed: Iterable<string>): string {
+  const closest = closestName(name, allowed);
+  return closest ? `; did you mean "${closest}"?` : '';
+}

@@ -62,9 +62,16 @@ describe('npm run check: the gaps of issue #16', () => {
     const s = clone();
     json(s, 'screens/appeal-list.json').permission = 'read Apeal';
     json(s, 'screens/tender-detail.json').permission = 'raed Tender';
+    json(s, 'screens/portal-user-detail.json').options.recordActions[0].permission = 'update Usr';
     const problems = run(s);
     expectProblem(problems, 'screens/appeal-list.json', '/permission', /subject "Apeal".*did you mean "Appeal"/);
     expectProblem(problems, 'screens/tender-detail.json', '/permission', /action "raed".*did you mean "read"/);
+    expectProblem(
+      problems,
+      'screens/portal-user-detail.json',
+      '/options/recordActions/0/permission',
+      /subject "Usr".*did you mean "User"/,
+    );
   });
 
   it('rejects `required` naming a property that does not exist, at any depth', () => {

@@ -115,6 +115,8 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   options?.recordActions?.forEach((action, i) => {
     const at = `/options/recordActions/${i}`;
     if (screen.kind !== 'detail' || !target) report(file, at, 'recordActions need a detail screen of an entity');
+    const permission = permissionProblem(ctx, action.permission);
+    if (permission) report(file, `${at}/permission`, permission);
     checkRecordSchema(file, action.schema as JSONSchema7, references, report, useKey);
     for (const [name, pointer] of Object.entries(action.fromRecord ?? {})) {
       if (target?.schema && pointer !== '/id' && !resolveFieldSchema(target.schema, pointer))

@@ -33,6 +33,7 @@ const DELEGATE_ACTION = 'delegate';
  */
 export function permissionProblem(ctx: CheckContext, permission: string): string | undefined {
   const space = permission.indexOf(' ');
+  if (space < 1) return `permission "${permission}" must be "<action> <Subject>"`;
   const action = permission.slice(0, space);
   const subject = permission.slice(space + 1);
   const entities = [...ctx.entities.values()];

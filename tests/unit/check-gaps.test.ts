@@ -170,6 +170,29 @@ describe('npm run check: the gaps of issue #16', () => {
     expectProblem(problems, file, `/columns/${i}/field`, /"\/regoinId" does not exist.*; did you mean "\/regionId"\?/);
   });
 
+  it('lists the allowed values when a seed record breaks an enum of its schema', () => {
+    const s = clone();
+    // A seed record's text field, made an enum of the values the seed has, then mistyped in case.
+    const found = [...s.keys()]
+      .filter((f) => /^schemas\/[^_][^/]*\/entity\.json$/.test(f) && json(s, f).seed?.file)
+      .map((f) => {
+        const dir = f.slice(0, -'entity.json'.length);
+        const schema = json(s, `${dir}${json(s, f).schema}`);
+        const seedFile = `${dir}${json(s, f).seed.file}`;
+        const records = json(s, seedFile).records as Array<Record<string, unknown>>;
+        const k = Object.keys(records[0] ?? {}).find(
+          (name) => schema.properties[name]?.type === 'string' && /^[a-z]+$/i.test(String(records[0]![name])),
+        );
+        return { schema, seedFile, records, k };
+      })
+      .find((x) => x.k)!;
+    const k = found.k!;
+    found.schema.properties[k].enum = [...new Set(found.records.map((r) => r[k]).filter((v) => v !== undefined))];
+    const value = String(found.records[0]![k]);
+    found.records[0]![k] = value === value.toUpperCase() ? value.toLowerCase() : value.toUpperCase();
+    expectProblem(run(s), found.seedFile, `/records/0/${k}`, new RegExp(`did you mean "${value}"\\?.*Allowed: `));
+  });
+
   it('reports an unknown format at the field, in plain words', () => {
     const s = clone();
     json(s, 'schemas/appeal/schema.json').properties.content.format = 'dat';

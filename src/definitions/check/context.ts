@@ -202,9 +202,18 @@ export function createCheckContext(sources: DefinitionSources, implementations: 
   };
 }
 
-/** A meta-schema error in words: an enum's names the value, the allowed ones and the close one. */
+/** A meta-schema error in words (see {@link schemaErrorMessage}), naming the meta-schema. */
 function metaErrorMessage(e: ErrorObject, json: unknown, metaId: string): string {
-  if (e.keyword !== 'enum') return `${e.message ?? 'invalid'} (${metaId})`;
+  return e.keyword === 'enum' ? schemaErrorMessage(e, json) : `${schemaErrorMessage(e, json)} (${metaId})`;
+}
+
+/**
+ * An ajv error on `json` in words: an enum's names the value, the allowed ones and the close
+ * one (`value "Keyword" is not allowed here; did you mean "keyword"? Allowed: …`); others ajv's.
+ * @example schemaErrorMessage(validate.errors[0], record)
+ */
+export function schemaErrorMessage(e: ErrorObject, json: unknown): string {
+  if (e.keyword !== 'enum') return e.message ?? 'invalid';
   const value = getAtPointer(json, e.instancePath);
   const allowed = (e.params.allowedValues as unknown[]).map(String);
   return unknownNameMessage(

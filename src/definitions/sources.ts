@@ -40,6 +40,23 @@ async function jsonFiles(root: string, dir: string): Promise<string[]> {
 }
 
 /**
+ * A JSON syntax error in words with its line and column (an editor's coordinates), not the
+ * character offset `JSON.parse` gives; the end of the text when it names no position.
+ * @example jsonSyntaxMessage('{\n  oops\n}', 'Expected double-quoted property name in JSON at position 4')
+ * // 'not valid JSON at line 2, column 3: Expected double-quoted property name'
+ */
+export function jsonSyntaxMessage(text: string, parseError: string): string {
+  const position = /at position (\d+)/.exec(parseError);
+  const offset = position ? Math.min(Number(position[1]), text.length) : text.length;
+  const before = text.slice(0, offset).split('\n');
+  const what = parseError
+    .replace(/\s*\(line \d+ column \d+\)/, '')
+    .replace(/\s*in JSON at position \d+/, '')
+    .replace(/\s*at position \d+/, '');
+  return `not valid JSON at line ${before.length}, column ${before.at(-1)!.length + 1}: ${what}`;
+}
+
+/**
  * Reads every definition file under `root`. Files that are not valid JSON are reported in
  * `problems` instead of thrown, so `npm run check` can list them all at once.
  */
@@ -68,7 +85,7 @@ export async function loadDefinitionSources(
     try {
       sources.set(file, { path: file, json: JSON.parse(text) });
     } catch (error) {
-      problems.push({ file, pointer: '', message: `not valid JSON: ${(error as Error).message}` });
+      problems.push({ file, pointer: '', message: jsonSyntaxMessage(text, (error as Error).message) });
     }
   }
   return { sources, problems };

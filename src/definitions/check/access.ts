@@ -2,7 +2,8 @@
  * `npm run check` rule for access (`schemas/_access/access.json`, the only file of its
  * folder): valid against its meta-schema; the user, role and employee entities exist; unit
  * permissions and the employee's user field name fields of the right type; every permission
- * of a role or of the guest names an entity's subject (or "all", or a subsystem's); role
+ * of a role or of the guest names an entity's subject (or "all", or a subsystem's) and an
+ * action that subject has (CRUD, manage, an event of its machine, a subsystem's own); role
  * codes are unique and the admin and outer roles exist; read-only and hidden fields name
  * fields of the subject's entity that are not server-owned, and hidden ones a subject the
  * role may read.
@@ -11,9 +12,55 @@ import type { AccessDefinition } from '../../generated/meta.ts';
 import { createAbility, rulesFromPermissions } from '../../shared/ability.ts';
 import { isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { ACCESS_FILE, META_FOR, type CheckContext, type CheckRule } from './context.ts';
+import { unknownNameMessage } from './suggest.ts';
 
 /** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger). */
 export const SUBSYSTEM_SUBJECTS = ['Message'] as const;
+
+/** Actions every subject has: CASL's `manage` (any action) and the CRUD verbs. */
+const CRUD_ACTIONS = ['manage', 'create', 'read', 'update', 'delete'];
+/** Subsystems' own actions: the messenger's announcement (ANNOUNCE_ACTION of src/server/messenger/document-marking.ts). */
+const SUBSYSTEM_ACTIONS: Record<string, string[]> = { Message: ['announce'] };
+/** The marker action delegated user administration grants on the user entity's subject (src/server/auth/delegation.ts). */
+const DELEGATE_ACTION = 'delegate';
+
+/**
+ * What is wrong with a permission string `"<action> <Subject>"` (a role's, the guest's, a
+ * screen's), in plain words with the allowed names, or undefined when it names a known
+ * subject and an action that subject has: CRUD, `manage`, an event of the machine of an
+ * entity with that subject, or a subsystem's own action.
+ * @example permissionProblem(ctx, 'EXPLODE Appeal') // 'action "EXPLODE" is not an action on "Appeal" …'
+ */
+export function permissionProblem(ctx: CheckContext, permission: string): string | undefined {
+  const space = permission.indexOf(' ');
+  if (space < 1) return `permission "${permission}" must be "<action> <Subject>"`;
+  const action = permission.slice(0, space);
+  const subject = permission.slice(space + 1);
+  const entities = [...ctx.entities.values()];
+  const subjects = ['all', ...SUBSYSTEM_SUBJECTS, ...entities.map((e) => e.manifest.subject)];
+  if (!subjects.includes(subject))
+    return unknownNameMessage('subject', subject, `an entity's subject, "all" or a subsystem's`, subjects);
+  const all = subject === 'all';
+  const userSubject = ctx.accessJson?.userEntity ? ctx.entities.get(ctx.accessJson.userEntity)?.manifest.subject : '';
+  const actions = new Set([
+    ...CRUD_ACTIONS,
+    ...(all ? Object.values(SUBSYSTEM_ACTIONS).flat() : (SUBSYSTEM_ACTIONS[subject] ?? [])),
+    ...(all || subject === userSubject ? [DELEGATE_ACTION] : []),
+    ...entities
+      .filter((e) => all || e.manifest.subject === subject)
+      .flatMap((e) => {
+        const machine = e.manifest.workflow ? ctx.machines.get(e.manifest.workflow) : undefined;
+        return Object.values(machine?.states ?? {}).flatMap((state) => Object.keys(state.on ?? {}));
+      }),
+  ]);
+  if (actions.has(action)) return undefined;
+  return unknownNameMessage(
+    'action',
+    action,
+    `an action on "${subject}" (CRUD, manage, or an event of its machine)`,
+    actions,
+  );
+}
 
 /** Access: entities, unit permissions, permissions' subjects, roles and field rules. */
 export const accessRule: CheckRule = {
@@ -68,20 +115,10 @@ function checkAccess(ctx: CheckContext, file: string, access: AccessDefinition):
         `field "${access.employeeUserField}" is no integer field of "${access.employeeEntity}"`,
       );
   }
-  const subjectNames = new Set([
-    'all',
-    ...SUBSYSTEM_SUBJECTS,
-    ...[...entities.values()].map((e) => e.manifest.subject),
-  ]);
   const checkPermissions = (list: string[], at: string) =>
     list.forEach((p, i) => {
-      const subject = p.slice(p.indexOf(' ') + 1);
-      if (!subjectNames.has(subject))
-        report(
-          file,
-          `${at}/${i}`,
-          `subject "${subject}" is no entity's subject (nor "all", nor a subsystem's: ${SUBSYSTEM_SUBJECTS.join(', ')})`,
-        );
+      const problem = permissionProblem(ctx, p);
+      if (problem) report(file, `${at}/${i}`, problem);
     });
   checkPermissions(access.guest.permissions, '/guest/permissions');
   const codes = new Set<string>();

@@ -17,7 +17,8 @@ import type {
 } from '../../generated/meta.ts';
 import { addPortalVocabulary } from '../../shared/validation/vocabulary.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
-import { escapeSegment } from '../../shared/pointer.ts';
+import { escapeSegment, getAtPointer } from '../../shared/pointer.ts';
+import { didYouMean, unknownNameMessage } from './suggest.ts';
 
 /** One thing wrong with the definitions: the file, where in it, and what. */
 export interface DefinitionProblem {
@@ -163,7 +164,8 @@ export function createCheckContext(sources: DefinitionSources, implementations: 
       return false;
     }
     if (validate(sources.get(file)!.json)) return true;
-    for (const e of validate.errors ?? []) report(file, metaErrorPointer(e), `${e.message ?? 'invalid'} (${metaId})`);
+    for (const e of validate.errors ?? [])
+      report(file, metaErrorPointer(e), metaErrorMessage(e, sources.get(file)!.json, metaId));
     return false;
   };
 
@@ -200,6 +202,28 @@ export function createCheckContext(sources: DefinitionSources, implementations: 
   };
 }
 
+/** A meta-schema error in words (see {@link schemaErrorMessage}), naming the meta-schema. */
+function metaErrorMessage(e: ErrorObject, json: unknown, metaId: string): string {
+  return e.keyword === 'enum' ? schemaErrorMessage(e, json) : `${schemaErrorMessage(e, json)} (${metaId})`;
+}
+
+/**
+ * An ajv error on `json` in words: an enum's names the value, the allowed ones and the close
+ * one (`value "Keyword" is not allowed here; did you mean "keyword"? Allowed: …`); others ajv's.
+ * @example schemaErrorMessage(validate.errors[0], record)
+ */
+export function schemaErrorMessage(e: ErrorObject, json: unknown): string {
+  if (e.keyword !== 'enum') return e.message ?? 'invalid';
+  const value = getAtPointer(json, e.instancePath);
+  const allowed = (e.params.allowedValues as unknown[]).map(String);
+  return unknownNameMessage(
+    'value',
+    typeof value === 'string' ? value : String(JSON.stringify(value)),
+    'allowed here',
+    allowed,
+  );
+}
+
 /** The pointer of a meta-schema error: the instance path, plus the property a keyword names. */
 function metaErrorPointer(e: ErrorObject): string {
   const extra =
@@ -227,7 +251,13 @@ export type FieldCheck = (
 export function createFieldCheck(report: Report, schema: JSONSchema7, schemaFile: string): FieldCheck {
   return (file, pointer, value, opts = {}) => {
     const target = resolveFieldSchema(schema, value);
-    if (!target) return report(file, pointer, `field "${value}" does not exist in ${schemaFile}`);
+    if (!target) {
+      // The close one among the fields beside where the pointer stops (top level or nested).
+      const parent = value.slice(0, value.lastIndexOf('/'));
+      const holder = parent ? resolveFieldSchema(schema, parent) : schema;
+      const siblings = Object.keys(holder?.properties ?? {}).map((k) => `${parent}/${escape(k)}`);
+      return report(file, pointer, `field "${value}" does not exist in ${schemaFile}${didYouMean(value, siblings)}`);
+    }
     const type = scalarType(target);
     if (opts.scalar && (type === 'object' || type === 'array' || !type))
       report(file, pointer, `field "${value}" is not a scalar`);

@@ -23,8 +23,11 @@ export const entityManifestsRule: CheckRule = {
       const folder = dir.slice('schemas/'.length);
       const claimed = new Set([file]);
       if (!ctx.metaValid(file, META_FOR.entity)) continue;
-      const manifest = ctx.json<EntityManifest>(file);
-      if (manifest.id !== folder) report(file, '/id', `id "${manifest.id}" must equal the folder name "${folder}"`);
+      const written = ctx.json<EntityManifest>(file);
+      if (written.id !== folder) report(file, '/id', `id "${written.id}" must equal the folder name "${folder}"`);
+      // One wrong id is one mistake: the rules after this one know the entity by its folder,
+      // as screens, access and other entities name it, instead of reporting each of those.
+      const manifest = written.id === folder ? written : { ...written, id: folder };
       ctx.useKey(file, '/titleKey', manifest.titleKey);
       if (bases.has(manifest.base))
         report(file, '/base', `base "${manifest.base}" is already used by ${bases.get(manifest.base)}`);

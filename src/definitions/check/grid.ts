@@ -3,14 +3,25 @@
  * meta-schema; column formats and filter kinds are entries of their registries
  * (`src/shared/cell-formats.ts`, `src/shared/filter-kinds.ts`); columns, default sort and
  * filters name fields of the record schema (scalar where sorted or filtered, of the filter
- * kind's type); reference lists exist; filter names
+ * kind's type); reference lists exist and are the ones the schema's fields declare; filter names
  * are unique and parent filters exist; a keyword filter has keyword fields to search; the
  * parameters of a remote source are eq filters of the grid.
  */
+import type { JSONSchema7 } from 'json-schema';
 import type { GridDefinition } from '../../generated/meta.ts';
+import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { CELL_FORMATS } from '../../shared/cell-formats.ts';
 import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
+import { didYouMean } from './suggest.ts';
 import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule } from './context.ts';
+
+/** The reference list a field declares (`reference.list`, or its items' for a list of codes). */
+function referenceListOf(field: JSONSchema7 | undefined): string | undefined {
+  type WithList = JSONSchema7 & { reference?: { list?: string } };
+  const items =
+    field?.items && typeof field.items === 'object' && !Array.isArray(field.items) ? field.items : undefined;
+  return (field as WithList | undefined)?.reference?.list ?? (items as WithList | undefined)?.reference?.list;
+}
 
 /** Grids: columns, sort, filters and remote-source parameters. */
 export const gridsRule: CheckRule = {
@@ -21,11 +32,27 @@ export const gridsRule: CheckRule = {
       if (!gridFile || !ctx.metaValid(gridFile, META_FOR.grid)) continue;
       const field = createFieldCheck(report, schema, schemaFile);
       const grid = ctx.json<GridDefinition>(gridFile);
+      // A column or filter shows the field's codes through a list: another list than the
+      // schema's would show the wrong names (or none).
+      const sameList = (at: string, pointer: string | undefined, list: string | undefined): void => {
+        const declared = pointer && list ? referenceListOf(resolveFieldSchema(schema, pointer)) : undefined;
+        if (declared && declared !== list)
+          report(
+            gridFile,
+            at,
+            `reference list "${list}" is not the one the schema declares for "${pointer}" (${schemaFile}): "${declared}"`,
+          );
+      };
       grid.columns.forEach((c, i) => {
         field(gridFile, `/columns/${i}/field`, c.field, { scalar: c.sortable === true });
         ctx.useKey(gridFile, `/columns/${i}/titleKey`, c.titleKey);
         if (c.reference && !references.has(c.reference))
-          report(gridFile, `/columns/${i}/reference`, `reference list "${c.reference}" does not exist`);
+          report(
+            gridFile,
+            `/columns/${i}/reference`,
+            `reference list "${c.reference}" does not exist${didYouMean(c.reference, references.keys())}`,
+          );
+        else sameList(`/columns/${i}/reference`, c.field, c.reference);
         const format =
           c.format === undefined
             ? undefined
@@ -55,7 +82,12 @@ export const gridsRule: CheckRule = {
           field(gridFile, `/filters/${i}/field`, flt.field, { scalar: true, ...(types ? { types } : {}) });
         }
         if (flt.reference && !references.has(flt.reference))
-          report(gridFile, `/filters/${i}/reference`, `reference list "${flt.reference}" does not exist`);
+          report(
+            gridFile,
+            `/filters/${i}/reference`,
+            `reference list "${flt.reference}" does not exist${didYouMean(flt.reference, references.keys())}`,
+          );
+        else sameList(`/filters/${i}/reference`, flt.field, flt.reference);
       });
       grid.filters.forEach((flt, i) => {
         if (flt.parentFilter && !filterNames.has(flt.parentFilter))

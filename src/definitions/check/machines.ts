@@ -1,7 +1,7 @@
 /**
  * `npm run check` rules for machines (`workflows/<id>.machine.json`):
  * - structure: valid against the meta-schema, named like the file, targets and the initial
- *   state exist, deadlines name an event of their state that needs no payload, no `after`;
+ *   state exist, every state reachable from the initial one, deadlines name an event of their state that needs no payload, no `after`;
  * - implementations: every guard, action, delay and payload check is in the registry
  *   (src/server/workflow/implementations.ts), a check's params name payload dates;
  * - texts: the i18n keys of states, events, notices and payload fields, payloads compile;
@@ -13,6 +13,7 @@ import type Ajv from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import type { MachineDefinition, Transition } from '../../generated/meta.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
+import { checkFormats } from './record-schema.ts';
 import { META_FOR, entitiesWithSchema, escape, type CheckRule, type Report, type UseKey } from './context.ts';
 
 type Implementations = { guards: Set<string>; actions: Set<string>; delays: Set<string>; checks: Set<string> };
@@ -34,9 +35,12 @@ export const machinesRule: CheckRule = {
         continue;
       }
       if (!ctx.metaValid(file, META_FOR.machine)) continue;
-      const machine = ctx.json<MachineDefinition>(file);
+      const written = ctx.json<MachineDefinition>(file);
       const name = file.slice('workflows/'.length, -'.machine.json'.length);
-      if (machine.id !== name) report(file, '/id', `id "${machine.id}" must equal the file name "${name}"`);
+      if (written.id !== name) report(file, '/id', `id "${written.id}" must equal the file name "${name}"`);
+      // One wrong id is one mistake: the rules after this one know the machine by its file
+      // name, as manifests name it, instead of reporting every key and grant under the id.
+      const machine = written.id === name ? written : { ...written, id: name };
       ctx.machines.set(machine.id, machine);
       checkMachine(file, machine, impl, report, useKey);
       checkMachineTexts(file, machine, ctx.strict, report, useKey);
@@ -91,6 +95,7 @@ function checkMachine(
 ): void {
   const states = machine.states as Record<string, NonNullable<MachineDefinition['states'][string]>>;
   if (!states[machine.initial]) report(file, '/initial', `state "${machine.initial}" does not exist`);
+  else checkReachable(file, machine, report);
   for (const [stateName, state] of Object.entries(states)) {
     const base = `/states/${escape(stateName)}`;
     useKey(file, `${base}/meta/titleKey`, (state.meta as { titleKey?: string } | undefined)?.titleKey);
@@ -161,6 +166,40 @@ function checkMachine(
   }
 }
 
+/** The states a state's transitions lead to: its events, `after` delays and `always`. */
+function targetsOf(state: MachineDefinition['states'][string]): string[] {
+  const groups = [
+    ...Object.values(state.on ?? {}),
+    ...Object.values(state.after ?? {}),
+    ...((state as { always?: unknown }).always ? [(state as { always?: unknown }).always] : []),
+  ];
+  return groups
+    .flatMap((g) => (Array.isArray(g) ? g : [g]))
+    .map((t) => (t as Transition | undefined)?.target)
+    .filter((t): t is string => typeof t === 'string');
+}
+
+/** Every state can be reached from the initial one: no record could ever be in another. */
+function checkReachable(file: string, machine: MachineDefinition, report: Report): void {
+  const reached = new Set([machine.initial]);
+  const queue = [machine.initial];
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    const state = machine.states[name];
+    for (const target of state ? targetsOf(state) : [])
+      if (!reached.has(target) && machine.states[target]) {
+        reached.add(target);
+        queue.push(target);
+      }
+  }
+  for (const name of Object.keys(machine.states))
+    if (!reached.has(name))
+      report(
+        file,
+        `/states/${escape(name)}`,
+        `state "${name}" cannot be reached from the initial state "${machine.initial}" by any transition`,
+      );
+}
+
 /**
  * The i18n keys a machine's screens show (`workflow.<id>.states.<STATE>`, `workflow.<id>.events.<EVENT>`, and
  * `status.<STATE>` for lists)
@@ -183,10 +222,11 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
         });
         if (!t.payload) return;
         const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/payload`;
+        const formats = checkFormats(file, t.payload as JSONSchema7, Object.keys(ajv.formats), report, at);
         try {
           ajv.compile(t.payload);
         } catch (error) {
-          report(file, at, `payload schema does not compile: ${(error as Error).message}`);
+          if (!formats) report(file, at, `payload schema does not compile: ${(error as Error).message}`);
         }
         for (const [name, prop] of Object.entries(t.payload.properties as Record<string, JSONSchema7>)) {
           if (typeof prop.title !== 'string')

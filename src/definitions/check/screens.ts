@@ -2,7 +2,7 @@
  * `npm run check` rule for screens (`screens/<id>.json`): valid against the screen
  * meta-schema, named like the file, on a route no other screen has, for an entity that
  * exists; their texts (`titleKey`, the menu section, every option ending in `Key`) are i18n
- * keys; the menu icon is one the shell has (src/shared/icon-names.ts); the widgets of their
+ * keys; the permission names a known subject and an action it has; the menu icon is one the shell has (src/shared/icon-names.ts); the widgets of their
  * own forms are registered; options fit the entity (views, tree, wizard, photo route, plain
  * status; `drafts` is checked by the drafts capability); flow steps and record actions are
  * titled forms whose named values exist.
@@ -13,6 +13,7 @@ import { MENU_ICON_NAMES } from '../../shared/icon-names.ts';
 import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { META_FOR, type CheckContext, type CheckRule, type UseKey } from './context.ts';
 import { checkRecordSchema } from './record-schema.ts';
+import { permissionProblem } from './access.ts';
 import { unknownNameMessage } from './suggest.ts';
 import { checkWidgetNames } from './ui.ts';
 
@@ -69,6 +70,10 @@ export const screensRule: CheckRule = {
 function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition): void {
   const { report, useKey, entities, references } = ctx;
   useKey(file, '/titleKey', screen.titleKey);
+  if (screen.permission !== 'public' && screen.permission !== 'signedIn') {
+    const problem = permissionProblem(ctx, screen.permission);
+    if (problem) report(file, '/permission', problem);
+  }
   if (screen.menu) useKey(file, '/menu/section', screen.menu.section);
   const icon = screen.menu?.icon;
   // The shell shows a default icon for a name it lacks: a typo would go unnoticed.
@@ -110,6 +115,8 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   options?.recordActions?.forEach((action, i) => {
     const at = `/options/recordActions/${i}`;
     if (screen.kind !== 'detail' || !target) report(file, at, 'recordActions need a detail screen of an entity');
+    const permission = permissionProblem(ctx, action.permission);
+    if (permission) report(file, `${at}/permission`, permission);
     checkRecordSchema(file, action.schema as JSONSchema7, references, report, useKey);
     for (const [name, pointer] of Object.entries(action.fromRecord ?? {})) {
       if (target?.schema && pointer !== '/id' && !resolveFieldSchema(target.schema, pointer))

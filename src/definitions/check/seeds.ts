@@ -8,7 +8,14 @@ import type { ValidateFunction } from 'ajv';
 import type { SeedFile } from '../../generated/meta.ts';
 import { SEED_GENERATORS } from '../seed-generators.ts';
 import { valueAt } from '../../shared/pointer.ts';
-import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule } from './context.ts';
+import {
+  META_FOR,
+  createFieldCheck,
+  entitiesWithSchema,
+  escape,
+  schemaErrorMessage,
+  type CheckRule,
+} from './context.ts';
 
 const isPlaceholder = (v: unknown): boolean => Boolean(v && typeof v === 'object' && '$seed' in v);
 
@@ -51,7 +58,7 @@ export const seedsRule: CheckRule = {
         const resolved = Object.fromEntries(Object.entries(record).map(([k, v]) => [k, isPlaceholder(v) ? 1 : v]));
         if (!validate(resolved))
           for (const e of validate.errors ?? [])
-            report(seedFile, `/records/${i}${e.instancePath}`, e.message ?? 'invalid');
+            report(seedFile, `/records/${i}${e.instancePath}`, schemaErrorMessage(e, resolved));
         if (seed.key) keys.add(String(valueAt(record, seed.key)));
       });
     }

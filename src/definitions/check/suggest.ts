@@ -20,8 +20,8 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The allowed name closest to `name`, when it is close enough to be a slip (at most a third
- * of its letters differ, or it differs only in case).
+ * The allowed name closest to `name`, when it is close enough to be a slip: it differs only
+ * in case, or by at most two edits (never all its letters: "ab" is no slip of "cd").
  * @example closestName('Gavl', ['Gavel', 'Home']) // 'Gavel'
  */
 export function closestName(name: string, allowed: Iterable<string>): string | undefined {
@@ -30,7 +30,7 @@ export function closestName(name: string, allowed: Iterable<string>): string | u
     const d = distance(name, candidate);
     if (!best || d < best.d) best = { name: candidate, d };
   }
-  return best && best.d <= Math.max(1, Math.floor(name.length / 3)) ? best.name : undefined;
+  return best && best.d <= 2 && best.d < name.length ? best.name : undefined;
 }
 
 /**
@@ -43,4 +43,14 @@ export function unknownNameMessage(what: string, name: string, among: string, al
   const names = [...new Set(allowed)].sort();
   const closest = closestName(name, names);
   return `${what} "${name}" is not ${among}${closest ? `; did you mean "${closest}"?` : ';'} Allowed: ${names.join(', ')}`;
+}
+
+/**
+ * `; did you mean "<closest>"?` when an allowed name is close to `name`, else '' — for
+ * messages that keep their own wording (a missing field, a missing list).
+ * @example `field "/nme" does not exist${didYouMean('/nme', ['/name'])}` // 'field "/nme" does not exist; did you mean "/name"?'
+ */
+export function didYouMean(name: string, allowed: Iterable<string>): string {
+  const closest = closestName(name, allowed);
+  return closest ? `; did you mean "${closest}"?` : '';
 }

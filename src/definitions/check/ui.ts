@@ -4,13 +4,15 @@
  * is a field of the record schema at that level (and every `ui:order` entry); the texts
  * (`ui:title`, `ui:help`, …) are i18n keys; every `ui:widget` is a widget of the registry
  * (src/shared/widget-names.ts, the registry's keys — rjsf would silently fall back to the type's default);
- * wizard steps name existing fields, each once, and (unless partial) every field.
+ * each widget of the theme fits its field (`widgetFits`, same module); a lookup's `fill` names
+ * fields beside the looked-up one and of the looked-up entity; wizard steps name existing
+ * fields, each once, and (unless partial) every field.
  * `checkWidgetNames` serves the uiSchemas screens declare too.
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { UiDefinition } from '../../generated/meta.ts';
-import { deref, scalarType } from '../../shared/field-schema.ts';
-import { isKnownWidgetName, portalWidgetNames, rjsfWidgetNames } from '../../shared/widget-names.ts';
+import { deref, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
+import { isKnownWidgetName, portalWidgetNames, rjsfWidgetNames, widgetMisfit } from '../../shared/widget-names.ts';
 import {
   META_FOR,
   createFieldCheck,
@@ -37,7 +39,14 @@ export const formsRule: CheckRule = {
       for (const formFile of [...(uiFile ? [uiFile] : []), ...viewFiles]) {
         if (!ctx.metaValid(formFile, META_FOR.ui)) continue;
         const ui = ctx.json<UiDefinition>(formFile);
-        checkUiSchema(formFile, '/uiSchema', ui.uiSchema, schema, schema, report, useKey);
+        const env = {
+          file: formFile,
+          root: schema,
+          report,
+          useKey,
+          schemaOf: (id: string) => ctx.entities.get(id)?.schema,
+        };
+        checkUiSchema(env, '/uiSchema', ui.uiSchema, schema, undefined);
         if (!ui.wizard) continue;
         const seen = new Map<string, string>();
         ui.wizard.steps.forEach((step, i) => {
@@ -90,17 +99,65 @@ export function checkWidgetNames(file: string, pointer: string, ui: unknown, rep
   }
 }
 
-/** Every uiSchema key that is not `ui:*` must be a field of the schema at that level; widgets must be registered. */
+/** What checking one form needs besides the uiSchema: its record schema and the other entities' (lookups). */
+interface FormEnv {
+  file: string;
+  root: JSONSchema7;
+  report: Report;
+  useKey: UseKey;
+  /** The record schema of an entity a lookup names (`ui:options.lookup`), when it has a valid one. */
+  schemaOf: (entity: string) => JSONSchema7 | undefined;
+}
+
+/** A widget of the registry on a field it does not fit (e.g. a date widget on a number). */
+function checkWidgetFit(env: FormEnv, at: string, widget: unknown, node: JSONSchema7 | undefined): void {
+  if (typeof widget !== 'string' || !node) return;
+  const items = scalarType(node) === 'array' ? deref(env.root, node.items as JSONSchema7) : undefined;
+  const misfit = widgetMisfit(widget, {
+    type: scalarType(node),
+    format: node.format,
+    ...(items ? { items: { type: scalarType(items) ?? '', format: items.format ?? '' } } : {}),
+  });
+  if (misfit) env.report(env.file, at, misfit);
+}
+
+/**
+ * A lookup's `fill` ({sibling: field of the found record}): each sibling is a field of the
+ * form beside the looked-up one, each source a field of the entity the lookup names.
+ */
+function checkFill(env: FormEnv, at: string, options: unknown, parent: JSONSchema7 | undefined): void {
+  if (!options || typeof options !== 'object') return;
+  const { fill, lookup } = options as { fill?: unknown; lookup?: unknown };
+  if (!fill || typeof fill !== 'object' || Array.isArray(fill)) return;
+  const siblings = Object.keys(parent?.properties ?? {});
+  const source = typeof lookup === 'string' ? env.schemaOf(lookup) : undefined;
+  for (const [target, from] of Object.entries(fill as Record<string, unknown>)) {
+    const where = `${at}/fill/${escape(target)}`;
+    if (!siblings.includes(target))
+      env.report(
+        env.file,
+        where,
+        unknownNameMessage('field', target, 'in the form beside the looked-up field', siblings),
+      );
+    if (source && typeof from === 'string' && !resolveFieldSchema(source, from.startsWith('/') ? from : `/${from}`))
+      env.report(
+        env.file,
+        where,
+        unknownNameMessage('field', from, `a field of "${String(lookup)}"`, Object.keys(source.properties ?? {})),
+      );
+  }
+}
+
+/** Every uiSchema key that is not `ui:*` must be a field of the schema at that level; widgets must be registered and fit. */
 function checkUiSchema(
-  file: string,
+  env: FormEnv,
   pointer: string,
   ui: unknown,
   node: JSONSchema7 | undefined,
-  root: JSONSchema7,
-  report: Report,
-  useKey: UseKey,
+  parent: JSONSchema7 | undefined,
 ): void {
   if (!ui || typeof ui !== 'object' || Array.isArray(ui)) return;
+  const { file, root, report, useKey } = env;
   for (const [key, value] of Object.entries(ui as Record<string, unknown>)) {
     const at = `${pointer}/${escape(key)}`;
     if (key.startsWith('ui:')) {
@@ -112,10 +169,12 @@ function checkUiSchema(
         });
       }
       checkWidgetEntry(file, at, key, value, report);
+      if (key === 'ui:widget' && parent) checkWidgetFit(env, at, value, node);
+      if (key === 'ui:options') checkFill(env, at, value, parent);
       continue;
     }
     if (key === 'items' && scalarType(node ?? {}) === 'array') {
-      checkUiSchema(file, at, value, deref(root, node?.items as JSONSchema7), root, report, useKey);
+      checkUiSchema(env, at, value, deref(root, node?.items as JSONSchema7), node);
       continue;
     }
     const child = deref(root, node?.properties?.[key]);
@@ -123,6 +182,6 @@ function checkUiSchema(
       report(file, at, `field "${key}" does not exist in the schema`);
       continue;
     }
-    checkUiSchema(file, at, value, child, root, report, useKey);
+    checkUiSchema(env, at, value, child, node);
   }
 }

@@ -30,8 +30,9 @@ export const machinesRule: CheckRule = {
       checks: new Set(implementations.checks),
     };
     for (const file of ctx.filesIn(/^workflows\/[^/]+$/)) {
+      if (file.endsWith('.i18n.json')) continue; // the machine's texts: the locales rule reads them
       if (!file.endsWith('.machine.json')) {
-        report(file, '', 'files in workflows/ must be named <id>.machine.json');
+        report(file, '', 'files in workflows/ must be named <id>.machine.json or <id>.i18n.json');
         continue;
       }
       if (!ctx.metaValid(file, META_FOR.machine)) continue;

@@ -13,6 +13,7 @@ import i18next from 'i18next';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { ApiProvider } from '../../client/react/context.tsx';
 import type { DataProvider, ListParams, StoredRecord } from '../../client/data-provider.ts';
+// The whole English locale, entities' and machines' texts merged in (vite.config.ts `mergedLocales`).
 import en from '../../i18n/locales/en.json';
 import ListScreen from './ListScreen.tsx';
 import { screens } from './test-entity.ts';

@@ -84,11 +84,12 @@ export function mergedLocales(): Plugin {
       // (i18next holds the texts it loaded at start, so a hot update would not show).
       const changed = (file: string) => {
         if (!textFile.test(file)) return;
-        for (const mod of server.moduleGraph.idToModuleMap.values())
-          if (mod.id && localeFile.test(mod.id.split('?')[0]!)) server.moduleGraph.invalidateModule(mod);
+        for (const environment of Object.values(server.environments))
+          for (const mod of environment.moduleGraph.idToModuleMap.values())
+            if (localeFile.test(mod.id?.split('?')[0] ?? '')) environment.moduleGraph.invalidateModule(mod);
         server.ws.send({ type: 'full-reload' });
       };
-      server.watcher.add([path.join(root, 'schemas/*/i18n.json'), path.join(root, 'workflows/*.i18n.json')]);
+      // The root is watched already (a glob added here would not be: chokidar takes paths).
       for (const event of ['change', 'add', 'unlink'] as const) server.watcher.on(event, changed);
     },
   };

@@ -18,7 +18,10 @@ const part = (file: string, en: unknown, rest: Record<string, unknown> = {}) => 
 describe('mergeLocales', () => {
   it("deep-merges the shell with the entities' and machines' trees, remembering where each text is", () => {
     const merged = mergeLocales({ en: { app: { title: 'Portal' }, screen: { home: { title: 'Home' } } } }, [
-      part('schemas/gadget/i18n.json', { entity: { gadget: { title: 'Gadgets' } }, screen: { 'gadget-list': { title: 'All' } } }),
+      part('schemas/gadget/i18n.json', {
+        entity: { gadget: { title: 'Gadgets' } },
+        screen: { 'gadget-list': { title: 'All' } },
+      }),
       part('workflows/gadget-flow.i18n.json', { workflow: { 'gadget-flow': { states: { DRAFT: 'Draft' } } } }),
     ]);
     expect(merged.problems).toEqual([]);

@@ -366,7 +366,8 @@ describe('npm run check', () => {
       '/states/LIMBO',
       /"workflow\.tender\.states\.LIMBO" is missing/,
     );
-    expectProblem(problems, 'workflows/tender.machine.json', '/states/LIMBO', /"status\.LIMBO" is missing/);
+    // One label per state: no global `status.<STATE>` is asked for any more.
+    expect(problems.some((p) => /"status\.LIMBO"/.test(p.message))).toBe(false);
     expectProblem(
       problems,
       'workflows/tender.machine.json',
@@ -473,6 +474,27 @@ describe('npm run check', () => {
       new RegExp(`"${key.replace(/\./g, '\\.')}" is missing in en \\(write it in schemas/${e}/i18n\\.json#/en/`),
     );
     expectProblem(problems, `schemas/${e}/i18n.json`, `/en/${parts.join('/')}`, /exists in other locales but not here/);
+  });
+
+  it('asks an entity without a machine whose list shows the status for the label of the status its records keep', () => {
+    const s = clone();
+    const e = [...s.keys()]
+      .map((f) => /^schemas\/([^_/][^/]*)\/grid\.json$/.exec(f)?.[1])
+      .find(
+        (id) =>
+          id &&
+          !json(s, `schemas/${id}/entity.json`).workflow &&
+          json(s, `schemas/${id}/grid.json`).columns.some((c: { field: string }) => c.field === '/status'),
+      )!;
+    const state = (json(s, `schemas/${e}/entity.json`).initialStatus as string | undefined) ?? 'CREATED';
+    for (const l of ['en', 'ru', 'uz', 'uzCyrillic']) delete json(s, `schemas/${e}/i18n.json`)[l].entity[e].states;
+    const column = json(s, `schemas/${e}/grid.json`).columns.findIndex((c: { field: string }) => c.field === '/status');
+    expectProblem(
+      run(s),
+      `schemas/${e}/grid.json`,
+      `/columns/${column}`,
+      new RegExp(`"entity\\.${e}\\.states\\.${state}" is missing in uz, uzCyrillic, ru, en`),
+    );
   });
 
   it("merges the entities' and machines' texts with the shell's: a key written twice names both files", () => {

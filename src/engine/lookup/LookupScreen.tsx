@@ -120,10 +120,10 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const [modal, setModal] = useState<string | undefined>(undefined);
   const refTabs = useGetReference(options.tabsFrom?.reference);
   const stats = useGetLookupStats(options.statsEndpoint);
-  // A missing status text shows its key, as the lookups always have.
   // A status answered by a lookup is labelled as the screen's entity labels it (one label per state).
   const manifest = screen.entity ? manifests.get(screen.entity) : undefined;
   const statesKey = manifest ? statesKeyOf(manifest) : undefined;
+  // A missing status text shows its key, as the lookups always have.
   const formatContext: FormatContext = { locale: pickLocale(i18n.language), translate: (key) => t(key) };
 
   const switchTab = (id: string) => {

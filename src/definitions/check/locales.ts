@@ -40,6 +40,8 @@ export const localesRule: CheckRule = {
         );
         orphans.add(file);
       }
+      // A folder without a valid manifest is reported by the entity rule, once, not per key here.
+      if (owner && 'entity' in owner && !known.entities.has(owner.entity)) orphans.add(file);
     }
     for (const locale of LOCALES) {
       for (const [key, file] of merged.origins[locale]) {

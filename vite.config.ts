@@ -5,6 +5,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { localeFilePaths, readLocales } from './src/definitions/locale-files.ts';
+import { LOCALES, type Locale } from './src/shared/locales.ts';
 
 /**
  * Manifests and screens are bundled eagerly (every route and menu needs them), but their
@@ -32,22 +34,41 @@ function stripDefinitionDescriptions(): Plugin {
 }
 
 /**
- * Top-level sections of the interface texts that only an on-demand chunk shows (the password
- * meter's words): a first visit loads a whole locale file, and these words are read by few.
- * They leave the locale files' own chunks; `<locale>.json?section=<name>` is `{<name>: …}`
- * alone, for the chunk that shows them (engine/common/useLocaleSection.ts). The server and
- * `npm run check` read the files whole.
+ * The interface texts as one tree per locale. `src/i18n/locales/<locale>.json` holds only the
+ * shell and engine texts; every entity's labels are in `schemas/<id>/i18n.json` and every
+ * machine's in `workflows/<machine>.i18n.json`. Importing a shell file (the app's locale
+ * chunks, tests) gives the whole locale, merged by the same function as the server's and
+ * `npm run check`'s (src/definitions/locales.ts); a text written twice fails the build. No
+ * merged copy is written anywhere. In dev, editing any of these files reloads the page.
+ *
+ * Top-level sections that only an on-demand chunk shows (the password meter's words) leave
+ * the locale chunks: a first visit loads a whole locale, and these words are read by few.
+ * `<locale>.json?section=<name>` is `{<name>: …}` alone, for the chunk that shows them
+ * (engine/common/useLocaleSection.ts).
  */
 const LAZY_LOCALE_SECTIONS: readonly string[] = ['passwordPolicy'];
-function lazyLocaleSections(): Plugin {
-  const localeFile = /\/src\/i18n\/locales\/[A-Za-z]+\.json$/;
+export function mergedLocales(): Plugin {
+  const localeFile = /\/src\/i18n\/locales\/([A-Za-z]+)\.json$/;
+  const textFile =
+    /\/(src\/i18n\/locales\/[A-Za-z]+|schemas\/[a-z][a-z0-9-]*\/i18n|workflows\/[a-z][a-z0-9-]*\.i18n)\.json$/;
+  let root = process.cwd();
   return {
-    name: 'lazy-locale-sections',
+    name: 'merged-locales',
     enforce: 'pre',
-    transform(code, id) {
+    configResolved(config) {
+      root = config.root;
+    },
+    transform(_code, id) {
       const [file, query] = id.split('?');
-      if (!localeFile.test(file!)) return null;
-      const texts = JSON.parse(code) as Record<string, unknown>;
+      const locale = localeFile.exec(file!)?.[1];
+      if (!locale || !(LOCALES as readonly string[]).includes(locale)) return null;
+      const merged = readLocales(root);
+      if (merged.problems.length)
+        this.error(
+          `the interface texts do not merge:\n${merged.problems.map((p) => `${p.file}#${p.pointer || '/'}: ${p.message}`).join('\n')}`,
+        );
+      for (const text of localeFilePaths(root)) this.addWatchFile(path.join(root, text));
+      const texts = merged.locales[locale as Locale];
       const section = new URLSearchParams(query ?? '').get('section');
       const kept = section
         ? { [section]: texts[section] }
@@ -57,6 +78,19 @@ function lazyLocaleSections(): Plugin {
         moduleType: 'js',
         map: null,
       };
+    },
+    configureServer(server) {
+      // A text file changed, appeared or went: every locale module is stale; the page reloads
+      // (i18next holds the texts it loaded at start, so a hot update would not show).
+      const changed = (file: string) => {
+        if (!textFile.test(file)) return;
+        for (const environment of Object.values(server.environments))
+          for (const mod of environment.moduleGraph.idToModuleMap.values())
+            if (localeFile.test(mod.id?.split('?')[0] ?? '')) environment.moduleGraph.invalidateModule(mod);
+        server.ws.send({ type: 'full-reload' });
+      };
+      // The root is watched already (a glob added here would not be: chokidar takes paths).
+      for (const event of ['change', 'add', 'unlink'] as const) server.watcher.on(event, changed);
     },
   };
 }
@@ -114,7 +148,7 @@ function precompress(): Plugin {
  * `dist/web/prerendered` (scripts/prerender.ts) and everything is precompressed.
  */
 export default defineConfig({
-  plugins: [stripDefinitionDescriptions(), lazyLocaleSections(), react(), precompress()],
+  plugins: [stripDefinitionDescriptions(), mergedLocales(), react(), precompress()],
   // Every JSON import (definitions, locales) as JSON.parse of a string: V8 reads that far faster
   // than the same data as a JavaScript object literal, on a phone's first visit too.
   json: { stringify: true },

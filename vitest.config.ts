@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { mergedLocales } from './vite.config.ts';
 
 export default defineConfig({
+  // A test that imports a locale file gets the whole locale, as the app does (vite.config.ts).
+  plugins: [mergedLocales()],
   test: {
     include: ['tests/**/*.test.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
     globalSetup: ['tests/support/global-setup.ts'],

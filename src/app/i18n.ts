@@ -8,6 +8,8 @@ import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../shared/locales.ts';
 import { getSetting, setSetting } from '../client/settings.ts';
 
+// Each file comes merged with every entity's and machine's texts of its language (vite.config.ts,
+// `mergedLocales`): one chunk per locale, as before the texts moved beside the definitions.
 const loaders = import.meta.glob<Record<string, unknown>>('../i18n/locales/*.json', { import: 'default' });
 
 async function loadLocale(locale: Locale): Promise<void> {

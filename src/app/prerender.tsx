@@ -20,6 +20,7 @@ import { AppProviders, createQueryClient } from './App.tsx';
 import { appRoutes } from './router.tsx';
 import { htmlLang } from './i18n.ts';
 
+// Whole locales: the shell files merged with the entities' and machines' texts (vite.config.ts).
 const messages = import.meta.glob<Record<string, unknown>>('../i18n/locales/*.json', { import: 'default' });
 
 /** What a prerendered page adds to index.html. */

@@ -16,7 +16,13 @@ import type { EntityDefinition } from './registry.ts';
 const manifestFiles = import.meta.glob<EntityManifest>('/schemas/*/entity.json', { eager: true, import: 'default' });
 const screenFiles = import.meta.glob<ScreenDefinition>('/screens/*.json', { eager: true, import: 'default' });
 const entityFiles = import.meta.glob<unknown>(
-  ['/schemas/*/*.json', '!/schemas/*/entity.json', '!/schemas/*/seed.json', '!/schemas/_*/*.json'],
+  [
+    '/schemas/*/*.json',
+    '!/schemas/*/entity.json',
+    '!/schemas/*/seed.json',
+    '!/schemas/*/i18n.json',
+    '!/schemas/_*/*.json',
+  ],
   { import: 'default' },
 );
 const machineFiles = import.meta.glob<MachineDefinition>('/workflows/*.machine.json', { import: 'default' });

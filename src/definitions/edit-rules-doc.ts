@@ -7,6 +7,7 @@
 import type { DefinitionRegistry, EntityDefinition } from './registry.ts';
 import { createAbility, rulesFromPermissions } from '../shared/ability.ts';
 import { OTHER_STATES, statesOf } from '../shared/edit-rules.ts';
+import { statesKeyOf } from '../shared/format.ts';
 
 /** Where the document lives, relative to the repository root. */
 export const EDIT_RULES_DOC_PATH = 'docs/edit-rules.md';
@@ -61,8 +62,13 @@ function rolesThatMay(registry: DefinitionRegistry, action: string, subject: str
  * @example renderEditRulesDoc(createDefinitionRegistry(sources))
  */
 export function renderEditRulesDoc(registry: DefinitionRegistry): string {
-  const english = registry.locales.en as Record<string, Record<string, string> | undefined>;
-  const label = (state: string): string => english.status?.[state] ?? state;
+  // A state's one label (the machine's, or the entity's own when it has none), in English.
+  const label = (def: EntityDefinition, state: string): string => {
+    let node: unknown = registry.locales.en;
+    for (const part of [...statesKeyOf(def.manifest).split('.'), state])
+      node = (node as Record<string, unknown> | undefined)?.[part];
+    return typeof node === 'string' ? node : state;
+  };
   const out: string[] = [
     '# Edit rules: who changes what, in which status',
     '',
@@ -97,7 +103,7 @@ export function renderEditRulesDoc(registry: DefinitionRegistry): string {
       : [['every record', def.edit.states[OTHER_STATES]]];
     for (const [state, set] of rows) {
       const name = machine
-        ? `\`${state}\` ${label(state)}${states!.final.has(state) ? ' (final)' : ''}${!def.edit.states[state] && set ? ' (other states)' : ''}`
+        ? `\`${state}\` ${label(def, state)}${states!.final.has(state) ? ' (final)' : ''}${!def.edit.states[state] && set ? ' (other states)' : ''}`
         : state;
       out.push(`| ${cell(name)} | ${cell(updateText(set))} | ${cell(deleteText(set))} |`);
     }

@@ -12,7 +12,8 @@ import type {
   EditRules,
 } from '../generated/meta.ts';
 import type { DefinitionSources } from './sources.ts';
-import { LOCALES, type Locale } from '../shared/locales.ts';
+import type { Locale } from '../shared/locales.ts';
+import { localeSourcesOf, mergeLocales } from './locales.ts';
 
 /** One entity: its manifest and the files it names. */
 export interface EntityDefinition {
@@ -39,6 +40,7 @@ export interface DefinitionRegistry {
   access: AccessDefinition | undefined;
   /** schemas/_opendata/*.json: the open-data catalogue by dataset code. */
   openData: Map<string, OpenDataset>;
+  /** The texts per locale: the shell files merged with every entity's and machine's (locales.ts). */
   locales: Record<Locale, Record<string, unknown>>;
 }
 
@@ -56,7 +58,7 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
     references: new Map(),
     openData: new Map(),
     access: json<AccessDefinition>(sources, 'schemas/_access/access.json'),
-    locales: Object.fromEntries(LOCALES.map((l) => [l, {}])) as DefinitionRegistry['locales'],
+    locales: mergeLocales(...localeSourcesOf(sources)).locales,
   };
   for (const file of sources.keys()) {
     const m = /^schemas\/([a-z][a-z0-9-]*)\/entity\.json$/.exec(file);
@@ -82,11 +84,6 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
     } else if (/^schemas\/_reference\/[a-z][a-z0-9-]*\.json$/.test(file)) {
       const list = json<ReferenceList>(sources, file)!;
       registry.references.set(list.kind, list);
-    } else {
-      const l = /^src\/i18n\/locales\/([A-Za-z]+)\.json$/.exec(file);
-      if (l && (LOCALES as readonly string[]).includes(l[1]!)) {
-        registry.locales[l[1] as Locale] = json<Record<string, unknown>>(sources, file)!;
-      }
     }
   }
   // A list kept as an entity's records starts as that entity's seed (ids in seed order, as

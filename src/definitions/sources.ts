@@ -18,7 +18,11 @@ export interface ParseProblem {
   message: string;
 }
 
-/** The folders and files that hold definitions, relative to the repository root. */
+/**
+ * The folders and files that hold definitions, relative to the repository root. The texts are
+ * `locales` (shell and engine) plus each entity folder's `i18n.json` and each machine's
+ * `workflows/<machine>.i18n.json`, read with their folders and merged by ./locales.ts.
+ */
 export const DEFINITION_GLOBS = {
   meta: 'schemas/_meta',
   references: 'schemas/_reference',

@@ -155,7 +155,7 @@ describe('detail screen', () => {
     const { user } = renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', dp);
     await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
     expect(dom.getByRole('heading', { level: 1 }).textContent).toBe('Gadget № 7 — Lamp');
-    expect(document.querySelector('[data-status="CREATED"]')).toBeTruthy();
+    expect(document.querySelector('[data-status="CREATED"]')!.textContent).toBe('Registered');
     expect(input('/name').readOnly).toBe(true);
     expect(document.querySelector('a[href="/gadgets/7/edit"] [data-action="edit"]')).toBeTruthy();
 

@@ -34,6 +34,8 @@ export const TEXTS = {
       page: { title: 'About gadgets', p1: 'First paragraph.', headingMore: 'More', p2: 'Second paragraph.' },
     },
   },
+  // The one status of an entity without a machine is labelled in the entity's own texts.
+  entity: { gadget: { states: { CREATED: 'Registered' } } },
 };
 
 /** A stored record of the test entity (id 7, version 3), with `over` applied. */

@@ -18,7 +18,7 @@ export interface EntityManifest {
    */
   base: string;
   /**
-   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
    */
   titleKey: string;
   /**
@@ -405,7 +405,7 @@ export interface GridDefinition {
      */
     field: string;
     /**
-     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
      */
     titleKey: string;
     sortable?: boolean;
@@ -444,7 +444,7 @@ export interface GridDefinition {
      */
     field?: string;
     /**
-     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
      */
     titleKey?: string;
     /**
@@ -475,7 +475,7 @@ export interface UiDefinition {
     steps: {
       id: string;
       /**
-       * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+       * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
        */
       titleKey: string;
       /**
@@ -490,7 +490,7 @@ export interface UiDefinition {
      */
     partial?: boolean;
     /**
-     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
      */
     confirmKey?: string;
   };
@@ -523,7 +523,7 @@ export type ScreenDefinition = {
     | "questionnaire";
   entity?: string;
   /**
-   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
    */
   titleKey: string;
   /**
@@ -532,7 +532,7 @@ export type ScreenDefinition = {
   permission: string;
   menu?: {
     /**
-     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
      */
     section: string;
     order?: number;
@@ -569,7 +569,7 @@ export type ScreenDefinition = {
        */
       redirect?: string;
       /**
-       * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+       * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
        */
       doneKey?: string;
     };
@@ -587,7 +587,7 @@ export type ScreenDefinition = {
     submit?: {
       endpoint: string;
       /**
-       * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+       * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
        */
       doneKey?: string;
     };
@@ -621,7 +621,7 @@ export type ScreenDefinition = {
 export interface FlowStep {
   id: string;
   /**
-   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
    */
   titleKey: string;
   /**
@@ -644,11 +644,11 @@ export interface FlowStep {
    */
   keep?: string[];
   /**
-   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
    */
   submitKey?: string;
   /**
-   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
    */
   doneKey?: string;
   /**
@@ -664,12 +664,12 @@ export interface FlowStep {
   actions?: {
     id: string;
     /**
-     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
      */
     labelKey: string;
     endpoint: FlowEndpoint1;
     /**
-     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
      */
     doneKey?: string;
   }[];
@@ -698,7 +698,7 @@ export interface RecordAction {
    */
   id: string;
   /**
-   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
    */
   titleKey: string;
   /**
@@ -721,7 +721,7 @@ export interface RecordAction {
   uiSchema?: {};
   endpoint: FlowEndpoint2;
   /**
-   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
    */
   doneKey?: string;
 }
@@ -835,7 +835,7 @@ export interface State {
   tags?: string[];
   meta?: {
     /**
-     * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+     * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
      */
     titleKey?: string;
   };
@@ -1080,11 +1080,11 @@ export interface OpenDataset {
    */
   code: string;
   /**
-   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
    */
   titleKey: string;
   /**
-   * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.
+   * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
    */
   descriptionKey: string;
   /**

@@ -28,6 +28,8 @@ export interface FormatOptions {
   reference?: string;
   /** Choices, for `enum`. */
   options?: EnumOption[];
+  /** Where the state labels are, for `status` (`statesKeyOf` in format.ts). */
+  statesKey?: string;
 }
 
 /** One display format. */
@@ -62,7 +64,7 @@ export const CELL_FORMATS: { readonly [K in CellKind]: CellFormatEntry } = {
   money: { text: (value) => formatMoney(value), numeric: true },
   date: { text: (value) => formatDate(value) },
   datetime: { text: (value) => formatDateTime(value) },
-  status: { text: (value, _, ctx) => statusLabel(value, ctx.translate), badge: true },
+  status: { text: (value, { statesKey }, ctx) => statusLabel(value, ctx.translate, statesKey), badge: true },
   reference: {
     text(value, { reference }, ctx) {
       const id = Number(value);

@@ -28,6 +28,8 @@ export interface ColumnFormat {
   reference?: string;
   /** Choices, for `enum`. */
   options?: EnumOption[];
+  /** Where the state labels are, for `status` (see {@link statesKeyOf}). */
+  statesKey?: string;
 }
 
 /** Looks a key up; `undefined` when the key is missing (so callers can fall back). */
@@ -74,7 +76,7 @@ export function referenceListOf(field: JSONSchema7 | undefined): string | undefi
  * the field's schema (date/date-time formats, numbers, booleans, enums, reference lists).
  * The record id and unknown fields are plain text (an id is not a quantity to group).
  */
-export function resolveColumnFormat(column: GridColumn, schema: JSONSchema7): ColumnFormat {
+export function resolveColumnFormat(column: GridColumn, schema: JSONSchema7, statesKey?: string): ColumnFormat {
   const field = resolveFieldSchema(schema, column.field);
   const reference = column.reference ?? referenceListOf(field);
   const options = enumOptions(field);
@@ -83,6 +85,7 @@ export function resolveColumnFormat(column: GridColumn, schema: JSONSchema7): Co
     kind,
     ...(kind === 'reference' && reference ? { reference } : {}),
     ...(kind === 'enum' ? { options: options ?? [] } : {}),
+    ...(kind === 'status' && statesKey ? { statesKey } : {}),
   };
 }
 
@@ -204,12 +207,23 @@ export function formatBoolean(value: unknown, translate: Translate): string {
 }
 
 /**
- * A status's label (key `status.<STATUS>`), or the raw status when the key is missing.
- * @example statusLabel('CREATED', (k) => undefined) // 'CREATED'
+ * Where an entity's state labels are: its machine's `workflow.<machine>.states`, or, for an
+ * entity without a machine (its records keep their initial status), `entity.<id>.states`. One
+ * label per state: the badge, the list, the filter, the history, the public lookups, the
+ * exports and the notices all read it here.
+ * @example statesKeyOf({ id: 'correspondence', workflow: 'document' }) // 'workflow.document.states'
  */
-export function statusLabel(status: unknown, translate: Translate): string {
+export const statesKeyOf = (manifest: { id: string; workflow?: string | undefined }): string =>
+  manifest.workflow ? `workflow.${manifest.workflow}.states` : `entity.${manifest.id}.states`;
+
+/**
+ * A status's label (key `<statesKey>.<STATUS>`, see {@link statesKeyOf}), or the raw status
+ * when the key is missing or the states are not known.
+ * @example statusLabel('CREATED', (k) => undefined, 'workflow.appeal.states') // 'CREATED'
+ */
+export function statusLabel(status: unknown, translate: Translate, statesKey: string | undefined): string {
   if (status === null || status === undefined || status === '') return '';
-  return translate(`status.${String(status)}`) ?? String(status);
+  return (statesKey && translate(`${statesKey}.${String(status)}`)) || String(status);
 }
 
 /** The translated title of an enum value, or the raw value when it has none. */

@@ -12,6 +12,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry, type EntityDefinition } from '../../src/definitions/registry.ts';
 import { resolveFieldSchema, scalarType } from '../../src/shared/field-schema.ts';
+import { statesKeyOf } from '../../src/shared/format.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
@@ -77,7 +78,8 @@ function expectedCell(def: EntityDefinition, column: EntityDefinition['grid']['c
     case 'boolean':
       return value ? (ru('engine.list.yes') ?? 'Yes') : (ru('engine.list.no') ?? 'No');
     case 'status':
-      return ru(`status.${String(value)}`) ?? String(value);
+      // One label per state: the machine's (or the entity's own), as the record page shows it.
+      return ru(`${statesKeyOf(def.manifest)}.${String(value)}`) ?? String(value);
     case 'enum': {
       const option = (field?.oneOf as JSONSchema7[] | undefined)?.find((o) => o.const === value);
       return (option?.title && ru(option.title)) || String(value);

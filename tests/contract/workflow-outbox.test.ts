@@ -113,6 +113,26 @@ for (const backend of backends()) {
       return created.body as { id: number; version: number };
     };
 
+    it("names the state entered in the notice by the machine's label (one label per state)", async () => {
+      const appeal = await newAppeal(12, { phone: '+99890-123-45-68', email: undefined, locale: 'ru' });
+      let version = appeal.version;
+      for (const event of ['TAKE_FOR_REVIEW', 'MARK_SEEN']) {
+        const step = await call('POST', `/api/appeal/transition/${appeal.id}`, { event, version });
+        expect(step.status, JSON.stringify(step.body)).toBe(200);
+        version = (step.body as { version: number }).version;
+      }
+      const before = await lastOutboxId(app);
+      const answered = await call('POST', `/api/appeal/transition/${appeal.id}`, { event: 'TAKE_MEASURES', version });
+      expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+      const [sms] = await outboxSince(app, before);
+      const label = app.translator.t('ru', 'workflow.appeal.states.MEASURES_TAKEN');
+      expect(sms!.template_key).toBe('workflow.notice.appealAnswered');
+      expect(sms!.body).toBe(
+        app.translator.t('ru', 'workflow.notice.appealAnswered.text', { id: appeal.id, status: label }),
+      );
+      expect(sms!.body).toContain(label);
+    });
+
     it('writes the notices with the transition, in the recipient language; a refused transition writes none', async () => {
       const appeal = await newAppeal(11, { phone: '+99890-123-45-67', email: 'citizen@example.uz', locale: 'ru' });
       const before = await lastOutboxId(app);

@@ -11,10 +11,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT } from '../../src/server/app.ts';
+import { readLocales } from '../../src/definitions/locale-files.ts';
+import type { Locale } from '../../src/shared/locales.ts';
 import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
 
-const messages = (locale: string) =>
-  JSON.parse(readFileSync(path.join(REPO_ROOT, `src/i18n/locales/${locale}.json`), 'utf8')) as {
+const messages = (locale: Locale) =>
+  readLocales(REPO_ROOT).locales[locale] as {
     app: { menu: string };
     page: { home: { main: { title: string } } };
     screen: { murojaat: { title: string } };

@@ -20,7 +20,8 @@ const metaFormats: string[] = gridMeta.properties.columns.items.properties.forma
 
 const ctx: FormatContext = {
   locale: 'ru',
-  translate: (key) => (({ 'status.DONE': 'Готово', 'engine.list.yes': 'Да' }) as Record<string, string>)[key],
+  translate: (key) =>
+    (({ 'workflow.gadget-flow.states.DONE': 'Готово', 'engine.list.yes': 'Да' }) as Record<string, string>)[key],
   reference: (kind, id) =>
     kind === 'region' && id === 7
       ? { nameUz: 'Тошкент', nameLt: 'Toshkent', nameRu: 'Ташкент', nameEn: 'Tashkent' }
@@ -49,11 +50,15 @@ describe('display-format registry', () => {
     expect(formatValue(12345.5, 'number', {}, ctx)).toBe('12 345,5');
     expect(formatValue('2024-03-05', 'date', {}, ctx)).toBe('05.03.2024');
     expect(formatValue('2024-03-05T19:30:00Z', 'datetime', {}, ctx)).toBe('06.03.2024 00:30');
-    expect(formatValue('DONE', 'status', {}, ctx)).toBe('Готово');
+    expect(formatValue('DONE', 'status', { statesKey: 'workflow.gadget-flow.states' }, ctx)).toBe('Готово');
+    // Without knowing whose states they are, the raw status (there is no global label any more).
+    expect(formatValue('DONE', 'status', {}, ctx)).toBe('DONE');
     expect(formatValue(7, 'reference', { reference: 'region' }, ctx)).toBe('Ташкент');
     expect(formatValue(8, 'reference', { reference: 'region' }, ctx)).toBe('8');
     expect(formatValue(true, 'boolean', {}, ctx)).toBe('Да');
-    expect(formatValue('B', 'enum', { options: [{ value: 'B', titleKey: 'status.DONE' }] }, ctx)).toBe('Готово');
+    expect(
+      formatValue('B', 'enum', { options: [{ value: 'B', titleKey: 'workflow.gadget-flow.states.DONE' }] }, ctx),
+    ).toBe('Готово');
     expect(formatValue('2024-03-05', 'day', {}, ctx)).toBe('05');
     expect(formatValue('/files/a.csv', 'link', {}, ctx)).toBe('/files/a.csv');
     expect(formatValue(null, 'money', {}, ctx)).toBe('');
@@ -62,6 +67,8 @@ describe('display-format registry', () => {
   it('shows a format it does not know as plain text, and an array whole unless formatCell splits it', () => {
     expect(formatValue(5, 'sparkline' as never, {}, ctx)).toBe('5');
     expect(formatValue(['a', 'b'], 'text', {}, ctx)).toBe('a,b');
-    expect(formatCell(['DONE', 'X'], { kind: 'status' }, ctx)).toBe('Готово, X');
+    expect(formatCell(['DONE', 'X'], { kind: 'status', statesKey: 'workflow.gadget-flow.states' }, ctx)).toBe(
+      'Готово, X',
+    );
   });
 });

@@ -209,7 +209,7 @@ describe('npm run check: the gaps of issue #16', () => {
   it('reports an unknown format of an event payload at the payload field', () => {
     const s = clone();
     const found = [...s.keys()]
-      .filter((f) => f.startsWith('workflows/'))
+      .filter((f) => f.startsWith('workflows/') && f.endsWith('.machine.json'))
       .flatMap((f) =>
         Object.entries<any>(json(s, f).states).flatMap(([state, def]) =>
           Object.entries<any>(def.on ?? {})

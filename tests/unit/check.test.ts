@@ -366,7 +366,8 @@ describe('npm run check', () => {
       '/states/LIMBO',
       /"workflow\.tender\.states\.LIMBO" is missing/,
     );
-    expectProblem(problems, 'workflows/tender.machine.json', '/states/LIMBO', /"status\.LIMBO" is missing/);
+    // One label per state: no global `status.<STATE>` is asked for any more.
+    expect(problems.some((p) => /"status\.LIMBO"/.test(p.message))).toBe(false);
     expectProblem(
       problems,
       'workflows/tender.machine.json',
@@ -438,7 +439,7 @@ describe('npm run check', () => {
     const file = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.plainStatus)!;
     const machine = json(s, `schemas/${json(s, file).entity}/entity.json`).workflow as string;
     const state = Object.keys(json(s, `workflows/${machine}.machine.json`).states)[0]!;
-    delete json(s, 'src/i18n/locales/ru.json').workflow[machine].plain[state];
+    delete json(s, `workflows/${machine}.i18n.json`).ru.workflow[machine].plain[state];
     expectProblem(
       run(s),
       file,
@@ -457,12 +458,12 @@ describe('npm run check', () => {
     expectProblem(run(plain), list, '/options/plainStatus', /needs a detail screen of an entity with a workflow/);
   });
 
-  it('rejects an i18n key missing from one locale, naming where it is used', () => {
+  it("rejects an i18n key missing from one locale, naming where it is used and the entity's file where it is missing", () => {
     const s = clone();
     const e = anEntity(s);
     const key = json(s, `schemas/${e}/entity.json`).titleKey as string;
     const parts = key.split('.');
-    let node = json(s, 'src/i18n/locales/en.json');
+    let node = json(s, `schemas/${e}/i18n.json`).en;
     for (const p of parts.slice(0, -1)) node = node[p];
     delete node[parts.at(-1)!];
     const problems = run(s);
@@ -470,9 +471,68 @@ describe('npm run check', () => {
       problems,
       `schemas/${e}/entity.json`,
       '/titleKey',
-      new RegExp(`"${key.replace(/\./g, '\\.')}" is missing in en`),
+      new RegExp(`"${key.replace(/\./g, '\\.')}" is missing in en \\(write it in schemas/${e}/i18n\\.json#/en/`),
     );
-    expectProblem(problems, 'src/i18n/locales/en.json', `/${parts.join('/')}`, /exists in other locales but not here/);
+    expectProblem(problems, `schemas/${e}/i18n.json`, `/en/${parts.join('/')}`, /exists in other locales but not here/);
+  });
+
+  it('asks an entity without a machine whose list shows the status for the label of the status its records keep', () => {
+    const s = clone();
+    const e = [...s.keys()]
+      .map((f) => /^schemas\/([^_/][^/]*)\/grid\.json$/.exec(f)?.[1])
+      .find(
+        (id) =>
+          id &&
+          !json(s, `schemas/${id}/entity.json`).workflow &&
+          json(s, `schemas/${id}/grid.json`).columns.some((c: { field: string }) => c.field === '/status'),
+      )!;
+    const state = (json(s, `schemas/${e}/entity.json`).initialStatus as string | undefined) ?? 'CREATED';
+    for (const l of ['en', 'ru', 'uz', 'uzCyrillic']) delete json(s, `schemas/${e}/i18n.json`)[l].entity[e].states;
+    const column = json(s, `schemas/${e}/grid.json`).columns.findIndex((c: { field: string }) => c.field === '/status');
+    expectProblem(
+      run(s),
+      `schemas/${e}/grid.json`,
+      `/columns/${column}`,
+      new RegExp(`"entity\\.${e}\\.states\\.${state}" is missing in uz, uzCyrillic, ru, en`),
+    );
+  });
+
+  it("merges the entities' and machines' texts with the shell's: a key written twice names both files", () => {
+    const s = clone();
+    const e = anEntity(s);
+    const title = json(s, `schemas/${e}/i18n.json`).ru.entity[e].title as string;
+    json(s, 'src/i18n/locales/ru.json').entity = { [e]: { title } };
+    expectProblem(
+      run(s),
+      `schemas/${e}/i18n.json`,
+      `/ru/entity/${e}/title`,
+      new RegExp(`"entity\\.${e}\\.title" is defined twice: here and in src/i18n/locales/ru\\.json#/entity/${e}/title`),
+    );
+  });
+
+  it("rejects a key in an entity's or a machine's file outside its own namespaces, and a file without a language", () => {
+    const s = clone();
+    const e = anEntity(s);
+    const other = [...s.keys()]
+      .map((f) => /^schemas\/([^_/][^/]*)\/entity\.json$/.exec(f)?.[1])
+      .find((x) => x && x !== e)!;
+    for (const l of ['en', 'ru', 'uz', 'uzCyrillic'])
+      json(s, `schemas/${e}/i18n.json`)[l].entity[other] = { note: 'x' };
+    json(s, 'workflows/appeal.i18n.json').en.engine = { extra: 'x' };
+    delete json(s, 'workflows/appeal.i18n.json').uz;
+    const problems = run(s);
+    expectProblem(
+      problems,
+      `schemas/${e}/i18n.json`,
+      `/en/entity/${other}/note`,
+      new RegExp(
+        `does not belong here: this file holds only entity\\.${e}\\.\\* .*write it in schemas/${other}/i18n\\.json`,
+      ),
+    );
+    expectProblem(problems, 'workflows/appeal.i18n.json', '/en/engine/extra', /holds only workflow\.appeal\.\*/);
+    expectProblem(problems, 'workflows/appeal.i18n.json', '', /the uz texts are missing/);
+    // The language missing as a whole is one problem, not one per key.
+    expect(problems.filter((p) => p.file === 'workflows/appeal.i18n.json' && p.pointer.startsWith('/uz/'))).toEqual([]);
   });
 
   it("rejects an unknown ui:widget (rjsf would silently fall back), in an entity form and in a screen form, naming the registry's widgets", () => {
@@ -626,12 +686,14 @@ describe('npm run check', () => {
       grid.columns[0].field = '/nowhere';
       writeFileSync(gridFile, JSON.stringify(grid));
       writeFileSync(path.join(dir, 'workflows', 'broken.machine.json'), '{ not json');
+      writeFileSync(path.join(dir, 'schemas', e, 'i18n.json'), '{\n  "en": {\n    entity: 1 }\n}');
       const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check.ts'), dir], {
         encoding: 'utf8',
       });
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(`schemas/${e}/grid.json#/columns/0/field: field "/nowhere" does not exist`);
       expect(result.stderr).toContain('workflows/broken.machine.json#/: not valid JSON');
+      expect(result.stderr).toContain(`schemas/${e}/i18n.json#/: not valid JSON at line 3, column 5`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

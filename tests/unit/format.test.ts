@@ -11,6 +11,7 @@ import {
   referenceLabel,
   resolveColumnFormat,
   sortName,
+  statesKeyOf,
   statusLabel,
   type FormatContext,
   type Translate,
@@ -21,7 +22,7 @@ import { valueAt } from '../../src/shared/pointer.ts';
 const dictionary: Record<string, string> = {
   'engine.list.yes': 'Ha',
   'engine.list.no': 'Yo‘q',
-  'status.CREATED': 'Yaratilgan',
+  'workflow.appeal.states.CREATED': 'Yaratilgan',
   'opt.a': 'Birinchi',
 };
 const translate: Translate = (key) => dictionary[key];
@@ -95,9 +96,12 @@ describe('labels', () => {
     expect(formatBoolean(true, () => undefined)).toBe('Yes');
   });
   it('translates a status and falls back to the raw status when the key is missing', () => {
-    expect(statusLabel('CREATED', translate)).toBe('Yaratilgan');
-    expect(statusLabel('PROCCESS', translate)).toBe('PROCCESS');
-    expect(statusLabel(undefined, translate)).toBe('');
+    expect(statusLabel('CREATED', translate, 'workflow.appeal.states')).toBe('Yaratilgan');
+    expect(statusLabel('PROCCESS', translate, 'workflow.appeal.states')).toBe('PROCCESS');
+    expect(statusLabel('CREATED', translate, undefined)).toBe('CREATED');
+    expect(statusLabel(undefined, translate, 'workflow.appeal.states')).toBe('');
+    expect(statesKeyOf({ id: 'correspondence', workflow: 'document' })).toBe('workflow.document.states');
+    expect(statesKeyOf({ id: 'contractor' })).toBe('entity.contractor.states');
   });
   it('translates enum titles, raw value without a title or translation', () => {
     const options = enumOptions(schema.properties!.kind as JSONSchema7);
@@ -154,7 +158,11 @@ describe('formatCell', () => {
     reference: (k, id) => (k === 'region' && id === 3 ? { nameRu: 'Самарканд' } : undefined),
   };
   const cell = (value: unknown, field: string, format?: 'money') =>
-    formatCell(value, resolveColumnFormat({ field, titleKey: 'k', ...(format ? { format } : {}) }, schema), ctx);
+    formatCell(
+      value,
+      resolveColumnFormat({ field, titleKey: 'k', ...(format ? { format } : {}) }, schema, 'workflow.appeal.states'),
+      ctx,
+    );
   it('formats every kind', () => {
     expect(cell('2024-01-02', '/day')).toBe('02.01.2024');
     expect(cell('2024-01-02T10:00:00Z', '/at')).toBe('02.01.2024 15:00');

@@ -88,6 +88,8 @@ export const entityManifestsRule: CheckRule = {
         claimed.add(entry.seedFile);
         if (!sources.has(entry.seedFile)) report(file, '/seed/file', `file ${entry.seedFile} does not exist`);
       }
+      // The entity's texts (`i18n.json`) belong to the folder without being named: the locales rule reads them.
+      claimed.add(`${dir}/i18n.json`);
       for (const other of ctx.filesIn(new RegExp(`^${dir}/[^/]+$`))) {
         if (!claimed.has(other)) report(other, '', `not named by ${file}`);
       }

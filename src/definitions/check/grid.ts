@@ -11,6 +11,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { GridDefinition } from '../../generated/meta.ts';
 import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { CELL_FORMATS } from '../../shared/cell-formats.ts';
+import { statesKeyOf } from '../../shared/format.ts';
 import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
 import { didYouMean } from './suggest.ts';
 import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule } from './context.ts';
@@ -64,6 +65,14 @@ export const gridsRule: CheckRule = {
         if (format?.needsReference && !c.reference)
           report(gridFile, `/columns/${i}`, `a ${c.format} column must name its reference list`);
       });
+      // An entity without a machine that shows its records' status (a column, a filter) labels
+      // the one status they keep in its own texts; with a machine, the machine's labels do.
+      const statusShown = [
+        ...grid.columns.map((c, i) => [c.field, `/columns/${i}`] as const),
+        ...grid.filters.map((f, i) => [f.field, `/filters/${i}`] as const),
+      ].find(([f]) => f === '/status');
+      if (statusShown && !manifest.workflow)
+        ctx.useKey(gridFile, statusShown[1], `${statesKeyOf(manifest)}.${manifest.initialStatus ?? 'CREATED'}`);
       grid.defaultSort.forEach((s, i) => field(gridFile, `/defaultSort/${i}/field`, s.field, { scalar: true }));
       const filterNames = new Set<string>();
       grid.filters.forEach((flt, i) => {

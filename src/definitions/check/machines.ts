@@ -30,8 +30,9 @@ export const machinesRule: CheckRule = {
       checks: new Set(implementations.checks),
     };
     for (const file of ctx.filesIn(/^workflows\/[^/]+$/)) {
+      if (file.endsWith('.i18n.json')) continue; // the machine's texts: the locales rule reads them
       if (!file.endsWith('.machine.json')) {
-        report(file, '', 'files in workflows/ must be named <id>.machine.json');
+        report(file, '', 'files in workflows/ must be named <id>.machine.json or <id>.i18n.json');
         continue;
       }
       if (!ctx.metaValid(file, META_FOR.machine)) continue;
@@ -201,16 +202,14 @@ function checkReachable(file: string, machine: MachineDefinition, report: Report
 }
 
 /**
- * The i18n keys a machine's screens show (`workflow.<id>.states.<STATE>`, `workflow.<id>.events.<EVENT>`, and
- * `status.<STATE>` for lists)
- * and its payload schemas: each compiles with the record vocabulary and titles its fields with keys.
+ * The i18n keys a machine's screens show (`workflow.<id>.states.<STATE>` — the one label of a
+ * state, on the record page, in lists, filters, history, lookups, exports and notices — and
+ * `workflow.<id>.events.<EVENT>`) and its payload schemas: each compiles with the record vocabulary and titles its fields with keys.
  */
 function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, report: Report, useKey: UseKey): void {
   for (const [stateName, state] of Object.entries(machine.states)) {
     const base = `/states/${escape(stateName)}`;
     useKey(file, base, `workflow.${machine.id}.states.${stateName}`);
-    // Lists label statuses of every entity alike (status.<STATE>).
-    useKey(file, base, `status.${stateName}`);
     for (const [event, value] of Object.entries(state.on ?? {})) {
       useKey(file, `${base}/on/${escape(event)}`, `workflow.${machine.id}.events.${event}`);
       (Array.isArray(value) ? value : [value]).forEach((t, i) => {

@@ -12,7 +12,7 @@ import { useAbility } from '../../client/react/ability.tsx';
 import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { ScreenState } from '../common/ScreenState.tsx';
-import { formatDateTime } from '../../shared/format.ts';
+import { formatDateTime, statesKeyOf } from '../../shared/format.ts';
 import { resolveFieldSchema, SYSTEM_FIELDS } from '../../shared/field-schema.ts';
 import { EntityForm } from '../form/EntityForm.tsx';
 import { withHiddenFields } from '../form/uiSchema.ts';
@@ -33,7 +33,7 @@ const useStyles = makeStyles({
 /** One record, read-only by the same schema as its form, with its history and actions. */
 export default function DetailScreen({ screen }: ScreenProps) {
   const s = useStyles();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const entity = screen.entity!;
   const id = Number(useParams().id);
@@ -62,6 +62,8 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const def = definition.data;
   const data = record.data;
   const workflow = def.manifest.workflow;
+  // An entity without a machine keeps its records in their first status: its label, when it has one.
+  const stateLabel = `${statesKeyOf(def.manifest)}.${data.status}`;
   const label = def.manifest.labelField ? String(getAtPointer(data, def.manifest.labelField) ?? '') : '';
   const edit = rights.data?.update
     ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route)
@@ -89,9 +91,9 @@ export default function DetailScreen({ screen }: ScreenProps) {
           {t(def.manifest.titleKey)} № {id}
           {label ? ` — ${label}` : ''}
         </Title2>
-        {!workflow && (
+        {!workflow && i18n.exists(stateLabel) && (
           <Badge appearance="tint" data-status={data.status}>
-            {t(`status.${data.status}`, { defaultValue: data.status })}
+            {t(stateLabel)}
           </Badge>
         )}
         <div className={s.actions}>

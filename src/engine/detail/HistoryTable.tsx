@@ -17,10 +17,12 @@ import { useGetAudit, useGetReferences } from '../../client/react/hooks.ts';
 import type { ReferenceItem } from '../../client/data-provider.ts';
 import type { AuditChange, AuditEntry } from '../../shared/audit.ts';
 import { formatCell } from '../../shared/cell-formats.ts';
+import { manifests } from '../../definitions/client.ts';
 import {
   formatDateTime,
   resolveColumnFormat,
   type ColumnFormat,
+  statesKeyOf,
   type FormatContext,
   type GridColumn,
   type Translate,
@@ -58,10 +60,13 @@ export function HistoryTable({
   const history = useGetAudit(entity, id);
   const locale = pickLocale(i18n.language);
   const translate = useMemo<Translate>(() => (key) => (i18n.exists(key) ? t(key) : undefined), [t, i18n]);
+  const manifest = manifests.get(entity);
+  // A transition's status change shows the state's label, as the badge does.
+  const statesKey = manifest ? statesKeyOf(manifest) : undefined;
   const formats = useMemo(() => {
     const pointers = new Set((history.data ?? []).flatMap((row) => (row.diff ?? []).map((c) => c.pointer)));
-    return new Map([...pointers].map((p) => [p, resolveColumnFormat({ field: p } as GridColumn, schema)]));
-  }, [history.data, schema]);
+    return new Map([...pointers].map((p) => [p, resolveColumnFormat({ field: p } as GridColumn, schema, statesKey)]));
+  }, [history.data, schema, statesKey]);
   const referenceKinds = [
     ...new Set([...formats.values()].map((f) => f.reference).filter((k): k is string => Boolean(k))),
   ];

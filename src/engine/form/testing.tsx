@@ -15,6 +15,7 @@ import { AbilityProvider } from '../../client/react/ability.tsx';
 import { createAbility, type PortalAbility } from '../../shared/ability.ts';
 import { createDataProvider, type DataProvider, type ReferenceItem } from '../../client/data-provider.ts';
 import type { HttpClient } from '../../client/http.ts';
+// The whole English locale, entities' and machines' texts merged in (vite.config.ts `mergedLocales`).
 import en from '../../i18n/locales/en.json';
 import testTexts from './test-texts.json';
 import { EntityForm, type EntityFormHandle, type EntityFormProps } from './EntityForm.tsx';

@@ -18,6 +18,8 @@ describe('ListScreen filters', () => {
     await waitFor(() => expect(rows()).toHaveLength(20));
     const statusSelect = filter('statusId').querySelector('select')!;
     expect([...statusSelect.options].map((o) => o.value)).toEqual(['', 'DRAFT', 'DONE']);
+    // One label per state: the options say what the record page's badge says (the machine's labels).
+    expect([...statusSelect.options].slice(1).map((o) => o.text)).toEqual(['Draft', 'Done']);
     fireEvent.change(statusSelect, { target: { value: 'DONE' } });
     await waitFor(() => expect(lastParams().filters).toEqual({ statusId: 'DONE' }));
 

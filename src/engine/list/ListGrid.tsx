@@ -19,7 +19,7 @@ import {
 import { Badge, makeStyles, type BadgeProps } from '@fluentui/react-components';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { StoredRecord } from '../../client/data-provider.ts';
-import { resolveColumnFormat, statusLabel, type FormatContext } from '../../shared/format.ts';
+import { resolveColumnFormat, statesKeyOf, statusLabel, type FormatContext } from '../../shared/format.ts';
 import { valueAt } from '../../shared/pointer.ts';
 import { CELL_FORMATS, formatCell } from '../../shared/cell-formats.ts';
 import type { SortItem } from './list-state.ts';
@@ -62,13 +62,17 @@ const useStyles = makeStyles({
 
 /** The status cell: a localized badge. */
 function StatusCell(
-  props: CustomCellRendererProps<StoredRecord> & { format: FormatContext; statusColor: ListGridProps['statusColor'] },
+  props: CustomCellRendererProps<StoredRecord> & {
+    format: FormatContext;
+    statusColor: ListGridProps['statusColor'];
+    statesKey: string;
+  },
 ) {
   const value = props.value as string | undefined;
   if (!value) return null;
   return (
     <Badge appearance="tint" shape="rounded" color={props.statusColor(value)} data-status={value}>
-      {statusLabel(value, props.format.translate)}
+      {statusLabel(value, props.format.translate, props.statesKey)}
     </Badge>
   );
 }
@@ -103,7 +107,8 @@ export default function ListGrid({
   const columnDefs = useMemo<ColDef<StoredRecord>[]>(
     () =>
       def.grid.columns.map((column) => {
-        const cellFormat = resolveColumnFormat(column, def.schema);
+        const statesKey = statesKeyOf(def.manifest);
+        const cellFormat = resolveColumnFormat(column, def.schema, statesKey);
         const shown = CELL_FORMATS[cellFormat.kind];
         const index = sort.findIndex((s) => s.field === column.field);
         const active = index >= 0 ? sort[index]! : undefined;
@@ -123,7 +128,7 @@ export default function ListGrid({
           hide: column.hidden === true,
           ...(column.width ? { width: column.width } : { flex: 1, minWidth: 120 }),
           ...(shown.numeric ? { type: 'rightAligned' } : {}),
-          ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor } } : {}),
+          ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor, statesKey } } : {}),
         } satisfies ColDef<StoredRecord>;
       }),
     [def, sort, format, statusColor, title, sortableFields],

@@ -14,7 +14,7 @@ import type { EntityDefinition } from '../../definitions/registry.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { useGetReference } from '../../client/react/hooks.ts';
 import { localizedName, pickLocale } from '../../shared/locales.ts';
-import { enumOptions, statusLabel, type Translate } from '../../shared/format.ts';
+import { enumOptions, statesKeyOf, statusLabel, type Translate } from '../../shared/format.ts';
 import type { FilterKind, GridFilter } from '../../shared/filter-kinds.ts';
 
 /** How long typing pauses before a text filter applies. */
@@ -205,7 +205,7 @@ const choiceControl = (multi: boolean): FilterControlEntry['Control'] =>
     const field: JSONSchema7 | undefined = filter.field ? resolveFieldSchema(def.schema, filter.field) : undefined;
     const options =
       filter.field === '/status'
-        ? statuses.map((s) => ({ value: s, label: statusLabel(s, translate) }))
+        ? statuses.map((s) => ({ value: s, label: statusLabel(s, translate, statesKeyOf(def.manifest)) }))
         : enumOptions(field)?.map((o) => ({
             value: String(o.value),
             label: (o.titleKey && translate(o.titleKey)) || String(o.value),

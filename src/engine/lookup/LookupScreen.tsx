@@ -32,7 +32,8 @@ import { useDataProvider, useGetLookupStats, useGetReference } from '../../clien
 import { HttpError } from '../../client/http.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
-import type { FormatContext } from '../../shared/format.ts';
+import { statesKeyOf, type FormatContext } from '../../shared/format.ts';
+import { manifests } from '../../definitions/client.ts';
 import { formatValue, type DisplayFormat } from '../../shared/cell-formats.ts';
 import { localizedName, pickLocale, type Locale } from '../../shared/locales.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
@@ -84,8 +85,10 @@ export interface LookupOptions {
 }
 
 /** A result value in its display format; a dash when there is none. */
-const show = (value: unknown, format: ResultField['format'], ctx: FormatContext): string =>
-  value === null || value === undefined || value === '' ? '—' : formatValue(value, format ?? 'text', {}, ctx);
+const show = (value: unknown, format: ResultField['format'], ctx: FormatContext, statesKey?: string): string =>
+  value === null || value === undefined || value === ''
+    ? '—'
+    : formatValue(value, format ?? 'text', statesKey ? { statesKey } : {}, ctx);
 
 /** Rows of an answer: `{list}`, a summary with `count` (empty at 0), an object, or nothing. */
 const rowsOf = (reply: unknown): Array<Record<string, unknown>> => {
@@ -117,6 +120,9 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const [modal, setModal] = useState<string | undefined>(undefined);
   const refTabs = useGetReference(options.tabsFrom?.reference);
   const stats = useGetLookupStats(options.statsEndpoint);
+  // A status answered by a lookup is labelled as the screen's entity labels it (one label per state).
+  const manifest = screen.entity ? manifests.get(screen.entity) : undefined;
+  const statesKey = manifest ? statesKeyOf(manifest) : undefined;
   // A missing status text shows its key, as the lookups always have.
   const formatContext: FormatContext = { locale: pickLocale(i18n.language), translate: (key) => t(key) };
 
@@ -251,7 +257,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
                   <TableRow key={i} data-row={i}>
                     {options.result.map((f) => (
                       <TableCell key={f.field} data-result-field={f.field}>
-                        {show(getAtPointer(row, f.field), f.format, formatContext)}
+                        {show(getAtPointer(row, f.field), f.format, formatContext, statesKey)}
                       </TableCell>
                     ))}
                   </TableRow>
@@ -271,7 +277,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
                       <Body1>{t(f.titleKey)}</Body1>
                     </TableCell>
                     <TableCell className={s.value}>
-                      {show(getAtPointer(row, f.field), f.format, formatContext)}
+                      {show(getAtPointer(row, f.field), f.format, formatContext, statesKey)}
                     </TableCell>
                   </TableRow>
                 ))}

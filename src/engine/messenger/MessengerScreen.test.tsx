@@ -10,6 +10,7 @@ import { act, waitFor } from '@testing-library/react';
 import type { ScreenDefinition } from '../../generated/meta.ts';
 import { createScriptedDataProvider, renderWithProviders } from '../form/testing.tsx';
 import { setSetting } from '../../client/settings.ts';
+// The whole Russian locale, entities' and machines' texts merged in (vite.config.ts `mergedLocales`).
 import ru from '../../i18n/locales/ru.json';
 import MessengerScreen from './MessengerScreen.tsx';
 

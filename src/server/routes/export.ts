@@ -14,6 +14,7 @@ import type { ReferenceService } from '../store/references.ts';
 import type { Translator } from '../i18n.ts';
 import {
   resolveColumnFormat,
+  statesKeyOf,
   tashkentParts,
   type ColumnFormat,
   type GridColumn,
@@ -169,7 +170,10 @@ async function writeWorkbook(
   const translate = translateIn(translator, locale);
   const columns = def.grid.columns
     .filter((c) => !c.hidden && !touchesHiddenField(hidden, c.field))
-    .map((column: GridColumn) => ({ column, format: resolveColumnFormat(column, def.schema) }));
+    .map((column: GridColumn) => ({
+      column,
+      format: resolveColumnFormat(column, def.schema, statesKeyOf(def.manifest)),
+    }));
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(
     translate(def.manifest.titleKey)

@@ -363,7 +363,7 @@ export function createWorkflowEngine(
       ),
       id: step.id,
       label: label === undefined || label === null || label === '' ? String(step.id) : String(label),
-      status: notify.translator.t(locale, `status.${step.to}`),
+      status: notify.translator.t(locale, `workflow.${step.machine}.states.${step.to}`),
       event: notify.translator.t(locale, `workflow.${step.machine}.events.${step.event}`),
     };
     // The due date of the state just entered, when it keeps one ("the answer is due by …").

@@ -114,6 +114,9 @@ export function freshEntity(input: PlanInput): Plan {
   ]);
 
   const events: string[] = [];
+  // Without a machine the list's status column labels the one status as entity.<id>.states.<STATE>
+  // (the per-entity texts' convention; unused while the global status.* labels are in use).
+  if (!workflow) texts.set(`entity.${id}.states.${SCAFFOLD_STATES.initial}`, englishOnly('Active'));
   if (workflow) {
     const { initial, other } = SCAFFOLD_STATES;
     const { forward, back } = SCAFFOLD_EVENTS;

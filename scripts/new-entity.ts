@@ -101,9 +101,15 @@ const input = {
 const plan: Plan = options.like ? likeEntity(input) : freshEntity(input);
 const layout = options.layout ?? translationLayout(root);
 
+// The texts first: the one write that may still refuse (a key left behind by an earlier entity).
+let textFiles: string[];
+try {
+  textFiles = writeTranslations(root, plan.texts, { entity: options.id, machine: plan.machine }, layout);
+} catch (error) {
+  fail(`${(error as Error).message}; nothing was written`);
+}
 for (const [file, json] of plan.files) writeJson(path.join(root, file), json);
 writeJson(accessFile, plan.access);
-const textFiles = writeTranslations(root, plan.texts, { entity: options.id, machine: plan.machine }, layout);
 
 console.log(`new:entity: wrote the entity "${options.id}"${options.like ? ` as a copy of "${options.like}"` : ''}:`);
 for (const file of [...plan.files.keys()].sort()) console.log(`  ${file}`);

@@ -5,7 +5,6 @@
  * menu entry, and with `--workflow` a two-state machine ACTIVE ⇄ ARCHIVED (whose status labels
  * `status.ACTIVE`/`status.ARCHIVED` exist already).
  */
-import type { AccessDefinition } from '../../src/generated/meta.ts';
 import { englishOnly, type FlatTexts } from './translations.ts';
 import { grantDefaultRoles, nextMenuOrder, plural, type Plan, type PlanInput } from './plan.ts';
 
@@ -146,6 +145,3 @@ export function freshEntity(input: PlanInput): Plan {
   const access = grantDefaultRoles(input.access, subject, events);
   return { files, texts, access: access.json, grants: access.grants, machine: workflow ? id : undefined };
 }
-
-/** Re-exported for the CLI's messages. */
-export type { AccessDefinition };

@@ -145,15 +145,15 @@ export function writeTranslations(
   layout: TranslationLayout,
 ): string[] {
   if (layout === 'shell') {
-    const files: string[] = [];
-    for (const locale of LOCALES) {
+    // Every file is changed in memory first: a refused key leaves all four as they were.
+    const trees = LOCALES.map((locale) => {
       const rel = `src/i18n/locales/${locale}.json`;
       const tree = readJson(path.join(root, rel));
       for (const [key, text] of texts) insert(tree, key, text[locale], rel);
-      writeJson(path.join(root, rel), tree);
-      files.push(rel);
-    }
-    return files;
+      return [rel, tree] as const;
+    });
+    for (const [rel, tree] of trees) writeJson(path.join(root, rel), tree);
+    return trees.map(([rel]) => rel);
   }
   const trees = new Map<string, Record<string, Record<string, unknown>>>();
   for (const [key, text] of texts) {

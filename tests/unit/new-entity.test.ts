@@ -249,6 +249,24 @@ describe('the texts go through one writer', () => {
     ).toThrow(/the key "entity.vacancy.title" exists already/);
   });
 
+  it('shell: a key refused in one language leaves all four files as they were', () => {
+    fixture();
+    writeFileSync(
+      path.join(root, 'src/i18n/locales/en.json'),
+      JSON.stringify({ entity: { kiosk: { title: 'left over' } } }),
+    );
+    const before = ['uz', 'uzCyrillic', 'ru', 'en'].map((l) =>
+      readFileSync(path.join(root, `src/i18n/locales/${l}.json`), 'utf8'),
+    );
+    expect(() => writeTranslations(root, texts(), { entity: 'kiosk' }, 'shell')).toThrow(
+      /en.json: the key "entity.kiosk.title"/,
+    );
+    const after = ['uz', 'uzCyrillic', 'ru', 'en'].map((l) =>
+      readFileSync(path.join(root, `src/i18n/locales/${l}.json`), 'utf8'),
+    );
+    expect(after).toEqual(before);
+  });
+
   it('the layout follows the repository: per entity once an entity has its i18n.json', () => {
     fixture();
     expect(translationLayout(root)).toBe('shell');

@@ -145,26 +145,30 @@ function entityChanges(base: DefinitionSources, head: DefinitionSources, id: str
   }
   const [sb, sh] = [entityFile(base, id, 'schema'), entityFile(head, id, 'schema')];
   out.push(...fieldChanges(json(base, sb), json(head, sh)).map((c) => fieldChange(id, sb, sh, c)));
-  const gridFile = entityFile(head, id, 'grid');
-  const [cb, ch] = [columnsOf(json(base, entityFile(base, id, 'grid'))), columnsOf(json(head, gridFile))];
-  for (const f of cb.filter((f) => !ch.includes(f)))
-    out.push({
-      group: id,
-      file: gridFile,
-      pointer: '/columns',
-      kind: 'column-removed',
-      breaking: false,
-      text: `grid column ${f} removed`,
-    });
-  for (const f of ch.filter((f) => !cb.includes(f)))
-    out.push({
-      group: id,
-      file: gridFile,
-      pointer: '/columns',
-      kind: 'column-added',
-      breaking: false,
-      text: `grid column ${f} added`,
-    });
+  const [gb, gh] = [entityFile(base, id, 'grid'), entityFile(head, id, 'grid')];
+  const [cb, ch] = [columnsOf(json(base, gb)), columnsOf(json(head, gh))];
+  cb.forEach((f, i) => {
+    if (!ch.includes(f))
+      out.push({
+        group: id,
+        file: gb,
+        pointer: `/columns/${i}`,
+        kind: 'column-removed',
+        breaking: false,
+        text: `grid column ${f} removed`,
+      });
+  });
+  ch.forEach((f, i) => {
+    if (!cb.includes(f))
+      out.push({
+        group: id,
+        file: gh,
+        pointer: `/columns/${i}`,
+        kind: 'column-added',
+        breaking: false,
+        text: `grid column ${f} added`,
+      });
+  });
   return out;
 }
 

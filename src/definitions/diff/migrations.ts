@@ -155,23 +155,21 @@ export function migrationProblems(
     const folder = `schemas/${entity}/migrations/`;
     const present = new Set(migrationVersions(head, entity));
     const versions = Array.from({ length: Math.max(0, to - from) }, (_, i) => from + 1 + i);
-    const missing = versions.filter((n) => !present.has(n));
-    for (const n of missing)
-      problems.push({
-        file: `${folder}${n}.json`,
-        pointer: '',
-        message: `schemaVersion went from ${from} to ${to}, so ${folder}${n}.json (from version ${n - 1} to ${n}) must exist`,
-      });
-    const steps = versions.filter((n) => present.has(n)).flatMap((n) => stepsOf(head.get(`${folder}${n}.json`)?.json));
+    // A missing migrations/<N>.json is the migrations rule's to name (it checks 2…schemaVersion
+    // has no gap); here it only means its steps cover nothing.
+    const found = versions.filter((n) => present.has(n));
+    const steps = found.flatMap((n) => stepsOf(head.get(`${folder}${n}.json`)?.json));
     for (const c of list) {
       if (covered(c, steps, base, entity)) continue;
       const step = suggestedStep(c, head, entity);
       const fix =
         to <= from
           ? `bump schemaVersion to ${from + 1} in schemas/${entity}/entity.json and add migrations/${from + 1}.json with ${step}`
-          : `add to migrations/${to}.json the step ${step}`;
-      const none = versions.length
-        ? `no migration in ${folder} (${versions.map((n) => `${n}.json`).join(', ')})`
+          : present.has(to)
+            ? `add to migrations/${to}.json the step ${step}`
+            : `add migrations/${to}.json with ${step}`;
+      const none = found.length
+        ? `no migration in ${folder} (${found.map((n) => `${n}.json`).join(', ')})`
         : `no migration in ${folder}`;
       problems.push({ file: c.file, pointer: c.pointer, message: `${what(c)} but ${none} covers it: ${fix}` });
     }

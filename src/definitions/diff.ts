@@ -9,7 +9,7 @@
  */
 import type { DefinitionSources } from './sources.ts';
 import { asNode, type DefinitionChange } from './diff/change.ts';
-import { fieldChanges, isNarrowing, type FieldChange } from './diff/fields.ts';
+import { fieldChanges, isMove, isNarrowing, type FieldChange } from './diff/fields.ts';
 import { machineChanges } from './diff/machines.ts';
 import { accessChanges, screenChanges } from './diff/access.ts';
 
@@ -67,7 +67,7 @@ function fieldChange(group: string, baseFile: string, headFile: string, c: Field
         kind: c.kind,
         breaking: true,
         to: c.to.pointer,
-        text: `removed ${p}, added ${c.to.pointer} (a rename?)`,
+        text: `removed ${p}, added ${c.to.pointer} (${isMove(p, c.to.pointer) ? 'moved' : 'a rename'}?)`,
       };
     case 'field-retyped':
       return {
@@ -84,6 +84,13 @@ function fieldChange(group: string, baseFile: string, headFile: string, c: Field
         breaking: c.kind === 'value-removed',
         value: c.value,
         text: `field ${p}: value ${c.value} ${c.kind === 'value-added' ? 'added' : 'removed'}`,
+      };
+    case 'values-limited':
+      return {
+        ...at,
+        kind: c.kind,
+        breaking: true,
+        text: `field ${p} is now limited to ${(c.field.values ?? []).join(', ')} (stored values outside the list become invalid)`,
       };
     case 'required-added':
       return { ...at, kind: c.kind, breaking: true, text: `field ${p} is now required (stored records may lack it)` };

@@ -179,6 +179,30 @@ describe('defs:diff and check --base: fields and migrations', () => {
     expect(problemsOf(s)).toEqual([]);
   });
 
+  it('guesses a move when a field of the same name and type appears in another object, and asks for a move step', () => {
+    const s = clone();
+    const props = json(s, CONTRACTOR).properties;
+    props.bank.properties.fax = props.fax;
+    delete props.fax;
+    expect(kinds(diffDefinitions(pristine, s))).toEqual(['field-renamed! removed /fax, added /bank/fax (moved?)']);
+    expect(problemsOf(s)[0]?.message).toMatch(
+      /^\/fax was removed \(moved to \/bank\/fax\?\) but .*\{ "op": "move", "from": "\/fax", "to": "\/bank\/fax" \}$/,
+    );
+    migrate(s, 2, [{ op: 'move', from: '/fax', to: '/bank/fax' }]);
+    expect(problemsOf(s)).toEqual([]);
+  });
+
+  it('calls a free field turned into a closed list breaking until a mapValues says what becomes of other values', () => {
+    const s = clone();
+    json(s, CONTRACTOR).properties.accountant.enum = ['IN_HOUSE', 'OUTSOURCED'];
+    expect(kinds(diffDefinitions(pristine, s))).toEqual([
+      'values-limited! field /accountant is now limited to IN_HOUSE, OUTSOURCED (stored values outside the list become invalid)',
+    ]);
+    expect(problemsOf(s)).toHaveLength(1);
+    migrate(s, 2, [{ op: 'mapValues', path: '/accountant', map: { '': 'IN_HOUSE' } }]);
+    expect(problemsOf(s)).toEqual([]);
+  });
+
   it('reports a removed object once, not once per field inside it', () => {
     const s = clone();
     const bank = json(s, CONTRACTOR).properties.bank;

@@ -30,6 +30,7 @@ export type ChangeKind =
   | 'field-retyped'
   | 'value-added'
   | 'value-removed'
+  | 'values-limited'
   | 'required-added'
   | 'required-removed'
   | 'format-changed'
@@ -64,6 +65,7 @@ export const DATA_CHANGES: ReadonlySet<ChangeKind> = new Set([
   'field-renamed',
   'field-retyped',
   'value-removed',
+  'values-limited',
   'required-added',
 ]);
 

@@ -75,6 +75,9 @@ export function recordFields(schema: unknown): Map<string, FieldShape> {
 /** The pointer of the object that holds `pointer` (`''` for a top-level field). */
 export const parentPointer = (pointer: string): string => pointer.slice(0, pointer.lastIndexOf('/'));
 
+/** Whether a field paired with another went to a different object (a move, not a rename). */
+export const isMove = (from: string, to: string): boolean => parentPointer(from) !== parentPointer(to);
+
 /** Whether `outer` is `inner` itself or one of the objects that hold it. */
 export const coversPointer = (outer: string, inner: string): boolean =>
   inner === outer || inner.startsWith(`${outer}/`);
@@ -84,7 +87,7 @@ export type FieldChange =
   | { kind: 'field-added'; field: FieldShape }
   | { kind: 'field-removed'; field: FieldShape }
   | { kind: 'field-renamed'; field: FieldShape; to: FieldShape }
-  | { kind: 'field-retyped'; field: FieldShape; was: FieldShape }
+  | { kind: 'field-retyped' | 'values-limited'; field: FieldShape; was: FieldShape }
   | { kind: 'value-added' | 'value-removed'; field: FieldShape; value: string }
   | { kind: 'required-added' | 'required-removed'; field: FieldShape }
   | { kind: 'format-changed'; field: FieldShape; was: FieldShape };
@@ -94,16 +97,23 @@ const outermost = (pointers: string[]): string[] =>
   pointers.filter((p) => !pointers.some((q) => q !== p && coversPointer(q, p)));
 
 /**
- * Pairs each removed field with the one added field of the same type in the same object, when
- * that pairing is unambiguous (one of each): most likely a rename.
+ * Pairs removed fields with added ones that most likely hold the same data: first a field of
+ * the same name and type in another object (a move), then the one added field of the same type
+ * in the same object (a rename) — each only when the pairing is unambiguous (one of each).
  */
 function renames(removed: FieldShape[], added: FieldShape[]): Map<string, FieldShape> {
   const pairs = new Map<string, FieldShape>();
-  const key = (f: FieldShape) => `${parentPointer(f.pointer)}\u0000${f.type}`;
-  for (const gone of removed) {
-    const sameRemoved = removed.filter((f) => key(f) === key(gone));
-    const sameAdded = added.filter((f) => key(f) === key(gone));
-    if (sameRemoved.length === 1 && sameAdded.length === 1) pairs.set(gone.pointer, sameAdded[0]!);
+  const leaf = (f: FieldShape) => `${f.pointer.slice(f.pointer.lastIndexOf('/') + 1)}\u0000${f.type}`;
+  const sibling = (f: FieldShape) => `${parentPointer(f.pointer)}\u0000${f.type}`;
+  for (const key of [leaf, sibling]) {
+    const taken = new Set([...pairs.values()].map((f) => f.pointer));
+    const gone = removed.filter((f) => !pairs.has(f.pointer));
+    const come = added.filter((f) => !taken.has(f.pointer));
+    for (const field of gone) {
+      const sameRemoved = gone.filter((f) => key(f) === key(field));
+      const sameAdded = come.filter((f) => key(f) === key(field));
+      if (sameRemoved.length === 1 && sameAdded.length === 1) pairs.set(field.pointer, sameAdded[0]!);
+    }
   }
   return pairs;
 }
@@ -136,6 +146,7 @@ export function fieldChanges(baseSchema: unknown, headSchema: unknown): FieldCha
     const was = base.get(pointer);
     if (!was) continue;
     if (was.type !== now.type) out.push({ kind: 'field-retyped', field: now, was });
+    if (now.values && !was.values) out.push({ kind: 'values-limited', field: now, was });
     for (const value of was.values ?? []) {
       if (now.values && !now.values.includes(value)) out.push({ kind: 'value-removed', field: now, value });
     }

@@ -9,7 +9,7 @@
 import type { DefinitionSources } from '../sources.ts';
 import type { DefinitionProblem } from '../check/context.ts';
 import { asNode, strings, DATA_CHANGES, type DefinitionChange } from './change.ts';
-import { coversPointer, recordFields } from './fields.ts';
+import { coversPointer, isMove, recordFields } from './fields.ts';
 import { entityFile, entityIds, manifestOf, migrationVersions, schemaVersionOf } from '../diff.ts';
 
 interface Step {
@@ -54,6 +54,8 @@ function covered(c: DefinitionChange, steps: Step[], base: DefinitionSources, en
       return names(steps, field, ['rename', 'move', 'remove', 'split', 'join', 'script']).length > 0;
     case 'field-retyped':
       return names(steps, field).length > 0;
+    case 'values-limited':
+      return names(steps, field, ['mapValues', 'remove', 'default', 'script']).length > 0;
     case 'value-removed':
       return steps.some(
         (s) =>
@@ -93,13 +95,15 @@ function suggestedStep(c: DefinitionChange, head: DefinitionSources, entity: str
   const field = c.field!;
   switch (c.kind) {
     case 'field-renamed':
-      return stepJson({ op: 'rename', from: field, to: c.to });
+      return stepJson({ op: isMove(field, c.to!) ? 'move' : 'rename', from: field, to: c.to });
     case 'field-removed':
       return `${stepJson({ op: 'remove', path: field })} (or a "rename"/"move" to the field that keeps its value)`;
     case 'field-retyped':
       return `a "script" step listing "${field}" in the migration's "covers" (or ${stepJson({ op: 'remove', path: field })})`;
     case 'value-removed':
       return stepJson({ op: 'mapValues', path: field, map: { [c.value!]: '<a value still allowed>' } });
+    case 'values-limited':
+      return stepJson({ op: 'mapValues', path: field, map: { '<a stored value>': '<one of the list>' } });
     default: {
       const fallback = recordFields(head.get(entityFile(head, entity, 'schema'))?.json).get(field)?.default;
       return stepJson({ op: 'default', path: field, value: fallback ?? '<a value>' });
@@ -111,13 +115,15 @@ function suggestedStep(c: DefinitionChange, head: DefinitionSources, entity: str
 function what(c: DefinitionChange): string {
   switch (c.kind) {
     case 'field-renamed':
-      return `${c.field} was removed (renamed to ${c.to}?)`;
+      return `${c.field} was removed (${isMove(c.field!, c.to!) ? 'moved' : 'renamed'} to ${c.to}?)`;
     case 'field-removed':
       return `${c.field} was removed`;
     case 'field-retyped':
       return `${c.field} ${c.text.replace(`field ${c.field} `, '')}`;
     case 'value-removed':
       return `${c.field} no longer allows the value ${c.value}`;
+    case 'values-limited':
+      return `${c.field} is now a closed list and stored values outside it become invalid`;
     default:
       return `${c.field} is now required and stored records may lack it`;
   }

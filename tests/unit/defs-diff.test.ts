@@ -268,6 +268,38 @@ describe('defs:diff: machines, permissions, screens', () => {
   });
 });
 
+describe('defs:diff: entities, field rules, the guest', () => {
+  it('lists an entity removed (breaking) with its screens, a read-only field and a guest right', () => {
+    const s = clone();
+    for (const file of [...s.keys()])
+      if (file.startsWith('schemas/vacancy/') || file.startsWith('screens/vacancy-')) s.delete(file);
+    const access = json(s, 'schemas/_access/access.json');
+    access.guest.permissions = access.guest.permissions.filter((p: string) => p !== 'create OnlineReport');
+    access.roles.find((r: { code: string }) => r.code === 'chair').readOnlyFields = [
+      { subject: 'Tender', fields: ['/lotNumber'] },
+    ];
+    put(s, 'screens/tender-archive.json', {
+      id: 'tender-archive',
+      route: '/tenders/archive',
+      kind: 'list',
+      entity: 'tender',
+    });
+    const changes = diffDefinitions(pristine, s);
+    expect(kinds(changes.filter((c) => c.group === 'vacancy'))).toEqual([
+      'entity-removed! entity removed (its stored records are no longer reachable)',
+      ...['detail', 'edit', 'list', 'new']
+        .filter((k) => pristine.has(`screens/vacancy-${k}.json`))
+        .map((k) => expect.stringMatching(new RegExp(`^screen-removed screen vacancy-${k} removed`))),
+    ]);
+    expect(kinds(changes.filter((c) => c.group !== 'vacancy'))).toEqual([
+      'permission-removed! the guest loses "create OnlineReport"',
+      'screen-added screen tender-archive added (/tenders/archive)',
+      'field-rule-added! role chair may no longer change /lotNumber of Tender',
+    ]);
+    expect(changes.find((c) => c.text.includes('the guest'))?.group).toBe('online-report');
+  });
+});
+
 describe('the commands against a git ref', () => {
   const git = (dir: string, ...args: string[]) =>
     execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.uz', ...args], { stdio: 'pipe' });

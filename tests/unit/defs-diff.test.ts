@@ -337,6 +337,19 @@ describe('the commands against a git ref', () => {
       );
 
       expect(tsx(dir, 'check.ts', dir, '--base=main').status).toBe(0);
+
+      // The rename, uncommitted: the working tree is compared, and the message names the step.
+      const renamed = JSON.parse(readFileSync(file, 'utf8'));
+      renamed.properties.directorName = renamed.properties.director;
+      delete renamed.properties.director;
+      writeFileSync(file, JSON.stringify(renamed, null, 2));
+      const rename = tsx(dir, 'check.ts', dir, '--base', 'main');
+      expect(rename.status).toBe(1);
+      expect(rename.stderr).toContain(
+        'schemas/contractor/schema.json#/properties/director: /director was removed (renamed to /directorName?) but no migration in ' +
+          'schemas/contractor/migrations/ covers it: bump schemaVersion to 2 in schemas/contractor/entity.json and add ' +
+          'migrations/2.json with { "op": "rename", "from": "/director", "to": "/directorName" }',
+      );
       const unknown = tsx(dir, 'defs-diff.ts', 'no-such-branch', dir);
       expect(unknown.status).toBe(2);
       expect(unknown.stderr).toContain('"no-such-branch" names no commit');

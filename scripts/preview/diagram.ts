@@ -57,21 +57,56 @@ export function machineSvg(machine: MachineDefinition, labels: DiagramLabels): s
   for (const s of states) (rows[depth.get(s)!] ??= []).push(s);
 
   const boxH = 44;
-  const rowGap = 90;
   const colGap = 40;
   const margin = 30;
+  const lineH = 18;
   const widthOf = (s: string): number => Math.max(textWidth(s, 11), textWidth(labels.state(s) ?? '', 13)) + 28;
   const rowWidth = (row: string[]): number => row.reduce((w, s) => w + widthOf(s), 0) + colGap * (row.length - 1);
-  const width = Math.max(...rows.map((r) => rowWidth(r ?? []))) + margin * 2 + 160;
-  const pos = new Map<string, { x: number; y: number; w: number }>();
-  rows.forEach((row, i) => {
+  const layerOf = (s: string): number => depth.get(s)!;
+  // Each edge's label sits in the gap below its source's row, at the middle of its way; labels
+  // of one gap are packed on lines so that none overlaps another.
+  const edgeText = (e: Edge): string => labels.event(e.event) ?? e.event;
+  const inner = Math.max(...rows.map((r) => rowWidth(r ?? [])));
+  const width = Math.max(inner, ...edges.map((e) => textWidth(edgeText(e), 11) + 40)) + margin * 2 + 120;
+  const xs = new Map<string, number>();
+  rows.forEach((row) => {
     let x = (width - rowWidth(row)) / 2;
     for (const s of row) {
-      pos.set(s, { x, y: margin + 30 + i * (boxH + rowGap), w: widthOf(s) });
+      xs.set(s, x);
       x += widthOf(s) + colGap;
     }
   });
-  const height = margin * 2 + 30 + rows.length * (boxH + rowGap);
+  const center = (s: string): number => xs.get(s)! + widthOf(s) / 2;
+  const placed = new Map<Edge, { line: number; x: number; w: number }>();
+  const linesIn: number[] = rows.map(() => 0);
+  rows.forEach((_, i) => {
+    const here = edges
+      .filter((e) => layerOf(e.from) === i && xs.has(e.to))
+      .map((e) => ({ e, w: textWidth(edgeText(e), 11) + 10, want: (center(e.from) + center(e.to)) / 2 }))
+      .sort((a, b) => a.want - b.want);
+    const ends: number[] = [];
+    for (const { e, w, want } of here) {
+      let left = Math.min(Math.max(margin, want - w / 2), width - margin - w);
+      let line = ends.findIndex((end) => end + 6 <= left);
+      if (line < 0 && ends.length < 6) line = ends.push(-Infinity) - 1;
+      if (line < 0) {
+        line = ends.indexOf(Math.min(...ends));
+        left = ends[line]! + 6;
+      }
+      ends[line] = left + w;
+      placed.set(e, { line, x: left + w / 2, w });
+    }
+    linesIn[i] = ends.length;
+  });
+  const ys: number[] = [];
+  let y = margin + 30;
+  rows.forEach((_, i) => {
+    ys[i] = y;
+    y += boxH + 36 + linesIn[i]! * lineH + 36;
+  });
+  const height = y + margin;
+  const pos = new Map<string, { x: number; y: number; w: number }>();
+  for (const s of states) pos.set(s, { x: xs.get(s)!, y: ys[layerOf(s)]!, w: widthOf(s) });
 
   const parts: string[] = [];
   const start = pos.get(machine.initial)!;
@@ -79,52 +114,45 @@ export function machineSvg(machine: MachineDefinition, labels: DiagramLabels): s
   parts.push(
     `<line x1="${start.x + start.w / 2}" y1="${margin + 12}" x2="${start.x + start.w / 2}" y2="${start.y - 2}" stroke="#333" marker-end="url(#arrow)"/>`,
   );
-  // Parallel edges between the same two states fan out so that their labels do not overlap.
-  const seen = new Map<string, number>();
+  // Where edges leave and enter a box: spread along its bottom and top edges.
+  const outs = new Map<string, Edge[]>();
+  const ins = new Map<string, Edge[]>();
+  for (const e of edges) {
+    if (!placed.has(e)) continue;
+    (outs.get(e.from) ?? outs.set(e.from, []).get(e.from)!).push(e);
+    (ins.get(e.to) ?? ins.set(e.to, []).get(e.to)!).push(e);
+  }
+  const along = (s: string, list: Edge[], e: Edge): number => {
+    const p = pos.get(s)!;
+    return p.x + (p.w * (list.indexOf(e) + 1)) / (list.length + 1);
+  };
   const labelsOut: string[] = [];
   for (const e of edges) {
+    const at = placed.get(e);
+    if (!at) continue;
     const a = pos.get(e.from)!;
-    const b = pos.get(e.to);
-    if (!b) continue;
-    const key = [e.from, e.to].sort().join('→');
-    const n = seen.get(key) ?? 0;
-    seen.set(key, n + 1);
-    const spread = (n % 2 ? 1 : -1) * Math.ceil(n / 2) * 26;
-    const text = labels.event(e.event) ?? e.event;
-    let d: string;
-    let lx: number;
-    let ly: number;
-    if (e.from === e.to) {
-      const x = a.x + a.w;
-      const y = a.y + boxH / 2;
-      d = `M ${x} ${y - 10} C ${x + 50} ${y - 40}, ${x + 50} ${y + 40}, ${x} ${y + 10}`;
-      lx = x + 40 + textWidth(text) / 2;
-      ly = y + spread;
-    } else if (b.y > a.y) {
-      const x1 = a.x + a.w / 2 + spread / 2;
-      const y1 = a.y + boxH;
-      const x2 = b.x + b.w / 2 + spread / 2;
-      const y2 = b.y;
-      const my = (y1 + y2) / 2;
-      d = `M ${x1} ${y1} C ${x1} ${my}, ${x2} ${my}, ${x2} ${y2 - 2}`;
-      lx = (x1 + x2) / 2 + spread;
-      ly = my + (spread ? spread / 3 : 0);
+    const b = pos.get(e.to)!;
+    const text = edgeText(e);
+    const lx = at.x;
+    const ly = a.y + boxH + 36 + at.line * lineH + lineH / 2;
+    const x1 = along(e.from, outs.get(e.from)!, e);
+    const y1 = a.y + boxH;
+    let tail: string;
+    if (b.y > a.y) {
+      const x2 = along(e.to, ins.get(e.to)!, e);
+      tail = `C ${lx} ${ly + 30}, ${x2} ${b.y - 30}, ${x2} ${b.y - 2}`;
     } else {
-      // Back or sideways: leave from the side, bow out, come in from the side.
-      const right = b.x >= a.x;
-      const x1 = right ? a.x + a.w : a.x;
-      const x2 = right ? b.x + b.w : b.x;
-      const y1 = a.y + boxH / 2;
-      const y2 = b.y + boxH / 2;
-      const bow = (right ? 1 : -1) * (60 + Math.abs(spread));
-      d = `M ${x1} ${y1} C ${x1 + bow} ${y1}, ${x2 + bow} ${y2}, ${x2 + (right ? 2 : -2)} ${y2}`;
-      lx = (x1 + x2) / 2 + bow * 0.75;
-      ly = (y1 + y2) / 2;
+      // Back, sideways or to itself: from the label round the side of the target box.
+      const right = lx >= b.x + b.w / 2;
+      const x2 = right ? b.x + b.w + 2 : b.x - 2;
+      const bow = right ? 50 : -50;
+      tail = `C ${lx + bow} ${ly}, ${x2 + bow} ${b.y + boxH / 2}, ${x2} ${b.y + boxH / 2}`;
     }
-    parts.push(`<path d="${d}" fill="none" stroke="#6b6b6b" stroke-width="1.3" marker-end="url(#arrow)"/>`);
-    const tw = textWidth(text, 11) + 8;
+    parts.push(
+      `<path d="M ${x1} ${y1} C ${x1} ${y1 + 20}, ${lx} ${ly - 20}, ${lx} ${ly} ${tail}" fill="none" stroke="#8a8a8a" stroke-width="1.2" marker-end="url(#arrow)"/>`,
+    );
     labelsOut.push(
-      `<g data-event="${esc(e.event)}"><rect x="${lx - tw / 2}" y="${ly - 9}" width="${tw}" height="16" rx="3" fill="#fff" fill-opacity="0.92"/><text x="${lx}" y="${ly + 3}" font-size="11" text-anchor="middle" fill="#0f548c">${esc(text)}</text></g>`,
+      `<g data-event="${esc(e.event)}"><rect x="${lx - at.w / 2}" y="${ly - 8}" width="${at.w}" height="16" rx="3" fill="#fff" stroke="#c7e0f4"/><text x="${lx}" y="${ly + 4}" font-size="11" text-anchor="middle" fill="#0f548c">${esc(text)}</text></g>`,
     );
   }
   for (const [s, p] of pos) {

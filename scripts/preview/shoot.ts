@@ -4,6 +4,7 @@
  * the machine diagram. A view that does not show is still shot (what the page showed instead)
  * and named in the notes, so a broken screen is visible in the gallery rather than hidden.
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { MachineDefinition, ScreenDefinition } from '../../src/generated/meta.ts';
@@ -170,12 +171,18 @@ export async function previewEntity(input: PreviewInput): Promise<{ shots: Shot[
               input.translate(locale, `workflow.${machine.id}.states.${s}`) ?? input.translate(locale, `status.${s}`),
             event: (e) => input.translate(locale, `workflow.${machine.id}.events.${e}`),
           };
+          const svg = input.diagram(machine, labels);
+          // The SVG itself too: at 360 px the picture is scaled down, the SVG zooms.
+          writeFileSync(path.join(input.out, `machine-${locale}.svg`), svg);
           await page.setContent(
             `<!doctype html><meta charset="utf-8"><body style="margin:12px;font-family:sans-serif">` +
               `<h1 style="font-size:18px">${machine.id} · version ${machine.version}</h1>` +
-              `<div style="max-width:100%">${input.diagram(machine, labels).replace('<svg ', '<svg style="max-width:100%;height:auto" ')}</div></body>`,
+              `<div style="max-width:100%">${svg.replace('<svg ', '<svg style="max-width:100%;height:auto" ')}</div></body>`,
           );
-          await shoot('machine', `Machine ${machine.id} (version ${machine.version})`);
+          await shoot(
+            'machine',
+            `Machine ${machine.id} (version ${machine.version}); full size: machine-${locale}.svg`,
+          );
         }
       } finally {
         await context.close();

@@ -15,6 +15,10 @@ import { checkRecordSchemaFile } from './record-schema.ts';
 import { checkForm } from './ui.ts';
 import { localesRule } from './locales.ts';
 
+/** The subsystem subject and action that open the playground (only `manage all` has it by default). */
+export const PLAYGROUND_SUBJECT = 'Playground';
+export const PLAYGROUND_ACTION = 'use';
+
 /** The names the pasted files go by in the messages. */
 export const PLAYGROUND_FILES = { schema: 'schema.json', ui: 'ui.json' } as const;
 

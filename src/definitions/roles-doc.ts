@@ -96,7 +96,8 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
   out.push(
     "Besides the entities' subjects there is the staff messenger's, `Message` (no entity): `read Message` opens the messenger, its REST and the live socket; " +
       '`announce Message` may announce a document marking to colleagues on the live socket (`/app/announcementDocumentMarking`, recipients: staff only). ' +
-      "Both show in each role's list of permissions below, not in the tables.",
+      "Both show in each role's list of permissions below, not per subject. " +
+      'The admin playground (Administration → Playground: a pasted record schema and form, checked and tried) has its own subject too, `use Playground`; `manage all` includes it.',
   );
   out.push('');
   out.push(

@@ -520,7 +520,8 @@ export type ScreenDefinition = {
     | "tree"
     | "profile"
     | "messenger"
-    | "questionnaire";
+    | "questionnaire"
+    | "playground";
   entity?: string;
   /**
    * A key into src/i18n/locales/*.json (nested objects, dot separated); must exist in all four locales.

@@ -48,6 +48,12 @@ for (const backend of backends()) {
       expect(res.body.problems).toEqual([]);
     });
 
+    it('passes the example the screen starts with', async () => {
+      const example = (await import('../../src/engine/playground/example.json', { with: { type: 'json' } })).default;
+      const res = await call('POST', '/api/playground/check', example);
+      expect(res.body.problems).toEqual([]);
+    });
+
     it('names the file, the pointer and the close name of each mistake', async () => {
       const schema = structuredClone(goodSchema) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
       schema.required = [...schema.required, 'positon'];

@@ -20,8 +20,8 @@ const useStyles = makeStyles({
   },
   source: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
   code: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200, minHeight: '16em' },
-  problems: { margin: 0, paddingLeft: tokens.spacingHorizontalL },
-  pointer: { fontFamily: tokens.fontFamilyMonospace },
+  problems: { margin: 0, paddingLeft: tokens.spacingHorizontalL, overflowWrap: 'anywhere' },
+  pointer: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
   result: {
     fontFamily: tokens.fontFamilyMonospace,
     fontSize: tokens.fontSizeBase200,
@@ -86,24 +86,29 @@ export default function PlaygroundScreen({ screen }: ScreenProps) {
       <Paragraph>{t('playground.intro')}</Paragraph>
       <div className={s.columns}>
         <div className={s.source}>
-          <Field label={t('playground.schema')}>
+          <Field label={t('playground.schema')} data-field="/schema">
             <Textarea
-              data-field="/schema"
               className={s.code}
               resize="vertical"
               value={schemaText}
               spellCheck={false}
-              onChange={(_, d) => setSchemaText(d.value)}
+              onChange={(_, d) => {
+                setSchemaText(d.value);
+                // The problems shown were of the text before: they go with it.
+                check.reset();
+              }}
             />
           </Field>
-          <Field label={t('playground.ui')}>
+          <Field label={t('playground.ui')} data-field="/ui">
             <Textarea
-              data-field="/ui"
               className={s.code}
               resize="vertical"
               value={uiText}
               spellCheck={false}
-              onChange={(_, d) => setUiText(d.value)}
+              onChange={(_, d) => {
+                setUiText(d.value);
+                check.reset();
+              }}
             />
           </Field>
           <div className={s.bar}>

@@ -5,7 +5,8 @@
  * signs in as the admin, creates sample records generated from the schema, and with Debian's
  * Chromium (playwright-core) screenshots the entity's list, empty form, filled form, record page
  * and machine diagram at 1280 and 360 px in the four languages into `.tmp/preview/<entity>/`,
- * with an `index.html` gallery. `PREVIEW_LOCALES=en,ru` and `PREVIEW_WIDTHS=1280` narrow it.
+ * with an `index.html` gallery. `PREVIEW_LOCALES=en,ru` and `PREVIEW_WIDTHS=1280` narrow it;
+ * `PREVIEW_DIR` puts the folders elsewhere.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = `preview-${Math.random().toString(36).slice(2)}-A1!`;
 const SAMPLES = 3;
+/** Where the folders go (`PREVIEW_DIR`, default `.tmp/preview`; tests use a throwaway one). */
+const OUT_DIR = path.resolve(root, process.env.PREVIEW_DIR ?? '.tmp/preview');
 
 const fail = (message: string): never => {
   console.error(`preview: ${message}`);
@@ -114,7 +117,7 @@ try {
   });
   const { previewEntity } = await import('./preview/shoot.ts');
   for (const id of ids) {
-    const out = path.join(root, '.tmp/preview', id);
+    const out = path.join(OUT_DIR, id);
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
     const { shots, notes } = await previewEntity({

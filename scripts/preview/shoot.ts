@@ -134,7 +134,34 @@ export async function previewEntity(input: PreviewInput): Promise<{ shots: Shot[
       const page = await context.newPage();
       const shoot = async (view: string, caption: string): Promise<void> => {
         const file = `${view}-${locale}-${width}.png`;
-        await page.screenshot({ path: path.join(input.out, file), fullPage: true });
+        // The shell scrolls inside its main region, which a full-page shot does not unroll (and a
+        // sticky button bar would sit over the fields): the window is made as tall as the page and
+        // the screen's own scroll need (capped), laid out again, shot, and put back.
+        const frames = () =>
+          page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+        const needed = () =>
+          page.evaluate(() =>
+            Math.max(
+              document.documentElement.scrollHeight,
+              window.innerHeight +
+                Math.max(
+                  0,
+                  // The screen's own scroll, not the menu's: the menu is the same on every shot.
+                  ...[...document.querySelectorAll('[data-region="main"], [data-region="main"] *')].map((e) =>
+                    /(auto|scroll)/.test(getComputedStyle(e).overflowY) ? e.scrollHeight - e.clientHeight : 0,
+                  ),
+                ),
+            ),
+          );
+        for (let i = 0, height = 900; i < 3; i++) {
+          const want = Math.min(await needed(), 8000);
+          if (want <= height) break;
+          height = want;
+          await page.setViewportSize({ width, height });
+          await frames();
+        }
+        await page.screenshot({ path: path.join(input.out, file) });
+        await page.setViewportSize({ width, height: 900 });
         shots.push({ view, locale, width, file, caption: `${caption} · ${locale} · ${width} px` });
       };
       const visit = async (view: string, screen: ScreenDefinition, route: string, ready: string, caption: string) => {

@@ -16,6 +16,7 @@ import {
   waitForScreen,
 } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { axeProblems } from '../support/public-browser.ts';
 
 const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const ROUTE = '/admin/playground';
@@ -46,6 +47,7 @@ describe.skipIf(!browserTestsEnabled())('the admin playground in Chromium', () =
     await page.locator('[data-action="check"]').click();
     await page.locator('[data-region="problems"]').waitFor();
     expect(await page.locator('[data-region="problems"]').getAttribute('data-count')).toBe('0');
+    expect(await axeProblems(page, ['[data-screen="playground"]'])).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, 'playground-1280.png'), fullPage: true });
   });
 
@@ -56,6 +58,7 @@ describe.skipIf(!browserTestsEnabled())('the admin playground in Chromium', () =
     const problem = page.locator('[data-problem="schema.json#/properties/date/format"]');
     await problem.waitFor();
     expect(await problem.innerText()).toContain('did you mean "date"');
+    expect(await axeProblems(page, ['[data-screen="playground"]'])).toEqual([]);
     // Put it right; the form is drawn again from the text and validates on submit.
     await box.fill((await box.inputValue()).replace('"format": "dat"', '"format": "date"'));
     await page.locator('[data-region="form"] [data-field="/name"] input').fill('Sample');

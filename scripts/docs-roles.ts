@@ -1,6 +1,7 @@
 /**
  * `npm run docs:roles`: writes docs/roles.md, the written role matrix (per role its scope,
- * description, subject × action table and read-only fields), from schemas/_access/access.json
+ * description, permissions and what they allow per subject, one a line, for diffs that show
+ * only what changed), from schemas/_access/access.json
  * and the entity manifests. `npm run check` fails when the committed file is stale.
  */
 import { mkdir, writeFile } from 'node:fs/promises';

@@ -11,6 +11,7 @@ import type { HttpClient } from './http.ts';
 import { createAccountMethods, type AccountMethods } from './provider/account.ts';
 import { createEndpointMethods, type EndpointMethods } from './provider/endpoints.ts';
 import { createMessengerMethods, type MessengerMethods } from './provider/messenger.ts';
+import { createPlaygroundMethods, type PlaygroundMethods } from './provider/playground.ts';
 import { createQuestionnaireMethods, type QuestionnaireMethods } from './provider/questionnaires.ts';
 import { createRecordMethods, type RecordMethods } from './provider/records.ts';
 import { createWorkflowMethods, type WorkflowMethods } from './provider/workflow.ts';
@@ -18,6 +19,7 @@ import { createWorkflowMethods, type WorkflowMethods } from './provider/workflow
 export type * from './provider/account.ts';
 export type * from './provider/endpoints.ts';
 export type * from './provider/messenger.ts';
+export type * from './provider/playground.ts';
 export type * from './provider/questionnaires.ts';
 export type * from './provider/records.ts';
 export type * from './provider/workflow.ts';
@@ -29,7 +31,8 @@ export interface DataProvider
     MessengerMethods,
     QuestionnaireMethods,
     AccountMethods,
-    EndpointMethods {}
+    EndpointMethods,
+    PlaygroundMethods {}
 
 /**
  * Creates the data provider over an HTTP client (the app's is bound to the session:
@@ -44,5 +47,6 @@ export function createDataProvider(http: HttpClient): DataProvider {
     ...createQuestionnaireMethods(http),
     ...createAccountMethods(http),
     ...createEndpointMethods(http),
+    ...createPlaygroundMethods(http),
   };
 }

@@ -1,5 +1,6 @@
 /**
- * The written role matrix (docs/roles.md), rendered from schemas/_access/access.json and the
+ * The written roles (docs/roles.md), one permission a line so that a change shows as the lines
+ * it adds or removes, rendered from schemas/_access/access.json and the
  * entity manifests: `npm run docs:roles` writes it and `npm run check` fails when the file
  * differs from what the definitions say now. A pure function, so the check needs no disk
  * beyond reading the file.
@@ -19,9 +20,6 @@ export const ROLES_DOC_PATH = 'docs/roles.md';
 export const ROLES_DOC_COMMAND = 'npm run docs:roles';
 
 const CRUD = ['create', 'read', 'update', 'delete'] as const;
-const YES = '✓';
-const NO = '–';
-
 const SCOPE_TEXT: Record<string, string> = {
   OWN: "own records only (those the user created, and those addressed to the user's proven PINFL or TIN where the entity names recipients)",
   REGION: "records of the user's region; entities without a region field are shared",
@@ -43,7 +41,29 @@ const otherActions = (permissions: readonly string[], subject: string): string[]
     ),
   ].sort();
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|');
+const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
+
+/**
+ * What a role may do with one subject, one action a line (CRUD first, then its other actions),
+ * the read-only fields under update and the hidden ones under read, one field a line: adding a
+ * permission or a field adds a line and changes no other.
+ */
+function actionLines(ability: ReturnType<typeof createAbility>, permissions: readonly string[], subject: string) {
+  const out: string[] = [];
+  const fields = (label: string, list: string[]): void => {
+    if (!list.length) return;
+    out.push(`  - ${label}:`);
+    for (const f of [...list].sort()) out.push(`    - ${code(f)}`);
+  };
+  for (const action of CRUD) {
+    if (!ability.can(action, subject)) continue;
+    out.push(`- ${action} ${subject}`);
+    if (action === 'read') fields('hidden fields', hiddenFieldsOf(ability, subject));
+    if (action === 'update') fields('read-only fields', readOnlyFieldsOf(ability, subject));
+  }
+  for (const action of otherActions(permissions, subject)) out.push(`- ${action} ${subject}`);
+  return out;
+}
 
 /**
  * Renders docs/roles.md.
@@ -76,7 +96,8 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
   out.push(
     "Besides the entities' subjects there is the staff messenger's, `Message` (no entity): `read Message` opens the messenger, its REST and the live socket; " +
       '`announce Message` may announce a document marking to colleagues on the live socket (`/app/announcementDocumentMarking`, recipients: staff only). ' +
-      "Both show in each role's list of permissions below, not in the tables.",
+      "Both show in each role's list of permissions below, not per subject. " +
+      'The admin playground (Administration → Playground: a pasted record schema and form, checked and tried) has its own subject too, `use Playground`; `manage all` includes it.',
   );
   out.push('');
   out.push(
@@ -95,32 +116,12 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
     );
   out.push('');
 
-  out.push('## Overview');
+  out.push('## Roles');
   out.push('');
   out.push(
-    'c = create, r = read (r* = with hidden fields), u = update (u* = with read-only fields), d = delete; – = nothing.',
+    'Each role: its scope, the permissions as granted (one a line), then what they allow per subject, one action a line ' +
+      '(subjects the role may do nothing with are left out), with the read-only and hidden fields one a line beneath.',
   );
-  out.push('');
-  out.push(`| role | scope | ${entities.map((m) => m.subject).join(' | ')} |`);
-  out.push(`|---|---|${entities.map(() => '---').join('|')}|`);
-  const guestAbility = createAbility(rulesFromPermissions(access.guest.permissions));
-  const letters = (ability: ReturnType<typeof createAbility>, subject: string): string => {
-    const starred = (a: string): boolean =>
-      (a === 'update' && readOnlyFieldsOf(ability, subject).length > 0) ||
-      (a === 'read' && hiddenFieldsOf(ability, subject).length > 0);
-    const parts = CRUD.filter((a) => ability.can(a, subject)).map((a) => `${a[0]!}${starred(a) ? '*' : ''}`);
-    return parts.length ? parts.join(' ') : NO;
-  };
-  out.push(`| *guest (not signed in)* | OWN | ${entities.map((m) => letters(guestAbility, m.subject)).join(' | ')} |`);
-  for (const role of access.roles) {
-    const ability = createAbility([...rulesFromPermissions(role.permissions), ...fieldRulesOf([role])]);
-    out.push(
-      `| [${role.code}](#${role.code}) | ${role.scope} | ${entities.map((m) => letters(ability, m.subject)).join(' | ')} |`,
-    );
-  }
-  out.push('');
-
-  out.push('## Roles');
   out.push('');
   for (const role of access.roles) {
     const ability = createAbility([...rulesFromPermissions(role.permissions), ...fieldRulesOf([role])]);
@@ -134,7 +135,10 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
     out.push('');
     out.push(`Scope: **${role.scope}** — ${SCOPE_TEXT[role.scope]}.`);
     out.push('');
-    out.push(`Permissions: ${role.permissions.length ? role.permissions.map((p) => `\`${p}\``).join(', ') : 'none'}.`);
+    out.push('Permissions:');
+    out.push('');
+    if (role.permissions.length) for (const p of role.permissions) out.push(`- \`${p}\``);
+    else out.push('- none');
     out.push('');
     if (role.mayGrantRoles?.length) {
       // Delegated user administration (server/auth/delegation.ts): not a permission string, so said apart.
@@ -144,17 +148,14 @@ export function renderRolesDoc(access: AccessDefinition, manifests: readonly Ent
       );
       out.push('');
     }
-    out.push('| subject | create | read | update | delete | other actions | read-only fields | hidden fields |');
-    out.push('|---|---|---|---|---|---|---|---|');
     for (const m of entities) {
-      const marks = CRUD.map((a) => (ability.can(a, m.subject) ? YES : NO));
-      const other = otherActions(role.permissions, m.subject);
-      const fields = (list: string[]): string => (list.length ? list.map((f) => `\`${cell(f)}\``).join(', ') : NO);
-      out.push(
-        `| ${m.subject} | ${marks.join(' | ')} | ${other.length ? other.join(', ') : NO} | ${fields(readOnlyFieldsOf(ability, m.subject))} | ${fields(hiddenFieldsOf(ability, m.subject))} |`,
-      );
+      const lines = actionLines(ability, role.permissions, m.subject);
+      if (!lines.length) continue;
+      out.push(`${m.subject} (${m.id}):`);
+      out.push('');
+      out.push(...lines);
+      out.push('');
     }
-    out.push('');
   }
 
   out.push('## Guest (not signed in)');

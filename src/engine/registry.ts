@@ -48,6 +48,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   messenger: () => import('./messenger/MessengerScreen.tsx'),
   // Polls and knowledge tests of an entity with a manifest `questionnaire`: the open list, answering one, staff results.
   questionnaire: () => import('./questionnaire/QuestionnaireScreen.tsx'),
+  // The admin playground: a pasted record schema and form, tried live and checked by the server.
+  playground: inStages(formLibraries, () => import('./playground/PlaygroundScreen.tsx')),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

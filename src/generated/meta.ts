@@ -520,7 +520,8 @@ export type ScreenDefinition = {
     | "tree"
     | "profile"
     | "messenger"
-    | "questionnaire";
+    | "questionnaire"
+    | "playground";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.

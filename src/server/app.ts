@@ -70,6 +70,7 @@ import * as stompRoutes from './routes/stomp.ts';
 import * as visitRoutes from './routes/visits.ts';
 import * as openDataRoutes from './routes/open-data.ts';
 import * as staffUserRoutes from './routes/staff-users.ts';
+import * as playgroundRoutes from './routes/playground.ts';
 import * as webRoutes from './routes/web.ts';
 import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
@@ -129,6 +130,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   visitRoutes,
   openDataRoutes,
   staffUserRoutes,
+  playgroundRoutes,
   webRoutes,
 ];
 

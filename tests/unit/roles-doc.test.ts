@@ -28,27 +28,42 @@ describe('docs/roles.md', () => {
     expect(readFileSync(path.join(REPO_ROOT, ROLES_DOC_PATH), 'utf8')).toBe(renderRolesDoc(access, manifests));
   });
 
-  it('has a section per role with its scope and a row per subject, and lists read-only and hidden fields', () => {
+  it('has a section per role with its scope and its permissions, one a line, and each field rule one field a line', () => {
     const doc = renderRolesDoc(access, manifests);
     for (const role of access.roles) {
       const section = doc.split(`### ${role.code}\n`)[1]!.split('\n### ')[0]!;
       expect(section).toContain(`Scope: **${role.scope}**`);
-      for (const m of manifests) expect(section).toMatch(new RegExp(`^\\| ${m.subject} \\|`, 'm'));
-      for (const rule of [...(role.readOnlyFields ?? []), ...(role.hiddenFields ?? [])]) {
-        const row = section.split('\n').find((l) => l.startsWith(`| ${rule.subject} |`))!;
-        for (const field of rule.fields) expect(row).toContain(`\`${field}\``);
-      }
-      // The hidden fields are the last column of the subject's row.
-      for (const rule of role.hiddenFields ?? []) {
-        const row = section.split('\n').find((l) => l.startsWith(`| ${rule.subject} |`))!;
-        expect(row.split(' | ').at(-1)).toBe(
-          `${rule.fields
-            .map((f) => `\`${f}\``)
-            .sort()
-            .join(', ')} |`,
-        );
+      for (const p of role.permissions) expect(section).toMatch(new RegExp(`^- \`${p}\`$`, 'm'));
+      const lines = section.split('\n');
+      for (const [list, label] of [
+        [role.readOnlyFields ?? [], 'read-only fields'],
+        [role.hiddenFields ?? [], 'hidden fields'],
+      ] as const) {
+        for (const rule of list) {
+          // The subject's block, then its field list: one field a line, nothing else on it.
+          const block = lines.slice(lines.findIndex((l) => l.startsWith(`${rule.subject} (`)));
+          const at = block.indexOf(`  - ${label}:`);
+          expect(at, `${role.code} · ${rule.subject} · ${label}`).toBeGreaterThan(0);
+          const fields = block
+            .slice(at + 1)
+            .filter((l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('    - ')));
+          expect(fields).toEqual([...rule.fields].sort().map((f) => `    - \`${f}\``));
+        }
       }
     }
+  });
+
+  it('changes one line, and no other, when a role gains a permission', () => {
+    const role = access.roles.find((r) => !r.permissions.some((p) => p === 'manage all' || p.endsWith(' Message')))!;
+    const before = renderRolesDoc(access, manifests).split('\n');
+    const more = structuredClone(access);
+    more.roles.find((r) => r.code === role.code)!.permissions.push('announce Message');
+    const after = renderRolesDoc(more, manifests).split('\n');
+    expect(after.length - before.length).toBe(1);
+    // The one inserted line; every line before and after it as it was.
+    const at = after.findIndex((l, i) => l !== before[i]);
+    expect(after[at]).toBe('- `announce Message`');
+    expect([...after.slice(0, at), ...after.slice(at + 1)]).toEqual(before);
   });
 
   it('makes npm run check fail with the command to run when it is stale', () => {
@@ -57,7 +72,7 @@ describe('docs/roles.md', () => {
       for (const part of ['schemas', 'workflows', 'screens', 'src/i18n/locales', 'docs'])
         cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
       const file = path.join(dir, ROLES_DOC_PATH);
-      writeFileSync(file, readFileSync(file, 'utf8').replace('| c r u d |', '| c r u |'));
+      writeFileSync(file, readFileSync(file, 'utf8').replace('- delete Appeal\n', ''));
       const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check.ts'), dir], {
         encoding: 'utf8',
       });

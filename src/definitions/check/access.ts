@@ -13,14 +13,18 @@ import { createAbility, rulesFromPermissions } from '../../shared/ability.ts';
 import { isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { ACCESS_FILE, META_FOR, type CheckContext, type CheckRule } from './context.ts';
 import { unknownNameMessage } from './suggest.ts';
+import { PLAYGROUND_ACTION, PLAYGROUND_SUBJECT } from './playground.ts';
 
-/** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger). */
-export const SUBSYSTEM_SUBJECTS = ['Message'] as const;
+/** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger; the admin playground). */
+export const SUBSYSTEM_SUBJECTS = ['Message', PLAYGROUND_SUBJECT] as const;
 
 /** Actions every subject has: CASL's `manage` (any action) and the CRUD verbs. */
 const CRUD_ACTIONS = ['manage', 'create', 'read', 'update', 'delete'];
-/** Subsystems' own actions: the messenger's announcement (ANNOUNCE_ACTION of src/server/messenger/document-marking.ts). */
-const SUBSYSTEM_ACTIONS: Record<string, string[]> = { Message: ['announce'] };
+/** Subsystems' own actions: the messenger's announcement (ANNOUNCE_ACTION of src/server/messenger/document-marking.ts), the playground's use. */
+const SUBSYSTEM_ACTIONS: Record<string, string[]> = {
+  Message: ['announce'],
+  [PLAYGROUND_SUBJECT]: [PLAYGROUND_ACTION],
+};
 /** The marker action delegated user administration grants on the user entity's subject (src/server/auth/delegation.ts). */
 const DELEGATE_ACTION = 'delegate';
 

@@ -8,7 +8,7 @@
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { ReferenceList } from '../../generated/meta.ts';
-import { META_FOR, escape, type CheckRule, type Report, type UseKey } from './context.ts';
+import { META_FOR, escape, type CheckContext, type CheckRule, type Report, type UseKey } from './context.ts';
 import { didYouMean, unknownNameMessage } from './suggest.ts';
 
 /** Record schemas: meta-schema, strict compile, titles and reference lists. */
@@ -19,18 +19,26 @@ export const recordSchemasRule: CheckRule = {
       const { schemaFile } = entry;
       if (!schemaFile || !ctx.metaValid(schemaFile, META_FOR.record)) continue;
       const schema = ctx.json<JSONSchema7>(schemaFile);
-      const formats = checkFormats(schemaFile, schema, Object.keys(ctx.strict.formats), ctx.report);
-      try {
-        ctx.strict.compile(schema);
-      } catch (error) {
-        // An unknown format is already named at its field, in words; ajv would add "#/…" text.
-        if (!formats) ctx.report(schemaFile, '', `does not compile: ${(error as Error).message}`);
-      }
-      checkRecordSchema(schemaFile, schema, ctx.references, ctx.report, ctx.useKey);
+      checkRecordSchemaFile(ctx, schemaFile, schema);
       entry.schema = schema;
     }
   },
 };
+
+/**
+ * One record schema valid against its meta-schema: formats, a strict compile with the portal
+ * vocabulary, titles, references, required names. Also serves the admin playground.
+ */
+export function checkRecordSchemaFile(ctx: CheckContext, schemaFile: string, schema: JSONSchema7): void {
+  const formats = checkFormats(schemaFile, schema, Object.keys(ctx.strict.formats), ctx.report);
+  try {
+    ctx.strict.compile(schema);
+  } catch (error) {
+    // An unknown format is already named at its field, in words; ajv would add "#/…" text.
+    if (!formats) ctx.report(schemaFile, '', `does not compile: ${(error as Error).message}`);
+  }
+  checkRecordSchema(schemaFile, schema, ctx.references, ctx.report, ctx.useKey);
+}
 
 /**
  * Reports each `format` the portal's ajv does not know at its own pointer, with the close

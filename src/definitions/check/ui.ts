@@ -19,6 +19,7 @@ import {
   entitiesWithSchema,
   escape,
   type CheckRule,
+  type FieldCheck,
   type Report,
   type UseKey,
 } from './context.ts';
@@ -38,36 +39,42 @@ export const formsRule: CheckRule = {
       const field = createFieldCheck(report, schema, schemaFile);
       for (const formFile of [...(uiFile ? [uiFile] : []), ...viewFiles]) {
         if (!ctx.metaValid(formFile, META_FOR.ui)) continue;
-        const ui = ctx.json<UiDefinition>(formFile);
-        const env = {
-          file: formFile,
-          root: schema,
-          report,
-          useKey,
-          schemaOf: (id: string) => ctx.entities.get(id)?.schema,
-        };
-        checkUiSchema(env, '/uiSchema', ui.uiSchema, schema, undefined);
-        if (!ui.wizard) continue;
-        const seen = new Map<string, string>();
-        ui.wizard.steps.forEach((step, i) => {
-          useKey(formFile, `/wizard/steps/${i}/titleKey`, step.titleKey);
-          step.fields.forEach((p, j) => {
-            const at = `/wizard/steps/${i}/fields/${j}`;
-            field(formFile, at, p);
-            if (seen.has(p)) report(formFile, at, `field "${p}" is already in step "${seen.get(p)}"`);
-            seen.set(p, step.id);
-          });
-        });
-        if (!ui.wizard.partial) {
-          for (const prop of Object.keys(schema.properties ?? {})) {
-            if (!seen.has(`/${prop}`)) report(formFile, '/wizard/steps', `field "/${prop}" is in no wizard step`);
-          }
-        }
-        useKey(formFile, '/wizard/confirmKey', ui.wizard.confirmKey);
+        checkForm(
+          { file: formFile, root: schema, report, useKey, schemaOf: (id) => ctx.entities.get(id)?.schema },
+          ctx.json<UiDefinition>(formFile),
+          field,
+        );
       }
     }
   },
 };
+
+/**
+ * One form valid against its meta-schema: its uiSchema (fields, texts, widgets, lookups) and its
+ * wizard steps. Also serves the admin playground, which checks a pasted form as this rule would.
+ * @example checkForm({ file: 'ui.json', root: schema, report, useKey, schemaOf }, ui, createFieldCheck(report, schema, 'schema.json'))
+ */
+export function checkForm(env: FormEnv, ui: UiDefinition, field: FieldCheck): void {
+  const { file: formFile, report, useKey } = env;
+  checkUiSchema(env, '/uiSchema', ui.uiSchema, env.root, undefined);
+  if (!ui.wizard) return;
+  const seen = new Map<string, string>();
+  ui.wizard.steps.forEach((step, i) => {
+    useKey(formFile, `/wizard/steps/${i}/titleKey`, step.titleKey);
+    step.fields.forEach((p, j) => {
+      const at = `/wizard/steps/${i}/fields/${j}`;
+      field(formFile, at, p);
+      if (seen.has(p)) report(formFile, at, `field "${p}" is already in step "${seen.get(p)}"`);
+      seen.set(p, step.id);
+    });
+  });
+  if (!ui.wizard.partial) {
+    for (const prop of Object.keys(env.root.properties ?? {})) {
+      if (!seen.has(`/${prop}`)) report(formFile, '/wizard/steps', `field "/${prop}" is in no wizard step`);
+    }
+  }
+  useKey(formFile, '/wizard/confirmKey', ui.wizard.confirmKey);
+}
 
 /** Reports a `ui:widget` (or `ui:options.widget`) at file#at that the widget registry lacks. */
 function checkWidgetEntry(file: string, at: string, key: string, value: unknown, report: Report): void {
@@ -100,7 +107,7 @@ export function checkWidgetNames(file: string, pointer: string, ui: unknown, rep
 }
 
 /** What checking one form needs besides the uiSchema: its record schema and the other entities' (lookups). */
-interface FormEnv {
+export interface FormEnv {
   file: string;
   root: JSONSchema7;
   report: Report;

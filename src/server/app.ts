@@ -70,6 +70,7 @@ import * as stompRoutes from './routes/stomp.ts';
 import * as visitRoutes from './routes/visits.ts';
 import * as openDataRoutes from './routes/open-data.ts';
 import * as staffUserRoutes from './routes/staff-users.ts';
+import * as dataHealthRoutes from './routes/data-health.ts';
 import * as webRoutes from './routes/web.ts';
 import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
@@ -129,6 +130,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   visitRoutes,
   openDataRoutes,
   staffUserRoutes,
+  dataHealthRoutes,
   webRoutes,
 ];
 
@@ -170,6 +172,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
         ? Number(env.WORKFLOW_SWEEP_INTERVAL_MS)
         : DEFAULT_SWEEP_INTERVAL_MS,
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
+    ...(env.MIGRATION_BATCH_SIZE ? { migrationBatchSize: Number(env.MIGRATION_BATCH_SIZE) } : {}),
     stompRelayUrl: env.STOMP_RELAY_URL || undefined,
     ...(env.ACCESS_TOKEN_SECONDS ? { accessTokenSeconds: Number(env.ACCESS_TOKEN_SECONDS) } : {}),
     allowedOrigins: env.STOMP_ALLOWED_ORIGINS
@@ -236,6 +239,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     // Off unless asked for: tests call the sweep themselves with a moved clock.
     sweepIntervalMs: options.sweepIntervalMs ?? 0,
     demoUsers: options.demoUsers ?? false,
+    migrationBatchSize: options.migrationBatchSize,
     stompRelayUrl: options.stompRelayUrl,
     accessTokenSeconds: options.accessTokenSeconds,
     livePollMs: options.livePollMs,

@@ -300,6 +300,8 @@ for (const backend of backends()) {
         }),
       );
 
+      // The list is the administrators': a visitor is asked to sign in.
+      expect((await r.app.inject({ method: 'GET', url: '/api/admin/data-health' })).statusCode).toBe(401);
       const base = `/api${def.manifest.base}`;
       // The start-up pass changed the record (a field kept aside): a new version.
       const current = (await r.call('GET', `${base}/get/${passport.id}`)).body;

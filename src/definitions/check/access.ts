@@ -14,8 +14,8 @@ import { isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/fi
 import { ACCESS_FILE, META_FOR, type CheckContext, type CheckRule } from './context.ts';
 import { unknownNameMessage } from './suggest.ts';
 
-/** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger). */
-export const SUBSYSTEM_SUBJECTS = ['Message'] as const;
+/** Subjects of subsystems that are not entities: the staff messenger (src/server/messenger), the data-health list (src/server/routes/data-health.ts). */
+export const SUBSYSTEM_SUBJECTS = ['Message', 'DataHealth'] as const;
 
 /** Actions every subject has: CASL's `manage` (any action) and the CRUD verbs. */
 const CRUD_ACTIONS = ['manage', 'create', 'read', 'update', 'delete'];

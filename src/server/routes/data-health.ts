@@ -7,13 +7,16 @@ const problemSchema = {
   properties: { pointer: { type: 'string' }, label: { type: 'string' }, message: { type: 'string' } },
 } as const;
 
+/** The subsystem subject of the list: the administrator's `manage all` covers it; a role may be given `read DataHealth`. */
+export const DATA_HEALTH_SUBJECT = 'DataHealth';
+
 interface HealthRow {
   entity: string;
   record_id: string | number;
 }
 
 /**
- * `GET /api/admin/data-health` (administrators only): the stored records that need a
+ * `GET /api/admin/data-health` (`read DataHealth`: administrators): the stored records that need a
  * person's eye after the definitions changed — fields the schema no longer knows, kept aside
  * (pointer and value), and what still fails the schema (pointer, label, message). The start-up
  * pass lists them (src/server/evolution/record-evolution.ts); each is judged again here
@@ -44,6 +47,9 @@ const dataHealth: FastifyPluginAsync = async (app) => {
                       items: { type: 'object', properties: { pointer: { type: 'string' }, value: {} } },
                     },
                     errors: { type: 'array', items: problemSchema },
+                    entityTitle: { type: 'string' },
+                    keptAsideText: { type: 'string' },
+                    problemsText: { type: 'string' },
                   },
                 },
               },
@@ -57,7 +63,7 @@ const dataHealth: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { actor } = request;
       if (actor.id === null) throw new ApiError(401, 'errors.unauthorized');
-      if (!actor.ability.can('manage', 'all')) throw new ApiError(403, 'errors.forbidden');
+      if (!actor.ability.can('read', DATA_HEALTH_SUBJECT)) throw new ApiError(403, 'errors.forbidden');
       const listed = await app.db.query<HealthRow>(
         'SELECT entity, record_id FROM data_health ORDER BY entity, record_id LIMIT 1000',
       );
@@ -80,12 +86,18 @@ const dataHealth: FastifyPluginAsync = async (app) => {
           ]);
           continue;
         }
+        const told = problems.tell(row.entity, errors, request.locale);
+        const titleKey = app.definitions.entities.get(row.entity)?.manifest.titleKey;
         list.push({
           entity: row.entity,
           id: Number(row.record_id),
           version: record.v,
           keptAside: kept.map(([pointer, value]) => ({ pointer, value })),
-          errors: problems.tell(row.entity, errors, request.locale),
+          errors: told,
+          // The same, as one line each, for the data-health screen's table (a dashboard panel).
+          entityTitle: titleKey ? app.translator.t(request.locale, titleKey) : row.entity,
+          keptAsideText: kept.map(([pointer, value]) => `${pointer} = ${JSON.stringify(value)}`).join('; '),
+          problemsText: told.map((p) => `${p.label}: ${p.message}`).join('; '),
         });
       }
       return { list };

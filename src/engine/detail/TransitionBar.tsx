@@ -88,7 +88,12 @@ export function TransitionBar({
       setComment('');
       notifySuccess('workflow.ui.saved');
     } catch (error) {
-      if (error instanceof HttpError && error.status === 400 && error.fieldErrors && event.payload) {
+      // Errors of the payload's fields show in its form; a refusal for the record's stored data
+      // (no /payload pointer) names the field in its message, shown as a notice.
+      const payloadErrors = Object.keys((error instanceof HttpError && error.fieldErrors) || {}).some((k) =>
+        k.startsWith('/payload'),
+      );
+      if (error instanceof HttpError && error.status === 400 && error.fieldErrors && event.payload && payloadErrors) {
         setServerErrors(
           Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k.replace(/^\/payload/, ''), v])),
         );

@@ -137,6 +137,13 @@ export function TransitionBar({
           {t(eventKey(machine, event.type), { defaultValue: event.type })}
         </Button>
       ))}
+      {events.data?.problems && (
+        <Caption1 className={s.muted} data-region="stored-problems" role="status">
+          {t('workflow.ui.storedProblems', {
+            fields: events.data.problems.map((p) => `${p.label} (${p.message})`).join('; '),
+          })}
+        </Caption1>
+      )}
       {events.data && events.data.length === 0 && (
         <Caption1 className={s.muted} data-region="no-events">
           {t('workflow.ui.noActions')}

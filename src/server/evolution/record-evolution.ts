@@ -118,7 +118,8 @@ export async function evolveStoredRecords(
     if (known?.target !== target) {
       await db.query(
         `INSERT INTO record_evolution (entity, target) VALUES ($1, $2)
-         ON CONFLICT (entity) DO UPDATE SET target = $2, after_id = 0, done = false, updated_at = now()`,
+         ON CONFLICT (entity) DO UPDATE SET target = $2, after_id = 0, done = false, updated_at = now()
+         WHERE record_evolution.target <> $2`,
         [def.id, target],
       );
     }

@@ -8,6 +8,7 @@
  * fields and new version and audited as changed by `system`, naming the migrations; a record
  * with kept-aside fields or schema errors is listed in `data_health`.
  */
+import type { ValidateFunction } from 'ajv';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -131,8 +132,11 @@ export async function evolveStoredRecords(
       failing: 0,
       resumedAfter: known?.target === target ? Number(known.after_id) : 0,
     };
-    const validate = ajv.compile(def.schema);
-    const scripts = await loadScripts(options.root, def);
+    // Compiled and imported only when there are records to look at: a new database has none,
+    // and every test app starts on one.
+    let judge: { validate: ValidateFunction; scripts: ScriptsByFile } | undefined;
+    const judgeOf = async () =>
+      (judge ??= { validate: ajv.compile(def.schema), scripts: await loadScripts(options.root, def) });
     const updateSql = `UPDATE ${table.table} SET data = $1::jsonb, kept_aside = $2::jsonb, schema_version = $3,
       version = version + 1, ${table.computed.map((c) => `${c.column} = ${c.expr('$1::jsonb')}`).join(', ')}
       WHERE id = $4`;
@@ -150,7 +154,10 @@ export async function evolveStoredRecords(
           `SELECT id, data, kept_aside, schema_version FROM ${table.table} WHERE id > $1 ORDER BY id LIMIT ${batchSize} FOR UPDATE`,
           [rows[0].after_id],
         );
-        for (const row of batch.rows) await evolveRow(tx, def, row, { validate, scripts, updateSql, counts });
+        if (batch.rows.length) {
+          const { validate, scripts } = await judgeOf();
+          for (const row of batch.rows) await evolveRow(tx, def, row, { validate, scripts, updateSql, counts });
+        }
         const last = batch.rows.at(-1)?.id ?? rows[0].after_id;
         const finished = batch.rows.length < batchSize;
         await tx.query('UPDATE record_evolution SET after_id = $2, done = $3, updated_at = now() WHERE entity = $1', [
@@ -171,7 +178,7 @@ async function evolveRow(
   def: EntityDefinition,
   row: Row,
   ctx: {
-    validate: ReturnType<ReturnType<typeof createServerAjv>['compile']>;
+    validate: ValidateFunction;
     scripts: ScriptsByFile;
     updateSql: string;
     counts: EvolutionCounts;

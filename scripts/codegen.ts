@@ -34,6 +34,7 @@ const META_TYPES: Record<string, string> = {
   'seed.schema.json': 'SeedFile',
   'opendata.schema.json': 'OpenDataset',
   'edit.schema.json': 'EditRules',
+  'migration.schema.json': 'RecordMigration',
   'system-fields.schema.json': 'SystemFields',
 };
 

@@ -27,6 +27,7 @@ import { screensRule } from './check/screens.ts';
 import { openDataRule } from './check/open-data.ts';
 import { accessRule } from './check/access.ts';
 import { localesRule } from './check/locales.ts';
+import { migrationsRule } from './check/migrations.ts';
 
 export type { CheckContext, CheckRule, DefinitionProblem, ImplementationNames } from './check/context.ts';
 export { SUBSYSTEM_SUBJECTS } from './check/access.ts';
@@ -45,6 +46,7 @@ export function checkRulesWith(capabilityRules: readonly CheckRule[]): readonly 
     machinesRule,
     entityManifestsRule,
     recordSchemasRule,
+    migrationsRule,
     manifestFieldsRule,
     seedsRule,
     editRulesRule,

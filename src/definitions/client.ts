@@ -60,7 +60,19 @@ export function loadEntity(id: string): Promise<EntityDefinition> {
         file<GridDefinition>(manifest.grid),
         file<EditRules>(manifest.edit),
       ]);
-      return { id, manifest, schema: schema!, ui, grid: grid!, edit: edit!, dir: `schemas/${id}` };
+      // The web app writes no stored records of older versions: the server migrates them.
+      const schemaVersion = manifest.schemaVersion ?? 1;
+      return {
+        id,
+        manifest,
+        schema: schema!,
+        ui,
+        grid: grid!,
+        edit: edit!,
+        dir: `schemas/${id}`,
+        schemaVersion,
+        migrations: [],
+      };
     })();
     cache.set(id, pending);
   }

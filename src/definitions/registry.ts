@@ -10,6 +10,7 @@ import type {
   UiDefinition,
   OpenDataset,
   EditRules,
+  RecordMigration,
 } from '../generated/meta.ts';
 import type { DefinitionSources } from './sources.ts';
 import type { Locale } from '../shared/locales.ts';
@@ -28,6 +29,35 @@ export interface EntityDefinition {
   seedFile?: SeedFile;
   /** Repository-relative folder, for messages. */
   dir: string;
+  /** The manifest's `schemaVersion` (absent = 1): the version records are written at. */
+  schemaVersion: number;
+  /**
+   * `migrations/<N>.json` for N = 2…schemaVersion, in order: each turns a stored record of
+   * version N-1 into one of version N (docs/schema-evolution.md).
+   */
+  migrations: EntityMigration[];
+}
+
+/** One migration file of an entity. */
+export interface EntityMigration {
+  /** The version it migrates records to (the file's number). */
+  version: number;
+  /** Repository-relative path, named in the audit and the start-up log. */
+  file: string;
+  migration: RecordMigration;
+}
+
+/**
+ * The migrations in `sources` of the entity folder `dir`, by version, in order.
+ * @example migrationsIn(sources, 'schemas/contractor') // [{ version: 2, file: 'schemas/contractor/migrations/2.json', … }]
+ */
+export function migrationsIn(sources: DefinitionSources, dir: string): EntityMigration[] {
+  const out: EntityMigration[] = [];
+  for (const [file, { json: migration }] of sources) {
+    const m = /^(.*)\/migrations\/([1-9][0-9]*)\.json$/.exec(file);
+    if (m?.[1] === dir) out.push({ version: Number(m[2]), file, migration: migration as RecordMigration });
+  }
+  return out.sort((a, b) => a.version - b.version);
 }
 
 /** Everything the engine, the server and the scripts read: one registry for all. */
@@ -71,7 +101,18 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
       if (!schema || !grid || !edit) continue;
       const ui = manifest.ui ? json<UiDefinition>(sources, `${dir}/${manifest.ui}`) : undefined;
       const seedFile = manifest.seed?.file ? json<SeedFile>(sources, `${dir}/${manifest.seed.file}`) : undefined;
-      registry.entities.set(manifest.id, { id: manifest.id, manifest, schema, ui, grid, edit, seedFile, dir });
+      registry.entities.set(manifest.id, {
+        id: manifest.id,
+        manifest,
+        schema,
+        ui,
+        grid,
+        edit,
+        seedFile,
+        dir,
+        schemaVersion: manifest.schemaVersion ?? 1,
+        migrations: migrationsIn(sources, dir),
+      });
     } else if (/^workflows\/[a-z][a-z0-9-]*\.machine\.json$/.test(file)) {
       const machine = json<MachineDefinition>(sources, file)!;
       registry.machines.set(machine.id, machine);

@@ -6,6 +6,11 @@ import path from 'node:path';
 export interface DefinitionFile {
   path: string;
   json: unknown;
+  /**
+   * A migration's TypeScript step (`schemas/<id>/migrations/*.ts`): present so that the check
+   * can tell it exists; its `json` is null and the server imports it from disk.
+   */
+  script?: true;
 }
 
 /** Every file the definitions consist of, keyed by repository-relative path. */
@@ -34,11 +39,11 @@ export const DEFINITION_GLOBS = {
   locales: 'src/i18n/locales',
 } as const;
 
-async function jsonFiles(root: string, dir: string): Promise<string[]> {
+async function jsonFiles(root: string, dir: string, ext = '.json'): Promise<string[]> {
   const abs = path.join(root, dir);
   if (!existsSync(abs)) return [];
   return (await readdir(abs))
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => f.endsWith(ext))
     .sort()
     .map((f) => `${dir}/${f}`);
 }
@@ -80,10 +85,18 @@ export async function loadDefinitionSources(
     a.name.localeCompare(b.name),
   )) {
     if (entry.isDirectory() && !entry.name.startsWith('_'))
-      files.push(...(await jsonFiles(root, `schemas/${entry.name}`)));
+      files.push(
+        ...(await jsonFiles(root, `schemas/${entry.name}`)),
+        ...(await jsonFiles(root, `schemas/${entry.name}/migrations`)),
+      );
   }
   const sources: DefinitionSources = new Map();
   const problems: ParseProblem[] = [];
+  for (const entry of await readdir(path.join(root, 'schemas'), { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name.startsWith('_')) continue;
+    for (const file of await jsonFiles(root, `schemas/${entry.name}/migrations`, '.ts'))
+      sources.set(file, { path: file, json: null, script: true });
+  }
   for (const file of files) {
     const text = await readFile(path.join(root, file), 'utf8');
     try {

@@ -36,6 +36,10 @@ export interface EntityManifest {
    */
   edit: string;
   /**
+   * The version of the record schema; absent = 1. Raise it by one with every change that stored records must follow (a field renamed, removed or retyped, an enum value removed, a field newly required), and write migrations/<N>.json beside the schema, which turns a record of version N-1 into one of version N (docs/schema-evolution.md).
+   */
+  schemaVersion?: number;
+  /**
    * Id of workflows/<id>.machine.json.
    */
   workflow?: string;
@@ -1189,6 +1193,118 @@ export interface EditRule {
   fields: "all" | EditFieldList;
   except?: EditFieldList1;
   description?: string;
+}
+
+export type MigrationStep =
+  RenameStep | MoveStep | RemoveStep | DefaultStep | MapValuesStep | SplitStep | JoinStep | ScriptStep;
+
+/**
+ * schemas/<entity>/migrations/<N>.json: how a stored record of schema version N-1 becomes one of version N. The steps run in order on each record's data at start-up (docs/schema-evolution.md).
+ */
+export interface RecordMigration {
+  $schema?: string;
+  /**
+   * Why the data changes, in plain words; the audit names the migration by its file.
+   */
+  description: string;
+  /**
+   * The stored fields a script step handles (a script covers nothing by name).
+   *
+   * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  covers?: string[];
+  /**
+   * @minItems 1
+   */
+  steps: MigrationStep[];
+}
+export interface RenameStep {
+  op: "rename";
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  from: string;
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  to: string;
+}
+export interface MoveStep {
+  op: "move";
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  from: string;
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  to: string;
+}
+export interface RemoveStep {
+  op: "remove";
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  path: string;
+}
+export interface DefaultStep {
+  op: "default";
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  path: string;
+  /**
+   * Written where the record has no value (absent or null).
+   */
+  value: unknown;
+}
+export interface MapValuesStep {
+  op: "mapValues";
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  path: string;
+  /**
+   * Old value → new value; a value not listed is kept.
+   */
+  map: {};
+}
+export interface SplitStep {
+  op: "split";
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  from: string;
+  /**
+   * The parts in order; the last one takes the rest of the text.
+   *
+   * @minItems 2
+   *
+   * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  to: string[];
+  separator: string;
+}
+export interface JoinStep {
+  op: "join";
+  /**
+   * @minItems 2
+   *
+   * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  from: string[];
+  /**
+   * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  to: string;
+  separator: string;
+}
+export interface ScriptStep {
+  op: "script";
+  /**
+   * A TypeScript module beside this file exporting `default (data) => data`; only where no declarative step fits. List the fields it handles in `covers`.
+   */
+  module: string;
 }
 
 /**

@@ -71,6 +71,7 @@ import * as visitRoutes from './routes/visits.ts';
 import * as openDataRoutes from './routes/open-data.ts';
 import * as staffUserRoutes from './routes/staff-users.ts';
 import * as playgroundRoutes from './routes/playground.ts';
+import * as dataHealthRoutes from './routes/data-health.ts';
 import * as webRoutes from './routes/web.ts';
 import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
@@ -131,6 +132,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   openDataRoutes,
   staffUserRoutes,
   playgroundRoutes,
+  dataHealthRoutes,
   webRoutes,
 ];
 
@@ -172,6 +174,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
         ? Number(env.WORKFLOW_SWEEP_INTERVAL_MS)
         : DEFAULT_SWEEP_INTERVAL_MS,
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
+    ...(env.MIGRATION_BATCH_SIZE ? { migrationBatchSize: Number(env.MIGRATION_BATCH_SIZE) } : {}),
     stompRelayUrl: env.STOMP_RELAY_URL || undefined,
     ...(env.ACCESS_TOKEN_SECONDS ? { accessTokenSeconds: Number(env.ACCESS_TOKEN_SECONDS) } : {}),
     allowedOrigins: env.STOMP_ALLOWED_ORIGINS
@@ -238,6 +241,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     // Off unless asked for: tests call the sweep themselves with a moved clock.
     sweepIntervalMs: options.sweepIntervalMs ?? 0,
     demoUsers: options.demoUsers ?? false,
+    migrationBatchSize: options.migrationBatchSize,
     stompRelayUrl: options.stompRelayUrl,
     accessTokenSeconds: options.accessTokenSeconds,
     livePollMs: options.livePollMs,

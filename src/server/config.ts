@@ -38,6 +38,8 @@ export interface AppConfig {
   systemUrls?: Readonly<Record<string, string>> | undefined;
   /** How often the workflow sweep looks for passed deadlines (WORKFLOW_SWEEP_INTERVAL_MS; 0 = only when called). */
   sweepIntervalMs?: number | undefined;
+  /** Records per transaction of the start-up migration of stored records (MIGRATION_BATCH_SIZE, default 500). */
+  migrationBatchSize?: number | undefined;
   /** Demo mode (DEMO=1 or DEMO_USERS=1): one user per default role, passwords printed once. Never on by default. */
   demoUsers?: boolean | undefined;
   /** Messenger broker: RabbitMQ's STOMP plugin (`stomp://user:pass@host:61613`, STOMP_RELAY_URL); absent = in-process. */

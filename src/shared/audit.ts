@@ -27,6 +27,8 @@ export interface AuditEntry {
   action: string;
   /** The top-level fields the change touched (without those hidden from the reader). */
   changed: string[];
+  /** What the system's own change followed: the migration files applied, fields kept aside. */
+  note?: string;
   /** Old → new values of the changed fields as the reader may see them; absent on rows written before values were kept. */
   diff?: AuditChange[];
 }

@@ -15,8 +15,11 @@ import { ACCESS_FILE, META_FOR, type CheckContext, type CheckRule } from './cont
 import { unknownNameMessage } from './suggest.ts';
 import { PLAYGROUND_ACTION, PLAYGROUND_SUBJECT } from './playground.ts';
 
-/** Subjects of subsystems that are not entities (the staff messenger, src/server/messenger; the admin playground). */
-export const SUBSYSTEM_SUBJECTS = ['Message', PLAYGROUND_SUBJECT] as const;
+/**
+ * Subjects of subsystems that are not entities: the staff messenger (src/server/messenger), the admin
+ * playground, the data-health list (src/server/routes/data-health.ts).
+ */
+export const SUBSYSTEM_SUBJECTS = ['Message', PLAYGROUND_SUBJECT, 'DataHealth'] as const;
 
 /** Actions every subject has: CASL's `manage` (any action) and the CRUD verbs. */
 const CRUD_ACTIONS = ['manage', 'create', 'read', 'update', 'delete'];

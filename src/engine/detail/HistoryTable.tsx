@@ -123,7 +123,11 @@ export function HistoryTable({
           <TableRow key={row.id} data-audit={row.action}>
             <TableCell>{formatDateTime(row.at)}</TableCell>
             <TableCell>{row.actor ?? t('engine.detail.anonymous')}</TableCell>
-            <TableCell>{t(`engine.detail.actions.${row.action}`, { defaultValue: row.action })}</TableCell>
+            <TableCell>
+              {t(`engine.detail.actions.${row.action}`, { defaultValue: row.action })}
+              {/* The system's own change says what it followed: the migration files, fields kept aside. */}
+              {row.note && <div data-note>{row.note}</div>}
+            </TableCell>
             <TableCell>{changes(row)}</TableCell>
           </TableRow>
         ))}

@@ -127,6 +127,26 @@ describe('transition bar', () => {
     );
   });
 
+  it('says which stored fields block every event, by label, when the server names them', async () => {
+    const { dp } = fakeServer();
+    dp.getEvents = vi.fn(async () =>
+      Object.assign([] as WorkflowEvent[], {
+        problems: [{ pointer: '/ownerPhone', label: "Owner's phone", message: 'Mandatory field' }],
+      }),
+    );
+    const { i18n } = renderWithProviders(<TransitionBar entity="gizmo" machine="gizmo" record={record} />, {
+      dataProvider: dp,
+    });
+    i18n.addResourceBundle('en', 'translation', TEXTS, true, true);
+    const note = await waitFor(() => {
+      const el = document.querySelector<HTMLElement>('[data-region="stored-problems"]');
+      if (!el) throw new Error('no note');
+      return el;
+    });
+    expect(note.textContent).toContain("Owner's phone (Mandatory field)");
+    expect(document.querySelector('[data-region="no-events"]')).toBeTruthy();
+  });
+
   it('shows the status history as a timeline', async () => {
     const { dp } = fakeServer();
     const { i18n } = renderWithProviders(<TransitionTimeline entity="gizmo" machine="gizmo" id={5} />, {

@@ -88,7 +88,12 @@ export function TransitionBar({
       setComment('');
       notifySuccess('workflow.ui.saved');
     } catch (error) {
-      if (error instanceof HttpError && error.status === 400 && error.fieldErrors && event.payload) {
+      // Errors of the payload's fields show in its form; a refusal for the record's stored data
+      // (no /payload pointer) names the field in its message, shown as a notice.
+      const payloadErrors = Object.keys((error instanceof HttpError && error.fieldErrors) || {}).some((k) =>
+        k.startsWith('/payload'),
+      );
+      if (error instanceof HttpError && error.status === 400 && error.fieldErrors && event.payload && payloadErrors) {
         setServerErrors(
           Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k.replace(/^\/payload/, ''), v])),
         );
@@ -132,6 +137,13 @@ export function TransitionBar({
           {t(eventKey(machine, event.type), { defaultValue: event.type })}
         </Button>
       ))}
+      {events.data?.problems && (
+        <Caption1 className={s.muted} data-region="stored-problems" role="status">
+          {t('workflow.ui.storedProblems', {
+            fields: events.data.problems.map((p) => `${p.label} (${p.message})`).join('; '),
+          })}
+        </Caption1>
+      )}
       {events.data && events.data.length === 0 && (
         <Caption1 className={s.muted} data-region="no-events">
           {t('workflow.ui.noActions')}

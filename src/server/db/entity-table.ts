@@ -171,6 +171,10 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
       updated_at timestamptz NOT NULL DEFAULT now()
     )`,
     ...derived.map((c) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${c.column} ${c.type}`),
+    // The schema version the data was written at, and the stored fields the schema no longer
+    // knows, kept aside rather than dropped (src/server/evolution/).
+    `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS schema_version integer NOT NULL DEFAULT 1`,
+    `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS kept_aside jsonb NOT NULL DEFAULT '{}'`,
   ];
   // Deadlines are data: the sweep finds due records with one index range scan.
   const dueAt = dueAtExpr(def, machine);

@@ -35,8 +35,8 @@ const CORE_DDL = [
   `CREATE INDEX IF NOT EXISTS ix_ref_item_parent ON ref_item (kind, parent)`,
 ];
 
-// Any constant works; it only has to be the same for every instance of the portal.
-const MIGRATION_LOCK = 7_240_917;
+/** The advisory lock of start-up migrations. Any constant works; it only has to be the same for every instance. */
+export const MIGRATION_LOCK = 7_240_917;
 
 /**
  * Brings the database in line with the definitions, idempotently and under an advisory

@@ -25,6 +25,7 @@ const auditEntrySchema = {
     actor: { type: ['string', 'null'] },
     action: { type: 'string' },
     changed: { type: 'array', items: { type: 'string' } },
+    note: { type: 'string' },
     diff: { type: 'array', items: auditChangeSchema },
   },
 } as const;

@@ -1,6 +1,9 @@
 import type { FastifyPluginAsync, FastifySchemaCompiler } from 'fastify';
 import { errorBodySchema } from '../errors.ts';
 import { createServerAjv } from '../validation.ts';
+import { createRecordProblems } from '../evolution/record-problems.ts';
+import { withoutSystemFields } from '../store/record-input.ts';
+import { systemActor } from '../auth/access.ts';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
 const errors = {
@@ -19,6 +22,7 @@ const errors = {
  */
 const workflow: FastifyPluginAsync = async (app) => {
   const queryAjv = createServerAjv({ coerceTypes: true });
+  const problems = createRecordProblems(app.definitions, app.translator);
   // The engine validates the body itself, so that every refusal has the same shape and order.
   const engineValidatesBody: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
     httpPart === 'body' ? ((() => true) as never) : (queryAjv.compile(schema as object) as never);
@@ -43,6 +47,15 @@ const workflow: FastifyPluginAsync = async (app) => {
                 status: { type: 'string' },
                 version: { type: 'integer' },
                 machine: { type: 'string' },
+                problems: {
+                  type: 'array',
+                  description:
+                    'Stored fields that do not fit the schema now: every event is refused until they are corrected',
+                  items: {
+                    type: 'object',
+                    properties: { pointer: { type: 'string' }, label: { type: 'string' }, message: { type: 'string' } },
+                  },
+                },
                 events: {
                   type: 'array',
                   items: {
@@ -61,7 +74,14 @@ const workflow: FastifyPluginAsync = async (app) => {
           },
         },
       },
-      async (request) => app.workflow.events(entity, request.params.id, request.actor),
+      async (request) => {
+        const answer = await app.workflow.events(entity, request.params.id, request.actor);
+        // A record whose stored data no longer fits its schema cannot leave its state by any
+        // event until the field is put right: the answer says which field, and why.
+        const { data } = withoutSystemFields(await app.store.get(entity, request.params.id, systemActor()));
+        const found = problems.of(entity, data);
+        return found.length ? { ...answer, problems: problems.tell(entity, found, request.locale) } : answer;
+      },
     );
 
     app.get<{ Params: { id: number } }>(

@@ -5,6 +5,10 @@ import { migrate } from '../db/migrate.ts';
 import type { MigrationRegistry } from '../db/migrations.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityTable } from '../db/entity-table.ts';
+import { EVOLUTION_TABLES, evolveStoredRecords } from '../evolution/record-evolution.ts';
+
+/** The start-up pass's tables (its position per entity, the data-health list). */
+export const migrations = [EVOLUTION_TABLES];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,7 +34,15 @@ export default fp(
     );
     app.addHook('onClose', async () => db.close());
     app.decorate('db', db);
-    app.decorate('tables', await migrate(db, app.definitions, app.migrations.list()));
+    const tables = await migrate(db, app.definitions, app.migrations.list());
+    app.decorate('tables', tables);
+    // Stored records follow the definitions before any service reads them: migrated, fields
+    // the schema no longer knows kept aside, records that still fail listed (data health).
+    await evolveStoredRecords(db, app.definitions, tables, {
+      root: app.config.root,
+      batchSize: app.config.migrationBatchSize,
+      log: (counts) => app.log.info(counts, 'stored records checked against the schema'),
+    });
     app.log.info({ db: db.kind }, 'database ready');
   },
   { name: 'db', dependencies: ['definitions'] },

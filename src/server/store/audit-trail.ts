@@ -22,6 +22,8 @@ export const AUDIT_TABLES: Migration = {
   )`,
     // Old → new values of the changed fields; null on rows written before.
     `ALTER TABLE audit_log ADD COLUMN IF NOT EXISTS diff jsonb`,
+    // What the system's own change followed (a migration's file); null on a user's change.
+    `ALTER TABLE audit_log ADD COLUMN IF NOT EXISTS note text`,
     `CREATE INDEX IF NOT EXISTS ix_audit_log_record ON audit_log (entity, record_id, at DESC)`,
   ],
 };
@@ -191,11 +193,11 @@ export function readableChanges(
 }
 
 /** A record's audit trail, newest first, 500 rows at most: `$1` the entity, `$2` the record id. */
-export const AUDIT_TRAIL_SQL = `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed, diff
+export const AUDIT_TRAIL_SQL = `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed, diff, note
          FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`;
 
 /** One row as {@link AUDIT_TRAIL_SQL} reads it. */
-export type AuditLogRow = Omit<AuditEntry, 'diff'> & { diff: AuditChange[] | null };
+export type AuditLogRow = Omit<AuditEntry, 'diff' | 'note'> & { diff: AuditChange[] | null; note?: string | null };
 
 /**
  * How `actor` is shown the audit rows of a record of `schema`: an outer user sees who acted
@@ -209,8 +211,9 @@ export function readableAuditEntry(
 ): (row: AuditLogRow) => AuditEntry {
   // Staff user ids are the Committee's business: an outer user learns that such a field changed, not to whom.
   const withheld = actor.isOuter ? staffUserPointers(schema) : [];
-  return ({ diff, ...row }) => ({
+  return ({ diff, note, ...row }) => ({
     ...row,
+    ...(note ? { note } : {}),
     // An outer user (the applicant) sees when and what changed, not which staff member did it.
     actor: actor.isOuter && row.actor !== actor.id ? null : row.actor,
     changed: hidden.length ? row.changed.filter((name) => !isHiddenField(hidden, `/${name}`)) : row.changed,

@@ -26,6 +26,7 @@ import { createEditRightsJudge } from './edit-rights.ts';
 import type { AuditEntry } from '../../shared/audit.ts';
 import { AUDIT_TRAIL_SQL, auditRow, readableAuditEntry, type AuditLogRow } from './audit-trail.ts';
 import { linkFiles, removedFilesOfOthers } from './file-links.ts';
+import { asStoredDataRefusal } from './stored-data.ts';
 import { pointerSegments, setAt, valueAt } from '../../shared/pointer.ts';
 
 /** Who is acting. Sign-in (a later plugin) fills it; anonymous users have no id. */
@@ -86,8 +87,9 @@ export function createEntityStore(
       references: findReferenceFields(def.schema),
       files: findFileFields(def.schema),
       initialStatus: machine?.initial ?? def.manifest.initialStatus ?? 'CREATED',
-      insertSql: `INSERT INTO ${table.table} (data, status, owner, ${computed.map(([c]) => c).join(', ')})
-        VALUES ($1::jsonb, $2, $3, ${computed.map(([, e]) => e).join(', ')}) RETURNING ${RECORD_COLUMNS}`,
+      // A new record is written at the entity's current schema version (a literal integer).
+      insertSql: `INSERT INTO ${table.table} (data, status, owner, schema_version, ${computed.map(([c]) => c).join(', ')})
+        VALUES ($1::jsonb, $2, $3, ${Number(def.schemaVersion)}, ${computed.map(([, e]) => e).join(', ')}) RETURNING ${RECORD_COLUMNS}`,
       updateSql: `UPDATE ${table.table} SET data = $1::jsonb, version = version + 1, updated_at = now(),
         ${updateComputed.map(([c, e]) => `${c} = ${e}`).join(', ')} WHERE id = $2 RETURNING ${RECORD_COLUMNS}`,
       transitionSql: `UPDATE ${table.table} SET data = $1::jsonb, status = $3, version = version + 1, updated_at = now(),
@@ -250,8 +252,16 @@ export function createEntityStore(
       if (!c.validateUpdate({ version })) throw badInput(toFieldProblems(c.validateUpdate.errors));
       const hidden = hiddenOf(actor, c);
       // An actor who cannot see some fields sends the record without them: it is whole (and
-      // judged) only once their stored values are put back, inside the transaction.
-      if (!hidden.length) validate(c, sent);
+      // judged) only once their stored values are put back, inside the transaction. A value
+      // refused that the record already had is told as stored data (stored-data.ts).
+      if (!hidden.length) {
+        try {
+          validate(c, sent);
+        } catch (error) {
+          const { rows } = await db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1`, [id]);
+          throw rows[0] ? asStoredDataRefusal(error, c.def.schema, rows[0].data, sent) : error;
+        }
+      }
       return db.transaction(async (tx) => {
         const before = await lockRow(tx, c, id);
         if (!rowVisible(actor, c.def, before)) throw notFound();
@@ -259,7 +269,13 @@ export function createEntityStore(
         const data = hidden.length ? (withKeptFields(sent, before.data, hidden) as Record<string, unknown>) : sent;
         // The rules first, so that a region the actor may not change is named as such.
         await mustBeAllowedChanges(tx, actor, c, before, data);
-        if (hidden.length) validate(c, data);
+        if (hidden.length) {
+          try {
+            validate(c, data);
+          } catch (error) {
+            throw asStoredDataRefusal(error, c.def.schema, before.data, data);
+          }
+        }
         mustStayInRegion(actor, c, data);
         const { rows } = await tx.query<Row>(c.updateSql, [JSON.stringify(data), id]).catch((e) => rethrowUnique(e, c));
         if (c.files.length) await linkFiles(tx, c.def.id, c.files, id, data, actor);
@@ -290,7 +306,11 @@ export function createEntityStore(
         if (!rowVisible(actor, c.def, before)) throw notFound();
         if (before.version !== version) throw staleVersion(before.version);
         const { status, data } = await step(toRecord(before), tx);
-        validate(c, data);
+        try {
+          validate(c, data);
+        } catch (error) {
+          throw asStoredDataRefusal(error, c.def.schema, before.data, data);
+        }
         const { rows } = await tx
           .query<Row>(c.transitionSql, [JSON.stringify(data), id, status])
           .catch((e) => rethrowUnique(e, c));

@@ -21,6 +21,7 @@ import {
   portalApi,
   startPortal,
   waitForScreen,
+  signInThroughForm,
 } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
@@ -66,11 +67,7 @@ describe.skipIf(!browserTestsEnabled())('edit rules on screen in Chromium', () =
   /** A browser session signed in as `username` at `route` (the sign-in screen first). */
   const openAs = async (username: string, route: string, locale = 'en', width = 1280): Promise<Page> => {
     const page = await (await newPortalContext(browser, locale, width)).newPage();
-    await page.goto(`${portal.url}${route}`);
-    await page.locator('[data-screen="login"]').waitFor();
-    await page.locator('[data-field="/username"] input').fill(username);
-    await page.locator('[data-field="/password"] input').fill(PASSWORD);
-    await page.locator('[data-action="sign-in"]').click();
+    await signInThroughForm(page, `${portal.url}${route}`, username, PASSWORD);
     return page;
   };
 

@@ -16,6 +16,7 @@ import {
   newPortalContext,
   startPortal,
   waitForScreen,
+  signInThroughForm,
 } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 
@@ -46,13 +47,8 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     expect(res.status).toBe(200);
     return ((await res.json()) as { token: string }).token;
   };
-  const signInAt = async (page: Page, route: string, username: string, password: string) => {
-    await page.goto(`${portal.url}${route}`);
-    await waitForScreen(page, '[data-screen="login"]:not([data-state])');
-    await page.locator('[data-field="/username"] input').fill(username);
-    await page.locator('[data-field="/password"] input').fill(password);
-    await page.locator('[data-action="sign-in"]').click();
-  };
+  const signInAt = (page: Page, route: string, username: string, password: string) =>
+    signInThroughForm(page, `${portal.url}${route}`, username, password);
   const save = async (page: Page) => {
     await page.locator('[data-action="save"]').click();
     await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled, launchBrowser, startPortal, signInThroughForm } from '../support/browser.ts';
 import { createStaff, STOMP_PASSWORD } from '../support/stomp.ts';
 import { signIn } from '../support/app.ts';
 
@@ -33,10 +33,7 @@ describe.skipIf(!browserTestsEnabled())('live socket in Chromium across an acces
     context = await browser.newContext({ viewport: { width: 1280, height: 760 }, locale: 'en-US' });
     await context.addInitScript(() => localStorage.setItem('portal.locale', JSON.stringify('en')));
     const page = await context.newPage();
-    await page.goto(`${portal.url}/admin/messenger`);
-    await page.locator('[data-field="/username"] input').fill('alice');
-    await page.locator('[data-field="/password"] input').fill(STOMP_PASSWORD);
-    await page.locator('[data-action="sign-in"]').click();
+    await signInThroughForm(page, `${portal.url}/admin/messenger`, 'alice', STOMP_PASSWORD);
     await page.locator('[data-screen="messenger"][data-live="connected"]').waitFor();
 
     const sessionOf = () => [...portal.app.stompSessions].find((s) => s.user?.id === alice.id)?.user;

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { browserTestsEnabled, launchBrowser, startPortal } from '../support/browser.ts';
+import { browserTestsEnabled, launchBrowser, startPortal, signInThroughForm } from '../support/browser.ts';
 import { createStaff, STOMP_PASSWORD } from '../support/stomp.ts';
 import { PNG } from '../support/multipart.ts';
 
@@ -27,11 +27,7 @@ describe.skipIf(!browserTestsEnabled())('messenger in Chromium: two users chatti
     contexts.push(context);
     await context.addInitScript(() => localStorage.setItem('portal.locale', JSON.stringify('en')));
     const page = await context.newPage();
-    await page.goto(`${portal.url}/admin/messenger`);
-    await page.locator('[data-screen="login"]').waitFor();
-    await page.locator('[data-field="/username"] input').fill(username);
-    await page.locator('[data-field="/password"] input').fill(STOMP_PASSWORD);
-    await page.locator('[data-action="sign-in"]').click();
+    await signInThroughForm(page, `${portal.url}/admin/messenger`, username, STOMP_PASSWORD);
     await page.locator('[data-screen="messenger"][data-live="connected"]').waitFor();
     return page;
   };

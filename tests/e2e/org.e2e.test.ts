@@ -8,7 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { deflateSync, crc32 } from 'node:zlib';
-import { browserTestsEnabled, launchBrowser, startPortal, newPortalContext } from '../support/browser.ts';
+import {
+  browserTestsEnabled,
+  launchBrowser,
+  startPortal,
+  newPortalContext,
+  signInThroughForm,
+} from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 
 /** Where the screenshots go (looked at by a person, not compared). */
@@ -47,11 +53,7 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
     browser = await launchBrowser();
     const context = await newPortalContext(browser);
     page = await context.newPage();
-    await page.goto(`${portal.url}/admin/departments`);
-    await page.locator('[data-screen="login"]').waitFor();
-    await page.locator('[data-field="/username"] input').fill('admin');
-    await page.locator('[data-field="/password"] input').fill(TEST_ADMIN_PASSWORD);
-    await page.locator('[data-action="sign-in"]').click();
+    await signInThroughForm(page, `${portal.url}/admin/departments`, 'admin', TEST_ADMIN_PASSWORD);
   });
   afterAll(async () => {
     await browser?.close();

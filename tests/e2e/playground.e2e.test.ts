@@ -14,6 +14,7 @@ import {
   newPortalContext,
   startPortal,
   waitForScreen,
+  signInThroughForm,
 } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { axeProblems } from '../support/public-browser.ts';
@@ -30,11 +31,7 @@ describe.skipIf(!browserTestsEnabled())('the admin playground in Chromium', () =
     portal = await startPortal();
     browser = await launchBrowser();
     page = await (await newPortalContext(browser)).newPage();
-    await page.goto(`${portal.url}${ROUTE}`);
-    await page.locator('[data-screen="login"]').waitFor();
-    await page.locator('[data-field="/username"] input').fill('admin');
-    await page.locator('[data-field="/password"] input').fill(TEST_ADMIN_PASSWORD);
-    await page.locator('[data-action="sign-in"]').click();
+    await signInThroughForm(page, `${portal.url}${ROUTE}`, 'admin', TEST_ADMIN_PASSWORD);
     await waitForScreen(page, '[data-screen="playground"]');
   });
   afterAll(async () => {

@@ -122,6 +122,40 @@ export async function waitForScreen(page: Page, selector: string, timeout = 30_0
 }
 
 /**
+ * Signs in through the sign-in screen the way a person does: opens `route` (a protected route shows
+ * the sign-in screen and returns there after it), waits until the screen is ready, types the name
+ * and password, checks they are still in the fields (a late re-render must not leave them empty),
+ * presses *Sign in* and waits until the sign-in screen has gone. A refusal shows as the error with
+ * the screen's alerts rather than as a later timeout.
+ */
+export async function signInThroughForm(page: Page, url: string, username: string, password: string): Promise<void> {
+  await page.goto(url);
+  await waitForScreen(page, '[data-screen="login"]:not([data-state])');
+  const usernameInput = page.locator('[data-field="/username"] input');
+  const passwordInput = page.locator('[data-field="/password"] input');
+  // A re-render while the screen settles may empty the fields: type again until both hold.
+  for (let attempt = 1; ; attempt++) {
+    await usernameInput.fill(username);
+    await passwordInput.fill(password);
+    if ((await usernameInput.inputValue()) === username && (await passwordInput.inputValue()) === password) break;
+    if (attempt === 5) throw new Error(`the sign-in fields would not keep what was typed for ${username}`);
+    await page.waitForTimeout(200);
+  }
+  await page.locator('[data-action="sign-in"]').click();
+  try {
+    await page.locator('[data-screen="login"]').waitFor({ state: 'detached', timeout: 60_000 });
+  } catch (error) {
+    const alerts = await page
+      .locator('[role="alert"], [data-toast], .fui-Toast')
+      .allInnerTexts()
+      .catch(() => []);
+    throw new Error(`signing in as ${username} did not leave the sign-in screen; alerts ${JSON.stringify(alerts)}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
  * The portal's API as browser tests set up their data: `tokenOf` signs in through the API and
  * `api` calls a route with a token (JSON in and out), throwing on anything but 2xx with the
  * status and the body, so that a failing setup says what the server answered.

@@ -9,7 +9,7 @@ import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { payloadSchemaFor } from '../../src/server/workflow/machine.ts';
-import { launchBrowser, startPortal } from './browser.ts';
+import { launchBrowser, startPortal, signInThroughForm } from './browser.ts';
 import { TEST_ADMIN_PASSWORD } from './app.ts';
 
 export const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
@@ -70,11 +70,7 @@ export function workflowInBrowser(entity: string) {
     await context.addInitScript(() => localStorage.setItem('portal.locale', JSON.stringify('en')));
     const page = await context.newPage();
     const route = detail.route.replace(':id', String(id));
-    await page.goto(`${portal.url}${route}`);
-    await page.locator('[data-screen="login"]').waitFor();
-    await page.locator('[data-field="/username"] input').fill(username);
-    await page.locator('[data-field="/password"] input').fill(PASSWORD);
-    await page.locator('[data-action="sign-in"]').click();
+    await signInThroughForm(page, `${portal.url}${route}`, username, PASSWORD);
     await page.locator(`[data-screen="${detail.id}"] [data-region="transitions"]`).waitFor();
     return page;
   };

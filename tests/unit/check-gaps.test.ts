@@ -58,6 +58,16 @@ describe('npm run check: the gaps of issue #16', () => {
     expectProblem(problems, 'schemas/appeal/ui.json', '/uiSchema/organizationName/ui:widget', /"file".*array/);
   });
 
+  it("rejects a field the form's ui:order leaves out (found by npm run preview: the form would not draw)", () => {
+    const s = clone();
+    json(s, 'schemas/vacancy/schema.json').properties.remote = { type: 'boolean', title: 'entity.vacancy.title' };
+    const problems = run(s);
+    expectProblem(problems, 'schemas/vacancy/ui.json', '/uiSchema/ui:order', /field "remote" is missing from ui:order/);
+    onlyIn(problems, ['schemas/vacancy/ui.json']);
+    json(s, 'schemas/vacancy/ui.json').uiSchema['ui:order'].push('*');
+    expect(run(s)).toEqual([]);
+  });
+
   it('rejects a screen permission naming an unknown subject or action, and suggests the close one', () => {
     const s = clone();
     json(s, 'screens/appeal-list.json').permission = 'read Apeal';

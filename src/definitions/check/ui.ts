@@ -174,6 +174,15 @@ function checkUiSchema(
           if (name !== '*' && !node?.properties?.[String(name)])
             report(file, `${at}/${i}`, `field "${String(name)}" does not exist in the schema`);
         });
+        // Without "*", the form library refuses to draw an object whose field the order leaves out.
+        if (!value.includes('*'))
+          for (const name of Object.keys(node?.properties ?? {}))
+            if (!value.includes(name))
+              report(
+                file,
+                at,
+                `field "${name}" is missing from ui:order, so the form cannot be drawn: add it where it belongs (or "*" for the fields not listed)`,
+              );
       }
       checkWidgetEntry(file, at, key, value, report);
       if (key === 'ui:widget' && parent) checkWidgetFit(env, at, value, node);

@@ -210,6 +210,9 @@ for (const backend of backends()) {
       defs.edit(`schemas/${CONTRACTOR}/schema.json`, (s) => {
         s.properties.faxNumber = { title: 'entity.contractor.field.fax', type: 'string', maxLength: 20 };
       });
+      defs.edit(`schemas/${CONTRACTOR}/ui.json`, (u) => {
+        u.uiSchema['ui:order'].push('faxNumber');
+      });
       defs.edit(`schemas/${CONTRACTOR}/entity.json`, (m) => {
         m.schemaVersion = 3;
       });

@@ -161,6 +161,8 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     await dialog.locator('[data-field="/confirmPassword"] input').fill('monitor-pass-1');
     await dialog.locator('[data-action="send"]').click();
     await dialog.waitFor({ state: 'detached' });
+    // The dialog also closes on a refusal (shown as a toast): the new password must open a session.
+    await tokenOf('fp-monitor-1', 'monitor-pass-1');
     await context.close();
 
     // --- the monitor enters a price of the new good

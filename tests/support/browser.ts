@@ -142,17 +142,17 @@ export async function signInThroughForm(page: Page, url: string, username: strin
     await page.waitForTimeout(200);
   }
   await page.locator('[data-action="sign-in"]').click();
-  try {
-    await page.locator('[data-screen="login"]').waitFor({ state: 'detached', timeout: 60_000 });
-  } catch (error) {
-    const alerts = await page
-      .locator('[role="alert"], [data-toast], .fui-Toast')
-      .allInnerTexts()
-      .catch(() => []);
-    throw new Error(`signing in as ${username} did not leave the sign-in screen; alerts ${JSON.stringify(alerts)}`, {
-      cause: error,
-    });
-  }
+  // A refusal is a toast that fades: catch it while it shows, rather than a bare timeout later.
+  const refusal = page.locator('[role="alert"], [data-toast], .fui-Toast').first();
+  const outcome = await Promise.race([
+    page
+      .locator('[data-screen="login"]')
+      .waitFor({ state: 'detached', timeout: 60_000 })
+      .then(() => 'signed in'),
+    refusal.waitFor({ timeout: 60_000 }).then(async () => `refused: ${await refusal.innerText().catch(() => '')}`),
+  ]).catch((error: Error) => `neither signed in nor refused (${error.message.split('\n')[0]})`);
+  if (outcome !== 'signed in')
+    throw new Error(`signing in as ${username} at ${page.url()} did not leave the sign-in screen: ${outcome}`);
 }
 
 /**

@@ -44,6 +44,7 @@ export const queryKeys = {
   fileInfo: (ids: string[]) => ['file-info', ids] as const,
   staffUsers: {
     one: (id: number) => ['staff-users', 'ids', id] as const,
+    many: (ids: readonly number[]) => ['staff-users', 'many', ...ids] as const,
     search: (typed: string) => ['staff-users', 'search', typed] as const,
   },
   profile: () => ['profile'] as const,

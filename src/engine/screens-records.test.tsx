@@ -143,7 +143,7 @@ describe('wizard screen', () => {
 });
 
 describe('detail screen', () => {
-  it('shows the record read-only with its status and history, and deletes after confirmation', async () => {
+  it('shows the record as a read view with its status chip and history, and deletes after confirmation', async () => {
     const remove = vi.fn(async () => undefined);
     const dp = createFakeDataProvider({
       getOne: async () => record(),
@@ -155,8 +155,16 @@ describe('detail screen', () => {
     const { user } = renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', dp);
     await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
     expect(dom.getByRole('heading', { level: 1 }).textContent).toBe('Gadget № 7 — Lamp');
-    expect(document.querySelector('[data-status="CREATED"]')!.textContent).toBe('Registered');
-    expect(input('/name').readOnly).toBe(true);
+    expect(document.querySelector('[data-region="record-status"][data-status="CREATED"]')!.textContent).toBe(
+      'Registered',
+    );
+    // Read, not a disabled form: labelled values, the empty note left out, no controls at all.
+    const view = document.querySelector('[data-region="record-view"]')!;
+    expect(view.querySelector('[data-field="/name"] dt')!.textContent).toBe('Name');
+    expect(view.querySelector('[data-field="/name"] dd')!.textContent).toBe('Lamp');
+    expect(view.querySelector('[data-field="/amount"] dd')!.textContent).toBe('2');
+    expect(view.querySelector('[data-field="/note"]')).toBeNull();
+    expect(document.querySelectorAll('[data-screen="gadget-detail"] input, select, textarea').length).toBe(0);
     expect(document.querySelector('a[href="/gadgets/7/edit"] [data-action="edit"]')).toBeTruthy();
 
     await user.click(document.querySelector<HTMLElement>('[data-tab="history"]')!);
@@ -171,7 +179,7 @@ describe('detail screen', () => {
 });
 
 describe('the history tab', () => {
-  it('shows each change as field: old → new, a save without changes, and shortens long values', async () => {
+  it('tells each change in words: who by name, the field by its title, old → new; a save without changes; long values shortened', async () => {
     const at = '2026-01-02T03:04:05.000Z';
     const dp = createFakeDataProvider({
       getOne: async () => record(),
@@ -180,6 +188,7 @@ describe('the history tab', () => {
           id: 3,
           at,
           actor: '1',
+          actorName: 'Rahimov Aziz',
           action: 'transition',
           changed: ['status'],
           diff: [{ pointer: '/status', old: 'CREATED', new: 'DONE' }],
@@ -188,6 +197,7 @@ describe('the history tab', () => {
           id: 2,
           at,
           actor: '1',
+          actorName: 'Rahimov Aziz',
           action: 'update',
           changed: ['name', 'note'],
           diff: [
@@ -195,17 +205,27 @@ describe('the history tab', () => {
             { pointer: '/note', old: 'x'.repeat(10_000), truncated: ['old'] },
           ],
         },
-        { id: 1, at, actor: null, action: 'update', changed: [], diff: [] },
+        { id: 1, at, actor: 'system', actorName: null, action: 'update', changed: [], diff: [] },
       ],
     });
     const { user } = renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', dp);
     await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
     await user.click(document.querySelector<HTMLElement>('[data-tab="history"]')!);
-    await waitFor(() => expect(document.querySelector('[data-change="/name"]')?.textContent).toBe('Name: Lamp → Fan'));
-    expect(document.querySelector('[data-change="/status"]')!.textContent).toMatch(/^Status: .+ → .+$/);
+    await waitFor(() =>
+      expect(document.querySelector('[data-change="/name"]')?.textContent).toBe(
+        'Rahimov Aziz changed Name: Lamp → Fan',
+      ),
+    );
+    // The state's one label, not the stored code; no user id anywhere.
+    expect(document.querySelector('[data-change="/status"]')!.textContent).toBe(
+      'Rahimov Aziz changed Status: Registered → DONE',
+    );
     const note = document.querySelector('[data-change="/note"]')!.textContent!;
-    expect(note).toMatch(/^Note: x+… → —$/);
+    expect(note).toMatch(/^Rahimov Aziz changed Note: x+… → —$/);
     expect(note.length).toBeLessThan(300);
-    expect(document.querySelectorAll('[data-audit="update"]')[1]!.textContent).toContain('Saved without changes');
+    expect(document.querySelectorAll('[data-audit="update"]')[1]!.textContent).toContain(
+      'The system saved without changes',
+    );
+    expect(document.querySelector('[data-region="history"]')!.textContent).not.toMatch(/\b1\b|\/status/);
   });
 });

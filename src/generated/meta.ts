@@ -613,6 +613,12 @@ export type ScreenDefinition = {
      */
     plainStatus?: boolean;
     /**
+     * detail: the few fields shown in the record page's header beside the status, as JSON pointers into the entity's schema (e.g. ["/reviewDeadline", "/executorId", "/regionId"]) — a deadline, an assignee, a region: what staff look for first. Each must be a field of the entity (`npm run check`); an empty one shows a dash.
+     *
+     * @maxItems 6
+     */
+    keyFacts?: string[];
+    /**
      * detail: further actions on the record, each a button (shown to users with its permission) opening a small form whose values — with the record's fields named in `fromRecord` — are sent to an endpoint (e.g. an administrator sets a user's password). A 400's fieldErrors land on the form's fields.
      */
     recordActions?: RecordAction[];

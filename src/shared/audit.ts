@@ -24,6 +24,8 @@ export interface AuditEntry {
   at: string;
   /** The user who acted; null to an outer user for anyone else's change. */
   actor: string | null;
+  /** The acting user's name ("last first", else the username) as the user directory has it; null for the system, a guest or a withheld actor. */
+  actorName?: string | null;
   action: string;
   /** The top-level fields the change touched (without those hidden from the reader). */
   changed: string[];

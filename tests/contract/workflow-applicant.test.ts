@@ -95,6 +95,11 @@ for (const backend of backends()) {
       const audit = await alice.call('GET', `/api/appeal/audit/${id}`);
       expect(audit.status).toBe(200);
       expect(new Set(audit.body.list.map((a: { actor: string | null }) => a.actor))).toEqual(new Set([alice.id, null]));
+      // Named by the user directory in the same reply: their own rows by their name, the staff's by no one.
+      type Named = { actor: string | null; actorName: string | null };
+      for (const row of audit.body.list as Named[])
+        expect(row.actorName === null, JSON.stringify(row)).toBe(row.actor === null);
+      expect((audit.body.list as Named[]).find((a) => a.actor === alice.id)!.actorName).toMatch(/\S/);
       const listed = await alice.call('POST', '/api/appeal/list-search', { page: 0, itemsPerPage: 100 });
       expect(listed.body.list.map((r: { id: number }) => r.id)).toContain(id);
 
@@ -105,6 +110,12 @@ for (const backend of backends()) {
         actorName: expect.any(String),
       });
       expect(staffView.body.list[0].actor).not.toBeNull();
+      // The change history names the staff member too, not their id.
+      const staffAudit = await admin('GET', `/api/appeal/audit/${id}`);
+      const byStaff = (staffAudit.body.list as Named[]).filter((a) => a.actor !== null && a.actor !== alice.id);
+      expect(byStaff.length).toBeGreaterThan(0);
+      for (const row of byStaff) expect(row.actorName, JSON.stringify(row)).toMatch(/\S/);
+      expect(byStaff.every((row) => row.actorName !== row.actor)).toBe(true);
 
       // Another citizen reaches none of it.
       for (const url of [

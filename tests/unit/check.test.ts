@@ -434,6 +434,17 @@ describe('npm run check', () => {
     expectProblem(run(s), file, '/options/recordActions/0', /need a detail screen/);
   });
 
+  it('checks key facts: each a field of the entity, on a detail screen', () => {
+    const s = clone();
+    const file = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.keyFacts)!;
+    expect(run(s).filter((p) => p.file === file)).toEqual([]);
+    json(s, file).options.keyFacts = [...json(s, file).options.keyFacts, '/noSuchDeadline'];
+    const at = `/options/keyFacts/${json(s, file).options.keyFacts.length - 1}`;
+    expectProblem(run(s), file, at, /has no field \/noSuchDeadline/);
+    json(s, file).kind = 'list';
+    expectProblem(run(s), file, '/options/keyFacts/0', /keyFacts need a detail screen/);
+  });
+
   it('requires a plain sentence for every state of the machine behind a plainStatus screen', () => {
     const s = clone();
     const file = [...s.keys()].find((f) => f.startsWith('screens/') && json(s, f).options?.plainStatus)!;

@@ -308,6 +308,18 @@ export function useGetStaffUser(id: number | undefined) {
   });
 }
 
+/** Several staff users by id in one request (names of stored values, a history's actors); unknown ids are left out. */
+export function useGetStaffUsers(ids: readonly number[]) {
+  const dp = useDataProvider();
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  return useQuery({
+    queryKey: queryKeys.staffUsers.many(sorted),
+    queryFn: () => dp.getStaffUsers(sorted),
+    enabled: sorted.length > 0,
+    staleTime: 60_000,
+  });
+}
+
 /** Staff users matching what was typed (at most 20). */
 export function useSearchStaffUsers(typed: string, enabled: boolean) {
   const dp = useDataProvider();

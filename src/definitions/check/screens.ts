@@ -88,7 +88,13 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   for (const { pointer, ui } of optionUiSchemas(screen.options, '/options'))
     checkWidgetNames(file, pointer, ui, report);
   const options = screen.options as
-    | { view?: string; plainStatus?: boolean; photoRoute?: string; recordActions?: RecordAction[] }
+    | {
+        view?: string;
+        plainStatus?: boolean;
+        photoRoute?: string;
+        recordActions?: RecordAction[];
+        keyFacts?: string[];
+      }
     | undefined;
   const view = options?.view;
   // `options.drafts` is the drafts capability's to check (src/server/capabilities/drafts/check.ts).
@@ -135,6 +141,13 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
     for (const name of named)
       if (!known.has(name))
         report(file, `${at}/endpoint`, `"${name}" is neither a field of the action's form nor in fromRecord`);
+  });
+  options?.keyFacts?.forEach((pointer, i) => {
+    // The header shows each key fact by its schema title: it must be a field of the entity.
+    if (screen.kind !== 'detail' || !target)
+      report(file, `/options/keyFacts/${i}`, 'keyFacts need a detail screen of an entity');
+    else if (target.schema && !resolveFieldSchema(target.schema, pointer))
+      report(file, `/options/keyFacts/${i}`, `entity "${screen.entity}" has no field ${pointer}`);
   });
   if (options?.plainStatus && target) {
     // The applicant's plain-words status: one sentence for every state the record can be in.

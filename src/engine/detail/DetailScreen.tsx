@@ -1,36 +1,49 @@
-import { Badge, Button, makeStyles, Tab, TabList, Title2, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
 import { DeleteRegular, EditRegular } from '@fluentui/react-icons';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
-import { useDelete, useEntity, useGetOne, useGetRights, useMachine } from '../../client/react/hooks.ts';
+import { useDelete, useEntity, useGetOne, useGetRights, useMachineOrNull } from '../../client/react/hooks.ts';
 import { useApi } from '../../client/react/context.tsx';
 import { getSetting } from '../../client/settings.ts';
 import { useAbility } from '../../client/react/ability.tsx';
 import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { ScreenState } from '../common/ScreenState.tsx';
-import { formatDateTime, statesKeyOf } from '../../shared/format.ts';
-import { resolveFieldSchema, SYSTEM_FIELDS } from '../../shared/field-schema.ts';
-import { EntityForm } from '../form/EntityForm.tsx';
-import { withHiddenFields } from '../form/uiSchema.ts';
+import { formatDateTime, statesKeyOf, statusLabel } from '../../shared/format.ts';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
-import { HistoryTable } from './HistoryTable.tsx';
+import { ChangeHistory } from './ChangeHistory.tsx';
+import { keyFactFields, readSections, staffUserIds } from './read-view.ts';
+import { RecordView } from './RecordView.tsx';
+import { RecordHeader, stateColor } from './RecordHeader.tsx';
+import { FilesTab } from './FilesTab.tsx';
+import { useReadTools } from './ReadValue.tsx';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
 import { RecordActions } from './RecordActions.tsx';
 import type { RecordAction } from '../../generated/meta.ts';
-import { getAtPointer } from '../../shared/pointer.ts';
+import { getAtPointer, valueAt } from '../../shared/pointer.ts';
 
 const useStyles = makeStyles({
-  head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalS, marginLeft: 'auto', flexWrap: 'wrap' },
-  meta: { color: tokens.colorNeutralForeground3, margin: `${tokens.spacingVerticalXS} 0 ${tokens.spacingVerticalM}` },
+  meta: {
+    color: tokens.colorNeutralForeground3,
+    fontSize: tokens.fontSizeBase200,
+    margin: `${tokens.spacingVerticalXS} 0 ${tokens.spacingVerticalM}`,
+  },
+  tabs: { overflowX: 'auto', maxWidth: '100%' },
+  panel: { marginTop: tokens.spacingVerticalM },
 });
 
-/** One record, read-only by the same schema as its form, with its history and actions. */
+type TabName = 'record' | 'files' | 'transitions' | 'history';
+
+/**
+ * One record as a page to read: a header (title, the status chip with the state's one label,
+ * the screen's key facts, the actions), then tabs — the record as labelled sections of
+ * description lists (empty fields left out, no form controls; the edit screen is the form),
+ * its files, its status history and its changes in words.
+ */
 export default function DetailScreen({ screen }: ScreenProps) {
   const s = useStyles();
   const { t, i18n } = useTranslation();
@@ -44,11 +57,30 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const remove = useDelete(entity);
   const { notifySuccess } = useApi();
   const { confirm, dialog } = useConfirm();
-  const [tab, setTab] = useState<'record' | 'history' | 'transitions'>('record');
+  const [tab, setTab] = useState<TabName>('record');
   const ability = useAbility();
   // The applicant's view: a plain sentence instead of the staff's status badge (screen option `plainStatus`).
   const plain = Boolean(screen.options?.plainStatus) && getSetting('isOuter');
-  const machine = useMachine(plain ? definition.data?.manifest.workflow : undefined);
+  const workflowId = definition.data?.manifest.workflow;
+  const machine = useMachineOrNull(workflowId, Boolean(workflowId));
+  const ui = definition.data?.ui?.uiSchema;
+  const schema = definition.data?.schema as JSONSchema7 | undefined;
+  // Fields the user may not read (their roles' hiddenFields): the server does not send them; the page does not name them.
+  const hidden = definition.data ? hiddenFieldsOf(ability, definition.data.manifest.subject) : [];
+  const hiddenKey = hidden.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `hidden` is a new array each render; hiddenKey is its content
+  const sections = useMemo(() => (schema ? readSections(schema, ui, hidden) : []), [schema, ui, hiddenKey]);
+  const keyFactPointers = (screen.options as { keyFacts?: string[] } | undefined)?.keyFacts;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as above
+  const keyFacts = useMemo(
+    () => (schema && keyFactPointers ? keyFactFields(schema, ui, keyFactPointers, hidden) : []),
+    [schema, ui, keyFactPointers, hiddenKey],
+  );
+  const fields = [...sections.flatMap((x) => x.fields), ...keyFacts];
+  const tools = useReadTools(
+    fields,
+    record.data ? staffUserIds([{ pointer: '', titleKeys: [], fields }], (p) => valueAt(record.data, p)) : [],
+  );
 
   if (!definition.data || !record.data) {
     return (
@@ -62,21 +94,25 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const def = definition.data;
   const data = record.data;
   const workflow = def.manifest.workflow;
-  // An entity without a machine keeps its records in their first status: its label, when it has one.
-  const stateLabel = `${statesKeyOf(def.manifest)}.${data.status}`;
+  const translate = (key: string) => (i18n.exists(key) ? t(key) : undefined);
+  // One label per state: the key the list, its filter and the history use (an entity without a
+  // machine keeps its records in their first status, shown when it has a label).
+  const statesKey = statesKeyOf(def.manifest);
+  const chip =
+    !plain && (workflow || i18n.exists(`${statesKey}.${data.status}`))
+      ? {
+          value: data.status,
+          label: statusLabel(data.status, translate, statesKey),
+          color: stateColor(machine.data, data.status),
+        }
+      : undefined;
   const label = def.manifest.labelField ? String(getAtPointer(data, def.manifest.labelField) ?? '') : '';
   const edit = rights.data?.update
     ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route)
     : undefined;
   const mayDelete = rights.data?.delete === true && ability.can('delete', def.manifest.subject);
   const list = entityScreenPath(entity, ['list'], undefined, ability, screen.route);
-  // Fields the user may not read (their roles' hiddenFields): the server does not send them; the form does not show them empty.
-  const hidden = hiddenFieldsOf(ability, def.manifest.subject);
-  const uiSchema = hidden.length ? withHiddenFields(def.ui?.uiSchema, hidden) : (def.ui?.uiSchema ?? {});
-  const fieldTitle = (pointer: string) => {
-    const title = resolveFieldSchema(def.schema as JSONSchema7, pointer)?.title;
-    return title ? t(title) : pointer;
-  };
+  const fileFields = sections.flatMap((x) => x.fields).filter((f) => f.kind === 'files');
   const onDelete = async () => {
     if (!(await confirm('delete'))) return;
     await remove.mutateAsync({ id, version: data.version });
@@ -84,84 +120,76 @@ export default function DetailScreen({ screen }: ScreenProps) {
     navigate(list ?? '/', { replace: true });
   };
 
+  const actions = (
+    <>
+      {workflow && <TransitionBar entity={entity} machine={workflow} record={data} badge={false} />}
+      {recordViews(entity, ability).map((view) => (
+        <Link key={view.id} to={fillRoute(view.route, id)}>
+          <Button data-action={view.id}>{t(view.titleKey)}</Button>
+        </Link>
+      ))}
+      <RecordActions
+        entity={entity}
+        actions={(screen.options as { recordActions?: RecordAction[] } | undefined)?.recordActions ?? []}
+        record={data}
+      />
+      {edit && (
+        <Link to={edit}>
+          <Button appearance="primary" icon={<EditRegular />} data-action="edit">
+            {t('engine.detail.edit')}
+          </Button>
+        </Link>
+      )}
+      {mayDelete && (
+        <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>
+          {t('engine.detail.delete')}
+        </Button>
+      )}
+    </>
+  );
+
   return (
     <div data-screen={screen.id} data-entity={entity} data-record={id}>
-      <div className={s.head}>
-        <Title2 as="h1">
-          {t(def.manifest.titleKey)} № {id}
-          {label ? ` — ${label}` : ''}
-        </Title2>
-        {!workflow && i18n.exists(stateLabel) && (
-          <Badge appearance="tint" data-status={data.status}>
-            {t(stateLabel)}
-          </Badge>
-        )}
-        <div className={s.actions}>
-          {recordViews(entity, ability).map((view) => (
-            <Link key={view.id} to={fillRoute(view.route, id)}>
-              <Button data-action={view.id}>{t(view.titleKey)}</Button>
-            </Link>
-          ))}
-          <RecordActions
-            entity={entity}
-            actions={(screen.options as { recordActions?: RecordAction[] } | undefined)?.recordActions ?? []}
-            record={data}
-          />
-          {edit && (
-            <Link to={edit}>
-              <Button appearance="primary" icon={<EditRegular />} data-action="edit">
-                {t('engine.detail.edit')}
-              </Button>
-            </Link>
-          )}
-          {mayDelete && (
-            <Button icon={<DeleteRegular />} data-action="delete" onClick={() => void onDelete()}>
-              {t('engine.detail.delete')}
-            </Button>
-          )}
-        </div>
-      </div>
+      <RecordHeader
+        title={`${t(def.manifest.titleKey)} № ${id}${label ? ` — ${label}` : ''}`}
+        status={chip}
+        keyFacts={keyFacts}
+        data={data}
+        tools={tools}
+        actions={actions}
+      />
       {plain && machine.data && (
         <PlainStatus entity={entity} machine={machine.data} record={data} schema={def.schema as JSONSchema7} />
       )}
-      {workflow && <TransitionBar entity={entity} machine={workflow} record={data} badge={!plain} />}
       <div className={s.meta}>
         {t('common.field.createdAt')}: {formatDateTime(data.createdAt)} · {t('common.field.updatedAt')}:{' '}
-        {formatDateTime(data.updatedAt)} · {t('common.field.version')}: {data.version}
+        {formatDateTime(data.updatedAt)}
       </div>
-      <TabList selectedValue={tab} onTabSelect={(_e, d) => setTab(d.value as typeof tab)}>
+      <TabList className={s.tabs} selectedValue={tab} onTabSelect={(_e, d) => setTab(d.value as TabName)}>
         <Tab value="record" data-tab="record">
-          {t('engine.detail.record')}
+          {t('record.tabs.details')}
         </Tab>
-        <Tab value="history" data-tab="history">
-          {t('engine.detail.history')}
-        </Tab>
-        {workflow && (
-          <Tab value="transitions" data-tab="transitions">
-            {t('workflow.ui.history')}
+        {fileFields.length > 0 && (
+          <Tab value="files" data-tab="files">
+            {t('record.tabs.files')}
           </Tab>
         )}
+        {workflow && (
+          <Tab value="transitions" data-tab="transitions">
+            {t('record.tabs.statusHistory')}
+          </Tab>
+        )}
+        <Tab value="history" data-tab="history">
+          {t('record.tabs.changes')}
+        </Tab>
       </TabList>
-      <div style={{ marginTop: 12 }}>
-        {tab === 'record' && (
-          <EntityForm
-            entity={entity}
-            schema={def.schema}
-            uiSchema={uiSchema}
-            formData={dataOnly(data)}
-            readOnly
-            onSubmit={() => undefined}
-          />
-        )}
-        {tab === 'history' && (
-          <HistoryTable entity={entity} id={id} schema={def.schema as JSONSchema7} fieldTitle={fieldTitle} />
-        )}
+      <div className={s.panel} role="tabpanel">
+        {tab === 'record' && <RecordView sections={sections} data={data} tools={tools} />}
+        {tab === 'files' && <FilesTab fields={fileFields} data={data} />}
+        {tab === 'history' && <ChangeHistory entity={entity} id={id} schema={def.schema as JSONSchema7} />}
         {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} machine={workflow} id={id} />}
       </div>
       {dialog}
     </div>
   );
 }
-
-const dataOnly = (record: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(record).filter(([k]) => !(SYSTEM_FIELDS as readonly string[]).includes(k)));

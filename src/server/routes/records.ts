@@ -23,6 +23,7 @@ const auditEntrySchema = {
     id: { type: 'integer' },
     at: { type: 'string' },
     actor: { type: ['string', 'null'] },
+    actorName: { type: ['string', 'null'] },
     action: { type: 'string' },
     changed: { type: 'array', items: { type: 'string' } },
     note: { type: 'string' },

@@ -6,6 +6,7 @@ import { changedPointers, sameJson } from '../../shared/json-diff.ts';
 import { pointerSegments, toPointer, valueAt } from '../../shared/pointer.ts';
 import type { Migration } from '../db/migrations.ts';
 import type { Actor } from '../auth/access.ts';
+import { userNameSql } from '../auth/user-directory.ts';
 
 /** The audit log: one row per write of the store, in the write's transaction (db/migrations.ts). */
 export const AUDIT_TABLES: Migration = {
@@ -192,11 +193,18 @@ export function readableChanges(
   return out;
 }
 
-/** A record's audit trail, newest first, 500 rows at most: `$1` the entity, `$2` the record id. */
-export const AUDIT_TRAIL_SQL = `SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, actor, action, changed, diff, note
-         FROM audit_log WHERE entity = $1 AND record_id = $2 ORDER BY at DESC, id DESC LIMIT 500`;
+/**
+ * A record's audit trail, newest first, 500 rows at most: `$1` the entity, `$2` the record id.
+ * With the users' table (access.json's `userEntity`), each row also names its actor
+ * (`actorName`, "last first", else the username) in the same statement, not per row.
+ */
+export function auditTrailSql(usersTable?: string): string {
+  const name = usersTable ? `(SELECT ${userNameSql('u')} FROM ${usersTable} u WHERE u.id::text = a.actor)` : 'NULL';
+  return `SELECT a.id, to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, a.actor, ${name} AS "actorName", a.action, a.changed, a.diff, a.note
+         FROM audit_log a WHERE a.entity = $1 AND a.record_id = $2 ORDER BY a.at DESC, a.id DESC LIMIT 500`;
+}
 
-/** One row as {@link AUDIT_TRAIL_SQL} reads it. */
+/** One row as {@link auditTrailSql} reads it. */
 export type AuditLogRow = Omit<AuditEntry, 'diff' | 'note'> & { diff: AuditChange[] | null; note?: string | null };
 
 /**
@@ -216,6 +224,7 @@ export function readableAuditEntry(
     ...(note ? { note } : {}),
     // An outer user (the applicant) sees when and what changed, not which staff member did it.
     actor: actor.isOuter && row.actor !== actor.id ? null : row.actor,
+    actorName: actor.isOuter && row.actor !== actor.id ? null : (row.actorName ?? null),
     changed: hidden.length ? row.changed.filter((name) => !isHiddenField(hidden, `/${name}`)) : row.changed,
     // Rows written before values were kept have none (null).
     ...(diff ? { diff: readableChanges(diff, hidden, withheld) } : {}),

@@ -24,7 +24,7 @@ import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { touchesHiddenField, withKeptFields, withoutFields } from '../../shared/hidden-fields.ts';
 import { createEditRightsJudge } from './edit-rights.ts';
 import type { AuditEntry } from '../../shared/audit.ts';
-import { AUDIT_TRAIL_SQL, auditRow, readableAuditEntry, type AuditLogRow } from './audit-trail.ts';
+import { auditRow, auditTrailSql, readableAuditEntry, type AuditLogRow } from './audit-trail.ts';
 import { linkFiles, removedFilesOfOthers } from './file-links.ts';
 import { asStoredDataRefusal } from './stored-data.ts';
 import { pointerSegments, setAt, valueAt } from '../../shared/pointer.ts';
@@ -383,7 +383,8 @@ export function createEntityStore(
     async audit(entity, id, actor) {
       const c = entityOf(entity);
       await readableRow(c, id, actor);
-      const { rows } = await db.query<AuditLogRow>(AUDIT_TRAIL_SQL, [entity, id]);
+      const users = registry.access?.userEntity ? tables.get(registry.access.userEntity)?.table : undefined;
+      const { rows } = await db.query<AuditLogRow>(auditTrailSql(users), [entity, id]);
       const readable = readableAuditEntry(actor, hiddenOf(actor, c), c.def.schema);
       return { list: rows.map(readable) };
     },

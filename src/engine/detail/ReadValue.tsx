@@ -1,0 +1,173 @@
+import { Link, makeStyles, tokens } from '@fluentui/react-components';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ReferenceItem } from '../../client/data-provider.ts';
+import {
+  useDataProvider,
+  useGetFileInfo,
+  useGetOne,
+  useGetReferences,
+  useGetStaffUsers,
+} from '../../client/react/hooks.ts';
+import { manifests } from '../../definitions/client.ts';
+import { formatCell } from '../../shared/cell-formats.ts';
+import type { ColumnFormat, FormatContext, Translate } from '../../shared/format.ts';
+import { pickLocale } from '../../shared/locales.ts';
+import { valueAt } from '../../shared/pointer.ts';
+import { FileTypeIcon } from '../common/FileTypeIcon.tsx';
+import { useFileSize } from '../common/useFileSize.ts';
+import { fileIconKind } from '../form/files.ts';
+import { isEmptyValue, type ReadField } from './read-view.ts';
+
+const useStyles = makeStyles({
+  files: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '2px' },
+  file: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
+  icon: { fontSize: '20px', flexShrink: 0, color: tokens.colorBrandForeground1 },
+  quiet: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, flexShrink: 0 },
+  multiline: { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' },
+  tableWrap: { overflowX: 'auto', maxWidth: '100%' },
+  table: {
+    borderCollapse: 'collapse',
+    fontSize: tokens.fontSizeBase200,
+    '& th, & td': {
+      border: `1px solid ${tokens.colorNeutralStroke2}`,
+      padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`,
+      textAlign: 'left',
+      verticalAlign: 'top',
+    },
+    '& th': { backgroundColor: tokens.colorNeutralBackground2, fontWeight: tokens.fontWeightSemibold },
+  },
+});
+
+/** What drawing a value needs besides the value: the list's format context and staff names. */
+export interface ReadTools {
+  format: FormatContext;
+  /** A staff user's name, once the directory answered. */
+  staffName(id: number): string | undefined;
+}
+
+/** The reference lists the fields name (table columns too). */
+function referenceKinds(fields: readonly ReadField[]): string[] {
+  const kinds = fields.flatMap((f) => [f.format?.reference, ...referenceKinds(f.columns ?? [])]);
+  return [...new Set(kinds.filter((k): k is string => Boolean(k)))];
+}
+
+/**
+ * The formatting tools of a record page: the reference lists its fields name (shared with forms
+ * and grids through the same query keys) and the staff users it mentions (`staffIds`, one request).
+ */
+export function useReadTools(fields: readonly ReadField[], staffIds: readonly number[]): ReadTools {
+  const { t, i18n } = useTranslation();
+  const kinds = referenceKinds(fields);
+  const references = useGetReferences(kinds);
+  const staff = useGetStaffUsers(staffIds);
+  const translate = useMemo<Translate>(() => (key) => (i18n.exists(key) ? t(key) : undefined), [t, i18n]);
+  const byKind = new Map<string, Map<number, ReferenceItem>>(
+    kinds.map((kind, i) => [kind, new Map((references[i]?.data ?? []).map((item) => [item.id, item]))]),
+  );
+  const names = new Map((staff.data ?? []).map((u) => [u.id, u.name]));
+  return {
+    format: { locale: pickLocale(i18n.language), translate, reference: (kind, id) => byKind.get(kind)?.get(id) },
+    staffName: (id) => names.get(id),
+  };
+}
+
+/** A value as the list shows it: '' for nothing. */
+export const formattedText = (value: unknown, format: ColumnFormat | undefined, tools: ReadTools): string =>
+  formatCell(value, format ?? ({ kind: 'text' } as ColumnFormat), tools.format);
+
+/** The files of a field as download links by name, with their sizes. */
+export function FileLinks({ ids }: { ids: string[] }) {
+  const s = useStyles();
+  const dp = useDataProvider();
+  const info = useGetFileInfo(ids);
+  const size = useFileSize();
+  return (
+    <ul className={s.files}>
+      {ids.map((id) => {
+        const file = info.data?.find((f) => f.id === id);
+        const name = file?.name ?? id;
+        const kind = fileIconKind(name, file?.mime);
+        return (
+          <li key={id} className={s.file} data-file={id} data-kind={kind}>
+            <span className={s.icon} aria-hidden>
+              <FileTypeIcon kind={kind} />
+            </span>
+            <Link href={dp.fileUrl(id)} target="_blank" rel="noopener">
+              {name}
+            </Link>
+            {file && <span className={s.quiet}>{size(file.size)}</span>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** A record of another entity by its label field, else its number. */
+function EntityRefLabel({ entity, id }: { entity: string; id: number }) {
+  const other = useGetOne(entity, id, { staleTime: 60_000 });
+  const field = manifests.get(entity)?.labelField;
+  const label = field && other.data ? valueAt(other.data, field) : undefined;
+  return <>{isEmptyValue(label) ? `#${id}` : String(label)}</>;
+}
+
+/** A list of objects as a small table: one column per item field, each cell formatted. */
+function ItemsTable({ field, items, tools }: { field: ReadField; items: unknown[]; tools: ReadTools }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const columns = (field.columns ?? []).filter((c) => items.some((item) => !isEmptyValue(valueAt(item, c.pointer))));
+  return (
+    <div className={s.tableWrap}>
+      <table className={s.table}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.pointer} scope="col">
+                {c.titleKey ? t(c.titleKey) : c.pointer.slice(1)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item, i) => (
+            // Items have no ids: their place is who they are.
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows are never reordered here
+            <tr key={i}>
+              {columns.map((c) => (
+                <td key={c.pointer}>
+                  <ReadValue field={c} value={valueAt(item, c.pointer)} tools={tools} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * One field's value, read-only, as the list formats it: dates DD.MM.YYYY (Tashkent), choices
+ * and reference names in the current language, yes/no, money, staff users by name, records of
+ * other entities by their label, files as download links, lists of objects as small tables.
+ */
+export function ReadValue({ field, value, tools }: { field: ReadField; value: unknown; tools: ReadTools }) {
+  const s = useStyles();
+  if (isEmptyValue(value)) return null;
+  const list = Array.isArray(value) ? value : [value];
+  switch (field.kind) {
+    case 'files':
+      return <FileLinks ids={list.filter((v): v is string => typeof v === 'string')} />;
+    case 'staffUser':
+      return <>{list.map((id) => tools.staffName(Number(id)) ?? `#${String(id)}`).join(', ')}</>;
+    case 'entityRef':
+      return typeof value === 'number' ? <EntityRefLabel entity={field.entity!} id={value} /> : <>{String(value)}</>;
+    case 'table':
+      return <ItemsTable field={field} items={list} tools={tools} />;
+    default: {
+      const text = formattedText(value, field.format, tools);
+      return field.multiline ? <span className={s.multiline}>{text}</span> : <>{text}</>;
+    }
+  }
+}

@@ -37,10 +37,14 @@ describe.skipIf(!browserTestsEnabled())('a pharmacy appeal through its status ma
     await head.context().close();
 
     const executor = await openAs('flow-executor', id);
-    // The executor is shown by name on the record page, not as a user id.
+    // The executor is shown by name on the record page (a key fact in its header and a line of its
+    // details), not as a user id.
     await expect
-      .poll(() => executor.locator('[data-field="/executorId"] input').first().inputValue())
+      .poll(() => executor.locator('[data-region="key-facts"] [data-fact="/executorId"] dd').innerText())
       .toBe('executor Flow');
+    expect(await executor.locator('[data-region="record-view"] [data-field="/executorId"] dd').innerText()).toBe(
+      'executor Flow',
+    );
     expect(await offered(executor)).toEqual(['EXTEND_DEADLINE', 'FINISH', 'SEND_TO_COURT']);
     await perform(executor, 'EXTEND_DEADLINE', 'TIME_EXTENDED', {
       newDeadline: '2030-05-17',

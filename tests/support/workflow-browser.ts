@@ -74,7 +74,8 @@ export function workflowInBrowser(entity: string) {
     await page.locator(`[data-screen="${detail.id}"] [data-region="transitions"]`).waitFor();
     return page;
   };
-  const status = (page: Page) => page.locator('[data-region="transitions"] [data-status]').getAttribute('data-status');
+  // The header's status chip (the transition bar holds only the buttons).
+  const status = (page: Page) => page.locator('[data-region="record-status"]').getAttribute('data-status');
   const offered = async (page: Page) => {
     await page.locator('[data-region="transitions"] [data-event], [data-region="no-events"]').first().waitFor();
     return (
@@ -127,7 +128,7 @@ export function workflowInBrowser(entity: string) {
       await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();
     }
     try {
-      await page.locator(`[data-region="transitions"] [data-status="${to}"]`).waitFor();
+      await page.locator(`[data-region="record-status"][data-status="${to}"]`).waitFor();
     } catch (error) {
       // Say what the page showed instead: the dialog's errors or a reported refusal.
       const shown = await page

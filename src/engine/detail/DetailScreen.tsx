@@ -32,7 +32,8 @@ const useStyles = makeStyles({
     fontSize: tokens.fontSizeBase200,
     margin: `${tokens.spacingVerticalXS} 0 ${tokens.spacingVerticalM}`,
   },
-  tabs: { overflowX: 'auto', maxWidth: '100%' },
+  // On a phone the tabs wrap rather than hide the last ones off-screen.
+  tabs: { flexWrap: 'wrap', marginTop: tokens.spacingVerticalS },
   panel: { marginTop: tokens.spacingVerticalM },
 });
 
@@ -77,10 +78,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
     [schema, ui, keyFactPointers, hiddenKey],
   );
   const fields = [...sections.flatMap((x) => x.fields), ...keyFacts];
-  const tools = useReadTools(
-    fields,
-    record.data ? staffUserIds([{ pointer: '', titleKeys: [], fields }], (p) => valueAt(record.data, p)) : [],
-  );
+  const tools = useReadTools(fields, record.data ? staffUserIds(fields, (p) => valueAt(record.data, p)) : []);
 
   if (!definition.data || !record.data) {
     return (

@@ -39,6 +39,9 @@ const useStyles = makeStyles({
   },
 });
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** What drawing a value needs besides the value: the list's format context and staff names. */
 export interface ReadTools {
   format: FormatContext;
@@ -166,7 +169,13 @@ export function ReadValue({ field, value, tools }: { field: ReadField; value: un
     case 'table':
       return <ItemsTable field={field} items={list} tools={tools} />;
     default: {
-      const text = formattedText(value, field.format, tools);
+      // An object drawn by one widget (a point on the map): its parts, not its JSON.
+      const text = isPlainObject(value)
+        ? Object.values(value)
+            .filter((v) => !isEmptyValue(v))
+            .map(String)
+            .join(', ')
+        : formattedText(value, field.format, tools);
       return field.multiline ? <span className={s.multiline}>{text}</span> : <>{text}</>;
     }
   }

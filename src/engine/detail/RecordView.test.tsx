@@ -93,7 +93,7 @@ function Page({ keyFacts = [] as string[] }) {
   const fields = [...sections.flatMap((s) => s.fields), ...facts];
   const tools = useReadTools(
     fields,
-    staffUserIds(sections, (p) => valueAt(data, p)),
+    staffUserIds(fields, (p) => valueAt(data, p)),
   );
   return (
     <>

@@ -147,12 +147,14 @@ export function fieldTitleKeys(root: JSONSchema7, pointer: string): string[] {
   return keys;
 }
 
-/** The staff user ids a record holds in its `staffUser` fields (top level and in objects). */
-export function staffUserIds(sections: readonly ReadSection[], value: (pointer: string) => unknown): number[] {
-  const ids = sections
-    .flatMap((s) => s.fields)
+/** The staff user ids a record holds in these `staffUser` fields. */
+export function staffUserIds(fields: readonly ReadField[], value: (pointer: string) => unknown): number[] {
+  const ids = fields
     .filter((f) => f.kind === 'staffUser')
-    .map((f) => value(f.pointer))
+    .flatMap((f) => {
+      const v = value(f.pointer);
+      return Array.isArray(v) ? v : [v];
+    })
     .filter((v): v is number => typeof v === 'number');
   return [...new Set(ids)];
 }

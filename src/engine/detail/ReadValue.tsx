@@ -29,7 +29,11 @@ const useStyles = makeStyles({
   table: {
     borderCollapse: 'collapse',
     fontSize: tokens.fontSizeBase200,
+    // Words stay whole: a narrow screen scrolls the table, not the letters of its headers.
+    overflowWrap: 'normal',
     '& th, & td': {
+      minWidth: '6em',
+      maxWidth: '20em',
       border: `1px solid ${tokens.colorNeutralStroke2}`,
       padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`,
       textAlign: 'left',

@@ -11,6 +11,7 @@ import { fieldTitleKeys, keyFactFields, readSections, staffUserIds } from './rea
 import { RecordView } from './RecordView.tsx';
 import { RecordHeader } from './RecordHeader.tsx';
 import { useReadTools } from './ReadValue.tsx';
+import { ChangeHistory } from './ChangeHistory.tsx';
 import { valueAt } from '../../shared/pointer.ts';
 
 vi.mock('../../definitions/client.ts', () => ({ manifests: new Map() }));
@@ -185,5 +186,48 @@ describe('the record read view', () => {
     await waitFor(() => expect(fact('/regionId').querySelector('dd')!.textContent).toBe('Andijan'));
     expect(fact('/customer/pnfl').querySelector('dd')!.textContent).toBe('—');
     expect(document.querySelector('h1')!.textContent).toBe('Tender № 7');
+  });
+
+  it('tells the history in words: nested fields as "Section › Field", staff users and references by name, files by count', async () => {
+    const getStaffUsers = vi.fn(async () => [
+      { id: 5, name: 'Rahimov Aziz', unit: null },
+      { id: 6, name: 'Tosheva Malika', unit: null },
+    ]);
+    const dp = createFakeDataProvider({
+      getStaffUsers,
+      getAudit: async () => [
+        {
+          id: 9,
+          at: '2026-03-05T06:00:00.000Z',
+          actor: '12',
+          actorName: 'Yusupova Dilnoza',
+          action: 'update',
+          changed: ['customer', 'executorId', 'files', 'regionId', 'docDate'],
+          diff: [
+            { pointer: '/customer/surname', old: 'Karimov', new: 'Karimova' },
+            { pointer: '/docDate', new: '2026-03-05' },
+            { pointer: '/executorId', old: 5, new: 6 },
+            { pointer: '/files', old: ['a'], new: ['a', 'b'] },
+            { pointer: '/regionId', old: 1, new: 2 },
+          ],
+        },
+      ],
+    });
+    renderWithProviders(<ChangeHistory entity="tender" id={7} schema={schema} />, { dataProvider: dp });
+    const change = (p: string) => document.querySelector(`[data-change="${p}"]`)?.textContent;
+    await waitFor(() =>
+      expect(change('/customer/surname')).toBe(
+        'Yusupova Dilnoza changed Applicant details › Surname: Karimov → Karimova',
+      ),
+    );
+    expect(change('/docDate')).toBe('Yusupova Dilnoza changed Document date: — → 05.03.2026');
+    await waitFor(() =>
+      expect(change('/executorId')).toBe('Yusupova Dilnoza changed Executor: Rahimov Aziz → Tosheva Malika'),
+    );
+    // The names of every staff user in the history come in one request.
+    expect(getStaffUsers).toHaveBeenCalledTimes(1);
+    expect(change('/files')).toBe('Yusupova Dilnoza changed Attached files: files: 1 → files: 2');
+    await waitFor(() => expect(change('/regionId')).toBe('Yusupova Dilnoza changed Region: Karakalpakstan → Andijan'));
+    expect(document.querySelector('[data-region="history"]')!.textContent).not.toContain('12');
   });
 });

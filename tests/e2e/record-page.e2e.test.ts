@@ -1,11 +1,12 @@
 /**
  * The record page as staff read it (issue #17 items 2 and 4), in Chromium: an appeal edited
- * and taken for review by the administrator. In Uzbek (Cyrillic) and Russian, at 1280 and
- * 360 px: the list row's status chip and the record page's chip say the same label; the
- * details tab has no form control at all (no input, select or textarea, disabled or not) and
- * names the region, not its id; the change history names the person and the field by title
- * ("Portal Administrator … «Мурожаатнинг қисқача мазмуни» …"), never a user id or `/status`.
- * One portal, one browser; screenshots in .tmp/screenshots/record-page-*.png.
+ * and taken for review by the administrator, and a new one. In Uzbek (Cyrillic) and Russian,
+ * at 1280 and 360 px: the list row's status chip and the record page's chip say the same label
+ * (the new appeal's and the one under review); the details tab has no form control at all (no
+ * input, select or textarea, disabled or not) and names the region, not its id; the change
+ * history names the person and the field by title ("Portal Administrator … «Мурожаатнинг
+ * қисқача мазмуни» …"), never a user id or `/status`. One portal, one browser; screenshots in
+ * .tmp/screenshots/record-page-*.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -38,6 +39,8 @@ describe.skipIf(!browserTestsEnabled())('the record page in Chromium', () => {
   let browser: Browser;
   let portal: Awaited<ReturnType<typeof startPortal>>;
   let id: number;
+  /** A new appeal, left in its first state (the issue's "Яратилган" in the list, "Қабул қилинган" on its page). */
+  let fresh: number;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     portal = await startPortal();
@@ -52,6 +55,7 @@ describe.skipIf(!browserTestsEnabled())('the record page in Chromium', () => {
       version: created.version,
     });
     await api(admin, 'POST', `/api/appeal/transition/${id}`, { event: 'TAKE_FOR_REVIEW', version: edited.version });
+    fresh = Number((await api(admin, 'POST', '/api/appeal/create', appealInput(18))).id);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -68,6 +72,14 @@ describe.skipIf(!browserTestsEnabled())('the record page in Chromium', () => {
       await listChip.waitFor();
       const listLabel = (await listChip.innerText()).trim();
       expect(await listChip.getAttribute('data-status')).toBe('UNDER_REVIEW');
+      const freshChip = page.locator(`.ag-row[row-id="${fresh}"] [data-status]`).first();
+      const freshLabel = (await freshChip.innerText()).trim();
+      expect(await freshChip.getAttribute('data-status')).toBe('CREATED');
+
+      // The new appeal's page says what its row says.
+      await page.goto(`${portal.url}/admin/appeals/${fresh}`);
+      await waitForScreen(page, `[data-screen="appeal-detail"][data-record="${fresh}"] [data-region="record-status"]`);
+      expect((await page.locator('[data-region="record-status"]').innerText()).trim()).toBe(freshLabel);
 
       await page.goto(`${portal.url}/admin/appeals/${id}`);
       await waitForScreen(page, `[data-screen="appeal-detail"][data-record="${id}"]`);

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { screens } from '../../definitions/client.ts';
 import { canOpen } from '../../shared/ability.ts';
 import { forAudience } from '../../engine/common/routes.ts';
-import { signedIn } from '../../client/session.ts';
+import { isStaff, signedIn } from '../../client/session.ts';
+import { staffHomeRoute } from '../../client/landing.ts';
 import { useAbility } from '../../client/react/ability.tsx';
 import { getSetting, setSetting } from '../../client/settings.ts';
 import { LanguageSwitcher } from './LanguageSwitcher.tsx';
@@ -209,7 +210,8 @@ export function Layout() {
         >
           <NavigationRegular fontSize={22} />
         </ShellButton>
-        <NavLink to="/" className={s.title}>
+        {/* Staff start from their home; everyone else from the public home. */}
+        <NavLink to={(isStaff() && staffHomeRoute()) || '/'} end className={s.title} data-action="home">
           {t('app.shortTitle')}
         </NavLink>
         <div className={s.onBrand}>

@@ -12,6 +12,7 @@ import { useAbility } from '../../client/react/ability.tsx';
 import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { ScreenState } from '../common/ScreenState.tsx';
+import { useRememberRecord } from '../common/useRememberRecord.ts';
 import { formatDateTime, statesKeyOf } from '../../shared/format.ts';
 import { resolveFieldSchema, SYSTEM_FIELDS } from '../../shared/field-schema.ts';
 import { EntityForm } from '../form/EntityForm.tsx';
@@ -49,6 +50,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
   // The applicant's view: a plain sentence instead of the staff's status badge (screen option `plainStatus`).
   const plain = Boolean(screen.options?.plainStatus) && getSetting('isOuter');
   const machine = useMachine(plain ? definition.data?.manifest.workflow : undefined);
+  useRememberRecord(definition.data, id, record.data);
 
   if (!definition.data || !record.data) {
     return (

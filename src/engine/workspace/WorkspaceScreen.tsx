@@ -109,7 +109,12 @@ export default function WorkspaceScreen({ screen }: ScreenProps) {
     <div data-screen={screen.id} className={s.root}>
       <h1 className={s.h1}>{name ? t('home.greeting', { name }) : t(screen.titleKey)}</h1>
       <div className={s.columns}>
-        <section id={MY_WORK_ANCHOR} aria-labelledby="home-my-work" data-region="my-work">
+        <section
+          id={MY_WORK_ANCHOR}
+          aria-labelledby="home-my-work"
+          data-region="my-work"
+          data-loaded={work.data ? 'true' : undefined}
+        >
           <h2 id="home-my-work" className={s.h2}>
             {t('home.myWork.title')}
           </h2>

@@ -17,6 +17,9 @@ import { forAudience } from '../common/routes.ts';
 import { MY_WORK_ANCHOR, useCounterLinks } from '../common/counter-links.ts';
 import { MyWork } from './MyWork.tsx';
 
+/** Quick-create links shown at once; the rest behind "more" (an administrator may create ~40 kinds). */
+const QUICK_CREATE_SHOWN = 6;
+
 const useStyles = makeStyles({
   root: { display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '1200px' },
   h1: { margin: 0, fontSize: tokens.fontSizeBase600, lineHeight: tokens.lineHeightBase600 },
@@ -65,6 +68,10 @@ const useStyles = makeStyles({
     listStyle: 'none',
     margin: 0,
     padding: 0,
+  },
+  more: {
+    marginTop: tokens.spacingVerticalS,
+    '& > summary': { cursor: 'pointer', color: tokens.colorBrandForegroundLink, marginBottom: tokens.spacingVerticalS },
   },
   createLink: {
     display: 'inline-flex',
@@ -128,22 +135,6 @@ export default function WorkspaceScreen({ screen }: ScreenProps) {
           )}
         </section>
         <div className={s.side}>
-          {creatable.length > 0 && (
-            <section aria-labelledby="home-create" data-region="quick-create">
-              <h2 id="home-create" className={s.h2}>
-                {t('home.create.title')}
-              </h2>
-              <ul className={s.create}>
-                {creatable.map((c) => (
-                  <li key={c.route}>
-                    <Link className={s.createLink} to={c.route} data-create={c.entity}>
-                      <AddRegular aria-hidden /> {t(c.titleKey)}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
           <section aria-labelledby="home-counters" data-region="my-counters">
             <h2 id="home-counters" className={s.h2}>
               {t('home.counters.title')}
@@ -193,9 +184,40 @@ export default function WorkspaceScreen({ screen }: ScreenProps) {
               <p className={s.muted}>{t('home.recent.empty')}</p>
             )}
           </section>
+          {creatable.length > 0 && (
+            <section aria-labelledby="home-create" data-region="quick-create">
+              <h2 id="home-create" className={s.h2}>
+                {t('home.create.title')}
+              </h2>
+              <CreateLinks items={creatable.slice(0, QUICK_CREATE_SHOWN)} />
+              {creatable.length > QUICK_CREATE_SHOWN && (
+                <details className={s.more}>
+                  <summary>{t('home.create.more', { count: creatable.length - QUICK_CREATE_SHOWN })}</summary>
+                  <CreateLinks items={creatable.slice(QUICK_CREATE_SHOWN)} />
+                </details>
+              )}
+            </section>
+          )}
         </div>
       </div>
     </div>
+  );
+}
+
+/** Quick-create links, one per entity. */
+function CreateLinks({ items }: { items: ReturnType<typeof quickCreate> }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  return (
+    <ul className={s.create}>
+      {items.map((c) => (
+        <li key={c.route}>
+          <Link className={s.createLink} to={c.route} data-create={c.entity}>
+            <AddRegular aria-hidden /> {t(c.titleKey)}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -126,9 +126,11 @@ export function Layout() {
     if (isPhone()) setOpen(false);
   }, []);
   useEffect(() => setSetting('menuCondensed', condensed), [condensed]);
+  // Every navigation closes the phone drawer — also a tap on the entry of the page already open
+  // (same path, new key), which would otherwise leave the drawer over the page.
   useEffect(() => {
     if (isPhone()) setOpen(false);
-  }, [location.pathname]);
+  }, [location.key]);
   const menuButton = useRef<HTMLButtonElement>(null);
   const nav = useRef<HTMLElement>(null);
   // The phone drawer: focus moves into it when it opens; Escape closes it and returns focus.

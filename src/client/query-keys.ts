@@ -37,6 +37,7 @@ export const queryKeys = {
     ui: (entity: string | undefined, view: string | undefined) => ['definition', entity, 'ui', view ?? ''] as const,
     machine: (workflow: string | undefined) => ['machine', workflow ?? ''] as const,
     machineOrNull: (workflow: string | undefined) => ['definition', 'machine-or-null', workflow ?? null] as const,
+    counters: () => ['definition', '_counters'] as const,
   },
   /** A reference list (the children of `parent` when given); shared by forms, grids, filters and history. */
   reference: (kind: string | undefined, parent?: number | null) => ['reference', kind, parent ?? null] as const,
@@ -49,6 +50,7 @@ export const queryKeys = {
   },
   profile: () => ['profile'] as const,
   counters: () => ['letter', 'get-all-count'] as const,
+  myWork: () => ['my-work'] as const,
   lookupStats: (path: string | undefined) => ['lookup-stats', path] as const,
   dashboardPanel: (screen: string, panel: string, query: Record<string, unknown>) =>
     ['dashboard', screen, panel, query] as const,

@@ -31,6 +31,18 @@ export interface ClientSettings {
   currentProject: number | null;
   /** CASL rules: `{action, subject}` per permission, then the field rules; logout resets them to read-on-everything. */
   permissionRules: AbilityRule[];
+  /** Record pages the user opened last, newest first (the staff home's "recently opened"; recent.ts). */
+  recentRecords: RecentRecord[];
+}
+
+/** One record page opened: where it is and what it was called then. */
+export interface RecentRecord {
+  path: string;
+  entity: string;
+  id: number;
+  label: string;
+  /** When it was opened (ISO 8601). */
+  at: string;
 }
 
 const DEFAULTS: ClientSettings = {
@@ -49,6 +61,7 @@ const DEFAULTS: ClientSettings = {
   applicationPageType: null,
   currentProject: null,
   permissionRules: READ_ALL_RULES,
+  recentRecords: [],
 };
 
 const PREFIX = 'portal.';
@@ -81,6 +94,8 @@ export function clearSession(): void {
     'avatarUrl',
     'currentProject',
     'selectedModule',
+    // Another user signing in on this device must not see what this one opened.
+    'recentRecords',
   ] as const) {
     storage()?.removeItem(PREFIX + key);
   }

@@ -26,6 +26,23 @@ const entityFiles = import.meta.glob<unknown>(
   { import: 'default' },
 );
 const machineFiles = import.meta.glob<MachineDefinition>('/workflows/*.machine.json', { import: 'default' });
+const counterFiles = import.meta.glob<{ counters: Record<string, CounterRule[]> }>('/schemas/_counters/*.json', {
+  import: 'default',
+});
+
+/** One rule of a header counter (schemas/_counters): records of `entity` in `statuses`, maybe only those assigned to the user. */
+export interface CounterRule {
+  entity: string;
+  statuses: string[];
+  /** The record field that must hold the user's id. */
+  assignedTo?: string;
+}
+
+/** The header counters' rules by counter name (loaded on demand: only staff screens need them). */
+export async function loadCounterRules(): Promise<Record<string, CounterRule[]>> {
+  const files = await Promise.all(Object.values(counterFiles).map((load) => load()));
+  return Object.assign({}, ...files.map((f) => f.counters));
+}
 
 /** Entity manifests by id. */
 export const manifests: ReadonlyMap<string, EntityManifest> = new Map(

@@ -50,6 +50,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   questionnaire: () => import('./questionnaire/QuestionnaireScreen.tsx'),
   // The admin playground: a pasted record schema and form, tried live and checked by the server.
   playground: inStages(formLibraries, () => import('./playground/PlaygroundScreen.tsx')),
+  // The staff home: my work from the machines, counters, recently opened records, quick create.
+  workspace: () => import('./workspace/WorkspaceScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

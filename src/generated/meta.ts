@@ -525,7 +525,8 @@ export type ScreenDefinition = {
     | "profile"
     | "messenger"
     | "questionnaire"
-    | "playground";
+    | "playground"
+    | "workspace";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
@@ -816,6 +817,15 @@ export interface State {
     field: string;
     event: string;
     description: string;
+  };
+  /**
+   * Whom a record in this state waits for, shown under "my work" on the staff home (/admin): the user whose id the record field `field` holds (e.g. the assigned executor). Needed only where the state's events are not already guarded by `actorIsAssigned` — such a guard's field is taken as the state's `awaits` without a declaration. The user must also hold the permission of one of the state's events and be able to read the record (their role's scope). While the record is in the state, its deadline is the state's `deadline` field.
+   */
+  awaits?: {
+    /**
+     * Record field holding the id of the user the record waits for (an integer or string user id).
+     */
+    field: string;
   };
   /**
    * XState delayed transitions. Stored records keep no timers, so `npm run check` refuses them: declare a `deadline` instead.

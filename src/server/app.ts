@@ -72,6 +72,7 @@ import * as openDataRoutes from './routes/open-data.ts';
 import * as staffUserRoutes from './routes/staff-users.ts';
 import * as playgroundRoutes from './routes/playground.ts';
 import * as dataHealthRoutes from './routes/data-health.ts';
+import * as myWorkRoutes from './routes/my-work.ts';
 import * as webRoutes from './routes/web.ts';
 import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
@@ -133,6 +134,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   staffUserRoutes,
   playgroundRoutes,
   dataHealthRoutes,
+  myWorkRoutes,
   webRoutes,
 ];
 

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { screens } from '../../definitions/client.ts';
 import { canOpen } from '../../shared/ability.ts';
 import { forAudience } from '../../engine/common/routes.ts';
-import { signedIn } from '../../client/session.ts';
+import { isStaff, signedIn } from '../../client/session.ts';
+import { staffHomeRoute } from '../../client/landing.ts';
 import { useAbility } from '../../client/react/ability.tsx';
 import { getSetting, setSetting } from '../../client/settings.ts';
 import { LanguageSwitcher } from './LanguageSwitcher.tsx';
@@ -125,9 +126,11 @@ export function Layout() {
     if (isPhone()) setOpen(false);
   }, []);
   useEffect(() => setSetting('menuCondensed', condensed), [condensed]);
+  // Every navigation closes the phone drawer — also a tap on the entry of the page already open
+  // (same path, new key), which would otherwise leave the drawer over the page.
   useEffect(() => {
     if (isPhone()) setOpen(false);
-  }, [location.pathname]);
+  }, [location.key]);
   const menuButton = useRef<HTMLButtonElement>(null);
   const nav = useRef<HTMLElement>(null);
   // The phone drawer: focus moves into it when it opens; Escape closes it and returns focus.
@@ -209,7 +212,8 @@ export function Layout() {
         >
           <NavigationRegular fontSize={22} />
         </ShellButton>
-        <NavLink to="/" className={s.title}>
+        {/* Staff start from their home; everyone else from the public home. */}
+        <NavLink to={(isStaff() && staffHomeRoute()) || '/'} end className={s.title} data-action="home">
           {t('app.shortTitle')}
         </NavLink>
         <div className={s.onBrand}>

@@ -7,7 +7,8 @@
  * poll is ignored (spec §8).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent } from '@testing-library/react';
+import { act, fireEvent, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { createScriptedDataProvider, renderWithProviders } from '../../engine/form/testing.tsx';
 import { FakeStompClient } from '../../client/live-testing.ts';
 import { closeLive } from '../../client/live.ts';
@@ -45,7 +46,12 @@ function setup(answers: Array<() => Promise<unknown>>) {
     if (method !== 'GET' || path !== POLL) throw new Error(`unexpected ${method} ${path}`);
     return answers[Math.min(next++, answers.length - 1)]!();
   });
-  renderWithProviders(<StaffCounters />, { dataProvider: createScriptedDataProvider(send) });
+  renderWithProviders(
+    <MemoryRouter>
+      <StaffCounters />
+    </MemoryRouter>,
+    { dataProvider: createScriptedDataProvider(send) },
+  );
   return { polls: () => send.mock.calls.length };
 }
 
@@ -84,6 +90,15 @@ describe('header counters', () => {
       ]),
     );
     expect(shown).toEqual(counters(10));
+    // Each count leads somewhere: the user's own assigned records to "my work" on the staff home.
+    vi.useRealTimers();
+    await waitFor(() => {
+      const targets = [...document.querySelectorAll<HTMLAnchorElement>('[data-region="counters"] a')].map((a) =>
+        a.getAttribute('href'),
+      );
+      expect(targets).toContain('/admin#my-work');
+      expect(targets).toContain('/admin');
+    });
   });
 
   it('polls every 15 s while nothing is pushed; a push puts the next poll 15 s after it', async () => {

@@ -9,6 +9,9 @@ import { queryKeys } from '../../client/query-keys.ts';
 import { subscribeLive } from '../../client/live.ts';
 import { isStaff } from '../../client/session.ts';
 import { ShellButton } from '../../engine/common/primitives.tsx';
+import { useCounterLinks } from '../../engine/common/counter-links.ts';
+import { staffHomeRoute } from '../../client/landing.ts';
+import { Link } from 'react-router-dom';
 
 /** The seven counters of GET /api/letter/get-all-count, in the spec's order. */
 export const COUNTER_KEYS = [
@@ -33,6 +36,7 @@ const useStyles = makeStyles({
     minWidth: '240px',
     maxWidth: 'min(92vw, 360px)',
   },
+  home: { gridColumn: '1 / -1' },
   total: {
     fontWeight: tokens.fontWeightSemibold,
     borderTop: `1px solid ${tokens.colorNeutralStroke2}`,
@@ -87,19 +91,42 @@ export default function StaffCounters() {
         </span>
       </PopoverTrigger>
       <PopoverSurface aria-label={t('counters.title')}>
-        <div className={s.list} data-region="counters">
-          {COUNTER_KEYS.map((k) => [
-            <span key={`${k}-l`}>{t(`counters.${k}`)}</span>,
-            <span key={`${k}-v`} data-counter={k}>
-              {data?.[k] ?? 0}
-            </span>,
-          ])}
-          <span className={s.total}>{t('counters.total')}</span>
-          <span className={s.total} data-counter="total">
-            {total}
-          </span>
-        </div>
+        <CounterList data={data} />
       </PopoverSurface>
     </Popover>
+  );
+}
+
+/**
+ * The popover's counts, each leading where its records are (counter-links.ts): the user's own
+ * work on the staff home, or the list filtered by the counted status. Drawn only while open,
+ * so the grids the links need load then.
+ */
+function CounterList({ data }: { data: Counters | undefined }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const links = useCounterLinks();
+  const home = staffHomeRoute();
+  return (
+    <div className={s.list} data-region="counters">
+      {COUNTER_KEYS.map((k) => {
+        const to = links[k];
+        return [
+          <span key={`${k}-l`}>{to ? <Link to={to}>{t(`counters.${k}`)}</Link> : t(`counters.${k}`)}</span>,
+          <span key={`${k}-v`} data-counter={k}>
+            {data?.[k] ?? 0}
+          </span>,
+        ];
+      })}
+      <span className={s.total}>{t('counters.total')}</span>
+      <span className={s.total} data-counter="total">
+        {data?.total ?? 0}
+      </span>
+      {home && (
+        <Link className={s.home} to={home}>
+          {t('home.title')}
+        </Link>
+      )}
+    </div>
   );
 }

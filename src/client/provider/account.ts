@@ -48,6 +48,22 @@ export interface SignInChallenge {
 /** The header's counters (`GET /api/letter/get-all-count`): seven counts by name and their `total`. */
 export type Counters = Record<string, number>;
 
+/** One record waiting for the user (`GET /api/my-work`). */
+export interface MyWorkRow {
+  id: number;
+  status: string;
+  /** The manifest's label field, unless hidden from the user. */
+  label: string | null;
+  /** The state's deadline (YYYY-MM-DD, Tashkent), if it keeps one. */
+  due: string | null;
+  overdue: boolean;
+}
+
+/** The records waiting for the signed-in user, per entity: the first rows and how many in all. */
+export interface MyWork {
+  groups: Array<{ entity: string; total: number; list: MyWorkRow[] }>;
+}
+
 export interface AccountMethods {
   /** Which sign-in methods the server offers, from the screen's `methodsEndpoint`. */
   getSignInMethods(path: string): Promise<SignInMethods>;
@@ -65,6 +81,8 @@ export interface AccountMethods {
   /** Staff users whose name or unit contains `search`. */
   searchStaffUsers(search: string, limit: number): Promise<StaffUserOption[]>;
   getCounters(): Promise<Counters>;
+  /** The records waiting for the signed-in user (the staff home's "my work"). */
+  getMyWork(): Promise<MyWork>;
 }
 
 /** Creates the account methods over an HTTP client. */
@@ -88,5 +106,6 @@ export function createAccountMethods(http: HttpClient): AccountMethods {
     searchStaffUsers: async (search, limit) =>
       (await http.request<{ list: StaffUserOption[] }>('GET', '/api/staff-users', { query: { search, limit } })).list,
     getCounters: () => http.request('GET', '/api/letter/get-all-count'),
+    getMyWork: () => http.request('GET', '/api/my-work'),
   };
 }

@@ -352,3 +352,9 @@ export function useGetCounters({ enabled, refetchInterval }: { enabled: boolean;
 export { useDataProvider } from './use-data-provider.ts';
 export * from './service-hooks.ts';
 export * from './messenger-hooks.ts';
+
+/** The records waiting for the signed-in user (GET /api/my-work), read again when a record changes. */
+export function useGetMyWork({ enabled }: { enabled: boolean }) {
+  const dp = useDataProvider();
+  return useQuery({ queryKey: queryKeys.myWork(), queryFn: () => dp.getMyWork(), enabled });
+}

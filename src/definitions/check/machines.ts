@@ -259,9 +259,18 @@ function checkMachineFields(
     if (formats && !formats.includes(String(target.format)))
       report(file, at, `field "${pointer}" of ${schemaFile} must have format ${formats.join(' or ')}`);
   };
+  // A user id is an integer (portal users) or a string (another directory's ids).
+  const userField = (at: string, pointer: string): void => {
+    const target = resolveFieldSchema(schema, pointer);
+    if (!target) return report(file, at, `field "${pointer}" does not exist in ${schemaFile}`);
+    const type = scalarType(target);
+    if (type !== 'integer' && type !== 'string')
+      report(file, at, `field "${pointer}" of ${schemaFile} must hold a user id (an integer or a string)`);
+  };
   for (const [stateName, state] of Object.entries(machine.states)) {
     const base = `/states/${escape(stateName)}`;
     if (state.deadline) string(`${base}/deadline/field`, state.deadline.field, ['date', 'date-time']);
+    if (state.awaits) userField(`${base}/awaits/field`, state.awaits.field);
     for (const [event, value] of Object.entries(state.on ?? {})) {
       (Array.isArray(value) ? value : [value]).forEach((t: Transition, i) => {
         t.checks?.forEach((c, j) => {

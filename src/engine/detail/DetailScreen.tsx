@@ -12,6 +12,7 @@ import { useAbility } from '../../client/react/ability.tsx';
 import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { ScreenState } from '../common/ScreenState.tsx';
+import { useRememberRecord } from '../common/useRememberRecord.ts';
 import { formatDateTime, statesKeyOf, statusLabel } from '../../shared/format.ts';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
 import { ChangeHistory } from './ChangeHistory.tsx';
@@ -79,6 +80,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
   );
   const fields = [...sections.flatMap((x) => x.fields), ...keyFacts];
   const tools = useReadTools(fields, record.data ? staffUserIds(fields, (p) => valueAt(record.data, p)) : []);
+  useRememberRecord(definition.data, id, record.data);
 
   if (!definition.data || !record.data) {
     return (

@@ -9,6 +9,7 @@ import { useDataProvider } from '../../client/react/hooks.ts';
 import type { SignInMethods } from '../../client/data-provider.ts';
 import { Notice } from '../common/primitives.tsx';
 import { saveSession, type SignInReply } from '../../client/session.ts';
+import { landingAfterSignIn } from '../../client/landing.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 import { KeySignIn } from './KeySignIn.tsx';
@@ -108,7 +109,8 @@ export default function SignInScreen({ screen }: ScreenProps) {
   }, [redirect]);
   const signedIn = (reply: SignInReply) => {
     saveSession(reply);
-    window.location.assign(redirect);
+    // Back where sign-in was asked for, else the user's own start: staff home or cabinet (landing.ts).
+    window.location.assign(landingAfterSignIn(reply, params.get('redirect')));
   };
   const send = useLockedAction(async () => {
     if (form.current?.validateFields() === false) return;

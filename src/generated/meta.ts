@@ -204,13 +204,19 @@ export interface EntityManifest {
      * Query parameters, each compared with one record field.
      *
      * @minItems 1
+     *
+     * Items: A parameter compared with one record field (`field`), or with the reference number the record's public submission was given (`reference`: true, entities with publicSubmit); exactly one of the two.
      */
     by: {
       param: string;
       /**
        * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
        */
-      field: string;
+      field?: string;
+      /**
+       * Compare with the reference number the public submission answered (publicSubmit), instead of a field.
+       */
+      reference?: true;
       /**
        * eq (default); gte/lte compare a date parameter with a date or date-time field (lte includes the whole day).
        */
@@ -232,6 +238,12 @@ export interface EntityManifest {
      * Exactly one of the `by` parameters is given (e.g. a case number, a STIR or a PINFL); the others are then ignored.
      */
     oneOf?: boolean;
+    /**
+     * Optional `by` parameters of which at least one must be given besides the required ones (e.g. a reference number with the phone or the PINFL it was filed with, so a reference alone never answers); none given is 400 on each.
+     *
+     * @minItems 2
+     */
+    needsOneOf?: string[];
     /**
      * Fixed conditions every returned row meets.
      */

@@ -3,12 +3,13 @@
  * was filed with (appeal publicLookups.status, issue #17): the status, the date of the last
  * change and the review deadline; a wrong reference and a wrong phone get the same empty
  * answer (no enumeration); a reference alone is refused; the per-address limit of the other
- * lookups applies.
+ * lookups applies. A signed-in applicant reads the reference numbers of their own submitted
+ * appeals (the cabinet's cards), nobody else's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { backends } from '../support/databases.ts';
-import { startTestApp } from '../support/app.ts';
+import { createCaller, signIn, startTestApp } from '../support/app.ts';
 import { appealInput, submission } from '../support/public-samples.ts';
 
 const STATUS = '/api/public-lookup/appeal/status';
@@ -101,6 +102,44 @@ for (const backend of backends()) {
         [ip],
       );
       expect(hashed.rows[0]!.n).toBe(0);
+    });
+    it("a signed-in applicant reads the reference numbers of their own submitted appeals, not another's", async () => {
+      const admin = createCaller(app);
+      const citizen = async (username: string) => {
+        const created = await admin('POST', '/api/portal-user/create', {
+          username,
+          firstName: 'Aziz',
+          lastName: username,
+          isOuter: true,
+          canLogin: true,
+          roles: ['citizen'],
+        });
+        expect(created.status, JSON.stringify(created.body)).toBe(200);
+        await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: 'correct horse battery' });
+        return (await signIn(app, username, 'correct horse battery')).token;
+      };
+      const alice = await citizen('journey-a');
+      const bob = await citizen('journey-b');
+      const body = submission(appealInput(173));
+      const filed = await app.inject({
+        method: 'POST',
+        url: '/api/outer-cabinet/send-appeal',
+        payload: body.payload,
+        remoteAddress: nextIp(),
+        headers: { ...body.headers, authorization: `Bearer ${alice}` },
+      });
+      expect(filed.statusCode).toBe(200);
+      const { id, referenceNumber } = filed.json();
+      const anonymous = await send(174, {});
+      const references = (token: string) =>
+        app.inject({
+          method: 'GET',
+          url: `/api/public-submit/appeal/references?ids=${id},${anonymous.id}`,
+          headers: { authorization: token ? `Bearer ${token}` : '' },
+        });
+      expect((await references(alice)).json()).toEqual({ list: [{ id, referenceNumber }] });
+      expect((await references(bob)).json()).toEqual({ list: [] });
+      expect((await references('')).statusCode).toBe(401);
     });
   });
 }

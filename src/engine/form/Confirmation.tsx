@@ -17,6 +17,7 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     display: 'grid',
     gap: tokens.spacingVerticalS,
+    '& > *': { justifySelf: 'center', textAlign: 'center' },
     '@media print': { color: 'black', backgroundColor: 'white', border: '3px solid black' },
   },
   panelTitle: { color: 'inherit' },
@@ -26,7 +27,7 @@ const useStyles = makeStyles({
     fontWeight: tokens.fontWeightBold,
     overflowWrap: 'anywhere',
   },
-  next: { display: 'grid', gap: tokens.spacingVerticalS },
+  next: { display: 'grid', gap: tokens.spacingVerticalM, '& > h2, & > p': { margin: 0 } },
   link: { color: tokens.colorBrandForegroundLink, fontSize: tokens.fontSizeBase400 },
   actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalL, alignItems: 'center' },
 });
@@ -88,7 +89,6 @@ export function Confirmation({
           <Body1 className={s.panelTitle}>{t('journey.confirmation.sentOn', { date: formatDate(validSent) })}</Body1>
         )}
       </div>
-      <Body1>{t('journey.confirmation.keep')}</Body1>
       {c.nextKeys?.length ? (
         <section className={s.next} data-region="next-steps">
           <Title2 as="h2">{t('journey.confirmation.next')}</Title2>

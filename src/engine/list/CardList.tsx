@@ -66,6 +66,7 @@ const useStyles = makeStyles({
   card: { padding: tokens.spacingHorizontalL, gap: tokens.spacingVerticalS },
   top: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   reference: { fontWeight: tokens.fontWeightSemibold, fontVariantNumeric: 'tabular-nums' },
+  heading: { margin: 0 },
   title: { color: tokens.colorBrandForegroundLink, overflowWrap: 'anywhere' },
   muted: { color: tokens.colorNeutralForeground2 },
   next: { borderLeft: `3px solid ${tokens.colorBrandStroke1}`, paddingLeft: tokens.spacingHorizontalS },
@@ -285,7 +286,7 @@ function RecordCard({
           </Badge>
         )}
       </div>
-      <Subtitle1 as="h2">
+      <Subtitle1 as="h2" className={s.heading}>
         {path ? (
           <RouterLink to={path} className={s.title} data-action="open">
             {heading}

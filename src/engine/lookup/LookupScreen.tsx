@@ -246,7 +246,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
         {t(options.submitKey ?? 'engine.lookup.search')}
       </Button>
       {options.noteKey && (
-        <Body1 as="p" className={s.note}>
+        <Body1 as="p" block className={s.note}>
           {t(options.noteKey)}
         </Body1>
       )}

@@ -117,7 +117,7 @@ describe('confirmation page', () => {
     );
     expect(document.querySelector('[data-region="confirmation-panel"]')!.textContent).toContain('26.11.2026');
     const track = document.querySelector<HTMLAnchorElement>('[data-action="track"]')!;
-    expect(track.getAttribute('href')).toBe('/gadgets?tab=reference&reference=G-2026-000007&name=Lamp');
+    expect(track.getAttribute('href')).toBe('/gadgets?tab=reference&reference=G-2026-000007&name=Lamp&run=1');
     expect(document.querySelector('[data-action="another"]')!.getAttribute('href')).toBe('/gadgets/new');
     // The form itself is not shown.
     expect(document.querySelector('[data-action="save"]')).toBeNull();
@@ -208,7 +208,7 @@ describe('tracking lookup opened from a link', () => {
     const { i18n } = renderScreen(
       LookupScreen,
       lookup,
-      '/gadget-track?tab=reference&reference=G-2026-000007&name=Lamp&other=x',
+      '/gadget-track?tab=reference&reference=G-2026-000007&name=Lamp&other=x&run=1',
       createScriptedDataProvider(call),
     );
     await withTexts(i18n as never);
@@ -222,6 +222,22 @@ describe('tracking lookup opened from a link', () => {
       'Under review since 27.11.2026; answer due by 12.12.2026.',
     );
     expect(document.querySelector('[data-region="status-changed"]')!.textContent).toContain('27.11.2026');
+  });
+
+  it('without run=1 only fills the form in: the visitor adds what is missing and searches', async () => {
+    const call = vi.fn(async () => ({ list: [] }));
+    renderScreen(
+      LookupScreen,
+      lookup,
+      '/gadget-track?tab=reference&reference=G-2026-000007',
+      createScriptedDataProvider(call),
+    );
+    await waitFor(() =>
+      expect(document.querySelector<HTMLInputElement>('[data-field="/reference"] input')?.value).toBe('G-2026-000007'),
+    );
+    expect(document.querySelector('[data-tab="reference"]')!.getAttribute('aria-selected')).toBe('true');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(call).not.toHaveBeenCalled();
   });
 });
 

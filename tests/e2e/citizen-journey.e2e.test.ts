@@ -90,6 +90,7 @@ describe.skipIf(!browserTestsEnabled())("the citizen's journey in Chromium", () 
       tab: 'reference',
       reference,
       phone: PHONE,
+      run: '1',
     });
     // On paper: the panel and the texts, not the header, the menu or the buttons.
     await page.emulateMedia({ media: 'print' });

@@ -66,12 +66,14 @@ export function Confirmation({
     date: validSent && c.days ? formatDate(dueDate(validSent, c.days, c.dayKind)) : '',
   };
   const trackScreen = c.track ? screens.find((x) => x.id === c.track!.screen) : undefined;
+  // With the contact this tab filed it with, the lookup can answer at once (`run=1`); without
+  // it (another tab, another browser) the link fills in the reference and the visitor adds the rest.
+  const remembered = recallTrack(reference);
   const trackQuery = c.track
     ? new URLSearchParams(
-        recallTrack(reference) ?? {
-          ...(c.track.tab ? { tab: c.track.tab } : {}),
-          [c.track.referenceParam ?? 'reference']: reference,
-        },
+        remembered
+          ? { ...remembered, run: '1' }
+          : { ...(c.track.tab ? { tab: c.track.tab } : {}), [c.track.referenceParam ?? 'reference']: reference },
       )
     : undefined;
   return (

@@ -117,7 +117,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const { reportError } = useApi();
   const all = screen.options as unknown as LookupOptions;
   const form = useRef<EntityFormHandle>(null);
-  // A link may open a tab with its form filled in (`?tab=…&<field>=…`); it then runs once.
+  // A link may open a tab with its form filled in (`?tab=…&<field>=…`), and run it once (`run=1`).
   const [search] = useSearchParams();
   const [prefill] = useState(() =>
     prefillOf(search, all.tabs, all.initialTab ?? all.tabs?.[0]?.id ?? 'all', all.query),
@@ -164,7 +164,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
   }, 1000);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the values the link brought
   useEffect(() => {
-    if (Object.keys(prefill.query).length) void run.run();
+    if (prefill.run) void run.run();
   }, []);
 
   const tabList = all.tabs

@@ -204,13 +204,19 @@ export interface EntityManifest {
      * Query parameters, each compared with one record field.
      *
      * @minItems 1
+     *
+     * Items: A parameter compared with one record field (`field`), or with the reference number the record's public submission was given (`reference`: true, entities with publicSubmit); exactly one of the two.
      */
     by: {
       param: string;
       /**
        * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
        */
-      field: string;
+      field?: string;
+      /**
+       * Compare with the reference number the public submission answered (publicSubmit), instead of a field.
+       */
+      reference?: true;
       /**
        * eq (default); gte/lte compare a date parameter with a date or date-time field (lte includes the whole day).
        */
@@ -232,6 +238,12 @@ export interface EntityManifest {
      * Exactly one of the `by` parameters is given (e.g. a case number, a STIR or a PINFL); the others are then ignored.
      */
     oneOf?: boolean;
+    /**
+     * Optional `by` parameters of which at least one must be given besides the required ones (e.g. a reference number with the phone or the PINFL it was filed with, so a reference alone never answers); none given is 400 on each.
+     *
+     * @minItems 2
+     */
+    needsOneOf?: string[];
     /**
      * Fixed conditions every returned row meets.
      */
@@ -596,6 +608,39 @@ export type ScreenDefinition = {
        * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
        */
       doneKey?: string;
+      /**
+       * The confirmation page after the submit (at the form's route with ?sent=<reference>&on=<submitted at>, so a reload shows it again): the reference large in a green panel, "What happens next", print, a link that pre-fills the tracking lookup, a link to send another.
+       */
+      confirmation?: {
+        /**
+         * Paragraphs under "What happens next"; they may use {{days}}, {{date}} (the due date: the submit day plus days) and {{reference}}.
+         *
+         * Items: A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
+         */
+        nextKeys?: string[];
+        /**
+         * The review period the texts promise, counted from the submit day (Tashkent).
+         */
+        days?: number;
+        /**
+         * calendar (default) counts every day; working skips Saturdays and Sundays.
+         */
+        dayKind?: "calendar" | "working";
+        /**
+         * The tracking lookup the page links to, pre-filled through the address: its screen id, the tab, the parameter of the reference (default reference) and the parameters taken from the submitted data (parameter → JSON pointer).
+         */
+        track?: {
+          screen: string;
+          tab?: string;
+          referenceParam?: string;
+          contact?: {
+            /**
+             * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+             */
+            [k: string]: string;
+          };
+        };
+      };
     };
     /**
      * questionnaire: the open questionnaires of the entity (list), answering one (take; route with :id), or the per-question results for staff (results; the questionnaire chosen on the page).
@@ -623,6 +668,66 @@ export type ScreenDefinition = {
      * detail: further actions on the record, each a button (shown to users with its permission) opening a small form whose values — with the record's fields named in `fromRecord` — are sent to an endpoint (e.g. an administrator sets a user's password). A 400's fieldErrors land on the form's fields.
      */
     recordActions?: RecordAction[];
+    /**
+     * list: grid (default, the staff list) or cards — an applicant's own records as cards (reference number, title, subject, sent date, status label, the next step in plain words), at most a keyword and a status filter, no export.
+     */
+    presentation?: "grid" | "cards";
+    /**
+     * lookup (or one tab): each answered row as a status in plain words — the machine's label of the state, its plain sentence (workflow.<machine>.plain.<STATE>) and the date of the last change; pointers into the answer's row.
+     */
+    statusPanel?: {
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      status: string;
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      changedAt?: string;
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      deadline?: string;
+    };
+    /**
+     * list with presentation cards: what each card shows.
+     */
+    card?: {
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      titleField?: string;
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      subtitleField?: string;
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      dateField?: string;
+      /**
+       * Names of the grid's filters offered: its keyword filter and its eq filter of /status, at most.
+       *
+       * @maxItems 2
+       */
+      filters?: string[];
+      /**
+       * The public-submit references route of the entity (GET /api/public-submit/<entity>/references): the reference numbers of the user's own submitted records.
+       */
+      referencesEndpoint?: string;
+      /**
+       * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
+       */
+      emptyKey?: string;
+      /**
+       * A screen (by id) to send a new one, linked above the cards.
+       */
+      createScreen?: string;
+      /**
+       * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
+       */
+      createKey?: string;
+    };
   };
   /**
    * Who the screen is for: 'staff' (inner users) or 'outer' (citizens and businesses, access.json's outerRoles). Its menu entry shows only to that audience, and links between an entity's screens (list row → detail) prefer the screens of the user's audience; the permission still decides who may open the route. Absent: everyone the permission lets in.

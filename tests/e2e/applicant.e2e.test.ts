@@ -50,7 +50,7 @@ describe.skipIf(!browserTestsEnabled())('a citizen follows their appeal in plain
     // The cabinet entry, not the staff's register.
     expect(await page.locator('[data-menu="appeal-list"]').count()).toBe(0);
     await page.locator('[data-menu="my-appeals"]').click();
-    await page.locator('[data-screen="my-appeals"] .ag-row').first().click();
+    await page.locator('[data-screen="my-appeals"] [data-card] [data-action="open"]').first().click();
     await page.locator('[data-screen="my-appeal-detail"] [data-region="plain-sentence"]').waitFor();
     return page;
   };

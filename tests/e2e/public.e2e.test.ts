@@ -173,6 +173,8 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
 
       it('/online-watching: a bad phone is refused on the field; the sent appeal is found with its reference number', async () => {
         await visit(page, '/online-watching', 'online-watching');
+        // The first tab is the reference number's (citizen-journey.e2e.test.ts); this is the phone's.
+        await page.locator('[data-tab="phone"]').click();
         await fieldInput(page, '/phone').fill('123');
         await page.locator('[data-action="search"]').click();
         await page.locator('[data-field="/phone"]').getByText('+998 90-123-45-67').waitFor();

@@ -5,7 +5,7 @@
  * keys; the permission names a known subject and an action it has; the menu icon is one the shell has (src/shared/icon-names.ts); the widgets of their
  * own forms are registered; options fit the entity (views, tree, wizard, photo route, plain
  * status; `drafts` is checked by the drafts capability); flow steps and record actions are
- * titled forms whose named values exist.
+ * titled forms whose named values exist; the citizen's journey options (journey.ts).
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { RecordAction, ScreenDefinition, UiDefinition } from '../../generated/meta.ts';
@@ -16,6 +16,7 @@ import { checkRecordSchema } from './record-schema.ts';
 import { permissionProblem } from './access.ts';
 import { unknownNameMessage } from './suggest.ts';
 import { checkWidgetNames } from './ui.ts';
+import { checkJourneyOptions } from './journey.ts';
 
 /** Screen options name texts by properties ending in `Key` (a group of texts for `contentKey`). */
 function useOptionKeys(useKey: UseKey, file: string, pointer: string, value: unknown): void {
@@ -157,6 +158,7 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
     for (const state of Object.keys(machine?.states ?? {}))
       useKey(file, '/options/plainStatus', `workflow.${machine!.id}.plain.${state}`);
   }
+  checkJourneyOptions(ctx, file, screen, target);
   if (screen.kind === 'tree' && target && !target.manifest.tree)
     report(file, '/kind', `entity "${screen.entity}" has no tree (manifest "tree": {"parentField"})`);
   if (options?.photoRoute && ![...entities.values()].some((e) => e.manifest.photo?.route === options.photoRoute))

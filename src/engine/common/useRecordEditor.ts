@@ -17,6 +17,7 @@ import {
 } from '../../client/react/hooks.ts';
 import type { RecordData } from '../../client/data-provider.ts';
 import { entityScreenPath } from './routes.ts';
+import { rememberTrack, trackParams, type ConfirmationOptions } from '../form/confirmation.ts';
 import { useConfirm } from './useConfirm.tsx';
 import { useLeaveGuard } from './useLeaveGuard.ts';
 import { resolveFieldSchema, SYSTEM_FIELDS } from '../../shared/field-schema.ts';
@@ -129,6 +130,10 @@ export function useRecordEditor(screen: ScreenDefinition) {
         setDirty(false);
         setSubmitted(sent);
         notifySuccess('engine.saved.sent');
+        // The confirmation page is this route with the reference: a reload shows it again.
+        const track = (options.submit as { confirmation?: ConfirmationOptions }).confirmation?.track;
+        if (track) rememberTrack(sent.referenceNumber, trackParams(track, sent.referenceNumber, data));
+        setSearch({ sent: sent.referenceNumber, on: sent.createdAt }, { replace: true });
         return true;
       }
       const saved =

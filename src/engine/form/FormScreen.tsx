@@ -1,22 +1,14 @@
-import {
-  Body1,
-  Button,
-  makeStyles,
-  MessageBar,
-  MessageBarBody,
-  MessageBarTitle,
-  Title2,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, makeStyles, Title2, tokens } from '@fluentui/react-components';
 import { useDeferredValue, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { ScreenProps } from '../types.ts';
 import { useRecordEditor } from '../common/useRecordEditor.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { RecordLocked } from '../common/RecordLocked.tsx';
 import { EntityForm, type EntityFormHandle } from './EntityForm.tsx';
+import { Confirmation } from './Confirmation.tsx';
 
 const useStyles = makeStyles({
   bar: {
@@ -31,11 +23,21 @@ const useStyles = makeStyles({
     borderTop: `1px solid ${tokens.colorNeutralStroke2}`,
     marginTop: tokens.spacingVerticalL,
   },
-  done: { marginTop: tokens.spacingVerticalL },
 });
 
-/** Create or edit one record with the entity's form (the route's `:id` selects edit). */
+/**
+ * Create or edit one record with the entity's form (the route's `:id` selects edit). After a
+ * public submission (`options.submit`) the same route with `?sent=<reference>` is its
+ * confirmation page, so a reload shows it again.
+ */
 export default function FormScreen({ screen }: ScreenProps) {
+  const [search] = useSearchParams();
+  const sent = screen.options?.submit ? search.get('sent') : null;
+  if (sent) return <Confirmation screen={screen} reference={sent} sentAt={search.get('on')} />;
+  return <EditForm screen={screen} />;
+}
+
+function EditForm({ screen }: ScreenProps) {
   const s = useStyles();
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -51,23 +53,10 @@ export default function FormScreen({ screen }: ScreenProps) {
   // responsive, instead of one long task (Lighthouse TBT on a public form).
   const ready = useDeferredValue(editor.ready && Boolean(editor.definition));
 
-  if (editor.submitted) {
-    // A public submission: the applicant cannot open the record, so the answer is its reference number.
+  if (editor.submitted)
     return (
-      <div data-screen={screen.id} data-entity={editor.entity}>
-        <Title2 as="h1">{t(screen.titleKey)}</Title2>
-        <MessageBar intent="success" data-region="submitted" className={s.done}>
-          <MessageBarBody>
-            <MessageBarTitle>{t(editor.options.submit?.doneKey ?? 'engine.form.submitted')}</MessageBarTitle>
-            <Body1 as="p">
-              {t('engine.form.referenceNumber')}:{' '}
-              <strong data-reference-number>{editor.submitted.referenceNumber}</strong>
-            </Body1>
-          </MessageBarBody>
-        </MessageBar>
-      </div>
+      <Confirmation screen={screen} reference={editor.submitted.referenceNumber} sentAt={editor.submitted.createdAt} />
     );
-  }
   if (editor.locked) return <RecordLocked screen={screen} recordId={editor.recordId!} />;
   if (!ready || !editor.ready || !editor.definition)
     return <ScreenState screenId={screen.id} error={editor.loadError} />;

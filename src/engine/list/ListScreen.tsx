@@ -63,6 +63,7 @@ import {
 import ListGrid, { type StatusColor } from './ListGrid.tsx';
 import { statusesOf, withoutHiddenColumns } from './list-definition.ts';
 import ListFilters from './ListFilters.tsx';
+import CardList from './CardList.tsx';
 import ListPager, { pageCount } from './ListPager.tsx';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
 
@@ -113,6 +114,9 @@ export default function ListScreen({ screen }: { screen: ScreenDefinition }) {
       </section>
     );
   }
+  // An applicant's own records read as cards (`"presentation": "cards"`), not the staff grid.
+  if (screen.options?.presentation === 'cards')
+    return <CardList screen={screen} def={definition.data} machine={machine.data ?? null} />;
   return <ListView screen={screen} def={definition.data} machine={machine.data ?? null} />;
 }
 

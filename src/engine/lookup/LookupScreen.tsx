@@ -23,7 +23,8 @@ import {
   Title2,
   tokens,
 } from '@fluentui/react-components';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { JSONSchema7 } from 'json-schema';
 import type { ScreenProps } from '../types.ts';
@@ -38,6 +39,8 @@ import { formatValue, type DisplayFormat } from '../../shared/cell-formats.ts';
 import { localizedName, pickLocale, type Locale } from '../../shared/locales.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 import { getAtPointer } from '../../shared/pointer.ts';
+import { LookupStatus, type StatusPanelOptions } from './LookupStatus.tsx';
+import { prefillOf } from './prefill.ts';
 
 type ResultField = { field: string; titleKey: string; format?: DisplayFormat };
 
@@ -82,6 +85,8 @@ export interface LookupOptions {
   /** Counters shown above the form, read from `statsEndpoint`. */
   statsEndpoint?: string;
   stats?: Array<{ field: string; titleKey: string }>;
+  /** Each answered row as a status in plain words (the entity's machine): label, sentence, last change. */
+  statusPanel?: StatusPanelOptions;
 }
 
 /** A result value in its display format; a dash when there is none. */
@@ -112,9 +117,14 @@ export default function LookupScreen({ screen }: ScreenProps) {
   const { reportError } = useApi();
   const all = screen.options as unknown as LookupOptions;
   const form = useRef<EntityFormHandle>(null);
-  const [tabId, setTabId] = useState<string>(all.initialTab ?? all.tabs?.[0]?.id ?? 'all');
+  // A link may open a tab with its form filled in (`?tab=…&<field>=…`), and run it once (`run=1`).
+  const [search] = useSearchParams();
+  const [prefill] = useState(() =>
+    prefillOf(search, all.tabs, all.initialTab ?? all.tabs?.[0]?.id ?? 'all', all.query),
+  );
+  const [tabId, setTabId] = useState<string>(prefill.tabId);
   const options: LookupOptions = { ...all, ...all.tabs?.find((x) => x.id === tabId) };
-  const [query, setQuery] = useState<Record<string, unknown>>({});
+  const [query, setQuery] = useState<Record<string, unknown>>(prefill.query);
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>(undefined);
   const [answer, setAnswer] = useState<Array<Record<string, unknown>> | undefined>(undefined);
   const [modal, setModal] = useState<string | undefined>(undefined);
@@ -152,6 +162,10 @@ export default function LookupScreen({ screen }: ScreenProps) {
       reportError(error);
     }
   }, 1000);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the values the link brought
+  useEffect(() => {
+    if (prefill.run) void run.run();
+  }, []);
 
   const tabList = all.tabs
     ? all.tabs.map((x) => ({ id: x.id, label: t(x.titleKey) }))
@@ -232,7 +246,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
         {t(options.submitKey ?? 'engine.lookup.search')}
       </Button>
       {options.noteKey && (
-        <Body1 as="p" className={s.note}>
+        <Body1 as="p" block className={s.note}>
           {t(options.noteKey)}
         </Body1>
       )}
@@ -267,7 +281,14 @@ export default function LookupScreen({ screen }: ScreenProps) {
           </div>
         )}
         {showRows &&
+          options.statusPanel &&
+          manifest?.workflow &&
+          answer.map((row, i) => (
+            <LookupStatus key={i} row={row} options={options.statusPanel!} machine={manifest.workflow!} />
+          ))}
+        {showRows &&
           !asTable &&
+          options.result.length > 0 &&
           answer.map((row, i) => (
             <Table key={i} size="small" className={s.blockTable} data-row={i}>
               <TableBody>

@@ -133,7 +133,9 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   if (regionField) wanted.add(regionField);
   for (const pointer of def.manifest.unique ?? []) wanted.add(pointer);
   // Fields public lookups search by get a column and an index (a lookup is an equality or range scan).
-  const lookupFields = (def.manifest.publicLookups ?? []).flatMap((l) => l.by.map((b) => b.field));
+  const lookupFields = (def.manifest.publicLookups ?? []).flatMap((l) =>
+    l.by.flatMap((b) => (b.field ? [b.field] : [])),
+  );
   for (const pointer of lookupFields) wanted.add(pointer);
   for (const l of def.manifest.publicLookups ?? []) {
     if (l.sort) wanted.add(l.sort.field);

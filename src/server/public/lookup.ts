@@ -55,20 +55,28 @@ export const rowAsRecord = (row: {
 
 /**
  * The WHERE clause of a lookup over the entity's derived columns (every `by` field has one,
- * see entity-table.ts): given parameters, then the fixed `where` conditions.
+ * see entity-table.ts): given parameters, then the fixed `where` conditions. A `reference`
+ * parameter matches the record its public submission of `entity` numbered so.
  */
 export function lookupWhere(
   lookup: PublicLookup,
   table: EntityTable,
   values: Record<string, unknown>,
+  entity: string,
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const parts: string[] = [];
   for (const b of lookup.by) {
     const value = values[b.param];
     if (value === undefined || value === null || value === '') continue;
-    const col = table.columns.get(b.field)!;
     const p = `$${params.push(value)}`;
+    if (b.reference || !b.field) {
+      parts.push(
+        `id IN (SELECT record_id FROM public_submission WHERE entity = $${params.push(entity)} AND reference = ${p})`,
+      );
+      continue;
+    }
+    const col = table.columns.get(b.field)!;
     const op = b.op ?? 'eq';
     // A date parameter against a date-time field: "up to" includes the whole day.
     if (op === 'gte') parts.push(`${col.column} >= ${p}::date`);

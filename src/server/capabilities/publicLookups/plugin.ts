@@ -103,9 +103,13 @@ const publicLookups: FastifyPluginAsync<CapabilityOptions> = async (app, { entit
               })),
             );
           }
+          const oneNeeded = lookup.by.filter((b) => lookup.needsOneOf?.includes(b.param));
+          if (oneNeeded.length && !oneNeeded.some((b) => given.includes(b))) {
+            throw badInput(oneNeeded.map((b) => ({ pointer: `/${b.param}`, key: 'journey.needsOneOf', params: {} })));
+          }
           await limit(request, reply);
           const values = Object.fromEntries(given.map((b) => [b.param, query[b.param]]));
-          const where = lookupWhere(lookup, table, values);
+          const where = lookupWhere(lookup, table, values, def.id);
           const sortCol = lookup.sort ? (table.columns.get(lookup.sort.field)?.column ?? 'created_at') : 'created_at';
           const desc = lookup.sort ? lookup.sort.desc === true : true;
           const order = `${sortCol} ${desc ? 'DESC' : 'ASC'} NULLS LAST, id ${desc ? 'DESC' : 'ASC'}`;

@@ -8,7 +8,7 @@ import { findFileFields } from '../../store/record-schema.ts';
 import { mustBeSameRequest, requestHash } from '../../public/request-hash.ts';
 import type { Queryable } from '../../db/database.ts';
 import { errorBodySchema } from '../../errors.ts';
-import { filePart, handlerReadsBody, multipartBody } from '../../reply-schemas.ts';
+import { filePart, handlerReadsBody, multipartBody, objectReply } from '../../reply-schemas.ts';
 import { PUBLIC_SUBMISSION_TABLES } from '../../public/tables.ts';
 import type { CapabilityOptions } from '../registry.ts';
 
@@ -53,7 +53,8 @@ async function nextReference(tx: Queryable, prefix: string, year: number): Promi
  * answer — an acknowledged submission survives a crash. Reference numbers have no gaps
  * (`nextReference`). An `Idempotency-Key` header makes a repeated submit answer the first
  * one's reply instead of creating a second record; the key with other content (data fields or
- * files) is refused with 422.
+ * files) is refused with 422. `GET /api/public-submit/<entity>/references?ids=…` answers a
+ * signed-in user the reference numbers of their own submitted records (a cabinet shows them).
  */
 const publicSubmit: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) => {
   await app.register(multipart, { throwFileSizeLimit: true });
@@ -75,6 +76,43 @@ const publicSubmit: FastifyPluginAsync<CapabilityOptions> = async (app, { entiti
       );
       return rows[0]?.reply ? { reply: rows[0].reply, hash: rows[0].request_hash } : undefined;
     };
+
+    // The reference numbers of the caller's own submitted records (a cabinet's cards show them).
+    app.get<{ Querystring: { ids: string } }>(
+      `/api/public-submit/${entity}/references`,
+      {
+        schema: {
+          tags: [def.manifest.subject],
+          summary: `Reference numbers of the signed-in user's own ${entity} records (ids comma-separated, at most 100)`,
+          querystring: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['ids'],
+            properties: { ids: { type: 'string', pattern: '^[0-9]{1,18}(,[0-9]{1,18}){0,99}$' } },
+          },
+          response: {
+            200: objectReply('id → reference number, only of records the caller filed', {
+              list: {
+                type: 'array',
+                items: objectReply('One record', { id: { type: 'integer' }, referenceNumber: { type: 'string' } }),
+              },
+            }),
+            400: errorBodySchema,
+            401: errorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        if (!request.actor.id) throw new ApiError(401, 'errors.unauthorized');
+        const ids = request.query.ids.split(',').map(Number);
+        const { rows } = await app.db.query<{ id: number; reference: string }>(
+          `SELECT s.record_id::int AS id, s.reference FROM public_submission s JOIN ${app.tables.get(entity)!.table} t ON t.id = s.record_id
+           WHERE s.entity = $1 AND s.record_id = ANY($2::bigint[]) AND s.reference IS NOT NULL AND t.owner = $3`,
+          [entity, ids, request.actor.id],
+        );
+        return { list: rows.map((r) => ({ id: r.id, referenceNumber: r.reference })) };
+      },
+    );
 
     app.post(
       `/api${submit.path}`,

@@ -79,8 +79,14 @@ export function ErrorSummary({
   const box = useRef<HTMLDivElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt is what moves the focus
   useEffect(() => {
-    box.current?.focus({ preventScroll: true });
-    box.current?.scrollIntoView?.({ block: 'start' });
+    const el = box.current;
+    if (!el) return;
+    el.focus({ preventScroll: true });
+    const top = el.getBoundingClientRect().top + window.scrollY;
+    // On a page whose top holds the summary, the page's top (its title too) comes into view;
+    // further down, or in a dialog (which scrolls itself, not the page), the summary does.
+    if (!el.closest('[role="dialog"]') && top + el.offsetHeight < window.innerHeight) window.scrollTo?.({ top: 0 });
+    else el.scrollIntoView?.({ block: 'start' });
   }, [attempt]);
   return (
     <div ref={box} className={s.box} role="alert" aria-labelledby={titleId} tabIndex={-1} data-region="error-summary">

@@ -8,7 +8,7 @@ import { fireEvent, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../client/http.ts';
-import type { ScreenDefinition } from '../types.ts';
+import type { ScreenDefinition } from '../../generated/meta.ts';
 import { createFakeDataProvider, renderWithProviders } from '../form/testing.tsx';
 import login from '../../../screens/login.json';
 import SignInScreen from './SignInScreen.tsx';

@@ -83,6 +83,7 @@ describe.skipIf(!browserTestsEnabled())('forms and dialogs in Chromium', () => {
     const page = await (await newPortalContext(browser, 'en', 1280)).newPage();
     await page.goto(`${portal.url}/login?redirect=${encodeURIComponent(`${LIST}/${recordId}`)}`);
     await waitForScreen(page, '[data-screen="login"]:not([data-state])');
+    expect(await page.locator('h1').count()).toBe(1);
 
     // The first Tab stop is the skip link, shown while it has the focus; it moves the focus to the page.
     await page.keyboard.press('Tab');
@@ -155,6 +156,7 @@ describe.skipIf(!browserTestsEnabled())('forms and dialogs in Chromium', () => {
       '/faq', // page
       '/court-table', // lookup
       '/surveys', // questionnaire
+      '/forgot-password', // flow
       '/admin/compliance-cases/new', // wizard
     ];
     const counts: Record<string, number> = {};

@@ -202,6 +202,12 @@ export function EntityForm(props: EntityFormProps) {
     [summaryOn],
   );
 
+  // A 400's field errors are an invalid submit too: the summary lists them (with any others).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new reply from the server shows it
+  useEffect(() => {
+    if (serverErrors && Object.keys(serverErrors).length) showSummary(problems(latest.current, ['']));
+  }, [serverErrors]);
+
   const handle = useMemo<EntityFormHandle>(
     () => ({
       submit() {

@@ -7,7 +7,8 @@
 import { act, waitFor, within } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
 import { describe, expect, it } from 'vitest';
-import { fieldElement, renderEntityForm } from './testing.tsx';
+import { EntityForm } from './EntityForm.tsx';
+import { createFakeDataProvider, createTestI18n, fieldElement, Providers, renderEntityForm } from './testing.tsx';
 
 const schema: RJSFSchema = {
   type: 'object',
@@ -92,6 +93,32 @@ describe('error summary', () => {
         'Personal ID (PINFL): Mandatory field',
       ]),
     );
+  });
+
+  it('lists the field errors of a server’s 400 reply when they arrive', async () => {
+    const { rerender, handle } = renderEntityForm({
+      schema,
+      uiSchema,
+      formData: { surname: 'Karimov', shortDescription: 'Prices', customer: { pnfl: '12345678901234' } },
+    });
+    expect(handle.current).toBeTruthy();
+    expect(summary()).toBeNull();
+    rerender(
+      <Providers dataProvider={createFakeDataProvider()} i18n={createTestI18n()}>
+        <EntityForm
+          entity="sample"
+          schema={schema}
+          uiSchema={uiSchema}
+          formData={{ surname: 'Karimov', shortDescription: 'Prices', customer: { pnfl: '12345678901234' } }}
+          onSubmit={() => {}}
+          serverErrors={{ '/customer/pnfl': 'Already registered' }}
+        />
+      </Providers>,
+    );
+    const box = await waitFor(() => summary() ?? Promise.reject(new Error('no summary')));
+    expect([...box.querySelectorAll('a')].map((a) => a.textContent)).toEqual([
+      'Personal ID (PINFL): Already registered',
+    ]);
   });
 
   it('is not shown on a read-only form nor when a screen turns it off', async () => {

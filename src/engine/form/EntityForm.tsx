@@ -83,6 +83,8 @@ export interface EntityFormProps {
   children?: ReactNode;
   /** The error summary on top after an invalid submit (default: on, unless read-only). */
   errorSummary?: boolean;
+  /** A summary link's field is not on the page (a wizard's other step): the screen takes the user there. */
+  onFieldElsewhere?(pointer: string): void;
   /** The handle (`formRef` or, React 19 style, `ref`). */
   formRef?: Ref<EntityFormHandle>;
   ref?: Ref<EntityFormHandle>;
@@ -238,7 +240,7 @@ export function EntityForm(props: EntityFormProps) {
         <ErrorSummary
           items={summary.items}
           attempt={summary.attempt}
-          onFollow={(pointer) => focusField(root.current, pointer)}
+          onFollow={(pointer) => focusField(root.current, pointer) || props.onFieldElsewhere?.(pointer)}
         />
       )}
       <ErrorVisibilityContext.Provider value={visibility}>

@@ -142,6 +142,32 @@ describe('wizard screen', () => {
   });
 });
 
+describe('wizard error summary', () => {
+  it('lists every step’s errors on send, focused; a link to a field of another step opens that step at the field', async () => {
+    const screen = { ...screenOf('gadget-new'), kind: 'wizard' } as ScreenDefinition;
+    const dp = createFakeDataProvider({ getEmpty: async () => ({}) });
+    // Back on the last step with the first step's name missing (a draft kept in the tab).
+    sessionStorage.setItem('portal.wizard.gadget-new.new', JSON.stringify({ step: 1, data: {} }));
+    const { user } = renderScreen(WizardScreen, screen, '/gadgets/new', dp);
+    await waitFor(() => expect(field('/amount')).toBeTruthy());
+    await user.type(input('/amount'), '5');
+    await user.click(within(field('/__confirm')).getByRole('checkbox'));
+    await user.click(action('save'));
+    const summary = await waitFor(() => {
+      const el = document.querySelector<HTMLElement>('[data-region="error-summary"]');
+      if (!el) throw new Error('no summary');
+      return el;
+    });
+    await waitFor(() => expect(document.activeElement).toBe(summary));
+    const link = summary.querySelector<HTMLAnchorElement>('a[data-error-link="/name"]')!;
+    expect(link.textContent).toBe('Name: Mandatory field');
+    await user.click(link);
+    await waitFor(() => expect(document.querySelector('[data-step="0"]')).toBeTruthy());
+    await waitFor(() => expect(document.activeElement).toBe(input('/name')));
+    expect(field('/name').textContent).toContain('Mandatory field');
+  });
+});
+
 describe('detail screen', () => {
   it('shows the record as a read view with its status chip and history, and deletes after confirmation', async () => {
     const remove = vi.fn(async () => undefined);

@@ -94,7 +94,8 @@ export const field = (pointer: string) => document.querySelector<HTMLElement>(`[
 export const input = (pointer: string) => field(pointer).querySelector<HTMLInputElement>('input, textarea')!;
 export const action = (name: string) => document.querySelector<HTMLButtonElement>(`[data-action="${name}"]`)!;
 /** The confirm button of the confirmation prompt, once it is open. */
-export const confirmDialog = async () => within(await confirmPrompt()).getByText('Yes');
+export const confirmDialog = async () =>
+  (await confirmPrompt()).querySelector<HTMLButtonElement>('[data-action="confirm"]')!;
 
 // testing.tsx sets the same; said here too because these helpers wait for Fluent's dialogs:
 // under a full, parallel run Fluent's dialogs can take more than the default second to appear.

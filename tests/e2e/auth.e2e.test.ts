@@ -306,8 +306,9 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
     await page.locator('input[data-field="/keyPassword"]').fill('key password 1');
     await page.waitForTimeout(1100);
     await page.locator('[data-action="sign-in-key"]').click();
-    await page.locator('[data-toast="error"]').waitFor();
-    expect(await page.locator('[data-toast="error"]').innerText()).toContain(
+    // A refusal stays in the form, not in a toast that fades.
+    await page.locator('[data-error="key"][role="alert"]').waitFor();
+    expect(await page.locator('[data-error="key"]').innerText()).toContain(
       'not issued by a trusted certification centre',
     );
 
@@ -340,8 +341,8 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
       buffer: Buffer.from(await signCms(holder, challenge, { detached: true }), 'base64'),
     });
     await page.locator('[data-action="sign-in-signature"]').click();
-    await page.locator('[data-toast="error"]').waitFor();
-    expect(await page.locator('[data-toast="error"]').innerText()).toContain('PINFL or TIN does not match');
+    await page.locator('[data-error="signature"][role="alert"]').waitFor();
+    expect(await page.locator('[data-error="signature"]').innerText()).toContain('PINFL or TIN does not match');
     await expect.poll(() => page.locator('[data-challenge]').getAttribute('data-challenge')).not.toBe(challenge);
     challenge = (await shown.getAttribute('data-challenge'))!;
 

@@ -56,8 +56,9 @@ describe.skipIf(!browserTestsEnabled())('the portal in Chromium', () => {
     await page.locator('[data-field="/username"] input').fill('admin');
     await page.locator('[data-field="/password"] input').fill('wrong password!');
     await page.locator('[data-action="sign-in"]').click();
-    await page.locator('[data-toast="error"]').waitFor();
-    expect(await page.locator('[data-toast="error"]').innerText()).toContain('Wrong username or password');
+    // A wrong password stays on the form, as its error summary.
+    await page.locator('[data-screen="login"] [data-region="error-summary"]').waitFor();
+    expect(await page.locator('[data-region="error-summary"]').innerText()).toContain('Wrong username or password');
     await page.locator('[data-field="/password"] input').fill(TEST_ADMIN_PASSWORD);
     await new Promise((r) => setTimeout(r, 1100));
     await page.locator('[data-action="sign-in"]').click();

@@ -85,7 +85,7 @@ describe.skipIf(!browserTestsEnabled())('organisation and profile in Chromium', 
     await page.locator('[data-field="/code"] input').fill('R1706-LAW');
     await page.locator('[data-field="/departmentTypeId"] select').selectOption('4');
     await page.locator('[data-action="save"]').click();
-    await page.getByRole('dialog').getByText('Yes').click();
+    await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();
     await page.locator('[data-screen="department-detail"]').waitFor();
 
     await page.goto(`${portal.url}/admin/departments`);

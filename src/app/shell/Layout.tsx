@@ -88,7 +88,27 @@ const useStyles = makeStyles({
     color: tokens.colorBrandForeground1,
     fontWeight: tokens.fontWeightSemibold,
   },
-  main: { flexGrow: 1, minWidth: 0, padding: '16px', '@media (max-width: 767px)': { padding: '8px' } },
+  main: {
+    flexGrow: 1,
+    minWidth: 0,
+    padding: '16px',
+    '@media (max-width: 767px)': { padding: '8px' },
+    ':focus': { outline: 'none' },
+  },
+  // Off screen until it has the focus (the first Tab on every page), then over the header.
+  skip: {
+    position: 'absolute',
+    left: '8px',
+    top: '-100px',
+    zIndex: 1000,
+    padding: '8px 16px',
+    backgroundColor: tokens.colorNeutralBackground1,
+    color: tokens.colorBrandForegroundLink,
+    fontWeight: tokens.fontWeightSemibold,
+    textDecorationLine: 'underline',
+    boxShadow: tokens.shadow16,
+    ':focus': { top: '4px', outline: `3px solid ${tokens.colorStrokeFocus2}` },
+  },
 });
 
 const isPhone = () => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px)').matches;
@@ -199,6 +219,18 @@ export function Layout() {
 
   return (
     <>
+      <a
+        className={s.skip}
+        href="#main"
+        data-action="skip-to-main"
+        onClick={(e) => {
+          // The focus, not only the scroll, moves: the next Tab goes on from the page's content.
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        {t('forms.skipLink')}
+      </a>
       <ProgressBar />
       <header className={s.header} data-region="header">
         <ShellButton
@@ -248,7 +280,7 @@ export function Layout() {
             </div>
           </nav>
         )}
-        <main className={s.main} data-region="main">
+        <main id="main" tabIndex={-1} className={s.main} data-region="main">
           {page}
         </main>
       </div>

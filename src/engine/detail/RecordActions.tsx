@@ -1,5 +1,5 @@
 import { Button } from '@fluentui/react-components';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JSONSchema7 } from 'json-schema';
 import type { RecordAction } from '../../generated/meta.ts';
@@ -40,6 +40,7 @@ export function RecordActions({
   const [values, setValues] = useState<Record<string, unknown>>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>();
   const form = useRef<EntityFormHandle>(null);
+  const formId = useId();
   const allowed = actions.filter((a) => canOpen(ability, a.permission));
 
   const { run, locked } = useLockedAction(async (action: RecordAction, values: Record<string, unknown>) => {
@@ -81,7 +82,7 @@ export function RecordActions({
           title={t(open.titleKey)}
           surface={{ 'data-dialog': 'record-action', 'data-action-id': open.id }}
           onClose={() => setOpen(null)}
-          onSend={() => form.current?.submit()}
+          formId={formId}
           busy={locked}
           cancelLabel={t('engine.form.cancel')}
           sendLabel={t('engine.form.save')}
@@ -95,6 +96,7 @@ export function RecordActions({
             serverErrors={serverErrors}
             outside={record}
             formRef={form}
+            id={formId}
             onSubmit={(data) => void run(open, data)}
           />
         </FormDialog>

@@ -93,11 +93,16 @@ describe('transition bar', () => {
     expect(document.querySelector('[data-event="CLOSE"]')).toBeNull();
 
     await user.click(document.querySelector<HTMLElement>('[data-event="START"]')!);
-    await user.click(within(await confirmPrompt()).getByText('No'));
+    await user.click(within(await confirmPrompt()).getByText('Cancel'));
     await waitFor(() => expect(document.querySelector('[data-dialog="confirm"]')).toBeNull());
     expect(sent).toEqual([]);
     await user.click(document.querySelector<HTMLElement>('[data-event="START"]')!);
-    await user.click(within(await confirmPrompt()).getByText('Yes'));
+    // The prompt names the action and the status it leads to, and its button is the action.
+    const prompt = await confirmPrompt();
+    expect(prompt.textContent).toContain('Start?');
+    expect(prompt.textContent).toContain('will get the status “Working”');
+    expect(prompt.textContent).not.toContain('Do you want to perform this action');
+    await user.click(within(prompt).getByText('Start'));
     await waitFor(() => expect(sent).toEqual([{ event: 'START', version: 2 }]));
   });
 
@@ -119,8 +124,18 @@ describe('transition bar', () => {
       expect(form.querySelector('[data-field="/executorId"]')!.textContent).toContain('Mandatory field'),
     );
     expect(sent).toEqual([]);
+    // Every field of the dialog has a visible label, the comment too (not only a placeholder).
+    const comment = form.querySelector<HTMLTextAreaElement>('[data-field="/comment"]')!;
+    expect(form.querySelector(`label[for="${comment.id}"]`)?.textContent).toContain('Comment');
+    expect(
+      form.querySelector(`label[for="${form.querySelector('[data-field="/executorId"] input')!.id}"]`)?.textContent,
+    ).toContain('Executor');
+    // The send button is the form's submit button: Enter in a field submits.
+    const send = form.querySelector<HTMLButtonElement>('[data-action="send"]')!;
+    expect(send.type).toBe('submit');
+    expect(send.getAttribute('form')).toBe(form.querySelector('form')!.id);
     await user.type(form.querySelector<HTMLInputElement>('[data-field="/executorId"] input')!, '12');
-    await user.type(form.querySelector<HTMLTextAreaElement>('[data-field="/comment"]')!, 'over to you');
+    await user.type(comment, 'over to you');
     await user.click(within(form).getByText('Perform'));
     await waitFor(() =>
       expect(sent).toEqual([{ event: 'HAND_OVER', version: 2, payload: { executorId: 12 }, comment: 'over to you' }]),

@@ -1,9 +1,19 @@
-import { Badge, Body1, Button, Caption1, makeStyles, Spinner, Textarea, tokens } from '@fluentui/react-components';
+import {
+  Badge,
+  Body1,
+  Button,
+  Caption1,
+  Field,
+  makeStyles,
+  Spinner,
+  Textarea,
+  tokens,
+} from '@fluentui/react-components';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../client/react/context.tsx';
-import { useGetEvents, useGetTransitions, useTransition } from '../../client/react/hooks.ts';
+import { useEntity, useGetEvents, useGetTransitions, useTransition } from '../../client/react/hooks.ts';
 import { queryKeys } from '../../client/query-keys.ts';
 import { HttpError } from '../../client/http.ts';
 import type { StoredRecord, WorkflowEvent } from '../../client/data-provider.ts';
@@ -64,6 +74,7 @@ export function TransitionBar({
   const client = useQueryClient();
   const { confirm, dialog } = useConfirm();
   const events = useGetEvents(entity, record);
+  const definition = useEntity(entity);
   const transition = useTransition(entity);
   const [open, setOpen] = useState<WorkflowEvent | null>(null);
   const [serverErrors, setServerErrors] = useState<Record<string, string> | undefined>();
@@ -71,6 +82,7 @@ export function TransitionBar({
   const [payload, setPayload] = useState<Record<string, unknown>>({});
   const [comment, setComment] = useState('');
   const form = useRef<EntityFormHandle>(null);
+  const formId = useId();
 
   const send = async (event: WorkflowEvent, payload?: Record<string, unknown>) => {
     try {
@@ -105,9 +117,23 @@ export function TransitionBar({
     await client.invalidateQueries({ queryKey: queryKeys.entity.all(entity) });
   };
   const { run, locked: busy } = useLockedAction(send);
-  // An event without input is confirmed in a prompt; one with input, by its form's own "perform".
+  const eventLabel = (type: string) => t(eventKey(machine, type), { defaultValue: type });
+  // An event without input is confirmed in a prompt naming the action and the status it leads to;
+  // one with input, by its form's own "perform".
   const confirmAndRun = async (event: WorkflowEvent) => {
-    if (await confirm('transition')) await run(event);
+    const titleKey = definition.data?.manifest.titleKey;
+    const action = eventLabel(event.type);
+    const asked = await confirm({
+      key: 'transition',
+      title: t('forms.transition.title', { action }),
+      message: t(event.target === record.status ? 'forms.transition.same' : 'forms.transition.message', {
+        record: titleKey ? `${t(titleKey)} № ${record.id}` : `№ ${record.id}`,
+        state: t(stateKey(machine, event.target), { defaultValue: event.target }),
+        interpolation: { escapeValue: false },
+      }),
+      confirmLabel: action,
+    });
+    if (asked) await run(event);
   };
 
   const status = record.status;
@@ -134,7 +160,7 @@ export function TransitionBar({
             } else void confirmAndRun(event);
           }}
         >
-          {t(eventKey(machine, event.type), { defaultValue: event.type })}
+          {eventLabel(event.type)}
         </Button>
       ))}
       {events.data?.problems && (
@@ -151,10 +177,10 @@ export function TransitionBar({
       )}
       {open && (
         <FormDialog
-          title={t(eventKey(machine, open.type), { defaultValue: open.type })}
+          title={eventLabel(open.type)}
           surface={{ 'data-dialog': 'transition', 'data-event': open.type }}
           onClose={() => setOpen(null)}
-          onSend={() => form.current?.submit()}
+          formId={formId}
           busy={busy}
           cancelLabel={t('workflow.ui.cancel')}
           sendLabel={t('workflow.ui.send')}
@@ -168,16 +194,14 @@ export function TransitionBar({
               onChange={setPayload}
               serverErrors={serverErrors}
               formRef={form}
+              id={formId}
               onSubmit={(data) => void run(open, data)}
             />
           )}
-          <Textarea
-            data-field="/comment"
-            aria-label={t('workflow.ui.comment')}
-            placeholder={t('workflow.ui.comment')}
-            value={comment}
-            onChange={(_e, d) => setComment(d.value)}
-          />
+          {/* A visible label, not only a placeholder that goes away as one types. */}
+          <Field label={`${t('workflow.ui.comment')} ${t('forms.optional')}`}>
+            <Textarea data-field="/comment" value={comment} onChange={(_e, d) => setComment(d.value)} />
+          </Field>
         </FormDialog>
       )}
       {dialog}

@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type Ref,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { makeStyles } from '@fluentui/react-components';
 import { withTheme, type IChangeEvent } from '@rjsf/core';
@@ -14,6 +23,9 @@ import {
   type EntityFormContext,
 } from './context.ts';
 import { localizeErrors, propertyToPointer, toErrorSchema } from './localize.ts';
+import { ErrorSummary, fieldTitle, focusField, orderedItems, type SummaryItem } from './ErrorSummary.tsx';
+import { translateMessage } from './messages.ts';
+import { useTranslator } from './useTranslator.ts';
 import { isWithin } from './pointer.ts';
 import { getAtPointer } from '../../shared/pointer.ts';
 import { portalFormTheme } from './theme.ts';
@@ -65,6 +77,14 @@ export interface EntityFormProps {
   recordId?: number;
   /** Values around the form its widgets may read by name (a flow's earlier steps, a dialog's record). */
   outside?: Readonly<Record<string, unknown>>;
+  /** The `id` of the `<form>` element: a submit button elsewhere (a dialog's) names it in its `form` attribute. */
+  id?: string;
+  /** Rendered inside the `<form>` after the fields: its submit button, so Enter submits. */
+  children?: ReactNode;
+  /** The error summary on top after an invalid submit (default: on, unless read-only). */
+  errorSummary?: boolean;
+  /** A summary link's field is not on the page (a wizard's other step): the screen takes the user there. */
+  onFieldElsewhere?(pointer: string): void;
   /** The handle (`formRef` or, React 19 style, `ref`). */
   formRef?: Ref<EntityFormHandle>;
   ref?: Ref<EntityFormHandle>;
@@ -95,7 +115,10 @@ export function EntityForm(props: EntityFormProps) {
     outside,
     formRef,
     ref,
+    id,
+    children,
   } = props;
+  const summaryOn = (props.errorSummary ?? true) && !readOnly;
   const schema = props.schema as RJSFSchema;
   const styles = useStyles();
   const { i18n } = useTranslation();
@@ -107,6 +130,10 @@ export function EntityForm(props: EntityFormProps) {
   // Set while `validateFields` asks rjsf to validate: its errors are a step's, not a failed submit.
   const quiet = useRef(false);
   const ui = useMemo(() => prepareUiSchema(uiSchema as UiSchema | undefined), [uiSchema]);
+  const i18nText = useTranslator();
+  const root = useRef<HTMLDivElement>(null);
+  // The summary of the last failed submit (GOV.UK): each failure is a new attempt that takes the focus.
+  const [summary, setSummary] = useState<{ attempt: number; items: SummaryItem[] } | null>(null);
 
   // Server errors stay on their fields until the field's value changes.
   const [server, setServer] = useState(() => ({
@@ -142,6 +169,47 @@ export function EntityForm(props: EntityFormProps) {
     onChange?.(data);
   };
 
+  /** The errors of the data within `pointers`, the schema's and the server's, as summary lines. */
+  const problems = useCallback(
+    (data: Data, pointers: readonly string[]): SummaryItem[] => {
+      const { errors } = portalValidator.validateFormData(data, schema, undefined, localizeErrors, ui);
+      const inScope = (pointer: string) => pointers.some((scope) => isWithin(pointer, scope));
+      const line = (pointer: string, message: string): SummaryItem => ({
+        pointer,
+        text: i18nText.t('forms.summary.item', {
+          field: fieldTitle(i18nText, schema, ui, pointer),
+          message: translateMessage(i18nText, message),
+          interpolation: { escapeValue: false },
+        }),
+      });
+      return [
+        ...errors
+          .map((e) => ({ pointer: propertyToPointer(e.property), message: e.message ?? '' }))
+          .filter((e) => inScope(e.pointer))
+          .map((e) => line(e.pointer, e.message)),
+        ...Object.entries(server.active)
+          .filter(([pointer]) => inScope(pointer))
+          .map(([pointer, message]) => line(pointer, message)),
+      ];
+    },
+    [schema, ui, server.active, i18nText],
+  );
+  const showSummary = useCallback(
+    (items: SummaryItem[]) => {
+      if (!summaryOn) return;
+      setSummary((prev) =>
+        items.length ? { attempt: (prev?.attempt ?? 0) + 1, items: orderedItems(root.current, items) } : null,
+      );
+    },
+    [summaryOn],
+  );
+
+  // A 400's field errors are an invalid submit too: the summary lists them (with any others).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new reply from the server shows it
+  useEffect(() => {
+    if (serverErrors && Object.keys(serverErrors).length) showSummary(problems(latest.current, ['']));
+  }, [serverErrors]);
+
   const handle = useMemo<EntityFormHandle>(
     () => ({
       submit() {
@@ -151,23 +219,30 @@ export function EntityForm(props: EntityFormProps) {
       validateFields(pointers = ['']) {
         const current = form.current;
         const data = current?.state.formData ?? latest.current;
-        const { errors } = portalValidator.validateFormData(data, schema, undefined, localizeErrors, ui);
+        const found = problems(data, pointers);
         visibility.reveal(pointers);
         // rjsf validates live only after a first change; this puts the current errors on the fields.
         quiet.current = true;
         if (current?.validateFormWithFormData(data) !== false) quiet.current = false;
-        const inScope = (pointer: string) => pointers.some((scope) => isWithin(pointer, scope));
-        return !errors.some((e) => inScope(propertyToPointer(e.property))) && !Object.keys(server.active).some(inScope);
+        showSummary(found);
+        return found.length === 0;
       },
       getData: () => form.current?.state.formData ?? latest.current,
     }),
-    [schema, ui, visibility, server.active],
+    [visibility, problems, showSummary],
   );
   useImperativeHandle(formRef, () => handle, [handle]);
   useImperativeHandle(ref, () => handle, [handle]);
 
   return (
-    <div data-entity={entity} className={styles.root}>
+    <div data-entity={entity} className={styles.root} ref={root}>
+      {summary && (
+        <ErrorSummary
+          items={summary.items}
+          attempt={summary.attempt}
+          onFollow={(pointer) => focusField(root.current, pointer) || props.onFieldElsewhere?.(pointer)}
+        />
+      )}
       <ErrorVisibilityContext.Provider value={visibility}>
         <ServerErrorsContext.Provider value={server.active}>
           <ThemedForm
@@ -185,18 +260,25 @@ export function EntityForm(props: EntityFormProps) {
             noHtml5Validate
             experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
             showErrorList={false}
-            focusOnFirstError
+            focusOnFirstError={!summaryOn}
+            id={id}
             onChange={handleChange}
-            onSubmit={(event) => onSubmit(event.formData ?? {})}
+            onSubmit={(event) => {
+              setSummary(null);
+              onSubmit(event.formData ?? {});
+            }}
             onError={(errors) => {
               if (quiet.current) {
                 quiet.current = false;
                 return;
               }
               visibility.reveal(['']);
+              showSummary(problems(form.current?.state.formData ?? latest.current, ['']));
               onError?.(errors.map((e) => propertyToPointer(e.property)));
             }}
-          />
+          >
+            {children}
+          </ThemedForm>
         </ServerErrorsContext.Provider>
       </ErrorVisibilityContext.Provider>
     </div>

@@ -235,16 +235,12 @@ export default function LookupScreen({ screen }: ScreenProps) {
         onChange={setQuery}
         onSubmit={() => void run.run()}
         serverErrors={serverErrors}
-      />
-      <Button
-        appearance="primary"
-        data-action="search"
-        disabled={run.locked}
-        onClick={() => void run.run()}
-        className={s.button}
       >
-        {t(options.submitKey ?? 'engine.lookup.search')}
-      </Button>
+        {/* The form's own submit button: Enter in a field searches. */}
+        <Button appearance="primary" type="submit" data-action="search" disabled={run.locked} className={s.button}>
+          {t(options.submitKey ?? 'engine.lookup.search')}
+        </Button>
+      </EntityForm>
       {options.noteKey && (
         <Body1 as="p" block className={s.note}>
           {t(options.noteKey)}

@@ -10,6 +10,7 @@ import {
   DialogContent,
   DialogSurface,
   DialogTitle,
+  Field,
   Input,
   tokens,
 } from '@fluentui/react-components';
@@ -60,13 +61,10 @@ export function NewGroupDialog({ onClose, onCreated }: { onClose: () => void; on
         <DialogBody>
           <DialogTitle>{t('messenger.newGroup')}</DialogTitle>
           <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
-            <Input
-              value={name}
-              onChange={(_, d) => setName(d.value)}
-              placeholder={t('messenger.groupName')}
-              aria-label={t('messenger.groupName')}
-              data-input="group-name"
-            />
+            {/* A visible label, not a placeholder that goes away as one types. */}
+            <Field label={t('messenger.groupName')}>
+              <Input value={name} onChange={(_, d) => setName(d.value)} data-input="group-name" />
+            </Field>
             <strong>{t('messenger.members')}</strong>
             <div style={{ maxHeight: 280, overflowY: 'auto', display: 'flex', flexDirection: 'column' }}>{rows}</div>
           </DialogContent>
@@ -123,15 +121,15 @@ export function GroupSettingsDialog({
         <DialogBody>
           <DialogTitle>{t('messenger.groupSettings')}</DialogTitle>
           <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: 8 }} data-region="group-settings">
-            <div style={{ display: 'flex', gap: 6 }}>
-              <Input
-                style={{ flexGrow: 1, minWidth: 0 }}
-                value={name ?? group.data?.name ?? ''}
-                disabled={!owner}
-                onChange={(_, d) => setName(d.value)}
-                aria-label={t('messenger.groupName')}
-                data-input="group-name"
-              />
+            <div style={{ display: 'flex', gap: 6, alignItems: 'flex-end' }}>
+              <Field label={t('messenger.groupName')} style={{ flexGrow: 1, minWidth: 0 }}>
+                <Input
+                  value={name ?? group.data?.name ?? ''}
+                  disabled={!owner}
+                  onChange={(_, d) => setName(d.value)}
+                  data-input="group-name"
+                />
+              </Field>
               {owner && (
                 <Button
                   disabled={!name?.trim()}

@@ -140,6 +140,8 @@ describe('messenger screen', () => {
     await waitFor(() => expect(el('[data-row="user-2"] [data-photo="image"]')).toBeTruthy());
     expect(el('[data-row="user-3"] [data-photo="initials"]')).toBeTruthy();
     expect(el('[data-row="user-3"] [data-unread="2"]')).toBeTruthy();
+    // The page has its one h1 (the screen's title), as every screen does.
+    expect([...document.querySelectorAll('h1')].map((h) => h.textContent)).toEqual(['Messenger']);
 
     // Open Bobur's chat and forward his first message to the group.
     await user.click(el('[data-row="user-2"]')!);

@@ -14,6 +14,19 @@ import { PhotoAvatar } from './photos.tsx';
 import { ChatView } from './ChatView.tsx';
 import { NewGroupDialog } from './GroupDialogs.tsx';
 
+/** Out of sight but read by screen readers (the usual clip pattern). */
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
+  padding: 0,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;
+
 /**
  * The staff messenger (spec §2 messenger screen, §7 Messenger): contacts, direct chats and
  * group chats on the left; the open chat on the right with older pages loading as one
@@ -80,6 +93,8 @@ export default function MessengerScreen({ screen }: ScreenProps) {
   const rows = lists.data?.list ?? [];
   return (
     <div className={s.root} data-screen={screen.id} data-live={connected ? 'connected' : 'offline'}>
+      {/* The page's one h1, for screen readers and the outline: the two panes have no room for a visible title. */}
+      <h1 style={VISUALLY_HIDDEN}>{t(screen.titleKey)}</h1>
       <aside className={mergeClasses(s.side, open && s.hidePhone)} aria-label={t('messenger.title')}>
         <TabList selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as typeof tab)} size="small">
           <Tab value="chats" data-tab="chats">

@@ -7,6 +7,7 @@ import { Notice } from '../common/primitives.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import type { SignInReply } from '../../client/session.ts';
 import { FilePicker } from './FilePicker.tsx';
+import { refusalText } from './refusal.ts';
 
 /** What the sign-in screen gives each signature method. */
 export interface SignatureMethodProps {
@@ -51,7 +52,10 @@ export function KeySignIn({ endpoint, challengeEndpoint, onSignedIn, rememberMe,
     try {
       onSignedIn(await dataProvider.signIn(endpoint, { signedData, ...identity, rememberMe }));
     } catch (error) {
-      reportError(error);
+      // A refusal stays on the form; a failure of the system is a notice.
+      const text = refusalText(error, t);
+      if (text) setProblem(text);
+      else reportError(error);
     }
   }, 1000);
   return (

@@ -12,6 +12,8 @@ import { saveSession, type SignInReply } from '../../client/session.ts';
 import { landingAfterSignIn } from '../../client/landing.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import { ErrorSummary, focusField } from '../form/ErrorSummary.tsx';
+import { refusalText } from './refusal.ts';
 import { KeySignIn } from './KeySignIn.tsx';
 import { SignatureSignIn } from './SignatureSignIn.tsx';
 
@@ -26,6 +28,7 @@ const useStyles = makeStyles({
   links: { display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
   help: { color: tokens.colorNeutralForeground3, display: 'grid', gap: tokens.spacingVerticalXS },
   tabs: { flexWrap: 'wrap', marginLeft: `-${tokens.spacingHorizontalS}` },
+  submit: { width: '100%', marginTop: tokens.spacingVerticalM },
   link: {
     color: tokens.colorBrandForegroundLink,
     textDecorationLine: 'none',
@@ -82,6 +85,9 @@ export default function SignInScreen({ screen }: ScreenProps) {
   const [data, setData] = useState<Record<string, unknown>>({});
   const [method, setMethod] = useState<Method>('password');
   const [server, setServer] = useState<SignInMethods | null>(null);
+  // A refused sign-in stays on the form (not a toast that fades): its text and the attempt, which moves the focus to it.
+  const [refusal, setRefusal] = useState<{ text: string; attempt: number } | null>(null);
+  const passwordForm = useRef<HTMLDivElement>(null);
   const redirect = safeRedirect(params.get('redirect'));
   const remember = data.rememberMe === true;
   const setRemember = (value: boolean) => setData((d) => ({ ...d, rememberMe: value }));
@@ -113,11 +119,14 @@ export default function SignInScreen({ screen }: ScreenProps) {
     window.location.assign(landingAfterSignIn(reply, params.get('redirect')));
   };
   const send = useLockedAction(async () => {
+    setRefusal(null);
     if (form.current?.validateFields() === false) return;
     try {
       signedIn(await dataProvider.signIn(options.endpoint, data));
     } catch (error) {
-      reportError(error);
+      const text = refusalText(error, t);
+      if (text) setRefusal((r) => ({ text, attempt: (r?.attempt ?? 0) + 1 }));
+      else reportError(error);
     }
   }, 1000);
   const tabs: Method[] = (['password', 'key', 'signature'] as const).filter(
@@ -149,7 +158,15 @@ export default function SignInScreen({ screen }: ScreenProps) {
         </TabList>
       )}
       {current === 'password' && (
-        <>
+        <div ref={passwordForm} data-method="password">
+          {refusal && (
+            <ErrorSummary
+              items={[{ pointer: '/password', text: refusal.text }]}
+              attempt={refusal.attempt}
+              onFollow={(pointer) => focusField(passwordForm.current, pointer)}
+            />
+          )}
+          {/* The button is the form's own submit button: Enter in a field signs in. */}
           <EntityForm
             ref={form}
             entity={screen.id}
@@ -158,11 +175,18 @@ export default function SignInScreen({ screen }: ScreenProps) {
             formData={data}
             onChange={setData}
             onSubmit={() => void send.run()}
-          />
-          <Button appearance="primary" data-action="sign-in" disabled={send.locked} onClick={() => void send.run()}>
-            {t('auth.signIn')}
-          </Button>
-        </>
+          >
+            <Button
+              appearance="primary"
+              type="submit"
+              data-action="sign-in"
+              disabled={send.locked}
+              className={s.submit}
+            >
+              {t('auth.signIn')}
+            </Button>
+          </EntityForm>
+        </div>
       )}
       {current === 'key' && (
         <KeySignIn

@@ -7,6 +7,7 @@ import type { SignInChallenge } from '../../client/data-provider.ts';
 import { Notice } from '../common/primitives.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { FilePicker } from './FilePicker.tsx';
+import { refusalText } from './refusal.ts';
 import type { SignatureMethodProps } from './KeySignIn.tsx';
 
 const useStyles = makeStyles({
@@ -78,7 +79,10 @@ export function SignatureSignIn({ endpoint, challengeEndpoint, onSignedIn, remem
         }),
       );
     } catch (error) {
-      reportError(error);
+      // A refusal stays on the form; a failure of the system is a notice.
+      const text = refusalText(error, t);
+      if (text) setProblem(text);
+      else reportError(error);
       // A challenge is used up by any attempt that reached it: offer a fresh one.
       fetchChallenge();
     }

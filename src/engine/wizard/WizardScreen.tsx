@@ -7,6 +7,8 @@ import { RecordLocked } from '../common/RecordLocked.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import { focusField } from '../form/ErrorSummary.tsx';
+import { isWithin } from '../form/pointer.ts';
 import { StepIndicator } from './StepIndicator.tsx';
 import type { RecordData } from '../../client/data-provider.ts';
 
@@ -70,6 +72,31 @@ export default function WizardScreen({ screen }: ScreenProps) {
   const last = step === steps.length - 1;
   const current = steps[Math.min(step, Math.max(0, steps.length - 1))];
 
+  // A summary link to a field of another step: that step opens, shows its errors and focuses the field.
+  const [goTo, setGoTo] = useState<string | null>(null);
+  const showField = (pointer: string) => {
+    const index = steps.findIndex((st) => st.fields.some((f) => isWithin(pointer, f)));
+    if (index < 0) return;
+    setStep(index);
+    setGoTo(pointer);
+  };
+  useEffect(() => {
+    if (!goTo) return;
+    // The step's form mounts anew (keyed by step): once its fields are there, check them and move to the field.
+    let tries = 0;
+    const timer = window.setInterval(() => {
+      const there = document.querySelector(`[data-field="${CSS.escape(goTo)}"]`);
+      if (!there && ++tries < 40) return;
+      window.clearInterval(timer);
+      setGoTo(null);
+      if (!there) return;
+      form.current?.validateFields(current?.fields);
+      // After the summary (which takes the focus as it appears) has rendered.
+      window.setTimeout(() => focusField(document, goTo), 150);
+    }, 50);
+    return () => window.clearInterval(timer);
+  }, [goTo, current?.fields]);
+
   const next = () => {
     if (!current || form.current?.validateFields(current.fields) === false) return;
     setStep((i) => Math.min(i + 1, steps.length - 1));
@@ -101,6 +128,7 @@ export default function WizardScreen({ screen }: ScreenProps) {
         onSubmit={() => (last ? void send.run() : next())}
         serverErrors={editor.serverErrors}
         fields={current.fields}
+        onFieldElsewhere={showField}
       />
       {last && (
         <div data-field="/__confirm">

@@ -41,6 +41,8 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
       autoFocus={autofocus}
       placeholder={translateKnown(i18n, placeholder) ?? placeholder}
       maxLength={typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
+      // `ui:autocomplete` (username, current-password, tel, one-time-code…): browsers and password managers fill it.
+      autoComplete={inputProps.autoComplete}
       onChange={handleChange}
       onBlur={(e) => onBlur(id, e.target.value)}
       onFocus={(e) => onFocus(id, e.target.value)}

@@ -79,6 +79,8 @@ export function MaskedInput<V>({
       readOnly={readonly}
       disabled={disabled}
       autoFocus={autofocus}
+      // `ui:autocomplete` (a citizen's own `tel`): the browser offers what it knows.
+      autoComplete={widget.options.autocomplete}
       contentAfter={contentAfter}
       onChange={(e) => {
         const raw = e.target.value;

@@ -146,7 +146,7 @@ describe('confirmation page', () => {
     await user.type(document.querySelector<HTMLInputElement>('[data-field="/amount"] input')!, '2');
     await user.click(document.querySelector<HTMLButtonElement>('[data-action="save"]')!);
     const yes = await waitFor(() => {
-      const b = [...document.querySelectorAll('button')].find((x) => x.textContent === 'Yes');
+      const b = document.querySelector<HTMLButtonElement>('[role="dialog"] [data-action="confirm"]');
       if (!b) throw new Error('no prompt');
       return b;
     });

@@ -63,7 +63,27 @@ describe('lookup screen', () => {
     await waitFor(() =>
       expect(document.querySelector('[data-region="result"]')!.textContent).toContain('Nothing found'),
     );
-  }, 15_000);
+    // A new search clears the old answer at once: while it runs, and when its query is refused.
+    let answer: (value: unknown) => void = () => undefined;
+    call.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    await user.clear(input('/number'));
+    await user.type(input('/number'), '5-6');
+    await new Promise((r) => setTimeout(r, 1100));
+    await user.click(action('search'));
+    await waitFor(() => expect(call).toHaveBeenCalledTimes(3));
+    expect(document.querySelector('[data-region="result"]')!.textContent).toBe('');
+    await act(async () => answer({ answer: 'Another', price: 1 }));
+    await waitFor(() =>
+      expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('Another'),
+    );
+    await user.clear(input('/number'));
+    await user.type(input('/number'), '12');
+    await new Promise((r) => setTimeout(r, 1100));
+    await user.click(action('search'));
+    await waitFor(() => expect(field('/number').textContent).toContain('Invalid format'));
+    expect(document.querySelector('[data-region="result"]')!.textContent).toBe('');
+    expect(call).toHaveBeenCalledTimes(3);
+  }, 20_000);
 
   it('tabs of query forms; a found or empty answer in a modal; a 400 puts its message on the field', async () => {
     const tabbed = {

@@ -134,6 +134,8 @@ export default function LookupScreen({ screen }: ScreenProps) {
   };
 
   const run = useLockedAction(async () => {
+    // A new search replaces the old answer: it never stays under a query it does not belong to.
+    setAnswer(undefined);
     if (form.current?.validateFields() === false) return;
     setServerErrors(undefined);
     const params: Record<string, unknown> = Object.fromEntries(

@@ -358,7 +358,7 @@ const registration: FastifyPluginAsync = async (app) => {
               ...(body.middleName?.trim() ? { middleName: body.middleName.trim() } : {}),
               isOuter: true,
               canLogin: true,
-              roles: outerUserRoles(access, data.isYur),
+              roles: outerUserRoles(access, data.isYur === true),
               passport: body.passport,
               ...(data.isYur ? { tin: data.tin } : { pinfl: data.pinfl }),
               ...(data.position ? { position: data.position } : {}),

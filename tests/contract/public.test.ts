@@ -445,6 +445,21 @@ for (const backend of backends()) {
             .fieldErrors,
         ).toEqual({ '/from': 'Enter a valid date' });
       });
+
+      it('refuses a reversed date range on the "to" field, in the caller’s language, and queries nothing', async () => {
+        const logged = async () =>
+          (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM public_lookup_log')).rows[0]!.n;
+        const before = await logged();
+        const url = '/api/public-lookup/compliance-case/hearings?from=2026-12-31&to=2026-11-01';
+        const en = await lookup(url, nextIp());
+        expect(en.statusCode).toBe(400);
+        expect(en.json().fieldErrors).toEqual({ '/to': 'The end date must not be before the start date' });
+        const ru = await lookup(url, nextIp(), 'ru');
+        expect(ru.json().fieldErrors).toEqual({ '/to': 'Дата окончания не может быть раньше даты начала' });
+        expect(await logged()).toBe(before);
+        // One day (from = to) is a range.
+        expect((await lookup(url.replace('2026-11-01', '2026-12-31'), nextIp())).statusCode).toBe(200);
+      });
     });
 
     describe('contractor name by STIR (the appeal form of a legal entity fills it in)', () => {

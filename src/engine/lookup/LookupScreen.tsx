@@ -38,6 +38,7 @@ import { formatValue, type DisplayFormat } from '../../shared/cell-formats.ts';
 import { localizedName, pickLocale, type Locale } from '../../shared/locales.ts';
 import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 import { getAtPointer } from '../../shared/pointer.ts';
+import { reversedRangeParams } from '../../shared/lookup-ranges.ts';
 
 type ResultField = { field: string; titleKey: string; format?: DisplayFormat };
 
@@ -142,6 +143,15 @@ export default function LookupScreen({ screen }: ScreenProps) {
       Object.entries(query).filter(([, v]) => v !== undefined && v !== ''),
     );
     if (options.tabsFrom && tabId !== 'all') params[options.tabsFrom.param] = tabId;
+    // A public lookup's range the wrong way round is said on its field, as the server would say it.
+    const declared = manifest?.publicLookups?.find(
+      (l) => options.endpoint === `/api/public-lookup/${manifest.id}/${l.name}`,
+    );
+    const reversed = declared ? reversedRangeParams(declared.by, params) : [];
+    if (reversed.length) {
+      setServerErrors(Object.fromEntries(reversed.map((p) => [`/${p}`, t('fixes.rangeReversed')])));
+      return;
+    }
     try {
       const reply = await dataProvider.lookup(options, params);
       const rows = rowsOf(reply);

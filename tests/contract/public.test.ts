@@ -306,7 +306,7 @@ for (const backend of backends()) {
         expect(badPhone.statusCode).toBe(400);
         expect(badPhone.json().fieldErrors).toEqual({ '/phone': 'Enter the phone number as +998 90-123-45-67' });
         expect((await lookup('/api/public-lookup/appeal/track?pinfl=12', ip, 'uz')).json().fieldErrors['/pinfl']).toBe(
-          'To‘g‘ri JSHSHIRni kiriting (14 raqam)',
+          'Toʻgʻri JSHSHIRni kiriting (14 raqam)',
         );
         expect((await lookup('/api/public-lookup/appeal/track', ip)).json().fieldErrors).toEqual({
           '/phone': 'Mandatory field',

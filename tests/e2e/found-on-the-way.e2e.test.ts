@@ -3,7 +3,8 @@
  * Chromium: the fuel stations' list reaches every station through its pager and
  * says how many there are; the hearing schedule says on the field that a date range is reversed;
  * a confirmation dialog opened on a scrolled page leaves the page where it was, the header and
- * menu in view. Screenshots (ru and uzCyrillic, 1280 and 360 px) go to .tmp/screenshots.
+ * menu in view; a new contractor's STIR that is registered already links to that record.
+ * Screenshots (ru and uzCyrillic, 1280 and 360 px) go to .tmp/screenshots.
  */
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
@@ -82,7 +83,7 @@ describe.skipIf(!browserTestsEnabled())('found on the way (issue #17) in Chromiu
     }
   });
 
-  it('a confirmation dialog on a scrolled page leaves it where it was, the header and menu in view', async () => {
+  it('a confirmation dialog on a scrolled page leaves it where it was, the header and menu in view; a duplicate STIR links to the record', async () => {
     const created = await (await admin())('POST', '/api/contractor/create', {
       name: 'Olmaliq MMC',
       stir: '301112229',
@@ -129,6 +130,15 @@ describe.skipIf(!browserTestsEnabled())('found on the way (issue #17) in Chromiu
       await page.locator('[data-dialog="confirm"]').waitFor({ state: 'hidden' });
       expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
     }
+    // The same STIR on a new contractor: "already registered" with a link to the record, no green "found".
+    await page.goto(`${portal().url}/admin/contractors/new`);
+    await page.locator('[data-field="/stir"] input').first().pressSequentially('301112229');
+    const duplicate = page.locator('[data-lookup="duplicate"] a');
+    await duplicate.waitFor();
+    expect(await duplicate.getAttribute('href')).toBe(`/admin/contractors/${created.id}`);
+    await page.locator('[data-field="/stir"] .fui-Field__validationMessage').waitFor();
+    expect(await page.locator('[data-lookup="found"]').count()).toBe(0);
+    await page.screenshot({ path: shot('duplicate-stir-360') });
     await page.context().close();
   });
 });

@@ -98,15 +98,13 @@ describe.skipIf(!browserTestsEnabled())('found on the way (issue #17) in Chromiu
     });
     const page = await open('/', 1280, 'ru');
     await signInThroughForm(page, `${portal().url}/admin/contractors/${created.id}`, 'admin', TEST_ADMIN_PASSWORD);
-    for (const [locale, width, height] of [
-      ['ru', 1280, 600],
-      ['uzCyrillic', 360, 640],
+    // The signed-in admin's language is Russian; the phone is drawn afresh at its width.
+    for (const [width, height] of [
+      [1280, 600],
+      [360, 640],
     ] as const) {
       await page.setViewportSize({ width, height });
-      if (locale !== 'ru') {
-        await page.evaluate((l) => localStorage.setItem('portal.locale', JSON.stringify(l)), locale);
-        await page.reload();
-      }
+      if (width === 360) await page.reload();
       await waitForScreen(page, '[data-action="delete"]');
       const scrolled = await page.evaluate(() => {
         window.scrollTo(0, document.documentElement.scrollHeight);
@@ -120,12 +118,16 @@ describe.skipIf(!browserTestsEnabled())('found on the way (issue #17) in Chromiu
         y: window.scrollY,
         header: document.querySelector('header')!.getBoundingClientRect().top,
       }));
-      expect(seen, `${locale} at ${width} px`).toEqual({ y: scrolled, header: 0 });
+      expect(seen, `at ${width} px`).toEqual({ y: scrolled, header: 0 });
       if (width === 1280)
         expect(
           await page.evaluate(() => document.querySelector('nav')!.getBoundingClientRect().top),
         ).toBeGreaterThanOrEqual(0);
-      await page.screenshot({ path: shot(`confirm-scrolled-${locale}-${width}`) });
+      // The picture once the dialog has faded in.
+      await page.waitForFunction(
+        () => getComputedStyle(document.querySelector('[data-dialog="confirm"]')!).opacity === '1',
+      );
+      await page.screenshot({ path: shot(`confirm-scrolled-ru-${width}`) });
       await page.locator('[data-dialog="confirm"] [data-action="cancel"]').click();
       await page.locator('[data-dialog="confirm"]').waitFor({ state: 'hidden' });
       expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
@@ -138,7 +140,7 @@ describe.skipIf(!browserTestsEnabled())('found on the way (issue #17) in Chromiu
     expect(await duplicate.getAttribute('href')).toBe(`/admin/contractors/${created.id}`);
     await page.locator('[data-field="/stir"] .fui-Field__validationMessage').waitFor();
     expect(await page.locator('[data-lookup="found"]').count()).toBe(0);
-    await page.screenshot({ path: shot('duplicate-stir-360') });
+    await page.screenshot({ path: shot('duplicate-stir-ru-360') });
     await page.context().close();
   });
 });

@@ -259,6 +259,7 @@ describe('endpoints a definition names', () => {
     await dp.getLookupStats('/api/l/stats');
     expect(await dp.getPanelRows({ endpoint: '/api/a' }, { month: '2026-01' })).toEqual([{ n: 1 }]);
     await dp.getPanelRows({ endpoint: '/api/a/list-search', method: 'POST', body: { page: 0 } }, { region: '1' });
+    await dp.getPanelPage({ endpoint: '/api/a/list-search', method: 'POST', body: { itemsPerPage: 20 } }, {}, 3);
     expect(request.mock.calls).toEqual([
       ['GET', '/api/l', { query: { number: '1-2' } }],
       ['POST', '/api/l', { body: { number: '1-2' } }],
@@ -266,6 +267,7 @@ describe('endpoints a definition names', () => {
       ['GET', '/api/l/stats', { query: undefined }],
       ['GET', '/api/a', { query: { month: '2026-01' } }],
       ['POST', '/api/a/list-search', { body: { page: 0 }, query: { region: '1' } }],
+      ['POST', '/api/a/list-search', { body: { itemsPerPage: 20, page: 3 }, query: {} }],
     ]);
   });
 });

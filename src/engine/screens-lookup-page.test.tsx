@@ -63,7 +63,27 @@ describe('lookup screen', () => {
     await waitFor(() =>
       expect(document.querySelector('[data-region="result"]')!.textContent).toContain('Nothing found'),
     );
-  }, 15_000);
+    // A new search clears the old answer at once: while it runs, and when its query is refused.
+    let answer: (value: { answer: string; price: number } | null) => void = () => undefined;
+    call.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    await user.clear(input('/number'));
+    await user.type(input('/number'), '5-6');
+    await new Promise((r) => setTimeout(r, 1100));
+    await user.click(action('search'));
+    await waitFor(() => expect(call).toHaveBeenCalledTimes(3));
+    expect(document.querySelector('[data-region="result"]')!.textContent).toBe('');
+    await act(async () => answer({ answer: 'Another', price: 1 }));
+    await waitFor(() =>
+      expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('Another'),
+    );
+    await user.clear(input('/number'));
+    await user.type(input('/number'), '12');
+    await new Promise((r) => setTimeout(r, 1100));
+    await user.click(action('search'));
+    await waitFor(() => expect(field('/number').textContent).toContain('Invalid format'));
+    expect(document.querySelector('[data-region="result"]')!.textContent).toBe('');
+    expect(call).toHaveBeenCalledTimes(3);
+  }, 20_000);
 
   it('tabs of query forms; a found or empty answer in a modal; a 400 puts its message on the field', async () => {
     const tabbed = {
@@ -189,6 +209,41 @@ describe('lookup tabs that replace options', () => {
       expect(document.querySelector('[data-result-field="/answer"]')?.textContent).toContain('By name'),
     );
     expect(call).toHaveBeenLastCalledWith('GET', '/api/gadget/lookup', { query: { name: 'lamp' } });
+  }, 15_000);
+});
+
+describe('lookup over a public lookup with a date range', () => {
+  it('says on the field that the end is before the start, and asks nothing', async () => {
+    const period = {
+      id: 'gadget-period',
+      route: '/gadget-period',
+      kind: 'lookup',
+      entity: 'gadget',
+      titleKey: 'test.gadget.title',
+      permission: 'public',
+      options: {
+        endpoint: '/api/public-lookup/gadget/period',
+        emptyKey: 'test.gadget.notFound',
+        query: {
+          type: 'object',
+          required: ['from', 'to'],
+          properties: {
+            from: { type: 'string', format: 'date', title: 'test.gadget.query' },
+            to: { type: 'string', format: 'date', title: 'test.gadget.answer' },
+          },
+        },
+        result: [{ field: '/answer', titleKey: 'test.gadget.answer' }],
+      },
+    } as unknown as ScreenDefinition;
+    const call = vi.fn(async () => ({ list: [] }));
+    const { user } = renderScreen(LookupScreen, period, '/gadget-period', createScriptedDataProvider(call));
+    await waitFor(() => expect(field('/from')).toBeTruthy());
+    await user.type(input('/from'), '31122026');
+    await user.type(input('/to'), '01112026');
+    await user.click(action('search'));
+    await waitFor(() => expect(field('/to').textContent).toContain('The end date must not be before the start date'));
+    expect(call).not.toHaveBeenCalled();
+    expect(document.querySelector('[data-region="result"]')!.textContent).toBe('');
   }, 15_000);
 });
 

@@ -38,6 +38,16 @@ export const manifest = {
   drafts: true,
   labelField: '/name',
   unique: ['/name'],
+  publicLookups: [
+    {
+      name: 'period',
+      by: [
+        { param: 'from', field: '/madeOn', op: 'gte' as const, type: 'date' as const },
+        { param: 'to', field: '/madeOn', op: 'lte' as const, type: 'date' as const },
+      ],
+      returns: [{ as: 'answer', field: '/name' }],
+    },
+  ],
 };
 export const screens = [
   {

@@ -55,6 +55,19 @@ for (const backend of backends()) {
       expect(printed.split('\n').some((l) => l.trim().startsWith('admin '))).toBe(false);
     });
 
+    it('creates the outer roles as outer users with the roles registration gives them, never as staff', async () => {
+      const access = app.definitions.access!;
+      const outer = new Set([...access.outerRoles, ...(access.outerRolesYur ?? [])]);
+      expect(outer.has('business'), 'access.json names an outer business role').toBe(true);
+      for (const role of access.roles.filter((r) => r.code !== 'admin')) {
+        const id = await app.users.idByUsername(role.code);
+        const user = (await app.inject({ method: 'GET', url: `/api/portal-user/get/${id}` })).json();
+        expect(user.isOuter, `${role.code}: isOuter`).toBe(outer.has(role.code));
+        if (access.outerRolesYur?.includes(role.code) && !access.outerRoles.includes(role.code))
+          expect(user.roles, `${role.code}: a business user's roles`).toEqual(access.outerRolesYur);
+      }
+    });
+
     it('creates nobody twice and prints no password again', async () => {
       expect(await seedDemoUsers(app)).toEqual([]);
     });

@@ -204,6 +204,10 @@ for (const backend of backends()) {
               expect(twin.body.fieldErrors[pointer], `${cell('unique', pointer)}: a twin created`).toMatch(
                 /already registered$/,
               );
+              // The answer names the record that holds the value (the caller may read it): the form links to it.
+              expect(twin.body.details, `${cell('unique', pointer)}: the existing record`).toEqual({
+                existing: { [pointer]: created.body.id },
+              });
               const clash = await call('PUT', `${base}/update/${other.body.id}`, {
                 ...withField(dataOf(other.body), pointer, value),
                 version: 1,

@@ -158,7 +158,7 @@ for (const backend of backends()) {
         '/password': 'Не менее 12 символов (сейчас 8)',
       });
       expect((await finish('password1234', 'uz')).body.fieldErrors).toEqual({
-        '/password': 'Topish juda oson: keng tarqalgan parolga o‘xshaydi',
+        '/password': 'Topish juda oson: keng tarqalgan parolga oʻxshaydi',
       });
       expect(await count(userTable())).toBe(users);
       expect(await count('credential')).toBe(credentials);

@@ -306,7 +306,7 @@ for (const backend of backends()) {
         expect(badPhone.statusCode).toBe(400);
         expect(badPhone.json().fieldErrors).toEqual({ '/phone': 'Enter the phone number as +998 90-123-45-67' });
         expect((await lookup('/api/public-lookup/appeal/track?pinfl=12', ip, 'uz')).json().fieldErrors['/pinfl']).toBe(
-          'To‘g‘ri JSHSHIRni kiriting (14 raqam)',
+          'Toʻgʻri JSHSHIRni kiriting (14 raqam)',
         );
         expect((await lookup('/api/public-lookup/appeal/track', ip)).json().fieldErrors).toEqual({
           '/phone': 'Mandatory field',
@@ -444,6 +444,21 @@ for (const backend of backends()) {
           (await lookup('/api/public-lookup/compliance-case/hearings?from=2026-13-01&to=2026-12-01', nextIp())).json()
             .fieldErrors,
         ).toEqual({ '/from': 'Enter a valid date' });
+      });
+
+      it('refuses a reversed date range on the "to" field, in the caller’s language, and queries nothing', async () => {
+        const logged = async () =>
+          (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM public_lookup_log')).rows[0]!.n;
+        const before = await logged();
+        const url = '/api/public-lookup/compliance-case/hearings?from=2026-12-31&to=2026-11-01';
+        const en = await lookup(url, nextIp());
+        expect(en.statusCode).toBe(400);
+        expect(en.json().fieldErrors).toEqual({ '/to': 'The end date must not be before the start date' });
+        const ru = await lookup(url, nextIp(), 'ru');
+        expect(ru.json().fieldErrors).toEqual({ '/to': 'Дата окончания не может быть раньше даты начала' });
+        expect(await logged()).toBe(before);
+        // One day (from = to) is a range.
+        expect((await lookup(url.replace('2026-11-01', '2026-12-31'), nextIp())).statusCode).toBe(200);
       });
     });
 

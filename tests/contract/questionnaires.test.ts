@@ -256,7 +256,7 @@ for (const backend of backends()) {
       for (const id of [ended, future]) {
         const res = await answer(id, { q1: 3, q2: 0 }, { lang: 'uz' });
         expect(res.statusCode).toBe(409);
-        expect(res.json().message).toBe('Bu test yoki so‘rovnoma yopilgan: javoblar qabul qilinmaydi');
+        expect(res.json().message).toBe('Bu test yoki soʻrovnoma yopilgan: javoblar qabul qilinmaydi');
         expect(
           (await app.inject({ method: 'GET', url: `${BASE}/${id}`, headers: { authorization: '' } })).json().open,
         ).toBe(false);

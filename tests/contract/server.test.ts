@@ -73,7 +73,7 @@ for (const backend of backends()) {
         headers: { 'content-type': 'application/json', 'accept-language': 'uz' },
       });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json().message).toBe('Barcha majburiy (*) maydonlarni to‘g‘ri to‘ldiring');
+      expect(bad.json().message).toBe('Barcha majburiy (*) maydonlarni toʻgʻri toʻldiring');
     });
 
     it('applies its DDL idempotently: a second start changes nothing and records nothing new', async () => {

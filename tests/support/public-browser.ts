@@ -70,10 +70,11 @@ export const noOverflow = async (page: Page): Promise<void> =>
   ).toEqual([]);
 
 /**
- * Starts a portal with the sample rows and a browser for the enclosing describe block, and
- * returns how to open a page there: `open(route, width, locale)`.
+ * Starts a portal with the sample rows (unless `seedSamples: false`: a quicker start, for tests
+ * that make their own few rows) and a browser for the enclosing describe block, and returns how
+ * to open a page there: `open(route, width, locale)`.
  */
-export function usePublicPortal(): {
+export function usePublicPortal(options: { seedSamples?: boolean } = {}): {
   open(route: string, width: number, locale?: string): Promise<Page>;
   portal(): Awaited<ReturnType<typeof startPortal>>;
 } {
@@ -81,7 +82,7 @@ export function usePublicPortal(): {
   let portal: Awaited<ReturnType<typeof startPortal>>;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal({ seedSamples: true });
+    portal = await startPortal({ seedSamples: options.seedSamples ?? true });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FILTER_KIND_NAMES, FILTER_KINDS } from '../../src/shared/filter-kinds.ts';
 import { FILTER_SQL, filterConditions, type FilterSqlContext } from '../../src/server/store/filter-sql.ts';
+import { keywordSearchSql } from '../../src/server/store/list-query.ts';
 import type { DerivedColumn } from '../../src/server/db/entity-table.ts';
 
 const gridMeta = JSON.parse(readFileSync(new URL('../../schemas/_meta/grid.schema.json', import.meta.url), 'utf8'));
@@ -48,6 +49,24 @@ describe('filter-kind registry', () => {
     expect(FILTER_KINDS.dateRange.parse({ dTo: '2024-03-05' }, 'd')).toEqual({ to: '2024-03-05' });
     expect(FILTER_KINDS.range.parse({ pFrom: 0 }, 'p')).toEqual({ from: 0 });
     expect(FILTER_KINDS.range.parse({}, 'p')).toBeUndefined();
+  });
+
+  it("finds Uzbek Latin texts with the official apostrophes when a plain one is typed (o'zbek → oʻzbek)", () => {
+    const { ctx, params } = context();
+    expect(filterConditions({ name: 'q', kind: 'keyword' }, { q: "O'zbek ma'lumot" }, ctx)).toEqual([
+      '(keywords LIKE $1 OR keywords LIKE $2)',
+    ]);
+    expect(params).toEqual(["%o'zbek ma'lumot%", '%oʻzbek maʼlumot%']);
+    const search = keywordSearchSql(
+      { id: 'x', manifest: { keywordFields: ['/name'] } } as never,
+      { table: 'x', keywordExpr: undefined } as never,
+      "g'alaba",
+      5,
+      { scope: 'ALL' } as never,
+      [],
+    );
+    expect(search.sql).toContain('(keywords LIKE $1 OR keywords LIKE $2)');
+    expect(search.params.slice(0, 2)).toEqual(["%g'alaba%", '%gʻalaba%']);
   });
 
   it('builds the same WHERE conditions as before the registry', () => {

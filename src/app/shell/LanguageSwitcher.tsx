@@ -8,7 +8,7 @@ import { getSetting } from '../../client/settings.ts';
 
 /** Each language named in itself, so anyone can find theirs. */
 export const LOCALE_NAMES: Record<Locale, string> = {
-  uz: 'O‘zbekcha',
+  uz: 'Oʻzbekcha',
   uzCyrillic: 'Ўзбекча',
   ru: 'Русский',
   en: 'English',

@@ -50,6 +50,14 @@ export interface EndpointMethods {
   getLookupStats(path: string): Promise<Record<string, number>>;
   /** The rows of a dashboard panel (typically an entity's aggregates) for the filters' values. */
   getPanelRows(source: PanelSource, query: RequestValues): Promise<Array<Record<string, unknown>>>;
+  /** One page (from 0) of a paged panel's rows (a list-search with `itemsPerPage`) and how many there are. */
+  getPanelPage(source: PanelSource, query: RequestValues, page: number): Promise<PanelPage>;
+}
+
+/** A page of a paged dashboard panel: its rows and the number of all matching rows. */
+export interface PanelPage {
+  list: Array<Record<string, unknown>>;
+  total: number;
 }
 
 type Query = Record<string, string>;
@@ -77,5 +85,7 @@ export function createEndpointMethods(http: HttpClient): EndpointMethods {
             : { method: 'GET', path: source.endpoint, query },
         )
       ).list,
+    getPanelPage: (source, query, page) =>
+      callEndpoint<PanelPage>({ method: 'POST', path: source.endpoint, body: { ...source.body, page }, query }),
   };
 }

@@ -2,8 +2,8 @@
  * Hooks of the public services and questionnaires: a lookup screen's counters, a dashboard's
  * panels and an entity's questionnaires (re-exported by hooks.ts, where screens import them).
  */
-import { useQueries, useQuery } from '@tanstack/react-query';
-import type { PanelSource } from '../data-provider.ts';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import type { PanelPage, PanelSource } from '../data-provider.ts';
 import { queryKeys } from '../query-keys.ts';
 import { useDataProvider } from './use-data-provider.ts';
 
@@ -17,18 +17,30 @@ export function useGetLookupStats(path: string | undefined) {
   });
 }
 
-/** The rows of each of a dashboard's panels for the filters' values (a minute fresh). */
+/**
+ * The rows of each of a dashboard's panels for the filters' values (a minute fresh): all of
+ * them, or for a paged panel (`page` given) that page with the total; while the next page
+ * loads, the current one stays on screen.
+ */
 export function useGetPanelRows(
   screen: string,
-  panels: Array<{ id: string; source: PanelSource; query: Record<string, unknown> }>,
+  panels: Array<{ id: string; source: PanelSource; query: Record<string, unknown>; page?: number | undefined }>,
 ) {
   const dp = useDataProvider();
   return useQueries({
     queries: panels.map((panel) => ({
-      queryKey: queryKeys.dashboardPanel(screen, panel.id, panel.query),
-      queryFn: () => dp.getPanelRows(panel.source, panel.query),
+      queryKey: queryKeys.dashboardPanel(
+        screen,
+        panel.id,
+        panel.page === undefined ? panel.query : { ...panel.query, '#page': panel.page },
+      ),
+      queryFn: async (): Promise<PanelPage> =>
+        panel.page === undefined
+          ? { list: await dp.getPanelRows(panel.source, panel.query), total: -1 }
+          : dp.getPanelPage(panel.source, panel.query, panel.page),
       staleTime: 60_000,
       retry: 1,
+      placeholderData: keepPreviousData,
     })),
   });
 }

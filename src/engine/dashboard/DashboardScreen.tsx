@@ -1,7 +1,9 @@
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { mergeClasses } from '@fluentui/react-components';
+import { useStyles } from './styles.ts';
+import { Pager } from './Pager.tsx';
 import type { ScreenProps } from '../types.ts';
 import type { DashboardField, DashboardFilter, DashboardOptions, DashboardPanel } from './types.ts';
 import { useGetPanelRows, useGetReference } from '../../client/react/hooks.ts';
@@ -70,15 +72,28 @@ export default function DashboardScreen({ screen }: ScreenProps) {
   const options = screen.options as unknown as DashboardOptions;
   const filters = options.filters ?? [];
   const [values, setValues] = useState<Record<string, string>>(() => initialValues(filters));
+  // The page of each paged table (a list-search with itemsPerPage); new filter values start again at one.
+  const [pages, setPages] = useState<Record<string, number>>({});
+  const setFilter = (name: string, v: string) => {
+    setValues((old) => ({ ...old, [name]: v }));
+    setPages({});
+  };
 
   const requests = options.panels.map((panel) => {
     const query: Record<string, unknown> = { ...panel.source.query };
     for (const name of panel.source.filters ?? []) if (values[name]) query[name] = values[name];
-    return { panel, query };
+    const perPage =
+      panel.kind === 'table' && panel.source.method === 'POST' ? panel.source.body?.itemsPerPage : undefined;
+    return { panel, query, perPage: typeof perPage === 'number' ? perPage : undefined };
   });
   const results = useGetPanelRows(
     screen.id,
-    requests.map(({ panel, query }) => ({ id: panel.id, source: panel.source, query })),
+    requests.map(({ panel, query, perPage }) => ({
+      id: panel.id,
+      source: panel.source,
+      query,
+      page: perPage ? (pages[panel.id] ?? 0) : undefined,
+    })),
   );
 
   const fields = options.panels
@@ -105,14 +120,15 @@ export default function DashboardScreen({ screen }: ScreenProps) {
                 key={f.name}
                 filter={f}
                 value={values[f.name] ?? ''}
-                onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))}
+                onChange={(v) => setFilter(f.name, v)}
                 label={label}
               />
             ))}
         </div>
       )}
-      {requests.map(({ panel }, i) => {
+      {requests.map(({ panel, perPage }, i) => {
         const result = results[i]!;
+        const rows = result.data?.list ?? [];
         let body: ReactNode;
         if (result.isPending) body = <PageSpinner label={t('engine.dashboard.loading')} />;
         else if (result.isError)
@@ -123,16 +139,27 @@ export default function DashboardScreen({ screen }: ScreenProps) {
             </Notice>
           );
         else if (
-          !result.data.length ||
-          (panel.kind !== 'table' && result.data.every((r) => (panel.y ?? []).every((y) => !Number(r[y.field]))))
+          !rows.length ||
+          (panel.kind !== 'table' && rows.every((r) => (panel.y ?? []).every((y) => !Number(r[y.field]))))
         ) {
           body = <Notice data-state="empty">{t(options.emptyKey ?? 'engine.dashboard.empty')}</Notice>;
         } else
           body =
             panel.kind === 'table' ? (
-              <PanelTable panel={panel} rows={result.data} label={label} />
+              <>
+                <PanelTable panel={panel} rows={rows} label={label} />
+                {perPage !== undefined && (
+                  <Pager
+                    page={pages[panel.id] ?? 0}
+                    perPage={perPage}
+                    shown={rows.length}
+                    total={result.data!.total}
+                    onPage={(page) => setPages((old) => ({ ...old, [panel.id]: page }))}
+                  />
+                )}
+              </>
             ) : (
-              <PanelChart panel={panel} rows={result.data} label={label} />
+              <PanelChart panel={panel} rows={rows} label={label} />
             );
         return (
           <section key={panel.id} data-panel={panel.id} className={s.panel} aria-busy={result.isPending}>
@@ -146,7 +173,7 @@ export default function DashboardScreen({ screen }: ScreenProps) {
                       key={f.name}
                       filter={f}
                       value={values[f.name] ?? ''}
-                      onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))}
+                      onChange={(v) => setFilter(f.name, v)}
                       label={label}
                     />
                   ))}
@@ -329,65 +356,3 @@ function PanelChart({ panel, rows, label }: { panel: DashboardPanel; rows: Row[]
     </>
   );
 }
-
-const useStyles = makeStyles({
-  root: {
-    maxWidth: '1100px',
-    margin: '0 auto',
-    padding: '8px 0 32px',
-    display: 'grid',
-    gap: tokens.spacingVerticalL,
-    minWidth: 0,
-  },
-  filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalL },
-  filter: { display: 'grid', gap: '4px', minWidth: '200px', flex: '1 1 200px', fontWeight: tokens.fontWeightSemibold },
-  control: {
-    font: 'inherit',
-    fontWeight: tokens.fontWeightRegular,
-    padding: '8px',
-    borderRadius: tokens.borderRadiusMedium,
-    border: `1px solid ${tokens.colorNeutralStroke1}`,
-    backgroundColor: tokens.colorNeutralBackground1,
-    color: tokens.colorNeutralForeground1,
-    minHeight: '40px',
-    width: '100%',
-  },
-  panel: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 },
-  h2: { fontSize: tokens.fontSizeBase500, lineHeight: tokens.lineHeightBase500, margin: 0 },
-  scroll: { overflowX: 'auto', maxWidth: '100%' },
-  table: { borderCollapse: 'collapse', width: '100%', fontSize: tokens.fontSizeBase300 },
-  th: {
-    textAlign: 'left',
-    padding: '8px',
-    borderBottom: `2px solid ${tokens.colorNeutralStroke1}`,
-    whiteSpace: 'nowrap',
-  },
-  td: { padding: '8px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}` },
-  num: {
-    padding: '8px',
-    borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
-    textAlign: 'right',
-    whiteSpace: 'nowrap',
-  },
-  details: { fontSize: tokens.fontSizeBase300 },
-  // On a phone each row becomes a card of "column: value" lines, so no value hides off-screen.
-  stacked: {
-    '@media (max-width: 640px)': {
-      '& thead': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clipPath: 'inset(50%)' },
-      '& tr': { display: 'block', borderBottom: `2px solid ${tokens.colorNeutralStroke1}`, padding: '4px 0' },
-      '& td': {
-        display: 'flex',
-        justifyContent: 'space-between',
-        gap: '12px',
-        textAlign: 'right',
-        borderBottom: 'none',
-        padding: '4px 8px',
-        whiteSpace: 'normal',
-      },
-      '& td::before': { content: 'attr(data-label)', textAlign: 'left', color: tokens.colorNeutralForeground2 },
-      // The first column names the row (the good, the fuel, the station): the card's title.
-      '& td:first-child': { fontWeight: tokens.fontWeightSemibold, textAlign: 'left' },
-      '& td:first-child::before': { content: 'none' },
-    },
-  },
-});

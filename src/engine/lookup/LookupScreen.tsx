@@ -41,6 +41,7 @@ import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 import { getAtPointer } from '../../shared/pointer.ts';
 import { LookupStatus, type StatusPanelOptions } from './LookupStatus.tsx';
 import { prefillOf } from './prefill.ts';
+import { reversedRangeParams } from '../../shared/lookup-ranges.ts';
 
 type ResultField = { field: string; titleKey: string; format?: DisplayFormat };
 
@@ -144,12 +145,23 @@ export default function LookupScreen({ screen }: ScreenProps) {
   };
 
   const run = useLockedAction(async () => {
+    // A new search replaces the old answer: it never stays under a query it does not belong to.
+    setAnswer(undefined);
     if (form.current?.validateFields() === false) return;
     setServerErrors(undefined);
     const params: Record<string, unknown> = Object.fromEntries(
       Object.entries(query).filter(([, v]) => v !== undefined && v !== ''),
     );
     if (options.tabsFrom && tabId !== 'all') params[options.tabsFrom.param] = tabId;
+    // A public lookup's range the wrong way round is said on its field, as the server would say it.
+    const declared = manifest?.publicLookups?.find(
+      (l) => options.endpoint === `/api/public-lookup/${manifest.id}/${l.name}`,
+    );
+    const reversed = declared ? reversedRangeParams(declared.by, params) : [];
+    if (reversed.length) {
+      setServerErrors(Object.fromEntries(reversed.map((p) => [`/${p}`, t('fixes.rangeReversed')])));
+      return;
+    }
     try {
       const reply = await dataProvider.lookup(options, params);
       const rows = rowsOf(reply);

@@ -25,6 +25,7 @@ import { Attachment, PendingFile } from './Attachment.tsx';
 import { PhotoAvatar } from './photos.tsx';
 import { ForwardDialog } from './ForwardDialog.tsx';
 import { GroupSettingsDialog } from './GroupDialogs.tsx';
+import { messageTime } from './time.ts';
 
 /**
  * One open chat: messages newest at the bottom, older pages as one scrolls up, live changes
@@ -174,7 +175,9 @@ export function ChatView({
         {m.file && <Attachment file={m.file} />}
         <div className={s.meta}>
           {m.edited && <span data-edited>{t('messenger.edited')}</span>}
-          <span>{new Date(m.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</span>
+          <time dateTime={m.createdAt} data-time>
+            {messageTime(m.createdAt)}
+          </time>
           {own && (
             <span
               title={m.isRead === 'READ' ? t('messenger.read') : t('messenger.unread')}

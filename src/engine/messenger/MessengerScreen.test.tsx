@@ -146,6 +146,8 @@ describe('messenger screen', () => {
     // Open Bobur's chat and forward his first message to the group.
     await user.click(el('[data-row="user-2"]')!);
     await waitFor(() => expect(el('[data-message="4"]')).toBeTruthy());
+    // Its time is Tashkent's, 24-hour, with the date since it is not today's (not the browser's 12-hour clock).
+    expect(el('[data-message="4"] [data-time]')?.textContent).toBe('23.11.2026 15:00');
     await user.click(el('[data-message="4"] [data-action="forward"]')!);
     await waitFor(() => expect(el('[data-target="group-7"]')).toBeTruthy());
     expect(el('[data-target="person-3"]')).toBeTruthy();

@@ -60,6 +60,16 @@ export interface RowLimit {
 
 const WIDTH: Record<RowScope, number> = { OWN: 0, REGION: 1, ALL: 2 };
 
+/**
+ * The roles an outer (self-registered) user gets: a business (legal-entity) user those of
+ * `outerRolesYur` when access.json names them, anyone else `outerRoles`. Registration and demo
+ * mode both create outer users with it.
+ * @example outerUserRoles(access, true) // ['business']
+ */
+export function outerUserRoles(access: AccessDefinition, isBusiness: boolean): string[] {
+  return isBusiness ? (access.outerRolesYur ?? access.outerRoles) : access.outerRoles;
+}
+
 /** An anonymous visitor: only what the access definition grants guests. */
 export function guestActor(access: AccessDefinition | undefined): Actor {
   const permissions = access?.guest.permissions ?? [];

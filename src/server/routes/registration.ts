@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError, badInput } from '../errors.ts';
-import { systemActor } from '../auth/access.ts';
+import { outerUserRoles, systemActor } from '../auth/access.ts';
 import { hashPassword, NEW_PASSWORD_CHECKS_PER_MINUTE, passwordProblem } from '../auth/passwords.ts';
 import {
   CODE_TTL_SECONDS,
@@ -358,7 +358,7 @@ const registration: FastifyPluginAsync = async (app) => {
               ...(body.middleName?.trim() ? { middleName: body.middleName.trim() } : {}),
               isOuter: true,
               canLogin: true,
-              roles: data.isYur ? (access.outerRolesYur ?? access.outerRoles) : access.outerRoles,
+              roles: outerUserRoles(access, data.isYur === true),
               passport: body.passport,
               ...(data.isYur ? { tin: data.tin } : { pinfl: data.pinfl }),
               ...(data.position ? { position: data.position } : {}),

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { systemActor } from '../auth/access.ts';
+import { outerUserRoles, systemActor } from '../auth/access.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { resolveFieldSchema } from '../../shared/field-schema.ts';
 
@@ -34,15 +34,19 @@ export async function seedDemoUsers(app: FastifyInstance): Promise<DemoUser[]> {
   for (const role of access.roles) {
     if ((await app.users.idByUsername(role.code)) !== undefined) continue;
     const regionId = role.scope === 'REGION' ? firstRegion : null;
+    // An outer role's user is made as registration makes one (a business user with the
+    // business roles), so it is never staff: not in the staff picker, not an executor.
+    const business = (access.outerRolesYur ?? []).includes(role.code) && !access.outerRoles.includes(role.code);
+    const outer = business || access.outerRoles.includes(role.code);
     const user = await app.store.create(
       access.userEntity,
       {
         username: role.code,
         firstName: 'Demo',
         lastName: role.name.slice(0, 100),
-        isOuter: access.outerRoles.includes(role.code),
+        isOuter: outer,
         canLogin: true,
-        roles: [role.code],
+        roles: outer ? outerUserRoles(access, business) : [role.code],
         ...(regionId !== null ? { regionId } : {}),
       },
       system,

@@ -5,7 +5,7 @@ import type { EntityTable } from '../db/entity-table.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems, type FieldProblem } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound, staleVersion } from '../errors.ts';
-import { defaultsOf, rethrowUnique, withoutSystemFields } from './record-input.ts';
+import { defaultsOf, rethrowUnique, withExistingRecord, withoutSystemFields } from './record-input.ts';
 import { findFileFields, findReferenceFields, valuesAt, type FileField, type ReferenceField } from './record-schema.ts';
 import type { ReferenceService } from './references.ts';
 import {
@@ -208,6 +208,13 @@ export function createEntityStore(
     if (!rows[0] || (!c.def.manifest.publicRead && !rowVisible(actor, c.def, rows[0]))) throw notFound();
     return rows[0];
   };
+  /** The id of the record holding a unique value, if the actor may read it (a duplicate's answer names it). */
+  const readableIdWith = async (c: Compiled, actor: Actor, pointer: string, value: unknown) => {
+    const col = c.table.columns.get(pointer)!;
+    const sql = `SELECT id FROM ${c.table.table} WHERE ${col.column} = $1::${col.type}`;
+    const id = (await db.query<{ id: number }>(sql, [value])).rows[0]?.id;
+    return id === undefined ? undefined : (await readableRow(c, id, actor)).id;
+  };
 
   return {
     empty: (entity) => defaultsOf(entityOf(entity).def.schema),
@@ -242,7 +249,7 @@ export function createEntityStore(
         if (c.files.length) await linkFiles(tx, c.def.id, c.files, row.id, data, actor);
         await audit(tx, c, row.id, 'create', actor, undefined, data);
         return shown(actor, c, toRecord(row));
-      });
+      }).catch((e) => withExistingRecord(e, data, options?.tx ? undefined : (p, v) => readableIdWith(c, actor, p, v)));
     },
 
     async update(entity, id, input, actor) {

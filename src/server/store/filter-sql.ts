@@ -9,6 +9,7 @@ import {
   type RawFilterValues,
 } from '../../shared/filter-kinds.ts';
 import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
+import { fixUzApostrophes } from '../../shared/uz-apostrophes.ts';
 
 /**
  * The SQL side of the filter-kind registry (`src/shared/filter-kinds.ts`): for each kind, the
@@ -36,9 +37,20 @@ const equals: FilterSql<unknown> = (value, filter, ctx) => [
   `${ctx.column(filter.field!).column} = ${ctx.param(value)}`,
 ];
 
+/**
+ * The keyword condition: the keyword text contains the typed text — or, when it differs, the
+ * text with the official Uzbek apostrophes, so a citizen's plain "o'zbek" finds "oʻzbek".
+ * @example keywordLike('keywords', "o'zbek", param) // "(keywords LIKE $1 OR keywords LIKE $2)"
+ */
+export function keywordLike(column: string, text: string, param: (value: unknown) => string): string {
+  const variants = [...new Set([text, fixUzApostrophes(text)])];
+  const likes = variants.map((v) => `${column} LIKE ${param(`%${escapeLike(v)}%`)}`);
+  return likes.length === 1 ? likes[0]! : `(${likes.join(' OR ')})`;
+}
+
 /** Every kind's SQL, one entry each. */
 export const FILTER_SQL: { readonly [K in FilterKind]: FilterSql<FilterValues[K]> } = {
-  keyword: (text, _filter, ctx) => [`${ctx.keywordText()} LIKE ${ctx.param(`%${escapeLike(text)}%`)}`],
+  keyword: (text, _filter, ctx) => [keywordLike(ctx.keywordText(), text, ctx.param)],
   eq: equals,
   bool: equals,
   in(items, filter, ctx) {

@@ -1,7 +1,7 @@
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { EntityTable, SqlType } from '../db/entity-table.ts';
 import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
-import { escapeLike, filterConditions, type FilterSqlContext } from './filter-sql.ts';
+import { filterConditions, keywordLike, type FilterSqlContext } from './filter-sql.ts';
 import { ApiError } from '../errors.ts';
 import { INPUT_NUMBER_LIMIT } from '../hostile-input.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
@@ -296,12 +296,13 @@ export function keywordSearchSql(
   const labelField =
     def.manifest.labelField && !isHiddenField(hidden, def.manifest.labelField) ? def.manifest.labelField : undefined;
   const label = labelField ? sqlText(labelField) : 'id::text';
-  const text = escapeLike(keyword.trim().toLowerCase());
-  const q = scopedQuery(
-    def,
-    { where: `WHERE ${keywordColumn(def, table, hidden)} LIKE $1`, params: [`%${text}%`] as unknown[] },
-    actor,
+  const params: unknown[] = [];
+  const like = keywordLike(
+    keywordColumn(def, table, hidden),
+    keyword.trim().toLowerCase(),
+    (v) => `$${params.push(v)}`,
   );
+  const q = scopedQuery(def, { where: `WHERE ${like}`, params }, actor);
   return {
     sql: `SELECT id, ${label} AS label FROM ${table.table} ${q.where} ORDER BY id DESC LIMIT ${Number(limit)}`,
     params: q.params,

@@ -2,7 +2,8 @@ import type { JSONSchema7 } from 'json-schema';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import type { EntityTable } from '../db/entity-table.ts';
 import { SYSTEM_FIELDS, resolveFieldSchema } from '../../shared/field-schema.ts';
-import { badInput } from '../errors.ts';
+import { ApiError, badInput } from '../errors.ts';
+import { valueAt } from '../../shared/pointer.ts';
 
 // What the store takes from a client's input: the schema's defaults, no server-owned fields,
 // and a unique-index violation told as the field it is about.
@@ -43,6 +44,28 @@ export function rethrowUnique(error: unknown, c: { table: EntityTable; def: Enti
         throw badInput([{ pointer, key: 'validation.unique', params: { fieldKey: title ?? pointer } }]);
       }
     }
+  }
+  throw error;
+}
+
+/**
+ * A duplicate's refusal names the record that already holds the value (`details.existing`:
+ * `{pointer: id}`) when `find` answers its id — only for a caller who may read that record —
+ * so a form can link to it instead of leaving the user to search. Anything else is rethrown.
+ */
+export async function withExistingRecord(
+  error: unknown,
+  data: unknown,
+  find: ((pointer: string, value: unknown) => Promise<number | undefined>) | undefined,
+): Promise<never> {
+  const unique = error instanceof ApiError && error.fieldErrors?.length === 1 ? error.fieldErrors[0]! : undefined;
+  if (find && unique?.key === 'validation.unique') {
+    const id = await find(unique.pointer, valueAt(data, unique.pointer)).catch(() => undefined);
+    if (id !== undefined)
+      throw new ApiError(400, 'errors.invalidInput', {
+        fieldErrors: [unique],
+        details: { existing: { [unique.pointer]: id } },
+      });
   }
   throw error;
 }

@@ -5,6 +5,9 @@ import type { RJSFSchema } from '@rjsf/utils';
 import type { StoredRecord } from '../../../client/data-provider.ts';
 import { createFakeDataProvider, fieldElement, renderEntityForm } from '../testing.tsx';
 
+// The screens of the test entity `gadget` (its record page is /gadgets/:id), for the duplicate's link.
+vi.mock('../../../definitions/client.ts', async () => (await import('../../test-entity.ts')).definitionsClientMock);
+
 const found = {
   id: 7,
   version: 1,
@@ -119,5 +122,38 @@ describe('STIR widget', () => {
     await waitFor(() => expect(data().customer).toEqual({ stir: '123456789', name: 'Olmaliq MMC' }));
     expect(lookup).toHaveBeenCalledWith({ endpoint: '/api/public-lookup/company/by-stir' }, { stir: '123456789' });
     expect(screen.getByRole('status').textContent).toContain('Found');
+  });
+
+  it('on a new record of its own entity, a found STIR is a duplicate: no "found", nothing filled, a link to the record', async () => {
+    const findBy = vi.fn(() => Promise.resolve(found));
+    const own = { stir: { 'ui:widget': 'stir', 'ui:options': { lookup: 'gadget', fill: { name: 'name' } } } };
+    const ownSchema: RJSFSchema = {
+      type: 'object',
+      properties: { stir: { type: 'string', title: 'test.field.customerStir' }, name: { type: 'string' } },
+    };
+    const { user, data, container } = renderEntityForm(
+      { entity: 'gadget', schema: ownSchema, uiSchema: own, formData: { name: 'typed by hand' } },
+      { dataProvider: createFakeDataProvider({ findBy }) },
+    );
+    await user.type(within(fieldElement(container, '/stir')).getByRole('textbox'), '123456789');
+    await waitFor(() => expect(container.querySelector('[data-lookup="duplicate"]')).toBeTruthy());
+    expect(container.textContent).not.toContain('Found');
+    expect(data()).toEqual({ stir: '123456789', name: 'typed by hand' });
+    const link = container.querySelector<HTMLAnchorElement>('[data-lookup="duplicate"] a')!;
+    expect(link.getAttribute('href')).toBe('/gadgets/7');
+    expect(link.textContent).toBe('Open the registered record');
+  });
+
+  it('editing the record itself, its own STIR is no duplicate', async () => {
+    const findBy = vi.fn(() => Promise.resolve(found));
+    const own = { stir: { 'ui:widget': 'stir', 'ui:options': { lookup: 'gadget' } } };
+    const ownSchema: RJSFSchema = { type: 'object', properties: { stir: { type: 'string' } } };
+    const { user, container } = renderEntityForm(
+      { entity: 'gadget', recordId: 7, schema: ownSchema, uiSchema: own },
+      { dataProvider: createFakeDataProvider({ findBy }) },
+    );
+    await user.type(within(fieldElement(container, '/stir')).getByRole('textbox'), '123456789');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Found'));
+    expect(container.querySelector('[data-lookup="duplicate"]')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { makeStyles, mergeClasses, Spinner, tokens } from '@fluentui/react-components';
+import { Link, makeStyles, mergeClasses, Spinner, tokens } from '@fluentui/react-components';
 import { CheckmarkCircleRegular, ErrorCircleRegular } from '@fluentui/react-icons';
 import type { WidgetProps } from '@rjsf/utils';
 import { formContextOf, useFieldPath } from '../context.ts';
@@ -7,6 +7,7 @@ import { maskDigits } from '../masks.ts';
 import { getAtPointer } from '../../../shared/pointer.ts';
 import { useTranslator } from '../useTranslator.ts';
 import { MaskedInput } from './MaskedInput.tsx';
+import { entityScreenPath } from '../../common/routes.ts';
 
 const useStyles = makeStyles({
   hint: {
@@ -18,9 +19,10 @@ const useStyles = makeStyles({
   },
   found: { color: tokens.colorPaletteGreenForeground1 },
   missing: { color: tokens.colorNeutralForeground3 },
+  duplicate: { color: tokens.colorPaletteRedForeground1 },
 });
 
-type LookupStatus = 'idle' | 'searching' | 'found' | 'notFound' | 'failed';
+type LookupStatus = 'idle' | 'searching' | 'found' | 'notFound' | 'failed' | 'duplicate';
 
 const STIR_LENGTH = 9;
 const maskStir = (raw: string) => maskDigits(raw, STIR_LENGTH);
@@ -37,7 +39,9 @@ const fillOf = (fill: unknown): Record<string, string> =>
  * entity, that entity is searched by `/stir` and `ui:options.fill` ({sibling: sourceField})
  * copies the found record's fields into the sibling fields of the same object. Where the
  * caller may not read that entity (a visitor without an account), `ui:options.publicLookup`
- * — a public lookup's path taking `stir` — is asked instead, and its first row fills.
+ * — a public lookup's path taking `stir` — is asked instead, and its first row fills. On a
+ * form of the looked-up entity itself (a new contractor), a found record is another one with
+ * the same STIR: nothing is filled and, beside the field's "already registered", a link opens it.
  */
 export function StirWidget(props: WidgetProps) {
   const { options, registry } = props;
@@ -45,6 +49,7 @@ export function StirWidget(props: WidgetProps) {
   const i18n = useTranslator();
   const path = useFieldPath();
   const [status, setStatus] = useState<LookupStatus>('idle');
+  const [existing, setExisting] = useState<string | undefined>(undefined);
   const request = useRef(0);
   const lookup = typeof options.lookup === 'string' ? options.lookup : undefined;
   const publicLookup = typeof options.publicLookup === 'string' ? options.publicLookup : undefined;
@@ -55,7 +60,7 @@ export function StirWidget(props: WidgetProps) {
       setStatus('idle');
       return;
     }
-    const { dataProvider, setFieldValue } = formContextOf(registry);
+    const { dataProvider, setFieldValue, entity, recordId } = formContextOf(registry);
     setStatus('searching');
     const viaPublic = async (): Promise<Record<string, unknown> | null> => {
       if (!publicLookup) return null;
@@ -74,6 +79,11 @@ export function StirWidget(props: WidgetProps) {
             setStatus('notFound');
             return;
           }
+          if (lookup === entity && typeof found.id === 'number' && found.id !== recordId) {
+            setExisting(entityScreenPath(entity, ['detail'], found.id));
+            setStatus('duplicate');
+            return;
+          }
           const owner = path.slice(0, -1);
           for (const [target, source] of Object.entries(fillOf(options.fill))) {
             const copied = getAtPointer(found, source.startsWith('/') ? source : `/${source}`);
@@ -90,7 +100,12 @@ export function StirWidget(props: WidgetProps) {
   return (
     <div>
       <MaskedInput widget={props} mask={maskStir} display={stirText} inputMode="numeric" onTyped={onTyped} />
-      {status !== 'idle' && (
+      {status === 'duplicate' && (
+        <div role="status" data-lookup="duplicate" className={mergeClasses(styles.hint, styles.duplicate)}>
+          {existing && <Link href={existing}>{i18n.t('fixes.duplicate.open')}</Link>}
+        </div>
+      )}
+      {status !== 'idle' && status !== 'duplicate' && (
         <div
           role="status"
           data-lookup={status}

@@ -6,6 +6,7 @@ import { lookupWhere, projectRow, rowAsRecord, type PublicLookup } from '../../p
 import { PUBLIC_LOOKUP_TABLES } from '../../public/tables.ts';
 import type { CapabilityOptions } from '../registry.ts';
 import { BUSINESS_TIME_ZONE } from '../../../shared/time-zone.ts';
+import { reversedRangeParams } from '../../../shared/lookup-ranges.ts';
 
 /** The log of lookups (also their rate limit and counters). */
 export const migrations = [PUBLIC_LOOKUP_TABLES];
@@ -107,6 +108,10 @@ const publicLookups: FastifyPluginAsync<CapabilityOptions> = async (app, { entit
           if (oneNeeded.length && !oneNeeded.some((b) => given.includes(b))) {
             throw badInput(oneNeeded.map((b) => ({ pointer: `/${b.param}`, key: 'journey.needsOneOf', params: {} })));
           }
+          // A range the wrong way round is a mistake to point out, not a question with no answer.
+          const reversed = reversedRangeParams(lookup.by, query);
+          if (reversed.length)
+            throw badInput(reversed.map((param) => ({ pointer: `/${param}`, key: 'fixes.rangeReversed', params: {} })));
           await limit(request, reply);
           const values = Object.fromEntries(given.map((b) => [b.param, query[b.param]]));
           const where = lookupWhere(lookup, table, values, def.id);

@@ -1,7 +1,8 @@
 /** One parameter of a public lookup (manifest `publicLookups[].by[]`), as far as a range needs it. */
 export interface RangeParam {
   param: string;
-  field: string;
+  /** Absent on a parameter that matches the reference number (never part of a range). */
+  field?: string | undefined;
   op?: 'eq' | 'gte' | 'lte' | undefined;
   type?: string | undefined;
 }
@@ -18,7 +19,7 @@ const given = (v: unknown): boolean => v !== undefined && v !== null && v !== ''
 export function reversedRangeParams(by: readonly RangeParam[], values: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const upper of by) {
-    if (upper.op !== 'lte' || !given(values[upper.param])) continue;
+    if (upper.op !== 'lte' || upper.field === undefined || !given(values[upper.param])) continue;
     const lower = by.find((b) => b.op === 'gte' && b.field === upper.field && given(values[b.param]));
     if (!lower) continue;
     const [a, b] = [values[lower.param], values[upper.param]];

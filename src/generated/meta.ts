@@ -52,6 +52,15 @@ export interface EntityManifest {
    */
   labelField?: string;
   /**
+   * The fields that name a record on its own page (the heading and the browser tab), joined with spaces: ["/lastName", "/firstName"]. Absent: the labelField. A page whose record has none of them shows "<entity title> No. <id>".
+   *
+   * @minItems 1
+   * @maxItems 5
+   *
+   * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  titleFields?: string[];
+  /**
    * Text fields searched by the keyword filter and search-by-keyword.
    *
    * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).

@@ -22,7 +22,7 @@ import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
 import { RecordActions } from './RecordActions.tsx';
 import type { RecordAction } from '../../generated/meta.ts';
-import { getAtPointer } from '../../shared/pointer.ts';
+import { useDocumentTitle, useRecordTitle } from '../common/useRecordTitle.ts';
 
 const useStyles = makeStyles({
   head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
@@ -49,6 +49,9 @@ export default function DetailScreen({ screen }: ScreenProps) {
   // The applicant's view: a plain sentence instead of the staff's status badge (screen option `plainStatus`).
   const plain = Boolean(screen.options?.plainStatus) && getSetting('isOuter');
   const machine = useMachine(plain ? definition.data?.manifest.workflow : undefined);
+  // The record by its name (manifest titleFields / labelField), not "<entity> No. 13".
+  const named = useRecordTitle(definition.data, record.data);
+  useDocumentTitle([named, definition.data ? t(definition.data.manifest.titleKey) : undefined]);
 
   if (!definition.data || !record.data) {
     return (
@@ -64,7 +67,6 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const workflow = def.manifest.workflow;
   // An entity without a machine keeps its records in their first status: its label, when it has one.
   const stateLabel = `${statesKeyOf(def.manifest)}.${data.status}`;
-  const label = def.manifest.labelField ? String(getAtPointer(data, def.manifest.labelField) ?? '') : '';
   const edit = rights.data?.update
     ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route)
     : undefined;
@@ -87,10 +89,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
   return (
     <div data-screen={screen.id} data-entity={entity} data-record={id}>
       <div className={s.head}>
-        <Title2 as="h1">
-          {t(def.manifest.titleKey)} № {id}
-          {label ? ` — ${label}` : ''}
-        </Title2>
+        <Title2 as="h1">{named || `${t(def.manifest.titleKey)} № ${id}`}</Title2>
         {!workflow && i18n.exists(stateLabel) && (
           <Badge appearance="tint" data-status={data.status}>
             {t(stateLabel)}
@@ -126,6 +125,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
       )}
       {workflow && <TransitionBar entity={entity} machine={workflow} record={data} badge={!plain} />}
       <div className={s.meta}>
+        {named && `${t(def.manifest.titleKey)} № ${id} · `}
         {t('common.field.createdAt')}: {formatDateTime(data.createdAt)} · {t('common.field.updatedAt')}:{' '}
         {formatDateTime(data.updatedAt)} · {t('common.field.version')}: {data.version}
       </div>

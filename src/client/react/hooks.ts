@@ -255,6 +255,18 @@ export function useMachine(workflow: string | undefined) {
   });
 }
 
+/** Several status machines at once (a role's permission matrix lists every machine's events); by workflow id. */
+export function useMachines(workflows: readonly string[]) {
+  return useQueries({
+    queries: workflows.map((workflow) => ({
+      queryKey: queryKeys.definition.machine(workflow),
+      queryFn: () => loadMachine(workflow),
+      staleTime: Infinity,
+    })),
+    combine: (results) => new Map(workflows.map((w, i) => [w, results[i]?.data] as const)),
+  });
+}
+
 /** The status machine, or null for an entity without one (a query may not resolve to undefined). */
 export function useMachineOrNull(workflow: string | undefined, enabled: boolean) {
   return useQuery({

@@ -423,9 +423,9 @@ export interface GridDefinition {
     titleKey: string;
     sortable?: boolean;
     /**
-     * How the cell is shown; derived from the schema when absent.
+     * How the cell is shown; derived from the schema when absent. label: the value named by its text in the user's language (a field with valueLabels, such as a role's code).
      */
-    format?: "text" | "number" | "money" | "date" | "datetime" | "status" | "reference" | "boolean" | "enum";
+    format?: "text" | "number" | "money" | "date" | "datetime" | "status" | "reference" | "boolean" | "enum" | "label";
     /**
      * Reference list kind for format 'reference'.
      */

@@ -39,3 +39,21 @@ describe('record titles and value labels', () => {
     expect(recordTitle({}, schema, { code: 'admin' }, ru)).toBe('');
   });
 });
+
+describe('the label column format', () => {
+  it("is derived for a field with valueLabels and shows the value's text, else the value", async () => {
+    const { resolveColumnFormat } = await import('../../src/shared/format.ts');
+    const { formatCell } = await import('../../src/shared/cell-formats.ts');
+    const format = resolveColumnFormat({ field: '/code', titleKey: 't' }, schema);
+    expect(format).toEqual({ kind: 'label', valueLabels: 'entity.role.role' });
+    const ctx = {
+      locale: 'ru' as const,
+      translate: (k: string) => (k === 'entity.role.role.admin' ? 'Администратор' : undefined),
+    };
+    expect(formatCell('admin', format, ctx)).toBe('Администратор');
+    expect(formatCell('auditor', format, ctx)).toBe('auditor');
+    expect(formatCell(['admin', 'auditor'], resolveColumnFormat({ field: '/codes', titleKey: 't' }, schema), ctx)).toBe(
+      'Администратор, auditor',
+    );
+  });
+});

@@ -105,7 +105,7 @@ export function useSearchRecords(
 export function useGetCatalogue(
   entity: string,
   valueField: string,
-  { pages, read }: { pages: number; read: (record: StoredRecord) => string },
+  { pages, read, enabled = true }: { pages: number; read: (record: StoredRecord) => string; enabled?: boolean },
 ) {
   const dp = useDataProvider();
   return useQuery({
@@ -125,7 +125,7 @@ export function useGetCatalogue(
       }
       return values;
     },
-    enabled: Boolean(entity),
+    enabled: Boolean(entity) && enabled,
     staleTime: 60_000,
   });
 }

@@ -41,6 +41,7 @@ const useStyles = makeStyles({
   picker: { width: '100%', minWidth: 0 },
   list: { margin: 0, paddingInlineStart: tokens.spacingHorizontalL },
   add: { alignSelf: 'flex-start' },
+  tags: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS },
 });
 
 /** One stored rule. */
@@ -109,10 +110,12 @@ function Rule(props: {
     [definition.data, i18n],
   );
   const label = target?.label ?? rule.subject;
+  // Until the record type's schema is there, its fields are not shown at all: never as pointers.
+  const waiting = Boolean(target) && !definition.data && !definition.error;
   if (reading)
     return (
-      <li data-rule={rule.subject}>
-        <strong>{label}:</strong> {rule.fields.map((p) => titleOf(choices, p)).join(', ')}
+      <li data-rule={rule.subject} data-state={waiting ? 'loading' : undefined}>
+        <strong>{label}:</strong> {waiting ? '…' : rule.fields.map((p) => titleOf(choices, p)).join(', ')}
       </li>
     );
   const needle = filter.trim().toLocaleLowerCase();
@@ -158,6 +161,7 @@ function Rule(props: {
       </Combobox>
       {rule.fields.length > 0 && (
         <TagGroup
+          className={s.tags}
           size="small"
           data-chosen
           onDismiss={(_, d) => onChange({ ...rule, fields: rule.fields.filter((p) => p !== d.value) })}

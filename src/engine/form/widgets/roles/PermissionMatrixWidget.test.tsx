@@ -111,7 +111,9 @@ describe('permissionMatrix widget', () => {
       readOnly: true,
     });
     await waitFor(() => expect(matrix().dataset.permissionMatrix).toBe('read'));
-    await waitFor(() => expect(matrix().querySelector('[data-actions="Gadget"]')?.textContent).toBe('Reject'));
+    await waitFor(() =>
+      expect(matrix().querySelector('[data-actions="Gadget"]')?.textContent).toBe('Other actions: Reject'),
+    );
     const granted = (p: string) => matrix().querySelector<HTMLElement>(`[data-permission="${p}"]`)?.dataset.granted;
     expect(granted('read Gadget')).toBe('explicit');
     expect(granted('update Gadget')).toBe('none');

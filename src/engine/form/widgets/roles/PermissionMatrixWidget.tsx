@@ -149,15 +149,11 @@ export function PermissionMatrixWidget(props: WidgetProps) {
       />
     );
   };
+  const grantedActions = (row: MatrixRow) =>
+    row.actions.filter((a) => grantOf(selected, a.action, row.subject) !== 'none');
   const actionsCell = (row: MatrixRow) => {
     if (!row.actions.length) return null;
-    const granted = row.actions.filter((a) => grantOf(selected, a.action, row.subject) !== 'none');
-    if (reading)
-      return (
-        <span className={s.granted} data-actions={row.subject}>
-          {granted.map((a) => a.label).join(', ')}
-        </span>
-      );
+    const granted = grantedActions(row);
     const expanded = open.has(row.subject);
     return (
       <Button
@@ -201,7 +197,8 @@ export function PermissionMatrixWidget(props: WidgetProps) {
       {/* The boxes are named by their row and column, not by the surrounding field. */}
       <FieldContextProvider value={undefined}>
         {shown.length > 0 && (
-          <div className={s.scroll}>
+          // A wide matrix scrolls by itself on a phone; the keyboard can reach and scroll it too.
+          <div className={s.scroll} role="region" aria-label={i18n.t('roles.matrix.region')} tabIndex={0}>
             <table className={s.table}>
               <thead>
                 <tr>
@@ -213,9 +210,11 @@ export function PermissionMatrixWidget(props: WidgetProps) {
                       {column(a)}
                     </th>
                   ))}
-                  <th scope="col" className={s.head}>
-                    {i18n.t('roles.matrix.actions')}
-                  </th>
+                  {!reading && (
+                    <th scope="col" className={s.head}>
+                      {i18n.t('roles.matrix.actions')}
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -230,8 +229,21 @@ export function PermissionMatrixWidget(props: WidgetProps) {
                           {row.basic.includes(a) ? cell(row, a, column(a)) : null}
                         </td>
                       ))}
-                      <td className={s.actionsCell}>{actionsCell(row)}</td>
+                      {!reading && <td className={s.actionsCell}>{actionsCell(row)}</td>}
                     </tr>
+                    {/* Read, the further actions granted are a line under their row, in words. */}
+                    {reading && grantedActions(row).length > 0 && (
+                      <tr>
+                        <td colSpan={BASIC_ACTIONS.length + 1} className={s.grantedRow}>
+                          <span className={s.granted} data-actions={row.subject}>
+                            <span className={s.grantedHead}>{i18n.t('roles.matrix.actions')}: </span>
+                            {grantedActions(row)
+                              .map((a) => a.label)
+                              .join(', ')}
+                          </span>
+                        </td>
+                      </tr>
+                    )}
                     {!reading && open.has(row.subject) && (
                       <tr data-events={row.subject}>
                         <td colSpan={BASIC_ACTIONS.length + 2}>

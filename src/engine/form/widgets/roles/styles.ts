@@ -46,7 +46,20 @@ export const useMatrixStyles = makeStyles({
   tick: { color: tokens.colorPaletteGreenForeground1, fontSize: '20px', display: 'inline-flex' },
   implied: { color: tokens.colorNeutralForeground4, fontSize: '20px', display: 'inline-flex' },
   none: { display: 'inline-block', width: '20px' },
-  granted: { fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground2 },
+  // Kept in sight on a phone while the wide table beside it scrolls.
+  granted: {
+    display: 'block',
+    position: 'sticky',
+    left: tokens.spacingHorizontalS,
+    maxWidth: 'calc(100vw - 64px)',
+    fontSize: tokens.fontSizeBase200,
+    color: tokens.colorNeutralForeground2,
+  },
+  grantedHead: { fontWeight: tokens.fontWeightSemibold },
+  grantedRow: {
+    padding: `0 ${tokens.spacingHorizontalS} ${tokens.spacingVerticalXS}`,
+    borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
+  },
   empty: { margin: 0, color: tokens.colorNeutralForeground3 },
   others: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS },
 });

@@ -66,4 +66,20 @@ describe('npm run check: role names in four languages', () => {
       }),
     );
   });
+
+  it("names a permission-matrix subject whose label text is missing, at the widget's options", () => {
+    const s = clone();
+    const ui = json(s, 'schemas/portal-role/ui.json');
+    const subjects = ui.uiSchema.permissions['ui:options'].subjects;
+    const i = subjects.findIndex((x: any) => x.subject === 'DataHealth');
+    subjects[i].labelKey = 'entity.portal-role.subject.DataHelth';
+    const problems = run(s);
+    expect(problems, JSON.stringify(problems, null, 1)).toContainEqual(
+      expect.objectContaining({
+        file: 'schemas/portal-role/ui.json',
+        pointer: `/uiSchema/permissions/ui:options/subjects/${i}/labelKey`,
+        message: expect.stringMatching(/"entity\.portal-role\.subject\.DataHelth" is missing/),
+      }),
+    );
+  });
 });

@@ -180,7 +180,9 @@ describe('detail screen', () => {
     });
     const { user } = renderScreen(DetailScreen, screenOf('gadget-detail'), '/gadgets/7', dp);
     await waitFor(() => expect(document.querySelector('[data-record="7"]')).toBeTruthy());
-    expect(dom.getByRole('heading', { level: 1 }).textContent).toBe('Gadget № 7 — Lamp');
+    // The page is named by its record, not "Gadget № 7"; so is the browser tab.
+    expect(dom.getByRole('heading', { level: 1 }).textContent).toBe('Lamp');
+    await waitFor(() => expect(document.title).toMatch(/^Lamp — Gadget/));
     expect(document.querySelector('[data-region="record-status"][data-status="CREATED"]')!.textContent).toBe(
       'Registered',
     );

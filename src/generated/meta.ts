@@ -52,6 +52,15 @@ export interface EntityManifest {
    */
   labelField?: string;
   /**
+   * The fields that name a record on its own page (the heading and the browser tab), joined with spaces: ["/lastName", "/firstName"]. Absent: the labelField. A page whose record has none of them shows "<entity title> No. <id>".
+   *
+   * @minItems 1
+   * @maxItems 5
+   *
+   * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+   */
+  titleFields?: string[];
+  /**
    * Text fields searched by the keyword filter and search-by-keyword.
    *
    * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
@@ -426,9 +435,9 @@ export interface GridDefinition {
     titleKey: string;
     sortable?: boolean;
     /**
-     * How the cell is shown; derived from the schema when absent.
+     * How the cell is shown; derived from the schema when absent. label: the value named by its text in the user's language (a field with valueLabels, such as a role's code).
      */
-    format?: "text" | "number" | "money" | "date" | "datetime" | "status" | "reference" | "boolean" | "enum";
+    format?: "text" | "number" | "money" | "date" | "datetime" | "status" | "reference" | "boolean" | "enum" | "label";
     /**
      * Reference list kind for format 'reference'.
      */

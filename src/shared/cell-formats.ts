@@ -30,6 +30,8 @@ export interface FormatOptions {
   options?: EnumOption[];
   /** Where the state labels are, for `status` (`statesKeyOf` in format.ts). */
   statesKey?: string;
+  /** The key prefix of the values' texts, for `label`. */
+  valueLabels?: string;
 }
 
 /** One display format. */
@@ -78,6 +80,11 @@ export const CELL_FORMATS: { readonly [K in CellKind]: CellFormatEntry } = {
   },
   boolean: { text: (value, _, ctx) => formatBoolean(value, ctx.translate) },
   enum: { text: (value, { options }, ctx) => enumLabel(value, options, ctx.translate) },
+  // A value named by its text (a role's code → its name in the user's language), else itself.
+  label: {
+    text: (value, { valueLabels }, ctx) =>
+      (valueLabels ? ctx.translate(`${valueLabels}.${String(value)}`) : undefined) ?? plain(value, {}, ctx),
+  },
 };
 
 /** A format a dashboard or lookup screen may name besides the grid's. */

@@ -11,6 +11,7 @@ import { resolveFieldSchema, scalarType } from './field-schema.ts';
 import { localizedName, type Locale, type LocalizedNames } from './locales.ts';
 import { BUSINESS_UTC_OFFSET_MINUTES } from './time-zone.ts';
 import { pointerSegments } from './pointer.ts';
+import { valueLabelsOf } from './record-title.ts';
 
 export type GridColumn = GridDefinition['columns'][number];
 export type CellKind = NonNullable<GridColumn['format']>;
@@ -30,6 +31,8 @@ export interface ColumnFormat {
   options?: EnumOption[];
   /** Where the state labels are, for `status` (see {@link statesKeyOf}). */
   statesKey?: string;
+  /** The key prefix of the values' texts, for `label` (the field's `valueLabels`). */
+  valueLabels?: string;
 }
 
 /** Looks a key up; `undefined` when the key is missing (so callers can fall back). */
@@ -86,6 +89,7 @@ export function resolveColumnFormat(column: GridColumn, schema: JSONSchema7, sta
     ...(kind === 'reference' && reference ? { reference } : {}),
     ...(kind === 'enum' ? { options: options ?? [] } : {}),
     ...(kind === 'status' && statesKey ? { statesKey } : {}),
+    ...(kind === 'label' && valueLabelsOf(field) ? { valueLabels: valueLabelsOf(field) } : {}),
   };
 }
 
@@ -99,6 +103,7 @@ function deriveKind(
   if (!field || pointer === '/id') return 'text';
   if (reference) return 'reference';
   if (options) return 'enum';
+  if (valueLabelsOf(field)) return 'label';
   const item = scalarType(field) === 'array' && isRecord(field.items) ? (field.items as JSONSchema7) : field;
   if (item.format === 'date') return 'date';
   if (item.format === 'date-time') return 'datetime';

@@ -31,6 +31,8 @@ export const portalWidgetNames = [
   'staffUser',
   'hidden',
   'newPassword',
+  'permissionMatrix',
+  'fieldRules',
 ] as const;
 
 /** A widget name of the theme's registry. */
@@ -149,6 +151,8 @@ export const widgetFits: Readonly<Record<PortalWidgetName, WidgetFit | undefined
   staffUser: { types: ['integer'] },
   hidden: undefined,
   newPassword: TEXT,
+  permissionMatrix: { types: ['array'] },
+  fieldRules: { types: ['array'] },
 };
 
 /**

@@ -53,15 +53,17 @@ function expectedCell(def: EntityDefinition, column: EntityDefinition['grid']['c
           ? 'reference'
           : field?.oneOf
             ? 'enum'
-            : field?.format === 'date'
-              ? 'date'
-              : field?.format === 'date-time'
-                ? 'datetime'
-                : scalarType(field ?? {}) === 'number' || scalarType(field ?? {}) === 'integer'
-                  ? 'number'
-                  : scalarType(field ?? {}) === 'boolean'
-                    ? 'boolean'
-                    : 'text');
+            : (field as { valueLabels?: string } | undefined)?.valueLabels
+              ? 'label'
+              : field?.format === 'date'
+                ? 'date'
+                : field?.format === 'date-time'
+                  ? 'datetime'
+                  : scalarType(field ?? {}) === 'number' || scalarType(field ?? {}) === 'integer'
+                    ? 'number'
+                    : scalarType(field ?? {}) === 'boolean'
+                      ? 'boolean'
+                      : 'text');
   switch (format) {
     case 'date': {
       const [y, m, d] = String(value).slice(0, 10).split('-').map(Number);
@@ -84,6 +86,9 @@ function expectedCell(def: EntityDefinition, column: EntityDefinition['grid']['c
       const option = (field?.oneOf as JSONSchema7[] | undefined)?.find((o) => o.const === value);
       return (option?.title && ru(option.title)) || String(value);
     }
+    case 'label':
+      // A value named by its text (a role's code → its Russian name), else itself.
+      return ru(`${(field as { valueLabels: string }).valueLabels}.${String(value)}`) ?? String(value);
     case 'reference': {
       const item = registry.references
         .get(column.reference ?? field!.reference!.list)

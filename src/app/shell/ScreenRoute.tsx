@@ -1,4 +1,4 @@
-import { useEffect, type ComponentType } from 'react';
+import { useEffect, useLayoutEffect, type ComponentType } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { signedIn } from '../../client/session.ts';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +17,9 @@ export function ScreenRoute({ screen, Kind }: { screen: ScreenDefinition; Kind: 
   const ability = useAbility();
   const allowed = canOpen(ability, screen.permission, signedIn());
   const location = useLocation();
-  useEffect(() => {
+  // A layout effect: it runs before the screen's own effects, so a record page's name
+  // (engine/common/useRecordTitle.ts) is not overwritten by the screen's general title.
+  useLayoutEffect(() => {
     document.title = `${t(screen.titleKey)} — ${t('app.shortTitle')}`;
   }, [screen.titleKey, t]);
   // A prerendered page with form fields keeps its screen inert until React owns the screen

@@ -105,7 +105,7 @@ export function useSearchRecords(
 export function useGetCatalogue(
   entity: string,
   valueField: string,
-  { pages, read }: { pages: number; read: (record: StoredRecord) => string },
+  { pages, read, enabled = true }: { pages: number; read: (record: StoredRecord) => string; enabled?: boolean },
 ) {
   const dp = useDataProvider();
   return useQuery({
@@ -125,7 +125,7 @@ export function useGetCatalogue(
       }
       return values;
     },
-    enabled: Boolean(entity),
+    enabled: Boolean(entity) && enabled,
     staleTime: 60_000,
   });
 }
@@ -252,6 +252,18 @@ export function useMachine(workflow: string | undefined) {
     queryKey: queryKeys.definition.machine(workflow),
     queryFn: () => loadMachine(workflow),
     staleTime: Infinity,
+  });
+}
+
+/** Several status machines at once (a role's permission matrix lists every machine's events); by workflow id. */
+export function useMachines(workflows: readonly string[]) {
+  return useQueries({
+    queries: workflows.map((workflow) => ({
+      queryKey: queryKeys.definition.machine(workflow),
+      queryFn: () => loadMachine(workflow),
+      staleTime: Infinity,
+    })),
+    combine: (results) => new Map(workflows.map((w, i) => [w, results[i]?.data] as const)),
   });
 }
 

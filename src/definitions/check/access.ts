@@ -8,6 +8,7 @@
  * fields of the subject's entity that are not server-owned, and hidden ones a subject the
  * role may read.
  */
+import { valueLabelsOf } from '../../shared/record-title.ts';
 import type { AccessDefinition } from '../../generated/meta.ts';
 import { createAbility, rulesFromPermissions } from '../../shared/ability.ts';
 import { isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
@@ -129,9 +130,12 @@ function checkAccess(ctx: CheckContext, file: string, access: AccessDefinition):
     });
   checkPermissions(access.guest.permissions, '/guest/permissions');
   const codes = new Set<string>();
+  const names = roleNamesOf(ctx, file, access);
   access.roles.forEach((role, i) => {
     if (codes.has(role.code)) report(file, `/roles/${i}/code`, `duplicate role "${role.code}"`);
     codes.add(role.code);
+    // Every role is named in each language: the locales rule reports a missing text here.
+    if (names) ctx.useKey(file, `/roles/${i}/code`, `${names}.${role.code}`);
     checkPermissions(role.permissions, `/roles/${i}/permissions`);
     const ability = createAbility(rulesFromPermissions(role.permissions));
     for (const list of ['readOnlyFields', 'hiddenFields'] as const) {
@@ -168,4 +172,21 @@ function checkAccess(ctx: CheckContext, file: string, access: AccessDefinition):
   access.outerRolesYur?.forEach((code, i) => {
     if (!codes.has(code)) report(file, `/outerRolesYur/${i}`, `role "${code}" is not among the roles`);
   });
+}
+
+/**
+ * The key prefix of the roles' names (`valueLabels` of the role entity's `/code`), or
+ * undefined after reporting that roles have no names in the four languages.
+ */
+function roleNamesOf(ctx: CheckContext, file: string, access: AccessDefinition): string | undefined {
+  const roles = access.roleEntity ? ctx.entities.get(access.roleEntity) : undefined;
+  if (!roles?.schema) return undefined; // a missing entity or schema is reported by its own rule
+  const prefix = valueLabelsOf(resolveFieldSchema(roles.schema, '/code'));
+  if (!prefix)
+    ctx.report(
+      roles.schemaFile ?? file,
+      '/properties/code',
+      'roles need names in each language: give the code field "valueLabels" (the key prefix of the names, such as "entity.<role entity>.role")',
+    );
+  return prefix;
 }

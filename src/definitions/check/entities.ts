@@ -113,6 +113,7 @@ export const manifestFieldsRule: CheckRule = {
       const field = createFieldCheck(report, schema, schemaFile);
       manifest.keywordFields?.forEach((p, i) => field(file, `/keywordFields/${i}`, p, { types: ['string'] }));
       if (manifest.labelField) field(file, '/labelField', manifest.labelField, { scalar: true });
+      manifest.titleFields?.forEach((p, i) => field(file, `/titleFields/${i}`, p, { scalar: true }));
       if (manifest.scope?.regionField)
         field(file, '/scope/regionField', manifest.scope.regionField, { types: ['integer'] });
       manifest.scope?.recipients?.forEach((r, i) =>

@@ -155,6 +155,16 @@ function checkFill(env: FormEnv, at: string, options: unknown, parent: JSONSchem
   }
 }
 
+/** Every `labelKey` inside a widget's options (choices, the permission matrix's subjects and actions) is a text in every locale. */
+function useLabelKeys(env: FormEnv, pointer: string, options: unknown): void {
+  if (!options || typeof options !== 'object') return;
+  for (const [key, value] of Object.entries(options as Record<string, unknown>)) {
+    const at = `${pointer}/${escape(key)}`;
+    if (key === 'labelKey' && typeof value === 'string') env.useKey(env.file, at, value);
+    else useLabelKeys(env, at, value);
+  }
+}
+
 /** Every uiSchema key that is not `ui:*` must be a field of the schema at that level; widgets must be registered and fit. */
 function checkUiSchema(
   env: FormEnv,
@@ -186,7 +196,10 @@ function checkUiSchema(
       }
       checkWidgetEntry(file, at, key, value, report);
       if (key === 'ui:widget' && parent) checkWidgetFit(env, at, value, node);
-      if (key === 'ui:options') checkFill(env, at, value, parent);
+      if (key === 'ui:options') {
+        checkFill(env, at, value, parent);
+        useLabelKeys(env, at, value);
+      }
       continue;
     }
     if (key === 'items' && scalarType(node ?? {}) === 'array') {

@@ -25,7 +25,8 @@ import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
 import { RecordActions } from './RecordActions.tsx';
 import type { RecordAction } from '../../generated/meta.ts';
-import { getAtPointer, valueAt } from '../../shared/pointer.ts';
+import { valueAt } from '../../shared/pointer.ts';
+import { useDocumentTitle, useRecordTitle } from '../common/useRecordTitle.ts';
 
 const useStyles = makeStyles({
   meta: {
@@ -81,6 +82,9 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const fields = [...sections.flatMap((x) => x.fields), ...keyFacts];
   const tools = useReadTools(fields, record.data ? staffUserIds(fields, (p) => valueAt(record.data, p)) : []);
   useRememberRecord(definition.data, id, record.data);
+  // The record by its name (manifest titleFields / labelField), not "<entity> No. 13".
+  const named = useRecordTitle(definition.data, record.data);
+  useDocumentTitle([named, definition.data ? t(definition.data.manifest.titleKey) : undefined]);
 
   if (!definition.data || !record.data) {
     return (
@@ -106,7 +110,6 @@ export default function DetailScreen({ screen }: ScreenProps) {
           color: stateColor(machine.data, data.status),
         }
       : undefined;
-  const label = def.manifest.labelField ? String(getAtPointer(data, def.manifest.labelField) ?? '') : '';
   const edit = rights.data?.update
     ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route)
     : undefined;
@@ -151,7 +154,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
   return (
     <div data-screen={screen.id} data-entity={entity} data-record={id}>
       <RecordHeader
-        title={`${t(def.manifest.titleKey)} № ${id}${label ? ` — ${label}` : ''}`}
+        title={named || `${t(def.manifest.titleKey)} № ${id}`}
         status={chip}
         keyFacts={keyFacts}
         data={data}
@@ -162,6 +165,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
         <PlainStatus entity={entity} machine={machine.data} record={data} schema={def.schema as JSONSchema7} />
       )}
       <div className={s.meta}>
+        {named && `${t(def.manifest.titleKey)} № ${id} · `}
         {t('common.field.createdAt')}: {formatDateTime(data.createdAt)} · {t('common.field.updatedAt')}:{' '}
         {formatDateTime(data.updatedAt)}
       </div>

@@ -9,6 +9,8 @@ import { ScreenState } from '../common/ScreenState.tsx';
 import { RecordLocked } from '../common/RecordLocked.tsx';
 import { EntityForm, type EntityFormHandle } from './EntityForm.tsx';
 import { Confirmation } from './Confirmation.tsx';
+import { useGetOne } from '../../client/react/hooks.ts';
+import { useDocumentTitle, useRecordTitle } from '../common/useRecordTitle.ts';
 
 const useStyles = makeStyles({
   bar: {
@@ -52,6 +54,10 @@ function EditForm({ screen }: ScreenProps) {
   // work: as a deferred render React does it in slices between which the page stays
   // responsive, instead of one long task (Lighthouse TBT on a public form).
   const ready = useDeferredValue(editor.ready && Boolean(editor.definition));
+  // Editing a record: the heading and the tab name it as stored (not as typed so far).
+  const stored = useGetOne(editor.entity, editor.recordId);
+  const named = useRecordTitle(editor.definition, editor.recordId === undefined ? undefined : stored.data);
+  useDocumentTitle([named, named ? t(screen.titleKey) : undefined]);
 
   if (editor.submitted)
     return (
@@ -62,7 +68,10 @@ function EditForm({ screen }: ScreenProps) {
     return <ScreenState screenId={screen.id} error={editor.loadError} />;
   return (
     <div data-screen={screen.id} data-entity={editor.entity}>
-      <Title2 as="h1">{t(screen.titleKey)}</Title2>
+      <Title2 as="h1">
+        {t(screen.titleKey)}
+        {named ? `: ${named}` : ''}
+      </Title2>
       <EntityForm
         ref={form}
         entity={editor.entity}

@@ -67,4 +67,5 @@ export const EXCEL_CELLS: { readonly [K in CellKind]: ExcelCell } = {
   reference: { value: asShown('reference') },
   boolean: { value: asShown('boolean') },
   enum: { value: asShown('enum') },
+  label: { value: asShown('label') },
 };

@@ -35,8 +35,9 @@ export type PortalFormat = keyof typeof portalFormats;
  * `reference` (a reference-list kind, checked against the database by the store) and
  * `file` (the value holds uploaded file ids) are annotations ajv must accept, and so is
  * `entityRef: {entity}` (the value is the id of a record of that entity; the server's store
- * checks that it exists, the form offers a search by keyword) and `staffUser: true` (the value
- * is a staff user's id: the server checks it, the form offers the staff picker).
+ * checks that it exists, the form offers a search by keyword), `staffUser: true` (the value
+ * is a staff user's id: the server checks it, the form offers the staff picker) and
+ * `valueLabels` (the key prefix of the texts that name the values).
  */
 export const portalKeywords: KeywordDefinition[] = [
   {
@@ -71,6 +72,9 @@ export const portalKeywords: KeywordDefinition[] = [
     },
   },
   { keyword: 'file', schemaType: 'boolean' },
+  // The texts naming the field's values in each language: `<valueLabels>.<value>` (a role's
+  // code → its name); pages show the text where there is one, else the value.
+  { keyword: 'valueLabels', schemaType: 'string' },
   // The value is the user id of a staff member who may sign in; the server checks it against
   // the staff directory (access.json), the form offers the staff picker, pages show the name.
   { keyword: 'staffUser', schemaType: 'boolean' },

@@ -15,6 +15,12 @@ vi.mock('../../../definitions/client.ts', () => ({
     ['right', { id: 'right', base: '/right', labelField: '/code' }],
   ]),
   screens: [],
+  // The catalogue's value field names its values (a role's code → its name): `valueLabels`.
+  loadEntity: async (id: string) => ({
+    id,
+    manifest: { id },
+    schema: { type: 'object', properties: { code: { type: 'string', valueLabels: 'test.rights' } } },
+  }),
 }));
 
 const schema = {
@@ -64,7 +70,12 @@ describe('entityRef widget', () => {
     await waitFor(() =>
       expect(document.querySelector<HTMLInputElement>('[data-field="/unitId"] input')!.value).toBe('Central office'),
     );
-    expect(document.querySelector<HTMLInputElement>('[data-field="/rights"] input')!.value).toBe('read Unit');
+    // Read-only, the chosen values are chips named by their texts (none here: the value itself).
+    await waitFor(() =>
+      expect(document.querySelector('[data-field="/rights"] [data-chosen] [data-value="read Unit"]')!.textContent).toBe(
+        'read Unit',
+      ),
+    );
   });
 });
 
@@ -96,6 +107,43 @@ describe('entityChoices widget', () => {
     );
     await waitFor(() =>
       expect(document.querySelector('[data-field="/rights"] [data-chosen]')?.textContent).toContain('update Unit'),
+    );
+  });
+});
+
+describe('entityChoices widget with value texts', () => {
+  it('names the values by their texts in the list, the chips and the read view, and stores the values', async () => {
+    const getList = vi.fn(async () => ({
+      list: ['viewer', 'editor'].map((code, i) => ({
+        id: i + 1,
+        version: 1,
+        status: 'ACTIVE',
+        createdAt: '',
+        updatedAt: '',
+        code,
+      })),
+      total: 2,
+    }));
+    const onChange = vi.fn();
+    const { user } = renderEntityForm(
+      {
+        schema,
+        uiSchema: { rights: { 'ui:widget': 'entityChoices', 'ui:options': { entity: 'right', valueField: '/code' } } },
+        formData: { rights: ['viewer'] },
+        onChange,
+      },
+      { dataProvider: createFakeDataProvider({ getList }) },
+    );
+    await waitFor(() =>
+      expect(document.querySelector('[data-field="/rights"] [data-chosen] [data-value="viewer"]')?.textContent).toBe(
+        'Viewer of records',
+      ),
+    );
+    const input = document.querySelector<HTMLInputElement>('[data-field="/rights"] input')!;
+    await user.type(input, 'Edit');
+    await user.click(await dom.findByRole('menuitemcheckbox', { name: 'Editor of records' }));
+    await waitFor(() =>
+      expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ rights: ['viewer', 'editor'] })),
     );
   });
 });

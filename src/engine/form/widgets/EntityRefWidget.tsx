@@ -3,15 +3,20 @@
  * an integer id): a combobox that searches that entity by keyword as one types, showing each
  * record by its manifest's labelField; "#15" picks record 15 by its number. `entityChoices`
  * (an array of strings, `ui:options: {entity, valueField}`): several values chosen from the
- * `valueField` of that entity's records — a catalogue such as the permissions of a role;
- * values not (or no longer) in the catalogue stay and can be removed.
+ * `valueField` of that entity's records — a catalogue such as the roles of a user; each value
+ * is named by its text where that field has `valueLabels` (a role's code → its name in the
+ * user's language), and read-only the values show as chips; values not (or no longer) in the
+ * catalogue stay and can be removed.
  */
 import { useMemo, useState } from 'react';
 import { Combobox, Input, makeStyles, Option, Tag, TagGroup, tokens } from '@fluentui/react-components';
 import type { RJSFSchema, WidgetProps } from '@rjsf/utils';
+import type { JSONSchema7 } from 'json-schema';
+import { resolveFieldSchema } from '../../../shared/field-schema.ts';
+import { valueLabel, valueLabelsOf } from '../../../shared/record-title.ts';
 import { manifests } from '../../../definitions/client.ts';
 import { valueAt } from '../../../shared/pointer.ts';
-import { useGetCatalogue, useGetOne, useSearchRecords } from '../../../client/react/hooks.ts';
+import { useEntity, useGetCatalogue, useGetOne, useSearchRecords } from '../../../client/react/hooks.ts';
 import { SearchPicker } from './SearchPicker.tsx';
 import { useTranslator } from '../useTranslator.ts';
 
@@ -82,12 +87,32 @@ export function EntityChoicesWidget(props: WidgetProps) {
   const catalogue = useGetCatalogue(entity, valueField, {
     pages: CATALOGUE_PAGES,
     read: (r) => String(valueAt(r, valueField) ?? ''),
+    // Read-only, the chosen values are all there is to show: no need (nor, maybe, the right) to read the catalogue.
+    enabled: !(readonly || disabled),
   });
+  const target = useEntity(entity);
+  const labels = target.data
+    ? valueLabelsOf(resolveFieldSchema(target.data.schema as JSONSchema7, valueField))
+    : undefined;
+  const labelOf = (v: string) => valueLabel(v, labels, i18n);
   const selected = Array.isArray(value) ? value.map(String) : [];
   const all = useMemo(() => [...new Set([...selected, ...(catalogue.data ?? [])])], [selected, catalogue.data]);
-  if (readonly) return <Input id={id} readOnly value={selected.join(', ')} />;
+  if (readonly || disabled)
+    return selected.length ? (
+      <TagGroup id={id} className={styles.tags} size="small" data-chosen role="list">
+        {selected.map((v) => (
+          <Tag key={v} value={v} appearance="brand" role="listitem" data-value={v}>
+            {labelOf(v)}
+          </Tag>
+        ))}
+      </TagGroup>
+    ) : (
+      <Input id={id} readOnly value="" />
+    );
   const needle = filter.trim().toLowerCase();
-  const shown = all.filter((v) => !needle || v.toLowerCase().includes(needle)).slice(0, SHOWN * 4);
+  const shown = all
+    .filter((v) => !needle || v.toLowerCase().includes(needle) || labelOf(v).toLowerCase().includes(needle))
+    .slice(0, SHOWN * 4);
   return (
     <div className={styles.root}>
       <Combobox
@@ -112,8 +137,8 @@ export function EntityChoicesWidget(props: WidgetProps) {
         onFocus={() => onFocus(id, value)}
       >
         {shown.map((v) => (
-          <Option key={v} value={v}>
-            {v}
+          <Option key={v} value={v} text={labelOf(v)}>
+            {labelOf(v)}
           </Option>
         ))}
       </Combobox>
@@ -126,8 +151,8 @@ export function EntityChoicesWidget(props: WidgetProps) {
           onDismiss={(_, data) => onChange(selected.filter((v) => v !== data.value))}
         >
           {selected.map((v) => (
-            <Tag key={v} value={v} dismissible={!disabled} appearance="brand">
-              {v}
+            <Tag key={v} value={v} dismissible={!disabled} appearance="brand" data-value={v}>
+              {labelOf(v)}
             </Tag>
           ))}
         </TagGroup>

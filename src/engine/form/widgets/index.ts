@@ -22,6 +22,8 @@ import {
   TextWidget as PlainTextWidget,
 } from './TextWidgets.tsx';
 import { StaffUserWidget, withStaffUser } from './StaffUserWidget.tsx';
+import { PermissionMatrixWidget } from './roles/PermissionMatrixWidget.tsx';
+import { FieldRulesWidget } from './roles/FieldRulesWidget.tsx';
 
 // A `staffUser` field (an integer user id) gets the staff picker whatever its default widget.
 const NumberWidget = withStaffUser(PlainNumberWidget);
@@ -54,6 +56,8 @@ export const portalWidgets: RegistryWidgetsType = {
   staffUser: StaffUserWidget,
   hidden: HiddenWidget,
   newPassword: NewPasswordWidget,
+  permissionMatrix: PermissionMatrixWidget,
+  fieldRules: FieldRulesWidget,
   // rjsf's default component names
   TextWidget,
   TextareaWidget,

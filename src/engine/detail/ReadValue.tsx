@@ -1,5 +1,6 @@
 import { Link, makeStyles, tokens } from '@fluentui/react-components';
-import { useMemo } from 'react';
+import { useMemo, type ComponentType } from 'react';
+import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import type { ReferenceItem } from '../../client/data-provider.ts';
 import {
@@ -17,6 +18,7 @@ import { valueAt } from '../../shared/pointer.ts';
 import { FileTypeIcon } from '../common/FileTypeIcon.tsx';
 import { useFileSize } from '../common/useFileSize.ts';
 import { fileIconKind } from '../form/files.ts';
+import { portalWidgets } from '../form/widgets/index.ts';
 import { isEmptyValue, type ReadField } from './read-view.ts';
 
 const useStyles = makeStyles({
@@ -154,6 +156,34 @@ function ItemsTable({ field, items, tools }: { field: ReadField; items: unknown[
   );
 }
 
+const ignore = () => undefined;
+
+/**
+ * A field whose widget draws its value read-only itself (selfReadingWidgetNames): the widget
+ * with `readonly`, outside any form — it needs only its value, options and an id.
+ */
+function WidgetValue({ field, value }: { field: ReadField; value: unknown }) {
+  const Widget = portalWidgets[field.widget!] as ComponentType<WidgetProps>;
+  const props = {
+    id: `read${field.pointer.replace(/\//g, '_')}`,
+    name: field.pointer.slice(1),
+    value,
+    options: field.options ?? {},
+    readonly: true,
+    disabled: false,
+    required: false,
+    autofocus: false,
+    label: '',
+    schema: {},
+    uiSchema: {},
+    rawErrors: [],
+    onChange: ignore,
+    onBlur: ignore,
+    onFocus: ignore,
+  } as unknown as WidgetProps;
+  return <Widget {...props} />;
+}
+
 /**
  * One field's value, read-only, as the list formats it: dates DD.MM.YYYY (Tashkent), choices
  * and reference names in the current language, yes/no, money, staff users by name, records of
@@ -172,6 +202,8 @@ export function ReadValue({ field, value, tools }: { field: ReadField; value: un
       return typeof value === 'number' ? <EntityRefLabel entity={field.entity!} id={value} /> : <>{String(value)}</>;
     case 'table':
       return <ItemsTable field={field} items={list} tools={tools} />;
+    case 'widget':
+      return <WidgetValue field={field} value={value} />;
     default: {
       // An object drawn by one widget (a point on the map): its parts, not its JSON.
       const text = isPlainObject(value)

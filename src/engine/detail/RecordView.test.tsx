@@ -176,6 +176,25 @@ describe('the record read view', () => {
     expect([...table.querySelectorAll('tbody tr')].map((tr) => tr.textContent)).toEqual(['Alpha60', 'Beta40']);
   });
 
+  it('draws a field whose widget reads itself (named chips, a matrix) by that widget, not as raw codes', async () => {
+    const schema = {
+      type: 'object',
+      properties: { roles: { type: 'array', title: 'test.roles', items: { type: 'string' } } },
+    } as JSONSchema7;
+    const ui = { roles: { 'ui:widget': 'entityChoices', 'ui:options': { entity: 'gadget', valueField: '/name' } } };
+    const sections = readSections(schema, ui);
+    expect(sections[0]!.fields[0]).toMatchObject({ kind: 'widget', widget: 'entityChoices' });
+    function View() {
+      const tools = useReadTools(sections[0]!.fields, []);
+      return <RecordView sections={sections} data={{ roles: ['lamp', 'desk'] }} tools={tools} />;
+    }
+    renderWithProviders(<View />, createFakeDataProvider({}));
+    await waitFor(() => expect(document.querySelectorAll('[data-field="/roles"] [data-value]').length).toBe(2));
+    expect(
+      document.querySelectorAll('[data-region="record-view"] input:not([readonly]), select, textarea').length,
+    ).toBe(0);
+  });
+
   it('shows the key facts the screen declares in the header, a dash for an empty one', async () => {
     renderWithProviders(<Page keyFacts={['/executorId', '/regionId', '/customer/pnfl']} />, {
       dataProvider: provider(),

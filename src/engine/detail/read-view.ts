@@ -11,6 +11,7 @@ import { deref, isSystemPointer, resolveFieldSchema, scalarType } from '../../sh
 import { resolveColumnFormat, type ColumnFormat, type GridColumn } from '../../shared/format.ts';
 import { isHiddenField } from '../../shared/hidden-fields.ts';
 import { pointerSegments, toPointer } from '../../shared/pointer.ts';
+import { selfReadingWidgetNames } from '../form/widgets/names.ts';
 
 /** How one field's value is drawn. */
 export type ReadKind =
@@ -23,7 +24,9 @@ export type ReadKind =
   /** A record of another entity (`entityRef`): its label. */
   | 'entityRef'
   /** A list of objects: a small table, one column per item field. */
-  | 'table';
+  | 'table'
+  /** A widget that draws its value read-only itself (selfReadingWidgetNames): `widget`, `options`. */
+  | 'widget';
 
 /** One field of the read view. */
 export interface ReadField {
@@ -39,6 +42,9 @@ export interface ReadField {
   columns?: ReadField[];
   /** Long text: shown with its line breaks. */
   multiline?: boolean;
+  /** For `widget`: its `ui:widget` name and `ui:options`. */
+  widget?: string;
+  options?: Record<string, unknown>;
 }
 
 /** A labelled group of fields; `titleKeys` empty for the record's own plain fields. */
@@ -72,6 +78,8 @@ export function readField(root: JSONSchema7, pointer: string, field: JSONSchema7
   const widget = widgetOf(ui);
   const keywords = field as { file?: unknown; staffUser?: unknown; entityRef?: { entity?: string } };
   if (keywords.file === true || widget === 'file') return { ...base, kind: 'files' };
+  if (widget && selfReadingWidgetNames.has(widget))
+    return { ...base, kind: 'widget', widget, options: (ui?.['ui:options'] as Record<string, unknown>) ?? {} };
   if (keywords.staffUser === true || widget === 'staffUser') return { ...base, kind: 'staffUser' };
   if (keywords.entityRef?.entity) return { ...base, kind: 'entityRef', entity: keywords.entityRef.entity };
   const items = scalarType(field) === 'array' ? deref(root, field.items as JSONSchema7) : undefined;

@@ -414,9 +414,9 @@ export interface GridDefinition {
     titleKey: string;
     sortable?: boolean;
     /**
-     * How the cell is shown; derived from the schema when absent.
+     * How the cell is shown; derived from the schema when absent. year: a number without digit grouping (years, plain ids).
      */
-    format?: "text" | "number" | "money" | "date" | "datetime" | "status" | "reference" | "boolean" | "enum";
+    format?: "text" | "number" | "money" | "date" | "datetime" | "status" | "reference" | "boolean" | "enum" | "year";
     /**
      * Reference list kind for format 'reference'.
      */
@@ -459,6 +459,10 @@ export interface GridDefinition {
      * Filter whose value narrows this one's reference list (region → district).
      */
     parentFilter?: string;
+    /**
+     * Shown in the list's filter bar beside the keyword box; the others wait behind "More filters". At most 4 shown in all (the keyword box counts); without any mark the first 4 are shown.
+     */
+    primary?: boolean;
   }[];
 }
 

@@ -78,6 +78,8 @@ export const CELL_FORMATS: { readonly [K in CellKind]: CellFormatEntry } = {
   },
   boolean: { text: (value, _, ctx) => formatBoolean(value, ctx.translate) },
   enum: { text: (value, { options }, ctx) => enumLabel(value, options, ctx.translate) },
+  // A year or a plain number that names something (2025, not "2 025"): digits as stored, no grouping.
+  year: { text: (value) => String(value), numeric: true },
 };
 
 /** A format a dashboard or lookup screen may name besides the grid's. */

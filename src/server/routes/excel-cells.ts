@@ -67,4 +67,6 @@ export const EXCEL_CELLS: { readonly [K in CellKind]: ExcelCell } = {
   reference: { value: asShown('reference') },
   boolean: { value: asShown('boolean') },
   enum: { value: asShown('enum') },
+  // A number Excel keeps as a number, shown without grouping (2025).
+  year: { value: excelNumber(false), numFmt: () => '0' },
 };

@@ -10,27 +10,16 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   Button,
-  DrawerBody,
-  DrawerHeader,
-  DrawerHeaderTitle,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
-  OverlayDrawer,
   Spinner,
   Text,
   Title2,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import {
-  AddRegular,
-  ArrowClockwiseRegular,
-  ArrowDownloadRegular,
-  DismissRegular,
-  FilterRegular,
-  MergeRegular,
-} from '@fluentui/react-icons';
+import { AddRegular, ArrowClockwiseRegular, ArrowDownloadRegular, MergeRegular } from '@fluentui/react-icons';
 import type { MachineDefinition, ScreenDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { entityScreenPath } from '../common/routes.ts';
@@ -136,7 +125,6 @@ function ListView({
   const navigate = useNavigate();
   const dataProvider = useDataProvider();
   const narrow = useMediaQuery(NARROW_QUERY);
-  const [panelOpen, setPanelOpen] = useState(false);
   const [searchParams, setSearchParams] = useSearchParams();
   const [itemsPerPage, setItemsPerPage] = useState(() => storedPageSize(screen.id));
 
@@ -247,7 +235,7 @@ function ListView({
   };
 
   const filters = (
-    <ListFilters def={def} statuses={statuses} values={state.filters} onChange={setFilters} stacked={narrow} />
+    <ListFilters def={def} statuses={statuses} values={state.filters} onChange={setFilters} narrow={narrow} />
   );
   const failure = list.error
     ? list.error instanceof HttpError
@@ -260,11 +248,6 @@ function ListView({
       <header className={styles.header}>
         <Title2 as="h1">{t(screen.titleKey)}</Title2>
         <div className={styles.toolbar}>
-          {narrow && (
-            <Button icon={<FilterRegular />} data-action="filters" onClick={() => setPanelOpen(true)}>
-              {t('engine.list.filters')}
-            </Button>
-          )}
           {hasFilters && (
             <Button appearance="subtle" data-action="clear-filters" onClick={clearFilters}>
               {t('engine.list.clearFilters')}
@@ -299,28 +282,7 @@ function ListView({
         </div>
       </header>
 
-      {narrow ? (
-        <OverlayDrawer position="end" open={panelOpen} onOpenChange={(_, d) => setPanelOpen(d.open)}>
-          <DrawerHeader>
-            <DrawerHeaderTitle
-              action={
-                <Button
-                  appearance="subtle"
-                  icon={<DismissRegular />}
-                  aria-label={t('engine.list.close')}
-                  data-action="close-filters"
-                  onClick={() => setPanelOpen(false)}
-                />
-              }
-            >
-              {t('engine.list.filters')}
-            </DrawerHeaderTitle>
-          </DrawerHeader>
-          <DrawerBody>{filters}</DrawerBody>
-        </OverlayDrawer>
-      ) : (
-        filters
-      )}
+      {filters}
 
       {mergeHint && selected.length < 2 && (
         <MessageBar intent="warning" data-state="merge-hint">

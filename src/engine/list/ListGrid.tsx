@@ -10,6 +10,7 @@ import {
   ClientSideRowModelModule,
   ColumnApiModule,
   RowSelectionModule,
+  TooltipModule,
   type CellKeyDownEvent,
   type ColDef,
   type RowClickedEvent,
@@ -23,12 +24,14 @@ import { resolveColumnFormat, statesKeyOf, statusLabel, type FormatContext } fro
 import { valueAt } from '../../shared/pointer.ts';
 import { CELL_FORMATS, formatCell } from '../../shared/cell-formats.ts';
 import type { SortItem } from './list-state.ts';
+import { minColumnWidth } from './column-widths.ts';
 
 /**
  * Only what the list uses: the client-side row model (which brings sorting), cell classes
- * (right-aligned numbers) and the column API (reading the sort back).
+ * (right-aligned numbers), the column API (reading the sort back) and tooltips (a header's
+ * full text on hover).
  */
-const GRID_MODULES = [ClientSideRowModelModule, CellStyleModule, ColumnApiModule];
+const GRID_MODULES = [ClientSideRowModelModule, CellStyleModule, ColumnApiModule, TooltipModule];
 /** Lists with a bulk action (e.g. merge) also select rows by checkbox. */
 const SELECTING_MODULES = [...GRID_MODULES, RowSelectionModule];
 
@@ -50,6 +53,8 @@ export interface ListGridProps {
   title(key: string): string;
   /** Rows can be selected by checkbox (for a bulk action); called with the selected ids. */
   onSelect?(ids: number[]): void;
+  /** Every status the records can have: the status column is as wide as the longest label. */
+  statuses?: readonly string[];
 }
 
 const useStyles = makeStyles({
@@ -58,6 +63,8 @@ const useStyles = makeStyles({
     '& .ag-row': { cursor: 'pointer' },
   },
   plain: { width: '100%' },
+  // The badge decides its width: its column is made wide enough, so it is never clipped.
+  badge: { maxWidth: 'none', whiteSpace: 'nowrap', flexShrink: 0, overflow: 'visible' },
 });
 
 /** The status cell: a localized badge. */
@@ -68,10 +75,17 @@ function StatusCell(
     statesKey: string;
   },
 ) {
+  const styles = useStyles();
   const value = props.value as string | undefined;
   if (!value) return null;
   return (
-    <Badge appearance="tint" shape="rounded" color={props.statusColor(value)} data-status={value}>
+    <Badge
+      className={styles.badge}
+      appearance="tint"
+      shape="rounded"
+      color={props.statusColor(value)}
+      data-status={value}
+    >
       {statusLabel(value, props.format.translate, props.statesKey)}
     </Badge>
   );
@@ -101,6 +115,7 @@ export default function ListGrid({
   statusColor,
   title,
   onSelect,
+  statuses = [],
 }: ListGridProps) {
   const styles = useStyles();
   const sortableFields = useMemo(() => new Set(def.grid.defaultSort.map((s) => s.field)), [def]);
@@ -112,9 +127,23 @@ export default function ListGrid({
         const shown = CELL_FORMATS[cellFormat.kind];
         const index = sort.findIndex((s) => s.field === column.field);
         const active = index >= 0 ? sort[index]! : undefined;
+        const header = title(column.titleKey);
+        const minWidth = minColumnWidth({
+          header,
+          texts: shown.badge
+            ? statuses.map((st) => statusLabel(st, format.translate, statesKey))
+            : rows.map((row) => formatCell(valueAt(row, column.field), cellFormat, format)),
+          badge: shown.badge === true,
+        });
         return {
           colId: column.field,
-          headerName: title(column.titleKey),
+          headerName: header,
+          // Headers wrap between words (the column is at least as wide as the longest word), and
+          // the whole text is also the header's tooltip.
+          headerTooltip: header,
+          wrapHeaderText: true,
+          autoHeaderHeight: true,
+          minWidth,
           valueGetter: (p) => valueAt(p.data, column.field),
           valueFormatter: (p) => formatCell(p.value, cellFormat, format),
           sortable: column.sortable === true || sortableFields.has(column.field),
@@ -126,12 +155,12 @@ export default function ListGrid({
           sort: active ? (active.desc ? 'desc' : 'asc') : null,
           sortIndex: active && sort.length > 1 ? index : null,
           hide: column.hidden === true,
-          ...(column.width ? { width: column.width } : { flex: 1, minWidth: 120 }),
+          ...(column.width ? { width: Math.max(column.width, minWidth) } : { flex: 1 }),
           ...(shown.numeric ? { type: 'rightAligned' } : {}),
           ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor, statesKey } } : {}),
         } satisfies ColDef<StoredRecord>;
       }),
-    [def, sort, format, statusColor, title, sortableFields],
+    [def, sort, format, statusColor, title, sortableFields, rows, statuses],
   );
 
   const onSortChanged = (event: SortChangedEvent<StoredRecord>) => {
@@ -156,6 +185,8 @@ export default function ListGrid({
             }
           : {})}
         rowData={rows}
+        // The header's tooltip is the browser's own (a title), shown at once and read by screen readers.
+        enableBrowserTooltips
         columnDefs={columnDefs}
         getRowId={(p) => String(p.data.id)}
         domLayout="autoHeight"

@@ -325,6 +325,7 @@ function ListView({
             statusColor={statusColor}
             title={title}
             {...(canMerge ? { onSelect: setSelected } : {})}
+            statuses={statuses}
           />
           <ListPager
             page={state.page}

@@ -119,6 +119,26 @@ export default function ListGrid({
 }: ListGridProps) {
   const styles = useStyles();
   const sortableFields = useMemo(() => new Set(def.grid.defaultSort.map((s) => s.field)), [def]);
+  // Widths from this page's texts; the columns are rebuilt only when a width changes (a new
+  // page of texts as long as the last keeps the grid's columns, and its sort state, as they are).
+  const widthKey = def.grid.columns
+    .map((column) => {
+      const statesKey = statesKeyOf(def.manifest);
+      const cellFormat = resolveColumnFormat(column, def.schema, statesKey);
+      const badge = CELL_FORMATS[cellFormat.kind].badge === true;
+      return minColumnWidth({
+        header: title(column.titleKey),
+        texts: badge
+          ? statuses.map((st) => statusLabel(st, format.translate, statesKey))
+          : rows.map((row) => formatCell(valueAt(row, column.field), cellFormat, format)),
+        badge,
+      });
+    })
+    .join(',');
+  const minWidths = useMemo<Record<string, number>>(() => {
+    const widths = widthKey.split(',').map(Number);
+    return Object.fromEntries(def.grid.columns.map((c, i) => [c.field, widths[i] ?? 0]));
+  }, [widthKey, def]);
   const columnDefs = useMemo<ColDef<StoredRecord>[]>(
     () =>
       def.grid.columns.map((column) => {
@@ -128,13 +148,7 @@ export default function ListGrid({
         const index = sort.findIndex((s) => s.field === column.field);
         const active = index >= 0 ? sort[index]! : undefined;
         const header = title(column.titleKey);
-        const minWidth = minColumnWidth({
-          header,
-          texts: shown.badge
-            ? statuses.map((st) => statusLabel(st, format.translate, statesKey))
-            : rows.map((row) => formatCell(valueAt(row, column.field), cellFormat, format)),
-          badge: shown.badge === true,
-        });
+        const minWidth = minWidths[column.field] ?? 0;
         return {
           colId: column.field,
           headerName: header,
@@ -160,7 +174,7 @@ export default function ListGrid({
           ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor, statesKey } } : {}),
         } satisfies ColDef<StoredRecord>;
       }),
-    [def, sort, format, statusColor, title, sortableFields, rows, statuses],
+    [def, sort, format, statusColor, title, sortableFields, minWidths],
   );
 
   const onSortChanged = (event: SortChangedEvent<StoredRecord>) => {

@@ -46,6 +46,8 @@ export const queryKeys = {
     one: (id: number) => ['staff-users', 'ids', id] as const,
     search: (typed: string) => ['staff-users', 'search', typed] as const,
   },
+  /** The signed-in user's saved views of a list screen. */
+  views: (screen: string) => ['views', screen] as const,
   profile: () => ['profile'] as const,
   counters: () => ['letter', 'get-all-count'] as const,
   lookupStats: (path: string | undefined) => ['lookup-stats', path] as const,

@@ -12,6 +12,8 @@ import {
   RowSelectionModule,
   TooltipModule,
   type CellKeyDownEvent,
+  type ColumnMovedEvent,
+  type ColumnResizedEvent,
   type ColDef,
   type RowClickedEvent,
   type SelectionChangedEvent,
@@ -25,6 +27,20 @@ import { valueAt } from '../../shared/pointer.ts';
 import { CELL_FORMATS, formatCell } from '../../shared/cell-formats.ts';
 import type { SortItem } from './list-state.ts';
 import { minColumnWidth } from './column-widths.ts';
+import type { SavedViewColumn } from '../../shared/saved-views.ts';
+
+/** The grid's columns in a saved view's order; columns the view does not name keep their place after. */
+function orderedColumns<C extends { field: string }>(
+  columns: readonly C[],
+  layout: readonly SavedViewColumn[] | undefined,
+): C[] {
+  if (!layout) return [...columns];
+  const rank = new Map(layout.map((c, i) => [c.field, i]));
+  return columns
+    .map((c, i) => ({ c, key: rank.get(c.field) ?? layout.length + i }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ c }) => c);
+}
 
 /**
  * Only what the list uses: the client-side row model (which brings sorting), cell classes
@@ -55,6 +71,23 @@ export interface ListGridProps {
   onSelect?(ids: number[]): void;
   /** Every status the records can have: the status column is as wide as the longest label. */
   statuses?: readonly string[];
+  /** The columns' order, visibility and widths of a saved view; absent: the grid's own. */
+  layout?: readonly SavedViewColumn[] | undefined;
+  /** A column was moved or resized by hand: the layout as it is now. */
+  onLayoutChange?(layout: SavedViewColumn[]): void;
+}
+
+/** The layout the grid shows now (widths only of columns sized by hand, not flexed). */
+export function layoutFromColumnState(
+  state: ReadonlyArray<{ colId: string; hide?: boolean | null; width?: number | null; flex?: number | null }>,
+): SavedViewColumn[] {
+  return state
+    .filter((c) => c.colId.startsWith('/'))
+    .map((c) => ({
+      field: c.colId,
+      ...(c.hide ? { hidden: true } : {}),
+      ...(!c.flex && c.width ? { width: Math.round(c.width) } : {}),
+    }));
 }
 
 const useStyles = makeStyles({
@@ -116,6 +149,8 @@ export default function ListGrid({
   title,
   onSelect,
   statuses = [],
+  layout,
+  onLayoutChange,
 }: ListGridProps) {
   const styles = useStyles();
   const sortableFields = useMemo(() => new Set(def.grid.defaultSort.map((s) => s.field)), [def]);
@@ -141,7 +176,8 @@ export default function ListGrid({
   }, [widthKey, def]);
   const columnDefs = useMemo<ColDef<StoredRecord>[]>(
     () =>
-      def.grid.columns.map((column) => {
+      orderedColumns(def.grid.columns, layout).map((column) => {
+        const placed = layout?.find((c) => c.field === column.field);
         const statesKey = statesKeyOf(def.manifest);
         const cellFormat = resolveColumnFormat(column, def.schema, statesKey);
         const shown = CELL_FORMATS[cellFormat.kind];
@@ -168,13 +204,17 @@ export default function ListGrid({
           sortingOrder: ['asc', 'desc'],
           sort: active ? (active.desc ? 'desc' : 'asc') : null,
           sortIndex: active && sort.length > 1 ? index : null,
-          hide: column.hidden === true,
-          ...(column.width ? { width: Math.max(column.width, minWidth) } : { flex: 1 }),
+          hide: placed ? placed.hidden === true : column.hidden === true,
+          ...(placed?.width
+            ? { width: Math.max(placed.width, minWidth), flex: null }
+            : column.width
+              ? { width: Math.max(column.width, minWidth) }
+              : { flex: 1 }),
           ...(shown.numeric ? { type: 'rightAligned' } : {}),
           ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor, statesKey } } : {}),
         } satisfies ColDef<StoredRecord>;
       }),
-    [def, sort, format, statusColor, title, sortableFields, minWidths],
+    [def, sort, format, statusColor, title, sortableFields, minWidths, layout],
   );
 
   const onSortChanged = (event: SortChangedEvent<StoredRecord>) => {
@@ -210,6 +250,15 @@ export default function ListGrid({
         loading={false}
         suppressNoRowsOverlay
         onSortChanged={onSortChanged}
+        // The user's own arrangement, for "Save current view as…".
+        onColumnResized={(e: ColumnResizedEvent<StoredRecord>) => {
+          if (e.finished && e.source === 'uiColumnResized')
+            onLayoutChange?.(layoutFromColumnState(e.api.getColumnState()));
+        }}
+        onColumnMoved={(e: ColumnMovedEvent<StoredRecord>) => {
+          if (e.finished && e.source === 'uiColumnMoved')
+            onLayoutChange?.(layoutFromColumnState(e.api.getColumnState()));
+        }}
         onRowClicked={onOpen ? (e: RowClickedEvent<StoredRecord>) => e.data && onOpen(e.data) : undefined}
         onCellKeyDown={
           onOpen

@@ -52,6 +52,8 @@ import {
 import ListGrid, { type StatusColor } from './ListGrid.tsx';
 import { statusesOf, withoutHiddenColumns } from './list-definition.ts';
 import ListFilters from './ListFilters.tsx';
+import { SavedViews } from './SavedViews.tsx';
+import { useSavedView } from './useSavedView.ts';
 import ListPager, { pageCount } from './ListPager.tsx';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
 
@@ -131,6 +133,7 @@ function ListView({
   const state = useMemo(() => readListState(searchParams, def.grid), [searchParams, def]);
   const params = useMemo(() => toListParams(state, itemsPerPage, def.grid), [state, itemsPerPage, def]);
   const list = useGetList(def.id, params);
+  const saved = useSavedView(screen.id, def.grid, state, searchParams, setSearchParams);
 
   const update = useCallback(
     (change: (s: ListState) => ListState) => {
@@ -253,6 +256,9 @@ function ListView({
               {t('engine.list.clearFilters')}
             </Button>
           )}
+          {saved.enabled && (
+            <SavedViews screen={screen.id} current={saved.viewId} snapshot={saved.snapshot} onApply={saved.apply} />
+          )}
           <Button
             icon={<ArrowClockwiseRegular />}
             data-action="refresh"
@@ -326,6 +332,8 @@ function ListView({
             title={title}
             {...(canMerge ? { onSelect: setSelected } : {})}
             statuses={statuses}
+            layout={saved.layout}
+            onLayoutChange={saved.setLayout}
           />
           <ListPager
             page={state.page}

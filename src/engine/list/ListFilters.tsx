@@ -15,6 +15,7 @@ import {
   Field,
   OverlayDrawer,
   makeStyles,
+  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
 import { ChevronDownRegular, ChevronUpRegular, DismissRegular, FilterRegular } from '@fluentui/react-icons';
@@ -59,29 +60,26 @@ export default function ListFilters({ def, statuses, values, onChange, narrow }:
   const translate: Translate = (key) => (i18n.exists(key) ? t(key) : undefined);
   const labelOf = (f: GridFilter): string => (f.titleKey ? t(f.titleKey) : f.name);
   const { shown, more } = splitFilters(def.grid.filters);
-  const controls = (filters: readonly GridFilter[], stacked: boolean) => (
-    <div className={stacked ? filterStyles.stacked : filterStyles.bar} role="search">
-      {filters.map((f) => {
-        const { Control, labelsItself } = FILTER_CONTROLS[f.kind];
-        const control = (
-          <Control
-            filter={f}
-            def={def}
-            statuses={statuses}
-            values={values}
-            onChange={onChange}
-            label={labelOf(f)}
-            translate={translate}
-          />
-        );
-        return (
-          <div key={f.name} data-filter={f.name} className={filterStyles.control}>
-            {labelsItself ? control : <Field label={labelOf(f)}>{control}</Field>}
-          </div>
-        );
-      })}
-    </div>
-  );
+  const controls = (filters: readonly GridFilter[]) =>
+    filters.map((f) => {
+      const { Control, labelsItself } = FILTER_CONTROLS[f.kind];
+      const control = (
+        <Control
+          filter={f}
+          def={def}
+          statuses={statuses}
+          values={values}
+          onChange={onChange}
+          label={labelOf(f)}
+          translate={translate}
+        />
+      );
+      return (
+        <div key={f.name} data-filter={f.name} className={filterStyles.control}>
+          {labelsItself ? control : <Field label={labelOf(f)}>{control}</Field>}
+        </div>
+      );
+    });
   const count = (filters: readonly GridFilter[]) => filters.filter((f) => filterActive(f, values)).length;
   const chips = <FilterChips def={def} values={values} labelOf={labelOf} translate={translate} onChange={onChange} />;
 
@@ -111,7 +109,11 @@ export default function ListFilters({ def, statuses, values, onChange, narrow }:
               {t('engine.list.filters')}
             </DrawerHeaderTitle>
           </DrawerHeader>
-          <DrawerBody>{controls(def.grid.filters, true)}</DrawerBody>
+          <DrawerBody>
+            <div className={filterStyles.stacked} role="search">
+              {controls(def.grid.filters)}
+            </div>
+          </DrawerBody>
         </OverlayDrawer>
       </div>
     );
@@ -120,8 +122,8 @@ export default function ListFilters({ def, statuses, values, onChange, narrow }:
   const hiddenInUse = count(more);
   return (
     <div className={styles.root}>
-      <div className={filterStyles.bar}>
-        {controls(shown, false)}
+      <div className={filterStyles.bar} role="search">
+        {controls(shown)}
         {more.length > 0 && (
           <Button
             appearance={hiddenInUse ? 'primary' : 'secondary'}
@@ -137,8 +139,8 @@ export default function ListFilters({ def, statuses, values, onChange, narrow }:
         )}
       </div>
       {moreOpen && more.length > 0 && (
-        <div id={moreId} className={styles.more} data-panel="more-filters">
-          {controls(more, false)}
+        <div id={moreId} className={mergeClasses(filterStyles.bar, styles.more)} data-panel="more-filters">
+          {controls(more)}
         </div>
       )}
       {chips}

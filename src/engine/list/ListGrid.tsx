@@ -196,6 +196,8 @@ export default function ListGrid({
           minWidth,
           valueGetter: (p) => valueAt(p.data, column.field),
           valueFormatter: (p) => formatCell(p.value, cellFormat, format),
+          // A text longer than its column ends in …: its whole text on hover.
+          ...(shown.badge ? {} : { tooltipValueGetter: (p) => p.valueFormatted ?? undefined }),
           sortable: column.sortable === true || sortableFields.has(column.field),
           // The server sorted the page already; equal keeps its order (the grid's sort is stable).
           comparator: () => 0,

@@ -1,7 +1,8 @@
 /**
  * How wide a list column must at least be so that nothing in it is cut: its header's longest
  * word (headers wrap between words, never inside one) and the longest text it shows, capped so
- * that one long name cannot take the whole table (such a cell wraps instead). Measured with the
+ * that one long name cannot take the whole table (such a cell ends in … and shows its whole text
+ * on hover). Measured with the
  * page's font where the browser can (a canvas), else estimated per character.
  */
 
@@ -14,7 +15,7 @@ const BADGE_CHROME = 20;
 /** No column is narrower than this. */
 export const MIN_COLUMN_WIDTH = 80;
 /** Longer texts wrap rather than widen their column past this. */
-export const MAX_CONTENT_WIDTH = 280;
+export const MAX_CONTENT_WIDTH = 180;
 
 const FONT = '14px "Segoe UI", "Segoe UI Web (West European)", -apple-system, BlinkMacSystemFont, Roboto, sans-serif';
 const HEADER_FONT = `600 ${FONT}`;

@@ -48,9 +48,9 @@ export interface FilterControlEntry {
 export const useFilterStyles = makeStyles({
   bar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
   stacked: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  control: { minWidth: '180px', maxWidth: '100%' },
+  control: { minWidth: '160px', maxWidth: '100%' },
   // A native select is as wide as its longest option (the committee's full name); cap it.
-  select: { width: '16rem', maxWidth: '100%' },
+  select: { width: '13rem', maxWidth: '100%' },
   pair: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'flex-start', lineHeight: '32px' },
   half: { minWidth: '0', width: '150px' },
   error: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200, maxWidth: '22rem' },

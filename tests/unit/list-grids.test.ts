@@ -10,6 +10,7 @@ import { readLocales } from '../../src/definitions/locale-files.ts';
 import { LOCALES } from '../../src/shared/locales.ts';
 import { MAX_SHOWN_FILTERS, splitFilters } from '../../src/shared/filter-bar.ts';
 import { formatCell } from '../../src/shared/cell-formats.ts';
+import { statesKeyOf } from '../../src/shared/format.ts';
 import type { GridDefinition } from '../../src/generated/meta.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -50,6 +51,26 @@ describe('list grids', () => {
         }
       }
     expect(clashes).toEqual([]);
+  });
+
+  it('labels every status a list shows in every language (no raw SUBMITTED)', () => {
+    const missing: string[] = [];
+    for (const { entity, grid } of grids) {
+      if (!grid.columns.some((c) => c.field === '/status') && !grid.filters.some((f) => f.field === '/status'))
+        continue;
+      const manifest = JSON.parse(readFileSync(path.join(ROOT, 'schemas', entity, 'entity.json'), 'utf8'));
+      const machineFile = manifest.workflow && path.join(ROOT, 'workflows', `${manifest.workflow}.machine.json`);
+      const statuses: string[] =
+        machineFile && existsSync(machineFile)
+          ? Object.keys(JSON.parse(readFileSync(machineFile, 'utf8')).states)
+          : [manifest.initialStatus ?? 'CREATED'];
+      for (const locale of LOCALES)
+        for (const status of statuses) {
+          const label = text(locale, `${statesKeyOf(manifest)}.${status}`);
+          if (typeof label !== 'string' || label === status) missing.push(`${entity} ${locale} ${status}`);
+        }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('shows year columns without digit grouping', () => {

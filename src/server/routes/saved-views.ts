@@ -126,7 +126,10 @@ const savedViews: FastifyPluginAsync = async (app) => {
         params: {
           type: 'object',
           required: ['screen', 'id'],
-          properties: { ...screenParams.properties, id: { type: 'integer', minimum: 1 } },
+          properties: {
+            ...screenParams.properties,
+            id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+          },
         },
         response: { 200: okReply, ...errors },
       },

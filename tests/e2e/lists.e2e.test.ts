@@ -58,7 +58,7 @@ describe.skipIf(!browserTestsEnabled())('lists in Chromium', () => {
     const { tokenOf, api } = portalApi(portal.url);
     const token = await tokenOf('admin', TEST_ADMIN_PASSWORD);
     const sample = createSampler(def.schema, registry.references, createServerAjv());
-    for (let i = 0; i < 12; i++)
+    for (let i = 0; i < 8; i++)
       await api(token, 'POST', `/api${def.manifest.base}/create`, sample(700 + i, { full: true }));
     browser = await launchBrowser();
     page = await (await newPortalContext(browser, 'ru', 1280)).newPage();

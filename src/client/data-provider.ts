@@ -14,6 +14,7 @@ import { createMessengerMethods, type MessengerMethods } from './provider/messen
 import { createPlaygroundMethods, type PlaygroundMethods } from './provider/playground.ts';
 import { createQuestionnaireMethods, type QuestionnaireMethods } from './provider/questionnaires.ts';
 import { createRecordMethods, type RecordMethods } from './provider/records.ts';
+import { createViewMethods, type ViewMethods } from './provider/views.ts';
 import { createWorkflowMethods, type WorkflowMethods } from './provider/workflow.ts';
 
 export type * from './provider/account.ts';
@@ -22,6 +23,7 @@ export type * from './provider/messenger.ts';
 export type * from './provider/playground.ts';
 export type * from './provider/questionnaires.ts';
 export type * from './provider/records.ts';
+export type * from './provider/views.ts';
 export type * from './provider/workflow.ts';
 
 /** Every method a screen may call; see the files under provider/ for each group. */
@@ -32,7 +34,8 @@ export interface DataProvider
     QuestionnaireMethods,
     AccountMethods,
     EndpointMethods,
-    PlaygroundMethods {}
+    PlaygroundMethods,
+    ViewMethods {}
 
 /**
  * Creates the data provider over an HTTP client (the app's is bound to the session:
@@ -48,5 +51,6 @@ export function createDataProvider(http: HttpClient): DataProvider {
     ...createAccountMethods(http),
     ...createEndpointMethods(http),
     ...createPlaygroundMethods(http),
+    ...createViewMethods(http),
   };
 }

@@ -48,6 +48,8 @@ export const queryKeys = {
     many: (ids: readonly number[]) => ['staff-users', 'many', ...ids] as const,
     search: (typed: string) => ['staff-users', 'search', typed] as const,
   },
+  /** The signed-in user's saved views of a list screen. */
+  views: (screen: string) => ['views', screen] as const,
   profile: () => ['profile'] as const,
   counters: () => ['letter', 'get-all-count'] as const,
   myWork: () => ['my-work'] as const,

@@ -435,9 +435,20 @@ export interface GridDefinition {
     titleKey: string;
     sortable?: boolean;
     /**
-     * How the cell is shown; derived from the schema when absent. label: the value named by its text in the user's language (a field with valueLabels, such as a role's code).
+     * How the cell is shown; derived from the schema when absent. label: the value named by its text in the user's language (a field with valueLabels, such as a role's code). year: a number without digit grouping (years, plain ids).
      */
-    format?: "text" | "number" | "money" | "date" | "datetime" | "status" | "reference" | "boolean" | "enum" | "label";
+    format?:
+      | "text"
+      | "number"
+      | "money"
+      | "date"
+      | "datetime"
+      | "status"
+      | "reference"
+      | "boolean"
+      | "enum"
+      | "label"
+      | "year";
     /**
      * Reference list kind for format 'reference'.
      */
@@ -480,6 +491,10 @@ export interface GridDefinition {
      * Filter whose value narrows this one's reference list (region → district).
      */
     parentFilter?: string;
+    /**
+     * Shown in the list's filter bar beside the keyword box; the others wait behind "More filters". At most 4 shown in all (the keyword box counts); without any mark the first 4 are shown.
+     */
+    primary?: boolean;
   }[];
 }
 

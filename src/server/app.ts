@@ -68,6 +68,7 @@ import * as workflowRoutes from './routes/workflow.ts';
 import * as messengerRoutes from './routes/messenger/index.ts';
 import * as stompRoutes from './routes/stomp.ts';
 import * as visitRoutes from './routes/visits.ts';
+import * as savedViewRoutes from './routes/saved-views.ts';
 import * as openDataRoutes from './routes/open-data.ts';
 import * as staffUserRoutes from './routes/staff-users.ts';
 import * as playgroundRoutes from './routes/playground.ts';
@@ -130,6 +131,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   messengerRoutes,
   stompRoutes,
   visitRoutes,
+  savedViewRoutes,
   openDataRoutes,
   staffUserRoutes,
   playgroundRoutes,

@@ -85,6 +85,8 @@ export const CELL_FORMATS: { readonly [K in CellKind]: CellFormatEntry } = {
     text: (value, { valueLabels }, ctx) =>
       (valueLabels ? ctx.translate(`${valueLabels}.${String(value)}`) : undefined) ?? plain(value, {}, ctx),
   },
+  // A year or a plain number that names something (2025, not "2 025"): digits as stored, no grouping.
+  year: { text: (value) => String(value), numeric: true },
 };
 
 /** A format a dashboard or lookup screen may name besides the grid's. */

@@ -39,7 +39,7 @@ describe('display-format registry', () => {
   });
 
   it('carries the hints tables use: quantities right-aligned, statuses as badges, references need a list', () => {
-    expect(CELL_FORMAT_NAMES.filter((k) => CELL_FORMATS[k].numeric).sort()).toEqual(['money', 'number']);
+    expect(CELL_FORMAT_NAMES.filter((k) => CELL_FORMATS[k].numeric).sort()).toEqual(['money', 'number', 'year']);
     expect(CELL_FORMAT_NAMES.filter((k) => CELL_FORMATS[k].badge)).toEqual(['status']);
     expect(CELL_FORMAT_NAMES.filter((k) => CELL_FORMATS[k].needsReference)).toEqual(['reference']);
     expect(DISPLAY_FORMATS.link.href).toBe(true);
@@ -48,6 +48,8 @@ describe('display-format registry', () => {
   it('shows one value per format for the locale', () => {
     expect(formatValue(1234567.6, 'money', {}, ctx)).toBe('1 234 568');
     expect(formatValue(12345.5, 'number', {}, ctx)).toBe('12 345,5');
+    // A year is a name, not a quantity: no grouping (issue #17 found "2 025").
+    expect(formatValue(2025, 'year', {}, ctx)).toBe('2025');
     expect(formatValue('2024-03-05', 'date', {}, ctx)).toBe('05.03.2024');
     expect(formatValue('2024-03-05T19:30:00Z', 'datetime', {}, ctx)).toBe('06.03.2024 00:30');
     expect(formatValue('DONE', 'status', { statesKey: 'workflow.gadget-flow.states' }, ctx)).toBe('Готово');

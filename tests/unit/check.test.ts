@@ -154,6 +154,14 @@ describe('npm run check', () => {
     expectProblem(run(s), `schemas/${e}/grid.json`, `/filters/${i}/field`, /does not exist/);
   });
 
+  it('refuses more than four filters in the list bar (keyword and primary), naming the first one too many', () => {
+    const s = clone();
+    const file = 'schemas/appeal/grid.json';
+    const filters = json(s, file).filters as Array<{ name: string; primary?: boolean }>;
+    for (const f of filters) f.primary = true;
+    expectProblem(run(s), file, '/filters/4/primary', /at most 4 filters are shown in the list's bar/);
+  });
+
   it('rejects a ui field the schema lacks', () => {
     const s = clone();
     const e = anEntity(s);

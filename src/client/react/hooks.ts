@@ -153,6 +153,12 @@ export function useGetTree(
   });
 }
 
+/** My saved views of a list screen (`enabled` false: not asked, e.g. for a visitor). */
+export function useGetViews(screen: string, enabled = true) {
+  const dp = useDataProvider();
+  return useQuery({ queryKey: queryKeys.views(screen), queryFn: () => dp.getViews(screen), enabled });
+}
+
 /** A reference list (the children of `parent`; `null` waits for a parent), cached for ten minutes. */
 export function useGetReference(kind: string | undefined, parent?: number | null, enabled = true) {
   const dp = useDataProvider();

@@ -5,7 +5,8 @@
  * filters name fields of the record schema (scalar where sorted or filtered, of the filter
  * kind's type); reference lists exist and are the ones the schema's fields declare; filter names
  * are unique and parent filters exist; a keyword filter has keyword fields to search; the
- * parameters of a remote source are eq filters of the grid.
+ * parameters of a remote source are eq filters of the grid; at most four filters are shown in the
+ * bar (keyword and `primary`).
  */
 import type { JSONSchema7 } from 'json-schema';
 import type { GridDefinition } from '../../generated/meta.ts';
@@ -13,6 +14,7 @@ import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { CELL_FORMATS } from '../../shared/cell-formats.ts';
 import { statesKeyOf } from '../../shared/format.ts';
 import { FILTER_KINDS } from '../../shared/filter-kinds.ts';
+import { MAX_SHOWN_FILTERS, markedFilters } from '../../shared/filter-bar.ts';
 import { didYouMean } from './suggest.ts';
 import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule } from './context.ts';
 
@@ -98,6 +100,16 @@ export const gridsRule: CheckRule = {
           );
         else sameList(`/filters/${i}/reference`, flt.field, flt.reference);
       });
+      // The bar shows the keyword box and the primary filters; more would push the list down again.
+      const marked = markedFilters(grid.filters);
+      if (marked.some((f) => f.primary === true) && marked.length > MAX_SHOWN_FILTERS) {
+        const last = grid.filters.indexOf(marked[MAX_SHOWN_FILTERS]!);
+        report(
+          gridFile,
+          `/filters/${last}/primary`,
+          `at most ${MAX_SHOWN_FILTERS} filters are shown in the list's bar (the keyword box counts): ${marked.length} are (${marked.map((f) => f.name).join(', ')}) — leave "primary" off the less used ones`,
+        );
+      }
       grid.filters.forEach((flt, i) => {
         if (flt.parentFilter && !filterNames.has(flt.parentFilter))
           report(gridFile, `/filters/${i}/parentFilter`, `filter "${flt.parentFilter}" does not exist`);

@@ -188,7 +188,7 @@ describe('the record read view', () => {
       const tools = useReadTools(sections[0]!.fields, []);
       return <RecordView sections={sections} data={{ roles: ['lamp', 'desk'] }} tools={tools} />;
     }
-    renderWithProviders(<View />, createFakeDataProvider({}));
+    renderWithProviders(<View />, { dataProvider: createFakeDataProvider({}) });
     await waitFor(() => expect(document.querySelectorAll('[data-field="/roles"] [data-value]').length).toBe(2));
     expect(
       document.querySelectorAll('[data-region="record-view"] input:not([readonly]), select, textarea').length,

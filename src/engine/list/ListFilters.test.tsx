@@ -9,6 +9,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { FILTER_DEBOUNCE_MS } from './ListFilters.tsx';
 import { action, filter, lastParams, location, renderList, rows } from './list-testing.tsx';
+import { grid } from './test-entity.ts';
+import { splitFilters } from '../../shared/filter-bar.ts';
 
 vi.mock('../../definitions/client.ts', async () => (await import('./test-entity.ts')).definitionsClientMock);
 
@@ -30,6 +32,7 @@ describe('ListScreen filters', () => {
       timeout: FILTER_DEBOUNCE_MS + 1500,
     });
 
+    fireEvent.click(action('more-filters'));
     const district = () => filter('districtId').querySelector('select')!;
     expect(district().disabled).toBe(true);
     fireEvent.change(filter('regionId').querySelector('select')!, { target: { value: '1' } });
@@ -40,7 +43,7 @@ describe('ListScreen filters', () => {
     await waitFor(() => expect(lastParams().filters).toEqual({ statusId: 'DONE', keyword: 'lamp', regionId: '2' }));
 
     const [from] = filter('createdDate').querySelectorAll('input');
-    fireEvent.change(from!, { target: { value: '2024-02-01' } });
+    fireEvent.change(from!, { target: { value: '01.02.2024' } });
     await waitFor(() => expect(lastParams().filters).toMatchObject({ createdDateFrom: '2024-02-01' }));
     fireEvent.click(filter('active').querySelector('input')!);
     await waitFor(() => expect(lastParams().filters).toMatchObject({ active: 'true' }));
@@ -54,12 +57,78 @@ describe('ListScreen filters', () => {
   it('offers enum choices for an "in" filter and sends them comma-separated', async () => {
     renderList();
     await waitFor(() => expect(rows()).toHaveLength(20));
+    fireEvent.click(action('more-filters'));
     fireEvent.click(within(filter('kinds')).getByRole('combobox'));
     // A multi-select dropdown lists its choices as menu item checkboxes.
     fireEvent.click(await screen.findByRole('menuitemcheckbox', { name: 'Kind A' }));
     await waitFor(() => expect(lastParams().filters).toEqual({ kinds: 'A' }));
     fireEvent.click(screen.getByRole('menuitemcheckbox', { name: 'B' }));
     await waitFor(() => expect(lastParams().filters).toEqual({ kinds: 'A,B' }));
+  });
+
+  it('shows the keyword and the primary filters (at most four), the rest behind "More filters (n)"', async () => {
+    renderList('/gadgets?priceFrom=5&active=true');
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    const shown = () => [...document.querySelectorAll('[data-filter]')].map((el) => el.getAttribute('data-filter'));
+    expect(shown()).toEqual(['keyword', 'statusId', 'regionId', 'createdDate']);
+    // Two of the filters behind the button are in use: the button says so.
+    expect(action('more-filters').textContent).toBe('More filters (2)');
+    expect(action('more-filters').getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(action('more-filters'));
+    expect(shown()).toEqual([
+      'keyword',
+      'statusId',
+      'regionId',
+      'createdDate',
+      'districtId',
+      'price',
+      'active',
+      'kinds',
+    ]);
+    expect(splitFilters(grid.filters.map(({ primary: _, ...f }) => f) as never).shown.map((f) => f.name)).toEqual([
+      'keyword',
+      'statusId',
+      'regionId',
+      'districtId',
+    ]);
+  });
+
+  it('shows the filters in use as chips; removing one clears it', async () => {
+    renderList('/gadgets?statusId=DONE&regionId=1&priceFrom=5&priceTo=9&createdDateFrom=2025-02-01');
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    const chip = (name: string) => document.querySelector<HTMLElement>(`[data-chip="${name}"]`);
+    await waitFor(() => expect(chip('regionId')?.textContent).toBe('Region: Tashkent'));
+    expect(chip('statusId')?.textContent).toBe('Status: Done');
+    expect(chip('price')?.textContent).toBe('Price: 5 – 9');
+    expect(chip('createdDate')?.textContent).toBe('Created: from 01.02.2025');
+    fireEvent.click(chip('price')!);
+    await waitFor(() =>
+      expect(lastParams().filters).toEqual({ statusId: 'DONE', regionId: '1', createdDateFrom: '2025-02-01' }),
+    );
+    expect(chip('price')).toBeNull();
+  });
+
+  it('takes dates as DD.MM.YYYY and says so, rather than sending, when a range is reversed', async () => {
+    renderList();
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    const [from, to] = filter('createdDate').querySelectorAll('input');
+    expect(from!.getAttribute('type')).not.toBe('date');
+    fireEvent.change(from!, { target: { value: '10022025' } });
+    expect(from!.value).toBe('10.02.2025');
+    await waitFor(() => expect(lastParams().filters).toEqual({ createdDateFrom: '2025-02-10' }));
+    fireEvent.change(to!, { target: { value: '01.02.2025' } });
+    expect(await within(filter('createdDate')).findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The start date must not be after the end date',
+    );
+    expect(lastParams().filters).toEqual({ createdDateFrom: '2025-02-10' });
+    fireEvent.change(to!, { target: { value: '28.02.2025' } });
+    await waitFor(() =>
+      expect(lastParams().filters).toEqual({ createdDateFrom: '2025-02-10', createdDateTo: '2025-02-28' }),
+    );
+    expect(within(filter('createdDate')).queryByRole('alert')).toBeNull();
+    fireEvent.change(from!, { target: { value: '31.02.2025' } });
+    expect(within(filter('createdDate')).getByRole('alert').textContent).toMatch(/Enter a real date as DD.MM.YYYY/);
   });
 
   it('moves the filters into a panel on a small screen', async () => {

@@ -10,7 +10,10 @@ import {
   ClientSideRowModelModule,
   ColumnApiModule,
   RowSelectionModule,
+  TooltipModule,
   type CellKeyDownEvent,
+  type ColumnMovedEvent,
+  type ColumnResizedEvent,
   type ColDef,
   type RowClickedEvent,
   type SelectionChangedEvent,
@@ -23,12 +26,28 @@ import { resolveColumnFormat, statesKeyOf, statusLabel, type FormatContext } fro
 import { valueAt } from '../../shared/pointer.ts';
 import { CELL_FORMATS, formatCell } from '../../shared/cell-formats.ts';
 import type { SortItem } from './list-state.ts';
+import { minColumnWidth } from './column-widths.ts';
+import type { SavedViewColumn } from '../../shared/saved-views.ts';
+
+/** The grid's columns in a saved view's order; columns the view does not name keep their place after. */
+function orderedColumns<C extends { field: string }>(
+  columns: readonly C[],
+  layout: readonly SavedViewColumn[] | undefined,
+): C[] {
+  if (!layout) return [...columns];
+  const rank = new Map(layout.map((c, i) => [c.field, i]));
+  return columns
+    .map((c, i) => ({ c, key: rank.get(c.field) ?? layout.length + i }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ c }) => c);
+}
 
 /**
  * Only what the list uses: the client-side row model (which brings sorting), cell classes
- * (right-aligned numbers) and the column API (reading the sort back).
+ * (right-aligned numbers), the column API (reading the sort back) and tooltips (a header's
+ * full text on hover).
  */
-const GRID_MODULES = [ClientSideRowModelModule, CellStyleModule, ColumnApiModule];
+const GRID_MODULES = [ClientSideRowModelModule, CellStyleModule, ColumnApiModule, TooltipModule];
 /** Lists with a bulk action (e.g. merge) also select rows by checkbox. */
 const SELECTING_MODULES = [...GRID_MODULES, RowSelectionModule];
 
@@ -50,6 +69,25 @@ export interface ListGridProps {
   title(key: string): string;
   /** Rows can be selected by checkbox (for a bulk action); called with the selected ids. */
   onSelect?(ids: number[]): void;
+  /** Every status the records can have: the status column is as wide as the longest label. */
+  statuses?: readonly string[];
+  /** The columns' order, visibility and widths of a saved view; absent: the grid's own. */
+  layout?: readonly SavedViewColumn[] | undefined;
+  /** A column was moved or resized by hand: the layout as it is now. */
+  onLayoutChange?(layout: SavedViewColumn[]): void;
+}
+
+/** The layout the grid shows now (widths only of columns sized by hand, not flexed). */
+export function layoutFromColumnState(
+  state: ReadonlyArray<{ colId: string; hide?: boolean | null; width?: number | null; flex?: number | null }>,
+): SavedViewColumn[] {
+  return state
+    .filter((c) => c.colId.startsWith('/'))
+    .map((c) => ({
+      field: c.colId,
+      ...(c.hide ? { hidden: true } : {}),
+      ...(!c.flex && c.width ? { width: Math.round(c.width) } : {}),
+    }));
 }
 
 const useStyles = makeStyles({
@@ -58,6 +96,8 @@ const useStyles = makeStyles({
     '& .ag-row': { cursor: 'pointer' },
   },
   plain: { width: '100%' },
+  // The badge decides its width: its column is made wide enough, so it is never clipped.
+  badge: { maxWidth: 'none', whiteSpace: 'nowrap', flexShrink: 0, overflow: 'visible' },
 });
 
 /** The status cell: a localized badge. */
@@ -68,10 +108,17 @@ function StatusCell(
     statesKey: string;
   },
 ) {
+  const styles = useStyles();
   const value = props.value as string | undefined;
   if (!value) return null;
   return (
-    <Badge appearance="tint" shape="rounded" color={props.statusColor(value)} data-status={value}>
+    <Badge
+      className={styles.badge}
+      appearance="tint"
+      shape="rounded"
+      color={props.statusColor(value)}
+      data-status={value}
+    >
       {statusLabel(value, props.format.translate, props.statesKey)}
     </Badge>
   );
@@ -101,22 +148,56 @@ export default function ListGrid({
   statusColor,
   title,
   onSelect,
+  statuses = [],
+  layout,
+  onLayoutChange,
 }: ListGridProps) {
   const styles = useStyles();
   const sortableFields = useMemo(() => new Set(def.grid.defaultSort.map((s) => s.field)), [def]);
+  // Widths from this page's texts; the columns are rebuilt only when a width changes (a new
+  // page of texts as long as the last keeps the grid's columns, and its sort state, as they are).
+  const widthKey = def.grid.columns
+    .map((column) => {
+      const statesKey = statesKeyOf(def.manifest);
+      const cellFormat = resolveColumnFormat(column, def.schema, statesKey);
+      const badge = CELL_FORMATS[cellFormat.kind].badge === true;
+      return minColumnWidth({
+        header: title(column.titleKey),
+        texts: badge
+          ? statuses.map((st) => statusLabel(st, format.translate, statesKey))
+          : rows.map((row) => formatCell(valueAt(row, column.field), cellFormat, format)),
+        badge,
+      });
+    })
+    .join(',');
+  const minWidths = useMemo<Record<string, number>>(() => {
+    const widths = widthKey.split(',').map(Number);
+    return Object.fromEntries(def.grid.columns.map((c, i) => [c.field, widths[i] ?? 0]));
+  }, [widthKey, def]);
   const columnDefs = useMemo<ColDef<StoredRecord>[]>(
     () =>
-      def.grid.columns.map((column) => {
+      orderedColumns(def.grid.columns, layout).map((column) => {
+        const placed = layout?.find((c) => c.field === column.field);
         const statesKey = statesKeyOf(def.manifest);
         const cellFormat = resolveColumnFormat(column, def.schema, statesKey);
         const shown = CELL_FORMATS[cellFormat.kind];
         const index = sort.findIndex((s) => s.field === column.field);
         const active = index >= 0 ? sort[index]! : undefined;
+        const header = title(column.titleKey);
+        const minWidth = minWidths[column.field] ?? 0;
         return {
           colId: column.field,
-          headerName: title(column.titleKey),
+          headerName: header,
+          // Headers wrap between words (the column is at least as wide as the longest word), and
+          // the whole text is also the header's tooltip.
+          headerTooltip: header,
+          wrapHeaderText: true,
+          autoHeaderHeight: true,
+          minWidth,
           valueGetter: (p) => valueAt(p.data, column.field),
           valueFormatter: (p) => formatCell(p.value, cellFormat, format),
+          // A text longer than its column ends in …: its whole text on hover.
+          ...(shown.badge ? {} : { tooltipValueGetter: (p) => p.valueFormatted ?? undefined }),
           sortable: column.sortable === true || sortableFields.has(column.field),
           // The server sorted the page already; equal keeps its order (the grid's sort is stable).
           comparator: () => 0,
@@ -125,13 +206,17 @@ export default function ListGrid({
           sortingOrder: ['asc', 'desc'],
           sort: active ? (active.desc ? 'desc' : 'asc') : null,
           sortIndex: active && sort.length > 1 ? index : null,
-          hide: column.hidden === true,
-          ...(column.width ? { width: column.width } : { flex: 1, minWidth: 120 }),
+          hide: placed ? placed.hidden === true : column.hidden === true,
+          ...(placed?.width
+            ? { width: Math.max(placed.width, minWidth), flex: null }
+            : column.width
+              ? { width: Math.max(column.width, minWidth) }
+              : { flex: 1 }),
           ...(shown.numeric ? { type: 'rightAligned' } : {}),
           ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor, statesKey } } : {}),
         } satisfies ColDef<StoredRecord>;
       }),
-    [def, sort, format, statusColor, title, sortableFields],
+    [def, sort, format, statusColor, title, sortableFields, minWidths, layout],
   );
 
   const onSortChanged = (event: SortChangedEvent<StoredRecord>) => {
@@ -156,6 +241,8 @@ export default function ListGrid({
             }
           : {})}
         rowData={rows}
+        // The header's tooltip is the browser's own (a title), shown at once and read by screen readers.
+        enableBrowserTooltips
         columnDefs={columnDefs}
         getRowId={(p) => String(p.data.id)}
         domLayout="autoHeight"
@@ -165,6 +252,15 @@ export default function ListGrid({
         loading={false}
         suppressNoRowsOverlay
         onSortChanged={onSortChanged}
+        // The user's own arrangement, for "Save current view as…".
+        onColumnResized={(e: ColumnResizedEvent<StoredRecord>) => {
+          if (e.finished && e.source === 'uiColumnResized')
+            onLayoutChange?.(layoutFromColumnState(e.api.getColumnState()));
+        }}
+        onColumnMoved={(e: ColumnMovedEvent<StoredRecord>) => {
+          if (e.finished && e.source === 'uiColumnMoved')
+            onLayoutChange?.(layoutFromColumnState(e.api.getColumnState()));
+        }}
         onRowClicked={onOpen ? (e: RowClickedEvent<StoredRecord>) => e.data && onOpen(e.data) : undefined}
         onCellKeyDown={
           onOpen

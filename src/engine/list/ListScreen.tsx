@@ -10,27 +10,16 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   Button,
-  DrawerBody,
-  DrawerHeader,
-  DrawerHeaderTitle,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
-  OverlayDrawer,
   Spinner,
   Text,
   Title2,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import {
-  AddRegular,
-  ArrowClockwiseRegular,
-  ArrowDownloadRegular,
-  DismissRegular,
-  FilterRegular,
-  MergeRegular,
-} from '@fluentui/react-icons';
+import { AddRegular, ArrowClockwiseRegular, ArrowDownloadRegular, MergeRegular } from '@fluentui/react-icons';
 import type { MachineDefinition, ScreenDefinition } from '../../generated/meta.ts';
 import type { EntityDefinition } from '../../definitions/registry.ts';
 import { entityScreenPath } from '../common/routes.ts';
@@ -64,6 +53,8 @@ import ListGrid, { type StatusColor } from './ListGrid.tsx';
 import { statusesOf, withoutHiddenColumns } from './list-definition.ts';
 import ListFilters from './ListFilters.tsx';
 import CardList from './CardList.tsx';
+import { SavedViews } from './SavedViews.tsx';
+import { useSavedView } from './useSavedView.ts';
 import ListPager, { pageCount } from './ListPager.tsx';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
 
@@ -140,13 +131,13 @@ function ListView({
   const navigate = useNavigate();
   const dataProvider = useDataProvider();
   const narrow = useMediaQuery(NARROW_QUERY);
-  const [panelOpen, setPanelOpen] = useState(false);
   const [searchParams, setSearchParams] = useSearchParams();
   const [itemsPerPage, setItemsPerPage] = useState(() => storedPageSize(screen.id));
 
   const state = useMemo(() => readListState(searchParams, def.grid), [searchParams, def]);
   const params = useMemo(() => toListParams(state, itemsPerPage, def.grid), [state, itemsPerPage, def]);
   const list = useGetList(def.id, params);
+  const saved = useSavedView(screen.id, def.grid, state, searchParams, setSearchParams);
 
   const update = useCallback(
     (change: (s: ListState) => ListState) => {
@@ -251,7 +242,7 @@ function ListView({
   };
 
   const filters = (
-    <ListFilters def={def} statuses={statuses} values={state.filters} onChange={setFilters} stacked={narrow} />
+    <ListFilters def={def} statuses={statuses} values={state.filters} onChange={setFilters} narrow={narrow} />
   );
   const failure = list.error
     ? list.error instanceof HttpError
@@ -264,15 +255,13 @@ function ListView({
       <header className={styles.header}>
         <Title2 as="h1">{t(screen.titleKey)}</Title2>
         <div className={styles.toolbar}>
-          {narrow && (
-            <Button icon={<FilterRegular />} data-action="filters" onClick={() => setPanelOpen(true)}>
-              {t('engine.list.filters')}
-            </Button>
-          )}
           {hasFilters && (
             <Button appearance="subtle" data-action="clear-filters" onClick={clearFilters}>
               {t('engine.list.clearFilters')}
             </Button>
+          )}
+          {saved.enabled && (
+            <SavedViews screen={screen.id} current={saved.viewId} snapshot={saved.snapshot} onApply={saved.apply} />
           )}
           <Button
             icon={<ArrowClockwiseRegular />}
@@ -303,28 +292,7 @@ function ListView({
         </div>
       </header>
 
-      {narrow ? (
-        <OverlayDrawer position="end" open={panelOpen} onOpenChange={(_, d) => setPanelOpen(d.open)}>
-          <DrawerHeader>
-            <DrawerHeaderTitle
-              action={
-                <Button
-                  appearance="subtle"
-                  icon={<DismissRegular />}
-                  aria-label={t('engine.list.close')}
-                  data-action="close-filters"
-                  onClick={() => setPanelOpen(false)}
-                />
-              }
-            >
-              {t('engine.list.filters')}
-            </DrawerHeaderTitle>
-          </DrawerHeader>
-          <DrawerBody>{filters}</DrawerBody>
-        </OverlayDrawer>
-      ) : (
-        filters
-      )}
+      {filters}
 
       {mergeHint && selected.length < 2 && (
         <MessageBar intent="warning" data-state="merge-hint">
@@ -367,6 +335,9 @@ function ListView({
             statusColor={statusColor}
             title={title}
             {...(canMerge ? { onSelect: setSelected } : {})}
+            statuses={statuses}
+            layout={saved.layout}
+            onLayoutChange={saved.setLayout}
           />
           <ListPager
             page={state.page}

@@ -2,7 +2,7 @@
  * The control side of the filter-kind registry (`src/shared/filter-kinds.ts`): one entry per
  * kind, typed by the kind names so a kind without a control does not compile. A debounced
  * keyword box, a select of statuses, selects of reference lists (a child list such as
- * district follows its parent filter), enum selects, two date inputs for a date range, two
+ * district follows its parent filter), enum selects, two DD.MM.YYYY boxes for a date range, two
  * numbers for a range and a checkbox for a boolean. Values are the query strings list-search
  * takes, under the names the kind's `params` gives.
  */
@@ -14,6 +14,7 @@ import type { EntityDefinition } from '../../definitions/registry.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { useGetReference } from '../../client/react/hooks.ts';
 import { localizedName, pickLocale } from '../../shared/locales.ts';
+import { DateFilterInput } from './DateFilterInput.tsx';
 import { enumOptions, statesKeyOf, statusLabel, type Translate } from '../../shared/format.ts';
 import type { FilterKind, GridFilter } from '../../shared/filter-kinds.ts';
 
@@ -47,11 +48,12 @@ export interface FilterControlEntry {
 export const useFilterStyles = makeStyles({
   bar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
   stacked: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  control: { minWidth: '180px', maxWidth: '100%' },
+  control: { minWidth: '160px', maxWidth: '100%' },
   // A native select is as wide as its longest option (the committee's full name); cap it.
-  select: { width: '16rem', maxWidth: '100%' },
-  pair: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
+  select: { width: '13rem', maxWidth: '100%' },
+  pair: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'flex-start', lineHeight: '32px' },
   half: { minWidth: '0', width: '150px' },
+  error: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200, maxWidth: '22rem' },
 });
 
 interface Choice {
@@ -229,34 +231,63 @@ const choiceControl = (multi: boolean): FilterControlEntry['Control'] =>
     );
   };
 
-/** dateRange (two date inputs, applied at once) and range (two numbers, debounced): `<name>From`–`<name>To`. */
+/** Whether `from` lies after `to` (days compare as text, numbers as numbers). */
+export function reversedBounds(from: string | undefined, to: string | undefined, input: 'date' | 'number'): boolean {
+  if (!from || !to) return false;
+  return input === 'date' ? from > to : Number(from) > Number(to);
+}
+
+/**
+ * dateRange (two DD.MM.YYYY boxes, applied at once) and range (two numbers, debounced):
+ * `<name>From`–`<name>To`. A reversed pair is not sent (it would only give an empty list):
+ * it stays in the boxes with a message saying what is wrong.
+ */
 const boundsControl = (input: 'date' | 'number'): FilterControlEntry['Control'] =>
   function BoundsControl({ filter, values, onChange, label }) {
     const styles = useFilterStyles();
     const { t } = useTranslation();
     const from = `${filter.name}From`;
     const to = `${filter.name}To`;
+    // A side typed but held back because the pair would be reversed.
+    const [held, setHeld] = useState<FilterValues>({});
+    useEffect(() => setHeld({}), [values[from], values[to]]);
+    const shown = { [from]: values[from] ?? '', [to]: values[to] ?? '', ...held };
+    const reversed = reversedBounds(shown[from], shown[to], input);
+    const set = (name: string, v: string) => {
+      const next = { ...shown, [name]: v };
+      if (reversedBounds(next[from], next[to], input)) setHeld({ [name]: v });
+      else {
+        setHeld({});
+        onChange({ [from]: next[from] ?? '', [to]: next[to] ?? '' });
+      }
+    };
     const bound = (name: string, side: string) =>
       input === 'date' ? (
-        <Input
-          className={styles.half}
-          type="date"
-          aria-label={`${label}: ${side}`}
-          value={values[name] ?? ''}
-          onChange={(_, d) => onChange({ [name]: d.value })}
+        <DateFilterInput
+          label={`${label}: ${side}`}
+          value={shown[name] ?? ''}
+          invalid={reversed}
+          onCommit={(v) => set(name, v)}
         />
       ) : (
         <DebouncedInput
           className={styles.half}
           type="number"
           label={`${label}: ${side}`}
-          value={values[name] ?? ''}
-          onCommit={(v) => onChange({ [name]: v })}
+          value={shown[name] ?? ''}
+          onCommit={(v) => set(name, v)}
         />
       );
     return (
-      <div className={styles.pair}>
-        {bound(from, t('engine.list.from'))}–{bound(to, t('engine.list.to'))}
+      <div>
+        <div className={styles.pair}>
+          {bound(from, t('engine.list.from'))}–{bound(to, t('engine.list.to'))}
+        </div>
+        {reversed && (
+          <div role="alert" className={styles.error} data-state="reversed">
+            {t(input === 'date' ? 'list.reversedDates' : 'list.reversedRange')}
+          </div>
+        )}
       </div>
     );
   };

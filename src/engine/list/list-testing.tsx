@@ -12,7 +12,7 @@ import { I18nextProvider } from 'react-i18next';
 import i18next from 'i18next';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { ApiProvider } from '../../client/react/context.tsx';
-import type { DataProvider, ListParams, StoredRecord } from '../../client/data-provider.ts';
+import type { DataProvider, ListParams, SavedViewState, StoredRecord } from '../../client/data-provider.ts';
 // The whole English locale, entities' and machines' texts merged in (vite.config.ts `mergedLocales`).
 import en from '../../i18n/locales/en.json';
 import ListScreen from './ListScreen.tsx';
@@ -95,6 +95,9 @@ export const record = (id: number, extra: Partial<StoredRecord> = {}): StoredRec
 export let getList: ReturnType<typeof vi.fn<DataProvider['getList']>>;
 export let exportUrl: ReturnType<typeof vi.fn<DataProvider['exportUrl']>>;
 export let location = '';
+/** The saved views the test double keeps (reset before each test). */
+export let views: Array<{ id: number; name: string; state: SavedViewState }> = [];
+export let saveView: ReturnType<typeof vi.fn<DataProvider['saveView']>>;
 
 function Probe() {
   const l = useLocation();
@@ -107,6 +110,11 @@ export function renderList(url = '/gadgets') {
   const dataProvider = {
     getList,
     exportUrl,
+    getViews: vi.fn(async () => views.map((v) => structuredClone(v))),
+    saveView,
+    deleteView: vi.fn(async (_screen: string, id: number) => {
+      views = views.filter((v) => v.id !== id);
+    }),
     getReference: vi.fn(async (kind: string, parent?: number) =>
       kind === 'region' ? regions : districts.filter((d) => parent === undefined || d.parent === parent),
     ),
@@ -148,6 +156,12 @@ export const rows = () => [...document.querySelectorAll('[role="row"][row-id]')]
 beforeEach(() => {
   localStorage.clear();
   location = '';
+  views = [];
+  saveView = vi.fn(async (_screen: string, name: string, state: SavedViewState) => {
+    const view = { id: views.length + 1, name, state };
+    views = [...views.filter((v) => v.name !== name), view];
+    return view;
+  });
   getList = vi.fn(async (_entity: string, p: ListParams) => ({
     list: Array.from({ length: Math.max(0, Math.min(p.itemsPerPage, 45 - p.page * p.itemsPerPage)) }, (_, i) =>
       record(p.page * p.itemsPerPage + i + 1),

@@ -38,8 +38,15 @@ export const grid = {
   defaultSort: [{ field: '/createdAt', desc: true }],
   filters: [
     { name: 'keyword', kind: 'keyword', titleKey: 'test.filter.keyword' },
-    { name: 'statusId', kind: 'eq', field: '/status', titleKey: 'test.filter.status' },
-    { name: 'regionId', kind: 'eq', field: '/regionId', reference: 'region', titleKey: 'test.filter.region' },
+    { name: 'statusId', kind: 'eq', field: '/status', titleKey: 'test.filter.status', primary: true },
+    {
+      name: 'regionId',
+      kind: 'eq',
+      field: '/regionId',
+      reference: 'region',
+      titleKey: 'test.filter.region',
+      primary: true,
+    },
     {
       name: 'districtId',
       kind: 'eq',
@@ -48,7 +55,7 @@ export const grid = {
       parentFilter: 'regionId',
       titleKey: 'test.filter.district',
     },
-    { name: 'createdDate', kind: 'dateRange', field: '/createdAt', titleKey: 'test.filter.created' },
+    { name: 'createdDate', kind: 'dateRange', field: '/createdAt', titleKey: 'test.filter.created', primary: true },
     { name: 'price', kind: 'range', field: '/price', titleKey: 'test.filter.price' },
     { name: 'active', kind: 'bool', field: '/active', titleKey: 'test.filter.active' },
     { name: 'kinds', kind: 'in', field: '/kind', titleKey: 'test.filter.kinds' },

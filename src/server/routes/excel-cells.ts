@@ -68,4 +68,6 @@ export const EXCEL_CELLS: { readonly [K in CellKind]: ExcelCell } = {
   boolean: { value: asShown('boolean') },
   enum: { value: asShown('enum') },
   label: { value: asShown('label') },
+  // A number Excel keeps as a number, shown without grouping (2025).
+  year: { value: excelNumber(false), numFmt: () => '0' },
 };

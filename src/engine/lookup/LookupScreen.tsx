@@ -246,6 +246,8 @@ export default function LookupScreen({ screen }: ScreenProps) {
         formData={query}
         onChange={setQuery}
         onSubmit={() => void run.run()}
+        // A refused query (the form's own check, before run) leaves no old answer under it either.
+        onError={() => setAnswer(undefined)}
         serverErrors={serverErrors}
       >
         {/* The form's own submit button: Enter in a field searches. */}

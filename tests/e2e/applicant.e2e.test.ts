@@ -45,7 +45,7 @@ describe.skipIf(!browserTestsEnabled())('a citizen follows their appeal in plain
     await page.locator('[data-action="sign-in"]').click();
     await page.locator('[data-user="citizen-aziza"]').waitFor();
     // A citizen lands on the cabinet: let it settle before going through the menu.
-    await page.locator('[data-screen="my-appeals"]:not([data-state]) .ag-row').first().waitFor();
+    await page.locator('[data-screen="my-appeals"] [data-card]').first().waitFor();
     if (!(await page.locator('[data-region="menu"]').isVisible())) await page.locator('[data-action="menu"]').click();
     // The cabinet entry, not the staff's register.
     expect(await page.locator('[data-menu="appeal-list"]').count()).toBe(0);

@@ -22,10 +22,10 @@ import {
   waitForScreen,
 } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { SHOTS } from '../support/public-browser.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { registry } from '../support/workflow-browser.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const ENTITY = 'pharmacy-appeal';
 const LIST = '/admin/pharmacy-appeals';
 type MachineTexts = Record<

@@ -23,10 +23,10 @@ import {
   waitForScreen,
 } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { SHOTS } from '../support/public-browser.ts';
 import { appealInput } from '../support/public-samples.ts';
 import { dataOf } from '../support/records.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const texts = JSON.parse(readFileSync(path.join(REPO_ROOT, 'schemas/appeal/i18n.json'), 'utf8')) as Record<
   string,
   { entity: { appeal: { field: Record<string, string> } } }

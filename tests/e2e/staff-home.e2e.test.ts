@@ -9,9 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { REPO_ROOT } from '../../src/server/app.ts';
-import { loadDefinitionSources } from '../../src/definitions/sources.ts';
-import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { statesAwaitingUser } from '../../src/definitions/work-queue.ts';
 import { createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
@@ -27,12 +24,11 @@ import {
   waitForScreen,
 } from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
-import { axeProblems } from '../support/public-browser.ts';
+import { axeProblems, SHOTS } from '../support/public-browser.ts';
+import { registry } from '../support/workflow-browser.ts';
 import { createSampler } from '../support/sample-data.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const PASSWORD = 'Str0ng-enough-passw0rd!';
-const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const access = registry.access!;
 const home = [...registry.screens.values()].find((s) => s.kind === 'workspace')!;
 const outerRole = access.outerRoles![0]!;

@@ -232,7 +232,7 @@ describe('the record read view', () => {
         },
       ],
     });
-    renderWithProviders(<ChangeHistory entity="tender" id={7} schema={schema} />, { dataProvider: dp });
+    renderWithProviders(<ChangeHistory entity="gadget" id={7} schema={schema} />, { dataProvider: dp });
     const change = (p: string) => document.querySelector(`[data-change="${p}"]`)?.textContent;
     await waitFor(() =>
       expect(change('/customer/surname')).toBe(

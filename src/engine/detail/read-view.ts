@@ -142,7 +142,7 @@ export function isEmptyValue(value: unknown): boolean {
 /**
  * The i18n title keys of a field and the objects it lies in, outermost first ("Section ›
  * Field"); a segment without a title is left out. Empty when the field is unknown.
- * @example fieldTitleKeys(schema, '/customer/surname') // ['entity.appeal.field.customer', 'entity.appeal.field.customer.surname']
+ * @example fieldTitleKeys(schema, '/customer/surname') // ['entity.gadget.field.customer', 'entity.gadget.field.customer.surname']
  */
 export function fieldTitleKeys(root: JSONSchema7, pointer: string): string[] {
   const segments = pointerSegments(pointer);

@@ -40,7 +40,7 @@ const fillOf = (fill: unknown): Record<string, string> =>
  * copies the found record's fields into the sibling fields of the same object. Where the
  * caller may not read that entity (a visitor without an account), `ui:options.publicLookup`
  * — a public lookup's path taking `stir` — is asked instead, and its first row fills. On a
- * form of the looked-up entity itself (a new contractor), a found record is another one with
+ * form of the looked-up entity itself (a new record of that registry), a found record is another one with
  * the same STIR: nothing is filled and, beside the field's "already registered", a link opens it.
  */
 export function StirWidget(props: WidgetProps) {

@@ -36,6 +36,7 @@ const META_TYPES: Record<string, string> = {
   'edit.schema.json': 'EditRules',
   'migration.schema.json': 'RecordMigration',
   'system-fields.schema.json': 'SystemFields',
+  'dashboard.schema.json': 'DashboardOptions',
 };
 
 export const pascal = (id: string): string => id.replace(/(^|[-_])([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());

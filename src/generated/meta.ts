@@ -1470,3 +1470,212 @@ export interface SystemFields {
   updatedAt: string;
 }
 
+/**
+ * The options of a `dashboard` screen: filters on top (kept in the URL), optional tabs, and panels (tables, charts, number tiles) over API answers `{list: [...]}` — usually an entity's declared aggregates. Every number links to the list behind it (drill-down), every table exports to XLSX with the layout shown, every chart has a table view. See docs/dashboards.md.
+ */
+export interface DashboardOptions {
+  filters?: DashboardFilter[];
+  /**
+   * Panels grouped in tabs; the open tab is the URL's `tab` parameter (default: the first). Every panel belongs to exactly one tab when tabs are declared.
+   *
+   * @minItems 2
+   */
+  tabs?: {
+    id: string;
+    titleKey: string;
+    /**
+     * @minItems 1
+     */
+    panels: string[];
+  }[];
+  /**
+   * @minItems 1
+   */
+  panels: DashboardPanel[];
+  /**
+   * Shown when a panel has no rows.
+   */
+  emptyKey?: string;
+  /**
+   * Shown when a panel's call fails.
+   */
+  errorKey?: string;
+  /**
+   * A back button (history back, else home).
+   */
+  back?: boolean;
+}
+/**
+ * A filter of the dashboard; its value is the URL query parameter `name` and goes to every panel whose source lists it.
+ */
+export interface DashboardFilter {
+  /**
+   * Query parameter name (a grid filter of the source entity, `bucket`, `month`, `period`…).
+   */
+  name: string;
+  titleKey: string;
+  /**
+   * Offer the items of this reference list (plus "all" unless `required`).
+   */
+  reference?: string;
+  choices?: {
+    value: string;
+    labelKey: string;
+  }[];
+  /**
+   * A month picker (YYYY-MM); its default is the current month.
+   */
+  month?: boolean;
+  /**
+   * A period picker: month, quarter, year or a custom range of days (src/shared/periods.ts). Its URL value is `2025-07`, `2025-Q3`, `2025` or `2025-07-01..2025-09-30`; a panel source names the entity's dateRange grid filter that receives it (`source.period`).
+   */
+  period?: {
+    /**
+     * @minItems 1
+     */
+    units: ("month" | "quarter" | "year" | "custom")[];
+    /**
+     * The current month, quarter or year (Tashkent) when the URL names none; absent: the first of `units` that is not custom.
+     */
+    default?: "month" | "quarter" | "year";
+  };
+  /**
+   * Initial value (a reference id or a choice).
+   */
+  default?: string | number;
+  /**
+   * No "all" entry: a value is always chosen.
+   */
+  required?: boolean;
+  /**
+   * Shown inside this panel (by id) instead of on top, when it concerns only that panel.
+   */
+  panel?: string;
+}
+/**
+ * One block of the dashboard. Charts: `x` is the category axis, `y` the value axis (one series per field unless `seriesBy`, one series per distinct value of that field).
+ */
+export interface DashboardPanel {
+  id: string;
+  titleKey: string;
+  /**
+   * One plain sentence under the title: what the numbers count.
+   */
+  descriptionKey?: string;
+  /**
+   * table; bar or line chart; stat: number tiles, one per column, over the first row.
+   */
+  kind: "table" | "bar" | "line" | "stat";
+  /**
+   * Shown only to users whose abilities allow this "action Subject" (the server refuses the call anyway).
+   */
+  permission?: string;
+  source: DashboardSource;
+  /**
+   * table and stat: the columns (tiles).
+   */
+  columns?: DashboardField[];
+  /**
+   * table: a header row above the columns grouping some of them under one title (e.g. "Total recovered" over three amounts); kept in the XLSX.
+   */
+  columnGroups?: {
+    titleKey: string;
+    /**
+     * @minItems 2
+     */
+    columns: string[];
+  }[];
+  x?: DashboardField;
+  /**
+   * chart: the value axis (one series per field unless `seriesBy`).
+   */
+  y?: DashboardField[];
+  seriesBy?: DashboardField;
+  /**
+   * Where its numbers lead: a list screen opened with the dashboard's filters, the row's group values and the measure's own filter (the aggregate measure's `filter`), so the list's total equals the number clicked.
+   */
+  drill?: {
+    /**
+     * A list screen of the source entity.
+     */
+    screen: string;
+    /**
+     * Row field → list filter name where they differ (e.g. appealTypeId → appealTypeIds). A row field absent here goes under its own name.
+     */
+    by?: {
+      [k: string]: string;
+    };
+  };
+  /**
+   * table and stat: the same source asked for the previous period of the same length too; numbers show beside the previous value and the change.
+   */
+  compare?: "previousPeriod";
+  /**
+   * table: rows grouped by this field (a heading row per value) with a subtotal row after each group and a grand total, for columns with `total`. `totals`: an aggregate grouped by the same field whose rows are the exact subtotals (so they stay right when the table shows only its first rows).
+   */
+  groupRows?: {
+    field: string;
+    totals?: DashboardSource;
+  };
+  /**
+   * table: a total row at the bottom.
+   */
+  total?: boolean;
+  /**
+   * false: no XLSX download (tables export by default).
+   */
+  export?: boolean;
+  /**
+   * table with groupRows: the most rows shown; beyond it a notice says how many there are and that the XLSX holds them all.
+   */
+  limit?: number;
+}
+/**
+ * Where a panel's rows come from: an API call answering `{list: [...], total?}`.
+ */
+export interface DashboardSource {
+  endpoint: string;
+  method?: "GET" | "POST";
+  /**
+   * Dashboard filters sent as query parameters of the same name.
+   */
+  filters?: string[];
+  /**
+   * The name of the entity's dateRange grid filter that receives the dashboard's period: sent as `<name>From` and `<name>To` (YYYY-MM-DD).
+   */
+  period?: string;
+  /**
+   * Fixed query parameters.
+   */
+  query?: {
+    [k: string]: string | number;
+  };
+  /**
+   * JSON body of a POST (e.g. a list-search payload).
+   */
+  body?: {};
+}
+/**
+ * A column of a table panel or tile, or an axis/series field of a chart.
+ */
+export interface DashboardField {
+  field: string;
+  titleKey: string;
+  /**
+   * A display format of src/shared/cell-formats.ts (`integer`, `money`, `millions`, `percent`, `date`, `link`…).
+   */
+  format?: string;
+  /**
+   * The value is an id of this reference list: show its localized name.
+   */
+  reference?: string;
+  /**
+   * false: this number does not link to a list (default: numbers of a panel with a drill target link).
+   */
+  drill?: boolean;
+  /**
+   * Summed in the total and subtotal rows (default: true for numeric formats, false otherwise).
+   */
+  total?: boolean;
+}
+

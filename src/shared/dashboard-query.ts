@@ -1,0 +1,138 @@
+import type { DashboardField, DashboardFilter, DashboardPanel, DashboardSource } from '../generated/meta.ts';
+import { currentPeriod, parsePeriod, previousPeriod, type Period } from './periods.ts';
+
+/**
+ * How a dashboard panel becomes an API call and how its numbers become list links — one
+ * module for the browser (the panels, the drill-down links) and the server (the XLSX export
+ * of a panel), so what is downloaded and what is clicked is what is shown.
+ */
+
+/** The dashboard's filter values as they stand in the URL (name → text; '' = all). */
+export type FilterValues = Record<string, string>;
+
+/** One API call of a panel. */
+export interface PanelCall {
+  endpoint: string;
+  method: 'GET' | 'POST';
+  /** Query parameters (strings). */
+  query: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+/** The name of the dashboard's period filter, if it has one. */
+export const periodFilterOf = (filters: readonly DashboardFilter[] | undefined): DashboardFilter | undefined =>
+  filters?.find((f) => f.period);
+
+/**
+ * The filter values in force: the URL's where it names a valid value, else each filter's
+ * default (a period filter: the current month/quarter/year in Tashkent; a month filter: the
+ * current month; a required choice: its first).
+ */
+export function effectiveValues(
+  filters: readonly DashboardFilter[] | undefined,
+  url: Readonly<Record<string, string | undefined>>,
+  now: Date = new Date(),
+): FilterValues {
+  const out: FilterValues = {};
+  for (const f of filters ?? []) {
+    const given = url[f.name] ?? '';
+    if (f.period) {
+      const p = parsePeriod(given);
+      const allowed = p && f.period.units.includes(p.unit);
+      const unit = f.period.default ?? (f.period.units.find((u) => u !== 'custom') as 'month' | 'quarter' | 'year');
+      out[f.name] = allowed ? p.text : currentPeriod(unit ?? 'month', now).text;
+    } else if (given) out[f.name] = given;
+    else if (f.default !== undefined) out[f.name] = String(f.default);
+    else if (f.month) out[f.name] = currentPeriod('month', now).text;
+    else if (f.choices && f.required) out[f.name] = f.choices[0]!.value;
+    else out[f.name] = '';
+  }
+  return out;
+}
+
+/** The period the values name, or the previous one when `previous`. */
+function periodOf(
+  filters: readonly DashboardFilter[] | undefined,
+  values: FilterValues,
+  previous: boolean,
+): Period | undefined {
+  const f = periodFilterOf(filters);
+  const p = f ? parsePeriod(values[f.name]) : undefined;
+  return p && previous ? previousPeriod(p) : p;
+}
+
+/** The query parameters a source takes from the dashboard's values (period as `<name>From`/`<name>To`). */
+function sourceQuery(
+  source: DashboardSource,
+  filters: readonly DashboardFilter[] | undefined,
+  values: FilterValues,
+  previous: boolean,
+): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source.query ?? {})) query[k] = String(v);
+  for (const name of source.filters ?? []) if (values[name]) query[name] = values[name]!;
+  const period = source.period ? periodOf(filters, values, previous) : undefined;
+  if (source.period && period) {
+    query[`${source.period}From`] = period.from;
+    query[`${source.period}To`] = period.to;
+  }
+  return query;
+}
+
+/**
+ * The call a panel's source (or another source of it, such as `groupRows.totals`) makes for
+ * the given filter values; `previous` asks for the previous period (comparison).
+ * @example panelCall(panel.source, options.filters, { period: '2025-Q3', regionId: '3' })
+ *   // { endpoint: '/api/appeal/aggregate/by-type', method: 'GET', query: { regionId: '3', createdDateFrom: '2025-07-01', createdDateTo: '2025-09-30' } }
+ */
+export function panelCall(
+  source: DashboardSource,
+  filters: readonly DashboardFilter[] | undefined,
+  values: FilterValues,
+  previous = false,
+): PanelCall {
+  return {
+    endpoint: source.endpoint,
+    method: source.method ?? 'GET',
+    query: sourceQuery(source, filters, values, previous),
+    ...(source.body ? { body: source.body } : {}),
+  };
+}
+
+/** The entity base and aggregate name of an aggregate endpoint (`/api/appeal/aggregate/by-type`). */
+export function aggregateOf(endpoint: string): { base: string; name: string } | undefined {
+  const m = /^\/api(\/.+)\/aggregate\/([a-z0-9-]+)$/.exec(endpoint);
+  return m ? { base: m[1]!, name: m[2]! } : undefined;
+}
+
+/**
+ * The list query a number leads to: the source's query for the dashboard's values (the
+ * period as the list's date-range filter, the region…), the row's group values under the list
+ * filter names (`drill.by`, else the same name), and the measure's own filter (from the
+ * aggregate's measure declaration). Fixed `source.query` parameters that are not list
+ * filters (such as `bucket`) are left to the caller's `listFilters` set: only names in it go.
+ * @example drillQuery(panel, filters, values, { regionId: 3 }, { statuses: 'SEEN,BEING_REVIEWED' }, names)
+ */
+export function drillQuery(
+  panel: DashboardPanel,
+  filters: readonly DashboardFilter[] | undefined,
+  values: FilterValues,
+  group: Readonly<Record<string, unknown>>,
+  measureFilter: Readonly<Record<string, string | number | boolean | Array<string | number>>> | undefined,
+  listFilters: ReadonlySet<string>,
+): URLSearchParams {
+  const params = new URLSearchParams();
+  const put = (name: string, value: unknown) => {
+    if (value === null || value === undefined || value === '') return;
+    if (!listFilters.has(name)) return;
+    params.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  };
+  for (const [k, v] of Object.entries(sourceQuery(panel.source, filters, values, false))) put(k, v);
+  for (const [field, value] of Object.entries(group)) put(panel.drill?.by?.[field] ?? field, value);
+  for (const [k, v] of Object.entries(measureFilter ?? {})) put(k, v);
+  return params;
+}
+
+/** Whether a column counts in total rows: its own `total`, else numeric formats do. */
+export const totalsColumn = (column: DashboardField, numeric: (format: string | undefined) => boolean): boolean =>
+  column.total ?? numeric(column.format);

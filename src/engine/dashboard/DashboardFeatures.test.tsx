@@ -5,89 +5,10 @@
  * subtotals, column groups, the total row, the row limit and the download links.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import type { ScreenDefinition } from '../../generated/meta.ts';
-import { createAbility } from '../../shared/ability.ts';
-import { createScriptedDataProvider, renderWithProviders } from '../form/testing.tsx';
-import DashboardScreen from './DashboardScreen.tsx';
+import { waitFor } from '@testing-library/react';
+import { $, $$, location, server, show, text } from './dashboard-testing.tsx';
 
-vi.mock('../../definitions/client.ts', async () => {
-  const { definitionsClientMock, manifest } = await import('../list/test-entity.ts');
-  const aggregates = {
-    'by-region': {
-      groupBy: ['/regionId', '/kind'],
-      measures: [
-        { name: 'total', fn: 'count' },
-        { name: 'done', fn: 'count', filter: { statusId: 'DONE' } },
-      ],
-    },
-    summary: { measures: [{ name: 'total', fn: 'count' }] },
-  };
-  return { ...definitionsClientMock, manifests: new Map([['gadget', { ...manifest, aggregates }]]) };
-});
-
-type Call = { method: string; path: string; query: Record<string, string> };
-
-/** A scripted server: aggregates answer `answer(path, query)`, reference lists the two regions. */
-function server(answer: (path: string, query: Record<string, string>) => Array<Record<string, unknown>>) {
-  const calls: Call[] = [];
-  const request = vi.fn(async (method: string, path: string, options: { query?: Record<string, string> }) => {
-    if (path.startsWith('/api/reference/'))
-      return {
-        list: [
-          { id: 1, code: '1', parent: null, nameEn: 'North', nameLt: 'N', nameUz: 'N', nameRu: 'N' },
-          { id: 2, code: '2', parent: null, nameEn: 'South', nameLt: 'S', nameUz: 'S', nameRu: 'S' },
-        ],
-      };
-    const query = Object.fromEntries(Object.entries(options.query ?? {}).filter(([, v]) => v !== undefined));
-    calls.push({ method, path, query });
-    return { list: answer(path, query) };
-  });
-  return { calls, dataProvider: createScriptedDataProvider(request as never) };
-}
-
-function Where() {
-  const { search } = useLocation();
-  return <output data-location>{search}</output>;
-}
-
-function show(
-  options: Record<string, unknown>,
-  url: string,
-  dataProvider: ReturnType<typeof server>['dataProvider'],
-  ability?: ReturnType<typeof createAbility>,
-) {
-  const screen = {
-    id: 'gadget-dash',
-    route: '/dash',
-    kind: 'dashboard',
-    titleKey: 'test.title',
-    permission: 'public',
-    options,
-  } as unknown as ScreenDefinition;
-  return renderWithProviders(
-    <MemoryRouter initialEntries={[url]}>
-      <Routes>
-        <Route
-          path="/dash"
-          element={
-            <>
-              <DashboardScreen screen={screen} />
-              <Where />
-            </>
-          }
-        />
-      </Routes>
-    </MemoryRouter>,
-    { dataProvider, ...(ability ? { ability } : {}) },
-  );
-}
-
-const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector);
-const $$ = (selector: string) => [...document.querySelectorAll<HTMLElement>(selector)];
-const location = () => new URLSearchParams($('[data-location]')!.textContent ?? '');
-const text = (selector: string) => $$(selector).map((e) => e.textContent);
+vi.mock('../../definitions/client.ts', async () => (await import('./dashboard-testing-entity.ts')).clientMock);
 
 const periodFilter = {
   name: 'period',

@@ -167,8 +167,10 @@ function totalsOf(
     const field = c.role === 'previous' ? c.field.field : c.key;
     values[c.key] = source && field in source ? (numberOf(source[field]) ?? null) : sumOf(rows, c.key);
   }
+  // The change of a summed column; an average's change has no total to come from.
   for (const c of columns)
-    if (c.role === 'change') values[c.key] = relativeChange(values[c.field.field], values[c.field.field + PREVIOUS]);
+    if (c.role === 'change' && c.field.field in values)
+      values[c.key] = relativeChange(values[c.field.field], values[c.field.field + PREVIOUS]);
   return values;
 }
 

@@ -12,7 +12,11 @@ import { manifests } from '../definitions/client.ts';
 /** A provider whose requests are recorded and answered by `reply` (by method and path). */
 function recording(reply: (method: string, path: string) => unknown = () => ({})) {
   const request = vi.fn(async (method: string, path: string, _options?: RequestOptions) => reply(method, path));
-  const http: HttpClient = { request: request as HttpClient['request'], url: (path) => path };
+  const http: HttpClient = {
+    request: request as HttpClient['request'],
+    url: (path) => path,
+    download: () => Promise.reject(new Error('no downloads here')),
+  };
   return { dp: createDataProvider(http), request, last: () => request.mock.calls.at(-1)! };
 }
 

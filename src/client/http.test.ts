@@ -1,7 +1,14 @@
 // @vitest-environment happy-dom
 /** The one HTTP client: headers, JSON, the spec's error texts, and the queue that shows a burst of failures once. */
 import { describe, expect, it, vi } from 'vitest';
-import { createErrorQueue, createHttpClient, describeFailure, HttpError, NetworkError } from './http.ts';
+import {
+  createErrorQueue,
+  createHttpClient,
+  describeFailure,
+  dispositionName,
+  HttpError,
+  NetworkError,
+} from './http.ts';
 
 const t = (key: string) =>
   ({
@@ -80,5 +87,37 @@ describe('the HTTP client', () => {
     expect(show.mock.calls.map(([e]) => (e as Error).message)).toEqual(['a', 'b']);
     queue.report(new Error('c'));
     expect(show).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('downloads with the session (a plain link carries no bearer token)', () => {
+  it('fetches the file with the token and names it from Content-Disposition', async () => {
+    const fetch = vi.fn(
+      async () =>
+        new Response(new Uint8Array([0x50, 0x4b, 3, 4]), {
+          status: 200,
+          headers: {
+            'content-disposition': `attachment; filename="x.xlsx"; filename*=UTF-8''${encodeURIComponent('Ҳисобот 2025.xlsx')}`,
+          },
+        }),
+    );
+    const http = createHttpClient({ fetch, getToken: () => 'tok', getLocale: () => 'ru', onUnauthorized: vi.fn() });
+    const file = await http.download('/api/dashboards/s/p/export?period=2025-Q3&lang=ru');
+    expect(file.name).toBe('Ҳисобот 2025.xlsx');
+    expect(new Uint8Array(await file.blob.arrayBuffer()).slice(0, 2)).toEqual(new Uint8Array([0x50, 0x4b]));
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/dashboards/s/p/export?period=2025-Q3&lang=ru');
+    expect((init.headers as Record<string, string>).authorization).toBe('Bearer tok');
+    expect((init.headers as Record<string, string>).accept).toBe('*/*');
+  });
+  it("fails with the server's message like any request", async () => {
+    const fetch = vi.fn(async () => new Response('{"message":"Not allowed"}', { status: 403 }));
+    const http = createHttpClient({ fetch, getToken: () => 'tok', getLocale: () => 'ru', onUnauthorized: vi.fn() });
+    await expect(http.download('/api/x/export')).rejects.toMatchObject({ status: 403, message: 'Not allowed' });
+  });
+  it('reads plain and RFC 6266 names', () => {
+    expect(dispositionName('attachment; filename="a b.xlsx"')).toBe('a b.xlsx');
+    expect(dispositionName("attachment; filename*=UTF-8''%D0%B0.pdf")).toBe('а.pdf');
+    expect(dispositionName(null)).toBeUndefined();
   });
 });

@@ -47,6 +47,8 @@ export interface RequestOptions {
   form?: FormData;
   /** Further request headers (e.g. an idempotency key). */
   headers?: Record<string, string>;
+  /** The answer is a file: resolve to `DownloadedFile` instead of parsed JSON. */
+  blob?: boolean;
 }
 
 export interface HttpClientDeps {
@@ -69,6 +71,36 @@ export interface HttpClient {
   request<T>(method: string, path: string, options?: RequestOptions, retried?: boolean): Promise<T>;
   /** A URL with the query string, for downloads opened by the browser. */
   url(path: string, query?: RequestOptions['query']): string;
+  /**
+   * A file as the signed-in user may fetch it (a plain link carries no bearer token): its
+   * bytes and the name the server gives it (Content-Disposition), else the path's last part.
+   * Fails like `request` (HttpError, with the server's message).
+   */
+  download(pathWithQuery: string): Promise<DownloadedFile>;
+}
+
+/** A downloaded file. */
+export interface DownloadedFile {
+  blob: Blob;
+  name: string;
+}
+
+/**
+ * The file name of a Content-Disposition header (RFC 6266: `filename*` in UTF-8 wins).
+ * @example dispositionName('attachment; filename="a.xlsx"; filename*=UTF-8\'\'%D0%B0.xlsx') // 'а.xlsx'
+ */
+export function dispositionName(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]!.trim());
+    } catch {
+      // A malformed escape: fall back to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header);
+  return plain?.[1]?.trim();
 }
 
 const toQuery = (query: RequestOptions['query']): string => {
@@ -89,11 +121,21 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const url = (path: string, query?: RequestOptions['query']) => `${deps.baseUrl ?? ''}${path}${toQuery(query)}`;
   const client: HttpClient = {
     url,
+    download(pathWithQuery) {
+      const [path, query] = pathWithQuery.split('?', 2) as [string, string | undefined];
+      const base = deps.baseUrl ?? '';
+      const relative = path.startsWith(base) ? path.slice(base.length) : path;
+      return client.request<DownloadedFile>('GET', relative, {
+        blob: true,
+        query: query ? Object.fromEntries(new URLSearchParams(query)) : undefined,
+        headers: { accept: '*/*' },
+      });
+    },
     async request<T>(method: string, path: string, options: RequestOptions = {}, retried = false): Promise<T> {
       const headers: Record<string, string> = {
-        ...options.headers,
         'x-locale': deps.getLocale(),
         accept: 'application/json',
+        ...options.headers,
       };
       const token = deps.getToken();
       if (token) headers.authorization = `Bearer ${token}`;
@@ -112,6 +154,13 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
         throw new NetworkError((error as Error).message);
       } finally {
         track(-1);
+      }
+      if (response.ok && options.blob) {
+        const name = dispositionName(response.headers.get('content-disposition'));
+        return {
+          blob: await response.blob(),
+          name: name ?? decodeURIComponent(path.split('/').at(-1) ?? 'download'),
+        } as T;
       }
       const text = await response.text();
       let parsed: unknown = null;

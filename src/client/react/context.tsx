@@ -32,3 +32,8 @@ export function useApi(): ApiContextValue {
   if (!value) throw new Error('useApi() outside <ApiProvider>');
   return value;
 }
+
+/** The same, or null outside the app's providers (a component drawn alone in a test). */
+export function useOptionalApi(): ApiContextValue | null {
+  return useContext(ApiContext);
+}

@@ -1,3 +1,4 @@
+import { useDownloadClick } from '../common/useDownload.ts';
 import { Link, makeStyles, tokens } from '@fluentui/react-components';
 import { useMemo, type ComponentType } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
@@ -89,6 +90,7 @@ export const formattedText = (value: unknown, format: ColumnFormat | undefined, 
 export function FileLinks({ ids }: { ids: string[] }) {
   const s = useStyles();
   const dp = useDataProvider();
+  const onDownload = useDownloadClick();
   const info = useGetFileInfo(ids);
   const size = useFileSize();
   return (
@@ -102,7 +104,7 @@ export function FileLinks({ ids }: { ids: string[] }) {
             <span className={s.icon} aria-hidden>
               <FileTypeIcon kind={kind} />
             </span>
-            <Link href={dp.fileUrl(id)} target="_blank" rel="noopener">
+            <Link href={dp.fileUrl(id)} download={name} onClick={onDownload}>
               {name}
             </Link>
             {file && <span className={s.quiet}>{size(file.size)}</span>}

@@ -111,7 +111,11 @@ export function createScriptedDataProvider(
   request: (method: string, path: string, options: never) => Promise<unknown>,
 ): DataProvider {
   // The script reads `(method, path, options)` as HttpClient.request passes them.
-  return createDataProvider({ request: request as HttpClient['request'], url: (path) => path });
+  return createDataProvider({
+    request: request as HttpClient['request'],
+    url: (path) => path,
+    download: () => Promise.reject(new Error('no downloads in a scripted provider')),
+  });
 }
 
 /** Unless a test says otherwise, the user may do everything (the screens' own permission tests narrow it). */

@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useDownloadClick } from '../common/useDownload.ts';
 import { useTranslation } from 'react-i18next';
 import {
   Button,
@@ -132,6 +133,7 @@ function ListView({
   const dataProvider = useDataProvider();
   const narrow = useMediaQuery(NARROW_QUERY);
   const [searchParams, setSearchParams] = useSearchParams();
+  const onDownload = useDownloadClick();
   const [itemsPerPage, setItemsPerPage] = useState(() => storedPageSize(screen.id));
 
   const state = useMemo(() => readListState(searchParams, def.grid), [searchParams, def]);
@@ -270,7 +272,14 @@ function ListView({
             title={t('engine.list.refresh')}
             onClick={() => void list.refetch()}
           />
-          <Button as="a" href={exportHref} download icon={<ArrowDownloadRegular />} data-action="export">
+          <Button
+            as="a"
+            href={exportHref}
+            download
+            onClick={onDownload}
+            icon={<ArrowDownloadRegular />}
+            data-action="export"
+          >
             {t('engine.list.export')}
           </Button>
           {canMerge && (

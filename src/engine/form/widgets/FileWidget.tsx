@@ -1,3 +1,4 @@
+import { useDownloadClick } from '../../common/useDownload.ts';
 import { useRef, useState } from 'react';
 import { Button, Link, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { AttachRegular, DismissRegular } from '@fluentui/react-icons';
@@ -66,6 +67,7 @@ export function FileWidget(props: WidgetProps) {
   const i18n = useTranslator();
   const { entity, recordId, dataProvider } = formContextOf(registry);
   const input = useRef<HTMLInputElement>(null);
+  const onDownload = useDownloadClick();
   const [uploaded, setUploaded] = useState<Record<string, FileInfo>>({});
   const [problems, setProblems] = useState<string[]>([]);
   const [uploading, setUploading] = useState(false);
@@ -126,7 +128,7 @@ export function FileWidget(props: WidgetProps) {
                   <FileTypeIcon kind={kind} />
                 </span>
                 {readonly ? (
-                  <Link className={styles.name} href={dataProvider.fileUrl(fid)} target="_blank" rel="noopener">
+                  <Link className={styles.name} href={dataProvider.fileUrl(fid)} download={name} onClick={onDownload}>
                     {name}
                   </Link>
                 ) : (

@@ -117,11 +117,12 @@ export function PanelTable({
     const numeric = isNumeric(c.format) || summed.has(c.field);
     const text = label(c, value);
     if (!numeric || value === null || value === undefined) return text;
+    // One box: on a phone's card the number and its comparison stay together on the right.
     return (
-      <>
+      <span>
         <DrillNumber href={drill.href(c, line.group)} text={text} />
         {compare && <Change column={c} now={value} before={line.previous?.[c.field]} label={label} compact />}
-      </>
+      </span>
     );
   };
 

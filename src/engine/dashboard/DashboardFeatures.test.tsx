@@ -143,4 +143,29 @@ describe('dashboard drill-down and download', () => {
     );
     expect($('[data-action="export"]')).toBeNull();
   });
+
+  it('a chart: every number of its table view links to the list of its bucket; the table view downloads', async () => {
+    const { dataProvider } = server(() => [
+      { bucket: '2025-07', total: 4 },
+      { bucket: '2025-08', total: 6 },
+    ]);
+    const chart = {
+      id: 'trend',
+      titleKey: 'test.title',
+      kind: 'bar',
+      source: { endpoint: '/api/gadget/aggregate/trend', period: 'createdDate' },
+      x: { field: 'bucket', titleKey: 'test.col.createdAt' },
+      y: [{ field: 'total', titleKey: 'test.col.id', format: 'integer' }],
+      drill: { screen: 'gadget-list' },
+    };
+    show({ filters: [periodFilter], panels: [chart] }, '/dash?period=2025-Q3', dataProvider);
+    await waitFor(() => expect($$('[data-panel="trend"] details [data-cell="total"] a')).toHaveLength(2));
+    expect($$('[data-panel="trend"] details [data-cell="total"] a').map((a) => a.getAttribute('href'))).toEqual([
+      '/gadgets?createdDateFrom=2025-07-01&createdDateTo=2025-07-31',
+      '/gadgets?createdDateFrom=2025-08-01&createdDateTo=2025-08-31',
+    ]);
+    expect($('[data-panel="trend"] details [data-action="export"]')!.getAttribute('href')).toBe(
+      '/api/dashboards/gadget-dash/trend/export?period=2025-Q3&lang=en',
+    );
+  });
 });

@@ -76,7 +76,7 @@ describe('dashboard tiles and comparison', () => {
     );
     expect($('[data-tile="total"] [data-previous]')!.textContent).toBe('Previous period: 10');
     expect($('[data-tile="total"] [data-change]')!.getAttribute('data-change')).toBe('up');
-    expect($('[data-tile="total"] [data-change]')!.textContent).toContain('▲ 50%');
+    expect($('[data-tile="total"] [data-change]')!.textContent).toContain('▲ 50.0%');
   });
 
   it('a compared table shows beside every number the previous value and the change, matched by the row group', async () => {
@@ -87,8 +87,9 @@ describe('dashboard tiles and comparison', () => {
     await waitFor(() => expect($$('[data-line="row"]')).toHaveLength(3));
     const first = $('[data-row="0"] [data-cell="total"]')!;
     expect(first.querySelector('[data-previous]')!.textContent).toBe('Previous period: 20');
+    expect($('[data-compare-note]')!.textContent).toBe('Under each number: the value for June 2025 and the change.');
     expect(first.querySelector('[data-change]')!.getAttribute('data-change')).toBe('down');
-    expect(first.querySelector('[data-change]')!.textContent).toContain('▼ 50%');
+    expect(first.querySelector('[data-change]')!.textContent).toContain('▼ 50.0%');
     expect($('[data-row="0"] [data-cell="done"] [data-change]')!.getAttribute('data-change')).toBe('same');
     // No row in the previous period: the previous value is none (0).
     expect($('[data-row="2"] [data-cell="total"] [data-previous]')!.textContent).toBe('Previous period: 0');

@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { DashboardFilter, DashboardOptions, DashboardPanel } from '../../generated/meta.ts';
 import type { PanelPage } from '../../client/data-provider.ts';
-import type { FilterValues } from '../../shared/dashboard-query.ts';
+import { periodFilterOf, type FilterValues } from '../../shared/dashboard-query.ts';
+import { parsePeriod, previousPeriod } from '../../shared/periods.ts';
+import { periodWords } from './period-words.ts';
 import { formatNumber } from '../../shared/format.ts';
 import { pickLocale } from '../../shared/locales.ts';
 import { Notice, PageSpinner, ShellButton } from '../common/primitives.tsx';
@@ -63,6 +65,9 @@ export function Panel({
   const drill = useDrill(panel, filters, values);
   const own = filters.filter((f) => f.panel === panel.id);
   const rows = result.data?.list ?? [];
+  const periodFilter = periodFilterOf(filters);
+  const period = periodFilter && panel.compare ? parsePeriod(values[periodFilter.name]) : undefined;
+  const previousWords = period && panel.kind === 'table' ? periodWords(previousPeriod(period), t) : undefined;
   const download =
     panel.kind !== 'stat' && panel.export !== false ? (
       <a
@@ -126,6 +131,11 @@ export function Panel({
       {panel.descriptionKey && (
         <p className={s.description} data-description>
           {t(panel.descriptionKey)}
+        </p>
+      )}
+      {previousWords && (
+        <p className={s.description} data-compare-note>
+          {t('engine.dashboard.compareNote', { period: previousWords })}
         </p>
       )}
       {own.length > 0 && (

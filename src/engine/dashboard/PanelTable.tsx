@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { mergeClasses } from '@fluentui/react-components';
 import type { DashboardField, DashboardPanel } from '../../generated/meta.ts';
-import { DISPLAY_FORMATS, type DisplayFormat } from '../../shared/cell-formats.ts';
-import { formatNumber } from '../../shared/format.ts';
+import { DISPLAY_FORMATS, formatValue, type DisplayFormat } from '../../shared/cell-formats.ts';
 import { pickLocale } from '../../shared/locales.ts';
 import type { Drill } from './drill.ts';
 import type { Label } from './label.ts';
@@ -23,29 +22,47 @@ export function DrillNumber({ href, text }: { href: string | undefined; text: st
   );
 }
 
-/** The previous period's value and the change ▲/▼ with its percentage (compare). */
+/**
+ * The previous period's value and the change ▲/▼ with its percentage (compare). In a table
+ * (`compact`) the words "Previous period" are for screen readers only: a note above says it once.
+ */
 export function Change({
   column,
   now,
   before,
   label,
+  compact = false,
 }: {
   column: DashboardField;
   now: unknown;
   before: unknown;
   label: Label;
+  compact?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const s = useStyles();
   const { dir, pct } = change(now, before);
-  const pctText = pct === null ? '' : `${formatNumber(Math.round(pct * 10) / 10, pickLocale(i18n.language))}%`;
-  const words = dir === 'same' ? t('engine.dashboard.same') : t(`engine.dashboard.${dir}`, { pct: pctText });
+  const locale = pickLocale(i18n.language);
+  const pctText =
+    pct === null || dir === 'same' ? '' : formatValue(pct, 'percent', {}, { locale, translate: () => undefined });
+  const words = dir === 'same' ? t('engine.dashboard.same') : t(`engine.dashboard.${dir}`, { pct: pctText || '—' });
+  const previous = t('engine.dashboard.previous', { value: label(column, before ?? 0) });
+  const value = label(column, before ?? 0);
   return (
     <span className={s.compare}>
-      <span data-previous>{t('engine.dashboard.previous', { value: label(column, before ?? 0) })}</span>{' '}
+      <span data-previous>
+        {compact ? (
+          <>
+            <span className={s.visuallyHidden}>{previous.slice(0, previous.lastIndexOf(value))}</span>
+            {value}
+          </>
+        ) : (
+          previous
+        )}
+      </span>{' '}
       <span data-change={dir} className={dir === 'up' ? s.up : dir === 'down' ? s.down : undefined} title={words}>
         <span aria-hidden="true">{dir === 'up' ? '▲' : dir === 'down' ? '▼' : '='}</span>
-        {pctText && ` ${pctText}`}
+        {pctText && <span aria-hidden="true">{` ${pctText}`}</span>}
         <span className={s.visuallyHidden}>{words}</span>
       </span>
     </span>
@@ -100,11 +117,12 @@ export function PanelTable({
     const numeric = isNumeric(c.format) || summed.has(c.field);
     const text = label(c, value);
     if (!numeric || value === null || value === undefined) return text;
+    // One box: on a phone's card the number and its comparison stay together on the right.
     return (
-      <>
+      <span>
         <DrillNumber href={drill.href(c, line.group)} text={text} />
-        {compare && <Change column={c} now={value} before={line.previous?.[c.field]} label={label} />}
-      </>
+        {compare && <Change column={c} now={value} before={line.previous?.[c.field]} label={label} compact />}
+      </span>
     );
   };
 

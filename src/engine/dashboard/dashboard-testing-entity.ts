@@ -15,6 +15,7 @@ const aggregates = {
     ],
   },
   summary: { measures: [{ name: 'total', fn: 'count' }] },
+  trend: { dateBucket: { field: '/createdAt', units: ['month', 'day'] }, measures: [{ name: 'total', fn: 'count' }] },
 };
 
 /** The mocked module. */

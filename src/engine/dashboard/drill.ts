@@ -6,6 +6,7 @@ import { useAbility } from '../../client/react/ability.tsx';
 import { canOpen } from '../../shared/ability.ts';
 import { aggregateOf, drillQuery, type FilterValues } from '../../shared/dashboard-query.ts';
 import { filterParamNames } from '../../shared/filter-kinds.ts';
+import { customPeriod, parsePeriod } from '../../shared/periods.ts';
 import { isNumeric, type Row } from './table-model.ts';
 
 /** A measure's own filter (the aggregate meta-schema's `measures[].filter`). */
@@ -24,7 +25,8 @@ export interface Drill {
  * panel's `drill.screen` (its route from the screen registry) with {@link drillQuery} — the
  * dashboard's filters, the group values (renamed by `drill.by`) and the aggregate measure's own
  * `filter` — keeping only parameters the target list's grid accepts, so the list shows exactly
- * the records counted. No link where the panel has no `drill`, the column says `drill: false`,
+ * the records counted. A date bucket of the row (`2025-07`, `2025-07-14`) becomes the list's
+ * date range on the bucket's field. No link where the panel has no `drill`, the column says `drill: false`,
  * the column is not a measure of the aggregate, or the user may not open the list.
  */
 export function useDrill(
@@ -49,6 +51,16 @@ export function useDrill(
   const grid = entity.data?.grid;
   const open = target && grid && canOpen(ability, target.permission, true);
   const listFilters = new Set(grid?.filters.flatMap((f) => filterParamNames(f)) ?? []);
+  // A date bucket (a month, a day) narrows the list's date range on the bucket's field to it.
+  const range = grid?.filters.find((f) => f.kind === 'dateRange' && f.field === aggregate?.dateBucket?.field);
+  const bucketed = (group: Row): Row => {
+    const bucket =
+      parsePeriod(typeof group.bucket === 'string' ? group.bucket : undefined) ??
+      (typeof group.bucket === 'string' ? customPeriod(group.bucket, group.bucket) : undefined);
+    if (!range || !bucket) return group;
+    const { bucket: _, ...rest } = group;
+    return { ...rest, [`${range.name}From`]: bucket.from, [`${range.name}To`]: bucket.to };
+  };
   return {
     groupFields,
     href(column, group) {
@@ -57,7 +69,7 @@ export function useDrill(
         | { filter?: MeasureFilter }
         | undefined;
       if (aggregate ? !measure : !isNumeric(column.format)) return undefined;
-      const query = drillQuery(panel, filters, values, group, measure?.filter, listFilters).toString();
+      const query = drillQuery(panel, filters, values, bucketed(group), measure?.filter, listFilters).toString();
       return query ? `${target.route}?${query}` : target.route;
     },
   };

@@ -7,6 +7,8 @@ export const useStyles = makeStyles({
     margin: '0 auto',
     padding: '8px 0 32px',
     display: 'grid',
+    // One column never wider than the page: a wide chart or table scrolls inside its panel.
+    gridTemplateColumns: 'minmax(0, 1fr)',
     gap: tokens.spacingVerticalL,
     minWidth: 0,
   },
@@ -42,8 +44,8 @@ export const useStyles = makeStyles({
   days: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'flex-start' },
   error: { flexBasis: '100%', color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200 },
   tabs: { overflowX: 'auto', maxWidth: '100%' },
-  panels: { display: 'grid', gap: tokens.spacingVerticalXXL, minWidth: 0 },
-  panel: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 },
+  panels: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: tokens.spacingVerticalXXL, minWidth: 0 },
+  panel: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: tokens.spacingVerticalS, minWidth: 0 },
   panelHead: {
     display: 'flex',
     flexWrap: 'wrap',

@@ -90,16 +90,33 @@ export const CELL_FORMATS: { readonly [K in CellKind]: CellFormatEntry } = {
 };
 
 /** A format a dashboard or lookup screen may name besides the grid's. */
-export type ScreenOnlyFormat = 'day' | 'link';
+export type ScreenOnlyFormat = 'day' | 'link' | 'numberDate';
+
+/**
+ * A document's number and date in one cell (a record's nested `{number, date}` object, as
+ * registers show "decision number and date"): `№ 12, 05.03.2025`; either part alone when the
+ * other is missing; any other value as plain text.
+ * @example numberAndDate({ number: '12', date: '2025-03-05' }) // '№ 12, 05.03.2025'
+ */
+export function numberAndDate(value: unknown): string {
+  if (!isRecord(value)) return String(value);
+  const number = value.number === undefined || value.number === null ? '' : String(value.number).trim();
+  const date = formatDate(value.date);
+  return [number && `№ ${number}`, date].filter(Boolean).join(', ');
+}
 
 /** Every display format's name. */
 export type DisplayFormat = CellKind | ScreenOnlyFormat;
 
-/** The grid's formats and the screen-only ones (`day`: the day of a date; `link`: a URL). */
+/**
+ * The grid's formats and the screen-only ones (`day`: the day of a date; `link`: a URL;
+ * `numberDate`: a document's number and date, {@link numberAndDate}).
+ */
 export const DISPLAY_FORMATS: { readonly [K in DisplayFormat]: CellFormatEntry } = {
   ...CELL_FORMATS,
   day: { text: (value) => String(value).slice(8, 10) },
   link: { text: plain, href: true },
+  numberDate: { text: numberAndDate },
 };
 
 /** The grid's format names, in the meta-schema's order. */

@@ -9,6 +9,7 @@
  * added to the dashboards is covered by the same checks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry, type EntityDefinition } from '../../src/definitions/registry.ts';
@@ -314,6 +315,37 @@ for (const backend of backends()) {
         expect(other.total).toBe(0);
       });
 
+      it("a regional head's XLSX holds only their region's cases, and every case of it", async () => {
+        const v = values(CONTROL);
+        const res = await app.inject({
+          method: 'GET',
+          url: `/api/dashboards/control-monitoring/cases/export?period=${PERIOD}&lang=en`,
+          headers: as('mon-head'),
+        });
+        expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.load(res.rawPayload as never);
+        const texts: string[] = [];
+        book.worksheets[0]!.eachRow((row) => {
+          texts.push(((row.values as unknown[]).slice(1) as unknown[]).map((x) => String(x ?? '')).join('|'));
+        });
+        const mine = rowsOf(def, cases(), panel.source, v).filter((r) => r.regionId === HOME);
+        const others = rowsOf(def, cases(), panel.source, v).filter((r) => r.regionId !== HOME);
+        expect(mine.length).toBeGreaterThan(0);
+        const name = (id: number) => app.references.get('region', id)!.nameEn;
+        for (const r of mine)
+          expect(
+            texts.some((t) => t.includes(`|${r.caseNumber}|`)),
+            String(r.caseNumber),
+          ).toBe(true);
+        for (const r of others)
+          expect(
+            texts.some((t) => t.includes(`|${r.caseNumber}|`)),
+            String(r.caseNumber),
+          ).toBe(false);
+        expect(texts.some((t) => t.includes(name(ELSEWHERE)))).toBe(false);
+      });
+
       it('a role that may not read compliance cases is refused the data', async () => {
         const c = panelCall(panel.groupRows!.totals!, CONTROL.filters, values(CONTROL));
         const res = await app.inject({
@@ -389,6 +421,16 @@ for (const backend of backends()) {
             }
           }
         }
+      });
+
+      it('only a role holding read ChairmanMonitoring gets its data as XLSX; others are refused', async () => {
+        const url = `/api/dashboards/chairman-monitoring/departments-compliance-case/export?period=${PERIOD}&lang=ru`;
+        const chair = await app.inject({ method: 'GET', url, headers: as('mon-chair') });
+        expect(chair.statusCode, chair.body.slice(0, 300)).toBe(200);
+        expect(chair.headers['content-type']).toMatch(/spreadsheetml/);
+        // The regional head reads compliance cases, but not the chairman's monitoring.
+        expect((await app.inject({ method: 'GET', url, headers: as('mon-head') })).statusCode).toBe(403);
+        expect((await app.inject({ method: 'GET', url, headers: as('mon-prices') })).statusCode).toBe(403);
       });
 
       it("a regional head's numbers hold only their region", async () => {

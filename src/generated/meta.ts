@@ -1164,6 +1164,10 @@ export interface AccessDefinition {
    */
   outerRolesYur?: string[];
   /**
+   * Subjects that are no entity's: screens spanning several entities (a leadership dashboard) name them in their permission (`read ChairmanMonitoring`), and roles are granted them like any subject (`read all` and `manage all` cover them).
+   */
+  screenSubjects?: string[];
+  /**
    * @minItems 1
    */
   roles: {

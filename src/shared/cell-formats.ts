@@ -90,7 +90,7 @@ export const CELL_FORMATS: { readonly [K in CellKind]: CellFormatEntry } = {
 };
 
 /** A format a dashboard or lookup screen may name besides the grid's. */
-export type ScreenOnlyFormat = 'day' | 'link' | 'integer' | 'millions' | 'percent';
+export type ScreenOnlyFormat = 'day' | 'link' | 'integer' | 'millions' | 'percent' | 'numberDate';
 
 /** A number rounded to `digits` decimals, always showing them (12.25 → '12,3' in ru with 1). */
 const fixed = (value: unknown, digits: number, ctx: FormatContext, scale = 1): string => {
@@ -102,6 +102,19 @@ const fixed = (value: unknown, digits: number, ctx: FormatContext, scale = 1): s
   return `${negative ? '-' : ''}${whole}${frac ? `${ctx.locale === 'en' ? '.' : ','}${frac}` : ''}`;
 };
 
+/**
+ * A document's number and date in one cell (a record's nested `{number, date}` object, as
+ * registers show "decision number and date"): `№ 12, 05.03.2025`; either part alone when the
+ * other is missing; any other value as plain text.
+ * @example numberAndDate({ number: '12', date: '2025-03-05' }) // '№ 12, 05.03.2025'
+ */
+export function numberAndDate(value: unknown): string {
+  if (!isRecord(value)) return String(value);
+  const number = value.number === undefined || value.number === null ? '' : String(value.number).trim();
+  const date = formatDate(value.date);
+  return [number && `№ ${number}`, date].filter(Boolean).join(', ');
+}
+
 /** Every display format's name. */
 export type DisplayFormat = CellKind | ScreenOnlyFormat;
 
@@ -109,7 +122,8 @@ export type DisplayFormat = CellKind | ScreenOnlyFormat;
  * The grid's formats and the screen-only ones: `day` the day of a date; `link` a URL;
  * `integer` a count (rounded, grouped); `millions` an amount of som shown in millions with one
  * decimal (1 234 567 → '1,2'; the column title says "mln som"); `percent` a percentage already
- * multiplied by 100, one decimal (12.345 → '12,3%'). The server's XLSX export shows the same texts.
+ * multiplied by 100, one decimal (12.345 → '12,3%'); `numberDate` a document's number and date
+ * ({@link numberAndDate}). The server's XLSX export shows the same texts.
  */
 export const DISPLAY_FORMATS: { readonly [K in DisplayFormat]: CellFormatEntry } = {
   ...CELL_FORMATS,
@@ -122,6 +136,7 @@ export const DISPLAY_FORMATS: { readonly [K in DisplayFormat]: CellFormatEntry }
       value !== '' && Number.isFinite(Number(value)) ? `${fixed(value, 1, ctx)}%` : plain(value, {}, ctx),
     numeric: true,
   },
+  numberDate: { text: numberAndDate },
 };
 
 /** The grid's format names, in the meta-schema's order. */

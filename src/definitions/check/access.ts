@@ -4,9 +4,9 @@
  * permissions and the employee's user field name fields of the right type; every permission
  * of a role or of the guest names an entity's subject (or "all", or a subsystem's) and an
  * action that subject has (CRUD, manage, an event of its machine, a subsystem's own); role
- * codes are unique and the admin and outer roles exist; read-only and hidden fields name
- * fields of the subject's entity that are not server-owned, and hidden ones a subject the
- * role may read.
+ * codes are unique and the admin and outer roles exist; a declared screen subject is no
+ * entity's or subsystem's; read-only and hidden fields name fields of the subject's entity that
+ * are not server-owned, and hidden ones a subject the role may read.
  */
 import { valueLabelsOf } from '../../shared/record-title.ts';
 import type { AccessDefinition } from '../../generated/meta.ts';
@@ -45,7 +45,12 @@ export function permissionProblem(ctx: CheckContext, permission: string): string
   const action = permission.slice(0, space);
   const subject = permission.slice(space + 1);
   const entities = [...ctx.entities.values()];
-  const subjects = ['all', ...SUBSYSTEM_SUBJECTS, ...entities.map((e) => e.manifest.subject)];
+  const subjects = [
+    'all',
+    ...SUBSYSTEM_SUBJECTS,
+    ...(ctx.accessJson?.screenSubjects ?? []),
+    ...entities.map((e) => e.manifest.subject),
+  ];
   if (!subjects.includes(subject))
     return unknownNameMessage('subject', subject, `an entity's subject, "all" or a subsystem's`, subjects);
   const all = subject === 'all';
@@ -129,6 +134,11 @@ function checkAccess(ctx: CheckContext, file: string, access: AccessDefinition):
       if (problem) report(file, `${at}/${i}`, problem);
     });
   checkPermissions(access.guest.permissions, '/guest/permissions');
+  const taken = new Set<string>([...SUBSYSTEM_SUBJECTS, ...[...entities.values()].map((e) => e.manifest.subject)]);
+  access.screenSubjects?.forEach((subject, i) => {
+    if (taken.has(subject))
+      report(file, `/screenSubjects/${i}`, `"${subject}" is already an entity's or a subsystem's subject`);
+  });
   const codes = new Set<string>();
   const names = roleNamesOf(ctx, file, access);
   access.roles.forEach((role, i) => {

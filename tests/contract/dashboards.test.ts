@@ -316,6 +316,16 @@ for (const backend of backends()) {
       expect((await download('outcomes/export?period=2025-07-10..2025-07-01')).statusCode).toBe(400);
     });
 
+    it('is documented in the OpenAPI document like the other routes', async () => {
+      const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+      const op = doc.paths['/api/dashboards/{screen}/{panel}/export'].get;
+      expect(op.tags).toEqual(['Dashboards']);
+      expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403', '404']);
+      expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(
+        expect.arrayContaining(['screen', 'panel', 'lang']),
+      );
+    });
+
     it("keeps a regional user's numbers to their region", async () => {
       const list = await get('/api/appeal/aggregate/test-by-region?createdDateFrom=2025-01-01', employee);
       expect(list).toEqual([

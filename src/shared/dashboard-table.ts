@@ -125,7 +125,9 @@ function headerGroups(panel: DashboardPanel, columns: readonly TableColumn[]): H
 /**
  * Rows of the current period with the previous period's numbers beside them, matched on the
  * columns that are not quantities (the groups). A group only in the previous period still
- * gets a row (its current numbers empty), so the totals of both periods add up.
+ * gets a row, so the totals of both periods add up. A summed quantity (a count, an amount) a
+ * period has no row for is 0 there — an aggregate answers no row for an empty group — while
+ * an average stays empty.
  */
 function withPrevious(
   columns: readonly TableColumn[],
@@ -134,20 +136,24 @@ function withPrevious(
 ): SourceRow[] {
   const keys = columns.filter((c) => c.role === 'value' && !columns.some((o) => o.key === c.key + PREVIOUS));
   const keyOf = (r: SourceRow) => JSON.stringify(keys.map((c) => r[c.key] ?? null));
-  const compared = columns.filter((c) => c.role === 'previous').map((c) => c.field.field);
+  const compared = columns.filter((c) => c.role === 'previous');
+  const absent = (c: TableColumn) => (c.total ? 0 : null);
   const before = new Map<string, SourceRow>();
   for (const r of previous) before.set(keyOf(r), r);
   const out: Array<Record<string, unknown>> = rows.map((r) => ({ ...r }));
   const seen = new Set(rows.map(keyOf));
   for (const r of previous) {
     if (seen.has(keyOf(r))) continue;
-    out.push(Object.fromEntries(keys.map((c) => [c.key, r[c.key]])));
+    out.push(
+      Object.fromEntries([...keys.map((c) => [c.key, r[c.key]]), ...compared.map((c) => [c.field.field, absent(c)])]),
+    );
   }
   for (const r of out) {
     const p = before.get(keyOf(r));
-    for (const f of compared) {
-      r[f + PREVIOUS] = p?.[f] ?? null;
-      r[f + CHANGE] = relativeChange(r[f], r[f + PREVIOUS]);
+    for (const c of compared) {
+      const f = c.field.field;
+      r[c.key] = p ? (p[f] ?? null) : absent(c);
+      r[f + CHANGE] = relativeChange(r[f], r[c.key]);
     }
   }
   return out;

@@ -261,6 +261,32 @@ for (const backend of backends()) {
       ]);
     });
 
+    it('exports a public dashboard to a visitor, with the names of its reference values', async () => {
+      const fuelDef = app.definitions.entities.get('fuel-price')!;
+      const sampleFuel = createSampler(fuelDef.schema, app.definitions.references, createServerAjv());
+      await createRecords(
+        app,
+        '/api/fuel-price',
+        4,
+        (seed) => ({ ...sampleFuel(seed, { full: true }), regionId: 14 }),
+        500,
+      );
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/dashboards/fair-price-stations/average/export?regionId=14&lang=ru',
+        headers: { authorization: '' },
+      });
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as never);
+      const sheet = book.worksheets[0]!;
+      const fuel = app.definitions.references.get('fuel-type')!.items;
+      expect(String(sheet.getCell(2, 1).value)).toContain('город Ташкент');
+      expect(sheet.getRow(4).cellCount).toBe(4);
+      for (let r = 5; r <= sheet.rowCount; r++) expect(fuel.map((f) => f.nameRu)).toContain(sheet.getCell(r, 1).value);
+      expect(typeof sheet.getCell(5, 2).value).toBe('number');
+    });
+
     it("holds only a regional user's region", async () => {
       const { sheet, row } = await sheetOf('outcomes/export?period=2025&lang=en', employee);
       const regions = new Set<unknown>();
@@ -288,6 +314,16 @@ for (const backend of backends()) {
       ]);
       expect((await download('outcomes/export?regionId=999')).statusCode).toBe(400);
       expect((await download('outcomes/export?period=2025-07-10..2025-07-01')).statusCode).toBe(400);
+    });
+
+    it('is documented in the OpenAPI document like the other routes', async () => {
+      const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+      const op = doc.paths['/api/dashboards/{screen}/{panel}/export'].get;
+      expect(op.tags).toEqual(['Dashboards']);
+      expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403', '404']);
+      expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(
+        expect.arrayContaining(['screen', 'panel', 'lang']),
+      );
     });
 
     it("keeps a regional user's numbers to their region", async () => {

@@ -84,13 +84,16 @@ describe('the laid-out dashboard table', () => {
     ]);
     const values = table.rows.map((r) => (r.kind === 'total' ? r.values : r.kind === 'row' ? r.values : {}));
     expect(values[0]).toMatchObject({ count: 2, 'count@previous': 4, 'count@change': -0.5, 'avg@previous': 8 });
-    expect(values[1]).toMatchObject({ count: 3, 'count@previous': null, 'count@change': null });
+    // No row in a period: a count there is 0 (no change from 0 to compute), an average is unknown.
+    expect(values[1]).toMatchObject({ count: 3, 'count@previous': 0, 'count@change': null, 'avg@previous': null });
     // A group only in the previous period keeps its row, so both totals add up.
     expect(values[3]).toEqual({
       regionId: 3,
       typeId: 1,
+      count: 0,
       'count@previous': 1,
-      'count@change': null,
+      'count@change': -1,
+      avg: null,
       'avg@previous': 9,
       'avg@change': null,
     });

@@ -159,7 +159,7 @@ const dashboardExport: FastifyPluginAsync = async (app) => {
         if (!(error instanceof ForwardedReply)) throw error;
         return reply.code(error.statusCode).send(error.body);
       }
-      const chart = panel.kind === 'table' ? undefined : chartTable(panel, answers.rows);
+      const chart = panel.kind !== 'table' && panel.x ? chartTable(panel, answers.rows) : undefined;
       const table = chart
         ? buildPanelTable({ ...panel, compare: undefined, groupRows: undefined }, { rows: chart.rows }, chart.fields)
         : buildPanelTable(panel, answers);

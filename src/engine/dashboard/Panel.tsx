@@ -1,3 +1,4 @@
+import { useDownloadClick } from '../common/useDownload.ts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -63,6 +64,7 @@ export function Panel({
   const s = useStyles();
   const filters: DashboardFilter[] = options.filters ?? [];
   const drill = useDrill(panel, filters, values);
+  const onDownload = useDownloadClick();
   const own = filters.filter((f) => f.panel === panel.id);
   const rows = result.data?.list ?? [];
   const periodFilter = periodFilterOf(filters);
@@ -75,6 +77,7 @@ export function Panel({
         data-action="export"
         href={exportHref(screenId, panel.id, values, i18n.language)}
         download
+        onClick={onDownload}
       >
         {t('engine.dashboard.export')}
       </a>

@@ -92,6 +92,18 @@ describe.skipIf(!browserTestsEnabled())('the staff dashboard in Chromium', () =>
       await app.db.query(`UPDATE ${table} SET status = $1 WHERE id = $2`, [status, record.id]);
       appeals.push({ region: Number(data.regionId), tile });
     }
+    // Documents sent down to the regions (and one in the central office, which is not counted).
+    const docs = app.definitions.entities.get('correspondence')!;
+    const sampleDoc = createSampler(docs.schema, app.definitions.references, createServerAjv());
+    const docTable = app.tables.get('correspondence')!.table;
+    for (const [i, status] of ['DESCENDED', 'SEEN', 'RETURN_FOR_COMPLETE', 'ACCEPTED', 'BEING_SEEN'].entries()) {
+      const record = await app.store.create(
+        'correspondence',
+        { ...sampleDoc(i + 1, { full: false }), regionId: i === 4 ? 15 : REGION },
+        systemActor(),
+      );
+      await app.db.query(`UPDATE ${docTable} SET status = $1 WHERE id = $2`, [status, record.id]);
+    }
     await createStaff(app, 'head4', ['department-head'], {
       firstName: 'Dilnoza',
       lastName: 'Yusupova',
@@ -112,6 +124,8 @@ describe.skipIf(!browserTestsEnabled())('the staff dashboard in Chromium', () =>
     expect(await onlineNames(page)).toEqual([admin[0]!.name]);
     const want = tilesOf();
     for (const [tile, n] of Object.entries(want)) expect(await tileText(page, 'appeals', tile), tile).toBe(n);
+    const sent = { returned: '1', reviewedOrSeen: '2', underReview: '1', total: '4' };
+    for (const [tile, n] of Object.entries(sent)) expect(await tileText(page, 'sent', tile), tile).toBe(n);
     for (const panel of ['appeals', 'sent', 'online', 'unread', 'users'])
       await page.locator(`[data-panel="${panel}"]`).waitFor();
     expect(await axeProblems(page, [SCREEN])).toEqual([]);

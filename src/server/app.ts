@@ -49,6 +49,7 @@ import * as notify from './services/notify.ts';
 import * as demo from './services/demo.ts';
 import * as workflow from './services/workflow.ts';
 import * as messenger from './services/messenger.ts';
+import * as presence from './services/presence.ts';
 import * as stomp from './services/stomp.ts';
 import * as webApp from './services/web-app.ts';
 import * as healthRoutes from './routes/health.ts';
@@ -74,6 +75,7 @@ import * as staffUserRoutes from './routes/staff-users.ts';
 import * as playgroundRoutes from './routes/playground.ts';
 import * as dataHealthRoutes from './routes/data-health.ts';
 import * as myWorkRoutes from './routes/my-work.ts';
+import * as presenceRoutes from './routes/presence.ts';
 import * as webRoutes from './routes/web.ts';
 import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
@@ -104,6 +106,7 @@ const SERVICES = [
   demo,
   workflow,
   messenger,
+  presence,
   stomp,
   webApp,
 ] satisfies PluginModule[];
@@ -138,6 +141,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   playgroundRoutes,
   dataHealthRoutes,
   myWorkRoutes,
+  presenceRoutes,
   webRoutes,
 ];
 

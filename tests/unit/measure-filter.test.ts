@@ -76,14 +76,14 @@ describe('npm run check on measure filters', () => {
   it('reports each bad key at its JSON pointer in the manifest', () => {
     const problems = withAggregate([
       { name: 'all', fn: 'count' },
-      { name: 'bad', fn: 'count', filter: { statuses: 'SEEN', regionId: 'north' } },
+      { name: 'bad', fn: 'count', filter: { stateList: 'SEEN', regionId: 'north' } },
     ]);
     const at = (key: string) => `/aggregates/by-outcome/measures/1/filter/${key}`;
     expect(problems).toEqual([
       expect.objectContaining({
         file: 'schemas/appeal/entity.json',
-        pointer: at('statuses'),
-        message: expect.stringMatching(/"statuses" is not a filter of this entity's list.*Filters: .*statusId/),
+        pointer: at('stateList'),
+        message: expect.stringMatching(/"stateList" is not a filter of this entity's list.*Filters: .*statusId/),
       }),
       expect.objectContaining({ pointer: at('regionId'), message: expect.stringMatching(/must be integer/) }),
     ]);

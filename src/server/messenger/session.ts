@@ -74,6 +74,8 @@ export interface SessionHooks {
   pending(userId: string, channel: string): Promise<LiveEvent[]>;
   /** Marks events as received by a socket of their user. */
   delivered(ids: number[]): void;
+  /** The CONNECT succeeded (before CONNECTED is written): presence counts this socket from now on. */
+  connected?(session: StompSession): Promise<void>;
 }
 
 /** A MESSAGE awaiting its ACK: its ack id and its stored event (0 for state, which has no row). */
@@ -257,6 +259,8 @@ export class StompSession {
     this.unsubscribeBroker = this.broker.subscribe(user.id, (event) => this.deliver(event));
     // CONNECTED only when events for this user reach this instance: a SUBSCRIBE's replay and live delivery then leave no gap.
     await this.broker.ready(user.id);
+    // A socket closed meanwhile is not announced (its close has passed already).
+    if (!this.closed) await this.hooks.connected?.(this);
     this.write({
       command: 'CONNECTED',
       headers: {

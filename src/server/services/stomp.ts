@@ -125,6 +125,10 @@ export default fp(
         );
         return rows.map((r) => ({ id: r.id, userId, channel, body: r.body }));
       },
+      async connected(session: StompSession) {
+        // Presence is a courtesy: a failed write must not refuse the socket.
+        await app.presence.connected(session.id, session.user!.id).catch((error: Error) => app.log.error(error));
+      },
       delivered(ids: number[]) {
         pendingMarks.push(...ids);
         flushTimer ??= setTimeout(flush, 20);
@@ -226,7 +230,10 @@ export default fp(
       wss.handleUpgrade(request, socket, head, (ws) => {
         const session = new StompSession(ws, messenger.broker, hooks, app.config.stompHeartbeatMs);
         sessions.add(session);
-        ws.on('close', () => sessions.delete(session));
+        ws.on('close', () => {
+          sessions.delete(session);
+          app.presence.disconnected(session.id).catch((error: Error) => app.log.error(error));
+        });
       });
     };
     app.server.on('upgrade', onUpgrade);
@@ -242,7 +249,7 @@ export default fp(
       await flush();
     });
   },
-  { name: 'stomp', dependencies: ['messenger'] },
+  { name: 'stomp', dependencies: ['messenger', 'presence'] },
 );
 
 declare module 'fastify' {

@@ -5,6 +5,7 @@ import chats from './chats.ts';
 import messages from './messages.ts';
 import groups from './groups.ts';
 import photos from './photos.ts';
+import unreadSummary from './unread-summary.ts';
 
 /**
  * The staff messenger's REST side (spec §7 "Messenger"): contacts, direct and group chats,
@@ -21,6 +22,7 @@ const messenger: FastifyPluginAsync = async (app) => {
   await app.register(messages, kit);
   await app.register(groups, kit);
   await app.register(photos, kit);
+  await app.register(unreadSummary, kit);
 };
 
 export default messenger;

@@ -6,6 +6,7 @@
  * back with exceljs); the chairman monitoring opens each tab and a tile drills to a list whose
  * total equals it; both fit 360 px and read in ru and uzCyrillic (screenshots in .tmp/screenshots).
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -157,13 +158,12 @@ describe.skipIf(!browserTestsEnabled())('monitoring dashboards in Chromium', () 
   });
 
   it('the control table exports the XLSX with the same headers, the merged group header and subtotal rows', async () => {
-    // The link the page offers, fetched with the session's token: the link itself carries none
-    // (the API reads bearer tokens only), so a plain click is answered 401 — reported to the engine.
-    const href = await page.locator('[data-panel="cases"] [data-action="export"]').getAttribute('href');
-    expect(href).toMatch(/^\/api\/dashboards\/control-monitoring\/cases\/export\?/);
-    const token = await portalApi(portal.url).tokenOf('admin', TEST_ADMIN_PASSWORD);
-    const res = await fetch(`${portal.url}${href}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(200);
+    // A click downloads the file with the session (the link alone carries no bearer token).
+    const link = page.locator('[data-panel="cases"] [data-action="export"]');
+    expect(await link.getAttribute('href')).toMatch(/^\/api\/dashboards\/control-monitoring\/cases\/export\?/);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    const res = { arrayBuffer: async () => readFile((await download.path())!) };
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await res.arrayBuffer()) as never);
     const sheet = book.worksheets[0]!;

@@ -218,7 +218,7 @@ for (const backend of backends()) {
         const counts = new Map<string, number>();
         for (const r of q3) counts.set(`${cut(r)}|${r.channelId}`, (counts.get(`${cut(r)}|${r.channelId}`) ?? 0) + 1);
         return [...counts.entries()]
-          .map(([k, total]) => ({ bucket: k.split('|')[0], channelId: Number(k.split('|')[1]), total }))
+          .map(([k, total]) => ({ bucket: k.split('|')[0]!, channelId: Number(k.split('|')[1]), total }))
           .sort((a, b) => a.bucket.localeCompare(b.bucket) || a.channelId - b.channelId);
       };
       expect(await aggregate('intake', { ...Q3, bucket: 'day' })).toEqual(expected((r) => r.day));

@@ -58,7 +58,7 @@ describe('a measure filter is read like a list-search query string', () => {
 
 describe('npm run check on measure filters', () => {
   const withAggregate = (measures: unknown[]): DefinitionProblem[] => {
-    const s = new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+    const s = new Map([...pristine].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
     const manifest = s.get('schemas/appeal/entity.json')!.json as Record<string, any>;
     manifest.aggregates = { ...manifest.aggregates, 'by-outcome': { groupBy: ['/regionId'], measures } };
     return checkDefinitions(s, implementationNames, DEFINITION_RULES);
@@ -76,14 +76,14 @@ describe('npm run check on measure filters', () => {
   it('reports each bad key at its JSON pointer in the manifest', () => {
     const problems = withAggregate([
       { name: 'all', fn: 'count' },
-      { name: 'bad', fn: 'count', filter: { statuses: 'SEEN', regionId: 'north' } },
+      { name: 'bad', fn: 'count', filter: { stage: 'SEEN', regionId: 'north' } },
     ]);
     const at = (key: string) => `/aggregates/by-outcome/measures/1/filter/${key}`;
     expect(problems).toEqual([
       expect.objectContaining({
         file: 'schemas/appeal/entity.json',
-        pointer: at('statuses'),
-        message: expect.stringMatching(/"statuses" is not a filter of this entity's list.*Filters: .*statusId/),
+        pointer: at('stage'),
+        message: expect.stringMatching(/"stage" is not a filter of this entity's list.*Filters: .*statusId/),
       }),
       expect.objectContaining({ pointer: at('regionId'), message: expect.stringMatching(/must be integer/) }),
     ]);

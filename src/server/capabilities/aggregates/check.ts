@@ -6,6 +6,7 @@
  */
 import { createFieldCheck, entitiesWithSchema, escape, type CheckRule } from '../../../definitions/check/context.ts';
 import type { GridDefinition } from '../../../generated/meta.ts';
+import { FILTER_KINDS } from '../../../shared/filter-kinds.ts';
 import { parseMeasureFilter } from '../../store/measure-filter.ts';
 
 const aggregatesCheck: CheckRule = {
@@ -17,16 +18,25 @@ const aggregatesCheck: CheckRule = {
       const field = createFieldCheck(report, schema, schemaFile);
       // The grid rule reports a grid that is not valid; its filters are read only when they are a list.
       const grid = gridFile ? ctx.json<GridDefinition>(gridFile) : undefined;
-      const listGrid = Array.isArray(grid?.filters) ? grid : undefined;
+      // …and of kinds that exist (the grid rule names an unknown one; measure filters wait for it).
+      const listGrid =
+        Array.isArray(grid?.filters) && grid.filters.every((f) => Object.hasOwn(FILTER_KINDS, f.kind))
+          ? grid
+          : undefined;
       for (const [name, aggregate] of Object.entries(manifest.aggregates)) {
         const at = `/aggregates/${escape(name)}`;
         aggregate.groupBy?.forEach((p, i) => field(file, `${at}/groupBy/${i}`, p, { scalar: true }));
         if (aggregate.dateBucket)
           field(file, `${at}/dateBucket/field`, aggregate.dateBucket.field, { types: ['string'] });
         aggregate.measures.forEach((m, i) => {
-          if (m.filter && !listGrid)
-            report(file, `${at}/measures/${i}/filter`, `a measure filter needs the entity's grid filters (grid.json)`);
-          else if (m.filter)
+          if (m.filter && !listGrid) {
+            if (!grid)
+              report(
+                file,
+                `${at}/measures/${i}/filter`,
+                `a measure filter needs the entity's grid filters (grid.json)`,
+              );
+          } else if (m.filter)
             for (const p of parseMeasureFilter({ grid: listGrid!, schema }, m.filter).problems)
               report(file, `${at}/measures/${i}/filter/${escape(p.key)}`, p.message);
           if (m.fn === 'count') return;

@@ -97,7 +97,7 @@ describe.skipIf(!browserTestsEnabled())('appeals statistics dashboards in Chromi
     await expect.poll(() => new URL(page.url()).searchParams.get('period') ?? '').toMatch(/^\d{4}-Q[1-4]$/);
     await page.locator('[data-panel="by-channel"] [data-drill]').first().waitFor();
     // Eight channels, one row each, and the total row.
-    expect(await page.locator('[data-panel="by-channel"] tbody tr').count()).toBe(9);
+    await expect.poll(() => page.locator('[data-panel="by-channel"] tbody tr').count()).toBe(9);
     expect(await noSidewaysScroll()).toBe(true);
     await page.screenshot({ path: path.join(SHOTS, 'appeal-stats-enter-1280.png'), fullPage: true });
     await page.locator('[data-tile="total"] [data-drill]').click();
@@ -159,5 +159,19 @@ describe.skipIf(!browserTestsEnabled())('appeals statistics dashboards in Chromi
       await page.screenshot({ path: path.join(SHOTS, `appeal-stats-enter-${locale}-${width}.png`), fullPage: true });
       await context.close();
     }
+  });
+
+  it('staff choose the channel on their form; the public form does not ask for it (the server sets it)', async () => {
+    const context = await newPortalContext(browser, 'en', 1280);
+    page = await context.newPage();
+    await signInThroughForm(page, `${portal.url}/login`, 'admin', TEST_ADMIN_PASSWORD);
+    await page.goto(`${portal.url}/admin/appeals/new`);
+    await waitForScreen(page, '[data-screen="appeal-new"] [data-field="/channelId"]:visible');
+    await page.goto(`${portal.url}/murojaat`);
+    await waitForScreen(page, '[data-screen="murojaat"] [data-field="/appealTypeId"]');
+    // Left out as a hidden field (the way fields a role may not read are).
+    expect(await page.locator('[data-screen="murojaat"] [data-field="/channelId"]:visible').count()).toBe(0);
+    expect(await page.locator('[data-screen="murojaat"] [data-field="/regionId"]:visible').count()).toBe(1);
+    await context.close();
   });
 });

@@ -325,6 +325,15 @@ export interface EntityManifest {
      * Submissions one address may make in a minute (default 10).
      */
     perMinute?: number;
+    /**
+     * Fields the server sets on every submission on this path, whatever the sent data says (a sender cannot choose them), by pointer: `guest` for a visitor without an account, `signedIn` for a signed-in user (default: `guest`). A form that submits here leaves them out. E.g. how an appeal came in: {"/channelId": {"guest": 1, "signedIn": 2}}.
+     */
+    sets?: {
+      [k: string]: {
+        guest: string | number | boolean;
+        signedIn?: string | number | boolean;
+      };
+    };
   };
   /**
    * The records are questionnaires (surveys and knowledge tests) anyone may answer without an account (src/server/capabilities/questionnaire/plugin.ts): GET /api{base}/questionnaire lists the open ones, GET /api{base}/questionnaire/{id} gives one with its answer form (JSON Schema built from the questions, with no `correct` marks), POST /api{base}/questionnaire/{id}/answer stores a response (Idempotency-Key: one per browser; per-address limit) and answers the score where options are marked correct, GET /api{base}/questionnaire/{id}/results the per-question counts (public only where showResultsField is true; staff who may read the responses always). Questions: [{key, text, type: single|multiple|text|rating, required, options: [{text, correct}]}].

@@ -118,7 +118,7 @@ describe('manifest capabilities (src/server/capabilities/<key>/)', () => {
 describe("the capabilities' npm run check rules", () => {
   let pristine: DefinitionSources;
   const clone = (): DefinitionSources =>
-    new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+    new Map([...pristine].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
   const json = (s: DefinitionSources, file: string): any => s.get(file)!.json;
   const manifestWith = (s: DefinitionSources, key: string): string =>
     [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f)[key])!;

@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 const clone = (): DefinitionSources =>
-  new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+  new Map([...pristine].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
 const json = (s: DefinitionSources, file: string): any => s.get(file)!.json;
 const put = (s: DefinitionSources, file: string, value: unknown) => s.set(file, { path: file, json: value });
 const CONTRACTOR = 'schemas/contractor/schema.json';

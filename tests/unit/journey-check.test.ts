@@ -15,7 +15,7 @@ beforeAll(async () => {
   pristine = (await loadDefinitionSources(REPO_ROOT)).sources;
 });
 const clone = (): DefinitionSources =>
-  new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+  new Map([...pristine].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
 // biome-ignore lint/suspicious/noExplicitAny: definitions are edited as plain JSON here
 const json = (s: DefinitionSources, file: string): any => s.get(file)!.json;
 const run = (s: DefinitionSources): DefinitionProblem[] => checkDefinitions(s, implementationNames, DEFINITION_RULES);

@@ -58,7 +58,7 @@ describe('a measure filter is read like a list-search query string', () => {
 
 describe('npm run check on measure filters', () => {
   const withAggregate = (measures: unknown[]): DefinitionProblem[] => {
-    const s = new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+    const s = new Map([...pristine].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
     const manifest = s.get('schemas/appeal/entity.json')!.json as Record<string, any>;
     manifest.aggregates = { ...manifest.aggregates, 'by-outcome': { groupBy: ['/regionId'], measures } };
     return checkDefinitions(s, implementationNames, DEFINITION_RULES);

@@ -227,7 +227,20 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const locked = recordId !== undefined && rights.data !== undefined && !rights.data.update;
   // Fields the user may not read (hiddenFields) are left out of the form — the server neither
   // sends them nor lets them change, and keeps their stored values when the form saves.
-  const hidden = useMemo(() => (subject ? hiddenFieldsOf(ability, subject) : []), [ability, subject]);
+  // A form that sends to the entity's public submit path also leaves out the fields that path
+  // sets by itself (publicSubmit.sets): the sender does not choose them, and they are not
+  // required of the sender.
+  const publicSubmit = definition.data?.manifest.publicSubmit;
+  const sentToSubmit = Boolean(
+    options.submit && recordId === undefined && publicSubmit && options.submit.endpoint === `/api${publicSubmit.path}`,
+  );
+  const hidden = useMemo(
+    () => [
+      ...(subject ? hiddenFieldsOf(ability, subject) : []),
+      ...(sentToSubmit ? Object.keys(publicSubmit?.sets ?? {}) : []),
+    ],
+    [ability, subject, sentToSubmit, publicSubmit],
+  );
   const uiSchema = useMemo(() => {
     const base = (ui.data?.uiSchema as never) ?? NO_UI;
     const marked = readOnly.length ? withReadOnlyFields(base, readOnly) : base;

@@ -57,6 +57,10 @@ export interface Appeal {
    */
   organizationName?: string;
   /**
+   * How the appeal reached the Committee (reference list appeal-channel). The server sets it on the public submit path — the portal's e-form for a visitor without an account, the personal cabinet for a signed-in applicant (manifest publicSubmit.sets; what the sender puts here is replaced); staff choose it when they enter an appeal received in person, by post, e-mail, telephone, through the presidential virtual reception or from another agency. Not required, so that an appeal filed through the API without it is still taken (it counts under "channel not stated"). Records stored before it existed got it from migration 2 (with an owner: the cabinet, else the e-form).
+   */
+  channelId?: number;
+  /**
    * Appeal or proposal (reference list appeal-type).
    */
   appealTypeId: number;

@@ -18,6 +18,8 @@ export interface StoredState {
   data: Data;
   kept: KeptAside;
   schemaVersion: number;
+  /** The row's owner (scripts may derive a field from it); null or absent: none. */
+  owner?: string | null;
 }
 
 /** The record after evolving, with the migrations applied and what still fails the schema. */
@@ -53,7 +55,10 @@ export function evolveRecord(
     ({ data, left } = withKeptAside(data, stored.kept));
     for (const m of pending) {
       try {
-        data = applySteps(data, m.migration.steps, scripts.get(m.file));
+        data = applySteps(data, m.migration.steps, scripts.get(m.file), {
+          id: stored.id,
+          owner: stored.owner ?? null,
+        });
       } catch (error) {
         throw new Error(`${m.file} failed on ${def.id} record ${stored.id}: ${(error as Error).message}`);
       }

@@ -68,6 +68,7 @@ interface Row {
   data: Record<string, unknown>;
   kept_aside: Record<string, unknown>;
   schema_version: number;
+  owner: string | null;
 }
 
 const hash = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -151,7 +152,7 @@ export async function evolveStoredRecords(
         );
         if (!rows[0] || rows[0].target !== target || rows[0].done) return true;
         const batch = await tx.query<Row>(
-          `SELECT id, data, kept_aside, schema_version FROM ${table.table} WHERE id > $1 ORDER BY id LIMIT ${batchSize} FOR UPDATE`,
+          `SELECT id, data, kept_aside, schema_version, owner FROM ${table.table} WHERE id > $1 ORDER BY id LIMIT ${batchSize} FOR UPDATE`,
           [rows[0].after_id],
         );
         if (batch.rows.length) {
@@ -191,6 +192,7 @@ async function evolveRow(
     data: row.data,
     kept,
     schemaVersion: row.schema_version,
+    owner: row.owner,
   });
   ctx.counts.checked++;
   if (after.applied.length) ctx.counts.migrated++;

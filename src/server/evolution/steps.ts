@@ -10,8 +10,21 @@ import { pointerSegments, setAt, toPointer, valueAt } from '../../shared/pointer
 
 type Data = Record<string, unknown>;
 
-/** A script step's function: the record's data in, the migrated data out. */
-export type MigrationScript = (data: Data) => Data;
+/**
+ * What a script may know of the stored row besides its data: its id and its owner (the user
+ * who created it, null for a record sent without an account) — a field derived from how the
+ * record came in needs them.
+ */
+export interface StoredRowFacts {
+  id: number;
+  owner: string | null;
+}
+
+/** A script step's function: the record's data (and the row's facts) in, the migrated data out. */
+export type MigrationScript = (data: Data, row: StoredRowFacts) => Data;
+
+/** The facts of a row no script asked about (the unit tests of declarative steps). */
+const NO_ROW: StoredRowFacts = { id: 0, owner: null };
 
 const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
 const empty = (v: unknown): boolean => v === undefined || v === null;
@@ -32,7 +45,12 @@ function moveValue(data: Data, from: string, to: string): void {
 }
 
 /** One step on `data`, in place. */
-function applyStep(data: Data, step: MigrationStep, scripts: ReadonlyMap<string, MigrationScript>): Data {
+function applyStep(
+  data: Data,
+  step: MigrationStep,
+  scripts: ReadonlyMap<string, MigrationScript>,
+  row: StoredRowFacts,
+): Data {
   switch (step.op) {
     case 'rename':
     case 'move':
@@ -75,7 +93,7 @@ function applyStep(data: Data, step: MigrationStep, scripts: ReadonlyMap<string,
     case 'script': {
       const script = scripts.get(step.module);
       if (!script) throw new Error(`migration script ${step.module} is not loaded`);
-      const out = script(data);
+      const out = script(data, row);
       if (!isObject(out)) throw new Error(`migration script ${step.module} returned no record`);
       return out;
     }
@@ -91,8 +109,9 @@ export function applySteps(
   data: Data,
   steps: readonly MigrationStep[],
   scripts: ReadonlyMap<string, MigrationScript> = new Map(),
+  row: StoredRowFacts = NO_ROW,
 ): Data {
   let out = structuredClone(data);
-  for (const step of steps) out = applyStep(out, step, scripts);
+  for (const step of steps) out = applyStep(out, step, scripts, row);
   return out;
 }

@@ -3,6 +3,7 @@ import type { EntityTable } from '../db/entity-table.ts';
 import type { Aggregate as EntityAggregate } from '../../generated/meta.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { pointerSegments, sqlText } from '../../shared/pointer.ts';
+import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
 import { ApiError } from '../errors.ts';
 import { measureFilterCondition, parseMeasureFilter, type MeasureFilter } from './measure-filter.ts';
 
@@ -56,7 +57,12 @@ export function aggregateQuery(
     if (!aggregate.dateBucket.units.includes(unit))
       throw new ApiError(400, 'errors.badFilter', { params: { name: 'bucket' } });
     const date = fieldExpression(def, table, aggregate.dateBucket.field);
-    groups.unshift({ expr: `to_char((${date})::date, '${BUCKET_FORMAT[unit]}')`, name: 'bucket' });
+    // A moment (created at…) falls on the day it is in Tashkent, as the list's date filters count it.
+    const day =
+      table.columns.get(aggregate.dateBucket.field)?.type === 'timestamptz'
+        ? `(${date} AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date`
+        : `(${date})::date`;
+    groups.unshift({ expr: `to_char(${day}, '${BUCKET_FORMAT[unit]}')`, name: 'bucket' });
   } else if (bucket !== undefined) {
     throw new ApiError(400, 'errors.badFilter', { params: { name: 'bucket' } });
   }

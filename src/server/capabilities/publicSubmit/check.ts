@@ -1,8 +1,10 @@
 /**
  * `npm run check` rule of the `publicSubmit` capability: no two manifests submit on one path
- * (each is a route of its own).
+ * (each is a route of its own), and the fields it `sets` are scalar fields of the record.
  */
+import { createFieldCheck, entitiesWithSchema } from '../../../definitions/check/context.ts';
 import type { CheckRule } from '../../../definitions/check/context.ts';
+import { escapeSegment } from '../../../shared/pointer.ts';
 
 const publicSubmitCheck: CheckRule = {
   name: 'public submissions',
@@ -14,6 +16,11 @@ const publicSubmitCheck: CheckRule = {
       if (paths.has(submit.path))
         ctx.report(file, '/publicSubmit/path', `path "${submit.path}" is already used by ${paths.get(submit.path)}`);
       paths.set(submit.path, file);
+    }
+    for (const { manifest, file, schema, schemaFile } of entitiesWithSchema(ctx)) {
+      const field = createFieldCheck(ctx.report, schema, schemaFile);
+      for (const pointer of Object.keys(manifest.publicSubmit?.sets ?? {}))
+        field(file, `/publicSubmit/sets/${escapeSegment(pointer)}`, pointer, { scalar: true });
     }
   },
 };

@@ -11,6 +11,7 @@ import { errorBodySchema } from '../../errors.ts';
 import { filePart, handlerReadsBody, multipartBody, objectReply } from '../../reply-schemas.ts';
 import { PUBLIC_SUBMISSION_TABLES } from '../../public/tables.ts';
 import type { CapabilityOptions } from '../registry.ts';
+import { setAt } from '../../../shared/pointer.ts';
 
 /** Submissions and their reference numbers. */
 export const migrations = [PUBLIC_SUBMISSION_TABLES];
@@ -22,6 +23,25 @@ interface Reply {
   id: number;
   referenceNumber: string;
   createdAt: string;
+}
+
+type Sets = Record<string, { guest: string | number | boolean; signedIn?: string | number | boolean }>;
+
+/**
+ * The data with the manifest's `sets` put in (a copy): the guest's value for a visitor, the
+ * signed-in one for a user — what the sender put at those pointers does not count.
+ * @example withServerFields({ a: 1, channelId: 7 }, { '/channelId': { guest: 1, signedIn: 2 } }, true) // { a: 1, channelId: 2 }
+ */
+export function withServerFields(
+  data: Record<string, unknown>,
+  sets: Sets | undefined,
+  signedIn: boolean,
+): Record<string, unknown> {
+  if (!sets) return data;
+  const out = structuredClone(data);
+  for (const [pointer, value] of Object.entries(sets))
+    setAt(out, pointer, signedIn ? (value.signedIn ?? value.guest) : value.guest);
+  return out;
 }
 
 /** Thrown inside the transaction when another request with the same key won the race. */
@@ -253,7 +273,12 @@ const publicSubmit: FastifyPluginAsync<CapabilityOptions> = async (app, { entiti
                 [f.id, entity, f.name, f.mime, f.size, f.sha256, request.actor.id],
               );
             }
-            const record = await app.store.create(entity, data, request.actor, { tx });
+            const record = await app.store.create(
+              entity,
+              withServerFields(data!, submit.sets, request.actor.id !== null),
+              request.actor,
+              { tx },
+            );
             const referenceNumber = await nextReference(
               tx,
               submit.referencePrefix,

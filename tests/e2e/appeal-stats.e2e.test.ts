@@ -5,6 +5,7 @@
  * at 360 px in uzCyrillic and at 1280 px in ru the screens draw without sideways scroll.
  * Screenshots: .tmp/screenshots/appeal-stats-*.png.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -115,16 +116,12 @@ describe.skipIf(!browserTestsEnabled())('appeals statistics dashboards in Chromi
     const number = Number(await cell.innerText());
     expect(number).toBeGreaterThan(0);
     await page.screenshot({ path: path.join(SHOTS, 'appeal-stats-general-1280.png'), fullPage: true });
-    const href = await page.locator('[data-panel="by-region"] [data-action="export"]').getAttribute('href');
-    expect(href).toMatch(/^\/api\/dashboards\/appeal-stats-general\/by-region\/export\?/);
-    const file = await fetch(`${portal.url}${href}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(file.status).toBe(200);
-    expect(file.headers.get('content-type')).toMatch(/spreadsheetml/);
-    expect(
-      Buffer.from(await file.arrayBuffer())
-        .subarray(0, 2)
-        .toString(),
-    ).toBe('PK');
+    const link = page.locator('[data-panel="by-region"] [data-action="export"]');
+    expect(await link.getAttribute('href')).toMatch(/^\/api\/dashboards\/appeal-stats-general\/by-region\/export\?/);
+    // The click downloads with the session (the link alone carries no bearer token).
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect((await readFile((await download.path())!)).subarray(0, 2).toString()).toBe('PK');
     await cell.click();
     expect(await listTotal()).toBe(number);
   });

@@ -4,6 +4,7 @@ import type { Aggregate as EntityAggregate } from '../../generated/meta.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { pointerSegments, sqlText } from '../../shared/pointer.ts';
 import { ApiError } from '../errors.ts';
+import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
 
 /** Rows an aggregate answers unless it declares its own `limit`. */
 export const DEFAULT_AGGREGATE_LIMIT = 1000;
@@ -49,7 +50,12 @@ export function aggregateSql(
     if (!aggregate.dateBucket.units.includes(unit))
       throw new ApiError(400, 'errors.badFilter', { params: { name: 'bucket' } });
     const date = fieldExpression(def, table, aggregate.dateBucket.field);
-    groups.unshift({ expr: `to_char((${date})::date, '${BUCKET_FORMAT[unit]}')`, name: 'bucket' });
+    // A moment's day is Tashkent's, not the database session's (UTC): 00:30 on 1 July is July.
+    const day =
+      table.columns.get(aggregate.dateBucket.field)?.type === 'timestamptz'
+        ? `(${date} AT TIME ZONE '${BUSINESS_TIME_ZONE}')::date`
+        : `(${date})::date`;
+    groups.unshift({ expr: `to_char(${day}, '${BUCKET_FORMAT[unit]}')`, name: 'bucket' });
   } else if (bucket !== undefined) {
     throw new ApiError(400, 'errors.badFilter', { params: { name: 'bucket' } });
   }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { errorBodySchema } from '../../errors.ts';
 import { filterQuerySchema } from '../../store/list-query.ts';
 import { aggregateSql } from '../../store/aggregate.ts';
+import { rollupSql } from '../../store/rollup.ts';
 import type { CapabilityOptions } from '../registry.ts';
 
 /**
@@ -54,8 +55,11 @@ const aggregates: FastifyPluginAsync<CapabilityOptions> = async (app, { entities
           const { bucket, lang, ...query } = request.query;
           void lang;
           const { where, params } = app.store.readableWhere(def.id, query, request.actor, fields);
+          const sql = aggregateSql(def, table, aggregate, where, bucket as string | undefined);
+          // The summary table when it keeps every column the request reads (store/rollup.ts).
+          const rollup = app.rollups.get(`${def.id}/${name}`);
           const { rows } = await app.db.query(
-            aggregateSql(def, table, aggregate, where, bucket as string | undefined),
+            rollupSql(rollup, table, sql, query, bucket as string | undefined) ?? sql,
             params,
           );
           return { list: rows };

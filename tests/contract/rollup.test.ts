@@ -14,7 +14,8 @@ import { createDefinitionsFixture, type DefinitionsFixture } from '../support/de
 import { addFixtureDashboards, FIXTURE_AGGREGATES } from '../support/dashboard-fixture.ts';
 import { appealInput, caseInput } from '../support/public-samples.ts';
 import { aggregateSql } from '../../src/server/store/aggregate.ts';
-import { rollupSql } from '../../src/server/store/rollup.ts';
+import { migrateRollups, rollupSql } from '../../src/server/store/rollup.ts';
+import { MIGRATION_LOCK } from '../../src/server/db/migrate.ts';
 import { systemActor } from '../../src/server/auth/access.ts';
 
 const headers = { 'accept-language': 'en' };
@@ -233,6 +234,21 @@ for (const backend of backends()) {
         'month',
       );
       expect(api).toEqual([{ bucket: '2025-01', count: 1 }]);
+    });
+
+    it('drops the summary tables and triggers of aggregates that are gone (last: it empties the app)', async () => {
+      const names = async () =>
+        (
+          await app.db.query<{ name: string }>(
+            `SELECT tablename AS name FROM pg_tables WHERE tablename LIKE 'rollup\\_%'
+             UNION ALL SELECT tgname FROM pg_trigger WHERE tgname LIKE 'rollup\\_%'`,
+          )
+        ).rows.length;
+      expect(await names()).toBeGreaterThan(0);
+      await migrateRollups(app.db, new Map(), MIGRATION_LOCK);
+      expect(await names()).toBe(0);
+      const res = await app.inject({ method: 'POST', url: '/api/appeal/create', payload: appealInput(99), headers });
+      expect(res.statusCode, res.body).toBe(200);
     });
   });
 }

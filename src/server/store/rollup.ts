@@ -48,6 +48,9 @@ export interface Rollup {
   fill: string;
 }
 
+/** Every summary table, its trigger function and its triggers start with this. */
+const ROLLUP_PREFIX = 'rollup_';
+
 const shortHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 10);
 
 /** The key's value computed from a row alias (`NEW`, `OLD`, or nothing for the table itself). */
@@ -138,9 +141,10 @@ export function planRollup(
       .map((f) => f.name),
   );
   const layout = keys.map((k) => `${k.column}:${k.type}:${k.month}`).join(',');
-  const rollupTable = `r_${table.table.slice(2)}_${shortHash(`${name}|${layout}`)}`;
-  const fn = `fr_${rollupTable.slice(2)}`;
-  const trigger = `tr_${table.table.slice(2)}_${shortHash(name)}`;
+  // Named by the layout: a changed aggregate gets a new table (filled at start), the old one is dropped.
+  const rollupTable = `${ROLLUP_PREFIX}${table.table.slice(2)}_${shortHash(`${name}|${layout}`)}`;
+  const fn = `${rollupTable}_fn`;
+  const trigger = rollupTable;
   const cols = keys.map((k) => k.column).join(', ');
   const upsert = (row: 'NEW' | 'OLD', delta: 1 | -1) =>
     `INSERT INTO ${rollupTable} (${cols}, n) VALUES (${keys.map((k) => keyValue(k, row)).join(', ')}, ${delta})
@@ -148,7 +152,7 @@ export function planRollup(
   const changed = `ROW(${keys.map((k) => `OLD.${k.column}`).join(', ')}) IS DISTINCT FROM ROW(${keys.map((k) => `NEW.${k.column}`).join(', ')})`;
   const ddl = [
     `CREATE TABLE IF NOT EXISTS ${rollupTable} (${keys.map((k) => `${k.column} ${k.type}`).join(', ')}, n bigint NOT NULL)`,
-    `CREATE UNIQUE INDEX IF NOT EXISTS ux_${rollupTable.slice(2)} ON ${rollupTable} (${cols}) NULLS NOT DISTINCT`,
+    `CREATE UNIQUE INDEX IF NOT EXISTS ${rollupTable}_key ON ${rollupTable} (${cols}) NULLS NOT DISTINCT`,
     // An update moves one count from the old key to the new one, in a fixed order so two
     // writers moving counts between the same two keys do not deadlock.
     `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $fn$
@@ -191,9 +195,24 @@ export function planRollups(registry: DefinitionRegistry, tables: Map<string, En
  * table, in one transaction under `lock` (the start-up migrations' advisory lock).
  */
 export async function migrateRollups(db: Database, rollups: Map<string, Rollup>, lock: number): Promise<void> {
-  if (!rollups.size) return;
+  const wanted = new Set([...rollups.values()].map((r) => r.table));
   await db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(${lock})`);
+    // Summaries of aggregates that are gone or changed: their triggers would slow every write.
+    const stale = await tx.query<{ name: string }>(
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'rollup\\_%'`,
+    );
+    for (const { name } of stale.rows) {
+      if (wanted.has(name)) continue;
+      const triggers = await tx.query<{ trigger: string; base: string }>(
+        `SELECT t.tgname AS trigger, c.relname AS base FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+          WHERE NOT t.tgisinternal AND t.tgname IN ($1, $2)`,
+        [`${name}_iud`, `${name}_u`],
+      );
+      for (const t of triggers.rows) await tx.query(`DROP TRIGGER IF EXISTS ${t.trigger} ON ${t.base}`);
+      await tx.query(`DROP FUNCTION IF EXISTS ${name}_fn()`);
+      await tx.query(`DROP TABLE IF EXISTS ${name}`);
+    }
     for (const r of rollups.values()) {
       for (const sql of r.ddl) await tx.query(sql);
       await tx.query(r.fill);

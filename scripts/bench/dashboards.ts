@@ -74,7 +74,12 @@ async function loadEntity(app: FastifyInstance, client: pg.Client, entity: strin
   ];
   const sql = `INSERT INTO ${table.table} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM (${select}) g`;
   const t0 = process.hrtime.bigint();
-  for (let from = 1; from <= rows; from += BATCH) await client.query(sql, [from, Math.min(rows, from + BATCH - 1)]);
+  for (let from = 1; from <= rows; from += BATCH) {
+    await client.query(sql, [from, Math.min(rows, from + BATCH - 1)]);
+    process.stdout.write(
+      `  ${entity}: ${Math.min(rows, from + BATCH - 1).toLocaleString('en-US')} rows after ${secondsSince(t0)}\n`,
+    );
+  }
   const tl = secondsSince(t0);
   const ti = process.hrtime.bigint();
   for (const ix of indexes) await client.query(ix.indexdef);

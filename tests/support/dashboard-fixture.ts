@@ -56,6 +56,20 @@ export function addFixtureDashboards(fixture: DefinitionsFixture): void {
       });
     }
   }
+  // A list panel: the newest appeals of the period (list-search, its first page and its total).
+  panels.push({
+    id: 'appeal-latest',
+    titleKey: 'entity.appeal.title',
+    kind: 'table',
+    source: {
+      endpoint: '/api/appeal/list-search',
+      method: 'POST',
+      body: { page: 0, itemsPerPage: 10, sortBy: ['createdAt'], sortDesc: [true] },
+      filters: ['regionId'],
+      period: PERIOD.appeal,
+    },
+    columns: [{ field: 'id', titleKey: 'entity.appeal.title', drill: false }],
+  });
   fixture.write(`screens/${FIXTURE_SCREEN}.json`, {
     $schema: '../schemas/_meta/screen.schema.json',
     id: FIXTURE_SCREEN,

@@ -64,7 +64,7 @@ for (const backend of backends()) {
               };
               const { api, base, summarized } = await bothWays(entity, name, query);
               expect(api, `${entity}/${name} ${JSON.stringify(query)}`).toEqual(base);
-              expect(summarized, `${entity}/${name} is summarized`).toBe(!name.includes('amount'));
+              expect(summarized, `${entity}/${name} is summarized`).toBe(!name.includes('largest'));
               checked++;
             }
           }
@@ -117,7 +117,8 @@ for (const backend of backends()) {
         const res = await app.inject({
           method: 'POST',
           url: '/api/compliance-case/create',
-          payload: caseInput(i, { caseDate, regionId: (i % 3) + 1, amount: 1000 * i }),
+          // One case without an amount: a sum over no values is null, not 0.
+          payload: caseInput(i, { caseDate, regionId: (i % 3) + 1, ...(i === 4 ? {} : { amount: 1000 * i + 0.5 }) }),
           headers,
         });
         expect(res.statusCode, res.body).toBe(200);
@@ -144,10 +145,10 @@ for (const backend of backends()) {
       fixture?.remove();
     });
 
-    it('has a summary table for each count aggregate and none for a sum', () => {
+    it('has a summary table for each count, sum and average aggregate and none for a maximum', () => {
       for (const [entity, aggregates] of Object.entries(FIXTURE_AGGREGATES))
         for (const name of Object.keys(aggregates))
-          expect(app.rollups.has(`${entity}/${name}`), `${entity}/${name}`).toBe(!name.includes('amount'));
+          expect(app.rollups.has(`${entity}/${name}`), `${entity}/${name}`).toBe(!name.includes('largest'));
     });
 
     it('answers what the entity table answers after inserts and updates of dates, regions and grouped fields', async () => {
@@ -170,7 +171,7 @@ for (const backend of backends()) {
         const res = await app.inject({
           method: 'PUT',
           url: `/api/compliance-case/update/${c.id}`,
-          payload: { ...record, regionId: 5, caseDate: '2026-05-20' },
+          payload: { ...record, regionId: 5, caseDate: '2026-05-20', amount: 777 },
           headers,
         });
         expect(res.statusCode, res.body).toBe(200);

@@ -20,13 +20,18 @@ export const FIXTURE_AGGREGATES: Record<string, Record<string, unknown>> = {
   },
   'compliance-case': {
     'fixture-by-region-status': { groupBy: ['/regionId', '/status'], measures: count },
-    // A sum: not kept in a summary table, answered from the entity table.
     'fixture-amount-by-region': {
       groupBy: ['/regionId'],
       measures: [
         { name: 'count', fn: 'count' },
         { name: 'amount', fn: 'sum', field: '/amount' },
+        { name: 'average', fn: 'avg', field: '/amount' },
       ],
+    },
+    // A maximum cannot be taken back on delete: no summary table, answered from the entity table.
+    'fixture-largest-by-region': {
+      groupBy: ['/regionId'],
+      measures: [{ name: 'largest', fn: 'max', field: '/amount' }],
     },
   },
 };

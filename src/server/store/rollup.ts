@@ -6,7 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { EntityTable, SqlType } from '../db/entity-table.ts';
 
 /**
- * Incrementally maintained summary tables ("rollups") of the count-only aggregates, so that a
+ * Incrementally maintained summary tables ("rollups") of the count, sum and average aggregates, so that a
  * dashboard's year over a million records reads a few thousand summary rows instead of
  * scanning the year. One table per aggregate, keyed by the columns its requests can touch:
  * the group fields, the month of the date fields a dashboard passes as its period (and of the
@@ -40,6 +40,8 @@ export interface Rollup {
   base: string;
   table: string;
   keys: RollupKey[];
+  /** Summed fields: the entity table's column, its sum (`s<i>`) and count of values (`c<i>`) here. */
+  sums: Array<{ column: string; sum: string; count: string }>;
   /** Date-range grid filter name → whether its column is kept by month (bounds must be whole months). */
   monthFilters: Set<string>;
   /** Idempotent DDL: the table, its unique key, the trigger function and triggers. */
@@ -93,7 +95,8 @@ export function planRollup(
   aggregate: Aggregate,
   registry: Pick<DefinitionRegistry, 'screens'>,
 ): Rollup | undefined {
-  if (aggregate.measures.some((m) => m.fn !== 'count')) return undefined;
+  // A sum or an average can be added up from parts; a minimum or maximum cannot be taken back on delete.
+  if (aggregate.measures.some((m) => m.fn === 'min' || m.fn === 'max')) return undefined;
   const endpoint = `/api${def.manifest.base}/aggregate/${name}`;
   const sources = [...registry.screens.values()]
     .filter((s) => s.kind === 'dashboard')
@@ -140,18 +143,31 @@ export function planRollup(
       )
       .map((f) => f.name),
   );
-  const layout = keys.map((k) => `${k.column}:${k.type}:${k.month}`).join(',');
+  const summed = [...new Set(aggregate.measures.flatMap((m) => (m.field && m.fn !== 'count' ? [m.field] : [])))];
+  const sums: Rollup['sums'] = [];
+  for (const [i, pointer] of summed.entries()) {
+    const col = table.columns.get(pointer);
+    if (!col) return undefined;
+    sums.push({ column: col.column, sum: `s${i}`, count: `c${i}` });
+  }
+  const layout = [...keys.map((k) => `${k.column}:${k.type}:${k.month}`), ...sums.map((m) => m.column)].join(',');
   // Named by the layout: a changed aggregate gets a new table (filled at start), the old one is dropped.
   const rollupTable = `${ROLLUP_PREFIX}${table.table.slice(2)}_${shortHash(`${name}|${layout}`)}`;
   const fn = `${rollupTable}_fn`;
   const trigger = rollupTable;
   const cols = keys.map((k) => k.column).join(', ');
+  const parts = ['n', ...sums.flatMap((m) => [m.sum, m.count])];
   const upsert = (row: 'NEW' | 'OLD', delta: 1 | -1) =>
-    `INSERT INTO ${rollupTable} (${cols}, n) VALUES (${keys.map((k) => keyValue(k, row)).join(', ')}, ${delta})
-       ON CONFLICT (${cols}) DO UPDATE SET n = ${rollupTable}.n + EXCLUDED.n;`;
-  const changed = `ROW(${keys.map((k) => `OLD.${k.column}`).join(', ')}) IS DISTINCT FROM ROW(${keys.map((k) => `NEW.${k.column}`).join(', ')})`;
+    `INSERT INTO ${rollupTable} (${cols}, ${parts.join(', ')}) VALUES (${keys.map((k) => keyValue(k, row)).join(', ')}, ${delta}${sums
+      .map((m) => `, ${delta} * coalesce(${row}.${m.column}, 0), ${delta} * (${row}.${m.column} IS NOT NULL)::int`)
+      .join('')})
+       ON CONFLICT (${cols}) DO UPDATE SET ${parts.map((p) => `${p} = ${rollupTable}.${p} + EXCLUDED.${p}`).join(', ')};`;
+  const watched = [...keys.map((k) => k.column), ...sums.map((m) => m.column)];
+  const changed = `ROW(${watched.map((c) => `OLD.${c}`).join(', ')}) IS DISTINCT FROM ROW(${watched.map((c) => `NEW.${c}`).join(', ')})`;
   const ddl = [
-    `CREATE TABLE IF NOT EXISTS ${rollupTable} (${keys.map((k) => `${k.column} ${k.type}`).join(', ')}, n bigint NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${rollupTable} (${keys.map((k) => `${k.column} ${k.type}`).join(', ')}, n bigint NOT NULL${sums
+      .map((m) => `, ${m.sum} numeric NOT NULL, ${m.count} bigint NOT NULL`)
+      .join('')})`,
     `CREATE UNIQUE INDEX IF NOT EXISTS ${rollupTable}_key ON ${rollupTable} (${cols}) NULLS NOT DISTINCT`,
     // An update moves one count from the old key to the new one, in a fixed order so two
     // writers moving counts between the same two keys do not deadlock.
@@ -170,10 +186,20 @@ export function planRollup(
     `CREATE TRIGGER ${trigger}_iud AFTER INSERT OR DELETE ON ${table.table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
     `CREATE TRIGGER ${trigger}_u AFTER UPDATE ON ${table.table} FOR EACH ROW WHEN (${changed}) EXECUTE FUNCTION ${fn}()`,
   ];
-  const fill = `INSERT INTO ${rollupTable} (${cols}, n)
-    SELECT ${keys.map((k) => keyValue(k, '')).join(', ')}, count(*) FROM ${table.table}
+  const fill = `INSERT INTO ${rollupTable} (${cols}, ${parts.join(', ')})
+    SELECT ${keys.map((k) => keyValue(k, '')).join(', ')}, count(*)${sums.map((m) => `, coalesce(sum(${m.column}), 0), count(${m.column})`).join('')} FROM ${table.table}
      WHERE NOT EXISTS (SELECT 1 FROM ${rollupTable}) GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`;
-  return { entity: def.id, aggregate: name, base: table.table, table: rollupTable, keys, monthFilters, ddl, fill };
+  return {
+    entity: def.id,
+    aggregate: name,
+    base: table.table,
+    table: rollupTable,
+    keys,
+    sums,
+    monthFilters,
+    ddl,
+    fill,
+  };
 }
 
 /** The summary tables of every aggregate that can have one, by `entity/aggregate`. */
@@ -250,27 +276,50 @@ function readsOtherColumns(sql: string, table: EntityTable, rollup: Rollup): boo
   return false;
 }
 
-/** `count(*)` (with its `FILTER (WHERE …)`, if any) → the summed counts, 0 rather than null. */
-function sumCounts(sql: string): string {
+/**
+ * Every `call` in `sql` (with the `FILTER (WHERE …)` that may follow it) replaced by what
+ * `make` builds from that filter clause ('' when none).
+ */
+function rewriteCalls(sql: string, call: string, make: (filter: string) => string): string {
   let out = '';
   let at = 0;
   for (;;) {
-    const start = sql.indexOf('count(*)', at);
+    const start = sql.indexOf(call, at);
     if (start < 0) return out + sql.slice(at);
-    let end = start + 'count(*)'.length;
-    const filter = /^\s*FILTER\s*\(/.exec(sql.slice(end));
-    if (filter) {
+    let end = start + call.length;
+    let filter = '';
+    const opening = /^\s*FILTER\s*\(/.exec(sql.slice(end));
+    if (opening) {
       let depth = 0;
-      let i = end + filter[0].length - 1;
+      let i = end + opening[0].length - 1;
       for (; i < sql.length; i++) {
         if (sql[i] === '(') depth++;
         else if (sql[i] === ')' && --depth === 0) break;
       }
-      out += `${sql.slice(at, start)}coalesce(sum(n)${sql.slice(end, i + 1)}, 0)`;
+      filter = sql.slice(end, i + 1);
       end = i + 1;
-    } else out += `${sql.slice(at, start)}coalesce(sum(n), 0)`;
+    }
+    out += `${sql.slice(at, start)}${make(filter)}`;
     at = end;
   }
+}
+
+/**
+ * The measures of the SELECT list over the summary: a count is the sum of `n` (0 rather than
+ * null), a sum the sum of the parts (null where no record had a value, as SQL's sum), an
+ * average the parts' sum over their count.
+ */
+function summaryMeasures(select: string, rollup: Rollup): string {
+  let out = rewriteCalls(select, 'count(*)', (f) => `coalesce(sum(n)${f}, 0)`);
+  for (const m of rollup.sums) {
+    out = rewriteCalls(
+      out,
+      `sum(${m.column})`,
+      (f) => `(CASE WHEN sum(${m.count})${f} > 0 THEN sum(${m.sum})${f} END)`,
+    );
+    out = rewriteCalls(out, `avg(${m.column})`, (f) => `(sum(${m.sum})${f} / NULLIF(sum(${m.count})${f}, 0))`);
+  }
+  return out;
 }
 
 const isMonthStart = (d: unknown): boolean => typeof d === 'string' && /^\d{4}-\d{2}-01$/.test(d);
@@ -301,15 +350,16 @@ export function rollupSql(
     const to = query[`${name}To`];
     if ((from !== undefined && !isMonthStart(from)) || (to !== undefined && !isMonthEnd(to))) return undefined;
   }
-  if (readsOtherColumns(baseSql, table, rollup)) return undefined;
   const from = ` FROM ${rollup.base} `;
   const at = baseSql.indexOf(from);
   if (at < 0) return undefined;
+  const select = summaryMeasures(baseSql.slice(0, at), rollup);
+  if (readsOtherColumns(select + baseSql.slice(at), table, rollup)) return undefined;
   const rest = baseSql.slice(at + from.length);
   const groupAt = rest.lastIndexOf(' GROUP BY ');
   const tailAt = groupAt >= 0 ? groupAt : rest.lastIndexOf(' LIMIT ');
   const whereText = rest.slice(0, tailAt).trim();
   // Counts that fell to zero stay as rows; they must not show up as groups.
   const where = whereText ? `WHERE n > 0 AND (${whereText.replace(/^WHERE /, '')})` : 'WHERE n > 0';
-  return `${sumCounts(baseSql.slice(0, at))} FROM ${rollup.table} ${where}${rest.slice(tailAt)}`;
+  return `${select} FROM ${rollup.table} ${where}${rest.slice(tailAt)}`;
 }

@@ -11,9 +11,14 @@ import type { EntityTable, SqlType } from '../db/entity-table.ts';
  * scanning the year. One table per aggregate, keyed by the columns its requests can touch:
  * the group fields, the month of the date fields a dashboard passes as its period (and of the
  * date bucket), the fields of the measures' filters, of the dashboard filters passed through
- * and of the region scope, plus `n`, the number of records with those key values. Triggers on
- * the entity table keep it in step in the writing transaction (insert, update of a key column
- * or status, delete), on PostgreSQL and PGlite alike.
+ * and of the region scope; per key, `n` (the number of records) and, per summed field, the sum
+ * and the count of its values. Triggers on the entity table keep it in step in the writing
+ * transaction (insert, update of a key column, a summed field or the status, delete), on
+ * PostgreSQL and PGlite alike. Min and max are not kept: a delete cannot take them back.
+ *
+ * Months, not days: a day key would make the summary of a million appeals nearly as large as
+ * the table (1,095 days × 15 regions × the groups × the statuses). So only periods of whole
+ * months (the dashboards' month, quarter, year) use it; a custom range reads the table.
  *
  * The key columns carry the entity table's own column names, and a month is stored as the
  * first instant (timestamptz) or first day (date) of that month in Tashkent, so the WHERE the

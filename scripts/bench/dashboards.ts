@@ -36,6 +36,8 @@ const ENTITIES = ['appeal', 'compliance-case'];
 const APPEALS = positiveInt(process.env.BENCH_APPEALS, 1_000_000);
 const CASES = positiveInt(process.env.BENCH_CASES, 200_000);
 const RUNS = positiveInt(process.env.BENCH_RUNS, 50);
+/** Runs of the same request over the entity table, beside a summary table's answer. */
+const TABLE_RUNS = positiveInt(process.env.BENCH_TABLE_RUNS, 5);
 const BATCH = 200_000;
 const PASSWORD = 'bench-dashboards-password';
 const HEAD_REGION = 7;
@@ -214,11 +216,16 @@ function sqlOf(app: FastifyInstance, call: ReturnType<typeof panelCall>, who: Wh
     const { where, params } = app.store.readableWhere(def.id, query, who.actor);
     const sql = aggregateSql(def, table, def.manifest.aggregates![aggregate.name]!, where, bucket);
     const summary = rollupSql(app.rollups.get(`${def.id}/${aggregate.name}`), table, sql, query, bucket);
-    return { statements: [summary ?? sql], params, path: summary ? 'summary' : 'table' };
+    return {
+      statements: [summary ?? sql],
+      params,
+      path: summary ? 'summary' : 'table',
+      table: summary ? sql : undefined,
+    };
   }
   const q = readableListQuery(def, table, query, (call.body ?? {}) as never, who.actor, []);
   const s = listSearchSql(table, q, DEFAULT_COUNT_CAP);
-  return { statements: [s.page, s.count], params: q.params, path: 'list' };
+  return { statements: [s.page, s.count], params: q.params, path: 'list', table: undefined };
 }
 
 async function timed(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
@@ -302,13 +309,15 @@ async function main(): Promise<void> {
           };
           const first = await fetch(target, init);
           if (!first.ok) {
-            rows.push([job.screen, job.panel.id, unit, who.name, '-', `HTTP ${first.status}`, '', '', '', '', '']);
+            rows.push([job.screen, job.panel.id, unit, who.name, '-', `HTTP ${first.status}`, '', '', '', '', '', '']);
             continue;
           }
           const body = (await first.json()) as { list?: unknown[] };
           const http = await timed(RUNS, async () => (await fetch(target, init)).arrayBuffer());
           const sql = sqlOf(app, call, who);
           const direct = await timed(RUNS, () => Promise.all(sql.statements.map((s) => pool!.query(s, sql.params))));
+          // What the summary saves: the same request over the entity table (fewer runs, it is slow).
+          const scan = sql.table ? await timed(TABLE_RUNS, () => pool!.query(sql.table!, sql.params)) : [];
           rows.push([
             job.screen,
             job.panel.id,
@@ -321,6 +330,7 @@ async function main(): Promise<void> {
             pct(direct, 50).toFixed(1),
             pct(direct, 95).toFixed(1),
             (pct(http, 95) / pct(direct, 95)).toFixed(2),
+            scan.length ? pct(scan, 50).toFixed(0) : '',
           ]);
           process.stdout.write('.');
         }
@@ -333,11 +343,24 @@ async function main(): Promise<void> {
         .join(' / ')} (1 / 5 / 15 min)\n`,
     );
     printTable(
-      ['screen', 'panel', 'period', 'who', 'path', 'rows', 'HTTP p50', 'HTTP p95', 'SQL p50', 'SQL p95', 'p95 ratio'],
+      [
+        'screen',
+        'panel',
+        'period',
+        'who',
+        'path',
+        'rows',
+        'HTTP p50',
+        'HTTP p95',
+        'SQL p50',
+        'SQL p95',
+        'p95 ratio',
+        'table SQL p50',
+      ],
       rows,
     );
     console.log(
-      "\n(ms; path: summary = the aggregate's summary table, table = the entity table, list = list-search page + count)",
+      `\n(ms; path: summary = the aggregate's summary table, table = the entity table, list = list-search page + count; table SQL p50 = the same request over the entity table, ${TABLE_RUNS} runs)`,
     );
   } finally {
     await pool?.end().catch(() => undefined);

@@ -111,10 +111,24 @@ export function planRollup(
   if (!periods.size && !aggregate.dateBucket) return undefined;
   const exact = new Set<string>();
   const monthly = new Set<string>();
+  // The measure filters' keys (list-search parameters), when the manifest declares them. Their
+  // values are fixed in the SQL, not checked per request: a date or number range (or a
+  // keyword) among them needs the exact values, so such an aggregate keeps to the table.
+  const measureParams = aggregate.measures.flatMap((m) =>
+    Object.keys((m as { filter?: Record<string, unknown> }).filter ?? {}),
+  );
+  if (
+    measureParams.some(
+      (p) =>
+        filterOfParam(def, p)?.kind !== 'eq' &&
+        filterOfParam(def, p)?.kind !== 'in' &&
+        filterOfParam(def, p)?.kind !== 'bool',
+    )
+  )
+    return undefined;
   const params = [
     ...sources.flatMap((s) => [...((s.filters as string[] | undefined) ?? []), ...Object.keys(s.query ?? {})]),
-    // The measure filters' keys (list-search parameters), when the manifest declares them.
-    ...aggregate.measures.flatMap((m) => Object.keys((m as { filter?: Record<string, unknown> }).filter ?? {})),
+    ...measureParams,
   ];
   for (const param of params) {
     const f = filterOfParam(def, param);

@@ -129,6 +129,13 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
     ...def.grid.defaultSort.map((s) => s.field),
     ...def.grid.filters.flatMap((f) => (f.field ? [f.field] : [])),
   ]);
+  // What aggregates group, bucket and measure by gets a typed column too: read without
+  // parsing `data` on every row, and keyable by the summary tables (store/rollup.ts).
+  for (const a of Object.values(def.manifest.aggregates ?? {})) {
+    for (const p of a.groupBy ?? []) wanted.add(p);
+    if (a.dateBucket) wanted.add(a.dateBucket.field);
+    for (const m of a.measures) if (m.field) wanted.add(m.field);
+  }
   const regionField = def.manifest.scope?.regionField;
   if (regionField) wanted.add(regionField);
   for (const pointer of def.manifest.unique ?? []) wanted.add(pointer);

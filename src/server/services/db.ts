@@ -1,11 +1,12 @@
 import fp from 'fastify-plugin';
 import path from 'node:path';
 import { createDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
+import { migrate, MIGRATION_LOCK } from '../db/migrate.ts';
 import type { MigrationRegistry } from '../db/migrations.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityTable } from '../db/entity-table.ts';
 import { EVOLUTION_TABLES, evolveStoredRecords } from '../evolution/record-evolution.ts';
+import { migrateRollups, planRollups, type Rollup } from '../store/rollup.ts';
 
 /** The start-up pass's tables (its position per entity, the data-health list). */
 export const migrations = [EVOLUTION_TABLES];
@@ -18,6 +19,8 @@ declare module 'fastify' {
     tables: Map<string, EntityTable>;
     /** Every feature's tables, filled by buildApp from the plugin modules before this service migrates. */
     migrations: MigrationRegistry;
+    /** The aggregates' summary tables (store/rollup.ts), by `entity/aggregate`. */
+    rollups: Map<string, Rollup>;
   }
 }
 
@@ -36,6 +39,10 @@ export default fp(
     app.decorate('db', db);
     const tables = await migrate(db, app.definitions, app.migrations.list());
     app.decorate('tables', tables);
+    // After the entity tables: the summary tables' triggers are on them.
+    const rollups = planRollups(app.definitions, tables);
+    await migrateRollups(db, rollups, MIGRATION_LOCK);
+    app.decorate('rollups', rollups);
     // Stored records follow the definitions before any service reads them: migrated, fields
     // the schema no longer knows kept aside, records that still fail listed (data health).
     await evolveStoredRecords(db, app.definitions, tables, {

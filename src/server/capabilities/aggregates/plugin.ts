@@ -3,6 +3,7 @@ import { errorBodySchema } from '../../errors.ts';
 import { filterQuerySchema } from '../../store/list-query.ts';
 import { aggregateQuery } from '../../store/aggregate.ts';
 import { parseMeasureFilter } from '../../store/measure-filter.ts';
+import { rollupSql } from '../../store/rollup.ts';
 import { hiddenFieldsOf } from '../../../shared/ability.ts';
 import type { CapabilityOptions } from '../registry.ts';
 import type { EntityDefinition } from '../../../definitions/registry.ts';
@@ -75,7 +76,12 @@ const aggregates: FastifyPluginAsync<CapabilityOptions> = async (app, { entities
           const scoped = app.store.readableWhere(def.id, query, request.actor, fields);
           const hidden = hiddenFieldsOf(request.actor.ability, def.manifest.subject);
           const { sql, params } = aggregateQuery(def, table, aggregate, scoped, bucket as string | undefined, hidden);
-          const { rows } = await app.db.query(sql, params);
+          // The summary table when it keeps every column the request reads (store/rollup.ts).
+          const rollup = app.rollups.get(`${def.id}/${name}`);
+          const { rows } = await app.db.query(
+            rollupSql(rollup, table, sql, query, bucket as string | undefined) ?? sql,
+            params,
+          );
           return { list: rows };
         },
       );

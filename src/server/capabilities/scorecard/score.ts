@@ -117,7 +117,10 @@ export function withScore(
 ): Record<string, unknown> {
   const { fields } = card;
   const out: Record<string, unknown> = { ...data };
-  out[fieldName(fields.areas)] = score.areas;
+  // An area without points is stored without the key: the record schema has no nulls.
+  out[fieldName(fields.areas)] = score.areas.map(({ points, ...area }) =>
+    points === null ? area : { ...area, points },
+  );
   out[fieldName(fields.points)] = score.points;
   out[fieldName(fields.maxPoints)] = score.maxPoints;
   for (const [pointer, value] of [

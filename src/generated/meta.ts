@@ -424,7 +424,11 @@ export interface EntityManifest {
        */
       key?: string;
       /**
-       * An array of {code, maxPoints, source, points, reason?, note?}, in the order of `areas`.
+       * Read: an array of {code, points?, note?} the person typed for the entered areas (other codes are ignored).
+       */
+      entered: string;
+      /**
+       * Written: an array of {code, maxPoints, source, points?, reason?, note?}, every area in the order of `areas`.
        */
       areas: string;
       /**

@@ -131,11 +131,9 @@ for (const backend of backends()) {
         {
           regionId: HOME,
           period: QUARTER.text,
-          areas: [
-            ...entered({ methodology: 3, awareness: 2, discipline: 2.5, proposals: 4 }),
-            // Sent for a derived area: ignored.
-            { code: 'appealsOnTime', points: 5 },
-          ],
+          entered: [...entered({ methodology: 3, awareness: 2, discipline: 2.5, proposals: 4 })],
+          // Computed areas sent by the client: ignored.
+          areas: [{ code: 'appealsOnTime', maxPoints: 5, source: 'derived', points: 5 }],
           // Computed fields sent by the client: ignored.
           points: 99,
           maxPoints: 1,
@@ -180,7 +178,7 @@ for (const backend of backends()) {
       const res = await call(
         'POST',
         '/api/agency-rating/create',
-        { regionId: HOME, period: EARLIER.text, areas: entered({ methodology: 1 }) },
+        { regionId: HOME, period: EARLIER.text, entered: entered({ methodology: 1 }) },
         head,
       );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -195,18 +193,18 @@ for (const backend of backends()) {
       const res = await call(
         'POST',
         '/api/agency-rating/create',
-        { regionId: HOME, period: `${qYear - 3}-Q1`, areas: entered({ methodology: 4 }) },
+        { regionId: HOME, period: `${qYear - 3}-Q1`, entered: entered({ methodology: 4 }) },
         head,
       );
       expect(res.status).toBe(400);
-      expect(JSON.stringify(res.body.fieldErrors)).toContain('/areas/3/points');
+      expect(JSON.stringify(res.body.fieldErrors)).toContain('/entered/0/points');
     });
 
     it('keeps one rating per region and quarter, in plain words', async () => {
       const res = await call(
         'POST',
         '/api/agency-rating/create',
-        { regionId: HOME, period: QUARTER.text, areas: [] },
+        { regionId: HOME, period: QUARTER.text, entered: [] },
         head,
       );
       expect(res.status).toBe(400);
@@ -217,14 +215,14 @@ for (const backend of backends()) {
       const other = await call(
         'POST',
         '/api/agency-rating/create',
-        { regionId: ELSEWHERE, period: QUARTER.text, areas: [] },
+        { regionId: ELSEWHERE, period: QUARTER.text, entered: [] },
         head,
       );
       expect(other.status).toBe(403);
       const byAdmin = await call('POST', '/api/agency-rating/create', {
         regionId: ELSEWHERE,
         period: QUARTER.text,
-        areas: entered({ methodology: 3 }),
+        entered: entered({ methodology: 3 }),
       });
       expect(byAdmin.status).toBe(200);
       const headList = await call('POST', '/api/agency-rating/list-search', { page: 0, itemsPerPage: 50 }, head);
@@ -233,7 +231,7 @@ for (const backend of backends()) {
       const chairList = await call('POST', '/api/agency-rating/list-search', { page: 0, itemsPerPage: 50 }, chair);
       expect(new Set(chairList.body.list.map((r: Json) => r.regionId))).toEqual(new Set([HOME, ELSEWHERE]));
       expect(
-        (await call('POST', '/api/agency-rating/create', { regionId: 3, period: QUARTER.text, areas: [] }, chair))
+        (await call('POST', '/api/agency-rating/create', { regionId: 3, period: QUARTER.text, entered: [] }, chair))
           .status,
       ).toBe(403);
     });
@@ -244,7 +242,7 @@ for (const backend of backends()) {
         `/api/agency-rating/update/${ratingId}`,
         {
           ...rating,
-          areas: entered({ methodology: 0, awareness: 0, discipline: 0, proposals: 0 }),
+          entered: entered({ methodology: 0, awareness: 0, discipline: 0, proposals: 0 }),
           percent: 100,
           band: 'EXCELLENT',
         },
@@ -282,7 +280,7 @@ for (const backend of backends()) {
       expect(rating.status).toBe('APPROVED');
       const change = await call('PUT', `/api/agency-rating/update/${ratingId}`, {
         ...rating,
-        areas: entered({ methodology: 3 }),
+        entered: entered({ methodology: 3 }),
       });
       expect(change.status).toBe(403);
       expect((await call('GET', `/api/agency-rating/get/${ratingId}`)).body.points).toBe(rating.points);

@@ -19,11 +19,23 @@ export interface AgencyRating {
    */
   key?: string;
   /**
-   * The areas in the scorecard's order; derived points and the area's maximum are written by the server, entered points are typed.
+   * The points the department enters, area by area (at most the area's maximum).
+   *
+   * @maxItems 10
+   *
+   * Items: An area's points are at most its maximum (the scorecard in entity.json; repeated here so that the form says so before saving).
+   */
+  entered?: {
+    code: ("methodology" | "awareness" | "discipline" | "proposals") & string;
+    points?: number;
+    note?: string;
+  }[];
+  /**
+   * Written by the server on every save: every area in the scorecard's order, with its maximum, its source and its points (derived ones from the portal's data, entered ones from the entered points).
    *
    * @maxItems 20
    */
-  areas: {
+  areas?: {
     code: (
       "appealsOnTime" | "casesExecuted" | "moneyRecovered" | "methodology" | "awareness" | "discipline" | "proposals"
     ) &
@@ -32,7 +44,6 @@ export interface AgencyRating {
     source?: ("derived" | "entered") & string;
     points?: number;
     reason?: "noData" & string;
-    note?: string;
   }[];
   /**
    * Written by the server: the sum of the areas' points.

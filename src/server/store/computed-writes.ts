@@ -14,16 +14,18 @@ export type WriteStep = (data: Record<string, unknown>, actor: Actor) => Promise
  * the one store object is changed in place: every route, capability and wrapper that writes
  * through `app.store` then writes computed fields the same way. The step sees the input as
  * sent (the version travels on); a non-object input is left to the store's validation.
- * @example addWriteStep(app.store, 'agency-rating', (data) => score(data))
+ * @example addWriteStep(app.store, def.id, def.manifest.subject, async (data) => withTotals(data))
  */
-export function addWriteStep(store: EntityStore, entity: string, step: WriteStep): void {
+export function addWriteStep(store: EntityStore, entity: string, subject: string, step: WriteStep): void {
   const { create, update } = store;
-  const computed = async (input: unknown, actor: Actor): Promise<unknown> =>
-    input && typeof input === 'object' && !Array.isArray(input)
+  // An actor who may not write at all is refused by the store (401/403) before anything is
+  // computed or checked: the step neither reads other records for them nor answers 400 first.
+  const computed = async (input: unknown, actor: Actor, action: 'create' | 'update'): Promise<unknown> =>
+    input && typeof input === 'object' && !Array.isArray(input) && actor.ability.can(action, subject)
       ? step({ ...(input as Record<string, unknown>) }, actor)
       : input;
   store.create = async (name, input, actor, options) =>
-    create(name, name === entity ? await computed(input, actor) : input, actor, options);
+    create(name, name === entity ? await computed(input, actor, 'create') : input, actor, options);
   store.update = async (name, id, input, actor) =>
-    update(name, id, name === entity ? await computed(input, actor) : input, actor);
+    update(name, id, name === entity ? await computed(input, actor, 'update') : input, actor);
 }

@@ -22,7 +22,7 @@ const progress: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }
   for (const def of entities) {
     const spec = def.manifest.progress!;
     const [field, done, plan] = [spec.field, spec.done, spec.plan].map((p) => p.slice(1)) as [string, string, string];
-    addWriteStep(app.store, def.id, async (data) => {
+    addWriteStep(app.store, def.id, def.manifest.subject, async (data) => {
       const out = { ...data };
       const percent = progressPercent(data[done], data[plan]);
       if (percent === null) delete out[field];

@@ -52,22 +52,32 @@ export function bandOf(bands: Scorecard['bands'], percent: number | null): strin
 
 /**
  * The areas of a record in the scorecard's order: derived ones from `derived` (code → points,
- * null for no data), entered ones from what the client sent for the same code. Entered points
- * outside 0…maxPoints are refused (field problems, pointers into the rebuilt array).
+ * null for no data), entered ones from what the person typed for the same code (`sent`, the
+ * record's entered array). Entered points outside 0…maxPoints are refused (field problems at
+ * the typed item's pointer).
  */
 export function scoreAreas(
   card: Scorecard,
   sent: unknown,
   derived: ReadonlyMap<string, number | null>,
 ): { result: ScoreResult; problems: FieldProblem[] } {
-  const given = new Map<string, Record<string, unknown>>();
-  if (Array.isArray(sent))
-    for (const item of sent)
-      if (item && typeof item === 'object' && typeof (item as { code?: unknown }).code === 'string')
-        given.set((item as { code: string }).code, item as Record<string, unknown>);
+  const maxOf = new Map(card.areas.map((a) => [a.code, a]));
+  const given = new Map<string, { item: Record<string, unknown>; index: number }>();
   const problems: FieldProblem[] = [];
-  const areasPointer = card.fields.areas;
-  const areas = card.areas.map((area, i): ScoredArea => {
+  (Array.isArray(sent) ? sent : []).forEach((item, index) => {
+    const code = item && typeof item === 'object' ? (item as { code?: unknown }).code : undefined;
+    const area = typeof code === 'string' ? maxOf.get(code) : undefined;
+    if (!area?.entered) return;
+    given.set(area.code, { item: item as Record<string, unknown>, index });
+    const points = (item as { points?: unknown }).points;
+    if (typeof points === 'number' && (points < 0 || points > area.maxPoints))
+      problems.push({
+        pointer: `${card.fields.entered}/${index}/points`,
+        key: points < 0 ? 'validation.minimum' : 'validation.maximum',
+        params: { limit: points < 0 ? 0 : area.maxPoints },
+      });
+  });
+  const areas = card.areas.map((area): ScoredArea => {
     if (area.derived) {
       const points = derived.get(area.code) ?? null;
       return {
@@ -78,20 +88,9 @@ export function scoreAreas(
         ...(points === null ? { reason: 'noData' as const } : {}),
       };
     }
-    const item = given.get(area.code);
+    const item = given.get(area.code)?.item;
     const raw = item?.points;
-    let points: number | null = null;
-    if (typeof raw === 'number' && Number.isFinite(raw)) {
-      if (raw < 0 || raw > area.maxPoints)
-        problems.push({
-          pointer: `${areasPointer}/${i}/points`,
-          key: raw < 0 ? 'validation.minimum' : 'validation.maximum',
-          params: { limit: raw < 0 ? 0 : area.maxPoints },
-        });
-      points = raw;
-    } else if (raw !== undefined && raw !== null) {
-      problems.push({ pointer: `${areasPointer}/${i}/points`, key: 'validation.type', params: {} });
-    }
+    const points = typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
     const note = typeof item?.note === 'string' && item.note !== '' ? { note: item.note } : {};
     return { code: area.code, maxPoints: area.maxPoints, source: 'entered', points, ...note };
   });

@@ -26,6 +26,18 @@ export function addWriteStep(store: EntityStore, entity: string, subject: string
       : input;
   store.create = async (name, input, actor, options) =>
     create(name, name === entity ? await computed(input, actor, 'create') : input, actor, options);
+  // A record the actor may not change now (its status, the edit rules) is refused by the store
+  // naming only the fields the actor changed: nothing is recomputed into it.
+  const mayUpdate = (id: number, actor: Actor): Promise<boolean> =>
+    store.rights(entity, id, actor).then(
+      (rights) => rights.update,
+      () => false,
+    );
   store.update = async (name, id, input, actor) =>
-    update(name, id, name === entity ? await computed(input, actor, 'update') : input, actor);
+    update(
+      name,
+      id,
+      name === entity && (await mayUpdate(id, actor)) ? await computed(input, actor, 'update') : input,
+      actor,
+    );
 }

@@ -40,10 +40,11 @@ export interface AgencyRating {
       "appealsOnTime" | "casesExecuted" | "moneyRecovered" | "methodology" | "awareness" | "discipline" | "proposals"
     ) &
       string;
+    points?: number;
     maxPoints?: number;
     source?: ("derived" | "entered") & string;
-    points?: number;
     reason?: "noData" & string;
+    note?: string;
   }[];
   /**
    * Written by the server: the sum of the areas' points.

@@ -24,6 +24,7 @@ import { gridsRule } from './check/grid.ts';
 import { formsRule } from './check/ui.ts';
 import { crossRefsRule } from './check/cross-refs.ts';
 import { screensRule } from './check/screens.ts';
+import { dashboardsRule } from './check/dashboards.ts';
 import { openDataRule } from './check/open-data.ts';
 import { accessRule } from './check/access.ts';
 import { localesRule } from './check/locales.ts';
@@ -55,6 +56,7 @@ export function checkRulesWith(capabilityRules: readonly CheckRule[]): readonly 
     machineFieldsRule,
     crossRefsRule,
     screensRule,
+    dashboardsRule,
     ...capabilityRules,
     openDataRule,
     accessRule,

@@ -184,7 +184,7 @@ export interface EntityManifest {
    */
   stampOnDownload?: string;
   /**
-   * Named aggregate queries served by GET /api{base}/aggregate/{name}: rows grouped by fields and an optional date bucket, with min/max/avg/sum/count measures. The query string takes the grid's filters (as list-search), plus `bucket` where a date bucket is declared. Read like list-search: the role's read permission and scope, or anyone where publicRead.
+   * Named aggregate queries served by GET /api{base}/aggregate/{name}: rows grouped by fields and an optional date bucket, with min/max/avg/sum/count measures, each optionally narrowed by its own filter. The query string takes the grid's filters (as list-search), plus `bucket` where a date bucket is declared. Without groupBy and dateBucket the answer is one row. Read like list-search: the role's read permission and scope, or anyone where publicRead.
    */
   aggregates?: {
     [k: string]: Aggregate;
@@ -498,6 +498,15 @@ export interface Aggregate {
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
     field?: string;
+    /**
+     * Counts (sums…) only the rows this filter leaves, on top of the query's: keys are the entity's grid filter query parameters as list-search takes them (`statusId`, `createdDateFrom`, `appealTypeIds`…), values their query-string values (an `in` filter: an array or a comma list). Compiled with list-search's filter SQL into `count(*) FILTER (WHERE …)`, and put into the list URL of a dashboard's drill-down, so the list's total equals the number.
+     */
+    filter?: {
+      /**
+       * @minItems 1
+       */
+      [k: string]: string | number | boolean | (string | number)[];
+    };
   }[];
   /**
    * Most rows answered (default 1000).

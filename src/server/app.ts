@@ -122,6 +122,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   // exceljs is loaded when an app is built, not when this module is imported.
   entityRoutes,
   await import('./routes/export.ts'),
+  await import('./routes/dashboard-export.ts'),
   referenceRoutes,
   fileRoutes,
   recordRoutes,

@@ -90,16 +90,38 @@ export const CELL_FORMATS: { readonly [K in CellKind]: CellFormatEntry } = {
 };
 
 /** A format a dashboard or lookup screen may name besides the grid's. */
-export type ScreenOnlyFormat = 'day' | 'link';
+export type ScreenOnlyFormat = 'day' | 'link' | 'integer' | 'millions' | 'percent';
+
+/** A number rounded to `digits` decimals, always showing them (12.25 → '12,3' in ru with 1). */
+const fixed = (value: unknown, digits: number, ctx: FormatContext, scale = 1): string => {
+  const n = Number(value) / scale;
+  if (value === '' || value === null || !Number.isFinite(n)) return plain(value, {}, ctx);
+  const [int = '0', frac = ''] = Math.abs(n).toFixed(digits).split('.');
+  const negative = n < 0 && Number(Math.abs(n).toFixed(digits)) !== 0;
+  const whole = formatNumber(Number(int), ctx.locale);
+  return `${negative ? '-' : ''}${whole}${frac ? `${ctx.locale === 'en' ? '.' : ','}${frac}` : ''}`;
+};
 
 /** Every display format's name. */
 export type DisplayFormat = CellKind | ScreenOnlyFormat;
 
-/** The grid's formats and the screen-only ones (`day`: the day of a date; `link`: a URL). */
+/**
+ * The grid's formats and the screen-only ones: `day` the day of a date; `link` a URL;
+ * `integer` a count (rounded, grouped); `millions` an amount of som shown in millions with one
+ * decimal (1 234 567 → '1,2'; the column title says "mln som"); `percent` a percentage already
+ * multiplied by 100, one decimal (12.345 → '12,3%'). The server's XLSX export shows the same texts.
+ */
 export const DISPLAY_FORMATS: { readonly [K in DisplayFormat]: CellFormatEntry } = {
   ...CELL_FORMATS,
   day: { text: (value) => String(value).slice(8, 10) },
   link: { text: plain, href: true },
+  integer: { text: (value, _, ctx) => fixed(value, 0, ctx), numeric: true },
+  millions: { text: (value, _, ctx) => fixed(value, 1, ctx, 1_000_000), numeric: true },
+  percent: {
+    text: (value, _, ctx) =>
+      value !== '' && Number.isFinite(Number(value)) ? `${fixed(value, 1, ctx)}%` : plain(value, {}, ctx),
+    numeric: true,
+  },
 };
 
 /** The grid's format names, in the meta-schema's order. */

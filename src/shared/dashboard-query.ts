@@ -40,7 +40,9 @@ export function effectiveValues(
       const p = parsePeriod(given);
       const allowed = p && f.period.units.includes(p.unit);
       const unit = f.period.default ?? (f.period.units.find((u) => u !== 'custom') as 'month' | 'quarter' | 'year');
-      out[f.name] = allowed ? p.text : currentPeriod(unit ?? 'month', now).text;
+      // Custom ranges only: the current month as a range of days (a month text is no custom value).
+      const fallback = unit ? currentPeriod(unit, now) : currentPeriod('month', now);
+      out[f.name] = allowed ? p.text : unit ? fallback.text : `${fallback.from}..${fallback.to}`;
     } else if (given) out[f.name] = given;
     else if (f.default !== undefined) out[f.name] = String(f.default);
     else if (f.month) out[f.name] = currentPeriod('month', now).text;
@@ -105,11 +107,35 @@ export function aggregateOf(endpoint: string): { base: string; name: string } | 
   return m ? { base: m[1]!, name: m[2]! } : undefined;
 }
 
+/** A number, when the text is one. */
+const numeric = (s: string): number | undefined => (/^-?\d+(\.\d+)?$/.test(s) ? Number(s) : undefined);
+
+/**
+ * Two values of one list parameter that must both hold (the aggregate applies the dashboard's
+ * filter, the row's group and the measure's filter together): the later lower bound of a
+ * `…From`, the earlier upper bound of a `…To`, the common items of two lists (an `in` or `eq`
+ * value). With no common item the number is 0 and the later value stands.
+ * @example narrowed('createdDateTo', '2025-09-30', '2025-08-15') // '2025-08-15'
+ * @example narrowed('statuses', 'SEEN,EXPLAINED', 'EXPLAINED,REJECTED') // 'EXPLAINED'
+ */
+export function narrowed(name: string, before: string, after: string): string {
+  if (before === after) return after;
+  const bound = /From$/.test(name) ? 1 : /To$/.test(name) ? -1 : 0;
+  if (bound) {
+    const [a, b] = [numeric(before), numeric(after)];
+    const order = a !== undefined && b !== undefined ? Math.sign(a - b) : before < after ? -1 : 1;
+    return order === bound ? before : after;
+  }
+  const later = new Set(after.split(',').map((v) => v.trim()));
+  const common = before.split(',').filter((v) => later.has(v.trim()));
+  return common.length ? common.join(',') : after;
+}
+
 /**
  * The list query a number leads to: the source's query for the dashboard's values (the
  * period as the list's date-range filter, the region…), the row's group values under the list
- * filter names (`drill.by`, else the same name), and the measure's own filter (from the
- * aggregate's measure declaration). Fixed `source.query` parameters that are not list
+ * filter names (`drill.by`, else the same name; the renames apply to the dashboard's filters
+ * too), and the measure's own filter (from the aggregate's measure declaration). Fixed `source.query` parameters that are not list
  * filters (such as `bucket`) are left to the caller's `listFilters` set: only names in it go.
  * @example drillQuery(panel, filters, values, { regionId: 3 }, { statuses: 'SEEN,BEING_REVIEWED' }, names)
  */
@@ -125,9 +151,14 @@ export function drillQuery(
   const put = (name: string, value: unknown) => {
     if (value === null || value === undefined || value === '') return;
     if (!listFilters.has(name)) return;
-    params.set(name, Array.isArray(value) ? value.join(',') : String(value));
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    const before = params.get(name);
+    // Set twice (the dashboard's filter, the row's group, the measure's filter): what both allow.
+    params.set(name, before === null ? text : narrowed(name, before, text));
   };
-  for (const [k, v] of Object.entries(sourceQuery(panel.source, filters, values, false))) put(k, v);
+  // `drill.by` renames a dashboard filter of the same name too (regionId → regionIds).
+  for (const [k, v] of Object.entries(sourceQuery(panel.source, filters, values, false)))
+    put(panel.drill?.by?.[k] ?? k, v);
   for (const [field, value] of Object.entries(group)) put(panel.drill?.by?.[field] ?? field, value);
   for (const [k, v] of Object.entries(measureFilter ?? {})) put(k, v);
   return params;

@@ -73,4 +73,19 @@ describe('display-format registry', () => {
       'Готово, X',
     );
   });
+
+  it('shows the dashboard formats: integer counts, amounts in millions of som with one decimal, percentages', () => {
+    expect(formatValue(1234567.6, 'integer', {}, ctx)).toBe('1 234 568');
+    expect(formatValue(1_234_567, 'millions', {}, ctx)).toBe('1,2');
+    expect(formatValue(987_654_321_000, 'millions', {}, ctx)).toBe('987 654,3');
+    expect(formatValue(0, 'millions', {}, ctx)).toBe('0,0');
+    expect(formatValue(-40_000, 'millions', {}, ctx)).toBe('0,0');
+    expect(formatValue(-2_560_000, 'millions', {}, ctx)).toBe('-2,6');
+    expect(formatValue(1_250_000, 'millions', {}, { ...ctx, locale: 'en' })).toBe('1.3');
+    expect(formatValue(12.345, 'percent', {}, ctx)).toBe('12,3%');
+    expect(formatValue(100, 'percent', {}, { ...ctx, locale: 'en' })).toBe('100.0%');
+    expect(formatValue('n/a', 'percent', {}, ctx)).toBe('n/a');
+    expect(formatValue('n/a', 'millions', {}, ctx)).toBe('n/a');
+    expect(['integer', 'millions', 'percent'].every((k) => DISPLAY_FORMATS[k as 'integer'].numeric)).toBe(true);
+  });
 });

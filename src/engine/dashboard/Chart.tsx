@@ -19,6 +19,8 @@ export interface ChartProps {
   yTitle: string;
   label: string;
   format: (value: number) => string;
+  /** A bar or point clicked (drill-down): its series and category index. */
+  onSelect?: ((series: number, category: number) => void) | undefined;
 }
 
 /**
@@ -26,7 +28,16 @@ export interface ChartProps {
  * apexcharts does not grow the first visit's bundle. Only the chart types and features used
  * are registered (react-apexcharts' `/core` build), which keeps the chunk small.
  */
-export default function DashboardChart({ kind, categories, series, xTitle, yTitle, label, format }: ChartProps) {
+export default function DashboardChart({
+  kind,
+  categories,
+  series,
+  xTitle,
+  yTitle,
+  label,
+  format,
+  onSelect,
+}: ChartProps) {
   return (
     <div role="figure" aria-label={label} data-chart={kind}>
       <Chart
@@ -39,6 +50,14 @@ export default function DashboardChart({ kind, categories, series, xTitle, yTitl
             zoom: { enabled: false },
             animations: { enabled: false },
             fontFamily: 'inherit',
+            // A segment leads to the list behind its number, like the numbers of the table view.
+            events: onSelect
+              ? {
+                  dataPointSelection: (_e, _c, o) => {
+                    if (o && o.dataPointIndex >= 0) onSelect(o.seriesIndex, o.dataPointIndex);
+                  },
+                }
+              : {},
           },
           xaxis: { categories, title: { text: xTitle }, labels: { rotate: -45, hideOverlappingLabels: true } },
           yaxis: { title: { text: yTitle }, labels: { formatter: format } },

@@ -71,3 +71,25 @@ export const EXCEL_CELLS: { readonly [K in CellKind]: ExcelCell } = {
   // A number Excel keeps as a number, shown without grouping (2025).
   year: { value: excelNumber(false), numFmt: () => '0' },
 };
+
+/** A number scaled by `by` (millions, percent), or the text when it is not one. */
+const scaled =
+  (by: number): ExcelCell['value'] =>
+  (value) => {
+    const n = Number(value);
+    return Number.isFinite(n) ? n / by : String(value);
+  };
+
+/**
+ * The Excel cells of the formats only dashboards and lookups name (`DISPLAY_FORMATS` in
+ * cell-formats.ts): a screen-only format missing here is written as the text the screen shows.
+ * `millions` holds the amount in millions (Excel computes with what it shows); `percent` a
+ * number already multiplied by 100, kept as Excel's fraction so that the cell reads "12.3%".
+ */
+export const SCREEN_EXCEL_CELLS: Readonly<Record<string, ExcelCell>> = {
+  day: { value: (value) => String(value).slice(8, 10) },
+  link: { value: (value) => String(value) },
+  integer: { value: excelNumber(true), numFmt: () => '#,##0' },
+  millions: { value: scaled(1_000_000), numFmt: () => '#,##0.0' },
+  percent: { value: scaled(100), numFmt: () => '0.0%' },
+};

@@ -4,6 +4,7 @@ import type { Aggregate as EntityAggregate } from '../../generated/meta.ts';
 import { resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { pointerSegments, sqlText } from '../../shared/pointer.ts';
 import { ApiError } from '../errors.ts';
+import { measureFilterCondition, parseMeasureFilter, type MeasureFilter } from './measure-filter.ts';
 
 /** Rows an aggregate answers unless it declares its own `limit`. */
 export const DEFAULT_AGGREGATE_LIMIT = 1000;
@@ -31,18 +32,24 @@ export function fieldExpression(def: EntityDefinition, table: EntityTable, point
 }
 
 /**
- * The SELECT of one declared aggregate over the rows `where` leaves (list-search's filters
- * and the reader's scope): group fields, an optional date bucket, the measures. Numbers come
- * back as numbers (averages rounded to 2 decimals), groups ordered by their values.
- * @example aggregateSql(def, table, def.manifest.aggregates['by-fuel'], 'WHERE …', 'month')
+ * The SELECT of one declared aggregate over the rows `scoped` leaves (list-search's filters
+ * and the reader's scope, with their bound parameters): group fields, an optional date
+ * bucket, the measures — each narrowed by its own `filter` (`count(*) FILTER (WHERE …)`, the
+ * list-search filter SQL, its values bound after the scope's). Numbers come back as numbers
+ * (averages rounded to 2 decimals), groups ordered by their values; with no groups, one row.
+ * `hidden` are the reader's hidden fields (a keyword filter then searches the others).
+ * @example aggregateQuery(def, table, def.manifest.aggregates['by-fuel'], { where: 'WHERE …', params }, 'month')
  */
-export function aggregateSql(
+export function aggregateQuery(
   def: EntityDefinition,
   table: EntityTable,
   aggregate: EntityAggregate,
-  where: string,
+  scoped: { where: string; params: readonly unknown[] },
   bucket: string | undefined,
-): string {
+  hidden: readonly string[] = [],
+): { sql: string; params: unknown[] } {
+  const params = [...scoped.params];
+  const param = (value: unknown): string => `$${params.push(value)}`;
   const groups = (aggregate.groupBy ?? []).map((p) => ({ expr: fieldExpression(def, table, p), name: answerName(p) }));
   if (aggregate.dateBucket) {
     const unit = (bucket ?? aggregate.dateBucket.units[0]) as BucketUnit;
@@ -54,16 +61,33 @@ export function aggregateSql(
     throw new ApiError(400, 'errors.badFilter', { params: { name: 'bucket' } });
   }
   const measures = aggregate.measures.map((m) => {
-    if (m.fn === 'count') return `count(*)::int AS "${m.name}"`;
+    const only = m.filter ? ` FILTER (WHERE ${measureCondition(def, table, m.filter, param, hidden)})` : '';
+    if (m.fn === 'count') return `count(*)${only}::int AS "${m.name}"`;
     const value = fieldExpression(def, table, m.field!);
     // numeric → float8 so that the driver hands back a JS number, not a string.
     return m.fn === 'avg'
-      ? `round(avg(${value}), 2)::float8 AS "${m.name}"`
-      : `${m.fn}(${value})::float8 AS "${m.name}"`;
+      ? `round(avg(${value})${only}, 2)::float8 AS "${m.name}"`
+      : `${m.fn}(${value})${only}::float8 AS "${m.name}"`;
   });
   const selected = [...groups.map((g) => `${g.expr} AS "${g.name}"`), ...measures];
   const groupBy = groups.length
     ? `GROUP BY ${groups.map((_, i) => i + 1).join(', ')} ORDER BY ${groups.map((_, i) => i + 1).join(', ')}`
     : '';
-  return `SELECT ${selected.join(', ')} FROM ${table.table} ${where} ${groupBy} LIMIT ${aggregate.limit ?? DEFAULT_AGGREGATE_LIMIT}`;
+  return {
+    sql: `SELECT ${selected.join(', ')} FROM ${table.table} ${scoped.where} ${groupBy} LIMIT ${aggregate.limit ?? DEFAULT_AGGREGATE_LIMIT}`,
+    params,
+  };
+}
+
+/** A measure filter's condition; the definitions were checked at start-up, so a problem here is a bug. */
+function measureCondition(
+  def: EntityDefinition,
+  table: EntityTable,
+  filter: MeasureFilter,
+  param: (value: unknown) => string,
+  hidden: readonly string[],
+): string {
+  const { parsed, problems } = parseMeasureFilter(def, filter);
+  if (problems.length) throw new Error(`measure filter of ${def.id}: ${problems.map((p) => p.message).join('; ')}`);
+  return measureFilterCondition(def, table, parsed, param, hidden);
 }

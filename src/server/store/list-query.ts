@@ -58,7 +58,7 @@ export const searchPayloadSchema = {
  * JSON schema of list-search's query string, derived from the grid's filters: `eq` takes
  * the field's type, `in` a comma-separated list, ranges `<name>From`/`<name>To`.
  */
-export function filterQuerySchema(def: EntityDefinition): JSONSchema7 {
+export function filterQuerySchema(def: Pick<EntityDefinition, 'grid' | 'schema'>): JSONSchema7 {
   const properties: Record<string, JSONSchema7> = {};
   for (const f of def.grid.filters) {
     const field = f.field ? resolveFieldSchema(def.schema, f.field) : undefined;

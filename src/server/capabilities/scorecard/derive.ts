@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityDefinition } from '../../../definitions/registry.ts';
 import type { Aggregate, ScorecardArea } from '../../../generated/meta.ts';
 import { systemActor } from '../../auth/access.ts';
-import { aggregateSql } from '../../store/aggregate.ts';
+import { aggregateQuery } from '../../store/aggregate.ts';
 import type { Period } from '../../../shared/periods.ts';
 import { derivedPoints } from './score.ts';
 
@@ -57,8 +57,9 @@ async function measureOf(
     [`${rule.period}From`]: period.from,
     [`${rule.period}To`]: period.to,
   };
-  const { where, params } = app.store.readableWhere(target.def.id, filters, systemActor());
-  const sql = aggregateSql(target.def, app.tables.get(target.def.id)!, target.aggregate, where, undefined);
+  const scoped = app.store.readableWhere(target.def.id, filters, systemActor());
+  const table = app.tables.get(target.def.id)!;
+  const { sql, params } = aggregateQuery(target.def, table, target.aggregate, scoped, undefined);
   const { rows } = await app.db.query<Record<string, unknown>>(sql, params);
   return rows.reduce((sum, row) => sum + (Number(row[measure]) || 0), 0);
 }

@@ -148,6 +148,8 @@ describe.skipIf(!browserTestsEnabled())('the agency rating and the forecast in C
       await rows.first().waitFor();
       expect(await rows.count()).toBe(2);
       expect(await page.locator('[data-panel="by-department"]').innerText()).toMatch(/65|100/);
+      // The plan-vs-done chart is drawn (ApexCharts loads on its own) before the picture.
+      await page.locator('[data-panel="chart"] svg.apexcharts-svg').first().waitFor();
       await page.screenshot({ path: path.join(SHOTS, `forecast-dashboard-${locale}-360.png`), fullPage: true });
       await page.goto(`${portal.url}/admin/rating`);
       await waitForScreen(page, '[data-screen="agency-rating-dashboard"]');

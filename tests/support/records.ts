@@ -32,6 +32,19 @@ export function withField(
 export const dataOf = (record: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(record).filter(([k]) => !(SYSTEM_FIELDS as readonly string[]).includes(k)));
 
+/** Whether `pointer` is in a top-level field the server writes (`readOnly: true` in the record schema). */
+export const serverWritten = (schema: JSONSchema7, pointer: string): boolean => {
+  const field = schema.properties?.[pointer.split('/')[1] ?? ''];
+  return typeof field === 'object' && field.readOnly === true;
+};
+
+/**
+ * A record's data without the fields the server writes (`readOnly: true`: a capability computes
+ * them on every save, whatever is sent): what a client's input is compared with.
+ */
+export const withoutServerWritten = (schema: JSONSchema7, data: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(data).filter(([k]) => !serverWritten(schema, `/${k}`)));
+
 /** Pointers of required fields present in `sample` (top level and inside present objects). */
 export function requiredPointers(root: JSONSchema7, sample: Record<string, unknown>): string[] {
   const out: string[] = [];

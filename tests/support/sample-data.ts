@@ -146,6 +146,8 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
           // An optional link to a user account is left empty: record 1 is the admin, and a staff
           // card with canLogin = false linked to it would lock the tests' admin out.
           if (!required.has(name) && (child as Annotated).entityRef?.entity === USER_ENTITY) continue;
+          // A field the server writes (readOnly) is not the client's to send.
+          if ((child as JSONSchema7).readOnly === true) continue;
           const v = value(rng, child as JSONSchema7, opts, out);
           if (v !== undefined) out[name] = v;
         }

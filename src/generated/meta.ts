@@ -1820,6 +1820,10 @@ export interface DashboardSource {
    * JSON body of a POST (e.g. a list-search payload).
    */
   body?: {};
+  /**
+   * The dashboard's period widened to the whole quarters or years it falls in, for records that stand for a quarter or a year (a rating, a year plan): a month of July finds the third quarter's rating, any part of 2025 finds the 2025 plan.
+   */
+  periodWiden?: "quarter" | "year";
 }
 /**
  * A column of a table panel or tile, or an axis/series field of a chart.

@@ -1,5 +1,5 @@
 import type { DashboardField, DashboardFilter, DashboardPanel, DashboardSource } from '../generated/meta.ts';
-import { currentPeriod, parsePeriod, previousPeriod, type Period } from './periods.ts';
+import { currentPeriod, parsePeriod, previousPeriod, quarterPeriod, type Period } from './periods.ts';
 
 /**
  * How a dashboard panel becomes an API call and how its numbers become list links — one
@@ -63,6 +63,26 @@ function periodOf(
   return p && previous ? previousPeriod(p) : p;
 }
 
+/**
+ * The whole quarters or years a period falls in: for sources whose records stand for a quarter
+ * or a year (a rating, a year plan), so that a month or a quarter of the dashboard finds them.
+ * @example widenPeriod(parsePeriod('2025-Q3')!, 'year') // 2025-01-01 … 2025-12-31
+ */
+export function widenPeriod(p: Period, unit: 'quarter' | 'year'): Period {
+  const start = (d: string) =>
+    unit === 'year'
+      ? `${d.slice(0, 4)}-01-01`
+      : `${d.slice(0, 5)}${String(Math.floor((Number(d.slice(5, 7)) - 1) / 3) * 3 + 1).padStart(2, '0')}-01`;
+  const end = (d: string) => {
+    if (unit === 'year') return `${d.slice(0, 4)}-12-31`;
+    const q = Math.ceil(Number(d.slice(5, 7)) / 3);
+    return quarterPeriod(Number(d.slice(0, 4)), q).to;
+  };
+  const from = start(p.from);
+  const to = end(p.to);
+  return { unit: 'custom', text: `${from}..${to}`, from, to };
+}
+
 /** The query parameters a source takes from the dashboard's values (period as `<name>From`/`<name>To`). */
 function sourceQuery(
   source: DashboardSource,
@@ -73,7 +93,8 @@ function sourceQuery(
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(source.query ?? {})) query[k] = String(v);
   for (const name of source.filters ?? []) if (values[name]) query[name] = values[name]!;
-  const period = source.period ? periodOf(filters, values, previous) : undefined;
+  const chosen = source.period ? periodOf(filters, values, previous) : undefined;
+  const period = chosen && source.periodWiden ? widenPeriod(chosen, source.periodWiden) : chosen;
   if (source.period && period) {
     query[`${source.period}From`] = period.from;
     query[`${source.period}To`] = period.to;

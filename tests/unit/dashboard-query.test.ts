@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { DashboardFilter, DashboardPanel } from '../../src/generated/meta.ts';
-import { aggregateOf, drillQuery, effectiveValues, panelCall, totalsColumn } from '../../src/shared/dashboard-query.ts';
+import {
+  aggregateOf,
+  drillQuery,
+  effectiveValues,
+  panelCall,
+  totalsColumn,
+  widenPeriod,
+} from '../../src/shared/dashboard-query.ts';
+import { parsePeriod } from '../../src/shared/periods.ts';
 
 /** How a dashboard's URL becomes panel calls and list links (src/shared/dashboard-query.ts). */
 const NOW = new Date('2025-08-10T10:00:00Z');
@@ -143,5 +151,33 @@ describe('aggregateOf and totalsColumn', () => {
     expect(totalsColumn({ field: 'a', titleKey: 't', format: 'integer', total: false }, numeric)).toBe(false);
     expect(totalsColumn({ field: 'a', titleKey: 't', total: true }, numeric)).toBe(true);
     expect(totalsColumn({ field: 'a', titleKey: 't' }, numeric)).toBe(false);
+  });
+});
+
+describe('a source whose records stand for a quarter or a year (periodWiden)', () => {
+  const filters = [{ name: 'period', titleKey: 'p', period: { units: ['month', 'quarter', 'year'] as const } }];
+  const source = (periodWiden: 'quarter' | 'year') => ({
+    endpoint: '/api/x/aggregate/y',
+    period: 'yearStart',
+    periodWiden,
+  });
+  it('asks for the whole year of a quarter, and the whole quarter of a month', () => {
+    expect(panelCall(source('year'), filters as never, { period: '2025-Q3' }).query).toEqual({
+      yearStartFrom: '2025-01-01',
+      yearStartTo: '2025-12-31',
+    });
+    expect(panelCall(source('quarter'), filters as never, { period: '2025-08' }).query).toEqual({
+      yearStartFrom: '2025-07-01',
+      yearStartTo: '2025-09-30',
+    });
+  });
+  it('widens the previous period too, and a custom range to the quarters it touches', () => {
+    expect(panelCall(source('year'), filters as never, { period: '2025-Q1' }, true).query.yearStartFrom).toBe(
+      '2024-01-01',
+    );
+    expect(widenPeriod(parsePeriod('2025-02-10..2025-04-02')!, 'quarter')).toMatchObject({
+      from: '2025-01-01',
+      to: '2025-06-30',
+    });
   });
 });

@@ -1795,6 +1795,10 @@ export interface DashboardPanel {
    * table with groupRows: the most rows shown; beyond it a notice says how many there are and that the XLSX holds them all.
    */
   limit?: number;
+  /**
+   * Live numbers (who is online, unread messages): asked again every this many seconds while the page is open, and never served from the minute-long cache.
+   */
+  refreshSeconds?: number;
 }
 /**
  * Where a panel's rows come from: an API call answering `{list: [...], total?}`.

@@ -18,13 +18,21 @@ export function useGetLookupStats(path: string | undefined) {
 }
 
 /**
- * The rows of each of a dashboard's panels for the filters' values (a minute fresh): all of
+ * The rows of each of a dashboard's panels for the filters' values (a minute fresh, or live
+ * every `refreshSeconds`): all of
  * them, or for a paged panel (`page` given) that page with the total; while the next page
  * loads, the current one stays on screen.
  */
 export function useGetPanelRows(
   screen: string,
-  panels: Array<{ id: string; source: PanelSource; query: Record<string, unknown>; page?: number | undefined }>,
+  panels: Array<{
+    id: string;
+    source: PanelSource;
+    query: Record<string, unknown>;
+    page?: number | undefined;
+    /** Live numbers: asked again every this many seconds, never from the cache. */
+    refreshSeconds?: number | undefined;
+  }>,
 ) {
   const dp = useDataProvider();
   return useQueries({
@@ -38,7 +46,8 @@ export function useGetPanelRows(
         panel.page === undefined
           ? { list: await dp.getPanelRows(panel.source, panel.query), total: -1 }
           : dp.getPanelPage(panel.source, panel.query, panel.page),
-      staleTime: 60_000,
+      staleTime: panel.refreshSeconds ? 0 : 60_000,
+      refetchInterval: panel.refreshSeconds ? panel.refreshSeconds * 1000 : false,
       retry: 1,
       placeholderData: keepPreviousData,
     })),

@@ -169,3 +169,27 @@ describe('dashboard drill-down and download', () => {
     );
   });
 });
+
+describe('live panels (refreshSeconds)', () => {
+  it('asks again while the page stays open; other panels keep their minute-long cache', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { calls, dataProvider } = server(() => [{ regionId: 2, kind: 'A', total: 5, done: 2 }]);
+      const live = {
+        ...byRegion,
+        id: 'live',
+        source: { ...byRegion.source, endpoint: '/api/gadget/aggregate/live' },
+        refreshSeconds: 5,
+      };
+      show({ panels: [byRegion, live] }, '/dash', dataProvider);
+      await waitFor(() => expect(calls.filter((c) => c.path.endsWith('/live'))).toHaveLength(1));
+      await vi.advanceTimersByTimeAsync(5_100);
+      await waitFor(() => expect(calls.filter((c) => c.path.endsWith('/live'))).toHaveLength(2));
+      await vi.advanceTimersByTimeAsync(5_100);
+      await waitFor(() => expect(calls.filter((c) => c.path.endsWith('/live'))).toHaveLength(3));
+      expect(calls.filter((c) => c.path.endsWith('/by-region'))).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

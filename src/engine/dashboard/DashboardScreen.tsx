@@ -73,6 +73,7 @@ export default function DashboardScreen({ screen }: ScreenProps) {
       source: { endpoint: call.endpoint, method: call.method, body: call.body },
       query: call.query,
       page,
+      refreshSeconds: panel.refreshSeconds,
     });
     return [
       one(panel.id, panelCall(panel.source, filters, values), perPage ? (pages[panel.id] ?? 0) : undefined),

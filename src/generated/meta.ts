@@ -1851,5 +1851,9 @@ export interface DashboardField {
    * Summed in the total and subtotal rows (default: true for numeric formats, false otherwise).
    */
   total?: boolean;
+  /**
+   * With format `label`: the key prefix of the values' texts (`entity.portal-role.role` → a role's code shown as its name in the reader's language); a list of values is named item by item.
+   */
+  valueLabels?: string;
 }
 

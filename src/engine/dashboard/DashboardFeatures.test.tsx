@@ -193,3 +193,28 @@ describe('live panels (refreshSeconds)', () => {
     }
   });
 });
+
+describe('values named by their texts (format label with valueLabels)', () => {
+  it('names each value of a list in the reader’s language, not by its code', async () => {
+    const { dataProvider } = server(() => [{ username: 'u1', roles: ['total', 'subtotal'] }]);
+    show(
+      {
+        panels: [
+          {
+            id: 'users',
+            titleKey: 'test.title',
+            kind: 'table',
+            source: { endpoint: '/api/gadget/list' },
+            columns: [
+              { field: 'username', titleKey: 'test.col.kind' },
+              { field: 'roles', titleKey: 'test.col.id', format: 'label', valueLabels: 'engine.dashboard' },
+            ],
+          },
+        ],
+      },
+      '/dash',
+      dataProvider,
+    );
+    await waitFor(() => expect(text('[data-cell="roles"]')).toEqual(['Total, Subtotal']));
+  });
+});

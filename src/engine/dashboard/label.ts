@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { DashboardField } from '../../generated/meta.ts';
 import { useGetReference } from '../../client/react/hooks.ts';
 import { pickLocale } from '../../shared/locales.ts';
-import { formatValue, type DisplayFormat } from '../../shared/cell-formats.ts';
+import { formatCell, formatValue, type DisplayFormat } from '../../shared/cell-formats.ts';
 import type { FormatContext } from '../../shared/format.ts';
 
 /** Shows one value of a field as text. */
@@ -24,6 +24,10 @@ export function useFieldLabel(fields: Array<DashboardField | undefined>): Label 
     if (value === null || value === undefined || value === '') return '—';
     // A field with a reference list names its values from it, whatever its format.
     if (field?.reference) return formatValue(value, 'reference', { reference: field.reference }, ctx);
-    return formatValue(value, (field?.format ?? 'text') as DisplayFormat, {}, ctx);
+    const kind = (field?.format ?? 'text') as DisplayFormat;
+    // A list of values (a user's roles) is named item by item.
+    return field?.valueLabels || Array.isArray(value)
+      ? formatCell(value, { kind, ...(field?.valueLabels ? { valueLabels: field.valueLabels } : {}) }, ctx) || '—'
+      : formatValue(value, kind, {}, ctx);
   };
 }

@@ -58,7 +58,11 @@ export function dashboardCell(value: unknown, column: TableColumn, ctx: CellCont
   if (format && Object.hasOwn(EXCEL_CELLS, format))
     return excelValue(
       value,
-      { kind: format as keyof typeof EXCEL_CELLS, ...(ctx.statesKey ? { statesKey: ctx.statesKey } : {}) },
+      {
+        kind: format as keyof typeof EXCEL_CELLS,
+        ...(ctx.statesKey ? { statesKey: ctx.statesKey } : {}),
+        ...(field.valueLabels ? { valueLabels: field.valueLabels } : {}),
+      },
       ctx.locale,
       ctx.translate,
       ctx.references,

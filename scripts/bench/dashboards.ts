@@ -11,7 +11,7 @@
  * The panels are read from the screens at run time: every `dashboard` screen's panel whose
  * source is an aggregate or a list-search of appeals or compliance cases, with the period a
  * quarter and a year, for the chair (all regions) and a regional head (their region). While
- * no screen has such a panel, the fixture dashboard of tests/support/dashboard-fixture.ts is
+ * no screen has such a panel, the fixture dashboard of tests/support/rollup-fixture.ts is
  * added to a copy of the definitions (BENCH_FIXTURE=1 adds it anyway).
  */
 import { mkdtempSync, rmSync } from 'node:fs';

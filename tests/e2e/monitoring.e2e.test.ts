@@ -234,8 +234,14 @@ describe.skipIf(!browserTestsEnabled())('monitoring dashboards in Chromium', () 
       expect(await axeProblems(page, ['[data-screen="chairman-monitoring"]'])).toEqual([]);
       await page.screenshot({ path: path.join(SHOTS, `monitoring-chairman-${tab.id}-1280.png`), fullPage: true });
     }
-    // Departments: Bukhara's compliance cases drill to its list.
+    // Departments: the compliance cases' table downloads as Excel; Bukhara's cases drill to its list.
     await page.locator('[data-tab="departments"]').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-panel="departments-compliance-case"] [data-action="export"]').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect((await readFile((await download.path())!)).subarray(0, 2).toString()).toBe('PK');
     const row = page.locator('[data-panel="departments-compliance-case"] tr[data-line="row"]', { hasText: 'Bukhara' });
     await row.locator('[data-cell="received"] a[data-drill]').click();
     await waitForScreen(page, '[data-screen="compliance-case-list"] [data-role="range"]');

@@ -6,6 +6,7 @@
  * ranking table exports to XLSX; the forecast dashboard shows progress; screenshots at 360 px
  * in uzCyrillic and ru.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -122,12 +123,13 @@ describe.skipIf(!browserTestsEnabled())('the agency rating and the forecast in C
     expect(await row.count()).toBe(1);
     const stored = await api(admin, 'GET', `/api/agency-rating/get/${ratingId}`);
     expect(await row.first().innerText()).toContain(String(stored.maxPoints));
-    const exportHref = await page.locator('[data-panel="ranking"] [data-action="export"]').getAttribute('href');
-    const xlsx = await fetch(new URL(exportHref!, portal.url), {
-      headers: { authorization: `Bearer ${admin}` },
-    });
-    expect(xlsx.status).toBe(200);
-    expect(xlsx.headers.get('content-type')).toContain('spreadsheetml');
+    // The click downloads with the session (the link alone carries no bearer token).
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-panel="ranking"] [data-action="export"]').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect((await readFile((await download.path())!)).subarray(0, 2).toString()).toBe('PK');
     // The count of ratings behind the row opens them (points and percent are not counts).
     const drill = row.first().locator('[data-cell="ratings"] [data-drill]');
     const number = (await drill.innerText()).trim();
@@ -136,6 +138,32 @@ describe.skipIf(!browserTestsEnabled())('the agency rating and the forecast in C
     const query = new URL(page.url()).searchParams;
     const filters = new URLSearchParams([...query].filter(([k]) => !['page', 'sort', 'view'].includes(k)));
     const list = await api(admin, 'POST', `/api/agency-rating/list-search?${filters}`, { page: 0, itemsPerPage: 50 });
+    expect(String(list.total)).toBe(number);
+    await page.context().close();
+  });
+
+  it('the forecast dashboard: a department’s indicators open as a list of as many; the table downloads', async () => {
+    const page = await pageAs('e2e-chair', PASSWORD, '/admin/forecast');
+    await waitForScreen(page, '[data-screen="forecast-dashboard"]');
+    const row = page.locator('[data-panel="by-department"] [data-line="row"]').first();
+    await row.waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-panel="by-department"] [data-action="export"]').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect((await readFile((await download.path())!)).subarray(0, 2).toString()).toBe('PK');
+    const drill = row.locator('[data-cell="indicators"] [data-drill]');
+    const number = (await drill.innerText()).trim();
+    await drill.click();
+    await waitForScreen(page, '[data-screen="forecast-indicator-list"] >> nth=0');
+    const filters = new URLSearchParams(
+      [...new URL(page.url()).searchParams].filter(([k]) => !['page', 'sort', 'view'].includes(k)),
+    );
+    const list = await api(admin, 'POST', `/api/forecast-indicator/list-search?${filters}`, {
+      page: 0,
+      itemsPerPage: 50,
+    });
     expect(String(list.total)).toBe(number);
     await page.context().close();
   });

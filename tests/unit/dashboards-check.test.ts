@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 const FILE = 'screens/fair-price.json';
 const clone = (): DefinitionSources =>
-  new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+  new Map([...pristine].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
 /** The dashboard's options in a fresh copy of the definitions, and the problems after `change`. */
 function broken(change: (options: any) => void): DefinitionProblem[] {
   const s = clone();

@@ -94,7 +94,7 @@ describe('read-only and hidden fields in access.json', () => {
       manifests.some((m) => !abilityOf(r).can('read', m.subject)),
   )!;
   const withRule = (rule: unknown, list: 'readOnlyFields' | 'hiddenFields' = 'readOnlyFields') => {
-    const copy = new Map([...sources].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+    const copy = new Map([...sources].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
     const json = copy.get('schemas/_access/access.json')!.json as AccessDefinition;
     const role =
       list === 'hiddenFields'

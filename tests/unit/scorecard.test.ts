@@ -142,7 +142,7 @@ describe('npm run check of scorecard and progress', () => {
     pristine = (await loadDefinitionSources(REPO_ROOT)).sources;
   });
   const clone = (): DefinitionSources =>
-    new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+    new Map([...pristine].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
   const run = (s: DefinitionSources): DefinitionProblem[] => checkDefinitions(s, implementationNames, DEFINITION_RULES);
   const manifestWith = (s: DefinitionSources, key: string) =>
     [...s.keys()].find((f) => f.endsWith('/entity.json') && (s.get(f)!.json as Record<string, unknown>)[key])!;

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 
 const clone = (): DefinitionSources =>
-  new Map([...pristine].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]));
+  new Map([...pristine].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
 const json = (s: DefinitionSources, file: string): any => s.get(file)!.json;
 const run = (s: DefinitionSources): DefinitionProblem[] => checkDefinitions(s, implementationNames, DEFINITION_RULES);
 const ACCESS = 'schemas/_access/access.json';

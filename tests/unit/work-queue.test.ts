@@ -93,9 +93,7 @@ describe('npm run check: awaits', () => {
   });
 
   it('names the machine file and pointer of an awaited field the entity lacks or that cannot hold a user id', () => {
-    const s: DefinitionSources = new Map(
-      [...sources].map(([k, v]) => [k, { path: v.path, json: structuredClone(v.json) }]),
-    );
+    const s: DefinitionSources = new Map([...sources].map(([k, v]) => [k, { ...v, json: structuredClone(v.json) }]));
     const file = 'workflows/appeal.machine.json';
     const states = (s.get(file)!.json as MachineDefinition).states;
     states.CREATED!.awaits = { field: '/noSuchField' };

@@ -190,6 +190,30 @@ export interface EntityManifest {
     [k: string]: Aggregate;
   };
   /**
+   * The records carry a comment thread (`{base}/comments/…`, a Comments tab on the record page): whoever may read a record reads its comments and may add one; authors edit and delete their own (a deleted comment shows as deleted and keeps its replies).
+   */
+  comments?: {
+    /**
+     * Comments may be answered (one level: an answer to an answer joins the same thread). Default false.
+     */
+    replies?: boolean;
+    /**
+     * The longest text of one comment, in characters. Default 4000.
+     */
+    maxLength?: number;
+    /**
+     * Files attached to a comment, under the uploader's limits (default 5 files of 10 MB, the default types). Leave it out for comments without files.
+     */
+    files?: {
+      maxFiles?: number;
+      maxFileBytes?: number;
+      /**
+       * @minItems 1
+       */
+      mimeTypes?: string[];
+    };
+  };
+  /**
    * Unfinished records may be kept as drafts (`{base}/draft…`): saved without the required-field checks, resumed by their private link, submitted through the normal create.
    */
   drafts?: boolean;

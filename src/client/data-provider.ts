@@ -9,6 +9,7 @@
  */
 import type { HttpClient } from './http.ts';
 import { createAccountMethods, type AccountMethods } from './provider/account.ts';
+import { createCommentMethods, type CommentMethods } from './provider/comments.ts';
 import { createEndpointMethods, type EndpointMethods } from './provider/endpoints.ts';
 import { createMessengerMethods, type MessengerMethods } from './provider/messenger.ts';
 import { createPlaygroundMethods, type PlaygroundMethods } from './provider/playground.ts';
@@ -18,6 +19,7 @@ import { createViewMethods, type ViewMethods } from './provider/views.ts';
 import { createWorkflowMethods, type WorkflowMethods } from './provider/workflow.ts';
 
 export type * from './provider/account.ts';
+export type * from './provider/comments.ts';
 export type * from './provider/endpoints.ts';
 export type * from './provider/messenger.ts';
 export type * from './provider/playground.ts';
@@ -35,7 +37,8 @@ export interface DataProvider
     AccountMethods,
     EndpointMethods,
     PlaygroundMethods,
-    ViewMethods {}
+    ViewMethods,
+    CommentMethods {}
 
 /**
  * Creates the data provider over an HTTP client (the app's is bound to the session:
@@ -52,5 +55,6 @@ export function createDataProvider(http: HttpClient): DataProvider {
     ...createEndpointMethods(http),
     ...createPlaygroundMethods(http),
     ...createViewMethods(http),
+    ...createCommentMethods(http),
   };
 }

@@ -30,6 +30,8 @@ export const queryKeys = {
     /** Every value of one field over all records (a choices widget's catalogue). */
     catalogue: (entity: string, valueField: string) => ['entity', entity, 'catalogue', valueField] as const,
     tree: (entity: string) => ['entity', entity, 'tree'] as const,
+    /** A record's comment threads (manifest `comments`). */
+    comments: (entity: string, id: number) => ['entity', entity, 'comments', id] as const,
   },
   /** Definitions loaded on demand (they never change while the page lives). */
   definition: {

@@ -17,6 +17,7 @@ import type { ColumnFormat, FormatContext, Translate } from '../../shared/format
 import { pickLocale } from '../../shared/locales.ts';
 import { valueAt } from '../../shared/pointer.ts';
 import { FileTypeIcon } from '../common/FileTypeIcon.tsx';
+import { VideoPlayer } from './VideoPlayer.tsx';
 import { useFileSize } from '../common/useFileSize.ts';
 import { fileIconKind } from '../form/files.ts';
 import { portalWidgets } from '../form/widgets/index.ts';
@@ -24,7 +25,7 @@ import { isEmptyValue, type ReadField } from './read-view.ts';
 
 const useStyles = makeStyles({
   files: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '2px' },
-  file: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
+  file: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
   icon: { fontSize: '20px', flexShrink: 0, color: tokens.colorBrandForeground1 },
   quiet: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, flexShrink: 0 },
   multiline: { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' },
@@ -108,6 +109,7 @@ export function FileLinks({ ids }: { ids: string[] }) {
               {name}
             </Link>
             {file && <span className={s.quiet}>{size(file.size)}</span>}
+            {file?.mime.startsWith('video/') && <VideoPlayer url={dp.fileUrl(id)} name={name} />}
           </li>
         );
       })}

@@ -5,7 +5,7 @@ export interface ProjectLesson {
   title: string;
   description?: string;
   /**
-   * The project the lesson came from, if any.
+   * Id of the project the lesson came from, if any (as a project names its document by id).
    */
   projectId?: number;
   /**

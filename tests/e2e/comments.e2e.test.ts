@@ -106,7 +106,7 @@ describe.skipIf(!browserTestsEnabled())('comments and project lessons in Chromiu
     expect(await theirs.locator('[data-action="comment-edit"]').count()).toBe(0);
 
     const composer = page.locator('[data-region="comments"] > [data-region="comment-composer"]');
-    await composer.locator('textarea').fill('Ko‘rib chiqdim. <b>Izohlar</b> ilovada.');
+    await composer.locator('textarea').fill('Koʻrib chiqdim. <b>Izohlar</b> ilovada.');
     await composer.locator('input[type="file"]').setInputFiles({
       name: 'izoh.txt',
       mimeType: 'text/plain',
@@ -114,7 +114,7 @@ describe.skipIf(!browserTestsEnabled())('comments and project lessons in Chromiu
     });
     await composer.locator('[data-action="comment-send"]').click();
     const mine = page.locator('[data-region="comments"] > ul > li').nth(1);
-    await expect.poll(() => mine.locator('p').first().innerText()).toBe('Ko‘rib chiqdim. <b>Izohlar</b> ilovada.');
+    await expect.poll(() => mine.locator('p').first().innerText()).toBe('Koʻrib chiqdim. <b>Izohlar</b> ilovada.');
     expect(await mine.locator('a', { hasText: 'izoh.txt' }).count()).toBe(1);
     expect(await mine.locator('[data-action="comment-edit"]').count()).toBe(1);
 
@@ -149,7 +149,7 @@ describe.skipIf(!browserTestsEnabled())('comments and project lessons in Chromiu
   it('the Management menu holds the project lessons; a lesson video plays on its page', async () => {
     const page = await pageAs(`/admin/project-lessons/${lessonId}`, 'uzCyrillic', 1280);
     await waitForScreen(page, '[data-screen="project-lesson-detail"]');
-    expect(await page.locator('[data-section="menu.section.management"]').innerText()).toBe('Бошқарув');
+    expect(await page.locator('[data-section="menu.section.management"]').textContent()).toBe('Бошқарув');
     await page.locator('[data-action="play-video"]').click();
     const video = page.locator('video[data-video="lesson.mp4"]');
     await video.waitFor();

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
@@ -59,6 +61,14 @@ for (const backend of backends()) {
           ...(token ? { authorization: `Bearer ${token}` } : {}),
         },
       });
+    const stored = () => {
+      const dir = app.config.filesDir;
+      if (!existsSync(dir)) return [];
+      return readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => path.join(d.parentPath, d.name))
+        .sort();
+    };
     const list = async (token?: string) => {
       const res = await as(token, { method: 'GET', url: `${base}/list/${recordId}` });
       expect(res.statusCode, res.body).toBe(200);
@@ -153,6 +163,7 @@ for (const backend of backends()) {
 
     it('refuses bad input with field errors and stores nothing', async () => {
       const before = (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM record_comment')).rows[0]!.n;
+      const onDisk = stored();
       const post = (payload: Parameters<typeof form>) =>
         as(undefined, { method: 'POST', url: `${base}/create/${recordId}`, ...form(...payload) });
       const empty = await post([{ text: '   ' }]);
@@ -175,6 +186,11 @@ for (const backend of backends()) {
       const after = (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM record_comment')).rows[0]!.n;
       expect(after).toBe(before);
       expect((await app.db.query('SELECT 1 FROM record_comment_file')).rows).toHaveLength(0);
+      // Files streamed before the text was found wanting are gone from the disk too.
+      expect(stored()).toEqual(onDisk);
+      const withFile = await post([{ text: '' }, [{ name: 'scan.png', content: PNG }]]);
+      expect(withFile.statusCode).toBe(400);
+      expect(stored()).toEqual(onDisk);
     });
 
     it('answers like the record for a record that does not exist or cannot be read', async () => {

@@ -3,6 +3,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { EntityDefinition } from '../../../definitions/registry.ts';
 import type { DocumentKind } from '../../../generated/meta.ts';
 import { statesKeyOf, type Translate } from '../../../shared/format.ts';
+import { valueAt } from '../../../shared/pointer.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import type { Actor } from '../../auth/access.ts';
 import { ApiError } from '../../errors.ts';
@@ -98,7 +99,9 @@ export async function generateDocument(
   const docx = fillTemplate(template.content, values);
   const pdf = kind.pdf === false ? undefined : await gen.converter.convert(docx);
 
-  const base = fileName(`${kindTitle} ${id}`);
+  // Named as people name the record (its label field, e.g. the document's number), else by its id.
+  const label = def.manifest.labelField ? valueAt(record, def.manifest.labelField) : undefined;
+  const base = fileName(`${kindTitle} ${label === undefined || label === null || label === '' ? id : String(label)}`);
   const stored = [
     { ...(await storeBytes(app.fileStorage, docx)), name: `${base}.docx`, mime: DOCX_MIME },
     ...(pdf ? [{ ...(await storeBytes(app.fileStorage, pdf)), name: `${base}.pdf`, mime: PDF_MIME }] : []),

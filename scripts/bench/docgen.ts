@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     user: 'Portal Administrator',
   };
   const fills: number[] = [];
-  let docx = Buffer.alloc(0);
+  let docx: Buffer = Buffer.alloc(0);
   for (let i = 0; i < RUNS; i++) fills.push(await timed(async () => (docx = fillTemplate(template, values))));
   const settings = { sofficePath: SOFFICE, poolSize: POOL, timeoutMs: 120_000 };
 

@@ -87,6 +87,18 @@ for (const backend of backends()) {
       });
     };
 
+    it("lists the routes in the OpenAPI document, the specification's alias too", async () => {
+      const paths = Object.keys((await app.inject({ method: 'GET', url: '/api/docs/json' })).json().paths);
+      for (const p of [
+        '/api/document/documents/{id}/{kind}',
+        '/api/document/documents/{id}',
+        '/api/pharm/doer/get/docx/file/{id}',
+        '/api/document-templates',
+        '/api/document-templates/{entity}/{kind}',
+      ])
+        expect(paths).toContain(p);
+    });
+
     it('seeds version 1 of every declared kind and lists them for the admin', async () => {
       const res = await app.inject({ method: 'GET', url: '/api/document-templates' });
       expect(res.statusCode, res.body).toBe(200);

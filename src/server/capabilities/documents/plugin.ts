@@ -73,7 +73,7 @@ const documents: FastifyPluginAsync<CapabilityOptions> = async (app, { entities 
             type: 'object',
             properties: { ...idParams.properties, kind: { type: 'string', enum: kinds.map((k) => k.kind) } },
           },
-          querystring: { type: 'object', properties: { lang: { type: 'string' } } },
+          // No query parameters: `lang` (read before validation) picks the document's language.
           response: {
             200: generatedSchema,
             401: errorBodySchema,
@@ -127,7 +127,6 @@ const documents: FastifyPluginAsync<CapabilityOptions> = async (app, { entities 
             tags,
             summary: `Makes the ${kind.kind} document of a ${def.id} record and answers its DOCX (the specification's path; like POST /api${def.manifest.base}/documents/{id}/${kind.kind})`,
             params: idParams,
-            querystring: { type: 'object', properties: { lang: { type: 'string' } } },
             response: {
               200: fileReply('The DOCX, as an attachment'),
               403: errorBodySchema,

@@ -115,7 +115,8 @@ export function createPdfConverter(settings: () => ConverterSettings): PdfConver
       } catch (error) {
         if (error instanceof ApiError) throw error;
         if ((error as { code?: string }).code === 'ENOENT') throw new ApiError(503, 'docgen.noConverter');
-        throw new ApiError(500, 'docgen.convertFailed', { details: { reason: (error as Error).message } });
+        // The reason (LibreOffice's own words, paths) is for the server's log, not for the caller.
+        throw Object.assign(new ApiError(500, 'docgen.convertFailed'), { cause: error });
       } finally {
         release(slot);
         await rm(work, { recursive: true, force: true });

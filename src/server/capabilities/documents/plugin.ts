@@ -1,6 +1,6 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import path from 'node:path';
-import { errorBodySchema, notFound } from '../../errors.ts';
+import { ApiError, errorBodySchema, notFound } from '../../errors.ts';
 import { fileReply, objectReply } from '../../reply-schemas.ts';
 import type { CapabilityOptions } from '../registry.ts';
 import { createPdfConverter, DEFAULT_CONVERTER } from './convert.ts';
@@ -29,6 +29,15 @@ const generatedSchema = {
     createdByName: { type: ['string', 'null'] },
   },
 } as const;
+
+/** Logs a failed conversion's reason (the caller gets the plain message), then passes the error on. */
+const logFailure =
+  (request: FastifyRequest) =>
+  (error: unknown): never => {
+    if (error instanceof ApiError && error.statusCode >= 500)
+      request.log.error({ err: error.cause ?? error }, 'document conversion failed');
+    throw error;
+  };
 
 const idParams = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } as const;
 
@@ -87,7 +96,9 @@ const documents: FastifyPluginAsync<CapabilityOptions> = async (app, { entities 
       async (request) => {
         const kind = kinds.find((k) => k.kind === request.params.kind);
         if (!kind) throw notFound();
-        return generateDocument(app, gen, def, kind, request.params.id, request.actor, request.locale);
+        return generateDocument(app, gen, def, kind, request.params.id, request.actor, request.locale).catch(
+          logFailure(request),
+        );
       },
     );
 
@@ -136,7 +147,15 @@ const documents: FastifyPluginAsync<CapabilityOptions> = async (app, { entities 
           },
         },
         async (request, reply) => {
-          const made = await generateDocument(app, gen, def, kind, request.params.id, request.actor, request.locale);
+          const made = await generateDocument(
+            app,
+            gen,
+            def,
+            kind,
+            request.params.id,
+            request.actor,
+            request.locale,
+          ).catch(logFailure(request));
           const bytes = await readStored(app.fileStorage, made.docx.id);
           if (!bytes) throw notFound();
           return reply

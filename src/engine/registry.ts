@@ -52,6 +52,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   playground: inStages(formLibraries, () => import('./playground/PlaygroundScreen.tsx')),
   // The staff home: my work from the machines, counters, recently opened records, quick create.
   workspace: () => import('./workspace/WorkspaceScreen.tsx'),
+  // The admins' document templates: versions per entity and kind, uploads (manifest `documents`).
+  'document-templates': () => import('./documents/DocumentTemplatesScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

@@ -214,6 +214,15 @@ export interface EntityManifest {
     };
   };
   /**
+   * Documents a record may produce from DOCX templates (docs/documents.md): POST /api{base}/documents/{id}/{kind} fills the newest active template version of the kind with the record's values as users read them, converts it to PDF with LibreOffice and attaches both to the record as its files (audited). Needs read on the record and the kind's permission. Admins upload new template versions on the document templates screen; version 1 is seeded from templates/<entity>/<kind>.docx.
+   */
+  documents?: {
+    /**
+     * @minItems 1
+     */
+    kinds: DocumentKind[];
+  };
+  /**
    * Unfinished records may be kept as drafts (`{base}/draft…`): saved without the required-field checks, resumed by their private link, submitted through the normal create.
    */
   drafts?: boolean;
@@ -546,6 +555,32 @@ export interface Aggregate {
    */
   limit?: number;
 }
+export interface DocumentKind {
+  /**
+   * The kind's name in the URL and the default template's file name (templates/<entity>/<kind>.docx).
+   */
+  kind: string;
+  /**
+   * i18n key of the kind's name (the Create document menu).
+   */
+  titleKey: string;
+  /**
+   * A CASL permission the caller needs besides read on the record, `<action> <Subject>` (e.g. `update Document`).
+   */
+  permission?: string;
+  /**
+   * Also convert to PDF (the preview shows the PDF); false keeps only the DOCX.
+   */
+  pdf?: boolean;
+  /**
+   * The default template (repository-relative), seeded as version 1; default templates/<entity>/<kind>.docx.
+   */
+  template?: string;
+  /**
+   * A further GET path under /api (the record id appended) that makes the document and answers its DOCX, for the specification's named endpoints (e.g. /pharm/doer/get/docx/file).
+   */
+  alias?: string;
+}
 /**
  * One area: either `entered` or `derived` (npm run check refuses both or neither).
  */
@@ -748,7 +783,8 @@ export type ScreenDefinition = {
     | "messenger"
     | "questionnaire"
     | "playground"
-    | "workspace";
+    | "workspace"
+    | "document-templates";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.

@@ -185,6 +185,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
     ...(env.MIGRATION_BATCH_SIZE ? { migrationBatchSize: Number(env.MIGRATION_BATCH_SIZE) } : {}),
     stompRelayUrl: env.STOMP_RELAY_URL || undefined,
+    sofficePath: env.SOFFICE_PATH || undefined,
+    ...(env.DOCGEN_POOL_SIZE ? { docgenPoolSize: Number(env.DOCGEN_POOL_SIZE) } : {}),
+    ...(env.DOCGEN_TIMEOUT_MS ? { docgenTimeoutMs: Number(env.DOCGEN_TIMEOUT_MS) } : {}),
     ...(env.ACCESS_TOKEN_SECONDS ? { accessTokenSeconds: Number(env.ACCESS_TOKEN_SECONDS) } : {}),
     allowedOrigins: env.STOMP_ALLOWED_ORIGINS
       ? env.STOMP_ALLOWED_ORIGINS.split(',')
@@ -262,6 +265,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     seedSamples: options.seedSamples ?? false,
     trustProxy: options.trustProxy,
     integrationUrls: options.integrationUrls,
+    sofficePath: options.sofficePath,
+    docgenPoolSize: options.docgenPoolSize,
+    docgenTimeoutMs: options.docgenTimeoutMs,
   };
   const app = Fastify({
     logger: options.logger ?? false,

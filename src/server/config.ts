@@ -71,6 +71,12 @@ export interface AppConfig {
    * (e.g. TAX_CLASSIFIER_URL); a source whose variable is unset is not asked.
    */
   integrationUrls?: Readonly<Record<string, string>> | undefined;
+  /** LibreOffice's `soffice` for DOCX → PDF (SOFFICE_PATH, default `soffice` on the PATH); read at each conversion. */
+  sofficePath?: string | undefined;
+  /** Conversions at once, each with its own LibreOffice profile (DOCGEN_POOL_SIZE, default 2). */
+  docgenPoolSize?: number | undefined;
+  /** Longest one conversion may take, in ms (DOCGEN_TIMEOUT_MS, default 60 000). */
+  docgenTimeoutMs?: number | undefined;
   /** Run the manifests' sample seeds (`seed.samples: true`; npm start: on unless SEED_SAMPLES=0; tests opt in). Required seeds always run. */
   seedSamples?: boolean | undefined;
 }

@@ -123,6 +123,8 @@ function Sentences({
   const s = useStyles();
   if (row.action === 'create' || row.action === 'delete')
     return <Body1 data-sentence>{t(`record.history.${row.action}d`, { who })}</Body1>;
+  // A generated document (manifest `documents`): who made it; the note names the kind and files.
+  if (row.action === 'document') return <Body1 data-sentence>{t('docgen.history', { who })}</Body1>;
   if (!row.diff)
     return (
       <Body1 data-sentence>

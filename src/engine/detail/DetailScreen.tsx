@@ -21,6 +21,8 @@ import { RecordView } from './RecordView.tsx';
 import { RecordHeader, stateColor } from './RecordHeader.tsx';
 import { FilesTab } from './FilesTab.tsx';
 import { CommentsTab } from '../comments/CommentsTab.tsx';
+import { CreateDocument } from '../documents/CreateDocument.tsx';
+import { FilesWithDocuments } from '../documents/FilesWithDocuments.tsx';
 import { useReadTools } from './ReadValue.tsx';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
@@ -137,6 +139,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
         actions={(screen.options as { recordActions?: RecordAction[] } | undefined)?.recordActions ?? []}
         record={data}
       />
+      <CreateDocument manifest={def.manifest} id={id} />
       {edit && (
         <Link to={edit}>
           <Button appearance="primary" icon={<EditRegular />} data-action="edit">
@@ -174,7 +177,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
         <Tab value="record" data-tab="record">
           {t('record.tabs.details')}
         </Tab>
-        {fileFields.length > 0 && (
+        {(fileFields.length > 0 || def.manifest.documents) && (
           <Tab value="files" data-tab="files">
             {t('record.tabs.files')}
           </Tab>
@@ -195,7 +198,11 @@ export default function DetailScreen({ screen }: ScreenProps) {
       </TabList>
       <div className={s.panel} role="tabpanel">
         {tab === 'record' && <RecordView sections={sections} data={data} tools={tools} />}
-        {tab === 'files' && <FilesTab fields={fileFields} data={data} />}
+        {tab === 'files' && (
+          <FilesWithDocuments manifest={def.manifest} id={id}>
+            <FilesTab fields={fileFields} data={data} />
+          </FilesWithDocuments>
+        )}
         {tab === 'comments' && <CommentsTab entity={entity} id={id} manifest={def.manifest} />}
         {tab === 'history' && <ChangeHistory entity={entity} id={id} schema={def.schema as JSONSchema7} />}
         {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} machine={workflow} id={id} />}

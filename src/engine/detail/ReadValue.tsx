@@ -22,6 +22,7 @@ import { useFileSize } from '../common/useFileSize.ts';
 import { fileIconKind } from '../form/files.ts';
 import { portalWidgets } from '../form/widgets/index.ts';
 import { isEmptyValue, type ReadField } from './read-view.ts';
+import { PdfPreviewButton } from '../documents/PdfPreview.tsx';
 
 const useStyles = makeStyles({
   files: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '2px' },
@@ -110,6 +111,7 @@ export function FileLinks({ ids }: { ids: string[] }) {
             </Link>
             {file && <span className={s.quiet}>{size(file.size)}</span>}
             {file?.mime.startsWith('video/') && <VideoPlayer url={dp.fileUrl(id)} name={name} />}
+            {file?.mime === 'application/pdf' && <PdfPreviewButton file={{ id, name }} />}
           </li>
         );
       })}

@@ -143,7 +143,11 @@ describe('the record read view', () => {
     renderWithProviders(<Page />, { dataProvider: provider() });
     await waitFor(() => expect(text('/regionId')).toBe('Andijan'));
     const view = document.querySelector('[data-region="record-view"]')!;
-    expect(view.querySelectorAll('input, select, textarea, button').length).toBe(0);
+    // No form controls; a PDF file's preview button is an action on the file, not an input.
+    expect(view.querySelectorAll('input, select, textarea, button:not([data-action="preview-pdf"])').length).toBe(0);
+    expect(view.querySelectorAll('[data-file] [data-action="preview-pdf"]').length).toBe(
+      view.querySelectorAll('[data-file][data-kind="pdf"]').length,
+    );
     expect(view.textContent).not.toContain('*');
     expect(view.querySelectorAll('dl').length).toBeGreaterThan(0);
 

@@ -20,6 +20,9 @@ export const FILE_TABLES: Migration = {
     created_at timestamptz NOT NULL DEFAULT now()
   )`,
     `CREATE INDEX IF NOT EXISTS ix_file_entity_record ON file_entity (kind, record_id)`,
+    // Files the server made for a record (generated documents) belong to it without a file
+    // field naming them: a write of the record leaves them linked.
+    `ALTER TABLE file_entity ADD COLUMN IF NOT EXISTS generated boolean NOT NULL DEFAULT false`,
   ],
 };
 

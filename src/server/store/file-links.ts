@@ -31,7 +31,7 @@ export async function linkFiles(
     .map(({ pointer }) => ({ pointer, key: 'validation.file', params: {} }));
   if (problems.length) throw badInput(problems);
   await tx.query(
-    'UPDATE file_entity SET record_id = NULL WHERE kind = $1 AND record_id = $2 AND NOT (id = ANY($3::uuid[]))',
+    'UPDATE file_entity SET record_id = NULL WHERE kind = $1 AND record_id = $2 AND NOT generated AND NOT (id = ANY($3::uuid[]))',
     [entity, recordId, ids],
   );
   if (ids.length)

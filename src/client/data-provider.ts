@@ -11,6 +11,7 @@ import type { HttpClient } from './http.ts';
 import { createAccountMethods, type AccountMethods } from './provider/account.ts';
 import { createEndpointMethods, type EndpointMethods } from './provider/endpoints.ts';
 import { createMessengerMethods, type MessengerMethods } from './provider/messenger.ts';
+import { createOrderMethods, type OrderMethods } from './provider/order.ts';
 import { createPlaygroundMethods, type PlaygroundMethods } from './provider/playground.ts';
 import { createQuestionnaireMethods, type QuestionnaireMethods } from './provider/questionnaires.ts';
 import { createRecordMethods, type RecordMethods } from './provider/records.ts';
@@ -20,6 +21,7 @@ import { createWorkflowMethods, type WorkflowMethods } from './provider/workflow
 export type * from './provider/account.ts';
 export type * from './provider/endpoints.ts';
 export type * from './provider/messenger.ts';
+export type * from './provider/order.ts';
 export type * from './provider/playground.ts';
 export type * from './provider/questionnaires.ts';
 export type * from './provider/records.ts';
@@ -35,7 +37,8 @@ export interface DataProvider
     AccountMethods,
     EndpointMethods,
     PlaygroundMethods,
-    ViewMethods {}
+    ViewMethods,
+    OrderMethods {}
 
 /**
  * Creates the data provider over an HTTP client (the app's is bound to the session:
@@ -52,5 +55,6 @@ export function createDataProvider(http: HttpClient): DataProvider {
     ...createEndpointMethods(http),
     ...createPlaygroundMethods(http),
     ...createViewMethods(http),
+    ...createOrderMethods(http),
   };
 }

@@ -30,6 +30,9 @@ export const queryKeys = {
     /** Every value of one field over all records (a choices widget's catalogue). */
     catalogue: (entity: string, valueField: string) => ['entity', entity, 'catalogue', valueField] as const,
     tree: (entity: string) => ['entity', entity, 'tree'] as const,
+    /** Every record matching `filters`, in `sortBy` order (a board's columns or cards). */
+    every: (entity: string, filters: Record<string, string | number>, sortBy: readonly string[]) =>
+      ['entity', entity, 'every', filters, sortBy] as const,
   },
   /** Definitions loaded on demand (they never change while the page lives). */
   definition: {

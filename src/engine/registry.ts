@@ -53,7 +53,7 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   // The staff home: my work from the machines, counters, recently opened records, quick create.
   workspace: () => import('./workspace/WorkspaceScreen.tsx'),
   // A board of a parent record: columns and cards of two ordered entities, dragged or moved by keyboard.
-  board: () => import('./board/BoardScreen.tsx'),
+  board: inStages(formLibraries, () => import('./board/BoardScreen.tsx')),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

@@ -217,6 +217,10 @@ export interface EntityManifest {
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
     group?: string;
+    /**
+     * The entity whose records the group values are ids of (a card's column): a move into another group must name a record of it that the caller may read (else 400 on /group).
+     */
+    groupEntity?: string;
   };
   /**
    * A progress percentage the server computes on every create and update: field = done / plan × 100, 1 decimal (null while the plan is 0 or either is empty). What the client sends for the field is ignored.

@@ -11,6 +11,19 @@ import type { BoardOptions } from '../../generated/meta.ts';
 import { createFieldCheck, type CheckContext, type CheckRule, type EntityEntry } from './context.ts';
 import { unknownNameMessage } from './suggest.ts';
 
+/** The entity's grid has an eq filter on `field` (the board reads a parent's records through it). */
+function eqFilterOn(ctx: CheckContext, file: string, at: string, entity: EntityEntry, field: string): void {
+  const grid = entity.gridFile
+    ? ctx.json<{ filters: Array<{ kind: string; field?: string }> }>(entity.gridFile)
+    : undefined;
+  if (!grid?.filters.some((f) => f.kind === 'eq' && f.field === field))
+    ctx.report(
+      file,
+      at,
+      `${entity.gridFile ?? entity.file} needs an eq filter on ${field}: the board reads the parent's records through it`,
+    );
+}
+
 /** The entity's `order` groups by `field` (else a report at `at`). */
 function orderedBy(ctx: CheckContext, file: string, at: string, entity: EntityEntry, field: string): void {
   const order = entity.manifest.order;
@@ -42,6 +55,7 @@ function checkBoard(ctx: CheckContext, file: string, route: string, cardId: stri
       { scalar: true },
     );
     orderedBy(ctx, file, '/options/columns', columns, o.columns.parentField);
+    eqFilterOn(ctx, file, '/options/columns/parentField', columns, o.columns.parentField);
   }
   const cards = cardId ? ctx.entities.get(cardId) : undefined;
   if (!cards?.schema || !cards.schemaFile) return;
@@ -54,6 +68,7 @@ function checkBoard(ctx: CheckContext, file: string, route: string, cardId: stri
   if (o.cards.deadlineField) field(file, `${at}/deadlineField`, o.cards.deadlineField, { types: ['string'] });
   if (o.cards.filesField) field(file, `${at}/filesField`, o.cards.filesField, { types: ['array'] });
   orderedBy(ctx, file, at, cards, o.cards.columnField);
+  eqFilterOn(ctx, file, `${at}/parentField`, cards, o.cards.parentField);
 }
 
 /** Boards, and the fixed filters of lists. */

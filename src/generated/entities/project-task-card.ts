@@ -19,7 +19,13 @@ export interface ProjectTaskCard {
    * @maxItems 10
    */
   files?: string[];
+  /**
+   * Id of the column (a project-task record) the card is in.
+   */
   taskId: number;
+  /**
+   * Id of the project (the board's parent record).
+   */
   projectId: number;
   /**
    * Place of the card in its column, from 0; kept by the order capability (PUT {base}/order/{id}).

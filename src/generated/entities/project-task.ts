@@ -6,6 +6,9 @@ import type { SystemFields } from '../meta.ts';
  */
 export interface ProjectTask {
   name: string;
+  /**
+   * Id of the project (the board's parent record).
+   */
   projectId: number;
   /**
    * Place of the column on its board, from 0; kept by the order capability (PUT {base}/order/{id}).

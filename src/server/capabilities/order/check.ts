@@ -1,8 +1,9 @@
 /**
  * `npm run check` rule of the `order` capability: the place field is an integer field of the
- * record schema and the group field, when there is one, a scalar field.
+ * record schema, the group field, when there is one, a scalar field, and `groupEntity` an entity.
  */
 import { createFieldCheck, entitiesWithSchema, type CheckRule } from '../../../definitions/check/context.ts';
+import { unknownNameMessage } from '../../../definitions/check/suggest.ts';
 
 const orderCheck: CheckRule = {
   name: 'order',
@@ -13,6 +14,14 @@ const orderCheck: CheckRule = {
       field(file, '/order/field', manifest.order.field, { types: ['integer'] });
       if (manifest.order.group)
         field(file, '/order/group', manifest.order.group, { scalar: true, types: ['integer', 'string'] });
+      const target = manifest.order.groupEntity;
+      if (target && !ctx.entities.has(target))
+        ctx.report(
+          file,
+          '/order/groupEntity',
+          unknownNameMessage('entity', target, 'an entity', [...ctx.entities.keys()]),
+        );
+      if (target && !manifest.order.group) ctx.report(file, '/order/groupEntity', 'groupEntity needs a group field');
     }
   },
 };

@@ -23,15 +23,17 @@ const orderEntrySchema = {
  * `PUT /api{base}/order/{id}` for entities whose manifest declares `order`: moves the record
  * to place `index` of its group, or of the group `group`, and renumbers both groups (move.ts).
  * Needs update on the entity and the record's edit rules to allow an update (403), the record
- * readable (404); a group that is a link to another entity must name an existing record (400).
+ * readable (404); a group of another entity's ids (`groupEntity`) must name a record the caller reads (400).
  * Answers `{order}`, the new places of the groups touched, with every record's new version.
  */
 const order: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) => {
   for (const def of entities) {
     const spec = def.manifest.order!;
     const mover = createMover(app.db, app.tables.get(def.id)!, def.id, spec);
+    // The records the group values are ids of: the manifest's groupEntity, else the field's entityRef.
     const groupField = spec.group ? resolveFieldSchema(def.schema, spec.group) : undefined;
-    const groupRef = (groupField as { entityRef?: { entity: string } } | undefined)?.entityRef?.entity;
+    const groupRef =
+      spec.groupEntity ?? (groupField as { entityRef?: { entity: string } } | undefined)?.entityRef?.entity;
     app.put<{ Params: { id: number }; Body: MoveInput }>(
       `/api${def.manifest.base}/order/:id`,
       {

@@ -80,7 +80,7 @@ export function useBoard(
   }, [cards.data, options]);
   const staff = useGetStaffUsers(employeeIds);
   const names = useMemo(() => new Map((staff.data ?? []).map((u) => [u.id, u.name])), [staff.data]);
-  // The parent record's entity: the one the columns' parent field links to.
+  // The parent record's entity: the columns' order groupEntity, else the one their parent field links to.
   const parentField = resolveFieldSchema(columnDef.schema, options.columns.parentField) as
     | (JSONSchema7 & { entityRef?: { entity: string } })
     | undefined;
@@ -94,7 +94,7 @@ export function useBoard(
     names,
     columnFields,
     cardFields,
-    parentEntity: parentField?.entityRef?.entity,
+    parentEntity: columnDef.manifest.order?.groupEntity ?? parentField?.entityRef?.entity,
     conflict,
     clearConflict: () => setConflict(false),
     can: {

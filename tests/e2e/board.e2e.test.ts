@@ -1,7 +1,7 @@
 /**
  * The project task board in Chromium (issue #19 item 3), one portal and one browser: a card
  * dragged with the mouse into another column, another moved with the keyboard (space, arrow,
- * space), the order still there after a reload; the project page links to its board; my tasks
+ * space), the order still there after a reload, a card added in a dialog; the project page links to its board; my tasks
  * lists the card assigned to the user; screenshots at 1280 px (ru) and 360 px (uzCyrillic),
  * where the columns scroll inside the board and the page never sideways.
  */
@@ -128,6 +128,13 @@ describe.skipIf(!browserTestsEnabled())('the task board in Chromium', () => {
     await page.locator(`[data-column="${col.Doing}"] [data-card]`).first().waitFor();
     expect(await shown(page, col.Doing!)).toEqual(doing);
     expect(await shown(page, col['To do']!)).toEqual(['Draft the memo']);
+    // A card added to Done in a dialog with the card's own form (column, project and place filled by the board).
+    await page.locator(`[data-column="${col.Done}"] [data-action="add-card"]`).click();
+    const dialog = page.locator('[data-dialog="board-project-task-card"]');
+    await dialog.locator('[data-field="/name"] input').fill('Write the answer');
+    await dialog.locator('[data-action="send"]').click();
+    await page.locator(`[data-column="${col.Done}"] [data-card-name="Write the answer"]`).waitFor();
+    expect(await stored(col.Done!)).toEqual(['Write the answer']);
     // A card's menu offers the moves without dragging.
     await page.locator(`[data-card="${card['Draft the memo']}"] [data-action="card-menu"]`).click();
     await page.locator('[data-action="move-right"]').waitFor();

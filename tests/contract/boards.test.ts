@@ -205,6 +205,22 @@ for (const backend of backends()) {
       expect(bad.status).toBe(400);
     });
 
+    it('refuses malformed moves with 400 and unknown records with 404', async () => {
+      const col = await column('Bad', 60);
+      const c = await card('b', col.id, 0);
+      for (const body of [
+        { index: -1, version: c.version },
+        { index: 0 },
+        { index: 0, version: c.version, group: 'three' },
+        { index: 0, version: c.version, extra: true },
+      ])
+        expect((await admin('PUT', `/api/project-task-card/order/${c.id}`, body)).status, JSON.stringify(body)).toBe(
+          400,
+        );
+      expect((await admin('PUT', '/api/project-task-card/order/999999', { index: 0, version: 1 })).status).toBe(404);
+      expect(await cardsOf(col.id)).toEqual(['b@0']);
+    });
+
     it('my tasks lists only the cards whose employees include the caller', async () => {
       const col = await column('Mine', 50);
       const member = users.member!;

@@ -12,6 +12,7 @@ import { createAccountMethods, type AccountMethods } from './provider/account.ts
 import { createCommentMethods, type CommentMethods } from './provider/comments.ts';
 import { createEndpointMethods, type EndpointMethods } from './provider/endpoints.ts';
 import { createMessengerMethods, type MessengerMethods } from './provider/messenger.ts';
+import { createOrderMethods, type OrderMethods } from './provider/order.ts';
 import { createPlaygroundMethods, type PlaygroundMethods } from './provider/playground.ts';
 import { createQuestionnaireMethods, type QuestionnaireMethods } from './provider/questionnaires.ts';
 import { createRecordMethods, type RecordMethods } from './provider/records.ts';
@@ -22,6 +23,7 @@ export type * from './provider/account.ts';
 export type * from './provider/comments.ts';
 export type * from './provider/endpoints.ts';
 export type * from './provider/messenger.ts';
+export type * from './provider/order.ts';
 export type * from './provider/playground.ts';
 export type * from './provider/questionnaires.ts';
 export type * from './provider/records.ts';
@@ -38,7 +40,8 @@ export interface DataProvider
     EndpointMethods,
     PlaygroundMethods,
     ViewMethods,
-    CommentMethods {}
+    CommentMethods,
+    OrderMethods {}
 
 /**
  * Creates the data provider over an HTTP client (the app's is bound to the session:
@@ -56,5 +59,6 @@ export function createDataProvider(http: HttpClient): DataProvider {
     ...createPlaygroundMethods(http),
     ...createViewMethods(http),
     ...createCommentMethods(http),
+    ...createOrderMethods(http),
   };
 }

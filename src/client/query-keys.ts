@@ -32,6 +32,9 @@ export const queryKeys = {
     tree: (entity: string) => ['entity', entity, 'tree'] as const,
     /** A record's comment threads (manifest `comments`). */
     comments: (entity: string, id: number) => ['entity', entity, 'comments', id] as const,
+    /** Every record matching `filters`, in `sortBy` order (a board's columns or cards). */
+    every: (entity: string, filters: Record<string, string | number>, sortBy: readonly string[]) =>
+      ['entity', entity, 'every', filters, sortBy] as const,
   },
   /** Definitions loaded on demand (they never change while the page lives). */
   definition: {

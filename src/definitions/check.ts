@@ -25,6 +25,7 @@ import { formsRule } from './check/ui.ts';
 import { crossRefsRule } from './check/cross-refs.ts';
 import { screensRule } from './check/screens.ts';
 import { dashboardsRule } from './check/dashboards.ts';
+import { boardsRule } from './check/boards.ts';
 import { openDataRule } from './check/open-data.ts';
 import { accessRule } from './check/access.ts';
 import { localesRule } from './check/locales.ts';
@@ -57,6 +58,7 @@ export function checkRulesWith(capabilityRules: readonly CheckRule[]): readonly 
     crossRefsRule,
     screensRule,
     dashboardsRule,
+    boardsRule,
     ...capabilityRules,
     openDataRule,
     accessRule,

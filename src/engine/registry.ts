@@ -54,6 +54,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   workspace: () => import('./workspace/WorkspaceScreen.tsx'),
   // The admins' document templates: versions per entity and kind, uploads (manifest `documents`).
   'document-templates': () => import('./documents/DocumentTemplatesScreen.tsx'),
+  // A board of a parent record: columns and cards of two ordered entities, dragged or moved by keyboard.
+  board: inStages(formLibraries, () => import('./board/BoardScreen.tsx')),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

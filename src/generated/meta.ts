@@ -239,6 +239,23 @@ export interface EntityManifest {
     maxRecords?: number;
   };
   /**
+   * Records are kept in an order that people change (the columns of a board, the cards in a column): `field` is an integer field holding the place from 0; `group` a scalar field within whose value the places count (absent: one order over the whole entity). PUT /api{base}/order/{id} with {group?, index, version} moves a record to place `index` of its group (or of another group) and renumbers the places of both groups in one transaction; a stale version answers 409 with the current order (docs/boards.md).
+   */
+  order?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    group?: string;
+    /**
+     * The entity whose records the group values are ids of (a card's column): a move into another group must name a record of it that the caller may read (else 400 on /group).
+     */
+    groupEntity?: string;
+  };
+  /**
    * A progress percentage the server computes on every create and update: field = done / plan × 100, 1 decimal (null while the plan is 0 or either is empty). What the client sends for the field is ignored.
    */
   progress?: {
@@ -693,9 +710,9 @@ export interface GridDefinition {
      */
     name: string;
     /**
-     * keyword: text search over keywordFields; eq: equals; in: comma-separated list; dateRange: <name>From/<name>To (or <name> for one day); range: <name>From/<name>To numbers; bool: true/false.
+     * keyword: text search over keywordFields; eq: equals; in: comma-separated list; dateRange: <name>From/<name>To (or <name> for one day); range: <name>From/<name>To numbers; bool: true/false; currentUser: <name>=true keeps the records whose field (a user id, or an array of user ids such as a card's employees) holds the signed-in user's id.
      */
-    kind: "keyword" | "eq" | "in" | "dateRange" | "range" | "bool";
+    kind: "keyword" | "eq" | "in" | "dateRange" | "range" | "bool" | "currentUser";
     /**
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
@@ -784,7 +801,8 @@ export type ScreenDefinition = {
     | "questionnaire"
     | "playground"
     | "workspace"
-    | "document-templates";
+    | "document-templates"
+    | "board";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
@@ -973,6 +991,12 @@ export type ScreenDefinition = {
        * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
        */
       createKey?: string;
+    };
+    /**
+     * list: filters of the entity's grid always applied with these query values and not shown in the filter bar (e.g. {"mine": "true"} on a currentUser filter: my tasks). Each name must be a filter of the grid (`npm run check`).
+     */
+    fixedFilters?: {
+      [k: string]: string;
     };
   };
   /**
@@ -1915,5 +1939,54 @@ export interface DashboardField {
    * With format `label`: the key prefix of the values' texts (`entity.portal-role.role` → a role's code shown as its name in the reader's language); a list of values is named item by item.
    */
   valueLabels?: string;
+}
+
+/**
+ * screens/<id>.json options of a screen of kind `board` (docs/boards.md): the records of one parent (a project, named by a route parameter) as a board — columns from one entity, cards from the screen's entity — that people reorder by dragging or with the keyboard. Both entities declare the manifest key `order` (its group: the column's parent field, the card's column field).
+ */
+export interface BoardOptions {
+  /**
+   * The route parameter holding the parent record's id (`id` for /admin/projects/:id/board).
+   */
+  parentParam: string;
+  /**
+   * The column entity and its field holding the parent's id (its `order.group`).
+   */
+  columns: {
+    entity: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    parentField: string;
+  };
+  /**
+   * The cards (the screen's entity): the field holding the column's id (its `order.group`) and the one holding the parent's id; optional fields shown on each card.
+   */
+  cards: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    columnField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    parentField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    colorField?: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    employeesField?: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    deadlineField?: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    filesField?: string;
+  };
 }
 

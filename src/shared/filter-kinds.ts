@@ -45,6 +45,8 @@ export interface FilterValues {
   range: NumberBounds;
   /** `true`/`false` as the query schema typed it. */
   bool: unknown;
+  /** Given (`<name>=true`): only the signed-in user's records. */
+  currentUser: true;
 }
 
 /** Raw query values by parameter name (what list-search's query string holds). */
@@ -73,6 +75,8 @@ export interface FilterKindDescriptor<V> {
   keywordSearch?: boolean;
   /** Compares for equality: its column leads an index with the default sort (a filtered first page is a range scan). */
   equality?: boolean;
+  /** Its field may be an array (of user ids) and is read from `data`, without a typed column of its own. */
+  arrayField?: boolean;
 }
 
 /** A string parameter's bound when it has no better schema. */
@@ -143,6 +147,13 @@ export const FILTER_KINDS: { readonly [K in FilterKind]: FilterKindDescriptor<Fi
     parse: parseScalar,
     fieldTypes: ['boolean'],
     equality: true,
+  },
+  currentUser: {
+    params: one,
+    querySchema: (name) => ({ [name]: { type: 'boolean' } }),
+    parse: (raw, name) => (raw[name] === true || raw[name] === 'true' ? true : undefined),
+    fieldTypes: ['integer', 'string', 'array'],
+    arrayField: true,
   },
 };
 

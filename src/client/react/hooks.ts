@@ -371,6 +371,7 @@ export { useDataProvider } from './use-data-provider.ts';
 export * from './service-hooks.ts';
 export * from './messenger-hooks.ts';
 export * from './comment-hooks.ts';
+export * from './board-hooks.ts';
 
 /** The records waiting for the signed-in user (GET /api/my-work), read again when a record changes. */
 export function useGetMyWork({ enabled }: { enabled: boolean }) {

@@ -90,7 +90,7 @@ export const gridsRule: CheckRule = {
             report(gridFile, `/filters/${i}`, `a ${flt.kind} filter needs keywordFields in ${file}`);
         } else if (flt.field) {
           const types = kind.fieldTypes ? [...kind.fieldTypes] : undefined;
-          field(gridFile, `/filters/${i}/field`, flt.field, { scalar: true, ...(types ? { types } : {}) });
+          field(gridFile, `/filters/${i}/field`, flt.field, { scalar: !kind.arrayField, ...(types ? { types } : {}) });
         }
         if (flt.reference && !references.has(flt.reference))
           report(

@@ -70,3 +70,12 @@ export const recordViews = (entity: string, ability?: PortalAbility): ScreenDefi
       Boolean(s.options?.view) &&
       (!ability || canOpen(ability, s.permission)),
   );
+
+/**
+ * The boards of a record page: board screens whose route continues the page's route
+ * (`/admin/projects/:id` → `/admin/projects/:id/board`), linked from it like its views.
+ */
+export const recordBoards = (route: string, ability?: PortalAbility): ScreenDefinition[] =>
+  screens.filter(
+    (s) => s.kind === 'board' && s.route.startsWith(`${route}/`) && (!ability || canOpen(ability, s.permission)),
+  );

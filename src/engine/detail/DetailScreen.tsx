@@ -9,7 +9,7 @@ import { useDelete, useEntity, useGetOne, useGetRights, useMachineOrNull } from 
 import { useApi } from '../../client/react/context.tsx';
 import { getSetting } from '../../client/settings.ts';
 import { useAbility } from '../../client/react/ability.tsx';
-import { entityScreenPath, fillRoute, recordViews } from '../common/routes.ts';
+import { entityScreenPath, fillRoute, recordBoards, recordViews } from '../common/routes.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { useRememberRecord } from '../common/useRememberRecord.ts';
@@ -129,7 +129,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
   const actions = (
     <>
       {workflow && <TransitionBar entity={entity} machine={workflow} record={data} badge={false} />}
-      {recordViews(entity, ability).map((view) => (
+      {[...recordViews(entity, ability), ...recordBoards(screen.route, ability)].map((view) => (
         <Link key={view.id} to={fillRoute(view.route, id)}>
           <Button data-action={view.id}>{t(view.titleKey)}</Button>
         </Link>

@@ -137,7 +137,17 @@ function ListView({
   const [itemsPerPage, setItemsPerPage] = useState(() => storedPageSize(screen.id));
 
   const state = useMemo(() => readListState(searchParams, def.grid), [searchParams, def]);
-  const params = useMemo(() => toListParams(state, itemsPerPage, def.grid), [state, itemsPerPage, def]);
+  // A list screen's `fixedFilters` (my tasks: `mine=true`) always apply; their controls are not shown.
+  const fixed = screen.options?.fixedFilters;
+  const params = useMemo(() => {
+    const p = toListParams(state, itemsPerPage, def.grid);
+    return fixed ? { ...p, filters: { ...p.filters, ...fixed } } : p;
+  }, [state, itemsPerPage, def, fixed]);
+  const filterDef = useMemo(
+    () =>
+      fixed ? { ...def, grid: { ...def.grid, filters: def.grid.filters.filter((f) => !(f.name in fixed)) } } : def,
+    [def, fixed],
+  );
   const list = useGetList(def.id, params);
   const saved = useSavedView(screen.id, def.grid, state, searchParams, setSearchParams);
 
@@ -244,7 +254,7 @@ function ListView({
   };
 
   const filters = (
-    <ListFilters def={def} statuses={statuses} values={state.filters} onChange={setFilters} narrow={narrow} />
+    <ListFilters def={filterDef} statuses={statuses} values={state.filters} onChange={setFilters} narrow={narrow} />
   );
   const failure = list.error
     ? list.error instanceof HttpError

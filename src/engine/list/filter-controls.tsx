@@ -292,11 +292,25 @@ const boundsControl = (input: 'date' | 'number'): FilterControlEntry['Control'] 
     );
   };
 
+/** A checkbox: `<name>=true` when ticked, nothing otherwise. */
+function boolControl({ filter, values, onChange, label }: Parameters<FilterControlEntry['Control']>[0]) {
+  return (
+    <Checkbox
+      checked={(values[filter.name] ?? '') === 'true'}
+      aria-label={label}
+      label={label}
+      onChange={(_, d) => onChange({ [filter.name]: d.checked === true ? 'true' : '' })}
+    />
+  );
+}
+
 /**
  * Every kind's control, one entry each.
  * @example const { Control } = FILTER_CONTROLS[filter.kind]; <Control filter={filter} … />
  */
 export const FILTER_CONTROLS: { readonly [K in FilterKind]: FilterControlEntry } = {
+  // A checkbox "only mine" (`<name>=true`), like bool's.
+  currentUser: { Control: boolControl, labelsItself: true },
   keyword: {
     Control: function KeywordControl({ filter, values, onChange, label }) {
       const styles = useFilterStyles();
@@ -315,17 +329,5 @@ export const FILTER_CONTROLS: { readonly [K in FilterKind]: FilterControlEntry }
   in: { Control: choiceControl(true) },
   dateRange: { Control: boundsControl('date') },
   range: { Control: boundsControl('number') },
-  bool: {
-    Control: function BoolControl({ filter, values, onChange, label }) {
-      return (
-        <Checkbox
-          checked={(values[filter.name] ?? '') === 'true'}
-          aria-label={label}
-          label={label}
-          onChange={(_, d) => onChange({ [filter.name]: d.checked === true ? 'true' : '' })}
-        />
-      );
-    },
-    labelsItself: true,
-  },
+  bool: { Control: boolControl, labelsItself: true },
 };

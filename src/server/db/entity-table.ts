@@ -127,7 +127,8 @@ export function createEntityTable(def: EntityDefinition, machine?: MachineDefini
   const wanted = new Set<string>([
     ...def.grid.columns.filter((c) => c.sortable).map((c) => c.field),
     ...def.grid.defaultSort.map((s) => s.field),
-    ...def.grid.filters.flatMap((f) => (f.field ? [f.field] : [])),
+    // A filter read from `data` itself (an array of user ids) has no typed column.
+    ...def.grid.filters.flatMap((f) => (f.field && !FILTER_KINDS[f.kind]?.arrayField ? [f.field] : [])),
   ]);
   // What aggregates group, bucket and measure by gets a typed column too: read without
   // parsing `data` on every row, and keyable by the summary tables (store/rollup.ts).

@@ -10,6 +10,7 @@ import {
 } from '../../shared/filter-kinds.ts';
 import { BUSINESS_TIME_ZONE } from '../../shared/time-zone.ts';
 import { fixUzApostrophes } from '../../shared/uz-apostrophes.ts';
+import { sqlJson } from '../../shared/pointer.ts';
 
 /**
  * The SQL side of the filter-kind registry (`src/shared/filter-kinds.ts`): for each kind, the
@@ -25,6 +26,11 @@ export interface FilterSqlContext {
   param(value: unknown): string;
   /** The keyword text expression the reader may search (`list-query.ts` keywordColumn). */
   keywordText(): string;
+  /**
+   * The signed-in user's id (null for a visitor): what a currentUser filter compares with.
+   * Absent where no one user asks (a dashboard's measure, the same for everyone): such a filter then matches nothing.
+   */
+  actorId?(): string | null;
 }
 
 /** The WHERE conditions of one filter of kind `V`'s value; joined with AND by the caller. */
@@ -48,11 +54,24 @@ export function keywordLike(column: string, text: string, param: (value: unknown
   return likes.length === 1 ? likes[0]! : `(${likes.join(' OR ')})`;
 }
 
+/**
+ * currentUser: the field (a user id or an array of them) holds the actor's id. jsonb
+ * containment covers both shapes (`[3,7] @> 7`, `7 @> 7`); ids stored as text match too.
+ * A visitor, or an id that is not a number, has no records here.
+ */
+const currentUser: FilterSql<true> = (_value, filter, ctx) => {
+  const id = ctx.actorId?.() ?? null;
+  if (id === null || !/^\d{1,15}$/.test(id)) return ['FALSE'];
+  const json = sqlJson(filter.field!);
+  return [`(${json} @> to_jsonb(${ctx.param(Number(id))}::bigint) OR ${json} @> to_jsonb(${ctx.param(id)}::text))`];
+};
+
 /** Every kind's SQL, one entry each. */
 export const FILTER_SQL: { readonly [K in FilterKind]: FilterSql<FilterValues[K]> } = {
   keyword: (text, _filter, ctx) => [keywordLike(ctx.keywordText(), text, ctx.param)],
   eq: equals,
   bool: equals,
+  currentUser,
   in(items, filter, ctx) {
     const col = ctx.column(filter.field!);
     const numeric = col.type === 'bigint' || col.type === 'numeric';

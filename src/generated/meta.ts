@@ -1040,7 +1040,7 @@ export interface FlowEndpoint2 {
 
 export type Transitions = Transition | Transition[];
 /**
- * One notice. sms/email: to a contact field of the record, the text rendered from the i18n template `<template>.subject` / `<template>.text` in the recipient's language (the record field `locale` names, else the default language), with the record's id, label, new status, event and payload fields as parameters. system: a message of type `message` (e.g. FOR_SIGN_DXA) to another system named by `to`, posted as JSON to that system's configured URL.
+ * One notice. sms/email: to a contact field of the record, the text rendered from the i18n template `<template>.subject` / `<template>.text` in the recipient's language (the record field `locale` names, else the default language), with the record's id, label, new status, event and payload fields as parameters. system: a message of type `message` (e.g. FOR_SIGN_DXA) to another system named by `to`, posted as JSON to that system's configured URL. inApp: an in-app notification (the portal's own inbox, pushed live) to the staff user(s) whose id the record field `to` holds — one id or an array of ids — in the transition's transaction, with the actor as its sender; the text is `<template>.text`, rendered in the reader's language when read.
  */
 export type Notice =
   | {
@@ -1069,6 +1069,18 @@ export type Notice =
        * The message type, e.g. FOR_SIGN_DXA.
        */
       message: string;
+      description?: string;
+    }
+  | {
+      channel: "inApp";
+      /**
+       * The record field holding the recipient's user id, or an array of user ids (e.g. /executorId, /signerId). No notice when it is empty; the actor is not notified of their own step.
+       */
+      to: string;
+      /**
+       * i18n key prefix: `<template>.text` must exist in all four languages.
+       */
+      template: string;
       description?: string;
     };
 

@@ -268,14 +268,19 @@ function checkMachineFields(
     if (type !== 'integer' && type !== 'string')
       report(file, at, `field "${pointer}" of ${schemaFile} must hold a user id (an integer or a string)`);
   };
-  // An in-app notice's recipients: a user id field, or an array of them.
+  // An in-app notice's recipients: a staff user field (`staffUser`), or an array of them — an
+  // integer alone could be any id (a region's, a record's), so the flag says it is a user's.
   const userIds = (at: string, pointer: string): void => {
     const target = resolveFieldSchema(schema, pointer);
     if (!target) return report(file, at, `field "${pointer}" does not exist in ${schemaFile}`);
     const items = scalarType(target) === 'array' ? (target.items as JSONSchema7 | undefined) : target;
-    const type = items ? scalarType(items) : undefined;
-    if (type !== 'integer' && type !== 'string')
-      report(file, at, `field "${pointer}" of ${schemaFile} must hold user ids (a user id or an array of user ids)`);
+    const flagged = (s: JSONSchema7 | undefined) => (s as { staffUser?: boolean } | undefined)?.staffUser === true;
+    if (!flagged(items) || scalarType(items!) !== 'integer')
+      report(
+        file,
+        at,
+        `field "${pointer}" of ${schemaFile} must hold user ids: a staff user field ("staffUser": true) or an array of them`,
+      );
   };
   for (const [stateName, state] of Object.entries(machine.states)) {
     const base = `/states/${escape(stateName)}`;

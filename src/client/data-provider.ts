@@ -11,6 +11,7 @@ import type { HttpClient } from './http.ts';
 import { createAccountMethods, type AccountMethods } from './provider/account.ts';
 import { createEndpointMethods, type EndpointMethods } from './provider/endpoints.ts';
 import { createMessengerMethods, type MessengerMethods } from './provider/messenger.ts';
+import { createNotificationMethods, type NotificationMethods } from './provider/notifications.ts';
 import { createPlaygroundMethods, type PlaygroundMethods } from './provider/playground.ts';
 import { createQuestionnaireMethods, type QuestionnaireMethods } from './provider/questionnaires.ts';
 import { createRecordMethods, type RecordMethods } from './provider/records.ts';
@@ -20,6 +21,7 @@ import { createWorkflowMethods, type WorkflowMethods } from './provider/workflow
 export type * from './provider/account.ts';
 export type * from './provider/endpoints.ts';
 export type * from './provider/messenger.ts';
+export type * from './provider/notifications.ts';
 export type * from './provider/playground.ts';
 export type * from './provider/questionnaires.ts';
 export type * from './provider/records.ts';
@@ -35,6 +37,7 @@ export interface DataProvider
     AccountMethods,
     EndpointMethods,
     PlaygroundMethods,
+    NotificationMethods,
     ViewMethods {}
 
 /**
@@ -51,6 +54,7 @@ export function createDataProvider(http: HttpClient): DataProvider {
     ...createAccountMethods(http),
     ...createEndpointMethods(http),
     ...createPlaygroundMethods(http),
+    ...createNotificationMethods(http),
     ...createViewMethods(http),
   };
 }

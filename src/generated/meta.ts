@@ -724,7 +724,8 @@ export type ScreenDefinition = {
     | "messenger"
     | "questionnaire"
     | "playground"
-    | "workspace";
+    | "workspace"
+    | "notifications";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
@@ -914,6 +915,10 @@ export type ScreenDefinition = {
        */
       createKey?: string;
     };
+    /**
+     * notifications: the box the screen shows — all (received and sent), incoming (received) or outgoing (sent); the screen's tabs lead to the other boxes' screens.
+     */
+    box?: "all" | "incoming" | "outgoing";
   };
   /**
    * Who the screen is for: 'staff' (inner users) or 'outer' (citizens and businesses, access.json's outerRoles). Its menu entry shows only to that audience, and links between an entity's screens (list row → detail) prefer the screens of the user's audience; the permission still decides who may open the route. Absent: everyone the permission lets in.

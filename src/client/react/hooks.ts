@@ -370,6 +370,7 @@ export function useGetCounters({ enabled, refetchInterval }: { enabled: boolean;
 export { useDataProvider } from './use-data-provider.ts';
 export * from './service-hooks.ts';
 export * from './messenger-hooks.ts';
+export * from './notification-hooks.ts';
 
 /** The records waiting for the signed-in user (GET /api/my-work), read again when a record changes. */
 export function useGetMyWork({ enabled }: { enabled: boolean }) {

@@ -24,6 +24,7 @@ import { useReadTools } from './ReadValue.tsx';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
 import { RecordActions } from './RecordActions.tsx';
+import { NotifyColleagues } from './NotifyColleagues.tsx';
 import type { RecordAction } from '../../generated/meta.ts';
 import { valueAt } from '../../shared/pointer.ts';
 import { useDocumentTitle, useRecordTitle } from '../common/useRecordTitle.ts';
@@ -136,6 +137,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
         actions={(screen.options as { recordActions?: RecordAction[] } | undefined)?.recordActions ?? []}
         record={data}
       />
+      <NotifyColleagues entity={entity} recordId={id} />
       {edit && (
         <Link to={edit}>
           <Button appearance="primary" icon={<EditRegular />} data-action="edit">

@@ -40,6 +40,8 @@ function NotifyDialog({ entity, recordId, onClose }: { entity: string; recordId:
   const { reportError, notifySuccess } = useApi();
   const formId = useId();
   const [typed, setTyped] = useState('');
+  // Open while typing: the names arrive after the keystrokes, and the list shows them then.
+  const [listOpen, setListOpen] = useState(false);
   const [chosen, setChosen] = useState<Map<number, string>>(new Map());
   const [message, setMessage] = useState('');
   const [problem, setProblem] = useState(false);
@@ -88,7 +90,12 @@ function NotifyDialog({ entity, recordId, onClose }: { entity: string; recordId:
             data-field="recipients"
             placeholder={t('engine.form.searchStaff')}
             value={typed}
-            onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
+            open={listOpen && options.length > 0}
+            onOpenChange={(_, d) => setListOpen(d.open)}
+            onInput={(e) => {
+              setTyped((e.target as HTMLInputElement).value);
+              setListOpen(true);
+            }}
             selectedOptions={[...chosen.keys()].map(String)}
             onOptionSelect={(_, d) => {
               const next = new Map<number, string>();

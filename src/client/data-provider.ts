@@ -13,6 +13,7 @@ import { createCommentMethods, type CommentMethods } from './provider/comments.t
 import { createEndpointMethods, type EndpointMethods } from './provider/endpoints.ts';
 import { createMessengerMethods, type MessengerMethods } from './provider/messenger.ts';
 import { createOrderMethods, type OrderMethods } from './provider/order.ts';
+import { createNotificationMethods, type NotificationMethods } from './provider/notifications.ts';
 import { createPlaygroundMethods, type PlaygroundMethods } from './provider/playground.ts';
 import { createQuestionnaireMethods, type QuestionnaireMethods } from './provider/questionnaires.ts';
 import { createRecordMethods, type RecordMethods } from './provider/records.ts';
@@ -24,6 +25,7 @@ export type * from './provider/comments.ts';
 export type * from './provider/endpoints.ts';
 export type * from './provider/messenger.ts';
 export type * from './provider/order.ts';
+export type * from './provider/notifications.ts';
 export type * from './provider/playground.ts';
 export type * from './provider/questionnaires.ts';
 export type * from './provider/records.ts';
@@ -41,7 +43,8 @@ export interface DataProvider
     PlaygroundMethods,
     ViewMethods,
     CommentMethods,
-    OrderMethods {}
+    OrderMethods,
+    NotificationMethods {}
 
 /**
  * Creates the data provider over an HTTP client (the app's is bound to the session:
@@ -57,6 +60,7 @@ export function createDataProvider(http: HttpClient): DataProvider {
     ...createAccountMethods(http),
     ...createEndpointMethods(http),
     ...createPlaygroundMethods(http),
+    ...createNotificationMethods(http),
     ...createViewMethods(http),
     ...createCommentMethods(http),
     ...createOrderMethods(http),

@@ -16,6 +16,7 @@ export type LiveChannel =
   | 'groupMsg'
   | 'documentMarking'
   | 'notificationMsg'
+  | 'notification'
   | 'unreadMessages'
   | 'unreadMessage'
   | 'makeRead'

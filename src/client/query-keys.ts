@@ -57,6 +57,13 @@ export const queryKeys = {
   views: (screen: string) => ['views', screen] as const,
   profile: () => ['profile'] as const,
   counters: () => ['letter', 'get-all-count'] as const,
+  /** In-app notifications: every key starts with `notifications` (a push refreshes them all). */
+  notifications: {
+    all: () => ['notifications'] as const,
+    list: (box: string, pages: number) => ['notifications', 'list', box, pages] as const,
+    latest: () => ['notifications', 'latest'] as const,
+    unread: () => ['notifications', 'unread'] as const,
+  },
   myWork: () => ['my-work'] as const,
   lookupStats: (path: string | undefined) => ['lookup-stats', path] as const,
   dashboardPanel: (screen: string, panel: string, query: Record<string, unknown>) =>

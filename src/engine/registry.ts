@@ -56,6 +56,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   'document-templates': () => import('./documents/DocumentTemplatesScreen.tsx'),
   // A board of a parent record: columns and cards of two ordered entities, dragged or moved by keyboard.
   board: inStages(formLibraries, () => import('./board/BoardScreen.tsx')),
+  // In-app notifications: a box (all, incoming, outgoing), live (entity-free).
+  notifications: () => import('./notifications/NotificationsScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

@@ -802,7 +802,8 @@ export type ScreenDefinition = {
     | "playground"
     | "workspace"
     | "document-templates"
-    | "board";
+    | "board"
+    | "notifications";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
@@ -998,6 +999,10 @@ export type ScreenDefinition = {
     fixedFilters?: {
       [k: string]: string;
     };
+    /**
+     * notifications: the box the screen shows — all (received and sent), incoming (received) or outgoing (sent); the screen's tabs lead to the other boxes' screens.
+     */
+    box?: "all" | "incoming" | "outgoing";
   };
   /**
    * Who the screen is for: 'staff' (inner users) or 'outer' (citizens and businesses, access.json's outerRoles). Its menu entry shows only to that audience, and links between an entity's screens (list row → detail) prefer the screens of the user's audience; the permission still decides who may open the route. Absent: everyone the permission lets in.
@@ -1124,7 +1129,7 @@ export interface FlowEndpoint2 {
 
 export type Transitions = Transition | Transition[];
 /**
- * One notice. sms/email: to a contact field of the record, the text rendered from the i18n template `<template>.subject` / `<template>.text` in the recipient's language (the record field `locale` names, else the default language), with the record's id, label, new status, event and payload fields as parameters. system: a message of type `message` (e.g. FOR_SIGN_DXA) to another system named by `to`, posted as JSON to that system's configured URL.
+ * One notice. sms/email: to a contact field of the record, the text rendered from the i18n template `<template>.subject` / `<template>.text` in the recipient's language (the record field `locale` names, else the default language), with the record's id, label, new status, event and payload fields as parameters. system: a message of type `message` (e.g. FOR_SIGN_DXA) to another system named by `to`, posted as JSON to that system's configured URL. inApp: an in-app notification (the portal's own inbox, pushed live) to the staff user(s) whose id the record field `to` holds — one id or an array of ids — in the transition's transaction, with the actor as its sender; the text is `<template>.text`, rendered in the reader's language when read.
  */
 export type Notice =
   | {
@@ -1153,6 +1158,18 @@ export type Notice =
        * The message type, e.g. FOR_SIGN_DXA.
        */
       message: string;
+      description?: string;
+    }
+  | {
+      channel: "inApp";
+      /**
+       * The record field holding the recipient's user id, or an array of user ids (e.g. /executorId, /signerId). No notice when it is empty; the actor is not notified of their own step.
+       */
+      to: string;
+      /**
+       * i18n key prefix: `<template>.text` must exist in all four languages.
+       */
+      template: string;
       description?: string;
     };
 

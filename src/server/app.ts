@@ -49,6 +49,7 @@ import * as notify from './services/notify.ts';
 import * as demo from './services/demo.ts';
 import * as workflow from './services/workflow.ts';
 import * as messenger from './services/messenger.ts';
+import * as notifications from './services/notifications.ts';
 import * as presence from './services/presence.ts';
 import * as stomp from './services/stomp.ts';
 import * as webApp from './services/web-app.ts';
@@ -76,6 +77,7 @@ import * as playgroundRoutes from './routes/playground.ts';
 import * as dataHealthRoutes from './routes/data-health.ts';
 import * as myWorkRoutes from './routes/my-work.ts';
 import * as presenceRoutes from './routes/presence.ts';
+import * as notificationRoutes from './routes/notifications/index.ts';
 import * as webRoutes from './routes/web.ts';
 import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
@@ -106,6 +108,7 @@ const SERVICES = [
   demo,
   workflow,
   messenger,
+  notifications,
   presence,
   stomp,
   webApp,
@@ -142,6 +145,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   dataHealthRoutes,
   myWorkRoutes,
   presenceRoutes,
+  notificationRoutes,
   webRoutes,
 ];
 

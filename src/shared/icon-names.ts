@@ -21,6 +21,7 @@ export const MENU_ICON_NAMES = [
   'Calendar',
   'Database',
   'QuestionCircle',
+  'Alert',
 ] as const;
 
 /** A menu icon name. */

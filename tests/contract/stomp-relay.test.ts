@@ -125,4 +125,37 @@ describe.skipIf(!enabled)('two portal instances through RabbitMQ (STOMP relay)',
     const pushed = await onB.next('notificationMsg', (c) => c[counter] === (first[counter] as number) + 1);
     expect(pushed.total).toBe((first.total as number) + 1);
   });
+
+  it('an in-app notification written through instance A reaches its recipient on instance B at once', async () => {
+    const [a, b] = apps.length >= 2 ? [apps[0]!, apps[1]!] : [(await instance()).app, (await instance()).app];
+    const urlOf = (app: FastifyInstance) =>
+      `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/gs-guide-websocket`;
+    const admin = await signIn(a, 'admin', TEST_ADMIN_PASSWORD);
+    const carol = await createStaff(a, 'relay-carol', ['director']);
+    const onB = await connectLive(urlOf(b), carol.token, carol.id);
+    clients.push(onB);
+    await onB.subscribe('notification');
+    const def = registry.entities.get('correspondence')!;
+    const sample = createSampler(def.schema, registry.references, createServerAjv());
+    const created = await a.inject({
+      method: 'POST',
+      url: `/api${def.manifest.base}/create`,
+      payload: { ...sample(22, { full: false, minimal: true }), signerId: admin.id },
+      headers: { authorization: `Bearer ${admin.token}`, 'accept-language': 'en' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const note = await a.inject({
+      method: 'POST',
+      url: '/api/notifications',
+      payload: {
+        entity: def.id,
+        recordId: created.json().id,
+        userIds: [Number(carol.id)],
+        message: 'Across instances',
+      },
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(note.statusCode, note.body).toBe(200);
+    expect(await onB.next('notification', (n) => n.action === 'NEW')).toEqual({ action: 'NEW', unread: 1 });
+  });
 });

@@ -350,6 +350,31 @@ describe('npm run check', () => {
     ).toBe(true);
   });
 
+  it('takes an in-app notice only to staff user fields, with its text (no subject) in every language', () => {
+    const s = clone();
+    const m = json(s, 'workflows/document.machine.json');
+    m.states.SEEN.on.ASSIGN_EXECUTOR.notify = [
+      { channel: 'inApp', to: '/executorId', template: 'workflow.document.notices.assigned' },
+      // An integer that is not a user's (a region), and a text field.
+      { channel: 'inApp', to: '/regionId', template: 'workflow.document.notices.assigned' },
+      { channel: 'inApp', to: '/sender', template: 'workflow.document.notices.noSuch' },
+    ];
+    delete json(s, 'workflows/document.i18n.json').uz.workflow.document.notices.returned;
+    const problems = run(s).filter((p) => p.file === 'workflows/document.machine.json');
+    const at = '/states/SEEN/on/ASSIGN_EXECUTOR/notify';
+    expect(problems.filter((p) => p.pointer.startsWith(`${at}/0`))).toEqual([]);
+    expectProblem(problems, 'workflows/document.machine.json', `${at}/1/to`, /must hold user ids/);
+    expectProblem(problems, 'workflows/document.machine.json', `${at}/2/to`, /must hold user ids/);
+    expectProblem(
+      problems,
+      'workflows/document.machine.json',
+      `${at}/2/template`,
+      /"workflow\.document\.notices\.noSuch\.text" is missing/,
+    );
+    // A text missing in one language is named where a notice uses it.
+    expect(problems.some((p) => /notices\.returned\.text" is missing/.test(p.message))).toBe(true);
+  });
+
   it('rejects an event payload field without a title key, and a state or event without its labels', () => {
     const s = clone();
     const m = json(s, 'workflows/tender.machine.json');

@@ -40,9 +40,37 @@ const wait = async (ms: number) => {
 };
 const shownTotal = () => document.querySelector<HTMLElement>('[data-counters-total]')?.dataset.countersTotal;
 
-function setup(answers: Array<() => Promise<unknown>>) {
+const UNREAD = '/api/notifications/unread-count';
+const NOTES = `/user/${ME}/notification`;
+/** A received notification as the server lists it. */
+const note = (id: number, read = false) => ({
+  id,
+  box: 'incoming',
+  text: `Document R-${id} has been assigned to you for execution.`,
+  entity: 'correspondence',
+  recordId: id,
+  link: `/admin/documents/${id}`,
+  sender: { id: '1', name: 'Admin' },
+  recipient: { id: String(ME), name: 'Me' },
+  createdAt: '2026-11-26T10:00:00.000Z',
+  read,
+});
+
+function setup(
+  answers: Array<() => Promise<unknown>>,
+  notifications: {
+    unread?: () => Promise<unknown>;
+    latest?: () => Promise<unknown>;
+    read?: (path: string) => Promise<unknown>;
+  } = {},
+) {
   let next = 0;
   const send = vi.fn(async (method: string, path: string) => {
+    if (method === 'GET' && path === UNREAD) return (notifications.unread ?? (async () => ({ count: 0 })))();
+    if (method === 'GET' && path.startsWith('/api/notifications?'))
+      return (notifications.latest ?? (async () => ({ list: [], total: 0 })))();
+    if (method === 'POST' && path.startsWith('/api/notifications/') && notifications.read)
+      return notifications.read(path);
     if (method !== 'GET' || path !== POLL) throw new Error(`unexpected ${method} ${path}`);
     return answers[Math.min(next++, answers.length - 1)]!();
   });
@@ -52,8 +80,12 @@ function setup(answers: Array<() => Promise<unknown>>) {
     </MemoryRouter>,
     { dataProvider: createScriptedDataProvider(send) },
   );
-  return { polls: () => send.mock.calls.length };
+  return {
+    polls: () => send.mock.calls.filter(([, path]) => path === POLL).length,
+    calls: (prefix: string) => send.mock.calls.filter(([, path]) => path.startsWith(prefix)).length,
+  };
 }
+const badge = () => document.querySelector<HTMLElement>('[data-notifications-unread]')?.dataset.notificationsUnread;
 
 describe('header counters', () => {
   beforeEach(() => {
@@ -167,5 +199,55 @@ describe('header counters', () => {
     await wait(15_000);
     expect(polls()).toBe(3);
     expect(shownTotal()).toBe(String(counters(4).total));
+  });
+
+  it('shows the unread notifications on the bell, replaced by the count pushed on notification, and 0 when the count fails', async () => {
+    const { calls } = setup([async () => counters(0)], { unread: async () => ({ count: 2 }) });
+    await settle();
+    expect(badge()).toBe('2');
+    const client = FakeStompClient.last();
+    await act(() => client.open());
+    expect(client.subscribed(NOTES)).toHaveLength(1);
+    await act(async () => client.deliver(NOTES, { action: 'NEW', unread: 3 }, 'n-1'));
+    await settle();
+    expect(badge()).toBe('3');
+    // The header counters keep their channel beside it.
+    await act(async () => client.deliver(CHANNEL, counters(7)));
+    await settle();
+    expect(shownTotal()).toBe(String(counters(7).total));
+    expect(calls(UNREAD)).toBe(1);
+  });
+
+  it('lists the latest in the popover, unread first bold, with see all; opening one marks it read', async () => {
+    const read = vi.fn(async () => ({ count: 0 }));
+    setup([async () => counters(0)], {
+      unread: async () => ({ count: 1 }),
+      latest: async () => ({ list: [note(9), note(8, true)], total: 2 }),
+      read,
+    });
+    await settle();
+    fireEvent.click(document.querySelector('[data-action="counters"]')!);
+    await settle();
+    const rows = [...document.querySelectorAll<HTMLElement>('[data-region="bell-notifications"] [data-notification]')];
+    expect(rows.map((r) => [r.dataset.notification, r.dataset.read])).toEqual([
+      ['9', 'false'],
+      ['8', 'true'],
+    ]);
+    expect(rows[0]!.textContent).toContain('R-9');
+    expect(document.querySelector('[data-action="see-all"]')?.getAttribute('href')).toBe('/admin/notifications');
+    // The keyboard opens it too.
+    fireEvent.keyDown(rows[0]!, { key: 'Enter' });
+    await settle();
+    expect(read).toHaveBeenCalledWith('/api/notifications/9/read');
+  });
+
+  it('says there are no notifications when there are none', async () => {
+    setup([async () => counters(0)]);
+    await settle();
+    fireEvent.click(document.querySelector('[data-action="counters"]')!);
+    await settle();
+    expect(document.querySelector('[data-region="bell-notifications"] [data-state="empty"]')?.textContent).toBe(
+      'No notifications',
+    );
   });
 });

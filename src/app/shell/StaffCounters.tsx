@@ -1,10 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CounterBadge, Popover, PopoverSurface, PopoverTrigger, makeStyles, tokens } from '@fluentui/react-components';
 import { AlertRegular } from '@fluentui/react-icons';
 import type { Counters } from '../../client/data-provider.ts';
-import { useGetCounters } from '../../client/react/hooks.ts';
+import { useGetCounters, useNotificationsLive, useUnreadNotificationCount } from '../../client/react/hooks.ts';
 import { queryKeys } from '../../client/query-keys.ts';
 import { subscribeLive } from '../../client/live.ts';
 import { isStaff } from '../../client/session.ts';
@@ -12,6 +12,7 @@ import { ShellButton } from '../../engine/common/primitives.tsx';
 import { useCounterLinks } from '../../engine/common/counter-links.ts';
 import { staffHomeRoute } from '../../client/landing.ts';
 import { Link } from 'react-router-dom';
+import { BellNotifications } from './BellNotifications.tsx';
 
 /** The seven counters of GET /api/letter/get-all-count, in the spec's order. */
 export const COUNTER_KEYS = [
@@ -57,6 +58,10 @@ export default function StaffCounters() {
   const queryClient = useQueryClient();
   const staff = isStaff();
   const { data } = useGetCounters({ enabled: staff, refetchInterval: POLL_MS });
+  // In-app notifications: the badge is their unread count (live on `notification`, polled as the fallback).
+  const { data: unread = 0 } = useUnreadNotificationCount(staff, POLL_MS);
+  useNotificationsLive(staff);
+  const [open, setOpen] = useState(false);
   useEffect(
     () =>
       staff
@@ -74,23 +79,24 @@ export default function StaffCounters() {
   if (!staff) return null;
   const total = data?.total ?? 0;
   return (
-    <Popover withArrow positioning="below-end">
+    <Popover withArrow positioning="below-end" open={open} onOpenChange={(_, d) => setOpen(d.open)}>
       <PopoverTrigger disableButtonEnhancement>
-        <span className={s.wrap} data-counters-total={total}>
+        <span className={s.wrap} data-counters-total={total} data-notifications-unread={unread}>
           <ShellButton
             appearance="subtle"
-            aria-label={`${t('counters.title')}: ${total}`}
+            aria-label={`${t('notifications.bellCount', { count: unread })}; ${t('counters.title')}: ${total}`}
             title={t('counters.title')}
             data-action="counters"
           >
             <AlertRegular fontSize={20} />
           </ShellButton>
-          {total > 0 && (
-            <CounterBadge className={s.badge} count={total} size="small" color="danger" overflowCount={999} />
+          {unread > 0 && (
+            <CounterBadge className={s.badge} count={unread} size="small" color="danger" overflowCount={999} />
           )}
         </span>
       </PopoverTrigger>
       <PopoverSurface aria-label={t('counters.title')}>
+        {open && <BellNotifications unread={unread} onNavigate={() => setOpen(false)} />}
         <CounterList data={data} />
       </PopoverSurface>
     </Popover>

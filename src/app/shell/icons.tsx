@@ -18,6 +18,7 @@ import {
   CalendarLtrRegular,
   DatabaseRegular,
   QuestionCircleRegular,
+  AlertRegular,
 } from '@fluentui/react-icons';
 import type { MenuIconName } from '../../shared/icon-names.ts';
 
@@ -43,6 +44,7 @@ const icons: Record<string, FluentIcon> = {
   Calendar: CalendarLtrRegular,
   Database: DatabaseRegular,
   QuestionCircle: QuestionCircleRegular,
+  Alert: AlertRegular,
 } satisfies Record<MenuIconName, FluentIcon>;
 
 export const menuIcon = (name: string | undefined): FluentIcon => (name && icons[name]) || AppsListRegular;

@@ -372,6 +372,7 @@ export * from './service-hooks.ts';
 export * from './messenger-hooks.ts';
 export * from './comment-hooks.ts';
 export * from './board-hooks.ts';
+export * from './notification-hooks.ts';
 
 /** The records waiting for the signed-in user (GET /api/my-work), read again when a record changes. */
 export function useGetMyWork({ enabled }: { enabled: boolean }) {

@@ -216,7 +216,8 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
         t.notify?.forEach((n, j) => {
           if (n.channel === 'system') return;
           const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}/template`;
-          useKey(file, at, `${n.template}.subject`);
+          // An in-app notice is a line in a list: its text only, no subject.
+          if (n.channel !== 'inApp') useKey(file, at, `${n.template}.subject`);
           useKey(file, at, `${n.template}.text`);
         });
         if (!t.payload) return;
@@ -267,6 +268,20 @@ function checkMachineFields(
     if (type !== 'integer' && type !== 'string')
       report(file, at, `field "${pointer}" of ${schemaFile} must hold a user id (an integer or a string)`);
   };
+  // An in-app notice's recipients: a staff user field (`staffUser`), or an array of them — an
+  // integer alone could be any id (a region's, a record's), so the flag says it is a user's.
+  const userIds = (at: string, pointer: string): void => {
+    const target = resolveFieldSchema(schema, pointer);
+    if (!target) return report(file, at, `field "${pointer}" does not exist in ${schemaFile}`);
+    const items = scalarType(target) === 'array' ? (target.items as JSONSchema7 | undefined) : target;
+    const flagged = (s: JSONSchema7 | undefined) => (s as { staffUser?: boolean } | undefined)?.staffUser === true;
+    if (!flagged(items) || scalarType(items!) !== 'integer')
+      report(
+        file,
+        at,
+        `field "${pointer}" of ${schemaFile} must hold user ids: a staff user field ("staffUser": true) or an array of them`,
+      );
+  };
   for (const [stateName, state] of Object.entries(machine.states)) {
     const base = `/states/${escape(stateName)}`;
     if (state.deadline) string(`${base}/deadline/field`, state.deadline.field, ['date', 'date-time']);
@@ -284,6 +299,7 @@ function checkMachineFields(
         t.notify?.forEach((n, j) => {
           const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}`;
           if (n.channel === 'system') return;
+          if (n.channel === 'inApp') return userIds(`${at}/to`, n.to);
           if (!resolveFieldSchema(schema, n.to)) missing.push({ at: `${at}/to`, pointer: n.to });
           else string(`${at}/to`, n.to);
           if (n.locale && resolveFieldSchema(schema, n.to)) string(`${at}/locale`, n.locale);

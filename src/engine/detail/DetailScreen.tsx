@@ -27,6 +27,7 @@ import { useReadTools } from './ReadValue.tsx';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
 import { RecordActions } from './RecordActions.tsx';
+import { NotifyColleagues } from './NotifyColleagues.tsx';
 import type { RecordAction } from '../../generated/meta.ts';
 import { valueAt } from '../../shared/pointer.ts';
 import { useDocumentTitle, useRecordTitle } from '../common/useRecordTitle.ts';
@@ -140,6 +141,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
         record={data}
       />
       <CreateDocument manifest={def.manifest} id={id} />
+      <NotifyColleagues entity={entity} recordId={id} />
       {edit && (
         <Link to={edit}>
           <Button appearance="primary" icon={<EditRegular />} data-action="edit">

@@ -22,6 +22,7 @@ export const USER_CHANNELS = [
   'groupMsg',
   'documentMarking',
   'notificationMsg',
+  'notification',
   'unreadMessages',
   'unreadMessage',
   'makeRead',

@@ -2,9 +2,10 @@ import fp from 'fastify-plugin';
 import { createOutboxSender, OUTBOX_TABLES, type Channel, type Sender } from '../notify/outbox.ts';
 import { createTransports } from '../notify/transports.ts';
 import { createDeliveryWorker, type DeliveryWorker } from '../notify/delivery-worker.ts';
+import { createInbox, INBOX_TABLES, type Inbox } from '../notify/inbox.ts';
 
-/** The outbox the sender writes and the worker empties. */
-export const migrations = [OUTBOX_TABLES];
+/** The outbox the sender writes and the worker empties, and the in-app notifications. */
+export const migrations = [OUTBOX_TABLES, INBOX_TABLES];
 
 /** How often the worker looks for due messages (retries; new messages kick it at once). */
 const DELIVERY_INTERVAL_MS = 5_000;
@@ -15,7 +16,8 @@ const DELIVERY_INTERVAL_MS = 5_000;
  * e-mail over SMTP when SMTP_URL is set, SMS through the HTTP gateway when SMS_GATEWAY_URL is set, messages to other systems (channel `system`, e.g.
  * the decision requests of status machines) by HTTP POST when their URL is set
  * (STATE_SERVICE_URL). Without a transport, messages of its channel stay in the outbox as
- * `undeliverable`.
+ * `undeliverable`. In-app notifications are rows of their own (`notification`, notify/inbox.ts):
+ * they are read in the portal, not delivered.
  */
 export default fp(
   async (app) => {
@@ -33,7 +35,7 @@ export default fp(
       () => worker.kick(),
       () => systems,
     );
-    app.decorate('notify', { sender, worker });
+    app.decorate('notify', { sender, worker, inbox: createInbox(app.db) });
     app.addHook('onReady', async () => {
       if (transports.length) {
         worker.start(DELIVERY_INTERVAL_MS);
@@ -55,6 +57,8 @@ declare module 'fastify' {
       sender: Sender;
       /** Sends due messages; `kick()` after a commit that queued some. */
       worker: DeliveryWorker;
+      /** In-app notifications (notify/inbox.ts); services/notifications.ts pushes new ones live. */
+      inbox: Inbox;
     };
   }
 }

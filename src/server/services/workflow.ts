@@ -24,7 +24,12 @@ export default fp(
       now: app.config.clock,
       tables: app.tables,
       staff: app.staffDirectory,
-      notify: { sender: app.notify.sender, translator: app.translator, onQueued: () => app.notify.worker.kick() },
+      notify: {
+        sender: app.notify.sender,
+        translator: app.translator,
+        onQueued: () => app.notify.worker.kick(),
+        inApp: app.notify.inbox,
+      },
       log: (error, what) => app.log.warn({ err: error }, what),
     });
     app.decorate('workflow', engine);

@@ -31,6 +31,7 @@ import { staffUserProblems } from '../store/staff-refs.ts';
 import { forApplicant, withoutHiddenPayload } from './history.ts';
 import type { EventOption, SweptRecord, WorkflowEngine, WorkflowEngineOptions } from './workflow-engine.ts';
 import { userNameSql } from '../auth/user-directory.ts';
+import { writeInAppNotice } from './in-app-notice.ts';
 
 /** The actor of the sweep: every ability, every row; recorded as `system` in history and audit. */
 const SWEEPER: Actor = { ...systemActor(), id: 'system' };
@@ -177,14 +178,16 @@ export function createWorkflowEngine(
       mayRead(actor, def);
       if (!actor.ability.can(body.event, def.manifest.subject))
         throw actor.id === null ? new ApiError(401, 'errors.unauthorized') : new ApiError(403, 'errors.forbidden');
-      const { record, queued } = await apply(entity, id, body, actor);
+      const { record, queued, inApp } = await apply(entity, id, body, actor);
       if (queued) options.notify?.onQueued();
+      options.notify?.inApp?.published(inApp);
       return record;
     },
 
     async sweep(limit = SWEEP_LIMIT) {
       const moved: SweptRecord[] = [];
       let queued = false;
+      const inApp: string[] = [];
       for (const def of registry.entities.values()) {
         const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
         const table = options.tables?.get(def.id);
@@ -211,6 +214,7 @@ export function createWorkflowEngine(
               const result = await apply(def.id, row.id, { event, version: row.version }, SWEEPER, tx);
               await tx.query('RELEASE SAVEPOINT sweep_step');
               queued ||= result.queued;
+              inApp.push(...result.inApp);
               moved.push({ entity: def.id, id: row.id, event, from: row.status, to: result.record.status });
             } catch (error) {
               await tx.query('ROLLBACK TO SAVEPOINT sweep_step');
@@ -223,6 +227,7 @@ export function createWorkflowEngine(
         }
       }
       if (queued) options.notify?.onQueued();
+      options.notify?.inApp?.published(inApp);
       return moved;
     },
   };
@@ -238,9 +243,11 @@ export function createWorkflowEngine(
     body: Body,
     actor: Actor,
     tx?: Queryable,
-  ): Promise<{ record: StoredRecord; queued: boolean }> {
+  ): Promise<{ record: StoredRecord; queued: boolean; inApp: string[] }> {
     const { def, machine, executable } = entityOf(entity);
     let queued = false;
+    // Users given in-app notices: told live once the transaction committed.
+    const inApp: string[] = [];
     const record = await store.writeTransition(
       entity,
       id,
@@ -286,6 +293,12 @@ export function createWorkflowEngine(
         );
         const data = dataOf(step.record);
         for (const notice of step.transition.notify ?? []) {
+          if (notice.channel === 'inApp') {
+            const sink = options.notify?.inApp;
+            const where = { def, machine, id, event: body.event, to: step.status, data, payload, actorId: actor.id };
+            if (sink) inApp.push(...(await writeInAppNotice(sink, notice, where, tx)));
+            continue;
+          }
           queued =
             (await queueNotice(
               notice,
@@ -297,7 +310,7 @@ export function createWorkflowEngine(
       },
       tx ? { tx } : undefined,
     );
-    return { record, queued };
+    return { record, queued, inApp };
   }
 
   /**
@@ -306,7 +319,7 @@ export function createWorkflowEngine(
    * system gets the message type and a JSON body. No contact → no notice. True when queued.
    */
   async function queueNotice(
-    notice: Notice,
+    notice: Exclude<Notice, { channel: 'inApp' }>,
     step: {
       def: EntityDefinition;
       machine: string;

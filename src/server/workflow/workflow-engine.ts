@@ -10,6 +10,7 @@ import type { Translator } from '../i18n.ts';
 import type { MachineDefinition } from '../../generated/meta.ts';
 import type { HistoryEntry } from '../../shared/workflow.ts';
 import type { StaffDirectory } from '../store/staff-directory.ts';
+import type { InAppSink } from './in-app-notice.ts';
 
 /** An event the actor may send now, as `GET events` lists it. */
 export interface EventOption {
@@ -65,7 +66,7 @@ export interface WorkflowEngineOptions {
   /** The entity tables (the sweep reads `due_at`). */
   tables?: Map<string, EntityTable>;
   /** Where transition notices go (the outbox), rendered by `translator`; `onQueued` after a commit that queued some. */
-  notify?: { sender: Sender; translator: Translator; onQueued(): void };
+  notify?: { sender: Sender; translator: Translator; onQueued(): void; inApp?: InAppSink };
   /** Errors the sweep skipped over. */
   log?: (error: unknown, what: string) => void;
   /** Checks the `staffUser` fields of payloads (an executor must be a staff user who may sign in). */

@@ -190,6 +190,23 @@ export interface EntityManifest {
     [k: string]: Aggregate;
   };
   /**
+   * Records hang on a parent record of the same entity (a reply, a resolution, a child document): GET /api{base}/chain/{id} answers the whole chain the record belongs to, from its root down, in order (each node: id, label, link kind, status, dates, depth, parent). A node the reader may not read (another region's record) stays in its place as "restricted", without id or data, so the shape of the chain is true and nothing of the hidden record is told. The record page shows it as its Tree tab, with buttons creating a record of each link kind that pre-fill the parent.
+   */
+  chain?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    parentField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    linkField?: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    dateField?: string;
+  };
+  /**
    * Unfinished records may be kept as drafts (`{base}/draft…`): saved without the required-field checks, resumed by their private link, submitted through the normal create.
    */
   drafts?: boolean;

@@ -1,0 +1,119 @@
+/**
+ * The document workflow's own calls (issue #19, docflow), on both databases, one app each:
+ * the chain of a document (root → replies, resolutions, child documents) with the reader's
+ * scope — a document of another region stays in its place as "restricted", without data.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { backends } from '../support/databases.ts';
+import { createCaller, signIn, startTestApp } from '../support/app.ts';
+
+const PASSWORD = 'Str0ng-enough-passw0rd!';
+
+const doc = (number: string, regionId: number, more: Record<string, unknown> = {}) => ({
+  number,
+  date: '2026-05-04',
+  type: 'LETTER',
+  regionId,
+  ...more,
+});
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`docflow on ${backend.name}`, () => {
+    let app: FastifyInstance;
+    let close: () => Promise<void>;
+    let admin: ReturnType<typeof createCaller>;
+    beforeAll(async () => {
+      ({ app, close } = await startTestApp(backend.name));
+      admin = createCaller(app);
+    }, 120_000);
+    afterAll(async () => close?.());
+
+    /** A staff user of the roles in the region, and a caller signed in as them. */
+    const staff = async (username: string, roles: string[], regionId: number) => {
+      const created = await admin('POST', '/api/portal-user/create', {
+        username,
+        firstName: 'Test',
+        lastName: username,
+        isOuter: false,
+        canLogin: true,
+        roles,
+        regionId,
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      expect(
+        (await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: PASSWORD })).status,
+      ).toBe(200);
+      const { token } = await signIn(app, username, PASSWORD);
+      return async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+        const res = await app.inject({
+          method,
+          url,
+          payload: payload as never,
+          headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+        });
+        return { status: res.statusCode, body: res.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      };
+    };
+    const create = async (body: Record<string, unknown>) => {
+      const res = await admin('POST', '/api/document/create', body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { id: number };
+    };
+
+    describe('the chain of a document', () => {
+      let root: { id: number };
+      let reply: { id: number };
+      let resolution: { id: number };
+      let foreign: { id: number };
+      let grandchild: { id: number };
+      beforeAll(async () => {
+        root = await create(doc('CH-1', 1));
+        reply = await create(doc('CH-1/R', 1, { parentId: root.id, linkKind: 'REPLY' }));
+        resolution = await create(doc('CH-1/Res', 1, { parentId: root.id, linkKind: 'RESOLUTION' }));
+        foreign = await create(doc('CH-1/X', 2, { parentId: root.id, linkKind: 'CHILD' }));
+        grandchild = await create(doc('CH-1/X/1', 1, { parentId: foreign.id, linkKind: 'REPLY' }));
+        await create(doc('OTHER-1', 1));
+      });
+
+      it('answers the whole chain from any of its documents: root first, children in order, with link kinds and states', async () => {
+        for (const from of [root, grandchild]) {
+          const res = await admin('GET', `/api/document/chain/${from.id}`);
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          const list = res.body.list as Array<Record<string, unknown>>;
+          expect(list.map((n) => n.label)).toEqual(['CH-1', 'CH-1/R', 'CH-1/Res', 'CH-1/X', 'CH-1/X/1']);
+          expect(list.map((n) => n.link)).toEqual([null, 'REPLY', 'RESOLUTION', 'CHILD', 'REPLY']);
+          expect(list.map((n) => n.parent)).toEqual([null, 0, 0, 0, 3]);
+          expect(list.map((n) => n.depth)).toEqual([0, 1, 1, 1, 2]);
+          expect(list.every((n) => n.status === 'CREATED' && n.date === '2026-05-04' && !n.restricted)).toBe(true);
+          expect(list.filter((n) => n.current).map((n) => n.id)).toEqual([from.id]);
+        }
+        // A document on its own is a chain of one.
+        const alone = await admin('GET', `/api/document/chain/${reply.id + 4}`);
+        expect(alone.body.list).toHaveLength(1);
+      });
+
+      it("shows a regional reader another region's document as restricted, without its data, and keeps its children", async () => {
+        const reader = await staff('chain-reader', ['employee'], 1);
+        const res = await reader('GET', `/api/document/chain/${resolution.id}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const list = res.body.list as Array<Record<string, unknown>>;
+        expect(list).toHaveLength(5);
+        expect(list[3]).toEqual({ parent: 0, depth: 1, restricted: true, current: false });
+        expect(list[4]).toMatchObject({ id: grandchild.id, parent: 3, label: 'CH-1/X/1', restricted: false });
+        // The other region's document itself is not found for them, and an unknown one is 404.
+        expect((await reader('GET', `/api/document/chain/${foreign.id}`)).status).toBe(404);
+        expect((await admin('GET', '/api/document/chain/999999')).status).toBe(404);
+        // A reader without the permission is refused.
+        const blind = await staff('chain-blind', ['price-monitor'], 1);
+        expect((await blind('GET', `/api/document/chain/${root.id}`)).status).toBe(403);
+      });
+
+      it('lists the children of a document by the parentId filter', async () => {
+        const res = await admin('POST', `/api/document/list-search?parentId=${root.id}`, {});
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.total).toBe(3);
+      });
+    });
+  });
+}

@@ -20,6 +20,7 @@ import { keyFactFields, readSections, staffUserIds } from './read-view.ts';
 import { RecordView } from './RecordView.tsx';
 import { RecordHeader, stateColor } from './RecordHeader.tsx';
 import { FilesTab } from './FilesTab.tsx';
+import { ChainTree } from './ChainTree.tsx';
 import { useReadTools } from './ReadValue.tsx';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
@@ -39,7 +40,7 @@ const useStyles = makeStyles({
   panel: { marginTop: tokens.spacingVerticalM },
 });
 
-type TabName = 'record' | 'files' | 'transitions' | 'history';
+type TabName = 'record' | 'files' | 'chain' | 'transitions' | 'history';
 
 /**
  * One record as a page to read: a header (title, the status chip with the state's one label,
@@ -178,6 +179,11 @@ export default function DetailScreen({ screen }: ScreenProps) {
             {t('record.tabs.files')}
           </Tab>
         )}
+        {def.manifest.chain && (
+          <Tab value="chain" data-tab="chain">
+            {t('docflow.tree.tab')}
+          </Tab>
+        )}
         {workflow && (
           <Tab value="transitions" data-tab="transitions">
             {t('record.tabs.statusHistory')}
@@ -190,6 +196,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
       <div className={s.panel} role="tabpanel">
         {tab === 'record' && <RecordView sections={sections} data={data} tools={tools} />}
         {tab === 'files' && <FilesTab fields={fileFields} data={data} />}
+        {tab === 'chain' && <ChainTree entity={entity} id={id} />}
         {tab === 'history' && <ChangeHistory entity={entity} id={id} schema={def.schema as JSONSchema7} />}
         {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} machine={workflow} id={id} />}
       </div>

@@ -1,7 +1,9 @@
 /**
  * The document workflow's own calls (issue #19, docflow), on both databases, one app each:
  * the chain of a document (root → replies, resolutions, child documents) with the reader's
- * scope — a document of another region stays in its place as "restricted", without data.
+ * scope — a document of another region stays in its place as "restricted", without data;
+ * a commission session refused without a quorum ("no quorum") and held with one; closing a
+ * project without its document refused with the spec's message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -60,6 +62,75 @@ for (const backend of backends()) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body as { id: number };
     };
+
+    describe('commission sessions and closing a project', () => {
+      const send = (id: number, version: number, event: string, payload?: Record<string, unknown>) =>
+        admin('POST', `/api/project/transition/${id}`, { event, version, ...(payload ? { payload } : {}) });
+      let project: { id: number; version: number };
+      beforeAll(async () => {
+        const created = await admin('POST', '/api/project/create', {
+          name: 'Market study',
+          projectType: 'COMMISSION',
+          employeeIds: [11, 12, 13, 14],
+        });
+        expect(created.status, JSON.stringify(created.body)).toBe(200);
+        const sent = await send(created.body.id, created.body.version, 'SEND_TO_COMMISSION_CHAIR');
+        expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+        project = sent.body as { id: number; version: number };
+      });
+
+      it('refuses a session without a quorum (half of the members or fewer present, strangers not counted) with "no quorum", writing nothing', async () => {
+        for (const present of [[11, 12], [11, 12, 99, 98], []]) {
+          const res = await send(project.id, project.version, 'HOLD_SESSION', {
+            sessionDate: '2026-05-04',
+            presentMemberIds: present,
+          });
+          expect(res.status, JSON.stringify(present)).toBe(409);
+          expect(res.body.message).toBe("No quorum: more than half of the commission's members must be present");
+        }
+        const ru = await app.inject({
+          method: 'POST',
+          url: `/api/project/transition/${project.id}`,
+          payload: {
+            event: 'HOLD_SESSION',
+            version: project.version,
+            payload: { sessionDate: '2026-05-04', presentMemberIds: [11] },
+          },
+          headers: { 'accept-language': 'ru' },
+        });
+        expect(ru.json().message).toMatch(/^Нет кворума/);
+        const after = await admin('GET', `/api/project/get/${project.id}`);
+        expect(after.body.version).toBe(project.version);
+        expect(after.body.sessionDate).toBeUndefined();
+      });
+
+      it('holds a session with more than half of the members present, recording its date and who was there', async () => {
+        const res = await send(project.id, project.version, 'HOLD_SESSION', {
+          sessionDate: '2026-05-04',
+          presentMemberIds: [11, 12, 13],
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body).toMatchObject({
+          status: 'BEING_SEEN',
+          sessionDate: '2026-05-04',
+          presentMemberIds: [11, 12, 13],
+        });
+        project = res.body as { id: number; version: number };
+      });
+
+      it("offers finishing without the required document and refuses it with the spec's message; with it the project closes", async () => {
+        const offered = await admin('GET', `/api/project/events/${project.id}`);
+        expect(offered.body.events.map((e: { type: string }) => e.type)).toContain('FINISH_WORK');
+        const refused = await send(project.id, project.version, 'FINISH_WORK');
+        expect(refused.status).toBe(409);
+        expect(refused.body.message).toMatch(/^Required documents to close project not found/);
+        const named = await admin('PUT', `/api/project/update/${project.id}`, { ...project, documentId: 1 });
+        expect(named.status, JSON.stringify(named.body)).toBe(200);
+        const done = await send(project.id, named.body.version, 'FINISH_WORK');
+        expect(done.status, JSON.stringify(done.body)).toBe(200);
+        expect(done.body.status).toBe('REVIEW_FINISHED');
+      });
+    });
 
     describe('the chain of a document', () => {
       let root: { id: number };

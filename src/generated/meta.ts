@@ -876,6 +876,12 @@ export type ScreenDefinition = {
      */
     presentation?: "grid" | "cards";
     /**
+     * list: filter values the screen always applies, by the grid filter's name (e.g. {"projectType": "COMMISSION"} — the commission projects' own list): every request carries them and their controls are left out. Each name must be a filter of the entity's grid (`npm run check`). A screen with fixed filters is a narrower list: the entity's buttons (back to the list) lead to its list without them.
+     */
+    fixedFilters?: {
+      [k: string]: string | number | boolean;
+    };
+    /**
      * lookup (or one tab): each answered row as a status in plain words — the machine's label of the state, its plain sentence (workflow.<machine>.plain.<STATE>) and the date of the last change; pointers into the answer's row.
      */
     statusPanel?: {

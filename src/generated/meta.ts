@@ -426,6 +426,28 @@ export interface EntityManifest {
     };
   };
   /**
+   * Staff register a record from one uploaded file in one step (spec §7 letter/upload: file name, registration number, date, document type): POST /api{path} as multipart — the file and the form fields named in `fields` — creates the record with the file in its file field. The file's row and the record are one transaction, so they land together or not at all (a refused record leaves no file behind). Needs create on the entity.
+   */
+  registerFromFile?: {
+    /**
+     * The route under /api (e.g. /letter/upload).
+     */
+    path: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    fileField: string;
+    /**
+     * Form field name → record field pointer (e.g. {"regNumber": "/number", "docTypeId": "/type"}); integers and numbers are converted by the record schema. The screen asks them with the entity's own labels and widgets.
+     */
+    fields: {
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      [k: string]: string;
+    };
+  };
+  /**
    * A record scores one unit (e.g. a region) for one period in areas worth 3, 4 or 5 points each. On every create and update the server fills the areas array in the declared order, computes the points of `derived` areas from another entity's declared aggregate (maxPoints × ratio, 2 decimals; no data → null with reason "noData"), keeps the typed points of `entered` areas (at most maxPoints), and computes the total, the maximum, the percentage and the band. What the client sends for a computed field is ignored.
    */
   scorecard?: {

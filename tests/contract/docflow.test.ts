@@ -3,12 +3,14 @@
  * the chain of a document (root → replies, resolutions, child documents) with the reader's
  * scope — a document of another region stays in its place as "restricted", without data;
  * a commission session refused without a quorum ("no quorum") and held with one; closing a
- * project without its document refused with the spec's message.
+ * project without its document refused with the spec's message; a letter registered from an
+ * uploaded file in one step, and nothing left behind when the record is refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { backends } from '../support/databases.ts';
 import { createCaller, signIn, startTestApp } from '../support/app.ts';
+import { PDF } from '../support/multipart.ts';
 
 const PASSWORD = 'Str0ng-enough-passw0rd!';
 
@@ -129,6 +131,82 @@ for (const backend of backends()) {
         const done = await send(project.id, named.body.version, 'FINISH_WORK');
         expect(done.status, JSON.stringify(done.body)).toBe(200);
         expect(done.body.status).toBe('REVIEW_FINISHED');
+      });
+    });
+
+    describe('registering a letter from an uploaded file', () => {
+      /** A multipart body of text fields and one file (or none). */
+      const form = (fields: Record<string, string>, file?: { name: string; type: string; content: Buffer }) => {
+        const boundary = `----docflow${Math.random().toString(16).slice(2)}`;
+        const parts: Buffer[] = Object.entries(fields).map(([name, value]) =>
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+        );
+        if (file)
+          parts.push(
+            Buffer.from(
+              `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+            ),
+            file.content,
+            Buffer.from('\r\n'),
+          );
+        parts.push(Buffer.from(`--${boundary}--\r\n`));
+        return {
+          payload: Buffer.concat(parts),
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        };
+      };
+      const upload = async (body: ReturnType<typeof form>, authorization?: string) => {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/letter/upload',
+          payload: body.payload,
+          headers: { ...body.headers, 'accept-language': 'en', ...(authorization ? { authorization } : {}) },
+        });
+        return { status: res.statusCode, body: res.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      };
+      const counts = async () => ({
+        files: (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM file_entity')).rows[0]!.n,
+        documents: (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM e_correspondence')).rows[0]!.n,
+      });
+      const letter = { name: 'letter-17.pdf', type: 'application/pdf', content: PDF };
+      const fields = { regNumber: 'UP-17', date: '2026-05-06', docTypeId: 'LETTER', regionId: '1' };
+
+      it('registers the document with its file in one step: number, date, type and the file name', async () => {
+        const res = await upload(form(fields, letter));
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body).toMatchObject({
+          number: 'UP-17',
+          date: '2026-05-06',
+          type: 'LETTER',
+          regionId: 1,
+          status: 'CREATED',
+        });
+        expect(res.body.files).toHaveLength(1);
+        const file = await app.db.query<{ name: string; kind: string }>(
+          'SELECT name, kind FROM file_entity WHERE id = $1',
+          [res.body.files[0]],
+        );
+        expect(file.rows[0]).toEqual({ name: 'letter-17.pdf', kind: 'correspondence' });
+        expect(app.fileStorage.open(res.body.files[0])).toBeDefined();
+      });
+
+      it('leaves nothing behind when the record is refused after the file was taken: no file row, no stored file, no record', async () => {
+        const before = await counts();
+        const put = vi.spyOn(app.fileStorage, 'put');
+        const res = await upload(form({ ...fields, docTypeId: 'NO_SUCH_TYPE' }, letter));
+        expect(res.status).toBe(400);
+        expect(Object.keys(res.body.fieldErrors ?? {})).toContain('/type');
+        // The file was stored before the transaction, and removed when it failed.
+        expect(put).toHaveBeenCalledTimes(1);
+        expect(app.fileStorage.open(put.mock.calls[0]![0])).toBeUndefined();
+        put.mockRestore();
+        expect(await counts()).toEqual(before);
+        // Without a file, nothing either; a role that may not create documents is refused.
+        expect((await upload(form(fields))).status).toBe(400);
+        await staff('upload-curator', ['curator'], 1);
+        const token = (await signIn(app, 'upload-curator', PASSWORD)).token;
+        expect((await upload(form(fields, letter), `Bearer ${token}`)).status).toBe(403);
+        expect(await counts()).toEqual(before);
       });
     });
 

@@ -52,6 +52,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   playground: inStages(formLibraries, () => import('./playground/PlaygroundScreen.tsx')),
   // The staff home: my work from the machines, counters, recently opened records, quick create.
   workspace: () => import('./workspace/WorkspaceScreen.tsx'),
+  // A record registered from one uploaded file (manifest `registerFromFile`): the letter upload.
+  upload: inStages(formLibraries, () => import('./upload/RegisterUploadScreen.tsx')),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

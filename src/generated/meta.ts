@@ -763,7 +763,8 @@ export type ScreenDefinition = {
     | "messenger"
     | "questionnaire"
     | "playground"
-    | "workspace";
+    | "workspace"
+    | "upload";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.

@@ -98,6 +98,11 @@ export interface RecordMethods {
   getAudit(entity: string, id: number): Promise<AuditEntry[]>;
   /** The chain the record belongs to, root first (`GET {base}/chain/{id}`, manifest `chain`). */
   getChain(entity: string, id: number): Promise<ChainNode[]>;
+  /**
+   * Registers a record from one file in one step (manifest `registerFromFile`: `POST /api{path}`,
+   * multipart — the file and the form fields by their names).
+   */
+  registerFromFile(path: string, file: File, fields: Record<string, string>): Promise<StoredRecord>;
   /** The one record whose field at `field` (a JSON pointer) equals `value`, or null. */
   findBy(entity: string, field: string, value: string): Promise<StoredRecord | null>;
   /** Records whose keyword fields contain `keyword`, as `{id, label}` (label = the manifest's labelField). */
@@ -166,6 +171,11 @@ export function createRecordMethods(http: HttpClient): RecordMethods {
       (await http.request<{ list: AuditEntry[] }>('GET', `${apiBase(entity)}/audit/${id}`)).list,
     getChain: async (entity, id) =>
       (await http.request<{ list: ChainNode[] }>('GET', `${apiBase(entity)}/chain/${id}`)).list,
+    registerFromFile: (path, file, fields) => {
+      const form = filesForm([file], 'file');
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      return http.request('POST', `/api${path}`, { form });
+    },
     findBy: async (entity, field, value) =>
       (
         await http.request<{ record: StoredRecord | null }>('GET', `${apiBase(entity)}/find-by`, {

@@ -172,6 +172,12 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   checkJourneyOptions(ctx, file, screen, target);
   if (screen.kind === 'tree' && target && !target.manifest.tree)
     report(file, '/kind', `entity "${screen.entity}" has no tree (manifest "tree": {"parentField"})`);
+  if (screen.kind === 'upload' && (!target || !target.manifest.registerFromFile))
+    report(
+      file,
+      '/kind',
+      `entity "${screen.entity}" has no registerFromFile (manifest "registerFromFile": {"path", …})`,
+    );
   if (options?.photoRoute && ![...entities.values()].some((e) => e.manifest.photo?.route === options.photoRoute))
     report(file, '/options/photoRoute', `no manifest has photo.route "${options.photoRoute}"`);
   if (screen.kind === 'wizard' && target) {

@@ -18,6 +18,7 @@ import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, maxWidth: '640px' },
   file: { maxWidth: '100%' },
+  actions: { marginTop: tokens.spacingVerticalM },
 });
 
 /**
@@ -99,7 +100,7 @@ export default function RegisterUploadScreen({ screen }: ScreenProps) {
         serverErrors={serverErrors}
         errorSummary={false}
       >
-        <div>
+        <div className={s.actions}>
           <Button
             appearance="primary"
             onClick={() => void send.run()}

@@ -41,7 +41,7 @@ export interface Correspondence {
    */
   regionId: number;
   /**
-   * The document this one answers, resolves or belongs to (the document's chain: GET /api/document/chain/{id}).
+   * Id of the document this one answers, resolves or belongs to (the document's chain: GET /api/document/chain/{id}). A plain id, like a project's documentId: the chain starts at the highest document that exists, and the Tree tab's create buttons fill it in.
    */
   parentId?: number;
   /**

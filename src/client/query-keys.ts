@@ -18,6 +18,8 @@ export const queryKeys = {
     empty: (entity: string) => ['entity', entity, 'empty'] as const,
     /** The audit trail (`getAudit`). */
     audit: (entity: string, id: number) => ['entity', entity, 'history', id] as const,
+    /** The chain the record belongs to (`getChain`). */
+    chain: (entity: string, id: number) => ['entity', entity, 'chain', id] as const,
     rights: (entity: string, id: number) => ['entity', entity, 'rights', id] as const,
     /** The events allowed now: per version, so a changed record asks again. */
     events: (entity: string, id: number, version: number) => ['entity', entity, 'events', id, version] as const,

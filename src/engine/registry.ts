@@ -58,6 +58,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   board: inStages(formLibraries, () => import('./board/BoardScreen.tsx')),
   // In-app notifications: a box (all, incoming, outgoing), live (entity-free).
   notifications: () => import('./notifications/NotificationsScreen.tsx'),
+  // A record registered from one uploaded file (manifest `registerFromFile`): the letter upload.
+  upload: inStages(formLibraries, () => import('./upload/RegisterUploadScreen.tsx')),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

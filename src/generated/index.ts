@@ -168,7 +168,7 @@ export type DrugComplaintMachineEvent = 'APPLY_FINE' | 'ARCHIVE' | 'ASSIGN_EXECU
 export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' | 'CONFIRM' | 'EXPIRE' | 'EXTEND_DEADLINE' | 'FINISH' | 'PROCESS' | 'SEND_TO_COURT';
 
 /** Events of workflows/project.machine.json. */
-export type ProjectMachineEvent = 'EXTEND_DEADLINE' | 'FINISH_WORK' | 'MARK_NOT_BELONG' | 'REOPEN' | 'RETURN_TO_DRAFT' | 'SEND_TO_COMMISSION_CHAIR';
+export type ProjectMachineEvent = 'EXTEND_DEADLINE' | 'FINISH_WORK' | 'HOLD_SESSION' | 'MARK_NOT_BELONG' | 'REOPEN' | 'RETURN_TO_DRAFT' | 'SEND_TO_COMMISSION_CHAIR';
 
 /** Events of workflows/tender.machine.json. */
 export type TenderMachineEvent = 'FINISH' | 'REOPEN';

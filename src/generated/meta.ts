@@ -190,6 +190,23 @@ export interface EntityManifest {
     [k: string]: Aggregate;
   };
   /**
+   * Records hang on a parent record of the same entity (a reply, a resolution, a child document): GET /api{base}/chain/{id} answers the whole chain the record belongs to, from its root down, in order (each node: id, label, link kind, status, dates, depth, parent). A node the reader may not read (another region's record) stays in its place as "restricted", without id or data, so the shape of the chain is true and nothing of the hidden record is told. The record page shows it as its Tree tab, with buttons creating a record of each link kind that pre-fill the parent.
+   */
+  chain?: {
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    parentField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    linkField?: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    dateField?: string;
+  };
+  /**
    * The records carry a comment thread (`{base}/comments/…`, a Comments tab on the record page): whoever may read a record reads its comments and may add one; authors edit and delete their own (a deleted comment shows as deleted and keeps its replies).
    */
   comments?: {
@@ -456,6 +473,28 @@ export interface EntityManifest {
        * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
        */
       parentField: string;
+    };
+  };
+  /**
+   * Staff register a record from one uploaded file in one step (spec §7 letter/upload: file name, registration number, date, document type): POST /api{path} as multipart — the file and the form fields named in `fields` — creates the record with the file in its file field. The file's row and the record are one transaction, so they land together or not at all (a refused record leaves no file behind). Needs create on the entity.
+   */
+  registerFromFile?: {
+    /**
+     * The route under /api (e.g. /letter/upload).
+     */
+    path: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    fileField: string;
+    /**
+     * Form field name → record field pointer (e.g. {"regNumber": "/number", "docTypeId": "/type"}); integers and numbers are converted by the record schema. The screen asks them with the entity's own labels and widgets.
+     */
+    fields: {
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      [k: string]: string;
     };
   };
   /**
@@ -803,7 +842,8 @@ export type ScreenDefinition = {
     | "workspace"
     | "document-templates"
     | "board"
-    | "notifications";
+    | "notifications"
+    | "upload";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
@@ -994,10 +1034,10 @@ export type ScreenDefinition = {
       createKey?: string;
     };
     /**
-     * list: filters of the entity's grid always applied with these query values and not shown in the filter bar (e.g. {"mine": "true"} on a currentUser filter: my tasks). Each name must be a filter of the grid (`npm run check`).
+     * list: filter values the screen always applies, by the grid filter's name (e.g. {"projectType": "COMMISSION"} — the commission projects' own list): every request carries them and their controls are left out. Each name must be a filter of the entity's grid (`npm run check`). A screen with fixed filters is a narrower list: the entity's buttons (back to the list) lead to its list without them.
      */
     fixedFilters?: {
-      [k: string]: string;
+      [k: string]: string | number | boolean;
     };
     /**
      * notifications: the box the screen shows — all (received and sent), incoming (received) or outgoing (sent); the screen's tabs lead to the other boxes' screens.

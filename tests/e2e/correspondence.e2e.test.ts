@@ -3,7 +3,10 @@
  * buttons, by the roles access.json gives: the department head routes it, reads it and
  * assigns the executor; the executor postpones, resumes and sends the draft for visa; the
  * visa issuer agrees; the executor sends the answer for signature; only the named signer signs.
- * Each sees only the buttons their role, the state and the guards allow.
+ * Each sees only the buttons their role, the state and the guards allow. Then the document's
+ * Tree tab (its chain, another region's document restricted) is followed to a child, and a
+ * letter is registered from an uploaded file on the Upload letter screen (ru and uzCyrillic,
+ * 1280 and 360 px).
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,12 +15,80 @@ import { createServerAjv } from '../../src/server/validation.ts';
 import { browserTestsEnabled } from '../support/browser.ts';
 import { registry, workflowInBrowser } from '../support/workflow-browser.ts';
 import { createSampler } from '../support/sample-data.ts';
+import { fillForm } from '../support/fill-form.ts';
 
 const ENTITY = 'correspondence';
 const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 
 describe.skipIf(!browserTestsEnabled())('a document through its status machine in Chromium', () => {
   const { def, machine, api, user, openAs, status, offered, perform } = workflowInBrowser(ENTITY);
+  it("shows a document's chain on its Tree tab, follows a child, and registers a letter from an uploaded file", async () => {
+    const base = `/api${def.manifest.base}`;
+    const doc = async (number: string, regionId: number, more: Record<string, unknown> = {}) =>
+      Number(
+        (await api('POST', `${base}/create`, { number, date: '2026-05-04', type: 'LETTER', regionId, ...more })).id,
+      );
+    await user('doc-clerk', 'employee', 1);
+    const root = await doc('TREE-1', 1, { summary: 'A request for an explanation' });
+    const reply = await doc('TREE-1/R', 1, { parentId: root, linkKind: 'REPLY' });
+    await doc('TREE-1/X', 2, { parentId: root, linkKind: 'CHILD' });
+    const resolution = await doc('TREE-1/R/1', 1, { parentId: reply, linkKind: 'RESOLUTION' });
+
+    const page = await openAs('doc-clerk', root, { locale: 'ru' });
+    await page.locator('[data-tab="chain"]').click();
+    const chain = page.locator('[data-region="chain"]');
+    await chain.locator('[data-chain-node]').first().waitFor();
+    expect(
+      await chain.locator('[data-chain-node]').evaluateAll((els) => els.map((e) => e.getAttribute('data-chain-node'))),
+    ).toEqual([String(root), String(reply), String(resolution), 'restricted']);
+    expect(await chain.locator('[data-current] [aria-current="page"]').textContent()).toBe('TREE-1');
+    expect(await chain.locator(`[data-chain-node="${reply}"] > div`).textContent()).toContain('Ответ');
+    // Keyboard: the first link of the tree is reached by Tab from the create buttons, and opens the reply.
+    await page.locator('[data-action="chain-create-RESOLUTION"]').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('TREE-1/R');
+    await page.screenshot({ path: path.join(SHOTS, 'docflow-tree-ru-1280.png'), fullPage: true });
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/admin/documents/${reply}`);
+    await page.locator('[data-tab="chain"]').click();
+    await chain.locator(`[data-chain-node="${reply}"][data-current]`).waitFor();
+    // "Create a reply" opens the new document's form with the parent filled in.
+    await page.locator('[data-action="chain-create-REPLY"]').click();
+    await page.waitForURL(`**/admin/documents/new?parentId=${reply}&linkKind=REPLY`);
+    await page.context().close();
+
+    const phone = await openAs('doc-clerk', resolution, { locale: 'uzCyrillic', width: 360 });
+    await phone.locator('[data-tab="chain"]').click();
+    await phone.locator('[data-region="chain"] [data-chain-node]').first().waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await phone.screenshot({ path: path.join(SHOTS, 'docflow-tree-uzCyrillic-360.png'), fullPage: true });
+
+    // The Upload letter screen: the file, number, date, type and region in one step.
+    await phone.goto(new URL('/admin/documents-upload', phone.url()).href);
+    await phone.locator('[data-screen="correspondence-upload"] [data-field="/number"]').waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await phone.screenshot({ path: path.join(SHOTS, 'docflow-upload-uzCyrillic-360.png'), fullPage: true });
+    await phone.setViewportSize({ width: 1280, height: 900 });
+    await phone.locator('[data-action="upload"]').click();
+    await phone.locator('[data-field="/file"]').setInputFiles({
+      name: 'letter-e2e.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+    });
+    await fillForm(phone, def.schema, { number: 'UP-E2E-1', date: '2026-05-06', type: 'LETTER', regionId: 1 });
+    await phone.screenshot({ path: path.join(SHOTS, 'docflow-upload-uzCyrillic-1280.png'), fullPage: true });
+    await phone.locator('[data-action="upload"]').click();
+    await phone.locator('[data-screen="correspondence-detail"]').waitFor();
+    const found = await api('POST', `${base}/list-search?keyword=UP-E2E-1`, {});
+    expect(found.total).toBe(1);
+    const uploaded = (found.list as Array<{ id: number; files: string[]; type: string }>)[0]!;
+    expect(uploaded.type).toBe('LETTER');
+    expect(uploaded.files).toHaveLength(1);
+    expect(phone.url()).toContain(`/admin/documents/${uploaded.id}`);
+    await phone.context().close();
+  });
+
   it('goes CREATED → RECEIVED → SEEN → BEING_SEEN → SUSPENDED → BEING_SEEN → REVIEW_FINISHED → VISA_APPROVED → FOR_ACCEPTED_DXA → ACCEPTED by the buttons', async () => {
     const data = createSampler(def.schema, registry.references, createServerAjv())(41, { full: false, minimal: true });
     const region = Number(data.regionId);

@@ -65,9 +65,13 @@ export function workflowInBrowser(entity: string) {
   });
 
   /** A fresh browser session signed in as `username`, on the record's page. */
-  const openAs = async (username: string, id: number): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await context.addInitScript(() => localStorage.setItem('portal.locale', JSON.stringify('en')));
+  const openAs = async (
+    username: string,
+    id: number,
+    { locale = 'en', width = 1280 }: { locale?: string; width?: number } = {},
+  ): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' });
+    await context.addInitScript((l) => localStorage.setItem('portal.locale', JSON.stringify(l)), locale);
     const page = await context.newPage();
     const route = detail.route.replace(':id', String(id));
     await signInThroughForm(page, `${portal.url}${route}`, username, PASSWORD);

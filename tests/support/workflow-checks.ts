@@ -9,6 +9,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { Transition } from '../../src/generated/meta.ts';
 import { businessDate } from '../../src/shared/business-day.ts';
 import { formatDate, formatDateTime } from '../../src/shared/format.ts';
+import { valueAt } from '../../src/shared/pointer.ts';
 import { at } from './records.ts';
 
 /** One named check of a transition, its parameters spelled out. */
@@ -161,6 +162,12 @@ export function satisfyChecks(
   today = tashkentToday(),
 ): Record<string, unknown> | undefined {
   const out = { ...payload };
+  // A quorum guard (`quorum`) passes with every member the record lists present.
+  const guard = transition?.guard as { type?: string; params?: Record<string, unknown> } | undefined;
+  if (guard?.type === 'quorum') {
+    const members = valueAt(record, String(guard.params?.members));
+    out[String(guard.params?.present).slice(1)] = Array.isArray(members) ? [...members] : [];
+  }
   for (const { field, format, checks } of checkedFields(transition)) {
     // An optional field left out is not judged.
     if (out[field.slice(1)] === undefined) continue;

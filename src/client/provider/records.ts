@@ -57,6 +57,24 @@ export interface Draft {
   updatedAt: string;
 }
 
+/**
+ * One node of a record's chain (`GET {base}/chain/{id}`), in pre-order: `parent` is the index
+ * of its parent node; a node the reader may not read is `restricted` and carries no data.
+ */
+export interface ChainNode {
+  parent: number | null;
+  depth: number;
+  restricted: boolean;
+  current: boolean;
+  id?: number;
+  label?: string | null;
+  link?: string | null;
+  status?: string;
+  date?: string | null;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
 /** The reply of a public submission: the new record's id and the reference number the applicant keeps. */
 export interface PublicReceipt {
   id: number;
@@ -78,6 +96,13 @@ export interface RecordMethods {
   delete(entity: string, id: number, version?: number): Promise<void>;
   /** The record's audit trail: who changed what, oldest first (`GET {base}/audit/{id}`). */
   getAudit(entity: string, id: number): Promise<AuditEntry[]>;
+  /** The chain the record belongs to, root first (`GET {base}/chain/{id}`, manifest `chain`). */
+  getChain(entity: string, id: number): Promise<ChainNode[]>;
+  /**
+   * Registers a record from one file in one step (manifest `registerFromFile`: `POST /api{path}`,
+   * multipart — the file and the form fields by their names).
+   */
+  registerFromFile(path: string, file: File, fields: Record<string, string>): Promise<StoredRecord>;
   /** The one record whose field at `field` (a JSON pointer) equals `value`, or null. */
   findBy(entity: string, field: string, value: string): Promise<StoredRecord | null>;
   /** Records whose keyword fields contain `keyword`, as `{id, label}` (label = the manifest's labelField). */
@@ -144,6 +169,13 @@ export function createRecordMethods(http: HttpClient): RecordMethods {
     },
     getAudit: async (entity, id) =>
       (await http.request<{ list: AuditEntry[] }>('GET', `${apiBase(entity)}/audit/${id}`)).list,
+    getChain: async (entity, id) =>
+      (await http.request<{ list: ChainNode[] }>('GET', `${apiBase(entity)}/chain/${id}`)).list,
+    registerFromFile: (path, file, fields) => {
+      const form = filesForm([file], 'file');
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      return http.request('POST', `/api${path}`, { form });
+    },
     findBy: async (entity, field, value) =>
       (
         await http.request<{ record: StoredRecord | null }>('GET', `${apiBase(entity)}/find-by`, {

@@ -150,6 +150,17 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
     else if (target.schema && !resolveFieldSchema(target.schema, pointer))
       report(file, `/options/keyFacts/${i}`, `entity "${screen.entity}" has no field ${pointer}`);
   });
+  const fixedFilters = (screen.options as { fixedFilters?: Record<string, unknown> } | undefined)?.fixedFilters;
+  if (fixedFilters) {
+    // Each fixed value narrows the list through one of the grid's filters.
+    const grid = target && ctx.sources.get(`schemas/${screen.entity}/${target.manifest.grid}`)?.json;
+    const names = ((grid as { filters?: Array<{ name: string }> } | undefined)?.filters ?? []).map((f) => f.name);
+    if (screen.kind !== 'list' || !target) report(file, '/options/fixedFilters', 'fixedFilters need a list screen');
+    else
+      for (const name of Object.keys(fixedFilters))
+        if (!names.includes(name))
+          report(file, `/options/fixedFilters/${name}`, `the grid of "${screen.entity}" has no filter "${name}"`);
+  }
   if (options?.plainStatus && target) {
     // The applicant's plain-words status: one sentence for every state the record can be in.
     const machine = target.manifest.workflow ? ctx.machines.get(target.manifest.workflow) : undefined;
@@ -161,6 +172,12 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   checkJourneyOptions(ctx, file, screen, target);
   if (screen.kind === 'tree' && target && !target.manifest.tree)
     report(file, '/kind', `entity "${screen.entity}" has no tree (manifest "tree": {"parentField"})`);
+  if (screen.kind === 'upload' && (!target || !target.manifest.registerFromFile))
+    report(
+      file,
+      '/kind',
+      `entity "${screen.entity}" has no registerFromFile (manifest "registerFromFile": {"path", …})`,
+    );
   if (options?.photoRoute && ![...entities.values()].some((e) => e.manifest.photo?.route === options.photoRoute))
     report(file, '/options/photoRoute', `no manifest has photo.route "${options.photoRoute}"`);
   if (screen.kind === 'wizard' && target) {

@@ -12,9 +12,9 @@ export const MY_WORK_ANCHOR = 'my-work';
 
 /**
  * Where a header counter leads: a counter of records assigned to the user goes to "my work"
- * on the staff home; another to the list of its (first) entity, filtered by the status when
- * it counts one status and the grid has an `eq` filter on `/status`; nowhere when the user
- * has no list of it.
+ * on the staff home; another to the list of its (first) entity, filtered by what it counts —
+ * one status by the grid's `eq` filter on `/status`, several by its `in` filter (the whole list
+ * when the grid has no such filter); nowhere when the user has no list of it.
  * @example counterLink([{ entity: 'x', statuses: ['NEW'] }], grids, ability) // '/admin/x?statusId=NEW'
  */
 export function counterLink(
@@ -28,9 +28,12 @@ export function counterLink(
   if (!rule) return undefined;
   const list = entityScreenPath(rule.entity, ['list'], undefined, ability);
   if (!list) return undefined;
-  const filter = grids.get(rule.entity)?.filters.find((f) => f.field === '/status' && f.kind === 'eq');
-  const status = rule.statuses.length === 1 ? rule.statuses[0] : undefined;
-  return filter && status ? `${list}?${filter.name}=${encodeURIComponent(status)}` : list;
+  // One status by the grid's `eq` filter on the status, several by its `in` filter: the list shows what was counted.
+  const kind = rule.statuses.length === 1 ? 'eq' : 'in';
+  const filter = grids.get(rule.entity)?.filters.find((f) => f.field === '/status' && f.kind === kind);
+  return filter && rule.statuses.length
+    ? `${list}?${new URLSearchParams({ [filter.name]: rule.statuses.join(',') })}`
+    : list;
 }
 
 /** Each header counter's link ({@link counterLink}) by counter name, once the rules and grids have loaded. */

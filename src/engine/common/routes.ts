@@ -43,7 +43,8 @@ export function entityScreenPath(
       (!ability || canOpen(ability, s.permission)),
   );
   const family = near === undefined ? [] : candidates.filter((s) => familyOf(s.route) === familyOf(near));
-  const plain = candidates.filter((s) => !s.options?.view);
+  // A partial wizard (a view) or a narrower list (fixed filters) is not where the entity's buttons lead.
+  const plain = candidates.filter((s) => !s.options?.view && !s.options?.fixedFilters);
   const mine = plain.filter((s) => forAudience(s));
   // The user's own audience first (a citizen's list leads to the citizen's record page); a public
   // page of the entity (a form for citizens) is an entry point, not where the entity's own

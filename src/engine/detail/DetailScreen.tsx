@@ -23,6 +23,7 @@ import { FilesTab } from './FilesTab.tsx';
 import { CommentsTab } from '../comments/CommentsTab.tsx';
 import { CreateDocument } from '../documents/CreateDocument.tsx';
 import { FilesWithDocuments } from '../documents/FilesWithDocuments.tsx';
+import { ChainTree } from './ChainTree.tsx';
 import { useReadTools } from './ReadValue.tsx';
 import { TransitionBar, TransitionTimeline } from './TransitionBar.tsx';
 import { PlainStatus } from './PlainStatus.tsx';
@@ -43,7 +44,7 @@ const useStyles = makeStyles({
   panel: { marginTop: tokens.spacingVerticalM },
 });
 
-type TabName = 'record' | 'files' | 'comments' | 'transitions' | 'history';
+type TabName = 'record' | 'files' | 'comments' | 'chain' | 'transitions' | 'history';
 
 /**
  * One record as a page to read: a header (title, the status chip with the state's one label,
@@ -184,6 +185,11 @@ export default function DetailScreen({ screen }: ScreenProps) {
             {t('record.tabs.files')}
           </Tab>
         )}
+        {def.manifest.chain && (
+          <Tab value="chain" data-tab="chain">
+            {t('docflow.tree.tab')}
+          </Tab>
+        )}
         {def.manifest.comments && (
           <Tab value="comments" data-tab="comments">
             {t('comments.tab')}
@@ -206,6 +212,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
           </FilesWithDocuments>
         )}
         {tab === 'comments' && <CommentsTab entity={entity} id={id} manifest={def.manifest} />}
+        {tab === 'chain' && <ChainTree entity={entity} id={id} />}
         {tab === 'history' && <ChangeHistory entity={entity} id={id} schema={def.schema as JSONSchema7} />}
         {tab === 'transitions' && workflow && <TransitionTimeline entity={entity} machine={workflow} id={id} />}
       </div>

@@ -52,6 +52,7 @@ import {
 } from './list-state.ts';
 import ListGrid, { type StatusColor } from './ListGrid.tsx';
 import { statusesOf, withoutHiddenColumns } from './list-definition.ts';
+import { fixedFiltersOf, withoutFixedFilters } from './fixed-filters.ts';
 import ListFilters from './ListFilters.tsx';
 import CardList from './CardList.tsx';
 import { SavedViews } from './SavedViews.tsx';
@@ -123,9 +124,10 @@ function ListView({
 }) {
   const styles = useStyles();
   const ability = useAbility();
+  const fixed = useMemo(() => fixedFiltersOf(screen.options), [screen.options]);
   const def = useMemo(
-    () => withoutHiddenColumns(fullDef, hiddenFieldsOf(ability, fullDef.manifest.subject)),
-    [fullDef, ability],
+    () => withoutFixedFilters(withoutHiddenColumns(fullDef, hiddenFieldsOf(ability, fullDef.manifest.subject)), fixed),
+    [fullDef, ability, fixed],
   );
   const { t, i18n } = useTranslation();
   const locale = pickLocale(i18n.language);
@@ -137,17 +139,10 @@ function ListView({
   const [itemsPerPage, setItemsPerPage] = useState(() => storedPageSize(screen.id));
 
   const state = useMemo(() => readListState(searchParams, def.grid), [searchParams, def]);
-  // A list screen's `fixedFilters` (my tasks: `mine=true`) always apply; their controls are not shown.
-  const fixed = screen.options?.fixedFilters;
   const params = useMemo(() => {
-    const p = toListParams(state, itemsPerPage, def.grid);
-    return fixed ? { ...p, filters: { ...p.filters, ...fixed } } : p;
+    const asked = toListParams(state, itemsPerPage, def.grid);
+    return { ...asked, filters: { ...asked.filters, ...fixed } };
   }, [state, itemsPerPage, def, fixed]);
-  const filterDef = useMemo(
-    () =>
-      fixed ? { ...def, grid: { ...def.grid, filters: def.grid.filters.filter((f) => !(f.name in fixed)) } } : def,
-    [def, fixed],
-  );
   const list = useGetList(def.id, params);
   const saved = useSavedView(screen.id, def.grid, state, searchParams, setSearchParams);
 
@@ -254,7 +249,7 @@ function ListView({
   };
 
   const filters = (
-    <ListFilters def={filterDef} statuses={statuses} values={state.filters} onChange={setFilters} narrow={narrow} />
+    <ListFilters def={def} statuses={statuses} values={state.filters} onChange={setFilters} narrow={narrow} />
   );
   const failure = list.error
     ? list.error instanceof HttpError

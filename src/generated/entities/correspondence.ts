@@ -41,6 +41,14 @@ export interface Correspondence {
    */
   regionId: number;
   /**
+   * Id of the document this one answers, resolves or belongs to (the document's chain: GET /api/document/chain/{id}). A plain id, like a project's documentId: the chain starts at the highest document that exists, and the Tree tab's create buttons fill it in.
+   */
+  parentId?: number;
+  /**
+   * How the document hangs on its parent: a reply to it, a resolution on it, or a child document.
+   */
+  linkKind?: ("REPLY" | "RESOLUTION" | "CHILD") & string;
+  /**
    * Organisation or person that sent the document.
    */
   sender?: string;

@@ -17,6 +17,16 @@ export interface Project {
    * @maxItems 50
    */
   employeeIds?: number[];
+  /**
+   * Set by "hold the session": the day of the commission's last session.
+   */
+  sessionDate?: string;
+  /**
+   * Set by "hold the session": the members present (more than half of employeeIds: the quorum).
+   *
+   * @maxItems 50
+   */
+  presentMemberIds?: number[];
   deadline?: string;
   description?: string;
   /**

@@ -49,10 +49,30 @@ export const guardImplementations: Record<string, GuardImplementation> = {
   /** The actor is the user the record's field `params.field` (a JSON pointer) names, e.g. the assigned executor. */
   actorIsAssigned: (ctx, params) =>
     ctx.actorId !== null && String(valueAt(ctx.record, String(params.field))) === ctx.actorId,
+  /**
+   * A quorum: more than half of the members the record lists (`params.members`, an array of
+   * ids) are among those the payload names present (`params.present`); no members, no quorum.
+   */
+  quorum: (ctx, params) => {
+    const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+    const members = new Set(ids(valueAt(ctx.record, String(params.members))));
+    const present = new Set(ids(valueAt(ctx.payload, String(params.present))).filter((id) => members.has(id)));
+    return members.size > 0 && present.size * 2 > members.size;
+  },
 };
 
+/**
+ * The message a refusing guard gives, when its machine names one (`params.message`, an i18n
+ * key, e.g. the spec's "no quorum"): such a guard is a rule the user should read, so its event
+ * is offered and a refusal says why; without one the general "conditions not met" is said.
+ */
+export function guardMessage(guard: unknown): string | undefined {
+  const message = (guard as { params?: { message?: unknown } } | undefined)?.params?.message;
+  return typeof guard === 'object' && typeof message === 'string' ? message : undefined;
+}
+
 /** Guards that read the event payload: they cannot be judged before the payload exists (GET events). */
-export const payloadGuards: ReadonlySet<string> = new Set(['payloadFilled']);
+export const payloadGuards: ReadonlySet<string> = new Set(['payloadFilled', 'quorum']);
 
 /** User ids are text on the actor and integers in records (portal-user ids). */
 const asStoredId = (id: string | null): string | number | null => (id !== null && /^\d+$/.test(id) ? Number(id) : id);

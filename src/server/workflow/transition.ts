@@ -13,7 +13,7 @@ import { tableName } from '../db/entity-table.ts';
 import { createServerAjv } from '../validation.ts';
 import { toFieldProblems } from '../../shared/validation/field-errors.ts';
 import { ApiError, badInput, notFound } from '../errors.ts';
-import { payloadGuards } from './implementations.ts';
+import { guardMessage, payloadGuards } from './implementations.ts';
 import { valueAt } from '../../shared/pointer.ts';
 import { hiddenFieldsOf } from '../../shared/ability.ts';
 import {
@@ -133,8 +133,11 @@ export function createWorkflowEngine(
         if (!actor.ability.can(type, def.manifest.subject)) continue;
         const step = computeStep(machine, executable, status, contextOf(record, actor), { type, payload: {} });
         // A guard that reads the payload cannot be judged before the payload exists: such an event is offered.
+        // So is one whose guard has a message: pressing it tells the user what is missing.
         const readsPayload = transitionsFor(machine, status, type).some(
-          (t) => t.guard && payloadGuards.has(typeof t.guard === 'string' ? t.guard : t.guard.type),
+          (t) =>
+            t.guard &&
+            (payloadGuards.has(typeof t.guard === 'string' ? t.guard : t.guard.type) || guardMessage(t.guard)),
         );
         if (!step.ok && (step.reason === 'notInState' || !readsPayload)) continue;
         const first = transitionsFor(machine, status, type)[0]!;
@@ -268,10 +271,13 @@ export function createWorkflowEngine(
           type: body.event,
           payload,
         });
-        if (!step.ok)
-          throw new ApiError(409, step.reason === 'guard' ? 'errors.transitionGuard' : 'errors.transitionNotAllowed', {
-            details: { status: from, event: body.event },
-          });
+        if (!step.ok) {
+          const said = transitionsFor(machine, from, body.event)
+            .map((t) => guardMessage(t.guard))
+            .find(Boolean);
+          const key = step.reason === 'guard' ? (said ?? 'errors.transitionGuard') : 'errors.transitionNotAllowed';
+          throw new ApiError(409, key, { details: { status: from, event: body.event } });
+        }
         // A date the calendar or the record rules out is the user's input error, like a schema error: 400 on the field.
         const problems = checkPayload(step.transition, contextOf(before, actor, payload));
         if (problems.length) throw badInput(problems.map((p) => ({ ...p, pointer: `/payload${p.pointer}` })));

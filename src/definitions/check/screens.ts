@@ -8,7 +8,7 @@
  * titled forms whose named values exist; the citizen's journey options (journey.ts).
  */
 import type { JSONSchema7 } from 'json-schema';
-import type { RecordAction, ScreenDefinition, UiDefinition } from '../../generated/meta.ts';
+import type { GridDefinition, RecordAction, ScreenDefinition, UiDefinition } from '../../generated/meta.ts';
 import { MENU_ICON_NAMES } from '../../shared/icon-names.ts';
 import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { META_FOR, type CheckContext, type CheckRule, type UseKey } from './context.ts';
@@ -95,6 +95,7 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
         photoRoute?: string;
         recordActions?: RecordAction[];
         keyFacts?: string[];
+        fixedFilters?: Record<string, string>;
       }
     | undefined;
   const view = options?.view;
@@ -150,6 +151,17 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
     else if (target.schema && !resolveFieldSchema(target.schema, pointer))
       report(file, `/options/keyFacts/${i}`, `entity "${screen.entity}" has no field ${pointer}`);
   });
+  for (const name of Object.keys(options?.fixedFilters ?? {})) {
+    // A fixed filter is sent with every search of the list: list-search must know its name.
+    if (screen.kind !== 'list' || !target)
+      report(file, `/options/fixedFilters/${name}`, 'fixedFilters need a list screen of an entity');
+    else if (
+      target.gridFile &&
+      ctx.sources.has(target.gridFile) &&
+      !ctx.json<GridDefinition>(target.gridFile).filters?.some((f) => f.name === name)
+    )
+      report(file, `/options/fixedFilters/${name}`, `the grid of "${screen.entity}" has no filter "${name}"`);
+  }
   if (options?.plainStatus && target) {
     // The applicant's plain-words status: one sentence for every state the record can be in.
     const machine = target.manifest.workflow ? ctx.machines.get(target.manifest.workflow) : undefined;

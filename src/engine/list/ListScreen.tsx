@@ -46,6 +46,7 @@ import {
   storePageSize,
   storedPageSize,
   toListParams,
+  withFixedFilters,
   writeListState,
   type ListState,
   type SortItem,
@@ -123,9 +124,14 @@ function ListView({
 }) {
   const styles = useStyles();
   const ability = useAbility();
+  // A box of the entity (`options.fixedFilters`): those filters are always sent, never offered.
+  const fixed = useMemo(
+    () => withFixedFilters(fullDef.grid, screen.options?.fixedFilters as Record<string, string> | undefined),
+    [fullDef, screen.options],
+  );
   const def = useMemo(
-    () => withoutHiddenColumns(fullDef, hiddenFieldsOf(ability, fullDef.manifest.subject)),
-    [fullDef, ability],
+    () => withoutHiddenColumns({ ...fullDef, grid: fixed.grid }, hiddenFieldsOf(ability, fullDef.manifest.subject)),
+    [fullDef, fixed, ability],
   );
   const { t, i18n } = useTranslation();
   const locale = pickLocale(i18n.language);
@@ -137,7 +143,10 @@ function ListView({
   const [itemsPerPage, setItemsPerPage] = useState(() => storedPageSize(screen.id));
 
   const state = useMemo(() => readListState(searchParams, def.grid), [searchParams, def]);
-  const params = useMemo(() => toListParams(state, itemsPerPage, def.grid), [state, itemsPerPage, def]);
+  const params = useMemo(
+    () => fixed.params(toListParams(state, itemsPerPage, def.grid)),
+    [state, itemsPerPage, def, fixed],
+  );
   const list = useGetList(def.id, params);
   const saved = useSavedView(screen.id, def.grid, state, searchParams, setSearchParams);
 

@@ -328,4 +328,18 @@ export const FILTER_CONTROLS: { readonly [K in FilterKind]: FilterControlEntry }
     },
     labelsItself: true,
   },
+  // The same checkbox: "only my department"; the server knows which department that is.
+  myUnit: {
+    Control: function MyUnitControl({ filter, values, onChange, label }) {
+      return (
+        <Checkbox
+          checked={(values[filter.name] ?? '') === 'true'}
+          aria-label={label}
+          label={label}
+          onChange={(_, d) => onChange({ [filter.name]: d.checked === true ? 'true' : '' })}
+        />
+      );
+    },
+    labelsItself: true,
+  },
 };

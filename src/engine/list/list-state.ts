@@ -161,3 +161,18 @@ export function applyFilterPatch(
   }
   return next;
 }
+
+/**
+ * A list screen's fixed filters (screen `options.fixedFilters`): the grid without those
+ * filters, so the list neither offers nor shows them, and the params with their values, so
+ * every search (and the export) sends them.
+ * @example withFixedFilters(grid, { toMyDepartment: 'true' }).params(params)
+ */
+export function withFixedFilters(grid: GridDefinition, fixed: Readonly<Record<string, string>> | undefined) {
+  const names = new Set(Object.keys(fixed ?? {}));
+  return {
+    grid: names.size ? { ...grid, filters: grid.filters.filter((f) => !names.has(f.name)) } : grid,
+    params: (params: ListParams): ListParams =>
+      names.size ? { ...params, filters: { ...params.filters, ...fixed } } : params,
+  };
+}

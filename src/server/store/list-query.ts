@@ -91,6 +91,7 @@ export function buildListQuery(
   filters: Record<string, unknown>,
   payload: SearchPayload,
   hidden: readonly string[] = [],
+  viewerUnit: number | null = null,
 ) {
   const where: string[] = [];
   const params: unknown[] = [];
@@ -103,6 +104,7 @@ export function buildListQuery(
     column: (pointer) => table.columns.get(pointer)!,
     param,
     keywordText: () => keywordColumn(def, table, hidden),
+    viewerUnit: () => viewerUnit,
   };
   for (const f of def.grid.filters) {
     const given = [f.name, `${f.name}From`, `${f.name}To`].some(
@@ -235,7 +237,7 @@ export function readableListQuery(
   actor: Actor,
   hidden: readonly string[],
 ): ListQuery {
-  return scopedQuery(def, buildListQuery(def, table, filters, payload, hidden), actor);
+  return scopedQuery(def, buildListQuery(def, table, filters, payload, hidden, actor.unit ?? null), actor);
 }
 
 /**

@@ -83,6 +83,9 @@ export function readField(root: JSONSchema7, pointer: string, field: JSONSchema7
   if (keywords.staffUser === true || widget === 'staffUser') return { ...base, kind: 'staffUser' };
   if (keywords.entityRef?.entity) return { ...base, kind: 'entityRef', entity: keywords.entityRef.entity };
   const items = scalarType(field) === 'array' ? deref(root, field.items as JSONSchema7) : undefined;
+  // A list of other records' ids (a consolidated record's sources): each by its label.
+  const itemRef = (items as { entityRef?: { entity?: string } } | undefined)?.entityRef?.entity;
+  if (itemRef) return { ...base, kind: 'entityRef', entity: itemRef };
   if (isObjectSchema(items)) {
     const itemUi = ui?.items as Ui | undefined;
     const columns = ordered(Object.keys(items.properties!), itemUi)

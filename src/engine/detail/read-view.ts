@@ -118,7 +118,10 @@ export function readSections(root: JSONSchema7, uiSchema: UiSchema | undefined, 
       const pointer = toPointer([...at, name]);
       const fieldUi = ui?.[name] as Ui | undefined;
       const field = deref(root, node.properties![name]);
-      if (!field || widgetOf(fieldUi) === 'hidden' || isHiddenField(hidden, pointer)) continue;
+      // A field hidden in the form stays off the page too, unless it is the server's to fill and
+      // worth reading (`ui:options.onRecord`, e.g. a consolidated record's sources).
+      const formOnly = widgetOf(fieldUi) === 'hidden' && (fieldUi?.['ui:options'] as Ui | undefined)?.onRecord !== true;
+      if (!field || formOnly || isHiddenField(hidden, pointer)) continue;
       if (isObjectSchema(field) && widgetOf(fieldUi) === undefined) {
         const titles = field.title ? [...titleKeys, field.title] : titleKeys;
         nested.push(() => walk(field, fieldUi, [...at, name], titles));

@@ -10,6 +10,7 @@ import type { UiSchema } from '@rjsf/utils';
 import { deref, isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { resolveColumnFormat, type ColumnFormat, type GridColumn } from '../../shared/format.ts';
 import { isHiddenField } from '../../shared/hidden-fields.ts';
+import { CELL_FORMAT_NAMES } from '../../shared/cell-formats.ts';
 import { pointerSegments, toPointer } from '../../shared/pointer.ts';
 import { selfReadingWidgetNames } from '../form/widgets/names.ts';
 
@@ -96,10 +97,14 @@ export function readField(root: JSONSchema7, pointer: string, field: JSONSchema7
     return { ...base, kind: 'table', columns };
   }
   // The list's rules on a one-field schema: the same kinds, choices and reference lists as a column.
+  // `ui:options.format` names a list format for the page (a year as 2025, not "2 025").
+  const named = (ui?.['ui:options'] as { format?: string } | undefined)?.format;
   const format =
     widget === 'money'
       ? ({ kind: 'money' } as ColumnFormat)
-      : resolveColumnFormat({ field: '/v' } as GridColumn, { type: 'object', properties: { v: field } });
+      : named && (CELL_FORMAT_NAMES as string[]).includes(named)
+        ? ({ kind: named } as ColumnFormat)
+        : resolveColumnFormat({ field: '/v' } as GridColumn, { type: 'object', properties: { v: field } });
   return { ...base, kind: 'value', format, ...(widget === 'textarea' ? { multiline: true } : {}) };
 }
 

@@ -35,6 +35,8 @@ import type { Project } from './entities/project.ts';
 import type { ProjectLesson } from './entities/project-lesson.ts';
 import type { ProjectTask } from './entities/project-task.ts';
 import type { ProjectTaskCard } from './entities/project-task-card.ts';
+import type { Report } from './entities/report.ts';
+import type { ReportTemplate } from './entities/report-template.ts';
 import type { StaffMember } from './entities/staff-member.ts';
 import type { StatPrice } from './entities/stat-price.ts';
 import type { SubordinateOrganisation } from './entities/subordinate-organisation.ts';
@@ -81,6 +83,8 @@ export type * from './entities/project.ts';
 export type * from './entities/project-lesson.ts';
 export type * from './entities/project-task.ts';
 export type * from './entities/project-task-card.ts';
+export type * from './entities/report.ts';
+export type * from './entities/report-template.ts';
 export type * from './entities/staff-member.ts';
 export type * from './entities/stat-price.ts';
 export type * from './entities/subordinate-organisation.ts';
@@ -91,9 +95,9 @@ export type * from './entities/trip-cost-norm.ts';
 export type * from './entities/vacancy.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
+export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'report' | 'report-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
 
-export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
+export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'report', 'report-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -133,6 +137,8 @@ export interface EntityDataMap {
   'project-lesson': ProjectLesson;
   'project-task': ProjectTask;
   'project-task-card': ProjectTaskCard;
+  'report': Report;
+  'report-template': ReportTemplate;
   'staff-member': StaffMember;
   'stat-price': StatPrice;
   'subordinate-organisation': SubordinateOrganisation;
@@ -170,11 +176,14 @@ export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' 
 /** Events of workflows/project.machine.json. */
 export type ProjectMachineEvent = 'EXTEND_DEADLINE' | 'FINISH_WORK' | 'HOLD_SESSION' | 'MARK_NOT_BELONG' | 'REOPEN' | 'RETURN_TO_DRAFT' | 'SEND_TO_COMMISSION_CHAIR';
 
+/** Events of workflows/report.machine.json. */
+export type ReportMachineEvent = 'ACCEPT' | 'RETURN' | 'SEND';
+
 /** Events of workflows/tender.machine.json. */
 export type TenderMachineEvent = 'FINISH' | 'REOPEN';
 
 /** Every machine id (a file of workflows/). */
-export type MachineId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'compliance-case' | 'court-case' | 'document' | 'drug-complaint' | 'pharmacy-appeal' | 'project' | 'tender';
+export type MachineId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'compliance-case' | 'court-case' | 'document' | 'drug-complaint' | 'pharmacy-appeal' | 'project' | 'report' | 'tender';
 
 /** Event union by machine id. */
 export interface MachineEventMap {
@@ -187,5 +196,6 @@ export interface MachineEventMap {
   'drug-complaint': DrugComplaintMachineEvent;
   'pharmacy-appeal': PharmacyAppealMachineEvent;
   'project': ProjectMachineEvent;
+  'report': ReportMachineEvent;
   'tender': TenderMachineEvent;
 }

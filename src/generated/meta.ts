@@ -244,15 +244,58 @@ export interface EntityManifest {
    */
   drafts?: boolean;
   /**
-   * Records may be merged (POST /api{base}/merge with {ids: [≥ 2 ids]}; spec §5 'at least 2 reports must be selected to merge'): a new record is created from the first record (lowest id) with the listed array fields concatenated from all of them, in id order. Needs read on every record and create on the entity; the list offers it on selected rows.
+   * Records may be merged (POST /api{base}/merge with {ids: [≥ 2 ids]}; spec §8 'at least 2 reports must be selected to merge'): a new record is created from the first record (lowest id) with the listed array fields concatenated from all of them, in id order, and/or one array summed per row key (sumBy). Needs read on every record and create on the entity; the list offers it on selected rows.
    */
   merge?: {
+    [k: string]: unknown;
+  } & {
     /**
+     * Array fields whose rows are concatenated from all the records, in id order.
+     *
      * @minItems 1
      *
      * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
-    arrays: string[];
+    arrays?: string[];
+    /**
+     * One array field merged row by row: rows with the same key (a field of the row) become one row, in the order the keys first appear (by record id, then row); its `sum` fields are added up (a row without a number counts nothing; a key where no record has a number keeps none), its `list` fields (texts) are the non-empty values joined one per line; the other fields of a row are the first record's.
+     */
+    sumBy?: {
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      array: string;
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      key: string;
+      /**
+       * Number fields of the row, added up.
+       *
+       * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      sum: string[];
+      /**
+       * Text fields of the row, the values of all records listed one per line.
+       *
+       * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      list?: string[];
+    };
+    /**
+     * Fields every merged record must agree on (e.g. the template and the period); records that differ are refused (400, the first differing field named).
+     *
+     * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    same?: string[];
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    sources?: string;
+    /**
+     * Fields the merged record gets, by pointer (e.g. {"/consolidated": true}).
+     */
+    set?: {};
     maxRecords?: number;
   };
   /**
@@ -272,6 +315,30 @@ export interface EntityManifest {
      */
     groupEntity?: string;
   };
+  /**
+   * Fields a new record takes from another record it names (spec §7 'POST /create/{extra}': a report created from its template). On create, when the `by` field holds the id of a record of `from`, each `copy` target (a field of this entity) that the new record leaves empty (absent, "" or []) gets the source's field (a field of `from`); what the record sends itself is kept. The source is read as the creating user (no read on it: 404), after the copy the record is validated as usual.
+   *
+   * @minItems 1
+   */
+  prefill?: {
+    /**
+     * The source entity.
+     */
+    from: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    by: string;
+    /**
+     * Target field of this entity → field of the source, both as JSON pointers.
+     */
+    copy: {
+      /**
+       * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+       */
+      [k: string]: string;
+    };
+  }[];
   /**
    * A progress percentage the server computes on every create and update: field = done / plan × 100, 1 decimal (null while the plan is 0 or either is empty). What the client sends for the field is ignored.
    */
@@ -749,9 +816,9 @@ export interface GridDefinition {
      */
     name: string;
     /**
-     * keyword: text search over keywordFields; eq: equals; in: comma-separated list; dateRange: <name>From/<name>To (or <name> for one day); range: <name>From/<name>To numbers; bool: true/false; currentUser: <name>=true keeps the records whose field (a user id, or an array of user ids such as a card's employees) holds the signed-in user's id.
+     * keyword: text search over keywordFields; eq: equals; in: comma-separated list; dateRange: <name>From/<name>To (or <name> for one day); range: <name>From/<name>To numbers; bool: true/false; currentUser: <name>=true keeps the records whose field (a user id, or an array of user ids such as a card's employees) holds the signed-in user's id; myUnit: true keeps the rows whose (integer) field holds the viewer's own unit — the department of their staff card — and none for a viewer without one.
      */
-    kind: "keyword" | "eq" | "in" | "dateRange" | "range" | "bool" | "currentUser";
+    kind: "keyword" | "eq" | "in" | "dateRange" | "range" | "bool" | "currentUser" | "myUnit";
     /**
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
@@ -974,6 +1041,12 @@ export type ScreenDefinition = {
      */
     recordActions?: RecordAction[];
     /**
+     * list: filter values the screen always applies, by the grid filter's name (e.g. {"projectType": "COMMISSION"} — the commission projects' own list): every request carries them and their controls are left out. Each name must be a filter of the entity's grid (`npm run check`). A screen with fixed filters is a narrower list: the entity's buttons (back to the list) lead to its list without them.
+     */
+    fixedFilters?: {
+      [k: string]: string | number | boolean;
+    };
+    /**
      * list: grid (default, the staff list) or cards — an applicant's own records as cards (reference number, title, subject, sent date, status label, the next step in plain words), at most a keyword and a status filter, no export.
      */
     presentation?: "grid" | "cards";
@@ -1032,12 +1105,6 @@ export type ScreenDefinition = {
        * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
        */
       createKey?: string;
-    };
-    /**
-     * list: filter values the screen always applies, by the grid filter's name (e.g. {"projectType": "COMMISSION"} — the commission projects' own list): every request carries them and their controls are left out. Each name must be a filter of the entity's grid (`npm run check`). A screen with fixed filters is a narrower list: the entity's buttons (back to the list) lead to its list without them.
-     */
-    fixedFilters?: {
-      [k: string]: string | number | boolean;
     };
     /**
      * notifications: the box the screen shows — all (received and sent), incoming (received) or outgoing (sent); the screen's tabs lead to the other boxes' screens.

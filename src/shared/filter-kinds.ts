@@ -47,6 +47,8 @@ export interface FilterValues {
   bool: unknown;
   /** Given (`<name>=true`): only the signed-in user's records. */
   currentUser: true;
+  /** Given (`true`): only the rows whose field holds the viewer's own unit. */
+  myUnit: true;
 }
 
 /** Raw query values by parameter name (what list-search's query string holds). */
@@ -154,6 +156,14 @@ export const FILTER_KINDS: { readonly [K in FilterKind]: FilterKindDescriptor<Fi
     parse: (raw, name) => (raw[name] === true || raw[name] === 'true' ? true : undefined),
     fieldTypes: ['integer', 'string', 'array'],
     arrayField: true,
+  },
+  // The viewer's own unit (their staff card's department, access.json unitPermissions): a box
+  // of "what reached my department" whose value the server knows and the query never carries.
+  myUnit: {
+    params: one,
+    querySchema: (name) => ({ [name]: { type: 'boolean' } }),
+    parse: (raw, name) => (raw[name] === true || raw[name] === 'true' ? true : undefined),
+    fieldTypes: ['integer'],
   },
 };
 

@@ -88,6 +88,9 @@ function expectedFilter(
         }),
       });
       cases.push({ query: { [`${f.name}To`]: '1999-12-31' }, rows: [] });
+    } else if (f.kind === 'myUnit') {
+      // The searching user has no staff card, so no unit: their box is empty, not everything.
+      cases.push({ query: { [f.name]: 'true' }, rows: [] });
     } else if (f.kind === 'range') {
       const sorted = (values as number[]).sort((a, b) => a - b);
       const lo = sorted[Math.floor(sorted.length / 3)]!;

@@ -45,6 +45,23 @@ export const serverWritten = (schema: JSONSchema7, pointer: string): boolean => 
 export const withoutServerWritten = (schema: JSONSchema7, data: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(data).filter(([k]) => !serverWritten(schema, `/${k}`)));
 
+/**
+ * The top-level fields a manifest's `prefill` fills on create because `input` leaves them empty
+ * (absent, "" or []): the server copies them from the record the rule names, so they are not
+ * stored as sent.
+ */
+export const prefilledFields = (
+  manifest: { prefill?: Array<{ copy: Record<string, string> }> },
+  input: Record<string, unknown>,
+): string[] =>
+  (manifest.prefill ?? [])
+    .flatMap((rule) => Object.keys(rule.copy))
+    .map((pointer) => pointer.split('/')[1]!)
+    .filter((name) => {
+      const v = input[name];
+      return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+    });
+
 /** Pointers of required fields present in `sample` (top level and inside present objects). */
 export function requiredPointers(root: JSONSchema7, sample: Record<string, unknown>): string[] {
   const out: string[] = [];

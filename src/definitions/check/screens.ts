@@ -8,7 +8,7 @@
  * titled forms whose named values exist; the citizen's journey options (journey.ts).
  */
 import type { JSONSchema7 } from 'json-schema';
-import type { RecordAction, ScreenDefinition, UiDefinition } from '../../generated/meta.ts';
+import type { GridDefinition, RecordAction, ScreenDefinition, UiDefinition } from '../../generated/meta.ts';
 import { MENU_ICON_NAMES } from '../../shared/icon-names.ts';
 import { resolveFieldSchema } from '../../shared/field-schema.ts';
 import { META_FOR, type CheckContext, type CheckRule, type UseKey } from './context.ts';
@@ -95,6 +95,7 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
         photoRoute?: string;
         recordActions?: RecordAction[];
         keyFacts?: string[];
+        fixedFilters?: Record<string, string>;
       }
     | undefined;
   const view = options?.view;

@@ -12,6 +12,9 @@ import {
   useGetStaffUsers,
 } from '../../client/react/hooks.ts';
 import { manifests } from '../../definitions/client.ts';
+import { Link as RouterLink, useInRouterContext } from 'react-router-dom';
+import { useAbility } from '../../client/react/ability.tsx';
+import { entityScreenPath } from '../common/routes.ts';
 import { formatCell } from '../../shared/cell-formats.ts';
 import type { ColumnFormat, FormatContext, Translate } from '../../shared/format.ts';
 import { pickLocale } from '../../shared/locales.ts';
@@ -122,9 +125,20 @@ export function FileLinks({ ids }: { ids: string[] }) {
 /** A record of another entity by its label field, else its number. */
 function EntityRefLabel({ entity, id }: { entity: string; id: number }) {
   const other = useGetOne(entity, id, { staleTime: 60_000 });
+  const ability = useAbility();
+  const routed = useInRouterContext();
   const field = manifests.get(entity)?.labelField;
   const label = field && other.data ? valueAt(other.data, field) : undefined;
-  return <>{isEmptyValue(label) ? `#${id}` : String(label)}</>;
+  const text = isEmptyValue(label) ? `#${id}` : String(label);
+  // The other record's page, when the reader may open one: a link (a consolidated report's sources).
+  const path = routed ? entityScreenPath(entity, ['detail'], id, ability) : undefined;
+  return path ? (
+    <RouterLink to={path} data-entity-ref={entity}>
+      {text}
+    </RouterLink>
+  ) : (
+    <>{text}</>
+  );
 }
 
 /** A list of objects as a small table: one column per item field, each cell formatted. */
@@ -205,7 +219,16 @@ export function ReadValue({ field, value, tools }: { field: ReadField; value: un
     case 'staffUser':
       return <>{list.map((id) => tools.staffName(Number(id)) ?? `#${String(id)}`).join(', ')}</>;
     case 'entityRef':
-      return typeof value === 'number' ? <EntityRefLabel entity={field.entity!} id={value} /> : <>{String(value)}</>;
+      return (
+        <>
+          {list.map((id, i) => (
+            <span key={String(id)}>
+              {i > 0 && ', '}
+              {typeof id === 'number' ? <EntityRefLabel entity={field.entity!} id={id} /> : String(id)}
+            </span>
+          ))}
+        </>
+      );
     case 'table':
       return <ItemsTable field={field} items={list} tools={tools} />;
     case 'widget':

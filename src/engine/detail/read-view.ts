@@ -10,6 +10,7 @@ import type { UiSchema } from '@rjsf/utils';
 import { deref, isSystemPointer, resolveFieldSchema, scalarType } from '../../shared/field-schema.ts';
 import { resolveColumnFormat, type ColumnFormat, type GridColumn } from '../../shared/format.ts';
 import { isHiddenField } from '../../shared/hidden-fields.ts';
+import { CELL_FORMAT_NAMES } from '../../shared/cell-formats.ts';
 import { pointerSegments, toPointer } from '../../shared/pointer.ts';
 import { selfReadingWidgetNames } from '../form/widgets/names.ts';
 
@@ -83,6 +84,9 @@ export function readField(root: JSONSchema7, pointer: string, field: JSONSchema7
   if (keywords.staffUser === true || widget === 'staffUser') return { ...base, kind: 'staffUser' };
   if (keywords.entityRef?.entity) return { ...base, kind: 'entityRef', entity: keywords.entityRef.entity };
   const items = scalarType(field) === 'array' ? deref(root, field.items as JSONSchema7) : undefined;
+  // A list of other records' ids (a consolidated record's sources): each by its label.
+  const itemRef = (items as { entityRef?: { entity?: string } } | undefined)?.entityRef?.entity;
+  if (itemRef) return { ...base, kind: 'entityRef', entity: itemRef };
   if (isObjectSchema(items)) {
     const itemUi = ui?.items as Ui | undefined;
     const columns = ordered(Object.keys(items.properties!), itemUi)
@@ -93,10 +97,14 @@ export function readField(root: JSONSchema7, pointer: string, field: JSONSchema7
     return { ...base, kind: 'table', columns };
   }
   // The list's rules on a one-field schema: the same kinds, choices and reference lists as a column.
+  // `ui:options.format` names a list format for the page (a year as 2025, not "2 025").
+  const named = (ui?.['ui:options'] as { format?: string } | undefined)?.format;
   const format =
     widget === 'money'
       ? ({ kind: 'money' } as ColumnFormat)
-      : resolveColumnFormat({ field: '/v' } as GridColumn, { type: 'object', properties: { v: field } });
+      : named && (CELL_FORMAT_NAMES as string[]).includes(named)
+        ? ({ kind: named } as ColumnFormat)
+        : resolveColumnFormat({ field: '/v' } as GridColumn, { type: 'object', properties: { v: field } });
   return { ...base, kind: 'value', format, ...(widget === 'textarea' ? { multiline: true } : {}) };
 }
 
@@ -115,7 +123,10 @@ export function readSections(root: JSONSchema7, uiSchema: UiSchema | undefined, 
       const pointer = toPointer([...at, name]);
       const fieldUi = ui?.[name] as Ui | undefined;
       const field = deref(root, node.properties![name]);
-      if (!field || widgetOf(fieldUi) === 'hidden' || isHiddenField(hidden, pointer)) continue;
+      // A field hidden in the form stays off the page too, unless it is the server's to fill and
+      // worth reading (`ui:options.onRecord`, e.g. a consolidated record's sources).
+      const formOnly = widgetOf(fieldUi) === 'hidden' && (fieldUi?.['ui:options'] as Ui | undefined)?.onRecord !== true;
+      if (!field || formOnly || isHiddenField(hidden, pointer)) continue;
       if (isObjectSchema(field) && widgetOf(fieldUi) === undefined) {
         const titles = field.title ? [...titleKeys, field.title] : titleKeys;
         nested.push(() => walk(field, fieldUi, [...at, name], titles));

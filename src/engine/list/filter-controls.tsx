@@ -330,4 +330,6 @@ export const FILTER_CONTROLS: { readonly [K in FilterKind]: FilterControlEntry }
   dateRange: { Control: boundsControl('date') },
   range: { Control: boundsControl('number') },
   bool: { Control: boolControl, labelsItself: true },
+  // The same checkbox: "only my department"; the server knows which department that is.
+  myUnit: { Control: boolControl, labelsItself: true },
 };

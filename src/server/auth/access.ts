@@ -48,6 +48,11 @@ export interface Actor {
    * manifest `scope.recipients` match one of them are addressed to this user.
    */
   identifiers?: Readonly<Record<string, string>>;
+  /**
+   * The user's own unit: the department of their staff card (access.json
+   * `unitPermissions.employeeUnitField`), for filters of kind `myUnit`; absent without one.
+   */
+  unit?: number | null;
 }
 
 /** A condition on an entity's rows, as SQL over its table and as a test of one record's data. */

@@ -171,6 +171,8 @@ export function createActorLoader(
       grantable,
       delegationTarget,
     );
+    const unitId = card && unitConfig ? valueAt(card.data, unitConfig.employeeUnitField) : undefined;
+    if (typeof unitId === 'number') actor.unit = unitId;
     cache.set(userId, { actor, at: Date.now() });
     return actor;
   };

@@ -31,6 +31,8 @@ export interface FilterSqlContext {
    * Absent where no one user asks (a dashboard's measure, the same for everyone): such a filter then matches nothing.
    */
   actorId?(): string | null;
+  /** The viewer's own unit (Actor `unit`); absent or null when there is none (a dashboard's measures). */
+  viewerUnit?(): number | null;
 }
 
 /** The WHERE conditions of one filter of kind `V`'s value; joined with AND by the caller. */
@@ -105,6 +107,11 @@ export const FILTER_SQL: { readonly [K in FilterKind]: FilterSql<FilterValues[K]
     if (from !== undefined) where.push(`${col} >= ${ctx.param(from)}`);
     if (to !== undefined) where.push(`${col} <= ${ctx.param(to)}`);
     return where;
+  },
+  // A viewer without a unit has no box: nothing matches rather than everything.
+  myUnit(_given, filter, ctx) {
+    const unit = ctx.viewerUnit?.() ?? null;
+    return [unit === null ? 'FALSE' : `${ctx.column(filter.field!).column} = ${ctx.param(unit)}`];
   },
 };
 

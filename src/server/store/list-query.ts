@@ -92,6 +92,7 @@ export function buildListQuery(
   payload: SearchPayload,
   hidden: readonly string[] = [],
   actorId: string | null = null,
+  viewerUnit: number | null = null,
 ) {
   const where: string[] = [];
   const params: unknown[] = [];
@@ -105,6 +106,7 @@ export function buildListQuery(
     param,
     keywordText: () => keywordColumn(def, table, hidden),
     actorId: () => actorId,
+    viewerUnit: () => viewerUnit,
   };
   for (const f of def.grid.filters) {
     const given = [f.name, `${f.name}From`, `${f.name}To`].some(
@@ -237,7 +239,7 @@ export function readableListQuery(
   actor: Actor,
   hidden: readonly string[],
 ): ListQuery {
-  return scopedQuery(def, buildListQuery(def, table, filters, payload, hidden, actor.id), actor);
+  return scopedQuery(def, buildListQuery(def, table, filters, payload, hidden, actor.id, actor.unit ?? null), actor);
 }
 
 /**

@@ -5,11 +5,14 @@ import { objectReply } from '../../reply-schemas.ts';
 import { getAtPointer, setAt } from '../../../shared/pointer.ts';
 import { findFileFields } from '../../store/record-schema.ts';
 import type { CapabilityOptions } from '../registry.ts';
+import { sumRows } from './sum-rows.ts';
 
 /**
  * `POST /api{base}/merge` for entities whose manifest declares `merge`: a new record made
  * from the first of the chosen records (lowest id) with the declared array fields
- * concatenated from all of them, in id order. It is an ordinary create (validated, audited,
+ * concatenated from all of them, in id order, and the `sumBy` array summed per row key
+ * (sum-rows.ts). Records that differ in a `same` field are refused; the new record gets the
+ * sources' ids (`sources`) and the `set` fields. It is an ordinary create (validated, audited,
  * owned by the caller), so it needs read on every source record and create on the entity;
  * the sources stay as they are.
  */
@@ -24,7 +27,10 @@ const merge: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) =
       {
         schema: {
           tags: [def.manifest.subject],
-          summary: `Merges ${def.id} records into a new one (arrays ${spec.arrays.join(', ')} concatenated)`,
+          summary: `Merges ${def.id} records into a new one (${[
+            ...(spec.arrays ?? []).map((a) => `${a} concatenated`),
+            ...(spec.sumBy ? [`${spec.sumBy.array} summed by ${spec.sumBy.key}`] : []),
+          ].join(', ')})`,
           body: {
             type: 'object',
             required: ['ids'],
@@ -50,6 +56,14 @@ const merge: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) =
           });
         const records = [];
         for (const id of ids) records.push(await app.store.get(def.id, id, request.actor));
+        // Sums of different templates or periods would mean nothing: refused, naming the field.
+        for (const pointer of spec.same ?? []) {
+          const first = JSON.stringify(getAtPointer(records[0], pointer) ?? null);
+          if (records.some((r) => JSON.stringify(getAtPointer(r, pointer) ?? null) !== first))
+            throw new ApiError(400, 'reports.mergeDiffer', {
+              fieldErrors: [{ pointer, key: 'reports.mergeDiffer', params: {} }],
+            });
+        }
         const {
           id: _id,
           version: _v,
@@ -60,13 +74,17 @@ const merge: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) =
           ...data
         } = structuredClone(records[0]!);
         for (const name of fileRoots) delete (data as Record<string, unknown>)[name];
-        for (const pointer of spec.arrays) {
+        for (const pointer of spec.arrays ?? []) {
           const rows = records.flatMap((r) => {
             const value = getAtPointer(r, pointer);
             return Array.isArray(value) ? value : [];
           });
           setAt(data as Record<string, unknown>, pointer, rows);
         }
+        if (spec.sumBy) setAt(data as Record<string, unknown>, spec.sumBy.array, sumRows(records, spec.sumBy));
+        if (spec.sources) setAt(data as Record<string, unknown>, spec.sources, ids);
+        for (const [pointer, value] of Object.entries(spec.set ?? {}))
+          setAt(data as Record<string, unknown>, pointer, structuredClone(value));
         return app.store.create(def.id, data, request.actor);
       },
     );

@@ -10,7 +10,8 @@
  * for it): the global setup only names an empty directory (`pgliteImageDir`); the first asker
  * takes a lock there (an atomic mkdir), migrates a PGlite on disk with the app's own start-up
  * (`prepareDatabase`), archives it and renames the archive into place; other askers wait for
- * that file. A failed build leaves a note and every app starts empty, as before.
+ * that file. A failed build leaves a note and every app starts empty, as before; so does
+ * `TEST_PGLITE_IMAGE=0`.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,6 +39,8 @@ export function pgliteImage(): Promise<Blob | undefined> {
 }
 
 async function load(): Promise<Blob | undefined> {
+  // TEST_PGLITE_IMAGE=0: every app migrates its own, as before (to compare, or to rule the image out).
+  if (process.env.TEST_PGLITE_IMAGE === '0') return undefined;
   let dir: string | null | undefined;
   try {
     dir = inject('pgliteImageDir');

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import './pglite-image.ts';
+import './once-per-run.ts';
 import { postgresUnavailableReason, startTestCluster, type TestCluster } from './postgres.ts';
 import { selectedDatabases } from './test-selection.ts';
 
@@ -18,16 +18,16 @@ let cluster: TestCluster | undefined;
 
 /**
  * Starts one PostgreSQL cluster for the whole run (each test file makes its own database), and
- * names the directory of the run's migrated PGlite (made by the first test that needs it,
- * tests/support/pglite-image.ts).
+ * names the run's directory for what is made once per run by the first test that needs it
+ * (tests/support/once-per-run.ts: the migrated PGlite image, the migrated PostgreSQL template).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  const imageDir = mkdtempSync(path.join(os.tmpdir(), 'portal-pglite-image-'));
-  project.provide('pgliteImageDir', imageDir);
+  const runDir = mkdtempSync(path.join(os.tmpdir(), 'portal-test-run-'));
+  project.provide('testRunDir', runDir);
   const teardown = await setupPostgres(project);
   return () => {
     teardown();
-    rmSync(imageDir, { recursive: true, force: true });
+    rmSync(runDir, { recursive: true, force: true });
   };
 }
 

@@ -51,16 +51,15 @@ function injectAsAdmin(app: FastifyInstance, token: string): void {
 
 /**
  * An app on PGlite (in memory) or on a fresh database of the test PostgreSQL cluster, signed in as admin.
- * PGlite starts from the run's migrated image (tests/support/pglite-image.ts), PostgreSQL from
- * the run's migrated template database (databases.ts), unless the test brings definitions of
- * its own (`root`).
+ * PGlite starts from the run's migrated image (tests/support/pglite-image.ts) unless the test
+ * brings definitions of its own (`root`).
  */
 export async function startTestApp(
   backend: 'pglite' | 'postgres',
   options: BuildAppOptions = {},
 ): Promise<{ app: FastifyInstance; adminId: number; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
-  const database = backend === 'postgres' ? await createTestDatabase({ migrated: !options.root }) : undefined;
+  const database = backend === 'postgres' ? await createTestDatabase() : undefined;
   const app = await buildApp({
     dataDir,
     inMemory: backend === 'pglite',

@@ -19,7 +19,7 @@ let cluster: TestCluster | undefined;
 /**
  * Starts one PostgreSQL cluster for the whole run (each test file makes its own database), and
  * names the run's directory for what is made once per run by the first test that needs it
- * (tests/support/once-per-run.ts: the migrated PGlite image, the migrated PostgreSQL template).
+ * (tests/support/once-per-run.ts: the migrated PGlite image).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'portal-test-run-'));

@@ -1,6 +1,6 @@
 /**
  * Something made once per test run and shared by every test file that asks for it (the
- * migrated PGlite image, the migrated PostgreSQL template). The global setup names an empty
+ * migrated PGlite image). The global setup names an empty
  * directory for the run (`runDir`); the first file to ask for a thing takes its lock there (an
  * atomic mkdir) and makes it, the others wait for its note — done or failed. Nothing is made
  * for a run that never asks (unit tests only).

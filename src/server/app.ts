@@ -238,12 +238,39 @@ function trustProxyOption(trust: NonNullable<AppConfig['trustProxy']>): FastifyS
  * @example const app = await buildApp({ inMemory: true }); await app.ready();
  */
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = createInstance(options);
+  const routes = await routeModules();
+  app.decorate('migrations', migrationsOf([...SERVICES, ...routes], app.config));
+  for (const service of SERVICES) await app.register(service.default);
+  for (const route of routes) await app.register(route.default);
+  return app;
+}
+
+/**
+ * Opens and migrates the database as `buildApp` would — every feature's tables, the entity
+ * tables, the summary tables — and closes it, starting nothing else (no seeds, no routes).
+ * The tests make one migrated PGlite this way per run and start each app from a copy of it
+ * (`pgliteImage`).
+ */
+export async function prepareDatabase(options: BuildAppOptions = {}): Promise<void> {
+  const app = createInstance(options);
+  const routes = await routeModules();
+  app.decorate('migrations', migrationsOf([...SERVICES, ...routes], app.config));
+  await app.register(definitions.default);
+  await app.register(db.default);
+  await app.ready();
+  await app.close();
+}
+
+/** A Fastify instance with the configuration the options make, and no plugin yet. */
+function createInstance(options: BuildAppOptions): FastifyInstance {
   const dataDir = options.dataDir ?? path.resolve('./data');
   const config: AppConfig = {
     root: options.root ?? REPO_ROOT,
     dataDir,
     databaseUrl: options.databaseUrl,
     inMemory: options.inMemory ?? false,
+    pgliteImage: options.pgliteImage,
     filesDir: options.filesDir ?? path.join(dataDir, 'files'),
     listCountCap: options.listCountCap ?? DEFAULT_COUNT_CAP,
     adminPassword: options.adminPassword,
@@ -285,9 +312,5 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   });
   app.decorate('config', config);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  const routes = await routeModules();
-  app.decorate('migrations', migrationsOf([...SERVICES, ...routes], config));
-  for (const service of SERVICES) await app.register(service.default);
-  for (const route of routes) await app.register(route.default);
   return app;
 }

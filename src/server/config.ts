@@ -17,6 +17,13 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   /** Keep PGlite in memory (tests). */
   inMemory: boolean;
+  /**
+   * An in-memory PGlite starts from this data directory (an archive of PGlite's `dumpDataDir`)
+   * instead of an empty one: the tests migrate one once per run (`prepareDatabase`) rather than
+   * once per app, which on a loaded 2-core machine costs seconds each time. Start-up still
+   * migrates (idempotently) and seeds as usual on top of it.
+   */
+  pgliteImage?: Blob | undefined;
   /** Where uploaded files are stored (default dataDir/files). */
   filesDir: string;
   /** How far list-search counts before it reports the cap (LIST_COUNT_CAP, default 10 000). */

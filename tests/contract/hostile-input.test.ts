@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { buildApp } from '../../src/server/app.ts';
+import { pgliteImage } from '../support/pglite-image.ts';
 import { backends, createTestDatabase } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 import { multipart, PNG } from '../support/multipart.ts';
@@ -168,6 +169,7 @@ for (const backend of backends()) {
         dataDir,
         inMemory: !database,
         databaseUrl: database?.url,
+        pgliteImage: database ? undefined : await pgliteImage(),
         logger: { level: 'warn', stream },
       });
       // A route that hands its input to SQL unchecked, standing for a gap in validation.

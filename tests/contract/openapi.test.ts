@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/server/app.ts';
+import { pgliteImage } from '../support/pglite-image.ts';
 import { STOMP_PATH } from '../../src/server/services/stomp.ts';
 
 interface Operation {
@@ -39,6 +40,7 @@ describe('the OpenAPI document', () => {
     app = await buildApp({
       dataDir,
       inMemory: true,
+      pgliteImage: await pgliteImage(),
       onRoute: (route) => {
         for (const method of [route.method].flat()) routes.push({ method, url: route.url });
       },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../../src/server/app.ts';
 import { createTestDatabase } from './databases.ts';
+import { pgliteImage } from './pglite-image.ts';
 
 /** The `admin` password of test apps (a real one is ADMIN_PASSWORD or printed once). */
 export const TEST_ADMIN_PASSWORD = 'test-admin-password';
@@ -48,7 +49,11 @@ function injectAsAdmin(app: FastifyInstance, token: string): void {
   };
 }
 
-/** An app on PGlite (in memory) or on a fresh database of the test PostgreSQL cluster, signed in as admin. */
+/**
+ * An app on PGlite (in memory) or on a fresh database of the test PostgreSQL cluster, signed in as admin.
+ * PGlite starts from the run's migrated image (tests/support/pglite-image.ts) unless the test
+ * brings definitions of its own (`root`).
+ */
 export async function startTestApp(
   backend: 'pglite' | 'postgres',
   options: BuildAppOptions = {},
@@ -60,6 +65,7 @@ export async function startTestApp(
     inMemory: backend === 'pglite',
     databaseUrl: database?.url,
     adminPassword: TEST_ADMIN_PASSWORD,
+    pgliteImage: backend === 'pglite' && !options.root ? await pgliteImage() : undefined,
     ...options,
   });
   await app.ready();

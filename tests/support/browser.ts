@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { createServer } from 'node:net';
 import { buildApp, REPO_ROOT, type BuildAppOptions } from '../../src/server/app.ts';
 import { TEST_ADMIN_PASSWORD } from './app.ts';
+import { pgliteImage } from './pglite-image.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -70,14 +71,22 @@ export function freePort(): Promise<number> {
 
 /**
  * The whole portal on a loopback port (free, or `port`), in-memory database. `options` go to
- * buildApp — e.g. trusted CAs or a OneID registration whose redirect URI names `port`.
+ * buildApp — e.g. trusted CAs or a OneID registration whose redirect URI names `port`. The
+ * database starts from the run's migrated PGlite image unless they name their own `root`.
  */
 export async function startPortal(
   options: BuildAppOptions & { port?: number } = {},
 ): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   const { port: wanted = 0, ...buildOptions } = options;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
-  const app = await buildApp({ dataDir, inMemory: true, adminPassword: TEST_ADMIN_PASSWORD, ...buildOptions });
+  const app = await buildApp({
+    dataDir,
+    inMemory: true,
+    adminPassword: TEST_ADMIN_PASSWORD,
+    // The run's migrated PGlite (tests/support/pglite-image.ts), unless the test brings its own definitions.
+    pgliteImage: buildOptions.root ? undefined : await pgliteImage(),
+    ...buildOptions,
+  });
   await app.listen({ host: '127.0.0.1', port: wanted });
   const { port } = app.server.address() as { port: number };
   return {

@@ -24,6 +24,8 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Pool size for PostgreSQL. */
   poolSize?: number | undefined;
+  /** PGlite starts from this archived data directory (`dumpDataDir`) instead of an empty one. */
+  image?: Blob | undefined;
 }
 
 // OIDs: int8, numeric → number (amounts and ids stay far below 2^53); date → 'YYYY-MM-DD'.
@@ -35,7 +37,7 @@ const DATE = 1082;
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
     ? createPostgres(options.url, options.poolSize ?? 10)
-    : createPglite(options.dataDir ?? 'memory://');
+    : createPglite(options.dataDir ?? 'memory://', options.image);
 }
 
 async function createPostgres(url: string, max: number): Promise<Database> {
@@ -85,13 +87,14 @@ async function createPostgres(url: string, max: number): Promise<Database> {
   };
 }
 
-async function createPglite(dataDir: string): Promise<Database> {
+async function createPglite(dataDir: string, image: Blob | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   if (!dataDir.startsWith('memory://')) await mkdir(path.resolve(dataDir), { recursive: true });
   const db = await PGlite.create({
     dataDir: dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir),
     extensions: { pg_trgm },
+    ...(image ? { loadDataDir: image } : {}),
     parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v), [DATE]: (v: string) => v },
   });
   const run = async <T>(target: { query: typeof db.query }, sql: string, params?: unknown[]) => {

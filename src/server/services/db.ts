@@ -31,9 +31,13 @@ declare module 'fastify' {
  */
 export default fp(
   async (app) => {
-    const { databaseUrl, dataDir, inMemory } = app.config;
+    const { databaseUrl, dataDir, inMemory, pgliteImage } = app.config;
     const db = await createDatabase(
-      databaseUrl ? { url: databaseUrl } : { dataDir: inMemory ? 'memory://' : path.join(dataDir, 'pglite') },
+      databaseUrl
+        ? { url: databaseUrl }
+        : inMemory
+          ? { dataDir: 'memory://', image: pgliteImage }
+          : { dataDir: path.join(dataDir, 'pglite') },
     );
     app.addHook('onClose', async () => db.close());
     app.decorate('db', db);

@@ -859,6 +859,12 @@ export type ScreenDefinition = {
      */
     presentation?: "grid" | "cards";
     /**
+     * list: filters always in force on this screen (grid filter name → value as on the wire, e.g. {"statuses": "PROCCESS,SEND_TO_COURT"} for an `in` filter): the screen is one slice of the entity's records (a desk's 'received' or 'finished' list). They are not offered in the filter bar and go with every list-search and export; the user's other filters narrow them further. Each name must be a filter of the entity's grid; a status filter's values must be states of its machine (`npm run check`). The header shows the slice's count.
+     */
+    fixedFilters?: {
+      [k: string]: string;
+    };
+    /**
      * lookup (or one tab): each answered row as a status in plain words — the machine's label of the state, its plain sentence (workflow.<machine>.plain.<STATE>) and the date of the last change; pointers into the answer's row.
      */
     statusPanel?: {

@@ -17,6 +17,7 @@ import { permissionProblem } from './access.ts';
 import { unknownNameMessage } from './suggest.ts';
 import { checkWidgetNames } from './ui.ts';
 import { checkJourneyOptions } from './journey.ts';
+import { checkFixedFilters } from './list-screens.ts';
 
 /** Screen options name texts by properties ending in `Key` (a group of texts for `contentKey`). */
 function useOptionKeys(useKey: UseKey, file: string, pointer: string, value: unknown): void {
@@ -159,6 +160,7 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
       useKey(file, '/options/plainStatus', `workflow.${machine!.id}.plain.${state}`);
   }
   checkJourneyOptions(ctx, file, screen, target);
+  checkFixedFilters(ctx, file, screen, target);
   if (screen.kind === 'tree' && target && !target.manifest.tree)
     report(file, '/kind', `entity "${screen.entity}" has no tree (manifest "tree": {"parentField"})`);
   if (options?.photoRoute && ![...entities.values()].some((e) => e.manifest.photo?.route === options.photoRoute))

@@ -11,6 +11,7 @@ import { useDownloadClick } from '../common/useDownload.ts';
 import { useTranslation } from 'react-i18next';
 import {
   Button,
+  CounterBadge,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -51,13 +52,16 @@ import {
   type SortItem,
 } from './list-state.ts';
 import ListGrid, { type StatusColor } from './ListGrid.tsx';
-import { statusesOf, withoutHiddenColumns } from './list-definition.ts';
+import { statusesOf, withoutFixedFilters, withoutHiddenColumns } from './list-definition.ts';
 import ListFilters from './ListFilters.tsx';
 import CardList from './CardList.tsx';
 import { SavedViews } from './SavedViews.tsx';
 import { useSavedView } from './useSavedView.ts';
 import ListPager, { pageCount } from './ListPager.tsx';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
+
+/** The header's count shows up to this many, then "99999+". */
+const LIST_COUNT_SHOWN = 99_999;
 
 /** Below this width the filters move into a side panel. */
 export const NARROW_QUERY = '(max-width: 640px)';
@@ -77,6 +81,7 @@ const useStyles = makeStyles({
     justifyContent: 'space-between',
     gap: tokens.spacingHorizontalS,
   },
+  title: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   state: {
     display: 'flex',
@@ -123,9 +128,12 @@ function ListView({
 }) {
   const styles = useStyles();
   const ability = useAbility();
+  // A screen that is one slice of the records (`fixedFilters`) sends them with every search and
+  // does not offer them in the filter bar.
+  const fixed = screen.options?.fixedFilters;
   const def = useMemo(
-    () => withoutHiddenColumns(fullDef, hiddenFieldsOf(ability, fullDef.manifest.subject)),
-    [fullDef, ability],
+    () => withoutFixedFilters(withoutHiddenColumns(fullDef, hiddenFieldsOf(ability, fullDef.manifest.subject)), fixed),
+    [fullDef, ability, fixed],
   );
   const { t, i18n } = useTranslation();
   const locale = pickLocale(i18n.language);
@@ -137,7 +145,10 @@ function ListView({
   const [itemsPerPage, setItemsPerPage] = useState(() => storedPageSize(screen.id));
 
   const state = useMemo(() => readListState(searchParams, def.grid), [searchParams, def]);
-  const params = useMemo(() => toListParams(state, itemsPerPage, def.grid), [state, itemsPerPage, def]);
+  const params = useMemo(() => {
+    const p = toListParams(state, itemsPerPage, def.grid);
+    return fixed ? { ...p, filters: { ...p.filters, ...fixed } } : p;
+  }, [state, itemsPerPage, def, fixed]);
   const list = useGetList(def.id, params);
   const saved = useSavedView(screen.id, def.grid, state, searchParams, setSearchParams);
 
@@ -255,7 +266,20 @@ function ListView({
   return (
     <section className={styles.root} data-screen={screen.id} data-entity={def.id} aria-busy={list.isFetching}>
       <header className={styles.header}>
-        <Title2 as="h1">{t(screen.titleKey)}</Title2>
+        <div className={styles.title}>
+          <Title2 as="h1">{t(screen.titleKey)}</Title2>
+          {fixed && list.data && (
+            <CounterBadge
+              count={list.data.total}
+              overflowCount={LIST_COUNT_SHOWN}
+              showZero
+              appearance="filled"
+              color="informative"
+              data-state="count"
+              aria-label={t('pharmacy.list.count', { count: list.data.total })}
+            />
+          )}
+        </div>
         <div className={styles.toolbar}>
           {hasFilters && (
             <Button appearance="subtle" data-action="clear-filters" onClick={clearFilters}>

@@ -29,3 +29,15 @@ export function withoutHiddenColumns(def: EntityDefinition, hidden: readonly str
     },
   };
 }
+
+/**
+ * The definition without the filters a screen fixes (`options.fixedFilters`): they are always
+ * in force there, so the filter bar does not offer them.
+ */
+export function withoutFixedFilters(
+  def: EntityDefinition,
+  fixed: Readonly<Record<string, string>> | undefined,
+): EntityDefinition {
+  if (!fixed) return def;
+  return { ...def, grid: { ...def.grid, filters: def.grid.filters.filter((f) => !Object.hasOwn(fixed, f.name)) } };
+}

@@ -194,6 +194,35 @@ export interface EntityManifest {
    */
   drafts?: boolean;
   /**
+   * Named routes that send a machine event to the record found by a key instead of an id (spec §7 POST /pharm/confirm-pharmacy {mNumber}): POST /api{route} with {<param>: value} finds the record through the grid filter `filter` (an eq filter on a unique field) within the caller's scope and sends `event` as POST {base}/transition/{id} would (the caller needs "<event> <Subject>", 403 otherwise). No record → 404 with the text `notFoundKey`; a record already in one of `doneStates` is answered as it is (sending twice is harmless). The answer is the record.
+   *
+   * @minItems 1
+   */
+  eventByKey?: {
+    /**
+     * The path under /api.
+     */
+    route: string;
+    /**
+     * The body's one property: the key's value.
+     */
+    param: string;
+    /**
+     * The grid filter (kind eq, on a field of the manifest's `unique`) the key is looked up with.
+     */
+    filter: string;
+    event: string;
+    /**
+     * States in which the event has already been sent: the record is answered unchanged.
+     */
+    doneStates?: string[];
+    /**
+     * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
+     */
+    notFoundKey: string;
+    description?: string;
+  }[];
+  /**
    * Records may be merged (POST /api{base}/merge with {ids: [≥ 2 ids]}; spec §5 'at least 2 reports must be selected to merge'): a new record is created from the first record (lowest id) with the listed array fields concatenated from all of them, in id order. Needs read on every record and create on the entity; the list offers it on selected rows.
    */
   merge?: {

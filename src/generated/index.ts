@@ -33,6 +33,7 @@ import type { PortalUser } from './entities/portal-user.ts';
 import type { Prefix } from './entities/prefix.ts';
 import type { ProcurementPlan } from './entities/procurement-plan.ts';
 import type { Project } from './entities/project.ts';
+import type { SmsTemplate } from './entities/sms-template.ts';
 import type { StaffMember } from './entities/staff-member.ts';
 import type { StatPrice } from './entities/stat-price.ts';
 import type { SubordinateOrganisation } from './entities/subordinate-organisation.ts';
@@ -77,6 +78,7 @@ export type * from './entities/portal-user.ts';
 export type * from './entities/prefix.ts';
 export type * from './entities/procurement-plan.ts';
 export type * from './entities/project.ts';
+export type * from './entities/sms-template.ts';
 export type * from './entities/staff-member.ts';
 export type * from './entities/stat-price.ts';
 export type * from './entities/subordinate-organisation.ts';
@@ -87,9 +89,9 @@ export type * from './entities/trip-cost-norm.ts';
 export type * from './entities/vacancy.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
+export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
 
-export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
+export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -127,6 +129,7 @@ export interface EntityDataMap {
   'prefix': Prefix;
   'procurement-plan': ProcurementPlan;
   'project': Project;
+  'sms-template': SmsTemplate;
   'staff-member': StaffMember;
   'stat-price': StatPrice;
   'subordinate-organisation': SubordinateOrganisation;

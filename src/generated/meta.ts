@@ -235,6 +235,28 @@ export interface EntityManifest {
     maxRecords?: number;
   };
   /**
+   * The records of this entity are message templates admins manage on screens (e.g. the SMS templates): a workflow notice of the channel names one by its code (`smsTemplate` in workflows/*.machine.json) and the server sends its text, in the recipient's language, filled with the record's fields at transition time (src/server/workflow/notices.ts). A text's `{{placeholders}}` are dotted paths of the scalar fields of the entity the template is for (`number`, `consumer.firstName`) or the notice parameters (id, label, status, event, deadline): saving a template with any other answers 400 on that text. GET /api{base}/placeholders?entity=<id> lists the names (for the form's hint).
+   */
+  messageTemplates?: {
+    channel: "sms" | "email";
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    codeField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    entityField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    textField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    activeField: string;
+  };
+  /**
    * A progress percentage the server computes on every create and update: field = done / plan × 100, 1 decimal (null while the plan is 0 or either is empty). What the client sends for the field is ignored.
    */
   progress?: {
@@ -1075,25 +1097,31 @@ export interface FlowEndpoint2 {
 
 export type Transitions = Transition | Transition[];
 /**
- * One notice. sms/email: to a contact field of the record, the text rendered from the i18n template `<template>.subject` / `<template>.text` in the recipient's language (the record field `locale` names, else the default language), with the record's id, label, new status, event and payload fields as parameters. system: a message of type `message` (e.g. FOR_SIGN_DXA) to another system named by `to`, posted as JSON to that system's configured URL.
+ * One notice. sms/email: to a contact field of the record, the text rendered from the i18n template `<template>.subject` / `<template>.text` in the recipient's language (the record field `locale` names, else the default language), with the record's id, label, new status, event and payload fields as parameters. sms may instead (or besides) name `smsTemplate`, the code of a stored SMS template (a record of the entity whose manifest declares `messageTemplates` for sms, managed by admins on screens): when that template is active and for this entity, its text in the recipient's language (else the default language) is filled with the record's fields and the same parameters and sent; otherwise `template` is used, and without `template` the engine's plain text (the record's label and new status). system: a message of type `message` (e.g. FOR_SIGN_DXA) to another system named by `to`, posted as JSON to that system's configured URL.
  */
 export type Notice =
-  | {
+  | ({
+      [k: string]: unknown;
+    } & {
       channel: "sms" | "email";
       /**
        * The record field holding the phone number (sms) or e-mail address (email); no notice when it is empty.
        */
       to: string;
       /**
-       * i18n key prefix: `<template>.subject` and `<template>.text` must exist in all four languages.
+       * i18n key prefix: `<template>.subject` and `<template>.text` must exist in all four languages. Required unless `smsTemplate` is given.
        */
-      template: string;
+      template?: string;
+      /**
+       * sms only: the code of a stored SMS template; `template` (when given) is the fallback while that template is missing or inactive. `npm run check` wants the code among the seeded templates.
+       */
+      smsTemplate?: string;
       /**
        * The record field holding the recipient's language (uz, uzCyrillic, ru, en); default /locale. Without a valid value the default language is used.
        */
       locale?: string;
       description?: string;
-    }
+    })
   | {
       channel: "system";
       /**

@@ -7,7 +7,11 @@
  *    confirms the pharmacy found by its licence number (who and when stamped), an unknown number
  *    is a 404 with a plain message, a second confirmation changes nothing, a pharmacy of another
  *    region is not found by a regional employee, and a role without CONFIRM is refused;
- *  - an appeal may link to a registry pharmacy and keeps its own pharmacy fields.
+ *  - an appeal may link to a registry pharmacy and keeps its own pharmacy fields;
+ *  - SMS templates: finishing an appeal sends the stored template filled from the appeal (outbox
+ *    row naming the appeal, delivered by the local SMS gateway stand-in, status sent); an inactive
+ *    template falls back to the machine's i18n text; a placeholder the entity lacks is refused on
+ *    save, naming the text and the placeholder.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -17,10 +21,13 @@ import { createStaff } from '../support/stomp.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { withField } from '../support/records.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
+import { startSmsGateway, waitFor } from '../support/mailboxes.ts';
+import { DEFAULT_LOCALE } from '../../src/shared/locales.ts';
 
 const APPEALS = '/api/pharm-appeal';
 const PHARMACIES = '/api/pharmacy';
 const CONFIRM = '/api/pharm/confirm-pharmacy';
+const TEMPLATES = '/api/sms-template';
 const REGION = 2;
 const OTHER_REGION = 3;
 
@@ -35,9 +42,11 @@ for (const backend of backends()) {
     let regional: { id: string; token: string };
     let reader: { id: string; token: string };
     let sample: (entity: string, seed: number) => Record<string, unknown>;
+    let sms: Awaited<ReturnType<typeof startSmsGateway>>;
 
     beforeAll(async () => {
-      ({ app, close, adminId } = await startTestApp(backend.name));
+      sms = await startSmsGateway();
+      ({ app, close, adminId } = await startTestApp(backend.name, { smsGatewayUrl: sms.url }));
       const ajv = createServerAjv();
       sample = (entity, seed) =>
         createSampler(
@@ -50,7 +59,10 @@ for (const backend of backends()) {
       regional = await createStaff(app, 'regional1', ['employee'], { regionId: REGION });
       reader = await createStaff(app, 'curator1', ['curator'], { regionId: REGION });
     }, 120_000);
-    afterAll(async () => close?.());
+    afterAll(async () => {
+      await close?.();
+      await sms?.close();
+    });
 
     const as = async (
       who: { token: string } | null,
@@ -187,6 +199,86 @@ for (const backend of backends()) {
       expect(appeal.pharmacy).toEqual(data.pharmacy);
       const dangling = await as(null, 'POST', `${APPEALS}/create`, withField(data, '/pharmacyId', 99_999));
       expect(dangling.status).toBe(400);
+    });
+    const outboxOf = async (recordId: number) =>
+      (
+        await app.db.query<{
+          template_key: string;
+          body: string;
+          recipient: string;
+          status: string;
+          entity: string;
+          attempts: number;
+        }>(
+          `SELECT template_key, body, recipient, status, entity, attempts FROM outbox
+           WHERE channel = 'sms' AND entity = 'pharmacy-appeal' AND record_id = $1 ORDER BY id`,
+          [recordId],
+        )
+      ).rows;
+    const templateRow = async () =>
+      (await ok(as(null, 'POST', `${TEMPLATES}/list-search?code=pharmacy-appeal-finished`, { page: 0 })))
+        .list[0] as Row;
+
+    it('sends the stored SMS template filled from the appeal when it is finished, and logs its delivery', async () => {
+      const finished = await appealIn(11, REGION, 'FINISHED');
+      const [row] = await outboxOf(finished.id);
+      const template = await templateRow();
+      const status = app.translator.t(DEFAULT_LOCALE, 'workflow.pharmacy-appeal.states.FINISHED');
+      const expected = String(template.text[DEFAULT_LOCALE])
+        .replace('{{consumer.firstName}}', String(finished.consumer.firstName))
+        .replace('{{pharmacy.name}}', String(finished.pharmacy.name))
+        .replace('{{number}}', String(finished.number))
+        .replace('{{status}}', status);
+      expect(row).toMatchObject({
+        template_key: 'pharmacy-appeal-finished',
+        recipient: '998901234567',
+        body: expected,
+      });
+      expect(expected).not.toContain('{{');
+      await waitFor(() => sms.received.find((m) => m.text === expected));
+      await waitFor(async () => ((await outboxOf(finished.id))[0]?.status === 'sent' ? true : undefined));
+    });
+
+    it('falls back to the i18n text while the template is inactive', async () => {
+      const template = await templateRow();
+      const off = await ok(as(null, 'PUT', `${TEMPLATES}/update/${template.id}`, { ...template, active: false }));
+      const finished = await appealIn(12, REGION, 'FINISHED');
+      const [row] = await outboxOf(finished.id);
+      expect(row!.template_key).toBe('workflow.notice.pharmacyAppealFinished');
+      expect(row!.body).toBe(
+        app.translator.t(DEFAULT_LOCALE, 'workflow.notice.pharmacyAppealFinished.text', {
+          id: finished.id,
+          label: finished.number,
+          status: app.translator.t(DEFAULT_LOCALE, 'workflow.pharmacy-appeal.states.FINISHED'),
+          event: app.translator.t(DEFAULT_LOCALE, 'workflow.pharmacy-appeal.events.FINISH'),
+        }),
+      );
+      await ok(as(null, 'PUT', `${TEMPLATES}/update/${off.id}`, { ...off, active: true }));
+    });
+
+    it('refuses a template whose placeholder is not a field of its entity, and lists the names', async () => {
+      const template = await templateRow();
+      const bad = { ...template, text: { ...template.text, ru: 'Обращение {{number}}: {{consumer.nickname}}' } };
+      const refused = await as(null, 'PUT', `${TEMPLATES}/update/${template.id}`, bad);
+      expect(refused.status).toBe(400);
+      expect(refused.body.fieldErrors['/text/ru']).toMatch(/«consumer\.nickname»/);
+      expect((await templateRow()).version).toBe(template.version);
+      const created = await as(null, 'POST', `${TEMPLATES}/create`, {
+        code: 'pharmacy-appeal-court',
+        entity: 'pharmacy-appeal',
+        active: true,
+        text: {
+          uz: '{{medication.name}}',
+          uzCyrillic: '{{medication.name}}',
+          ru: '{{medication.name}}',
+          en: '{{label}} {{x}}',
+        },
+      });
+      expect(created.status).toBe(400);
+      expect(Object.keys(created.body.fieldErrors)).toEqual(['/text/en']);
+      const names = await ok(as(null, 'GET', `${TEMPLATES}/placeholders?entity=pharmacy-appeal`));
+      expect(names.list).toEqual(expect.arrayContaining(['number', 'consumer.firstName', 'medication.name', 'status']));
+      expect(names.list).not.toContain('pharmacyFiles');
     });
   });
 }

@@ -76,6 +76,7 @@ import * as playgroundRoutes from './routes/playground.ts';
 import * as dataHealthRoutes from './routes/data-health.ts';
 import * as myWorkRoutes from './routes/my-work.ts';
 import * as presenceRoutes from './routes/presence.ts';
+import * as outboxLogRoutes from './routes/outbox-log.ts';
 import * as webRoutes from './routes/web.ts';
 import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
@@ -142,6 +143,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   dataHealthRoutes,
   myWorkRoutes,
   presenceRoutes,
+  outboxLogRoutes,
   webRoutes,
 ];
 

@@ -11,7 +11,10 @@
  *  - SMS templates: finishing an appeal sends the stored template filled from the appeal (outbox
  *    row naming the appeal, delivered by the local SMS gateway stand-in, status sent); an inactive
  *    template falls back to the machine's i18n text; a placeholder the entity lacks is refused on
- *    save, naming the text and the placeholder.
+ *    save, naming the text and the placeholder;
+ *  - the sent-SMS log (GET /api/outbox/pharmacy-appeal?channel=sms): masked recipient, text,
+ *    template, the appeal, delivery status and attempts, filtered by status and day, and scoped
+ *    as the appeals are (a regional employee sees their region's SMS only; outer users 403).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -279,6 +282,50 @@ for (const backend of backends()) {
       const names = await ok(as(null, 'GET', `${TEMPLATES}/placeholders?entity=pharmacy-appeal`));
       expect(names.list).toEqual(expect.arrayContaining(['number', 'consumer.firstName', 'medication.name', 'status']));
       expect(names.list).not.toContain('pharmacyFiles');
+    });
+    it('logs the SMS sent about appeals, masked, filtered by status and day, within the reader’s scope', async () => {
+      const mine = await appealIn(21, REGION, 'FINISHED');
+      const far = await appealIn(22, OTHER_REGION, 'FINISHED');
+      await waitFor(async () =>
+        (await outboxOf(far.id))[0]?.status === 'sent' && (await outboxOf(mine.id))[0]?.status === 'sent'
+          ? true
+          : undefined,
+      );
+      const LOG = '/api/outbox/pharmacy-appeal?channel=sms';
+      const all = await ok(as(null, 'GET', `${LOG}&itemsPerPage=100`));
+      const entry = all.list.find((e: Row) => e.recordId === mine.id);
+      expect(entry).toMatchObject({
+        recipient: '+998 90 *** ** 67',
+        template: 'pharmacy-appeal-finished',
+        status: 'sent',
+        attempts: 1,
+        lastError: null,
+        recordLabel: mine.number,
+      });
+      expect(entry.text).toContain(String(mine.number));
+      expect(JSON.stringify(all)).not.toContain('998901234567');
+      expect(all.list.map((e: Row) => e.recordId)).toContain(far.id);
+
+      const regionalLog = await ok(as(regional, 'GET', `${LOG}&itemsPerPage=100`));
+      const seen = regionalLog.list.map((e: Row) => e.recordId);
+      expect(seen).toContain(mine.id);
+      expect(seen).not.toContain(far.id);
+      expect(regionalLog.total).toBe(regionalLog.list.length);
+
+      const pending = await ok(as(null, 'GET', `${LOG}&status=pending`));
+      expect(pending.list.map((e: Row) => e.recordId)).not.toContain(mine.id);
+      const sent = await ok(as(null, 'GET', `${LOG}&status=sent&itemsPerPage=100`));
+      expect(sent.list.map((e: Row) => e.recordId)).toContain(mine.id);
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent' }).format(new Date());
+      const onDay = await ok(as(null, 'GET', `${LOG}&from=${today}&to=${today}&itemsPerPage=100`));
+      expect(onDay.list.map((e: Row) => e.recordId)).toContain(mine.id);
+      const longAgo = await ok(as(null, 'GET', `${LOG}&from=2020-01-01&to=2020-01-31`));
+      expect(longAgo).toEqual({ list: [], total: 0 });
+
+      const outer = await createStaff(app, 'owner1', ['business', 'pharmacy-owner'], { isOuter: true });
+      expect((await as(outer, 'GET', LOG)).status).toBe(403);
+      expect((await app.inject({ method: 'GET', url: LOG, headers: { authorization: '' } })).statusCode).toBe(401);
+      expect((await as(null, 'GET', '/api/outbox/no-such-entity?channel=sms')).status).toBe(404);
     });
   });
 }

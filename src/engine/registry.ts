@@ -52,6 +52,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   playground: inStages(formLibraries, () => import('./playground/PlaygroundScreen.tsx')),
   // The staff home: my work from the machines, counters, recently opened records, quick create.
   workspace: () => import('./workspace/WorkspaceScreen.tsx'),
+  // The messages sent about an entity's records (a channel's outbox rows), within the reader's scope.
+  outbox: () => import('./outbox/OutboxScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

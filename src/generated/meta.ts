@@ -775,7 +775,8 @@ export type ScreenDefinition = {
     | "messenger"
     | "questionnaire"
     | "playground"
-    | "workspace";
+    | "workspace"
+    | "outbox";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
@@ -915,6 +916,10 @@ export type ScreenDefinition = {
     fixedFilters?: {
       [k: string]: string;
     };
+    /**
+     * outbox: the channel whose messages the screen lists (default sms): the outbox rows of the screen's entity's records (GET /api/outbox/{entity}), masked, with their delivery status, within the reader's scope.
+     */
+    channel?: "sms" | "email";
     /**
      * lookup (or one tab): each answered row as a status in plain words — the machine's label of the state, its plain sentence (workflow.<machine>.plain.<STATE>) and the date of the last change; pointers into the answer's row.
      */

@@ -1,5 +1,6 @@
 /**
- * `npm run check` rule part for list screens' `fixedFilters` (screen.schema.json): a slice of an
+ * `npm run check` rule part for list screens' `fixedFilters` (screen.schema.json) and outbox screens
+ * (an entity is required): a slice of an
  * entity's records (a desk's "received" list) is named by filters of the entity's grid, and a
  * filter on the status names states its machine has — so a renamed state or filter fails here,
  * not as an empty list on screen.
@@ -14,6 +15,8 @@ export function checkFixedFilters(
   screen: ScreenDefinition,
   target: EntityEntry | undefined,
 ): void {
+  // The sent-messages log lists the outbox rows of one entity's records.
+  if (screen.kind === 'outbox' && !target) ctx.report(file, '/entity', 'an outbox screen needs an entity');
   const fixed = (screen.options as { fixedFilters?: Record<string, string> } | undefined)?.fixedFilters;
   if (!fixed) return;
   if (screen.kind !== 'list' || !target) {

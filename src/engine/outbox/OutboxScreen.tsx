@@ -33,6 +33,7 @@ import { useDataProvider } from '../../client/react/hooks.ts';
 import { useAbility } from '../../client/react/ability.tsx';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
+import { useMediaQuery } from '../common/useMediaQuery.ts';
 
 /** One message as the log answers it. */
 export interface OutboxEntry {
@@ -52,6 +53,8 @@ export interface OutboxEntry {
 const STATUSES = ['pending', 'sent', 'failed', 'undeliverable'] as const;
 const COLORS = { pending: 'warning', sent: 'success', failed: 'danger', undeliverable: 'subtle' } as const;
 const PAGE = 20;
+/** As the list screen's: below this width the messages are cards (not imported, so ag-grid stays out of this chunk). */
+const NARROW_QUERY = '(max-width: 640px)';
 
 const useStyles = makeStyles({
   root: {
@@ -66,7 +69,25 @@ const useStyles = makeStyles({
   // The table scrolls inside its box on a phone; the page itself never scrolls sideways.
   scroll: { overflowX: 'auto', maxWidth: '100%' },
   table: { minWidth: '900px' },
-  text: { whiteSpace: 'pre-wrap', maxWidth: '360px' },
+  text: { whiteSpace: 'pre-wrap', width: '32%' },
+  cards: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+    listStyleType: 'none',
+    padding: 0,
+    margin: 0,
+  },
+  card: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXS,
+    padding: tokens.spacingHorizontalM,
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    overflowWrap: 'anywhere',
+  },
+  cardHead: { display: 'flex', justifyContent: 'space-between', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   pager: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
 });
 
@@ -82,6 +103,8 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [page, setPage] = useState(0);
+  // On a phone each message is a card, not a table row.
+  const narrow = useMediaQuery(NARROW_QUERY);
   const query = useMemo(
     () => ({
       channel,
@@ -148,7 +171,30 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
           {t('engine.list.empty')}
         </Text>
       )}
-      {log.data && log.data.total > 0 && (
+      {log.data && log.data.total > 0 && narrow && (
+        <ul className={styles.cards}>
+          {log.data.list.map((m) => {
+            const path = entityScreenPath(entity, ['detail'], m.recordId, ability, screen.route);
+            const label = m.recordLabel ?? `#${m.recordId}`;
+            return (
+              <li key={m.id} className={styles.card} data-message={m.id} data-record={m.recordId}>
+                <div className={styles.cardHead}>
+                  {path ? <RouterLink to={path}>{label}</RouterLink> : <Text>{label}</Text>}
+                  <Badge appearance="tint" color={COLORS[m.status]} data-status={m.status}>
+                    {t(`pharmacy.log.statuses.${m.status}`)}
+                  </Badge>
+                </div>
+                <Text size={200}>
+                  {when(m.createdAt)} · {m.recipient} · {m.template} · {t('pharmacy.log.column.attempts')}: {m.attempts}
+                </Text>
+                <Text>{m.text}</Text>
+                {m.lastError && <Text size={200}>{m.lastError}</Text>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {log.data && log.data.total > 0 && !narrow && (
         <div className={styles.scroll}>
           <Table className={styles.table} aria-label={t(screen.titleKey)} size="small">
             <TableHeader>

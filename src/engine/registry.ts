@@ -60,6 +60,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   notifications: () => import('./notifications/NotificationsScreen.tsx'),
   // A record registered from one uploaded file (manifest `registerFromFile`): the letter upload.
   upload: inStages(formLibraries, () => import('./upload/RegisterUploadScreen.tsx')),
+  // The messages sent about an entity's records (a channel's outbox rows), within the reader's scope.
+  outbox: () => import('./outbox/OutboxScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

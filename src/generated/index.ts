@@ -24,6 +24,7 @@ import type { FuelPrice } from './entities/fuel-price.ts';
 import type { LegalAct } from './entities/legal-act.ts';
 import type { MarketRegisterEntry } from './entities/market-register-entry.ts';
 import type { OnlineReport } from './entities/online-report.ts';
+import type { Pharmacy } from './entities/pharmacy.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
 import type { PortalPermission } from './entities/portal-permission.ts';
@@ -37,6 +38,7 @@ import type { ProjectTask } from './entities/project-task.ts';
 import type { ProjectTaskCard } from './entities/project-task-card.ts';
 import type { Report } from './entities/report.ts';
 import type { ReportTemplate } from './entities/report-template.ts';
+import type { SmsTemplate } from './entities/sms-template.ts';
 import type { StaffMember } from './entities/staff-member.ts';
 import type { StatPrice } from './entities/stat-price.ts';
 import type { SubordinateOrganisation } from './entities/subordinate-organisation.ts';
@@ -72,6 +74,7 @@ export type * from './entities/fuel-price.ts';
 export type * from './entities/legal-act.ts';
 export type * from './entities/market-register-entry.ts';
 export type * from './entities/online-report.ts';
+export type * from './entities/pharmacy.ts';
 export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
 export type * from './entities/portal-permission.ts';
@@ -85,6 +88,7 @@ export type * from './entities/project-task.ts';
 export type * from './entities/project-task-card.ts';
 export type * from './entities/report.ts';
 export type * from './entities/report-template.ts';
+export type * from './entities/sms-template.ts';
 export type * from './entities/staff-member.ts';
 export type * from './entities/stat-price.ts';
 export type * from './entities/subordinate-organisation.ts';
@@ -95,9 +99,9 @@ export type * from './entities/trip-cost-norm.ts';
 export type * from './entities/vacancy.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'report' | 'report-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
+export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'report' | 'report-template' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
 
-export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'report', 'report-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
+export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'report', 'report-template', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -126,6 +130,7 @@ export interface EntityDataMap {
   'legal-act': LegalAct;
   'market-register-entry': MarketRegisterEntry;
   'online-report': OnlineReport;
+  'pharmacy': Pharmacy;
   'pharmacy-appeal': PharmacyAppeal;
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;
   'portal-permission': PortalPermission;
@@ -139,6 +144,7 @@ export interface EntityDataMap {
   'project-task-card': ProjectTaskCard;
   'report': Report;
   'report-template': ReportTemplate;
+  'sms-template': SmsTemplate;
   'staff-member': StaffMember;
   'stat-price': StatPrice;
   'subordinate-organisation': SubordinateOrganisation;
@@ -173,6 +179,9 @@ export type DrugComplaintMachineEvent = 'APPLY_FINE' | 'ARCHIVE' | 'ASSIGN_EXECU
 /** Events of workflows/pharmacy-appeal.machine.json. */
 export type PharmacyAppealMachineEvent = 'ASSIGN_EXECUTOR' | 'ASSIGN_TO_REGION' | 'CONFIRM' | 'EXPIRE' | 'EXTEND_DEADLINE' | 'FINISH' | 'PROCESS' | 'SEND_TO_COURT';
 
+/** Events of workflows/pharmacy.machine.json. */
+export type PharmacyMachineEvent = 'CONFIRM';
+
 /** Events of workflows/project.machine.json. */
 export type ProjectMachineEvent = 'EXTEND_DEADLINE' | 'FINISH_WORK' | 'HOLD_SESSION' | 'MARK_NOT_BELONG' | 'REOPEN' | 'RETURN_TO_DRAFT' | 'SEND_TO_COMMISSION_CHAIR';
 
@@ -183,7 +192,7 @@ export type ReportMachineEvent = 'ACCEPT' | 'RETURN' | 'SEND';
 export type TenderMachineEvent = 'FINISH' | 'REOPEN';
 
 /** Every machine id (a file of workflows/). */
-export type MachineId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'compliance-case' | 'court-case' | 'document' | 'drug-complaint' | 'pharmacy-appeal' | 'project' | 'report' | 'tender';
+export type MachineId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'compliance-case' | 'court-case' | 'document' | 'drug-complaint' | 'pharmacy-appeal' | 'pharmacy' | 'project' | 'report' | 'tender';
 
 /** Event union by machine id. */
 export interface MachineEventMap {
@@ -195,6 +204,7 @@ export interface MachineEventMap {
   'document': DocumentMachineEvent;
   'drug-complaint': DrugComplaintMachineEvent;
   'pharmacy-appeal': PharmacyAppealMachineEvent;
+  'pharmacy': PharmacyMachineEvent;
   'project': ProjectMachineEvent;
   'report': ReportMachineEvent;
   'tender': TenderMachineEvent;

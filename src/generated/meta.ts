@@ -244,6 +244,35 @@ export interface EntityManifest {
    */
   drafts?: boolean;
   /**
+   * Named routes that send a machine event to the record found by a key instead of an id (spec §7 POST /pharm/confirm-pharmacy {mNumber}): POST /api{route} with {<param>: value} finds the record through the grid filter `filter` (an eq filter on a unique field) within the caller's scope and sends `event` as POST {base}/transition/{id} would (the caller needs "<event> <Subject>", 403 otherwise). No record → 404 with the text `notFoundKey`; a record already in one of `doneStates` is answered as it is (sending twice is harmless). The answer is the record.
+   *
+   * @minItems 1
+   */
+  eventByKey?: {
+    /**
+     * The path under /api.
+     */
+    route: string;
+    /**
+     * The body's one property: the key's value.
+     */
+    param: string;
+    /**
+     * The grid filter (kind eq, on a field of the manifest's `unique`) the key is looked up with.
+     */
+    filter: string;
+    event: string;
+    /**
+     * States in which the event has already been sent: the record is answered unchanged.
+     */
+    doneStates?: string[];
+    /**
+     * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
+     */
+    notFoundKey: string;
+    description?: string;
+  }[];
+  /**
    * Records may be merged (POST /api{base}/merge with {ids: [≥ 2 ids]}; spec §8 'at least 2 reports must be selected to merge'): a new record is created from the first record (lowest id) with the listed array fields concatenated from all of them, in id order, and/or one array summed per row key (sumBy). Needs read on every record and create on the entity; the list offers it on selected rows.
    */
   merge?: {
@@ -297,6 +326,28 @@ export interface EntityManifest {
      */
     set?: {};
     maxRecords?: number;
+  };
+  /**
+   * The records of this entity are message templates admins manage on screens (e.g. the SMS templates): a workflow notice of the channel names one by its code (`smsTemplate` in workflows/*.machine.json) and the server sends its text, in the recipient's language, filled with the record's fields at transition time (src/server/workflow/notices.ts). A text's `{{placeholders}}` are dotted paths of the scalar fields of the entity the template is for (`number`, `consumer.firstName`) or the notice parameters (id, label, status, event, deadline): saving a template with any other answers 400 on that text. GET /api{base}/placeholders?entity=<id> lists the names (for the form's hint).
+   */
+  messageTemplates?: {
+    channel: "sms" | "email";
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    codeField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    entityField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    textField: string;
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    activeField: string;
   };
   /**
    * Records are kept in an order that people change (the columns of a board, the cards in a column): `field` is an integer field holding the place from 0; `group` a scalar field within whose value the places count (absent: one order over the whole entity). PUT /api{base}/order/{id} with {group?, index, version} moves a record to place `index` of its group (or of another group) and renumbers the places of both groups in one transaction; a stale version answers 409 with the current order (docs/boards.md).
@@ -910,7 +961,8 @@ export type ScreenDefinition = {
     | "document-templates"
     | "board"
     | "notifications"
-    | "upload";
+    | "upload"
+    | "outbox";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
@@ -1110,6 +1162,10 @@ export type ScreenDefinition = {
      * notifications: the box the screen shows — all (received and sent), incoming (received) or outgoing (sent); the screen's tabs lead to the other boxes' screens.
      */
     box?: "all" | "incoming" | "outgoing";
+    /**
+     * outbox: the channel whose messages the screen lists (default sms): the outbox rows of the screen's entity's records (GET /api/outbox/{entity}), masked, with their delivery status, within the reader's scope.
+     */
+    channel?: "sms" | "email";
   };
   /**
    * Who the screen is for: 'staff' (inner users) or 'outer' (citizens and businesses, access.json's outerRoles). Its menu entry shows only to that audience, and links between an entity's screens (list row → detail) prefer the screens of the user's audience; the permission still decides who may open the route. Absent: everyone the permission lets in.
@@ -1236,25 +1292,9 @@ export interface FlowEndpoint2 {
 
 export type Transitions = Transition | Transition[];
 /**
- * One notice. sms/email: to a contact field of the record, the text rendered from the i18n template `<template>.subject` / `<template>.text` in the recipient's language (the record field `locale` names, else the default language), with the record's id, label, new status, event and payload fields as parameters. system: a message of type `message` (e.g. FOR_SIGN_DXA) to another system named by `to`, posted as JSON to that system's configured URL. inApp: an in-app notification (the portal's own inbox, pushed live) to the staff user(s) whose id the record field `to` holds — one id or an array of ids — in the transition's transaction, with the actor as its sender; the text is `<template>.text`, rendered in the reader's language when read.
+ * One notice. sms/email: to a contact field of the record, the text rendered from the i18n template `<template>.subject` / `<template>.text` in the recipient's language (the record field `locale` names, else the default language), with the record's id, label, new status, event and payload fields as parameters. sms may instead (or besides) name `smsTemplate`, the code of a stored SMS template (a record of the entity whose manifest declares `messageTemplates` for sms, managed by admins on screens): when that template is active and for this entity, its text in the recipient's language (else the default language) is filled with the record's fields and the same parameters and sent; otherwise `template` is used, and without `template` the engine's plain text (the record's label and new status). system: a message of type `message` (e.g. FOR_SIGN_DXA) to another system named by `to`, posted as JSON to that system's configured URL. inApp: an in-app notification (the portal's own inbox, pushed live) to the staff user(s) whose id the record field `to` holds — one id or an array of ids — in the transition's transaction, with the actor as its sender; the text is `<template>.text`, rendered in the reader's language when read.
  */
 export type Notice =
-  | {
-      channel: "sms" | "email";
-      /**
-       * The record field holding the phone number (sms) or e-mail address (email); no notice when it is empty.
-       */
-      to: string;
-      /**
-       * i18n key prefix: `<template>.subject` and `<template>.text` must exist in all four languages.
-       */
-      template: string;
-      /**
-       * The record field holding the recipient's language (uz, uzCyrillic, ru, en); default /locale. Without a valid value the default language is used.
-       */
-      locale?: string;
-      description?: string;
-    }
   | {
       channel: "system";
       /**
@@ -1278,7 +1318,29 @@ export type Notice =
        */
       template: string;
       description?: string;
-    };
+    }
+  | ({
+      [k: string]: unknown;
+    } & {
+      channel: "sms" | "email";
+      /**
+       * The record field holding the phone number (sms) or e-mail address (email); no notice when it is empty.
+       */
+      to: string;
+      /**
+       * i18n key prefix: `<template>.subject` and `<template>.text` must exist in all four languages. Required unless `smsTemplate` is given.
+       */
+      template?: string;
+      /**
+       * sms only: the code of a stored SMS template; `template` (when given) is the fallback while that template is missing or inactive. `npm run check` wants the code among the seeded templates.
+       */
+      smsTemplate?: string;
+      /**
+       * The record field holding the recipient's language (uz, uzCyrillic, ru, en); default /locale. Without a valid value the default language is used.
+       */
+      locale?: string;
+      description?: string;
+    });
 
 /**
  * workflows/<id>.machine.json: an XState v5 machine config as data. Guards, actions and delays are named; their code lives once in the registry. Sending an event needs the permission "<EVENT> <Subject>" (e.g. "FINISH Tender"); `manage all` covers every event.

@@ -78,6 +78,7 @@ import * as dataHealthRoutes from './routes/data-health.ts';
 import * as myWorkRoutes from './routes/my-work.ts';
 import * as presenceRoutes from './routes/presence.ts';
 import * as notificationRoutes from './routes/notifications/index.ts';
+import * as outboxLogRoutes from './routes/outbox-log.ts';
 import * as webRoutes from './routes/web.ts';
 import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
@@ -146,6 +147,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   myWorkRoutes,
   presenceRoutes,
   notificationRoutes,
+  outboxLogRoutes,
   webRoutes,
 ];
 

@@ -10,8 +10,31 @@ import RandExp from 'randexp';
 import { deref } from '../../src/shared/field-schema.ts';
 import type { ReferenceList } from '../../src/generated/meta.ts';
 import access from '../../schemas/_access/access.json' with { type: 'json' };
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SCHEMAS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
 
 const USER_ENTITY = access.userEntity;
+/**
+ * Entities whose record 1 exists from the first start on: those with a seed that always runs
+ * (not `samples`). An optional link to another entity (a pharmacy appeal's registry pharmacy) is
+ * left empty, as a fresh database has nothing to link to.
+ */
+const FIRST_RECORD_THERE = new Set(
+  readdirSync(SCHEMAS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(SCHEMAS_DIR, d.name, 'entity.json')))
+    .map(
+      (d) =>
+        JSON.parse(readFileSync(path.join(SCHEMAS_DIR, d.name, 'entity.json'), 'utf8')) as {
+          id: string;
+          seed?: { samples?: boolean };
+        },
+    )
+    .filter((m) => m.seed && !m.seed.samples)
+    .map((m) => m.id),
+);
 
 export type Rng = () => number;
 
@@ -146,6 +169,8 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
           // An optional link to a user account is left empty: record 1 is the admin, and a staff
           // card with canLogin = false linked to it would lock the tests' admin out.
           if (!required.has(name) && (child as Annotated).entityRef?.entity === USER_ENTITY) continue;
+          const linked = (child as Annotated).entityRef?.entity;
+          if (!required.has(name) && linked && !FIRST_RECORD_THERE.has(linked)) continue;
           // A field the server writes (readOnly) is not the client's to send.
           if ((child as JSONSchema7).readOnly === true) continue;
           const v = value(rng, child as JSONSchema7, opts, out);

@@ -214,7 +214,8 @@ function checkMachineTexts(file: string, machine: MachineDefinition, ajv: Ajv, r
       useKey(file, `${base}/on/${escape(event)}`, `workflow.${machine.id}.events.${event}`);
       (Array.isArray(value) ? value : [value]).forEach((t, i) => {
         t.notify?.forEach((n, j) => {
-          if (n.channel === 'system') return;
+          // A notice naming only a stored SMS template has no i18n text (messageTemplates' check).
+          if (n.channel === 'system' || !n.template) return;
           const at = `${base}/on/${escape(event)}${Array.isArray(value) ? `/${i}` : ''}/notify/${j}/template`;
           // An in-app notice is a line in a list: its text only, no subject.
           if (n.channel !== 'inApp') useKey(file, at, `${n.template}.subject`);

@@ -17,6 +17,7 @@ import { permissionProblem } from './access.ts';
 import { unknownNameMessage } from './suggest.ts';
 import { checkWidgetNames } from './ui.ts';
 import { checkJourneyOptions } from './journey.ts';
+import { checkFixedFilters } from './list-screens.ts';
 
 /** Screen options name texts by properties ending in `Key` (a group of texts for `contentKey`). */
 function useOptionKeys(useKey: UseKey, file: string, pointer: string, value: unknown): void {
@@ -151,17 +152,6 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
     else if (target.schema && !resolveFieldSchema(target.schema, pointer))
       report(file, `/options/keyFacts/${i}`, `entity "${screen.entity}" has no field ${pointer}`);
   });
-  const fixedFilters = (screen.options as { fixedFilters?: Record<string, unknown> } | undefined)?.fixedFilters;
-  if (fixedFilters) {
-    // Each fixed value narrows the list through one of the grid's filters.
-    const grid = target && ctx.sources.get(`schemas/${screen.entity}/${target.manifest.grid}`)?.json;
-    const names = ((grid as { filters?: Array<{ name: string }> } | undefined)?.filters ?? []).map((f) => f.name);
-    if (screen.kind !== 'list' || !target) report(file, '/options/fixedFilters', 'fixedFilters need a list screen');
-    else
-      for (const name of Object.keys(fixedFilters))
-        if (!names.includes(name))
-          report(file, `/options/fixedFilters/${name}`, `the grid of "${screen.entity}" has no filter "${name}"`);
-  }
   if (options?.plainStatus && target) {
     // The applicant's plain-words status: one sentence for every state the record can be in.
     const machine = target.manifest.workflow ? ctx.machines.get(target.manifest.workflow) : undefined;
@@ -171,6 +161,7 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
       useKey(file, '/options/plainStatus', `workflow.${machine!.id}.plain.${state}`);
   }
   checkJourneyOptions(ctx, file, screen, target);
+  checkFixedFilters(ctx, file, screen, target);
   if (screen.kind === 'tree' && target && !target.manifest.tree)
     report(file, '/kind', `entity "${screen.entity}" has no tree (manifest "tree": {"parentField"})`);
   if (screen.kind === 'upload' && (!target || !target.manifest.registerFromFile))

@@ -11,6 +11,7 @@ import { useDownloadClick } from '../common/useDownload.ts';
 import { useTranslation } from 'react-i18next';
 import {
   Button,
+  CounterBadge,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -60,6 +61,9 @@ import { useSavedView } from './useSavedView.ts';
 import ListPager, { pageCount } from './ListPager.tsx';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
 
+/** The header's count shows up to this many, then "99999+". */
+const LIST_COUNT_SHOWN = 99_999;
+
 /** Below this width the filters move into a side panel. */
 export const NARROW_QUERY = '(max-width: 640px)';
 
@@ -78,6 +82,7 @@ const useStyles = makeStyles({
     justifyContent: 'space-between',
     gap: tokens.spacingHorizontalS,
   },
+  title: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   state: {
     display: 'flex',
@@ -260,7 +265,20 @@ function ListView({
   return (
     <section className={styles.root} data-screen={screen.id} data-entity={def.id} aria-busy={list.isFetching}>
       <header className={styles.header}>
-        <Title2 as="h1">{t(screen.titleKey)}</Title2>
+        <div className={styles.title}>
+          <Title2 as="h1">{t(screen.titleKey)}</Title2>
+          {Object.keys(fixed).length > 0 && list.data && (
+            <CounterBadge
+              count={list.data.total}
+              overflowCount={LIST_COUNT_SHOWN}
+              showZero
+              appearance="filled"
+              color="informative"
+              data-state="count"
+              aria-label={t('pharmacy.list.count', { count: list.data.total })}
+            />
+          )}
+        </div>
         <div className={styles.toolbar}>
           {hasFilters && (
             <Button appearance="subtle" data-action="clear-filters" onClick={clearFilters}>

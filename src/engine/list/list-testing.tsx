@@ -105,8 +105,8 @@ function Probe() {
   return null;
 }
 
-/** Renders the list screen at `url` with the routes it navigates to. */
-export function renderList(url = '/gadgets') {
+/** Renders the list screen at `url` (the test entity's list screen, or `screen`) with the routes it navigates to. */
+export function renderList(url = '/gadgets', screen: object = screens[0]!) {
   const dataProvider = {
     getList,
     exportUrl,
@@ -135,7 +135,7 @@ export function renderList(url = '/gadgets') {
             <MemoryRouter initialEntries={[url]}>
               <Probe />
               <Routes>
-                <Route path="/gadgets" element={<ListScreen screen={screens[0] as never} />} />
+                <Route path="/gadgets" element={<ListScreen screen={screen as never} />} />
                 <Route path="/gadgets/new" element={<p>new gadget form</p>} />
                 <Route path="/gadgets/:id" element={<p>gadget detail</p>} />
               </Routes>

@@ -29,6 +29,10 @@ export interface PharmacyAppeal {
     phone: string;
   };
   /**
+   * The pharmacy of the registry (schemas/pharmacy) this appeal is about, picked by its tax id or name; optional — the appeal keeps its own copy of the pharmacy's fields (pharmacy).
+   */
+  pharmacyId?: number;
+  /**
    * The retail pharmacy the appeal is about.
    */
   pharmacy: {

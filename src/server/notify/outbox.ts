@@ -17,6 +17,8 @@ export interface OutgoingMessage {
   locale: Locale;
   /** Content that is not a text template (a system message: its type and JSON body); `templateKey` is then only recorded. */
   content?: { subject: string; body: string };
+  /** The record the message is about (a transition's notice), for the sent-messages log. */
+  about?: { entity: string; recordId: number };
 }
 
 /**
@@ -47,6 +49,11 @@ export const OUTBOX_DDL = [
     created_at timestamptz NOT NULL DEFAULT now()
   )`,
   `CREATE INDEX IF NOT EXISTS ix_outbox_due ON outbox (status, next_attempt_at)`,
+  // The record a notice is about (a transition's), so that staff can list the messages of an
+  // entity's records within their scope (routes/outbox-log.ts); empty for codes and system messages.
+  `ALTER TABLE outbox ADD COLUMN IF NOT EXISTS entity text`,
+  `ALTER TABLE outbox ADD COLUMN IF NOT EXISTS record_id bigint`,
+  `CREATE INDEX IF NOT EXISTS ix_outbox_about ON outbox (entity, channel, created_at)`,
 ];
 
 /** The outbox (db/migrations.ts). */
@@ -73,9 +80,19 @@ export function createOutboxSender(
       const status = served ? 'pending' : 'undeliverable';
       const { subject, body } = message.content ?? { subject: t('subject'), body: t('text') };
       const { rows } = await (tx ?? db).query<{ id: number }>(
-        `INSERT INTO outbox (channel, recipient, template_key, locale, subject, body, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-        [message.channel, message.to, message.templateKey, message.locale, subject, body, status],
+        `INSERT INTO outbox (channel, recipient, template_key, locale, subject, body, status, entity, record_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+        [
+          message.channel,
+          message.to,
+          message.templateKey,
+          message.locale,
+          subject,
+          body,
+          status,
+          message.about?.entity ?? null,
+          message.about?.recordId ?? null,
+        ],
       );
       // Without a transaction the row is visible now; within one the caller kicks after commit.
       if (!tx && status === 'pending') onQueued();

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { createEntityStore, type EntityStore } from '../store/entity-store.ts';
 import { withEntityRefs } from '../store/entity-refs.ts';
+import { withMessageTemplates } from '../store/message-templates.ts';
 import { withRowLimits } from '../store/row-limits.ts';
 import { withReferenceReload } from '../store/reference-reload.ts';
 import { createStaffDirectory, type StaffDirectory } from '../store/staff-directory.ts';
@@ -45,7 +46,10 @@ export default fp(
     // Row limits (the delegated user administration) first, then links between records
     // (`entityRef`) and staff users (`staffUser`), all before the store's own validation.
     const linked = withEntityRefs(
-      createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap),
+      withMessageTemplates(
+        createEntityStore(app.db, app.definitions, app.tables, references, app.config.listCountCap),
+        app.definitions,
+      ),
       app.db,
       app.definitions,
       app.tables,

@@ -23,7 +23,9 @@ export function machineDoc(machine: MachineDefinition, subjects: string[]): stri
     return `\`${[implName(c), params.field, ...(params.than ? ['than', params.than] : [])].filter(Boolean).join(' ')}\``;
   };
   const noticeText = (n: Notice): string =>
-    n.channel === 'system' ? `system \`${n.to}\`: \`${n.message}\`` : `${n.channel} → \`${n.to}\`: \`${n.template}\``;
+    n.channel === 'system'
+      ? `system \`${n.to}\`: \`${n.message}\``
+      : `${n.channel} → \`${n.to}\`: ${[n.channel !== 'inApp' && n.smsTemplate && `template \`${n.smsTemplate}\``, n.template && `\`${n.template}\``].filter(Boolean).join(', else ')}`;
   const deadlines = Object.entries(machine.states).flatMap(([state, s]) =>
     s.deadline ? [{ state, ...s.deadline }] : [],
   );

@@ -32,6 +32,7 @@ import { forApplicant, withoutHiddenPayload } from './history.ts';
 import type { EventOption, SweptRecord, WorkflowEngine, WorkflowEngineOptions } from './workflow-engine.ts';
 import { userNameSql } from '../auth/user-directory.ts';
 import { writeInAppNotice } from './in-app-notice.ts';
+import { createNoticeQueue } from './notices.ts';
 
 /** The actor of the sweep: every ability, every row; recorded as `system` in history and audit. */
 const SWEEPER: Actor = { ...systemActor(), id: 'system' };
@@ -78,6 +79,7 @@ export function createWorkflowEngine(
   const validateBody = ajv.compile(bodySchema);
   const payloadValidators = new WeakMap<object, ValidateFunction>();
   const executables = new Map<string, AnyStateMachine>();
+  const queueNotice = options.notify ? createNoticeQueue(registry, options.notify, now) : undefined;
 
   const entityOf = (
     entity: string,
@@ -305,6 +307,7 @@ export function createWorkflowEngine(
             if (sink) inApp.push(...(await writeInAppNotice(sink, notice, where, tx)));
             continue;
           }
+          if (!queueNotice) continue;
           queued =
             (await queueNotice(
               notice,
@@ -317,78 +320,5 @@ export function createWorkflowEngine(
       tx ? { tx } : undefined,
     );
     return { record, queued, inApp };
-  }
-
-  /**
-   * Writes one notice of a transition to the outbox, in the transition's transaction. A person
-   * gets the template in their language (the record's locale field, else the default); a
-   * system gets the message type and a JSON body. No contact → no notice. True when queued.
-   */
-  async function queueNotice(
-    notice: Exclude<Notice, { channel: 'inApp' }>,
-    step: {
-      def: EntityDefinition;
-      machine: string;
-      id: number;
-      event: string;
-      from: string;
-      to: string;
-      data: Record<string, unknown>;
-      payload: Record<string, unknown>;
-      actor: Actor;
-    },
-    tx: Queryable,
-  ): Promise<boolean> {
-    const notify = options.notify;
-    if (!notify) return false;
-    const { def, data } = step;
-    if (notice.channel === 'system') {
-      const body = {
-        type: notice.message,
-        entity: def.id,
-        subject: def.manifest.subject,
-        recordId: step.id,
-        event: step.event,
-        from: step.from,
-        status: step.to,
-        at: now().toISOString(),
-        actor: step.actor.id,
-        payload: step.payload,
-        record: data,
-      };
-      await notify.sender.send(
-        {
-          channel: 'system',
-          to: notice.to,
-          templateKey: notice.message,
-          params: {},
-          locale: DEFAULT_LOCALE,
-          content: { subject: notice.message, body: JSON.stringify(body) },
-        },
-        tx,
-      );
-      return true;
-    }
-    const contact = valueAt(data, notice.to);
-    if (typeof contact !== 'string' || !contact.trim()) return false;
-    // SMS gateways take digits only (998901234567), as registration sends them.
-    const to = notice.channel === 'sms' ? contact.replace(/\D/g, '') : contact.trim();
-    if (!to) return false;
-    const locale = asLocale(valueAt(data, notice.locale ?? def.manifest.localeField ?? '/locale')) ?? DEFAULT_LOCALE;
-    const label = def.manifest.labelField ? valueAt(data, def.manifest.labelField) : undefined;
-    const params: Record<string, unknown> = {
-      ...Object.fromEntries(
-        Object.entries(step.payload).filter(([, v]) => typeof v === 'string' || typeof v === 'number'),
-      ),
-      id: step.id,
-      label: label === undefined || label === null || label === '' ? String(step.id) : String(label),
-      status: notify.translator.t(locale, `workflow.${step.machine}.states.${step.to}`),
-      event: notify.translator.t(locale, `workflow.${step.machine}.events.${step.event}`),
-    };
-    // The due date of the state just entered, when it keeps one ("the answer is due by …").
-    const deadline = registry.machines.get(step.machine)?.states[step.to]?.deadline;
-    if (deadline) params.deadline = valueAt(data, deadline.field) ?? '';
-    await notify.sender.send({ channel: notice.channel, to, templateKey: notice.template, params, locale }, tx);
-    return true;
   }
 }

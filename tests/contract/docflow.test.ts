@@ -69,11 +69,26 @@ for (const backend of backends()) {
       const send = (id: number, version: number, event: string, payload?: Record<string, unknown>) =>
         admin('POST', `/api/project/transition/${id}`, { event, version, ...(payload ? { payload } : {}) });
       let project: { id: number; version: number };
+      // The members: staff users who may sign in (a project's employees are staff users).
+      const m: number[] = [];
       beforeAll(async () => {
+        for (const n of [1, 2, 3, 4]) {
+          const user = await admin('POST', '/api/portal-user/create', {
+            username: `commission-member-${n}`,
+            firstName: 'Member',
+            lastName: `No ${n}`,
+            isOuter: false,
+            canLogin: true,
+            roles: ['employee'],
+            regionId: 1,
+          });
+          expect(user.status, JSON.stringify(user.body)).toBe(200);
+          m.push(user.body.id as number);
+        }
         const created = await admin('POST', '/api/project/create', {
           name: 'Market study',
           projectType: 'COMMISSION',
-          employeeIds: [11, 12, 13, 14],
+          employeeIds: [m[0], m[1], m[2], m[3]],
         });
         expect(created.status, JSON.stringify(created.body)).toBe(200);
         const sent = await send(created.body.id, created.body.version, 'SEND_TO_COMMISSION_CHAIR');
@@ -82,7 +97,7 @@ for (const backend of backends()) {
       });
 
       it('refuses a session without a quorum (half of the members or fewer present, strangers not counted) with "no quorum", writing nothing', async () => {
-        for (const present of [[11, 12], [11, 12, 99, 98], []]) {
+        for (const present of [[m[0], m[1]], [m[0], m[1], 99, 98], []]) {
           const res = await send(project.id, project.version, 'HOLD_SESSION', {
             sessionDate: '2026-05-04',
             presentMemberIds: present,
@@ -96,7 +111,7 @@ for (const backend of backends()) {
           payload: {
             event: 'HOLD_SESSION',
             version: project.version,
-            payload: { sessionDate: '2026-05-04', presentMemberIds: [11] },
+            payload: { sessionDate: '2026-05-04', presentMemberIds: [m[0]] },
           },
           headers: { 'accept-language': 'ru' },
         });
@@ -109,13 +124,13 @@ for (const backend of backends()) {
       it('holds a session with more than half of the members present, recording its date and who was there', async () => {
         const res = await send(project.id, project.version, 'HOLD_SESSION', {
           sessionDate: '2026-05-04',
-          presentMemberIds: [11, 12, 13],
+          presentMemberIds: [m[0], m[1], m[2]],
         });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         expect(res.body).toMatchObject({
           status: 'BEING_SEEN',
           sessionDate: '2026-05-04',
-          presentMemberIds: [11, 12, 13],
+          presentMemberIds: [m[0], m[1], m[2]],
         });
         project = res.body as { id: number; version: number };
       });

@@ -14,7 +14,6 @@ import {
   Button,
   CounterBadge,
   Field,
-  Input,
   Select,
   Spinner,
   Table,
@@ -34,6 +33,7 @@ import { useAbility } from '../../client/react/ability.tsx';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
 import { useMediaQuery } from '../common/useMediaQuery.ts';
+import { DateFilterInput } from '../list/DateFilterInput.tsx';
 
 /** One message as the log answers it. */
 export interface OutboxEntry {
@@ -103,6 +103,8 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [page, setPage] = useState(0);
+  // A reversed pair is marked on both boxes and not sent (it could only give an empty log).
+  const reversed = Boolean(from && to && from > to);
   // On a phone each message is a card, not a table row.
   const narrow = useMediaQuery(NARROW_QUERY);
   const query = useMemo(
@@ -111,8 +113,8 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
       page: String(page),
       itemsPerPage: String(PAGE),
       ...(status ? { status } : {}),
-      ...(from ? { from } : {}),
-      ...(to ? { to } : {}),
+      ...(from && !reversed ? { from } : {}),
+      ...(to && !reversed ? { to } : {}),
     }),
     [channel, page, status, from, to],
   );
@@ -158,11 +160,26 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
             ))}
           </Select>
         </Field>
+        {/* The list filters' own DD.MM.YYYY box with its calendar (never the browser's mm/dd/yyyy). */}
         <Field label={t('pharmacy.log.from')}>
-          <Input type="date" data-filter="from" value={from} onChange={(_, d) => filter(setFrom)(d.value)} />
+          <span data-filter="from">
+            <DateFilterInput
+              value={from}
+              label={t('pharmacy.log.from')}
+              invalid={reversed}
+              onCommit={(iso) => filter(setFrom)(iso)}
+            />
+          </span>
         </Field>
         <Field label={t('pharmacy.log.to')}>
-          <Input type="date" data-filter="to" value={to} onChange={(_, d) => filter(setTo)(d.value)} />
+          <span data-filter="to">
+            <DateFilterInput
+              value={to}
+              label={t('pharmacy.log.to')}
+              invalid={reversed}
+              onCommit={(iso) => filter(setTo)(iso)}
+            />
+          </span>
         </Field>
       </div>
       {log.isPending && <Spinner label={t('engine.list.loading')} />}

@@ -183,6 +183,10 @@ for (const backend of backends()) {
       const many = Array.from({ length: maxFiles + 1 }, (_, i) => ({ name: `p${i}.png`, content: PNG }));
       expect((await post([{ text: 'many' }, many])).statusCode).toBe(413);
       expect((await post([{ text: 'bad parent', parentId: '999999' }])).statusCode).toBe(400);
+      // An id past the database's integers is a plain 400 on /parentId, not a database error.
+      const huge = await post([{ text: 'huge parent', parentId: '9223372036854776000' }]);
+      expect(huge.statusCode).toBe(400);
+      expect(huge.json().fieldErrors).toHaveProperty('/parentId');
       const after = (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM record_comment')).rows[0]!.n;
       expect(after).toBe(before);
       expect((await app.db.query('SELECT 1 FROM record_comment_file')).rows).toHaveLength(0);

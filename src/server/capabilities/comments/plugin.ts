@@ -88,7 +88,8 @@ const comments: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }
       required: ['text'],
       properties: {
         text: { type: 'string', minLength: 1, maxLength },
-        ...(options.replies ? { parentId: { type: 'integer', minimum: 1 } } : {}),
+        // An id past int4 is no comment of ours: refused here, never sent to the database.
+        ...(options.replies ? { parentId: { type: 'integer', minimum: 1, maximum: 2147483647 } } : {}),
       },
     });
 
@@ -177,7 +178,11 @@ const comments: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }
           body: multipartBody(
             {
               text: { type: 'string', maxLength },
-              ...(options.replies ? { parentId: { type: 'integer', description: 'The comment answered' } } : {}),
+              ...(options.replies
+                ? {
+                    parentId: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'The comment answered' },
+                  }
+                : {}),
               ...(options.files ? { files: { type: 'array', items: filePart('An attached file') } } : {}),
             },
             ['text'],

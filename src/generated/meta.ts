@@ -749,9 +749,9 @@ export interface GridDefinition {
      */
     name: string;
     /**
-     * keyword: text search over keywordFields; eq: equals; in: comma-separated list; dateRange: <name>From/<name>To (or <name> for one day); range: <name>From/<name>To numbers; bool: true/false; currentUser: <name>=true keeps the records whose field (a user id, or an array of user ids such as a card's employees) holds the signed-in user's id.
+     * keyword: text search over keywordFields; eq: equals; in: comma-separated list; dateRange: <name>From/<name>To (or <name> for one day); range: <name>From/<name>To numbers; bool: true/false; currentUser: <name>=true keeps the records whose field (a user id, or an array of user ids such as a card's employees) holds the signed-in user's id; empty: <name>=true keeps the records whose field is not filled (no value) — "without a department".
      */
-    kind: "keyword" | "eq" | "in" | "dateRange" | "range" | "bool" | "currentUser";
+    kind: "keyword" | "eq" | "in" | "dateRange" | "range" | "bool" | "currentUser" | "empty";
     /**
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */

@@ -47,6 +47,8 @@ export interface FilterValues {
   bool: unknown;
   /** Given (`<name>=true`): only the signed-in user's records. */
   currentUser: true;
+  /** Given (`<name>=true`): only the records whose field has no value. */
+  empty: true;
 }
 
 /** Raw query values by parameter name (what list-search's query string holds). */
@@ -154,6 +156,11 @@ export const FILTER_KINDS: { readonly [K in FilterKind]: FilterKindDescriptor<Fi
     parse: (raw, name) => (raw[name] === true || raw[name] === 'true' ? true : undefined),
     fieldTypes: ['integer', 'string', 'array'],
     arrayField: true,
+  },
+  empty: {
+    params: one,
+    querySchema: (name) => ({ [name]: { type: 'boolean' } }),
+    parse: (raw, name) => (raw[name] === true || raw[name] === 'true' ? true : undefined),
   },
 };
 

@@ -17,6 +17,7 @@ import { permissionProblem } from './access.ts';
 import { unknownNameMessage } from './suggest.ts';
 import { checkWidgetNames } from './ui.ts';
 import { checkJourneyOptions } from './journey.ts';
+import { checkFacets } from './facets.ts';
 
 /** Screen options name texts by properties ending in `Key` (a group of texts for `contentKey`). */
 function useOptionKeys(useKey: UseKey, file: string, pointer: string, value: unknown): void {
@@ -161,6 +162,7 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
         if (!names.includes(name))
           report(file, `/options/fixedFilters/${name}`, `the grid of "${screen.entity}" has no filter "${name}"`);
   }
+  checkFacets(ctx, file, screen, target);
   if (options?.plainStatus && target) {
     // The applicant's plain-words status: one sentence for every state the record can be in.
     const machine = target.manifest.workflow ? ctx.machines.get(target.manifest.workflow) : undefined;

@@ -4,7 +4,7 @@
  * filters, so a value's count is the list's total once it is chosen. Each value is a link that
  * sets the facet's `in` filter; the records without a value set its `empty` filter.
  */
-import { Link, makeStyles, tokens } from '@fluentui/react-components';
+import { Link, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
 import { useGetOne, useGetPanelRows } from '../../client/react/hooks.ts';
 import { manifests } from '../../definitions/client.ts';
@@ -35,6 +35,7 @@ export function facetQuery(filters: Record<string, unknown>, facet: FacetOption)
 }
 
 const useStyles = makeStyles({
+  facet: { display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', gap: tokens.spacingHorizontalM },
   strip: {
     display: 'flex',
     flexWrap: 'wrap',
@@ -98,7 +99,10 @@ export function ListFacets({
         if (!rows.length) return null;
         const emptyTitle = def.grid.filters.find((f) => f.name === facet.emptyFilter)?.titleKey;
         return (
-          <nav key={facet.filter} aria-label={filter.titleKey ? t(filter.titleKey) : facet.filter}>
+          <nav key={facet.filter} className={s.facet} aria-label={filter.titleKey ? t(filter.titleKey) : facet.filter}>
+            <Text weight="semibold" aria-hidden>
+              {filter.titleKey ? t(filter.titleKey) : facet.filter}
+            </Text>
             <ul className={s.strip} data-facet={facet.filter}>
               {rows.map((row) => {
                 const value = row[key];

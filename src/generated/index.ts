@@ -35,6 +35,7 @@ import type { Project } from './entities/project.ts';
 import type { ProjectLesson } from './entities/project-lesson.ts';
 import type { ProjectTask } from './entities/project-task.ts';
 import type { ProjectTaskCard } from './entities/project-task-card.ts';
+import type { ReceptionMethod } from './entities/reception-method.ts';
 import type { StaffMember } from './entities/staff-member.ts';
 import type { StatPrice } from './entities/stat-price.ts';
 import type { SubordinateOrganisation } from './entities/subordinate-organisation.ts';
@@ -81,6 +82,7 @@ export type * from './entities/project.ts';
 export type * from './entities/project-lesson.ts';
 export type * from './entities/project-task.ts';
 export type * from './entities/project-task-card.ts';
+export type * from './entities/reception-method.ts';
 export type * from './entities/staff-member.ts';
 export type * from './entities/stat-price.ts';
 export type * from './entities/subordinate-organisation.ts';
@@ -91,9 +93,9 @@ export type * from './entities/trip-cost-norm.ts';
 export type * from './entities/vacancy.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
+export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'reception-method' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
 
-export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
+export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'reception-method', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -133,6 +135,7 @@ export interface EntityDataMap {
   'project-lesson': ProjectLesson;
   'project-task': ProjectTask;
   'project-task-card': ProjectTaskCard;
+  'reception-method': ReceptionMethod;
   'staff-member': StaffMember;
   'stat-price': StatPrice;
   'subordinate-organisation': SubordinateOrganisation;

@@ -1034,6 +1034,25 @@ export type ScreenDefinition = {
       createKey?: string;
     };
     /**
+     * list: value strips above the grid — each value of one field with its count, from an aggregate of the entity that groups by that field and counts (`{"fn": "count"}`), asked with the list's other filters so each count is the list's total with that value chosen. Each value is a link that sets the `in` filter `filter`; the records without a value (the aggregate's null row) set the `empty` filter `emptyFilter`. `npm run check` checks the names against the grid and the manifest.
+     *
+     * @maxItems 3
+     */
+    facets?: {
+      /**
+       * The grid's `in` filter on the grouped field.
+       */
+      filter: string;
+      /**
+       * The manifest's aggregate: groupBy that field, a count measure.
+       */
+      aggregate: string;
+      /**
+       * The grid's `empty` filter on the field: the "without" value.
+       */
+      emptyFilter?: string;
+    }[];
+    /**
      * list: filter values the screen always applies, by the grid filter's name (e.g. {"projectType": "COMMISSION"} — the commission projects' own list): every request carries them and their controls are left out. Each name must be a filter of the entity's grid (`npm run check`). A screen with fixed filters is a narrower list: the entity's buttons (back to the list) lead to its list without them.
      */
     fixedFilters?: {

@@ -5,7 +5,8 @@
  * filters by departments (`departmentIds`) and finds the documents without one
  * (`withoutDepartment`); the by-department counts equal the filtered lists' totals — with other
  * filters too, and within a regional reader's scope; migration 2 maps a stored department text
- * to the unit of that name, and keeps a text naming no unit aside.
+ * to the unit of that name, and keeps a text naming no unit aside; reception methods are the
+ * reference list reception-method kept as records, and migration 3 maps the stored codes to its ids.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -165,6 +166,53 @@ for (const backend of backends()) {
       expect(rows.rows[1]!.data.department).toBeUndefined();
       expect(rows.rows[1]!.kept_aside).toEqual({ '/department': 'Markets division' });
       expect(await total(admin, `departmentIds=${unitB}`)).toBe(2);
+    });
+
+    it('reception methods are a reference list kept on screens; migration 3 turns the stored codes into its ids', async () => {
+      const list = await admin('GET', '/api/reference/reception-method');
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      const items = (Array.isArray(list.body) ? list.body : list.body.list) as Array<{ id: number; code: string }>;
+      expect(items.slice(0, 7).map((i) => [i.id, i.code])).toEqual([
+        [1, 'MAIL'],
+        [2, 'EMAIL'],
+        [3, 'PORTAL'],
+        [4, 'DXA'],
+        [5, 'EDO'],
+        [6, 'IN_PERSON'],
+        [7, 'COURIER'],
+      ]);
+      const added = await admin('POST', '/api/reception-method/create', {
+        code: 'FAX',
+        nameLt: 'Faks',
+        nameUz: 'Факс',
+        nameRu: 'Факс',
+        nameEn: 'Fax',
+        active: true,
+        order: 80,
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(200);
+      const base = { date: '2026-05-04', type: 'LETTER', regionId: 1 };
+      const faxed = await admin('POST', '/api/document/create', {
+        ...base,
+        number: 'R-1',
+        receptionMethodId: added.body.id,
+      });
+      expect(faxed.status, JSON.stringify(faxed.body)).toBe(200);
+      const unknown = await admin('POST', '/api/document/create', { ...base, number: 'R-2', receptionMethodId: 999 });
+      expect(unknown.status).toBe(400);
+      expect(Object.keys(unknown.body.fieldErrors ?? {})).toContain('/receptionMethodId');
+
+      // A document stored by version 2 with a code.
+      const old = await admin('POST', '/api/document/create', { ...base, number: 'R-3' });
+      await app.db.query(
+        `UPDATE e_correspondence SET data = data || '{"receptionMethod": "EMAIL"}'::jsonb, schema_version = 2 WHERE id = $1`,
+        [old.body.id],
+      );
+      await app.db.query("DELETE FROM record_evolution WHERE entity = 'correspondence'");
+      await evolveStoredRecords(app.db, app.definitions, app.tables, { root: app.config.root, log: () => {} });
+      const after = await admin('GET', `/api/document/get/${old.body.id}`);
+      expect(after.body.receptionMethodId).toBe(2);
+      expect(after.body.receptionMethod).toBeUndefined();
     });
   });
 }

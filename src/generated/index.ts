@@ -36,6 +36,7 @@ import type { Project } from './entities/project.ts';
 import type { ProjectLesson } from './entities/project-lesson.ts';
 import type { ProjectTask } from './entities/project-task.ts';
 import type { ProjectTaskCard } from './entities/project-task-card.ts';
+import type { ReceptionMethod } from './entities/reception-method.ts';
 import type { Report } from './entities/report.ts';
 import type { ReportTemplate } from './entities/report-template.ts';
 import type { SmsTemplate } from './entities/sms-template.ts';
@@ -86,6 +87,7 @@ export type * from './entities/project.ts';
 export type * from './entities/project-lesson.ts';
 export type * from './entities/project-task.ts';
 export type * from './entities/project-task-card.ts';
+export type * from './entities/reception-method.ts';
 export type * from './entities/report.ts';
 export type * from './entities/report-template.ts';
 export type * from './entities/sms-template.ts';
@@ -99,9 +101,9 @@ export type * from './entities/trip-cost-norm.ts';
 export type * from './entities/vacancy.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'report' | 'report-template' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
+export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'reception-method' | 'report' | 'report-template' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
 
-export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'report', 'report-template', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
+export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'reception-method', 'report', 'report-template', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -142,6 +144,7 @@ export interface EntityDataMap {
   'project-lesson': ProjectLesson;
   'project-task': ProjectTask;
   'project-task-card': ProjectTaskCard;
+  'reception-method': ReceptionMethod;
   'report': Report;
   'report-template': ReportTemplate;
   'sms-template': SmsTemplate;

@@ -867,9 +867,9 @@ export interface GridDefinition {
      */
     name: string;
     /**
-     * keyword: text search over keywordFields; eq: equals; in: comma-separated list; dateRange: <name>From/<name>To (or <name> for one day); range: <name>From/<name>To numbers; bool: true/false; currentUser: <name>=true keeps the records whose field (a user id, or an array of user ids such as a card's employees) holds the signed-in user's id; myUnit: true keeps the rows whose (integer) field holds the viewer's own unit — the department of their staff card — and none for a viewer without one.
+     * keyword: text search over keywordFields; eq: equals; in: comma-separated list; dateRange: <name>From/<name>To (or <name> for one day); range: <name>From/<name>To numbers; bool: true/false; currentUser: <name>=true keeps the records whose field (a user id, or an array of user ids such as a card's employees) holds the signed-in user's id; myUnit: true keeps the rows whose (integer) field holds the viewer's own unit — the department of their staff card — and none for a viewer without one; empty: <name>=true keeps the records whose field is not filled (no value) — "without a department".
      */
-    kind: "keyword" | "eq" | "in" | "dateRange" | "range" | "bool" | "currentUser" | "myUnit";
+    kind: "keyword" | "eq" | "in" | "dateRange" | "range" | "bool" | "currentUser" | "myUnit" | "empty";
     /**
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
@@ -1166,6 +1166,25 @@ export type ScreenDefinition = {
      * outbox: the channel whose messages the screen lists (default sms): the outbox rows of the screen's entity's records (GET /api/outbox/{entity}), masked, with their delivery status, within the reader's scope.
      */
     channel?: "sms" | "email";
+    /**
+     * list: value strips above the grid — each value of one field with its count, from an aggregate of the entity that groups by that field and counts (`{"fn": "count"}`), asked with the list's other filters so each count is the list's total with that value chosen. Each value is a link that sets the `in` filter `filter`; the records without a value (the aggregate's null row) set the `empty` filter `emptyFilter`. `npm run check` checks the names against the grid and the manifest.
+     *
+     * @maxItems 3
+     */
+    facets?: {
+      /**
+       * The grid's `in` filter on the grouped field.
+       */
+      filter: string;
+      /**
+       * The manifest's aggregate: groupBy that field, a count measure.
+       */
+      aggregate: string;
+      /**
+       * The grid's `empty` filter on the field: the "without" value.
+       */
+      emptyFilter?: string;
+    }[];
   };
   /**
    * Who the screen is for: 'staff' (inner users) or 'outer' (citizens and businesses, access.json's outerRoles). Its menu entry shows only to that audience, and links between an entity's screens (list row → detail) prefer the screens of the user's audience; the permission still decides who may open the route. Absent: everyone the permission lets in.

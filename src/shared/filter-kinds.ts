@@ -49,6 +49,8 @@ export interface FilterValues {
   currentUser: true;
   /** Given (`true`): only the rows whose field holds the viewer's own unit. */
   myUnit: true;
+  /** Given (`<name>=true`): only the records whose field has no value. */
+  empty: true;
 }
 
 /** Raw query values by parameter name (what list-search's query string holds). */
@@ -164,6 +166,11 @@ export const FILTER_KINDS: { readonly [K in FilterKind]: FilterKindDescriptor<Fi
     querySchema: (name) => ({ [name]: { type: 'boolean' } }),
     parse: (raw, name) => (raw[name] === true || raw[name] === 'true' ? true : undefined),
     fieldTypes: ['integer'],
+  },
+  empty: {
+    params: one,
+    querySchema: (name) => ({ [name]: { type: 'boolean' } }),
+    parse: (raw, name) => (raw[name] === true || raw[name] === 'true' ? true : undefined),
   },
 };
 

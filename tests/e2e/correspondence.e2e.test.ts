@@ -107,7 +107,11 @@ describe.skipIf(!browserTestsEnabled())('a document through its status machine i
     const head = await openAs('doc-head', id);
     expect(await status(head)).toBe('CREATED');
     expect(await offered(head)).toEqual(['SEND_TO_COMMISSION_CHAIR', 'SEND_TO_DEPARTMENT_HEAD', 'SEND_TO_REGION']);
-    await perform(head, 'SEND_TO_DEPARTMENT_HEAD', 'RECEIVED', { department: 'Consumer protection' });
+    // The department is a unit of the organisation structure, picked by the record search.
+    const departmentId = Number(
+      ((await api('POST', '/api/department/list-search', {})).list as Array<{ id: number }>)[0]!.id,
+    );
+    await perform(head, 'SEND_TO_DEPARTMENT_HEAD', 'RECEIVED', { departmentId });
     expect(await offered(head)).toEqual(['MARK_SEEN', 'RETURN_TO_DRAFT']);
     await perform(head, 'MARK_SEEN', 'SEEN');
     await perform(head, 'ASSIGN_EXECUTOR', 'BEING_SEEN', { executorId });
@@ -172,7 +176,7 @@ describe.skipIf(!browserTestsEnabled())('a document through its status machine i
     const stored = await api('GET', `/api${def.manifest.base}/get/${id}`);
     expect(stored).toMatchObject({
       status: 'ACCEPTED',
-      department: 'Consumer protection',
+      departmentId,
       routedTo: 'DEPARTMENT_HEAD',
       executorId,
       visaIssuerId: visaId,
@@ -190,5 +194,27 @@ describe.skipIf(!browserTestsEnabled())('a document through its status machine i
       String(executorId),
       String(signerId),
     ]);
+
+    // The list's department strip: the unit with its count; following it filters the list to that count.
+    const list = await openAs('doc-head', id, { locale: 'ru' });
+    await list.goto(new URL('/admin/documents', list.url()).href);
+    const facet = list.locator(`[data-facet="departmentIds"] [data-value="${departmentId}"]`);
+    await facet.locator('a, button').first().waitFor();
+    const count = Number(await facet.locator('[data-count]').textContent());
+    expect(count).toBeGreaterThanOrEqual(1);
+    await list
+      .locator('[data-facet="departmentIds"]')
+      .screenshot({ path: path.join(SHOTS, 'docflow2-facets-ru-1280.png') });
+    await facet.locator('a, button').first().click();
+    await list.waitForURL(`**/admin/documents?*departmentIds=${departmentId}*`);
+    await facet.locator('[aria-current="true"]').waitFor();
+    await list.screenshot({ path: path.join(SHOTS, 'docflow2-list-ru-1280.png'), fullPage: true });
+    await list.context().close();
+    const phone = await openAs('doc-head', id, { locale: 'uzCyrillic', width: 360 });
+    await phone.goto(new URL('/admin/documents', phone.url()).href);
+    await phone.locator(`[data-facet="departmentIds"] [data-value="${departmentId}"]`).waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await phone.screenshot({ path: path.join(SHOTS, 'docflow2-list-uzCyrillic-360.png'), fullPage: true });
+    await phone.context().close();
   });
 });

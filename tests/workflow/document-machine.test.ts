@@ -76,10 +76,10 @@ describe('document machine data', () => {
       status: 'RECEIVED',
       record: { routedTo: 'COMMISSION_CHAIR' },
     });
-    expect(step('CREATED', base, 'SEND_TO_DEPARTMENT_HEAD', '1', { department: 'Markets' })).toMatchObject({
+    expect(step('CREATED', base, 'SEND_TO_DEPARTMENT_HEAD', '1', { departmentId: 3 })).toMatchObject({
       ok: true,
       status: 'RECEIVED',
-      record: { routedTo: 'DEPARTMENT_HEAD', department: 'Markets' },
+      record: { routedTo: 'DEPARTMENT_HEAD', departmentId: 3 },
     });
     const agreed = step('REVIEW_FINISHED', base, 'AGREE', '3');
     expect(agreed).toMatchObject({

@@ -18,6 +18,7 @@ import { unknownNameMessage } from './suggest.ts';
 import { checkWidgetNames } from './ui.ts';
 import { checkJourneyOptions } from './journey.ts';
 import { checkFixedFilters } from './list-screens.ts';
+import { checkFacets } from './facets.ts';
 
 /** Screen options name texts by properties ending in `Key` (a group of texts for `contentKey`). */
 function useOptionKeys(useKey: UseKey, file: string, pointer: string, value: unknown): void {
@@ -152,6 +153,7 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
     else if (target.schema && !resolveFieldSchema(target.schema, pointer))
       report(file, `/options/keyFacts/${i}`, `entity "${screen.entity}" has no field ${pointer}`);
   });
+  checkFacets(ctx, file, screen, target);
   if (options?.plainStatus && target) {
     // The applicant's plain-words status: one sentence for every state the record can be in.
     const machine = target.manifest.workflow ? ctx.machines.get(target.manifest.workflow) : undefined;

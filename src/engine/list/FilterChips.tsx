@@ -86,7 +86,12 @@ function Chip({ filter, def, values, label, translate, onRemove }: ChipProps) {
         : from
           ? `${t('engine.list.from')} ${from}`
           : `${t('engine.list.to')} ${to ?? ''}`;
-  } else if (filter.kind === 'bool' || filter.kind === 'currentUser' || filter.kind === 'myUnit')
+  } else if (
+    filter.kind === 'bool' ||
+    filter.kind === 'currentUser' ||
+    filter.kind === 'myUnit' ||
+    filter.kind === 'empty'
+  )
     shown = values[filter.name] === 'true' ? t('engine.list.yes') : t('engine.list.no');
   else if (filter.kind === 'in')
     shown = (values[filter.name] ?? '')

@@ -54,6 +54,7 @@ import {
 import ListGrid, { type StatusColor } from './ListGrid.tsx';
 import { statusesOf, withoutHiddenColumns } from './list-definition.ts';
 import { fixedFiltersOf, withoutFixedFilters } from './fixed-filters.ts';
+import { facetsOf, ListFacets } from './ListFacets.tsx';
 import ListFilters from './ListFilters.tsx';
 import CardList from './CardList.tsx';
 import { SavedViews } from './SavedViews.tsx';
@@ -130,6 +131,7 @@ function ListView({
   const styles = useStyles();
   const ability = useAbility();
   const fixed = useMemo(() => fixedFiltersOf(screen.options), [screen.options]);
+  const facets = useMemo(() => facetsOf(screen.options), [screen.options]);
   const def = useMemo(
     () => withoutFixedFilters(withoutHiddenColumns(fullDef, hiddenFieldsOf(ability, fullDef.manifest.subject)), fixed),
     [fullDef, ability, fixed],
@@ -325,6 +327,17 @@ function ListView({
       </header>
 
       {filters}
+
+      {facets.length > 0 && (
+        <ListFacets
+          screenId={screen.id}
+          def={def}
+          facets={facets}
+          filters={params.filters}
+          values={state.filters}
+          onPick={setFilters}
+        />
+      )}
 
       {mergeHint && selected.length < 2 && (
         <MessageBar intent="warning" data-state="merge-hint">

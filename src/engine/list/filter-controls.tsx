@@ -311,6 +311,8 @@ function boolControl({ filter, values, onChange, label }: Parameters<FilterContr
 export const FILTER_CONTROLS: { readonly [K in FilterKind]: FilterControlEntry } = {
   // A checkbox "only mine" (`<name>=true`), like bool's.
   currentUser: { Control: boolControl, labelsItself: true },
+  // A checkbox "without <field>" (`<name>=true`).
+  empty: { Control: boolControl, labelsItself: true },
   keyword: {
     Control: function KeywordControl({ filter, values, onChange, label }) {
       const styles = useFilterStyles();

@@ -60,7 +60,10 @@ export interface Correspondence {
    * The applicant the document concerns, when it answers an application.
    */
   applicant?: string;
-  receptionMethod?: ("MAIL" | "EMAIL" | "PORTAL" | "DXA" | "EDO" | "IN_PERSON" | "COURIER") & string;
+  /**
+   * How the document reached the Committee (reference list reception-method, kept by department heads at /admin/reception-methods). Stored codes of the first version were mapped to the list's ids by migration 3.
+   */
+  receptionMethodId?: number;
   incomingNumber?: string;
   incomingDate?: string;
   outgoingNumber?: string;
@@ -78,9 +81,9 @@ export interface Correspondence {
    */
   requestedDeadline?: string;
   /**
-   * Department whose head received the document (set by "send to a department head").
+   * The unit of the organisation structure (department entity) whose head received the document (set by "send to a department head").
    */
-  department?: string;
+  departmentId?: number;
   /**
    * Whom the office sent the document to (set by the machine).
    */

@@ -20,7 +20,7 @@ import type { DefinitionRegistry, EntityDefinition } from '../../definitions/reg
 import { createServerAjv } from '../validation.ts';
 import { auditRow } from '../store/audit-trail.ts';
 import { evolveRecord, type ScriptsByFile } from './evolve-record.ts';
-import type { MigrationScript } from './steps.ts';
+import type { MigrationScript, RecordsReader, StoredRowFacts } from './steps.ts';
 
 /** The pass's own tables: its position per entity, and the records that need a person's eye. */
 export const EVOLUTION_TABLES: Migration = {
@@ -78,17 +78,23 @@ const targetOf = (def: EntityDefinition): string =>
   hash({ version: def.schemaVersion, schema: def.schema, migrations: def.migrations });
 
 /** Imports the script steps' modules of an entity's migrations from the definitions root. */
-async function loadScripts(root: string, def: EntityDefinition): Promise<ScriptsByFile> {
+async function loadScripts(root: string, def: EntityDefinition, records: RecordsReader): Promise<ScriptsByFile> {
   const out = new Map<string, Map<string, MigrationScript>>();
   for (const m of def.migrations) {
     const scripts = new Map<string, MigrationScript>();
     for (const step of m.migration.steps) {
       if (step.op !== 'script') continue;
       const file = path.join(root, path.dirname(m.file), step.module);
-      const module = (await import(pathToFileURL(file).href)) as { default?: MigrationScript };
-      if (typeof module.default !== 'function')
-        throw new Error(`${m.file}: ${step.module} exports no default function`);
-      scripts.set(step.module, module.default);
+      const module = (await import(pathToFileURL(file).href)) as {
+        default?: (data: Record<string, unknown>, row: StoredRowFacts, prepared: unknown) => Record<string, unknown>;
+        prepare?: (records: RecordsReader) => Promise<unknown>;
+      };
+      const run = module.default;
+      if (typeof run !== 'function') throw new Error(`${m.file}: ${step.module} exports no default function`);
+      // A script that needs other records (a name looked up in another registry) reads them
+      // once, before the pass, through its optional `prepare` export.
+      const prepared = typeof module.prepare === 'function' ? await module.prepare(records) : undefined;
+      scripts.set(step.module, (data, row) => run(data, row, prepared));
     }
     out.set(m.file, scripts);
   }
@@ -136,8 +142,18 @@ export async function evolveStoredRecords(
     // Compiled and imported only when there are records to look at: a new database has none,
     // and every test app starts on one.
     let judge: { validate: ValidateFunction; scripts: ScriptsByFile } | undefined;
-    const judgeOf = async () =>
-      (judge ??= { validate: ajv.compile(def.schema), scripts: await loadScripts(options.root, def) });
+    const judgeOf = async (tx: Queryable) =>
+      (judge ??= {
+        validate: ajv.compile(def.schema),
+        scripts: await loadScripts(options.root, def, async (entity) => {
+          const other = tables.get(entity);
+          if (!other) throw new Error(`a migration of ${def.id} reads ${entity}, which is not an entity`);
+          const { rows } = await tx.query<{ id: string | number; data: Record<string, unknown> }>(
+            `SELECT id, data FROM ${other.table} ORDER BY id`,
+          );
+          return rows.map((r) => ({ id: Number(r.id), data: r.data }));
+        }),
+      });
     const updateSql = `UPDATE ${table.table} SET data = $1::jsonb, kept_aside = $2::jsonb, schema_version = $3,
       version = version + 1, ${table.computed.map((c) => `${c.column} = ${c.expr('$1::jsonb')}`).join(', ')}
       WHERE id = $4`;
@@ -156,7 +172,7 @@ export async function evolveStoredRecords(
           [rows[0].after_id],
         );
         if (batch.rows.length) {
-          const { validate, scripts } = await judgeOf();
+          const { validate, scripts } = await judgeOf(tx);
           for (const row of batch.rows) await evolveRow(tx, def, row, { validate, scripts, updateSql, counts });
         }
         const last = batch.rows.at(-1)?.id ?? rows[0].after_id;

@@ -20,6 +20,12 @@ export interface StoredRowFacts {
   owner: string | null;
 }
 
+/**
+ * Another entity's stored records (id and data, by id), for a script's optional `prepare`
+ * export: what it returns is the script's third argument.
+ */
+export type RecordsReader = (entity: string) => Promise<Array<{ id: number; data: Data }>>;
+
 /** A script step's function: the record's data (and the row's facts) in, the migrated data out. */
 export type MigrationScript = (data: Data, row: StoredRowFacts) => Data;
 

@@ -74,6 +74,8 @@ export const FILTER_SQL: { readonly [K in FilterKind]: FilterSql<FilterValues[K]
   eq: equals,
   bool: equals,
   currentUser,
+  // The typed column is NULL both for an absent field and for a stored null.
+  empty: (_value, filter, ctx) => [`${ctx.column(filter.field!).column} IS NULL`],
   in(items, filter, ctx) {
     const col = ctx.column(filter.field!);
     const numeric = col.type === 'bigint' || col.type === 'numeric';

@@ -160,3 +160,17 @@ export function EntityChoicesWidget(props: WidgetProps) {
     </div>
   );
 }
+
+/**
+ * A number widget that becomes the record search for a field with `entityRef` — in a form
+ * without a ui schema too (an event's payload form).
+ * @example const NumberWidget = withEntityRef(PlainNumberWidget);
+ */
+export function withEntityRef(
+  Widget: (props: WidgetProps) => React.ReactElement,
+): (props: WidgetProps) => React.ReactElement {
+  const RefOr = (props: WidgetProps) =>
+    (props.schema as { entityRef?: unknown }).entityRef ? <EntityRefWidget {...props} /> : <Widget {...props} />;
+  RefOr.displayName = `withEntityRef(${Widget.name})`;
+  return RefOr;
+}

@@ -8,7 +8,7 @@ import type { RegistryWidgetsType, Widget } from '@rjsf/utils';
 import type { PortalWidgetName, RjsfComponentWidgetName } from './names.ts';
 import { CheckboxesWidget, CheckboxWidget } from './CheckboxWidget.tsx';
 import { DateTimeWidget, DateWidget } from './DateWidgets.tsx';
-import { EntityChoicesWidget, EntityRefWidget } from './EntityRefWidget.tsx';
+import { EntityChoicesWidget, EntityRefWidget, withEntityRef } from './EntityRefWidget.tsx';
 import { FileWidget } from './FileWidget.tsx';
 import { MapPointWidget } from './MapPointWidget.tsx';
 import { MoneyWidget, MxikWidget, PhoneWidget, PinflWidget, PostIndexWidget } from './MaskedWidgets.tsx';
@@ -25,8 +25,9 @@ import { StaffUserWidget, withStaffUser } from './StaffUserWidget.tsx';
 import { PermissionMatrixWidget } from './roles/PermissionMatrixWidget.tsx';
 import { FieldRulesWidget } from './roles/FieldRulesWidget.tsx';
 
-// A `staffUser` field (an integer user id) gets the staff picker whatever its default widget.
-const NumberWidget = withStaffUser(PlainNumberWidget);
+// A `staffUser` field (an integer user id) gets the staff picker whatever its default widget,
+// and an `entityRef` id the record search — also in forms without a ui schema (an event's payload).
+const NumberWidget = withEntityRef(withStaffUser(PlainNumberWidget));
 const TextWidget = withStaffUser(PlainTextWidget);
 
 /** Every widget of the theme by its `ui:widget` name (and by the format it edits); exactly the names of names.ts. */

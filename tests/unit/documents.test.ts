@@ -151,9 +151,10 @@ describe('the converter', () => {
     'soffice-ok',
     `for a; do last="$a"; prev="$p"; p="$a"; done
 out=$(dirname "$last")
-echo x >> ${dir}/running; n=$(wc -l < ${dir}/running); echo $n >> ${dir}/peaks
+# The counter is updated under a lock: two unlocked sed -i could both drop one line, and a later run would count too many.
+( flock 9; echo x >> ${dir}/running; n=$(wc -l < ${dir}/running); echo $n >> ${dir}/peaks ) 9>${dir}/lock
 sleep 0.3
-sed -i '$ d' ${dir}/running
+( flock 9; sed -i '$ d' ${dir}/running ) 9>${dir}/lock
 printf '%%PDF-1.4 fake' > "$out/document.pdf"`,
   );
 

@@ -159,7 +159,7 @@ describe.skipIf(!browserTestsEnabled())('the task board in Chromium', () => {
     await page.screenshot({ path: path.join(SHOTS, 'board-360-uzCyrillic.png'), fullPage: true });
 
     await page.goto(`${portal.url}/admin/my-tasks`);
-    await waitForScreen(page, '[data-screen="my-tasks"]');
+    await waitForScreen(page, 'section[data-screen="my-tasks"]');
     await page.getByText('Draft the memo').first().waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'board-my-tasks-360-uzCyrillic.png'), fullPage: true });
     await page.context().close();

@@ -6,18 +6,7 @@
  */
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import {
-  Avatar,
-  Button,
-  Caption1,
-  makeStyles,
-  Menu,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  tokens,
-} from '@fluentui/react-components';
+import { Avatar, Button, Caption1, makeStyles, tokens } from '@fluentui/react-components';
 import {
   ArrowDownRegular,
   ArrowLeftRegular,
@@ -27,10 +16,10 @@ import {
   CalendarRegular,
   DeleteRegular,
   EditRegular,
-  MoreHorizontalRegular,
   ReOrderDotsVerticalRegular,
 } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
+import { ItemMenu } from './ItemMenu.tsx';
 import { Link } from 'react-router-dom';
 import type { StoredRecord } from '../../client/data-provider.ts';
 import { formatDate } from '../../shared/format.ts';
@@ -152,41 +141,24 @@ export function BoardCard({
           )}
           <span className={s.name}>{href ? <Link to={href}>{name}</Link> : name}</span>
           {canEdit && (
-            <Menu>
-              <MenuTrigger disableButtonEnhancement>
-                <Button
-                  appearance="subtle"
-                  size="small"
-                  icon={<MoreHorizontalRegular />}
-                  aria-label={t('board.cardActions', { name })}
-                  data-action="card-menu"
-                />
-              </MenuTrigger>
-              <MenuPopover>
-                <MenuList>
-                  {(['left', 'right', 'up', 'down'] as const).map((step) => {
-                    const Icon = stepIcons[step];
-                    return (
-                      <MenuItem
-                        key={step}
-                        icon={<Icon />}
-                        disabled={!steps.includes(step)}
-                        data-action={`move-${step}`}
-                        onClick={() => onStep(step)}
-                      >
-                        {t(stepLabels[step])}
-                      </MenuItem>
-                    );
-                  })}
-                  <MenuItem icon={<EditRegular />} data-action="edit" onClick={onEdit}>
-                    {t('board.edit')}
-                  </MenuItem>
-                  <MenuItem icon={<DeleteRegular />} data-action="delete" onClick={onDelete}>
-                    {t('board.delete')}
-                  </MenuItem>
-                </MenuList>
-              </MenuPopover>
-            </Menu>
+            <ItemMenu
+              label={t('board.cardActions', { name })}
+              action="card-menu"
+              entries={[
+                ...(['left', 'right', 'up', 'down'] as const).map((step) => {
+                  const Icon = stepIcons[step];
+                  return {
+                    action: `move-${step}`,
+                    label: t(stepLabels[step]),
+                    icon: <Icon />,
+                    disabled: !steps.includes(step),
+                    onClick: () => onStep(step),
+                  };
+                }),
+                { action: 'edit', label: t('board.edit'), icon: <EditRegular />, onClick: onEdit },
+                { action: 'delete', label: t('board.delete'), icon: <DeleteRegular />, onClick: onDelete },
+              ]}
+            />
           )}
         </div>
         {(deadline || files > 0) && (

@@ -5,29 +5,18 @@
  */
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import {
-  Button,
-  Caption1,
-  makeStyles,
-  Menu,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  Subtitle2,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
 import {
   AddRegular,
   ArrowLeftRegular,
   ArrowRightRegular,
   DeleteRegular,
-  MoreHorizontalRegular,
   RenameRegular,
   ReOrderDotsHorizontalRegular,
 } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ItemMenu } from './ItemMenu.tsx';
 import { cardKey, columnKey } from './board-data.ts';
 
 const useStyles = makeStyles({
@@ -116,43 +105,28 @@ export function BoardColumn({
         </Subtitle2>
         <Caption1>{t('board.columnCards', { count: cardIds.length })}</Caption1>
         {canEdit && (
-          <Menu>
-            <MenuTrigger disableButtonEnhancement>
-              <Button
-                appearance="subtle"
-                size="small"
-                icon={<MoreHorizontalRegular />}
-                aria-label={t('board.columnActions', { name })}
-                data-action="column-menu"
-              />
-            </MenuTrigger>
-            <MenuPopover>
-              <MenuList>
-                <MenuItem icon={<RenameRegular />} data-action="rename" onClick={onRename}>
-                  {t('board.rename')}
-                </MenuItem>
-                <MenuItem
-                  icon={<ArrowLeftRegular />}
-                  disabled={first}
-                  data-action="move-left"
-                  onClick={() => onStep('left')}
-                >
-                  {t('board.moveLeft')}
-                </MenuItem>
-                <MenuItem
-                  icon={<ArrowRightRegular />}
-                  disabled={last}
-                  data-action="move-right"
-                  onClick={() => onStep('right')}
-                >
-                  {t('board.moveRight')}
-                </MenuItem>
-                <MenuItem icon={<DeleteRegular />} data-action="delete" onClick={onDelete}>
-                  {t('board.delete')}
-                </MenuItem>
-              </MenuList>
-            </MenuPopover>
-          </Menu>
+          <ItemMenu
+            label={t('board.columnActions', { name })}
+            action="column-menu"
+            entries={[
+              { action: 'rename', label: t('board.rename'), icon: <RenameRegular />, onClick: onRename },
+              {
+                action: 'move-left',
+                label: t('board.moveLeft'),
+                icon: <ArrowLeftRegular />,
+                disabled: first,
+                onClick: () => onStep('left'),
+              },
+              {
+                action: 'move-right',
+                label: t('board.moveRight'),
+                icon: <ArrowRightRegular />,
+                disabled: last,
+                onClick: () => onStep('right'),
+              },
+              { action: 'delete', label: t('board.delete'), icon: <DeleteRegular />, onClick: onDelete },
+            ]}
+          />
         )}
       </div>
       <SortableContext items={cardIds.map(cardKey)} strategy={verticalListSortingStrategy}>

@@ -277,7 +277,7 @@ function ListView({
               appearance="filled"
               color="informative"
               data-state="count"
-              aria-label={t('pharmacy.list.count', { count: list.data.total })}
+              aria-label={t('engine.list.count', { count: list.data.total })}
             />
           )}
         </div>

@@ -28,7 +28,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { ScreenDefinition } from '../../generated/meta.ts';
-import { useDataProvider } from '../../client/react/hooks.ts';
+import { useDataProvider, useEntity } from '../../client/react/hooks.ts';
 import { useAbility } from '../../client/react/ability.tsx';
 import { entityScreenPath } from '../common/routes.ts';
 import { ScreenState } from '../common/ScreenState.tsx';
@@ -98,6 +98,9 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
   const dp = useDataProvider();
   const ability = useAbility();
   const entity = screen.entity ?? '';
+  // The record column is named after the entity ("Appeal"), from its definition.
+  const definition = useEntity(entity);
+  const recordTitle = definition.data ? t(definition.data.manifest.titleKey) : '';
   const channel = (screen.options as { channel?: string } | undefined)?.channel ?? 'sms';
   const [status, setStatus] = useState('');
   const [from, setFrom] = useState('');
@@ -150,32 +153,32 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
         )}
       </header>
       <div className={styles.filters}>
-        <Field label={t('pharmacy.log.status')}>
+        <Field label={t('engine.outbox.status')}>
           <Select data-filter="status" value={status} onChange={(_, d) => filter(setStatus)(d.value)}>
-            <option value="">{t('pharmacy.log.anyStatus')}</option>
+            <option value="">{t('engine.outbox.anyStatus')}</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {t(`pharmacy.log.statuses.${s}`)}
+                {t(`engine.outbox.statuses.${s}`)}
               </option>
             ))}
           </Select>
         </Field>
         {/* The list filters' own DD.MM.YYYY box with its calendar (never the browser's mm/dd/yyyy). */}
-        <Field label={t('pharmacy.log.from')}>
+        <Field label={t('engine.outbox.from')}>
           <span data-filter="from">
             <DateFilterInput
               value={from}
-              label={t('pharmacy.log.from')}
+              label={t('engine.outbox.from')}
               invalid={reversed}
               onCommit={(iso) => filter(setFrom)(iso)}
             />
           </span>
         </Field>
-        <Field label={t('pharmacy.log.to')}>
+        <Field label={t('engine.outbox.to')}>
           <span data-filter="to">
             <DateFilterInput
               value={to}
-              label={t('pharmacy.log.to')}
+              label={t('engine.outbox.to')}
               invalid={reversed}
               onCommit={(iso) => filter(setTo)(iso)}
             />
@@ -198,11 +201,12 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
                 <div className={styles.cardHead}>
                   {path ? <RouterLink to={path}>{label}</RouterLink> : <Text>{label}</Text>}
                   <Badge appearance="tint" color={COLORS[m.status]} data-status={m.status}>
-                    {t(`pharmacy.log.statuses.${m.status}`)}
+                    {t(`engine.outbox.statuses.${m.status}`)}
                   </Badge>
                 </div>
                 <Text size={200}>
-                  {when(m.createdAt)} · {m.recipient} · {m.template} · {t('pharmacy.log.column.attempts')}: {m.attempts}
+                  {when(m.createdAt)} · {m.recipient} · {m.template} · {t('engine.outbox.column.attempts')}:{' '}
+                  {m.attempts}
                 </Text>
                 <Text>{m.text}</Text>
                 {m.lastError && <Text size={200}>{m.lastError}</Text>}
@@ -218,7 +222,9 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
               <TableRow>
                 {['createdAt', 'recipient', 'text', 'template', 'record', 'status', 'attempts', 'lastError'].map(
                   (c) => (
-                    <TableHeaderCell key={c}>{t(`pharmacy.log.column.${c}`)}</TableHeaderCell>
+                    <TableHeaderCell key={c}>
+                      {c === 'record' ? recordTitle : t(`engine.outbox.column.${c}`)}
+                    </TableHeaderCell>
                   ),
                 )}
               </TableRow>
@@ -236,7 +242,7 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
                     <TableCell>{path ? <RouterLink to={path}>{label}</RouterLink> : label}</TableCell>
                     <TableCell>
                       <Badge appearance="tint" color={COLORS[m.status]} data-status={m.status}>
-                        {t(`pharmacy.log.statuses.${m.status}`)}
+                        {t(`engine.outbox.statuses.${m.status}`)}
                       </Badge>
                     </TableCell>
                     <TableCell>{m.attempts}</TableCell>
@@ -253,7 +259,7 @@ export default function OutboxScreen({ screen }: { screen: ScreenDefinition }) {
           <Button data-action="prev-page" disabled={page === 0} onClick={() => setPage(page - 1)}>
             ‹
           </Button>
-          <Text>{t('pharmacy.log.page', { page: page + 1, pages })}</Text>
+          <Text>{t('engine.outbox.page', { page: page + 1, pages })}</Text>
           <Button data-action="next-page" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
             ›
           </Button>

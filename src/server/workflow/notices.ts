@@ -4,7 +4,7 @@
  * else the default): the stored message template the notice names (`smsTemplate`: a record of
  * the entity whose manifest declares `messageTemplates` for the channel — active, for this
  * entity, with a text in that language or the default one), else the i18n `template`, else the
- * engine's plain fallback (`pharmacy.sms.fallback`: label and status). A system gets the message
+ * engine's plain fallback (`workflow.notice.fallback`: label and status). A system gets the message
  * type and a JSON body. No contact → no notice. Every row names the record it is about.
  */
 import type { DefinitionRegistry, EntityDefinition } from '../../definitions/registry.ts';
@@ -18,7 +18,7 @@ import { renderTemplate } from '../../shared/message-template.ts';
 import { tableName } from '../db/entity-table.ts';
 
 /** The i18n key of the text used when a notice names neither a usable stored template nor an i18n one. */
-export const FALLBACK_TEMPLATE = 'pharmacy.sms.fallback';
+export const FALLBACK_TEMPLATE = 'workflow.notice.fallback';
 
 /** One transition as its notices see it. */
 export interface NoticeStep {

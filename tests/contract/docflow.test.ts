@@ -9,10 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { backends } from '../support/databases.ts';
-import { createCaller, signIn, startTestApp } from '../support/app.ts';
+import { createCaller, createStaffUser, signIn, STAFF_PASSWORD, startTestApp } from '../support/app.ts';
 import { PDF } from '../support/multipart.ts';
-
-const PASSWORD = 'Str0ng-enough-passw0rd!';
 
 const doc = (number: string, regionId: number, more: Record<string, unknown> = {}) => ({
   number,
@@ -34,31 +32,8 @@ for (const backend of backends()) {
     afterAll(async () => close?.());
 
     /** A staff user of the roles in the region, and a caller signed in as them. */
-    const staff = async (username: string, roles: string[], regionId: number) => {
-      const created = await admin('POST', '/api/portal-user/create', {
-        username,
-        firstName: 'Test',
-        lastName: username,
-        isOuter: false,
-        canLogin: true,
-        roles,
-        regionId,
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(200);
-      expect(
-        (await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: PASSWORD })).status,
-      ).toBe(200);
-      const { token } = await signIn(app, username, PASSWORD);
-      return async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-        const res = await app.inject({
-          method,
-          url,
-          payload: payload as never,
-          headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
-        });
-        return { status: res.statusCode, body: res.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
-      };
-    };
+    const staff = async (username: string, roles: string[], regionId: number) =>
+      (await createStaffUser(app, username, roles, regionId)).call;
     const create = async (body: Record<string, unknown>) => {
       const res = await admin('POST', '/api/document/create', body);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -219,7 +194,7 @@ for (const backend of backends()) {
         // Without a file, nothing either; a role that may not create documents is refused.
         expect((await upload(form(fields))).status).toBe(400);
         await staff('upload-curator', ['curator'], 1);
-        const token = (await signIn(app, 'upload-curator', PASSWORD)).token;
+        const token = (await signIn(app, 'upload-curator', STAFF_PASSWORD)).token;
         expect((await upload(form(fields, letter), `Bearer ${token}`)).status).toBe(403);
         expect(await counts()).toEqual(before);
       });

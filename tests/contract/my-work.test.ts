@@ -15,7 +15,7 @@ import { pointerSegments, setAt } from '../../src/shared/pointer.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { backends } from '../support/databases.ts';
-import { createCaller, signIn, startTestApp } from '../support/app.ts';
+import { createCaller, createStaffUser, startTestApp } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
@@ -52,34 +52,16 @@ for (const backend of backends()) {
       });
       afterAll(async () => close?.());
 
-      const PASSWORD = 'Str0ng-enough-passw0rd!';
       const user = async (username: string, roles: string[], regionId: number) => {
-        const created = await admin('POST', '/api/portal-user/create', {
-          username,
-          firstName: 'Test',
-          lastName: username,
-          isOuter: false,
-          canLogin: true,
-          roles,
-          regionId,
-        });
-        expect(created.status, JSON.stringify(created.body)).toBe(200);
-        expect(
-          (await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: PASSWORD })).status,
-        ).toBe(200);
-        const { token } = await signIn(app, username, PASSWORD);
+        const { id, call } = await createStaffUser(app, username, roles, regionId);
         const myWork = async () => {
-          const res = await app.inject({
-            method: 'GET',
-            url: '/api/my-work',
-            headers: { authorization: `Bearer ${token}` },
-          });
-          expect(res.statusCode, res.body).toBe(200);
-          return res.json() as {
+          const res = await call('GET', '/api/my-work');
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          return res.body as {
             groups: Array<{ entity: string; total: number; list: Array<Record<string, unknown>> }>;
           };
         };
-        return { id: Number(created.body.id), myWork };
+        return { id, myWork };
       };
 
       it('lists the record for the user its field names, and for nobody else', async () => {

@@ -5,38 +5,22 @@
  * lists the card assigned to the user; screenshots at 1280 px (ru) and 360 px (uzCyrillic),
  * where the columns scroll inside the board and the page never sideways.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { REPO_ROOT } from '../../src/server/app.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
-
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
+import type { Page } from 'playwright-core';
+import { browserTestsEnabled, waitForScreen } from '../support/browser.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 
 describe.skipIf(!browserTestsEnabled())('the task board in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  let api: ReturnType<typeof portalApi>['api'];
+  let ctx: StaffBrowser;
+  let portal: StaffBrowser['portal'];
+  let api: StaffBrowser['api'];
   let admin: string;
   let project: number;
   const col: Record<string, number> = {};
   const card: Record<string, number> = {};
 
-  const pageAt = async (route: string, locale: string, width: number): Promise<Page> => {
-    const page = await (await newPortalContext(browser, locale, width)).newPage();
-    await signInThroughForm(page, `${portal.url}${route}`, 'admin', TEST_ADMIN_PASSWORD);
-    return page;
-  };
+  const pageAt = (route: string, locale: string, width: number) => ctx.pageAs(route, locale, width);
   /** The card names of a column as the page shows them, in order. */
   const shown = (page: Page, column: number) =>
     page
@@ -50,11 +34,8 @@ describe.skipIf(!browserTestsEnabled())('the task board in Chromium', () => {
     ).map((c) => c.name);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal();
-    const client = portalApi(portal.url);
-    api = client.api;
-    admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
+    ctx = await openStaffBrowser();
+    ({ portal, api, admin } = ctx);
     const me = (await api(admin, 'GET', '/api/auth/profile')) as { id?: number };
     project = (await api(admin, 'POST', '/api/project/create', { name: 'Tariff review', projectType: 'COMMISSION' }))
       .id as number;
@@ -78,12 +59,8 @@ describe.skipIf(!browserTestsEnabled())('the task board in Chromium', () => {
           employeeIds: me.id ? [me.id] : [1],
         })
       ).id as number;
-    browser = await launchBrowser();
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  afterAll(() => ctx?.close());
 
   it('drags a card with the mouse, moves one with the keyboard, and the order survives a reload', async () => {
     const page = await pageAt(`/admin/projects/${project}/board`, 'ru', 1280);

@@ -7,24 +7,13 @@
  * Screenshots at 1280 (ru) and 360 (uzCyrillic) px go to .tmp/screenshots/docgen-*.png.
  * Needs LibreOffice as the contract tests do (skipped with the reason, REQUIRE_LIBREOFFICE=1 fails).
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { REPO_ROOT } from '../../src/server/app.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import type { Page } from 'playwright-core';
+import { browserTestsEnabled, waitForScreen } from '../support/browser.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 import { libreofficeTestsEnabled } from '../support/libreoffice.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const enabled = browserTestsEnabled() && libreofficeTestsEnabled();
 
 /** Whether the preview's first page has drawn something besides white paper. */
@@ -37,15 +26,14 @@ const firstPageDrawn = (page: Page) =>
   });
 
 describe.skipIf(!enabled)('generated documents in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
+  let ctx: StaffBrowser;
+  let portal: StaffBrowser['portal'];
   let recordId: number;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal();
-    const { api, tokenOf } = portalApi(portal.url);
-    const admin = await tokenOf('admin', TEST_ADMIN_PASSWORD);
+    ctx = await openStaffBrowser();
+    const { api, admin } = ctx;
+    portal = ctx.portal;
     const record = await api(admin, 'POST', '/api/document/create', {
       number: 'ХТ-21/2026',
       date: '2026-03-05',
@@ -55,12 +43,8 @@ describe.skipIf(!enabled)('generated documents in Chromium', () => {
       summary: 'Нархлар ҳақида мурожаат',
     });
     recordId = record.id as number;
-    browser = await launchBrowser();
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  afterAll(() => ctx?.close());
 
   /** Creates the document of `kind` from the record page and waits for its preview to be drawn. */
   const createAndPreview = async (page: Page, kind: string) => {
@@ -74,8 +58,7 @@ describe.skipIf(!enabled)('generated documents in Chromium', () => {
   };
 
   it('makes a letter from the record page, previews its PDF and lists it in the files tab (1280, ru)', async () => {
-    const page = await (await newPortalContext(browser, 'ru', 1280)).newPage();
-    await signInThroughForm(page, `${portal.url}/admin/documents/${recordId}`, 'admin', TEST_ADMIN_PASSWORD);
+    const page = await ctx.pageAs(`/admin/documents/${recordId}`, 'ru', 1280);
     await waitForScreen(page, '[data-screen="correspondence-detail"]');
     await createAndPreview(page, 'letter');
     await page.screenshot({ path: path.join(SHOTS, 'docgen-preview-ru-1280.png') });
@@ -98,8 +81,7 @@ describe.skipIf(!enabled)('generated documents in Chromium', () => {
   }, 90_000);
 
   it('makes and previews a decision on a phone (360, uzCyrillic)', async () => {
-    const page = await (await newPortalContext(browser, 'uzCyrillic', 360)).newPage();
-    await signInThroughForm(page, `${portal.url}/admin/documents/${recordId}`, 'admin', TEST_ADMIN_PASSWORD);
+    const page = await ctx.pageAs(`/admin/documents/${recordId}`, 'uzCyrillic', 360);
     await waitForScreen(page, '[data-screen="correspondence-detail"]');
     await createAndPreview(page, 'decision');
     // The page fits the phone: the canvas is no wider than the dialog.

@@ -6,44 +6,26 @@
  * 360 px (uzCyrillic, no sideways scroll).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { browserTestsEnabled, waitForScreen } from '../support/browser.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { startSmsGateway, waitFor } from '../support/mailboxes.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
-
 describe.skipIf(!browserTestsEnabled())('the pharmacy desk in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
+  let ctx: StaffBrowser;
+  let portal: StaffBrowser['portal'];
   let sms: Awaited<ReturnType<typeof startSmsGateway>>;
   let appeal: { id: number; number: string };
 
-  const pageAs = async (route: string, locale: string, width: number): Promise<Page> => {
-    const page = await (await newPortalContext(browser, locale, width)).newPage();
-    await signInThroughForm(page, `${portal.url}${route}`, 'admin', TEST_ADMIN_PASSWORD);
-    return page;
-  };
+  const pageAs = (route: string, locale: string, width: number) => ctx.pageAs(route, locale, width);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     sms = await startSmsGateway();
-    portal = await startPortal({ smsGatewayUrl: sms.url });
-    const { api, tokenOf } = portalApi(portal.url);
-    const admin = await tokenOf('admin', TEST_ADMIN_PASSWORD);
+    ctx = await openStaffBrowser({ smsGatewayUrl: sms.url });
+    const { api, admin } = ctx;
+    portal = ctx.portal;
     const defs = portal.app.definitions;
     const sample = createSampler(defs.entities.get('pharmacy-appeal')!.schema, defs.references, createServerAjv());
     const data = { ...sample(31, { full: true }) } as Record<string, unknown>;
@@ -62,11 +44,9 @@ describe.skipIf(!browserTestsEnabled())('the pharmacy desk in Chromium', () => {
         ...(payload ? { payload } : {}),
       });
     appeal = { id: row.id as number, number: String(row.number) };
-    browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
+    await ctx?.close();
     await sms?.close();
   });
 

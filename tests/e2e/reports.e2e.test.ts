@@ -7,41 +7,26 @@
  * uzCyrillic (.tmp/screenshots/reports-*).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { REPO_ROOT } from '../../src/server/app.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import type { Page } from 'playwright-core';
+import { browserTestsEnabled, waitForScreen } from '../support/browser.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 import { axeProblems } from '../support/public-browser.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const PASSWORD = 'reports-e2e-pass-1';
 
 type Source = { id: number; rows: Array<{ code: string; value?: number }> };
 
 describe.skipIf(!browserTestsEnabled())('reports in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  let api: ReturnType<typeof portalApi>['api'];
+  let ctx: StaffBrowser;
+  let api: StaffBrowser['api'];
   let admin: string;
   let sources: Source[];
   let elsewhere: number;
   let mergedId: number;
 
-  const pageAs = async (route: string, locale = 'en', width = 1280): Promise<Page> => {
-    const page = await (await newPortalContext(browser, locale, width)).newPage();
-    await signInThroughForm(page, `${portal.url}${route}`, 'e2e-receiver', PASSWORD);
-    return page;
-  };
+  const pageAs = (route: string, locale = 'en', width = 1280) =>
+    ctx.pageAs(route, locale, width, { username: 'e2e-receiver', password: PASSWORD });
   /** The ids of the rows the list shows (a row may be drawn in more than one container). */
   const rowIds = async (page: Page): Promise<number[]> => [
     ...new Set(
@@ -55,11 +40,8 @@ describe.skipIf(!browserTestsEnabled())('reports in Chromium', () => {
   const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal();
-    const client = portalApi(portal.url);
-    api = client.api;
-    admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
+    ctx = await openStaffBrowser();
+    ({ api, admin } = ctx);
     const units = (await api(admin, 'POST', '/api/department/list-search', { itemsPerPage: 3, sortBy: ['id'] }))
       .list as Array<{ id: number }>;
     const [central, regional, other] = units.map((u) => u.id);
@@ -113,12 +95,8 @@ describe.skipIf(!browserTestsEnabled())('reports in Chromium', () => {
         toDepartmentId: regional,
       })
     ).id as number;
-    browser = await launchBrowser();
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  afterAll(() => ctx?.close());
 
   it('the incoming box lists what reached the department; two selected reports merge into one with the sums', async () => {
     const page = await pageAs('/admin/reports/incoming');
@@ -164,7 +142,7 @@ describe.skipIf(!browserTestsEnabled())('reports in Chromium', () => {
     expect(await links.first().getAttribute('href')).toBe(`/admin/reports/${sources[0]!.id}`);
     expect(await axeProblems(page, ['[data-screen="report-detail"]'])).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, 'reports-consolidated-en-1280.png'), fullPage: true });
-    await page.goto(`${portal.url}/admin/reports/consolidated`);
+    await page.goto(`${ctx.portal.url}/admin/reports/consolidated`);
     await waitForScreen(page, 'section[data-screen="report-consolidated"]');
     await page.locator(`[data-grid="report"] [role="row"][row-id="${mergedId}"]`).first().waitFor();
     expect(await rowIds(page)).toEqual([mergedId]);
@@ -179,7 +157,7 @@ describe.skipIf(!browserTestsEnabled())('reports in Chromium', () => {
         await page.locator('[data-grid="report"] [role="row"][row-id]').first().waitFor();
         expect(await sideways(page), `${locale} ${width} incoming`).toBe(false);
         await page.screenshot({ path: path.join(SHOTS, `reports-incoming-${locale}-${width}.png`), fullPage: true });
-        await page.goto(`${portal.url}/admin/reports/${mergedId}`);
+        await page.goto(`${ctx.portal.url}/admin/reports/${mergedId}`);
         await waitForScreen(page, 'div[data-screen="report-detail"][data-record]');
         await page.locator('a[data-entity-ref="report"]').first().waitFor();
         expect(await sideways(page), `${locale} ${width} consolidated`).toBe(false);
@@ -188,7 +166,7 @@ describe.skipIf(!browserTestsEnabled())('reports in Chromium', () => {
           fullPage: true,
         });
         if (width === 1280) {
-          await page.goto(`${portal.url}/admin/reports/new`);
+          await page.goto(`${ctx.portal.url}/admin/reports/new`);
           await waitForScreen(page, '[data-screen="report-new"] form');
           await page.screenshot({ path: path.join(SHOTS, `reports-new-${locale}-${width}.png`), fullPage: true });
         }

@@ -90,6 +90,42 @@ export function createCaller(app: FastifyInstance) {
   };
 }
 
+/** The password {@link createStaffUser} gives its users. */
+export const STAFF_PASSWORD = 'Str0ng-enough-passw0rd!';
+
+/**
+ * Creates a staff user with `roles` in `regionId` (through the admin API), sets a password and
+ * signs them in. Answers their id, token and a caller that sends their token (English replies).
+ *
+ * @example const clerk = await createStaffUser(app, 'clerk', ['registrar'], 3); await clerk.call('GET', '/api/my-work')
+ */
+export async function createStaffUser(app: FastifyInstance, username: string, roles: string[], regionId: number) {
+  const admin = createCaller(app);
+  const created = await admin('POST', '/api/portal-user/create', {
+    username,
+    firstName: 'Test',
+    lastName: username,
+    isOuter: false,
+    canLogin: true,
+    roles,
+    regionId,
+  });
+  if (created.status !== 200) throw new Error(`user ${username}: ${created.status} ${JSON.stringify(created.body)}`);
+  const password = await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: STAFF_PASSWORD });
+  if (password.status !== 200) throw new Error(`password of ${username}: ${password.status}`);
+  const { token } = await signIn(app, username, STAFF_PASSWORD);
+  const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
+    const res = await app.inject({
+      method,
+      url,
+      payload: payload as never,
+      headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+    });
+    return { status: res.statusCode, body: res.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+  return { id: Number(created.body.id), token, call };
+}
+
 /**
  * Creates `count` records through the API, ten at a time. Generated values of unique fields
  * (short codes) can clash; such a record is drawn again with another seed.

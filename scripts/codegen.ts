@@ -115,6 +115,20 @@ export async function generateAll(): Promise<Map<string, string>> {
   }
   files.set('src/generated/meta.ts', meta);
 
+  // Reply types of the capabilities' routes: each `src/server/capabilities/<key>/replies.json` maps a
+  // type name to the JSON Schema the route answers with, so that client and server share one type.
+  let replies = BANNER + '\n\n';
+  const capabilityDir = path.join(ROOT, 'src/server/capabilities');
+  for (const key of (await readdir(capabilityDir)).sort()) {
+    const file = path.join(capabilityDir, key, 'replies.json');
+    if (!existsSync(file)) continue;
+    for (const [name, schema] of Object.entries(await readJson(file))) {
+      replies += await compile({ ...(schema as object), title: name } as JSONSchema, name, opts);
+      replies += '\n';
+    }
+  }
+  files.set('src/generated/replies.ts', replies);
+
   const entityIds = (await readdir(path.join(ROOT, 'schemas'), { withFileTypes: true }))
     .filter(
       (d) =>
@@ -144,7 +158,7 @@ export async function generateAll(): Promise<Map<string, string>> {
     : [];
   let index = `${BANNER}\n`;
   for (const id of entityIds) index += `import type { ${pascal(id)} } from './entities/${id}.ts';\n`;
-  index += `\nexport type * from './meta.ts';\n`;
+  index += `\nexport type * from './meta.ts';\nexport type * from './replies.ts';\n`;
   for (const id of entityIds) index += `export type * from './entities/${id}.ts';\n`;
   index += `\n/** Every entity id (a folder of schemas/). */\nexport type EntityId = ${union(entityIds)};\n`;
   index += `\nexport const entityIds = [${entityIds.map((id) => `'${id}'`).join(', ')}] as const;\n`;

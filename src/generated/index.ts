@@ -50,6 +50,7 @@ import type { TripCostNorm } from './entities/trip-cost-norm.ts';
 import type { Vacancy } from './entities/vacancy.ts';
 
 export type * from './meta.ts';
+export type * from './replies.ts';
 export type * from './entities/advertising-passport.ts';
 export type * from './entities/agency-rating.ts';
 export type * from './entities/appeal.ts';

@@ -7,6 +7,7 @@ import type { HttpClient } from '../http.ts';
 import { manifests } from '../../definitions/client.ts';
 import type { ReferenceItem as ReferenceListItem } from '../../generated/meta.ts';
 import type { AuditEntry } from '../../shared/audit.ts';
+import type { ChainNode } from '../../generated/replies.ts';
 
 export type RecordData = Record<string, unknown>;
 export type StoredRecord = RecordData & {
@@ -57,23 +58,9 @@ export interface Draft {
   updatedAt: string;
 }
 
-/**
- * One node of a record's chain (`GET {base}/chain/{id}`), in pre-order: `parent` is the index
- * of its parent node; a node the reader may not read is `restricted` and carries no data.
- */
-export interface ChainNode {
-  parent: number | null;
-  depth: number;
-  restricted: boolean;
-  current: boolean;
-  id?: number;
-  label?: string | null;
-  link?: string | null;
-  status?: string;
-  date?: string | null;
-  createdAt?: string;
-  updatedAt?: string;
-}
+// One node of a record's chain (`GET {base}/chain/{id}`), in pre-order: generated from the chain
+// capability's reply schema (src/server/capabilities/chain/replies.json).
+export type { ChainNode };
 
 /** The reply of a public submission: the new record's id and the reference number the applicant keeps. */
 export interface PublicReceipt {

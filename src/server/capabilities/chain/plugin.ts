@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
 import { errorBodySchema } from '../../errors.ts';
 import { hiddenFieldsOf } from '../../../shared/ability.ts';
@@ -6,29 +7,13 @@ import { sqlText } from '../../../shared/pointer.ts';
 import type { EntityTable } from '../../db/entity-table.ts';
 import type { EntityDefinition } from '../../../definitions/registry.ts';
 import type { CapabilityOptions } from '../registry.ts';
+import type { ChainNode } from '../../../generated/replies.ts';
 
 /** How far up a chain is followed and how many records it may hold: a cycle or a runaway chain stops there. */
 const MAX_DEPTH = 30;
 const MAX_NODES = 500;
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
-
-/** One node of a chain as the route answers it; a restricted node carries only its place. */
-export interface ChainNode {
-  /** Index of the parent node in the list (null for the root). */
-  parent: number | null;
-  depth: number;
-  restricted: boolean;
-  /** The record asked about. */
-  current: boolean;
-  id?: number;
-  label?: string | null;
-  link?: string | null;
-  status?: string;
-  date?: string | null;
-  createdAt?: string;
-  updatedAt?: string;
-}
 
 interface ChainRow {
   id: number;
@@ -42,23 +27,10 @@ interface ChainRow {
   updated_at: string;
 }
 
-const nodeSchema = {
-  type: 'object',
-  required: ['parent', 'depth', 'restricted', 'current'],
-  properties: {
-    parent: { type: ['integer', 'null'] },
-    depth: { type: 'integer' },
-    restricted: { type: 'boolean' },
-    current: { type: 'boolean' },
-    id: { type: 'integer' },
-    label: { type: ['string', 'null'] },
-    link: { type: ['string', 'null'] },
-    status: { type: 'string' },
-    date: { type: ['string', 'null'] },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-} as const;
+/** The reply schemas of the chain route (codegen types them: src/generated/replies.ts). */
+const nodeSchema = (
+  JSON.parse(readFileSync(new URL('./replies.json', import.meta.url), 'utf8')) as Record<string, object>
+).ChainNode!;
 
 /** SQL of a field as an integer: its indexed column when the grid made one, else read from `data`. */
 function intExpr(table: EntityTable, pointer: string, source: string): string {

@@ -87,7 +87,8 @@ describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', 
     const page = await pageAs('e2e-alc-staff', '/admin/alcohol-purchases/new', 'ru', 1280);
     const form = '[data-screen="alcohol-purchase-new"]:not([data-state])';
     await waitForScreen(page, form);
-    expect(await page.locator('[data-field="/increaseReason"]').count()).toBe(0);
+    const reason = page.locator('[data-field="/increaseReason"]').first();
+    expect(await reason.isVisible()).toBe(false);
     await fillForm(page, schema, {
       applicationDate: today,
       regionId: REGION,
@@ -101,6 +102,7 @@ describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', 
       increased: true,
     });
     // The increase shows the previous allotment and the reason, which are then required.
+    await reason.waitFor({ state: 'visible' });
     await fillForm(page, schema, { previousQuantity: 900, increaseReason: 'Новая линия розлива' });
     await shot(page, 'form-ru-1280');
     await page.locator('[data-action="save"]').click();

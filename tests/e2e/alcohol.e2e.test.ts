@@ -37,6 +37,9 @@ describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', 
   let api: ReturnType<typeof portalApi>['api'];
   let admin: string;
   let id: number;
+  /** One signed-in page per person for the whole file (each sign-in costs seconds). */
+  let staff: Page;
+  let head: Page;
 
   const pageAs = async (username: string, route: string, locale: string, width: number) => {
     const page = await (await newPortalContext(browser, locale, width)).newPage();
@@ -84,7 +87,8 @@ describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', 
   });
 
   it('staff enter an application through the form; the increase asks for its fields', async () => {
-    const page = await pageAs('e2e-alc-staff', '/admin/alcohol-purchases/new', 'ru', 1280);
+    staff = await pageAs('e2e-alc-staff', '/admin/alcohol-purchases/new', 'ru', 1280);
+    const page = staff;
     const form = '[data-screen="alcohol-purchase-new"]:not([data-state])';
     await waitForScreen(page, form);
     const reason = page.locator('[data-field="/increaseReason"]').first();
@@ -123,11 +127,11 @@ describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', 
     expect(await page.locator('[data-region="transitions"] [data-event="TAKE"]').count()).toBe(0);
     await page.locator('[data-region="record-status"][data-status="SUBMITTED"]').waitFor();
     await shot(page, 'detail-ru-1280');
-    await page.context().close();
   });
 
   it('the department head takes it under review and approves it on a phone', async () => {
-    const page = await pageAs('e2e-alc-head', `/admin/alcohol-purchases/${id}`, 'uzCyrillic', 360);
+    head = await pageAs('e2e-alc-head', `/admin/alcohol-purchases/${id}`, 'uzCyrillic', 360);
+    const page = head;
     await waitForScreen(page, '[data-screen="alcohol-purchase-detail"][data-record]');
     await send(page, 'TAKE');
     await page.locator('[data-region="record-status"][data-status="UNDER_REVIEW"]').waitFor();
@@ -136,11 +140,12 @@ describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', 
     expect(await page.locator('[data-screen="alcohol-purchase-detail"]').innerText()).toContain('Маъқулланган');
     await shot(page, 'detail-uzCyrillic-360');
     expect((await api(admin, 'GET', `/api/alcohol-purchase/get/${id}`)).status).toBe('APPROVED');
-    await page.context().close();
   });
 
   it('the totals show it in the region’s row; the number opens the list of as many', async () => {
-    const page = await pageAs('e2e-alc-head', '/admin/alcohol-totals', 'uzCyrillic', 1280);
+    const page = head;
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${portal.url}/admin/alcohol-totals`);
     await waitForScreen(page, '[data-screen="alcohol-totals"]');
     const row = page.locator('[data-panel="by-region"] [data-line="row"]');
     await row.first().waitFor();
@@ -157,9 +162,11 @@ describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', 
     expect(query.get('statusId')).toBe('APPROVED');
     await page.getByText('Samarqand vino zavodi').first().waitFor();
     await shot(page, 'list-uzCyrillic-1280');
-    await page.context().close();
 
-    const phone = await pageAs('e2e-alc-head', '/admin/alcohol-totals', 'ru', 360);
+    // Staff read the totals too (ru, on a phone).
+    const phone = staff;
+    await phone.setViewportSize({ width: 360, height: 800 });
+    await phone.goto(`${portal.url}/admin/alcohol-totals`);
     await waitForScreen(phone, '[data-screen="alcohol-totals"]');
     await phone.locator('[data-panel="by-region"] [data-line="row"]').first().waitFor();
     await shot(phone, 'totals-ru-360');
@@ -167,6 +174,5 @@ describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', 
     await waitForScreen(phone, '[data-screen="alcohol-purchase-list"]:not([data-state])');
     await phone.getByText('Samarqand vino zavodi').first().waitFor();
     await shot(phone, 'list-ru-360');
-    await phone.context().close();
   });
 });

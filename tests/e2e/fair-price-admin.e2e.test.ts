@@ -44,8 +44,9 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username, password }),
     });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { token: string }).token;
+    const body = await res.text();
+    expect(res.status, `sign-in of ${username}: ${body}`).toBe(200);
+    return (JSON.parse(body) as { token: string }).token;
   };
   const signInAt = (page: Page, route: string, username: string, password: string) =>
     signInThroughForm(page, `${portal.url}${route}`, username, password);
@@ -160,9 +161,13 @@ describe.skipIf(!browserTestsEnabled())('fair price staff in Chromium', () => {
     const dialog = page.locator('[data-dialog="record-action"]');
     await dialog.locator('[data-field="/password"] input').fill('monitor-pass-1');
     await dialog.locator('[data-field="/confirmPassword"] input').fill('monitor-pass-1');
+    // The dialog also closes on a refusal (shown as a toast): the server's answer must be a success,
+    // and the new password must open a session.
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/auth/set-password'));
     await dialog.locator('[data-action="send"]').click();
+    const reply = await answer;
+    expect(reply.status(), `set-password: ${await reply.text()}`).toBe(200);
     await dialog.waitFor({ state: 'detached' });
-    // The dialog also closes on a refusal (shown as a toast): the new password must open a session.
     await tokenOf('fp-monitor-1', 'monitor-pass-1');
     await context.close();
 

@@ -2,8 +2,31 @@
 import type { SystemFields } from '../meta.ts';
 
 export interface AdMonitoring {
-  name: string;
-  startDate: string;
+  visitDate: string;
+  regionId: number;
+  districtId?: number;
+  address: string;
+  /**
+   * The construction's passport, when it has one.
+   */
+  passportId?: number;
+  designTypeId?: number;
+  ownerName?: string;
+  ownerStir?: string;
+  /**
+   * A violation was found on the visit.
+   */
+  violation?: boolean;
+  findings?: string;
+  /**
+   * Measures taken or ordered (warning, instruction to remove, protocol…).
+   */
+  measures?: string;
+  measuresDeadline?: string;
+  /**
+   * @maxItems 5
+   */
+  photos?: string[];
 }
 
 /** A stored ad-monitoring as the API returns it: its data plus the server-owned fields. */

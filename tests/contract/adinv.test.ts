@@ -119,7 +119,7 @@ for (const backend of backends()) {
 
     beforeAll(async () => {
       ({ app, close } = await startTestApp(backend.name));
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => close?.());
 
     for (const [i, b] of BOUNDARIES.entries()) {

@@ -56,7 +56,7 @@ describe.skipIf(!browserTestsEnabled())('the advertising inventory report in Chr
     api = client.api;
     admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
     browser = await launchBrowser();
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await portal?.close();

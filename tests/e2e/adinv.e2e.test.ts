@@ -1,8 +1,8 @@
 /**
  * The advertising inventory report in Chromium (issue #20 item 3b), one portal and one browser:
  * an inspector fills a report (the 20 checks in their four groups), a measurement that breaks a
- * §9 rule while its check is marked conform brings back the rule's own message on that check, the
- * fix saves, the record page shows the derived result and the report is submitted; the menu's
+ * §9 rule while its check is marked conform brings back the rule's own message on that check, marked
+ * non-conform as the message asks it saves, the record page shows the derived result and the report is submitted; the menu's
  * Advertising group lists the three registries. Screenshots at 1280 and 360 px in ru and
  * uzCyrillic: .tmp/screenshots/adinv-*.png.
  */
@@ -89,12 +89,12 @@ describe.skipIf(!browserTestsEnabled())('the advertising inventory report in Chr
       (await api(admin, 'POST', '/api/advertising-inventory/list-search', { page: 0, itemsPerPage: 1 })).total,
     ).toBe(0);
     await shot(page, 'form-rule-ru-1280');
-    // The fix: the measurement was wrong, 1.8 m.
-    await field(page, '/roadEdgeDistanceM').locator('input').fill('1.8');
+    // The fix the message asks for: the check is marked non-conform (the error leaves with the change).
+    await roadEdge.getByRole('radio').nth(1).check();
     await save(page);
     await waitForScreen(page, '[data-screen="advertising-inventory-detail"] [data-region="transitions"]');
     const facts = page.locator('[data-region="key-facts"]');
-    await expect.poll(() => facts.locator('[data-fact="/result"] dd').innerText()).toBe('Соответствует');
+    await expect.poll(() => facts.locator('[data-fact="/result"] dd').innerText()).toBe('Не соответствует');
     await shot(page, 'record-ru-1280');
     await page.locator('[data-region="transitions"] [data-event="SUBMIT"]').click();
     await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();
@@ -102,8 +102,9 @@ describe.skipIf(!browserTestsEnabled())('the advertising inventory report in Chr
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     expect(await api(admin, 'GET', `/api/advertising-inventory/get/${id}`)).toMatchObject({
       status: 'SUBMITTED',
-      result: 'CONFORM',
-      roadEdgeDistanceM: 1.8,
+      result: 'NON_CONFORM',
+      nonConformCount: 1,
+      roadEdgeDistanceM: 0.8,
     });
     await page.setViewportSize({ width: 360, height: 800 });
     await page.goto(`${portal.url}/admin/advertising-inventories/${id}`);
@@ -115,7 +116,7 @@ describe.skipIf(!browserTestsEnabled())('the advertising inventory report in Chr
     await waitForScreen(uz, '[data-screen="advertising-inventory-new"] [data-field="/contentChecks/lawful"]');
     await shot(uz, 'form-uzCyrillic-1280');
     await uz.goto(`${portal.url}/admin/advertising-inventories`);
-    await waitForScreen(uz, '[data-screen="advertising-inventory-list"]');
+    await waitForScreen(uz, 'section[data-screen="advertising-inventory-list"]');
     await shot(uz, 'list-uzCyrillic-1280');
     await uz.setViewportSize({ width: 360, height: 800 });
     await uz.goto(`${portal.url}/admin/advertising-inventories/new`);

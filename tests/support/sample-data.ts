@@ -13,6 +13,7 @@ import access from '../../schemas/_access/access.json' with { type: 'json' };
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { evaluateChecklist, type Checklist } from '../../src/server/capabilities/checklist/evaluate.ts';
 
 const SCHEMAS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
 
@@ -22,19 +23,24 @@ const USER_ENTITY = access.userEntity;
  * (not `samples`). An optional link to another entity (a pharmacy appeal's registry pharmacy) is
  * left empty, as a fresh database has nothing to link to.
  */
-const FIRST_RECORD_THERE = new Set(
-  readdirSync(SCHEMAS_DIR, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join(SCHEMAS_DIR, d.name, 'entity.json')))
-    .map(
-      (d) =>
-        JSON.parse(readFileSync(path.join(SCHEMAS_DIR, d.name, 'entity.json'), 'utf8')) as {
-          id: string;
-          seed?: { samples?: boolean };
-        },
-    )
-    .filter((m) => m.seed && !m.seed.samples)
-    .map((m) => m.id),
-);
+const MANIFESTS = readdirSync(SCHEMAS_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(path.join(SCHEMAS_DIR, d.name, 'entity.json')))
+  .map(
+    (d) =>
+      JSON.parse(readFileSync(path.join(SCHEMAS_DIR, d.name, 'entity.json'), 'utf8')) as {
+        id: string;
+        titleKey: string;
+        seed?: { samples?: boolean };
+        checklist?: Checklist;
+      },
+  );
+const FIRST_RECORD_THERE = new Set(MANIFESTS.filter((m) => m.seed && !m.seed.samples).map((m) => m.id));
+/**
+ * Checklists by the record schema's title (`entity.<id>.title`): a sample must also pass the
+ * server's checklist rules (no check marked conform while its measurement breaks a rule), which
+ * JSON Schema cannot say.
+ */
+const CHECKLISTS = new Map(MANIFESTS.flatMap((m) => (m.checklist ? [[m.titleKey, m.checklist] as const] : [])));
 
 export type Rng = () => number;
 
@@ -127,6 +133,8 @@ export interface SampleOptions {
 /** Creates a sampler bound to one entity schema and the reference lists. */
 export function createSampler(root: JSONSchema7, references: Map<string, ReferenceList>, ajv: Ajv) {
   const validate = ajv.compile(root);
+  const checklist = typeof root.title === 'string' ? CHECKLISTS.get(root.title) : undefined;
+  const fits = (record: unknown) => !checklist || evaluateChecklist(checklist, record).problems.length === 0;
 
   const value = (
     rng: Rng,
@@ -233,7 +241,7 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
         string,
         unknown
       >;
-      if (validate(candidate)) return candidate;
+      if (validate(candidate) && fits(candidate)) return candidate;
     }
     throw new Error(`no valid sample after 200 attempts: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
   };

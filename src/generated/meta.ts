@@ -668,7 +668,7 @@ export interface EntityManifest {
        */
       weak?: string;
       /**
-       * Written (with weakBelow): the codes of the weak areas in the scorecard's order (e.g. an array of enum values titled with the areas' recommendations).
+       * Written (with weakBelow): the weak areas in the scorecard's order, each as {area, recommendation} holding its code twice — the record schema titles `area` with the area's name and `recommendation` with the area's advice (recommendationKey), so a record page reads them as a table.
        */
       weakList?: string;
     };

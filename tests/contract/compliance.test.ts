@@ -133,11 +133,13 @@ for (const backend of backends()) {
         level: 'MEDIUM',
         periodStart: `${YEAR}-01-01`,
       });
-      expect(r.recommendations).toEqual(['training', 'reporting', 'riskMap', 'audits']);
+      expect(r.recommendations).toEqual(
+        ['training', 'reporting', 'riskMap', 'audits'].map((code) => ({ area: code, recommendation: code })),
+      );
       expect(r.weak).toEqual({ training: true, reporting: true, riskMap: true, audits: true });
       // Each recommendation has its text in the four languages.
       for (const lang of ['en', 'ru', 'uz', 'uzCyrillic'])
-        for (const code of r.recommendations)
+        for (const { recommendation: code } of r.recommendations)
           expect(i18n[lang].entity['compliance-assessment'].recommendation[code], `${lang} ${code}`).toMatch(/\S{3}/);
       // The record's values stay as scored when read back.
       expect((await call('GET', `/api/compliance-assessment/get/${r.id}`, undefined, business)).body.score).toBe(63.7);
@@ -188,7 +190,7 @@ for (const backend of backends()) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       record = res.body;
       expect(record).toMatchObject({ points: 25.92, score: 72, level: 'MEDIUM' });
-      expect(record.recommendations).toEqual(['reporting', 'riskMap', 'audits']);
+      expect(record.recommendations.map((x: Json) => x.area)).toEqual(['reporting', 'riskMap', 'audits']);
       record = (await send(record, 'RESUBMIT', business)).body;
       expect(record.status).toBe('SUBMITTED');
       record = (await send(record, 'TAKE', staff)).body;

@@ -52,7 +52,7 @@ export interface ComplianceAssessment {
     ) &
       string;
     maxPoints?: number;
-    source?: string;
+    source?: ("answered" | "entered" | "derived") & string;
     points?: number;
   }[];
   points?: number;
@@ -81,10 +81,16 @@ export interface ComplianceAssessment {
    *
    * @maxItems 20
    */
-  recommendations?: ((
-    "policy" | "officer" | "training" | "reporting" | "riskMap" | "contracts" | "conduct" | "procurement" | "audits"
-  ) &
-    string)[];
+  recommendations?: {
+    area?: (
+      "policy" | "officer" | "training" | "reporting" | "riskMap" | "contracts" | "conduct" | "procurement" | "audits"
+    ) &
+      string;
+    recommendation?: (
+      "policy" | "officer" | "training" | "reporting" | "riskMap" | "contracts" | "conduct" | "procurement" | "audits"
+    ) &
+      string;
+  }[];
   periodStart?: string;
   returnComment?: string;
   staffComment?: string;

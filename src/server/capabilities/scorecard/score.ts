@@ -166,7 +166,10 @@ export function withScore(
     else out[fieldName(pointer)] = value;
   }
   if (fields.weak) out[fieldName(fields.weak)] = Object.fromEntries(score.weak.map((code) => [code, true]));
-  if (fields.weakList) out[fieldName(fields.weakList)] = score.weak;
+  // Each weak area twice: the record schema titles `area` with the area's name and
+  // `recommendation` with its advice, so a record page shows both as a two-column table.
+  if (fields.weakList)
+    out[fieldName(fields.weakList)] = score.weak.map((code) => ({ area: code, recommendation: code }));
   if (fields.key) {
     const unit = data[fieldName(fields.unit)];
     const period = data[fieldName(fields.period)];

@@ -123,6 +123,7 @@ describe.skipIf(!browserTestsEnabled())('the compliance self-assessment in Chrom
     await waitForScreen(page, '[data-screen="my-compliance-detail"]');
     recordId = Number(/\/cabinet\/compliance\/(\d+)/.exec(page.url())?.[1]);
     expect(recordId).toBeGreaterThan(0);
+    await page.getByText(ru.recommendation.training).first().waitFor();
     await shot(page, 'result-ru-1280');
     const text = await page.locator('[data-screen="my-compliance-detail"]').innerText();
     // Russian writes the decimal comma.
@@ -180,9 +181,12 @@ describe.skipIf(!browserTestsEnabled())('the compliance self-assessment in Chrom
       const business = await pageAs('e2e-business', `/cabinet/compliance/${recordId}`, locale, 360);
       await waitForScreen(business, '[data-screen="my-compliance-detail"]');
       const texts = TEXTS[locale].entity['compliance-assessment'];
-      expect(await business.locator('[data-screen="my-compliance-detail"]').innerText()).toContain(
-        texts.recommendation.training,
-      );
+      // The loading state carries the same data-screen: wait for the record itself.
+      await business.getByText(texts.recommendation.training).first().waitFor();
+      const seen = await business.locator('[data-screen="my-compliance-detail"]').innerText();
+      expect(seen).toContain(texts.recommendation.training);
+      // The committee's comment, written only by ACCEPT, as the business sees it.
+      expect(seen).toContain('Оценка подтверждена');
       await shot(business, `result-${locale}-360`);
       await business.context().close();
       const staff = await pageAs('e2e-inspector', '/admin/compliance-summary', locale, 360);

@@ -8,6 +8,7 @@ import type { Appeal } from './entities/appeal.ts';
 import type { AuthorityAsset } from './entities/authority-asset.ts';
 import type { AuthorityInfo } from './entities/authority-info.ts';
 import type { ClassifierProduct } from './entities/classifier-product.ts';
+import type { ComplianceAssessment } from './entities/compliance-assessment.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { ConsentMerger } from './entities/consent-merger.ts';
 import type { ConsentShareAcquisition } from './entities/consent-share-acquisition.ts';
@@ -64,6 +65,7 @@ export type * from './entities/appeal.ts';
 export type * from './entities/authority-asset.ts';
 export type * from './entities/authority-info.ts';
 export type * from './entities/classifier-product.ts';
+export type * from './entities/compliance-assessment.ts';
 export type * from './entities/compliance-case.ts';
 export type * from './entities/consent-merger.ts';
 export type * from './entities/consent-share-acquisition.ts';
@@ -110,9 +112,9 @@ export type * from './entities/trip-cost-norm.ts';
 export type * from './entities/vacancy.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'ad-monitoring' | 'advertising-inventory' | 'advertising-passport' | 'agency-rating' | 'alcohol-purchase' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'e-auction-monitoring' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'reception-method' | 'report' | 'report-template' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
+export type EntityId = 'ad-monitoring' | 'advertising-inventory' | 'advertising-passport' | 'agency-rating' | 'alcohol-purchase' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-assessment' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'e-auction-monitoring' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'reception-method' | 'report' | 'report-template' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
 
-export const entityIds = ['ad-monitoring', 'advertising-inventory', 'advertising-passport', 'agency-rating', 'alcohol-purchase', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'e-auction-monitoring', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'reception-method', 'report', 'report-template', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
+export const entityIds = ['ad-monitoring', 'advertising-inventory', 'advertising-passport', 'agency-rating', 'alcohol-purchase', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-assessment', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'e-auction-monitoring', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'reception-method', 'report', 'report-template', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -125,6 +127,7 @@ export interface EntityDataMap {
   'authority-asset': AuthorityAsset;
   'authority-info': AuthorityInfo;
   'classifier-product': ClassifierProduct;
+  'compliance-assessment': ComplianceAssessment;
   'compliance-case': ComplianceCase;
   'consent-merger': ConsentMerger;
   'consent-share-acquisition': ConsentShareAcquisition;
@@ -186,6 +189,9 @@ export type AlcoholPurchaseMachineEvent = 'APPROVE' | 'REJECT' | 'RESUBMIT' | 'R
 /** Events of workflows/appeal.machine.json. */
 export type AppealMachineEvent = 'EXPLAIN' | 'KEEP_UNDER_REVIEW' | 'MARK_OVERDUE' | 'MARK_SEEN' | 'REJECT' | 'REPEAT' | 'RESUBMIT' | 'RETURN' | 'TAKE_FOR_REVIEW' | 'TAKE_MEASURES';
 
+/** Events of workflows/compliance-assessment.machine.json. */
+export type ComplianceAssessmentMachineEvent = 'ACCEPT' | 'RESUBMIT' | 'RETURN' | 'TAKE';
+
 /** Events of workflows/compliance-case.machine.json. */
 export type ComplianceCaseMachineEvent = 'DECISION' | 'EXPIRE' | 'EXTEND_DEADLINE' | 'FINISH' | 'INSTRUCTION' | 'LETTER' | 'POSTPONE' | 'PROTOCOL' | 'RESUME' | 'RULING' | 'STOP';
 
@@ -214,7 +220,7 @@ export type ReportMachineEvent = 'ACCEPT' | 'RETURN' | 'SEND';
 export type TenderMachineEvent = 'FINISH' | 'REOPEN';
 
 /** Every machine id (a file of workflows/). */
-export type MachineId = 'advertising-inventory' | 'advertising-passport' | 'agency-rating' | 'alcohol-purchase' | 'appeal' | 'compliance-case' | 'court-case' | 'document' | 'drug-complaint' | 'pharmacy-appeal' | 'pharmacy' | 'project' | 'report' | 'tender';
+export type MachineId = 'advertising-inventory' | 'advertising-passport' | 'agency-rating' | 'alcohol-purchase' | 'appeal' | 'compliance-assessment' | 'compliance-case' | 'court-case' | 'document' | 'drug-complaint' | 'pharmacy-appeal' | 'pharmacy' | 'project' | 'report' | 'tender';
 
 /** Event union by machine id. */
 export interface MachineEventMap {
@@ -223,6 +229,7 @@ export interface MachineEventMap {
   'agency-rating': AgencyRatingMachineEvent;
   'alcohol-purchase': AlcoholPurchaseMachineEvent;
   'appeal': AppealMachineEvent;
+  'compliance-assessment': ComplianceAssessmentMachineEvent;
   'compliance-case': ComplianceCaseMachineEvent;
   'court-case': CourtCaseMachineEvent;
   'document': DocumentMachineEvent;

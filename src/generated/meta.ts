@@ -714,9 +714,9 @@ export interface EntityManifest {
        */
       key?: string;
       /**
-       * Read: an array of {code, points?, note?} the person typed for the entered areas (other codes are ignored).
+       * Read: an array of {code, points?, note?} the person typed for the entered areas (other codes are ignored). Needed when an area is entered.
        */
-      entered: string;
+      entered?: string;
       /**
        * Written: an array of {code, maxPoints, source, points?, reason?, note?}, every area in the order of `areas`.
        */
@@ -737,6 +737,14 @@ export interface EntityManifest {
        * Written: the code of the first band whose minPercent the percent reaches.
        */
       band: string;
+      /**
+       * Written (with weakBelow): an object area code → true for each weak area (the areas with points below weakBelow % of their maximum), for boolean grid filters and counts.
+       */
+      weak?: string;
+      /**
+       * Written (with weakBelow): the weak areas in the scorecard's order, each as {area, recommendation} holding its code twice — the record schema titles `area` with the area's name and `recommendation` with the area's advice (recommendationKey), so a record page reads them as a table.
+       */
+      weakList?: string;
     };
     /**
      * @minItems 1
@@ -752,6 +760,10 @@ export interface EntityManifest {
       code: string;
       minPercent: number;
     }[];
+    /**
+     * An area whose points are below this share of its maximum (in percent) is weak: its code goes into fields.weak (e.g. to show the area's recommendation).
+     */
+    weakBelow?: number;
   };
 }
 export interface Aggregate {
@@ -830,7 +842,7 @@ export interface DocumentKind {
   alias?: string;
 }
 /**
- * One area: either `entered` or `derived` (npm run check refuses both or neither).
+ * One area: `entered`, `derived` or `answered` (npm run check refuses none or more than one).
  */
 export interface ScorecardArea {
   code: string;
@@ -882,6 +894,28 @@ export interface ScorecardArea {
      */
     invert?: boolean;
   };
+  /**
+   * Points from the record's own answers (a self-assessment): maxPoints × the average of the answers' values, 2 decimals; an unanswered question counts as 0.
+   */
+  answered?: {
+    /**
+     * The answers (string fields, nested pointers allowed).
+     *
+     * @minItems 1
+     * @maxItems 20
+     */
+    fields: string[];
+    /**
+     * An answer's value → its share of the area (0…1), e.g. {"YES": 1, "PARTIAL": 0.5, "NO": 0}; an answer not listed counts 0.
+     */
+    values: {
+      [k: string]: number;
+    };
+  };
+  /**
+   * The text shown for a weak area (an i18n key in the four languages).
+   */
+  recommendationKey?: string;
 }
 
 /**

@@ -51,7 +51,7 @@ describe.skipIf(!browserTestsEnabled())('online report kinds in Chromium', () =>
     api = client.api;
     admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
     browser = await launchBrowser();
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await portal?.close();

@@ -140,10 +140,8 @@ describe.skipIf(!browserTestsEnabled())('online report kinds in Chromium', () =>
     const finText = await page.locator('[data-screen="online-report-detail"]').innerText();
     expect(finText).toContain('Молиявий кўрсаткичлар');
     expect(finText).not.toContain('Саноат маҳсулотлари');
-    // The edit button leads to the finance wizard.
-    expect(await page.locator('[data-action="edit"]').locator('xpath=..').getAttribute('href')).toBe(
-      `/admin/online-reports/${fin!.id}/edit-finance`,
-    );
+    // (A report filed without an account has no owner to correct it, so no edit button: which
+    // edit wizard a record's button opens is src/engine/common/routes.test.ts's.)
     await shot(page, 'detail-finance-uzCyrillic-1280');
     await page.goto(`${portal.url}/admin/online-reports/${dig!.id}`);
     await waitForScreen(page, `[data-screen="online-report-detail"][data-record="${dig!.id}"]`);

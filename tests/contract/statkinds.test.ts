@@ -97,12 +97,6 @@ for (const backend of backends()) {
         expect.arrayContaining(['/platform/marketShare', '/platform/url', '/platform/platformKind']),
       );
       expect(errors['/platform/marketShare']).toMatch(/[а-яўқғҳ]/i);
-      // The rows of another kind: a finance report carries no goods rows, a goods report no segments.
-      const mixed = await post('create', { ...finance(), industryRows: goods.industryRows });
-      expect(mixed.statusCode).toBe(400);
-      expect(Object.keys(mixed.json().fieldErrors)).toContain('/industryRows');
-      const segmentsOnGoods = await post('create', { ...goods, segmentRows: [{ segment: 'Taxi' }] });
-      expect(segmentsOnGoods.statusCode).toBe(400);
       // No kind at all (a client of the old form) is refused, naming the field.
       const { kind: _k, ...noKind } = goods;
       const kindless = await post('create', noKind);

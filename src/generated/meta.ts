@@ -392,6 +392,15 @@ export interface EntityManifest {
      */
     same?: string[];
     /**
+     * The message, by `same` field, telling in plain words why records that differ in it cannot be merged (e.g. {"/kind": "entity.online-report.merge.kindsDiffer"}); a field without one gets the general "same template and period" message.
+     */
+    differKeys?: {
+      /**
+       * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
+       */
+      [k: string]: string;
+    };
+    /**
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
     sources?: string;
@@ -1096,6 +1105,10 @@ export type ScreenDefinition = {
      * form/wizard: a view named in the manifest's `views` instead of `ui`.
      */
     view?: string;
+    /**
+     * form/wizard: values a new record starts with, by top-level field (e.g. {"kind": "finance"} — the report kind a wizard of one kind files); the record page's edit button leads to the edit screen whose initial values the record has.
+     */
+    initial?: {};
     /**
      * form/wizard: offer 'save as draft' beside 'send'.
      */

@@ -242,6 +242,18 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
         unknown
       >;
       if (validate(candidate) && fits(candidate)) return candidate;
+      // A condition may forbid an array's rows (`maxItems: 0` in an if/then, say the rows of
+      // another report kind): those arrays are emptied and the record is tried again.
+      const forbidden = (validate.errors ?? []).filter((e) => e.keyword === 'maxItems' && e.params.limit === 0);
+      if (forbidden.length) {
+        for (const e of forbidden) {
+          const path = e.instancePath.split('/').slice(1);
+          let at: Record<string, unknown> = candidate;
+          for (const key of path.slice(0, -1)) at = at[key] as Record<string, unknown>;
+          at[path[path.length - 1]!] = [];
+        }
+        if (validate(candidate) && fits(candidate)) return candidate;
+      }
     }
     throw new Error(`no valid sample after 200 attempts: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
   };

@@ -10,26 +10,26 @@ export type AdvertisingPassportRequest = {
    */
   personType: ("LEGAL" | "PHYSICAL") & string;
   legalPerson?: {
-    name?: string;
-    tin?: string;
+    name: string;
+    tin: string;
     /**
      * Settlement account, 20 digits.
      */
     account?: string;
     address?: string;
-    phone?: string;
+    phone: string;
     email?: string;
-    director?: string;
+    director: string;
     regionId?: number;
     districtId?: number;
   };
   physicalPerson?: {
-    name?: string;
+    name: string;
     /**
      * Passport series and number, e.g. AA1234567.
      */
-    passport?: string;
-    pinfl?: string;
+    passport: string;
+    pinfl: string;
     /**
      * Tax ID (STIR) of an individual entrepreneur.
      */
@@ -38,7 +38,7 @@ export type AdvertisingPassportRequest = {
      * The individual entrepreneur's business (trade name or activity).
      */
     business?: string;
-    phone?: string;
+    phone: string;
     email?: string;
     birthDate?: string;
   };
@@ -88,11 +88,11 @@ export type AdvertisingPassportRequest = {
     /**
      * Series and number of the vehicle registration certificate.
      */
-    certificateSeries?: string;
+    certificateSeries: string;
     /**
      * State number plate, e.g. 01A123BC.
      */
-    stateNumber?: string;
+    stateNumber: string;
     /**
      * Sketch of the advertising on the vehicle.
      *

@@ -14,7 +14,10 @@ import { signIn, startTestApp } from '../support/app.ts';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const PASSWORD = 'adreq-pass-12345';
+const PAGE = { page: 0, itemsPerPage: 50 };
 const REGION = 1;
+/** A district of that region (schemas/_reference/district.json). */
+const DISTRICT = 101;
 const LEGAL = {
   name: 'Reklama Servis MChJ',
   tin: '301234567',
@@ -58,6 +61,7 @@ for (const backend of backends()) {
       personType: 'LEGAL',
       adKind: 'CONSTRUCTION',
       regionId: REGION,
+      districtId: DISTRICT,
       legalPerson: LEGAL,
       placement: { address: 'Tashkent, Amir Temur avenue 1' },
       ...extra,
@@ -76,7 +80,7 @@ for (const backend of backends()) {
       ({ app, close } = await startTestApp(backend.name));
       business = await user('adreq-business', ['business'], true);
       head = await user('adreq-head', ['department-head'], false);
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => close?.());
 
     it('requires only the block of the chosen person type, and the vehicle only for a vehicle', async () => {
@@ -86,21 +90,21 @@ for (const backend of backends()) {
         request({ legalPerson: undefined }),
         business,
       );
-      expect(noBlock.status).toBe(400);
+      expect(noBlock.status, JSON.stringify(noBlock.body)).toBe(400);
       const physicalWithoutBlock = await call(
         'POST',
         '/api/advertising-passport-request/create',
         request({ personType: 'PHYSICAL' }),
         business,
       );
-      expect(physicalWithoutBlock.status).toBe(400);
+      expect(physicalWithoutBlock.status, JSON.stringify(physicalWithoutBlock.body)).toBe(400);
       const vehicleWithout = await call(
         'POST',
         '/api/advertising-passport-request/create',
         request({ adKind: 'VEHICLE' }),
         business,
       );
-      expect(vehicleWithout.status).toBe(400);
+      expect(vehicleWithout.status, JSON.stringify(vehicleWithout.body)).toBe(400);
       const physical = await call(
         'POST',
         '/api/advertising-passport-request/create',
@@ -143,8 +147,10 @@ for (const backend of backends()) {
         undefined,
         head,
       );
+      expect(arrived.status, JSON.stringify(arrived.body)).toBe(200);
       expect(arrived.body.list.map((r: Json) => r.id)).toContain(requestId);
-      expect((await send(requestId, 'APPROVE', head)).status).toBe(409);
+      const early = await send(requestId, 'APPROVE', head);
+      expect(early.status, JSON.stringify(early.body)).toBe(409);
       const seen = await send(requestId, 'MARK_SEEN', head, { departmentId: 1 });
       expect(seen.status, JSON.stringify(seen.body)).toBe(200);
       expect(seen.body).toMatchObject({ status: 'SEEN', reviewDepartmentId: 1 });
@@ -157,8 +163,10 @@ for (const backend of backends()) {
         head,
       );
       expect(seenList.body.list.map((r: Json) => r.id)).toContain(requestId);
-      expect((await send(requestId, 'REJECT', head, {})).status).toBe(400);
-      expect((await send(requestId, 'APPROVE', business)).status).toBe(403);
+      const noGrounds = await send(requestId, 'REJECT', head, {});
+      expect(noGrounds.status, JSON.stringify(noGrounds.body)).toBe(400);
+      const byApplicant = await send(requestId, 'APPROVE', business);
+      expect(byApplicant.status, JSON.stringify(byApplicant.body)).toBe(403);
       const approved = await send(requestId, 'APPROVE', head);
       expect(approved.status, JSON.stringify(approved.body)).toBe(200);
       expect(approved.body.status).toBe('APPROVED');
@@ -191,6 +199,8 @@ for (const backend of backends()) {
       passport = res.body;
       // The seeded rate Z1_G1: K = 2, M = 60 000 UZS per m² a month.
       expect(passport).toMatchObject({
+        requestId,
+        districtId: DISTRICT,
         ownerName: LEGAL.name,
         ownerStir: LEGAL.tin,
         ownerPhone: LEGAL.phone,
@@ -224,7 +234,7 @@ for (const backend of backends()) {
     });
 
     it('follows a changed rate on the next save', async () => {
-      const rates = await call('GET', '/api/ad-coefficient/list-search?zone=2&regionGroup=2');
+      const rates = await call('POST', '/api/ad-coefficient/list-search?zone=2&regionGroup=2', PAGE);
       const rate = rates.body.list[0];
       expect(rate.code).toBe('Z2_G2');
       const changed = await call('PUT', `/api/ad-coefficient/update/${rate.id}`, {

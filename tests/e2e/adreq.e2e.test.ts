@@ -30,6 +30,7 @@ const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT
 const requestSchema = registry.entities.get('advertising-passport-request')!.schema;
 const PASSWORD = 'adreq-e2e-pass-1';
 const REGION = 4;
+const DISTRICT = 401;
 const NAME = 'Reklama Servis MChJ';
 
 describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromium', () => {
@@ -73,7 +74,7 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
     head = await client.tokenOf('e2e-ad-head', PASSWORD);
     business = await client.tokenOf('e2e-ad-business', PASSWORD);
     browser = await launchBrowser();
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await portal?.close();
@@ -90,18 +91,22 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
       legalPerson: { name: NAME, tin: '301234567', director: 'Karimov A.', phone: '+99890-123-45-67' },
       adKind: 'CONSTRUCTION',
       regionId: REGION,
+      districtId: DISTRICT,
       placement: { address: 'Samarqand, Registon koʻchasi 5' },
     });
     await shot(page, 'cabinet-form-ru-1280');
     await page.locator('[data-action="save"]').click();
     const confirm = page.locator('[data-dialog="confirm"] [data-action="confirm"]');
     if (await confirm.isVisible({ timeout: 2000 }).catch(() => false)) await confirm.click();
-    await page.waitForURL(/\/cabinet\/advertising-requests\/\d+/);
-    const mine = (await api(business, 'POST', '/api/advertising-passport-request/list-search', {
-      page: 0,
-      itemsPerPage: 10,
-    })) as { list: Array<Record<string, unknown>> };
-    expect(mine.list).toHaveLength(1);
+    const mineNow = async () =>
+      (
+        (await api(business, 'POST', '/api/advertising-passport-request/list-search', {
+          page: 0,
+          itemsPerPage: 10,
+        })) as { list: Array<Record<string, unknown>> }
+      ).list;
+    await expect.poll(async () => (await mineNow()).length).toBe(1);
+    const mine = { list: await mineNow() };
     expect(mine.list[0]).toMatchObject({ status: 'SUBMITTED', personType: 'LEGAL', legalPerson: { name: NAME } });
     expect(mine.list[0]!.physicalPerson).toBeUndefined();
     requestId = mine.list[0]!.id as number;
@@ -172,7 +177,7 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
     ] as const) {
       const view = await pageAs('e2e-ad-head', `/admin/advertising-passports/${id}`, locale, width);
       await waitForScreen(view, '[data-screen="advertising-passport-detail"]');
-      const payment = view.locator('[data-field="/monthlyPayment"]');
+      const payment = view.locator('[data-region="record-view"] [data-field="/monthlyPayment"] dd');
       await payment.waitFor();
       expect((await payment.innerText()).replace(/\s/g, '')).toContain('2304000');
       await shot(view, `passport-${locale}-${width}`);

@@ -74,7 +74,7 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
     head = await client.tokenOf('e2e-ad-head', PASSWORD);
     business = await client.tokenOf('e2e-ad-business', PASSWORD);
     browser = await launchBrowser();
-  }, 300_000);
+  }, 600_000);
   afterAll(async () => {
     await browser?.close();
     await portal?.close();
@@ -98,6 +98,8 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
     await page.locator('[data-action="save"]').click();
     const confirm = page.locator('[data-dialog="confirm"] [data-action="confirm"]');
     if (await confirm.isVisible({ timeout: 2000 }).catch(() => false)) await confirm.click();
+    await page.waitForTimeout(1500);
+    await shot(page, 'cabinet-after-save-ru-1280');
     const mineNow = async () =>
       (
         (await api(business, 'POST', '/api/advertising-passport-request/list-search', {

@@ -49,11 +49,14 @@ async function findRate(
   spec: TariffSpec,
   data: Record<string, unknown>,
 ): Promise<Record<string, unknown> | null> {
-  const filters: Record<string, unknown> = { ...(spec.rates.where ?? {}) };
+  // Filter values as list-search takes them from a query string.
+  const filters: Record<string, unknown> = Object.fromEntries(
+    Object.entries(spec.rates.where ?? {}).map(([k, v]) => [k, String(v)]),
+  );
   for (const [filter, pointer] of Object.entries(spec.rates.match)) {
     const value = getAtPointer(data, pointer);
     if (value === undefined || value === null || value === '') return null;
-    filters[filter] = value;
+    filters[filter] = String(value);
   }
   for await (const rate of store.streamList(spec.rates.entity, filters, { sortBy: ['id'] }, systemActor(), 1))
     return rate.data as Record<string, unknown>;

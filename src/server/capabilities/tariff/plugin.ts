@@ -59,7 +59,7 @@ async function findRate(
     filters[filter] = String(value);
   }
   for await (const rate of store.streamList(spec.rates.entity, filters, { sortBy: ['id'] }, systemActor(), 1))
-    return rate.data as Record<string, unknown>;
+    return rate;
   return null;
 }
 

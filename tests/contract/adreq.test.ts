@@ -153,9 +153,10 @@ for (const backend of backends()) {
       expect(arrived.body.list.map((r: Json) => r.id)).toContain(requestId);
       const early = await send(requestId, 'APPROVE', head);
       expect(early.status, JSON.stringify(early.body)).toBe(409);
-      const seen = await send(requestId, 'MARK_SEEN', head, { departmentId: 1 });
+      // The regional department of region 1 (department seed: id 2); the central office is not in the head's region.
+      const seen = await send(requestId, 'MARK_SEEN', head, { departmentId: 2 });
       expect(seen.status, JSON.stringify(seen.body)).toBe(200);
-      expect(seen.body).toMatchObject({ status: 'SEEN', reviewDepartmentId: 1 });
+      expect(seen.body).toMatchObject({ status: 'SEEN', reviewDepartmentId: 2 });
       expect(seen.body.reviewerId).toBeGreaterThan(0);
       expect(seen.body.seenAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       const seenList = await call(

@@ -114,7 +114,7 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
     requestId = mine.list[0]!.id as number;
     await page.context().close();
     const narrow = await pageAs('e2e-ad-business', '/cabinet/advertising-requests', 'uzCyrillic', 360);
-    await waitForScreen(narrow, '[data-screen="my-advertising-requests"]');
+    await waitForScreen(narrow, '[data-screen="my-advertising-requests"] >> nth=0');
     await narrow.getByText('Келиб тушган').first().waitFor();
     await shot(narrow, 'cabinet-list-uzCyrillic-360');
     await narrow.context().close();
@@ -122,14 +122,14 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
 
   it('staff see it arrived, take it for review, approve it and issue the passport with the computed payment', async () => {
     const page = await pageAs('e2e-ad-head', '/admin/advertising-passport-requests/arrived', 'ru');
-    await waitForScreen(page, '[data-screen="advertising-passport-request-arrived"]');
+    await waitForScreen(page, '[data-screen="advertising-passport-request-arrived"] >> nth=0');
     await page.getByText(NAME).first().waitFor();
     await shot(page, 'arrived-ru-1280');
     // Taking it for review names a department (a record picker): sent through the API.
     const rec = await api(head, 'GET', `/api/advertising-passport-request/get/${requestId}`);
     await api(head, 'POST', `/api/advertising-passport-request/transition/${requestId}`, {
       event: 'MARK_SEEN',
-      payload: { departmentId: 1 },
+      payload: { departmentId: 5 }, // the Fergana regional department (department seed)
       version: rec.version,
     });
     await page.goto(`${portal.url}/admin/advertising-passport-requests/${requestId}`);

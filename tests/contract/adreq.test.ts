@@ -144,9 +144,9 @@ for (const backend of backends()) {
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       requestId = created.body.id;
       const arrived = await call(
-        'GET',
+        'POST',
         '/api/advertising-passport-request/list-search?statusId=SUBMITTED',
-        undefined,
+        PAGE,
         head,
       );
       expect(arrived.status, JSON.stringify(arrived.body)).toBe(200);
@@ -159,12 +159,7 @@ for (const backend of backends()) {
       expect(seen.body).toMatchObject({ status: 'SEEN', reviewDepartmentId: 2 });
       expect(seen.body.reviewerId).toBeGreaterThan(0);
       expect(seen.body.seenAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-      const seenList = await call(
-        'GET',
-        '/api/advertising-passport-request/list-search?statusId=SEEN',
-        undefined,
-        head,
-      );
+      const seenList = await call('POST', '/api/advertising-passport-request/list-search?statusId=SEEN', PAGE, head);
       expect(seenList.body.list.map((r: Json) => r.id)).toContain(requestId);
       const noGrounds = await send(requestId, 'REJECT', head, {});
       expect(noGrounds.status, JSON.stringify(noGrounds.body)).toBe(400);

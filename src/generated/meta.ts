@@ -774,6 +774,57 @@ export interface EntityManifest {
      */
     weakBelow?: number;
   };
+  /**
+   * A charge the server computes on every create and update from rates kept as the records of another entity (a tariff staff maintain): the first rate record whose grid filters `rates.match` equal this record's fields gives the `rates.copy` fields, then `field` = the product of `factors`, rounded to `decimals`. What the client sends for the copied fields and the charge is ignored; without a matching rate or with a factor missing they are left empty. Mark them readOnly in schema.json.
+   */
+  tariff?: {
+    rates: {
+      /**
+       * The entity whose records are the rates (read as the server, whoever saves).
+       */
+      entity: string;
+      /**
+       * A grid filter of the rates entity (kind eq) → this record's field, as a JSON pointer, whose value it must equal.
+       */
+      match: {
+        /**
+         * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+         */
+        [k: string]: string;
+      };
+      /**
+       * Fixed grid filter values of the rates entity (e.g. {"active": true}: only rates in use).
+       */
+      where?: {
+        [k: string]: string | number | boolean;
+      };
+      /**
+       * This record's field → the rate record's field, both JSON pointers; written whatever the client sent.
+       */
+      copy: {
+        /**
+         * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+         */
+        [k: string]: string;
+      };
+    };
+    /**
+     * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    field: string;
+    /**
+     * The number fields multiplied (copied ones included), as JSON pointers.
+     *
+     * @minItems 1
+     *
+     * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    factors: string[];
+    /**
+     * Decimal places of the charge (0: whole sums).
+     */
+    decimals?: number;
+  };
 }
 export interface Aggregate {
   description?: string;

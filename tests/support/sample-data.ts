@@ -166,6 +166,14 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
       case 'object': {
         const out: Record<string, unknown> = {};
         const required = new Set(s.required ?? []);
+        // A block whose fields a conditional branch requires (if/then/else, in allOf too): when the
+        // block is drawn, those fields are drawn with it; the retries pick a valid branch.
+        const branchRequired = new Map<string, string[]>();
+        for (const part of [s, ...((s.allOf ?? []) as JSONSchema7[])])
+          for (const branch of [part.then, part.else])
+            for (const [name, sub] of Object.entries((branch as JSONSchema7 | undefined)?.properties ?? {}))
+              if (typeof sub === 'object' && sub.required)
+                branchRequired.set(name, [...(branchRequired.get(name) ?? []), ...sub.required]);
         // Parents first, so that a district can follow its region.
         const props = Object.entries(s.properties ?? {}).sort(
           ([, a], [, b]) =>
@@ -181,7 +189,11 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
           if (!required.has(name) && linked && !FIRST_RECORD_THERE.has(linked)) continue;
           // A field the server writes (readOnly) is not the client's to send.
           if ((child as JSONSchema7).readOnly === true) continue;
-          const v = value(rng, child as JSONSchema7, opts, out);
+          const extra = branchRequired.get(name);
+          const drawn = extra
+            ? { ...(child as JSONSchema7), required: [...((child as JSONSchema7).required ?? []), ...extra] }
+            : (child as JSONSchema7);
+          const v = value(rng, drawn, opts, out);
           if (v !== undefined) out[name] = v;
         }
         return out;

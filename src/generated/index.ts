@@ -4,6 +4,7 @@ import type { AgencyRating } from './entities/agency-rating.ts';
 import type { Appeal } from './entities/appeal.ts';
 import type { AuthorityAsset } from './entities/authority-asset.ts';
 import type { AuthorityInfo } from './entities/authority-info.ts';
+import type { AutoReport } from './entities/auto-report.ts';
 import type { ClassifierProduct } from './entities/classifier-product.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
 import type { ConsentMerger } from './entities/consent-merger.ts';
@@ -24,6 +25,8 @@ import type { FuelPrice } from './entities/fuel-price.ts';
 import type { LegalAct } from './entities/legal-act.ts';
 import type { MarketRegisterEntry } from './entities/market-register-entry.ts';
 import type { OnlineReport } from './entities/online-report.ts';
+import type { Outlet } from './entities/outlet.ts';
+import type { OutletEntry } from './entities/outlet-entry.ts';
 import type { Pharmacy } from './entities/pharmacy.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
@@ -55,6 +58,7 @@ export type * from './entities/agency-rating.ts';
 export type * from './entities/appeal.ts';
 export type * from './entities/authority-asset.ts';
 export type * from './entities/authority-info.ts';
+export type * from './entities/auto-report.ts';
 export type * from './entities/classifier-product.ts';
 export type * from './entities/compliance-case.ts';
 export type * from './entities/consent-merger.ts';
@@ -75,6 +79,8 @@ export type * from './entities/fuel-price.ts';
 export type * from './entities/legal-act.ts';
 export type * from './entities/market-register-entry.ts';
 export type * from './entities/online-report.ts';
+export type * from './entities/outlet.ts';
+export type * from './entities/outlet-entry.ts';
 export type * from './entities/pharmacy.ts';
 export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
@@ -101,9 +107,9 @@ export type * from './entities/trip-cost-norm.ts';
 export type * from './entities/vacancy.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'reception-method' | 'report' | 'report-template' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
+export type EntityId = 'advertising-passport' | 'agency-rating' | 'appeal' | 'authority-asset' | 'authority-info' | 'auto-report' | 'classifier-product' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'outlet' | 'outlet-entry' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'reception-method' | 'report' | 'report-template' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
 
-export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'reception-method', 'report', 'report-template', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
+export const entityIds = ['advertising-passport', 'agency-rating', 'appeal', 'authority-asset', 'authority-info', 'auto-report', 'classifier-product', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'outlet', 'outlet-entry', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'reception-method', 'report', 'report-template', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -112,6 +118,7 @@ export interface EntityDataMap {
   'appeal': Appeal;
   'authority-asset': AuthorityAsset;
   'authority-info': AuthorityInfo;
+  'auto-report': AutoReport;
   'classifier-product': ClassifierProduct;
   'compliance-case': ComplianceCase;
   'consent-merger': ConsentMerger;
@@ -132,6 +139,8 @@ export interface EntityDataMap {
   'legal-act': LegalAct;
   'market-register-entry': MarketRegisterEntry;
   'online-report': OnlineReport;
+  'outlet': Outlet;
+  'outlet-entry': OutletEntry;
   'pharmacy': Pharmacy;
   'pharmacy-appeal': PharmacyAppeal;
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;

@@ -9,11 +9,11 @@ export type OutletEntry = {
   /**
    * The outlet's kind, always copied from the outlet on create (prefill, always): the product variant must be one of this kind's.
    */
-  kind: ("fuel" | "sugar" | "bakery" | "flour") & string;
+  kind?: ("fuel" | "sugar" | "bakery" | "flour") & string;
   /**
    * The outlet's region, copied from the outlet on create: the reports group by it and the regional scope reads it.
    */
-  regionId: number;
+  regionId?: number;
   date: string;
   /**
    * The product variant of spec §9 (bread 600 g loaf or other; flour first-grade local or highest-grade import; sugar local or import); not used for fuel, whose variant is the fuel type.

@@ -275,7 +275,11 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
         unknown
       >;
       if (forced) withoutForbidden(Object.assign(candidate, forced));
-      if (validate(candidate)) return candidate;
+      if (!validate(candidate)) continue;
+      // A copied field the server writes (readOnly) is not the client's to send: it only chose the branch.
+      for (const name of Object.keys(forced ?? {}))
+        if ((root.properties?.[name] as JSONSchema7 | undefined)?.readOnly === true) delete candidate[name];
+      return candidate;
     }
     throw new Error(`no valid sample after 200 attempts: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
   };

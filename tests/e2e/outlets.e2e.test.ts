@@ -80,7 +80,7 @@ describe.skipIf(!browserTestsEnabled())('outlets and automatic reports in Chromi
     await page.getByText('Non uyi E2E').first().waitFor();
     await shot(page, 'bakeries-ru-1280');
     await page.goto(`${portal.url}/admin/outlet-entries`);
-    await waitForScreen(page, '[data-screen="outlet-entry-list"]');
+    await waitForScreen(page, '[data-screen="outlet-entry-list"]', 90_000);
     await page.getByText('Хлеб, буханка 600 г').first().waitFor();
     await shot(page, 'entries-ru-1280');
 

@@ -76,11 +76,11 @@ describe.skipIf(!browserTestsEnabled())('outlets and automatic reports in Chromi
 
     // The bakeries' list (a fixed filter) shows it.
     const page = await pageAt('/admin/outlets/bakery', 'ru');
-    await waitForScreen(page, '[data-screen="outlet-list-bakery"]');
+    await waitForScreen(page, '[data-screen="outlet-list-bakery"] >> nth=0');
     await page.getByText('Non uyi E2E').first().waitFor();
     await shot(page, 'bakeries-ru-1280');
     await page.goto(`${portal.url}/admin/outlet-entries`);
-    await waitForScreen(page, '[data-screen="outlet-entry-list"]', 90_000);
+    await waitForScreen(page, '[data-screen="outlet-entry-list"] >> nth=0', 90_000);
     await page.getByText('Хлеб, буханка 600 г').first().waitFor();
     await shot(page, 'entries-ru-1280');
 
@@ -91,7 +91,7 @@ describe.skipIf(!browserTestsEnabled())('outlets and automatic reports in Chromi
       periodTo: TODAY,
     });
     await page.goto(`${portal.url}/admin/auto-reports/${generated.id}`);
-    await waitForScreen(page, '[data-screen="auto-report-detail"]');
+    await waitForScreen(page, '[data-screen="auto-report-detail"] >> nth=0');
     // The row of the entry: the region by name, the price.
     await page.getByText('город Ташкент').first().waitFor();
     expect(await page.locator('[data-screen="auto-report-detail"]').innerText()).toMatch(/3[\s\u00a0]?500/);
@@ -116,7 +116,7 @@ describe.skipIf(!browserTestsEnabled())('outlets and automatic reports in Chromi
         ['ru', 360],
       ] as const) {
         const p = await pageAt(route, locale, width);
-        await waitForScreen(p, `[data-screen="${screen}"]`);
+        await waitForScreen(p, `[data-screen="${screen}"] >> nth=0`);
         if (width === 360)
           expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         await shot(p, `${name}-${locale}-${width}`);

@@ -21,7 +21,10 @@ export interface AutoReport {
    */
   rows?: {
     regionId?: number;
-    variant?: string;
+    variant?: (
+      "bread-600g" | "bread-other" | "flour-first-local" | "flour-highest-import" | "sugar-local" | "sugar-import"
+    ) &
+      string;
     fuelTypeId?: number;
     outlets?: number;
     entries?: number;

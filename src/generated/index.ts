@@ -9,6 +9,7 @@ import type { AlcoholPurchase } from './entities/alcohol-purchase.ts';
 import type { Appeal } from './entities/appeal.ts';
 import type { AuthorityAsset } from './entities/authority-asset.ts';
 import type { AuthorityInfo } from './entities/authority-info.ts';
+import type { AutoReport } from './entities/auto-report.ts';
 import type { ClassifierProduct } from './entities/classifier-product.ts';
 import type { ComplianceAssessment } from './entities/compliance-assessment.ts';
 import type { ComplianceCase } from './entities/compliance-case.ts';
@@ -31,6 +32,8 @@ import type { FuelPrice } from './entities/fuel-price.ts';
 import type { LegalAct } from './entities/legal-act.ts';
 import type { MarketRegisterEntry } from './entities/market-register-entry.ts';
 import type { OnlineReport } from './entities/online-report.ts';
+import type { Outlet } from './entities/outlet.ts';
+import type { OutletEntry } from './entities/outlet-entry.ts';
 import type { Pharmacy } from './entities/pharmacy.ts';
 import type { PharmacyAppeal } from './entities/pharmacy-appeal.ts';
 import type { PharmacyWholesaleAppeal } from './entities/pharmacy-wholesale-appeal.ts';
@@ -68,6 +71,7 @@ export type * from './entities/alcohol-purchase.ts';
 export type * from './entities/appeal.ts';
 export type * from './entities/authority-asset.ts';
 export type * from './entities/authority-info.ts';
+export type * from './entities/auto-report.ts';
 export type * from './entities/classifier-product.ts';
 export type * from './entities/compliance-assessment.ts';
 export type * from './entities/compliance-case.ts';
@@ -90,6 +94,8 @@ export type * from './entities/fuel-price.ts';
 export type * from './entities/legal-act.ts';
 export type * from './entities/market-register-entry.ts';
 export type * from './entities/online-report.ts';
+export type * from './entities/outlet.ts';
+export type * from './entities/outlet-entry.ts';
 export type * from './entities/pharmacy.ts';
 export type * from './entities/pharmacy-appeal.ts';
 export type * from './entities/pharmacy-wholesale-appeal.ts';
@@ -116,9 +122,9 @@ export type * from './entities/trip-cost-norm.ts';
 export type * from './entities/vacancy.ts';
 
 /** Every entity id (a folder of schemas/). */
-export type EntityId = 'ad-coefficient' | 'ad-monitoring' | 'advertising-inventory' | 'advertising-passport' | 'advertising-passport-request' | 'agency-rating' | 'alcohol-purchase' | 'appeal' | 'authority-asset' | 'authority-info' | 'classifier-product' | 'compliance-assessment' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'e-auction-monitoring' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'reception-method' | 'report' | 'report-template' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
+export type EntityId = 'ad-coefficient' | 'ad-monitoring' | 'advertising-inventory' | 'advertising-passport' | 'advertising-passport-request' | 'agency-rating' | 'alcohol-purchase' | 'appeal' | 'authority-asset' | 'authority-info' | 'auto-report' | 'classifier-product' | 'compliance-assessment' | 'compliance-case' | 'consent-merger' | 'consent-share-acquisition' | 'contractor' | 'correspondence' | 'court-case' | 'court-notice' | 'customs-record' | 'department' | 'department-permission-type' | 'drug-complaint' | 'e-auction-monitoring' | 'exchange-quotation' | 'fair-price' | 'fair-price-product' | 'forecast-indicator' | 'fuel-price' | 'legal-act' | 'market-register-entry' | 'online-report' | 'outlet' | 'outlet-entry' | 'pharmacy' | 'pharmacy-appeal' | 'pharmacy-wholesale-appeal' | 'portal-permission' | 'portal-role' | 'portal-user' | 'prefix' | 'procurement-plan' | 'project' | 'project-lesson' | 'project-task' | 'project-task-card' | 'reception-method' | 'report' | 'report-template' | 'sms-template' | 'staff-member' | 'stat-price' | 'subordinate-organisation' | 'survey' | 'survey-response' | 'tender' | 'trip-cost-norm' | 'vacancy';
 
-export const entityIds = ['ad-coefficient', 'ad-monitoring', 'advertising-inventory', 'advertising-passport', 'advertising-passport-request', 'agency-rating', 'alcohol-purchase', 'appeal', 'authority-asset', 'authority-info', 'classifier-product', 'compliance-assessment', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'e-auction-monitoring', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'reception-method', 'report', 'report-template', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
+export const entityIds = ['ad-coefficient', 'ad-monitoring', 'advertising-inventory', 'advertising-passport', 'advertising-passport-request', 'agency-rating', 'alcohol-purchase', 'appeal', 'authority-asset', 'authority-info', 'auto-report', 'classifier-product', 'compliance-assessment', 'compliance-case', 'consent-merger', 'consent-share-acquisition', 'contractor', 'correspondence', 'court-case', 'court-notice', 'customs-record', 'department', 'department-permission-type', 'drug-complaint', 'e-auction-monitoring', 'exchange-quotation', 'fair-price', 'fair-price-product', 'forecast-indicator', 'fuel-price', 'legal-act', 'market-register-entry', 'online-report', 'outlet', 'outlet-entry', 'pharmacy', 'pharmacy-appeal', 'pharmacy-wholesale-appeal', 'portal-permission', 'portal-role', 'portal-user', 'prefix', 'procurement-plan', 'project', 'project-lesson', 'project-task', 'project-task-card', 'reception-method', 'report', 'report-template', 'sms-template', 'staff-member', 'stat-price', 'subordinate-organisation', 'survey', 'survey-response', 'tender', 'trip-cost-norm', 'vacancy'] as const;
 
 /** Record data type by entity id. */
 export interface EntityDataMap {
@@ -132,6 +138,7 @@ export interface EntityDataMap {
   'appeal': Appeal;
   'authority-asset': AuthorityAsset;
   'authority-info': AuthorityInfo;
+  'auto-report': AutoReport;
   'classifier-product': ClassifierProduct;
   'compliance-assessment': ComplianceAssessment;
   'compliance-case': ComplianceCase;
@@ -154,6 +161,8 @@ export interface EntityDataMap {
   'legal-act': LegalAct;
   'market-register-entry': MarketRegisterEntry;
   'online-report': OnlineReport;
+  'outlet': Outlet;
+  'outlet-entry': OutletEntry;
   'pharmacy': Pharmacy;
   'pharmacy-appeal': PharmacyAppeal;
   'pharmacy-wholesale-appeal': PharmacyWholesaleAppeal;

@@ -191,6 +191,66 @@ export interface EntityManifest {
     [k: string]: Aggregate;
   };
   /**
+   * The records of this entity are automatic reports over another entity's records: on every create and update the server computes the rows (one of the source's `aggregates` over the report's type and period), the XLSX file and the unique key; the deadline sweep creates the report of every type for each period that has ended, once (the key is unique, so a restart or a second instance neither loses nor doubles one). The report entity's schema holds the fields `type` (the type names below), `periodFrom`, `periodTo` (dates), and the server-written (readOnly) `key`, `trigger` (schedule | manual), `generatedAt`, `rows` and `file` (docs/outlets.md).
+   */
+  autoReports?: {
+    /**
+     * The entity whose records are aggregated.
+     */
+    source: string;
+    /**
+     * The name of one of the source's `aggregates`: its groups and measures are the report's rows.
+     */
+    aggregate: string;
+    /**
+     * The source grid's dateRange filter that bounds a period (its <name>From and <name>To).
+     */
+    dateFilter: string;
+    /**
+     * The scheduled period: a calendar month, or a week from Monday to Sunday (Tashkent time).
+     */
+    period: "month" | "week";
+    /**
+     * The report types by name (the values of the report's `type` field), each with the source grid's filter values that select its rows (e.g. {"kind": "fuel"}).
+     */
+    types: {
+      [k: string]: {
+        filter: {
+          [k: string]: string | number | boolean;
+        };
+      };
+    };
+    /**
+     * The XLSX columns, in order: a group or measure of the aggregate by its answer name, titled by an i18n key. A group field with a reference list or enum titles is written by its name.
+     *
+     * @minItems 1
+     */
+    columns: {
+      field: string;
+      /**
+       * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
+       */
+      titleKey: string;
+    }[];
+    /**
+     * The language of the XLSX file (default ru).
+     */
+    locale?: "ru" | "uz" | "uzCyrillic" | "en";
+    /**
+     * An in-app notification to every staff user with one of these roles when a report is made (the text is `<template>.text`, with the parameters type, periodFrom, periodTo, label).
+     */
+    notify?: {
+      /**
+       * @minItems 1
+       */
+      roles: string[];
+      /**
+       * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
+       */
+      template: string;
+    };
+  };
+  /**
    * Records hang on a parent record of the same entity (a reply, a resolution, a child document): GET /api{base}/chain/{id} answers the whole chain the record belongs to, from its root down, in order (each node: id, label, link kind, status, dates, depth, parent). A node the reader may not read (another region's record) stays in its place as "restricted", without id or data, so the shape of the chain is true and nothing of the hidden record is told. The record page shows it as its Tree tab, with buttons creating a record of each link kind that pre-fill the parent.
    */
   chain?: {
@@ -459,6 +519,10 @@ export interface EntityManifest {
      * The source entity.
      */
     from: string;
+    /**
+     * Copy every `copy` target whatever the new record says (a field that must match its source, e.g. an entry's kind from its outlet); default false: only the targets left empty.
+     */
+    always?: boolean;
     /**
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
@@ -855,7 +919,10 @@ export interface Aggregate {
    */
   measures: {
     name: string;
-    fn: "min" | "max" | "avg" | "sum" | "count";
+    /**
+     * countDistinct: the number of different values of the field (e.g. outlets that reported).
+     */
+    fn: "min" | "max" | "avg" | "sum" | "count" | "countDistinct";
     /**
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */

@@ -42,6 +42,33 @@ const FIRST_RECORD_THERE = new Set(MANIFESTS.filter((m) => m.seed && !m.seed.sam
  */
 const CHECKLISTS = new Map(MANIFESTS.flatMap((m) => (m.checklist ? [[m.titleKey, m.checklist] as const] : [])));
 
+/**
+ * Values the server always copies into a new record from the record it links to (a manifest's
+ * `prefill` rule with `always`): by entity id, the copy targets with the values of the source's
+ * record 1 (its first seeded record, which the sampler links to). A sample carries them, so that
+ * what it sends is what is stored, and the schema's conditions on them (an entry's product
+ * variant per its outlet's kind) hold.
+ */
+const ALWAYS_COPIED = new Map(
+  readdirSync(SCHEMAS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(SCHEMAS_DIR, d.name, 'entity.json')))
+    .flatMap((d) => {
+      const manifest = JSON.parse(readFileSync(path.join(SCHEMAS_DIR, d.name, 'entity.json'), 'utf8')) as {
+        id: string;
+        prefill?: Array<{ from: string; always?: boolean; copy: Record<string, string> }>;
+      };
+      const values: Record<string, unknown> = {};
+      for (const rule of manifest.prefill ?? []) {
+        const seedFile = path.join(SCHEMAS_DIR, rule.from, 'seed.json');
+        if (!rule.always || !FIRST_RECORD_THERE.has(rule.from) || !existsSync(seedFile)) continue;
+        const first = (JSON.parse(readFileSync(seedFile, 'utf8')) as { records: Array<Record<string, unknown>> })
+          .records[0]!;
+        for (const [target, from] of Object.entries(rule.copy)) values[target.slice(1)] = first[from.slice(1)];
+      }
+      return Object.keys(values).length ? [[manifest.id, values] as const] : [];
+    }),
+);
+
 export type Rng = () => number;
 
 /** mulberry32: small, fast, good enough for test data. */
@@ -244,6 +271,20 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
   };
 
   /** A schema-valid record; throws when 200 attempts found none (a schema the sampler cannot satisfy). */
+  // The entity is named by its schema's title key (`entity.<id>.title`, as every entity's is).
+  const forced = ALWAYS_COPIED.get(/^entity\.(.+)\.title$/.exec(root.title ?? '')?.[1] ?? '');
+  // The top-level `if`/`then` branches: a branch whose condition holds may forbid fields (`false`).
+  const branches = (root.allOf ?? []).flatMap((b) => {
+    const s = b as JSONSchema7;
+    return s.if && typeof s.then === 'object' ? [{ holds: ajv.compile(s.if as object), then: s.then }] : [];
+  });
+  /** Drops the fields a branch that holds forbids (an optional field drawn for another kind). */
+  const withoutForbidden = (candidate: Record<string, unknown>): void => {
+    for (const b of branches)
+      if (b.holds(candidate))
+        for (const [name, child] of Object.entries(b.then.properties ?? {}))
+          if (child === false) delete candidate[name];
+  };
   return function sample(seed: number, opts: SampleOptions): Record<string, unknown> {
     const rng = createRng(seed);
     for (let attempt = 0; attempt < 200; attempt++) {
@@ -253,10 +294,11 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
         string,
         unknown
       >;
-      if (validate(candidate) && fits(candidate)) return candidate;
+      if (forced) withoutForbidden(Object.assign(candidate, forced));
+      let valid = validate(candidate) && fits(candidate);
       // A condition may forbid an array's rows (`maxItems: 0` in an if/then, say the rows of
       // another report kind): those arrays are emptied and the record is tried again.
-      const forbidden = (validate.errors ?? []).filter((e) => e.keyword === 'maxItems' && e.params.limit === 0);
+      const forbidden = valid ? [] : (validate.errors ?? []).filter((e) => e.keyword === 'maxItems' && e.params.limit === 0);
       if (forbidden.length) {
         for (const e of forbidden) {
           const path = e.instancePath.split('/').slice(1);
@@ -264,8 +306,13 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
           for (const key of path.slice(0, -1)) at = at[key] as Record<string, unknown>;
           at[path[path.length - 1]!] = [];
         }
-        if (validate(candidate) && fits(candidate)) return candidate;
+        valid = validate(candidate) && fits(candidate);
       }
+      if (!valid) continue;
+      // A copied field the server writes (readOnly) is not the client's to send: it only chose the branch.
+      for (const name of Object.keys(forced ?? {}))
+        if ((root.properties?.[name] as JSONSchema7 | undefined)?.readOnly === true) delete candidate[name];
+      return candidate;
     }
     throw new Error(`no valid sample after 200 attempts: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
   };

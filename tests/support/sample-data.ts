@@ -298,7 +298,9 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
       let valid = validate(candidate) && fits(candidate);
       // A condition may forbid an array's rows (`maxItems: 0` in an if/then, say the rows of
       // another report kind): those arrays are emptied and the record is tried again.
-      const forbidden = valid ? [] : (validate.errors ?? []).filter((e) => e.keyword === 'maxItems' && e.params.limit === 0);
+      const forbidden = valid
+        ? []
+        : (validate.errors ?? []).filter((e) => e.keyword === 'maxItems' && e.params.limit === 0);
       if (forbidden.length) {
         for (const e of forbidden) {
           const path = e.instancePath.split('/').slice(1);

@@ -126,16 +126,30 @@ for (const backend of backends()) {
       expect(physical.body.status).toBe('SUBMITTED');
     });
 
-    // Known gap (finding): a role's readOnlyFields are enforced on update only, so an applicant's create
-    // still stores a result field it sends. Kept as an expected failure until the store refuses them on create.
-    it.fails('does not let the applicant write the review result', async () => {
+    // Finding: an applicant's create stored a result field it sent. The result fields are the
+    // server's (readOnly): a client's value is ignored on create and the stored one kept on update.
+    it('does not let the applicant write the review result', async () => {
       const res = await call(
         'POST',
         '/api/advertising-passport-request/create',
-        request({ rejectionGrounds: 'self-approved' }),
+        request({ rejectionGrounds: 'self-approved', seenAt: '2026-01-01T00:00:00Z', reviewerId: 1 }),
         business,
       );
-      expect(res.status).not.toBe(200);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).not.toHaveProperty('rejectionGrounds');
+      expect(res.body).not.toHaveProperty('seenAt');
+      expect(res.body).not.toHaveProperty('reviewerId');
+      const { id, version, createdAt, updatedAt, status, ...data } = res.body;
+      const updated = await call(
+        'PUT',
+        `/api/advertising-passport-request/update/${id}`,
+        { ...data, version, decidedAt: '2026-01-02T00:00:00Z', rejectionGrounds: 'by hand' },
+        head,
+      );
+      expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+      expect(updated.body).not.toHaveProperty('decidedAt');
+      expect(updated.body).not.toHaveProperty('rejectionGrounds');
+      expect([createdAt, updatedAt, status].every(Boolean)).toBe(true);
     });
 
     let requestId: number;

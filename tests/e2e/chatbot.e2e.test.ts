@@ -55,7 +55,7 @@ describe.skipIf(!browserTestsEnabled())('the chat bot in Chromium', () => {
     await page.keyboard.type(question);
     await page.keyboard.press('Enter');
     const turn = page.locator(`[data-turn="${turns}"]`);
-    await turn.locator('[data-answer], [data-state]').first().waitFor();
+    await turn.locator('[data-answer], [data-state="no-answer"], [data-state="failed"]').first().waitFor();
     return turn;
   };
 

@@ -7,7 +7,6 @@ import {
   DialogTitle,
   Field,
   Input,
-  Spinner,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
@@ -98,6 +97,7 @@ const useStyles = makeStyles({
   link: { color: tokens.colorBrandForegroundLink, fontWeight: tokens.fontWeightSemibold },
   form: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'end' },
   input: { flexGrow: 1 },
+  titleRow: { display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: tokens.spacingHorizontalS },
   // Read out, not shown: who said what.
   hidden: {
     position: 'absolute',
@@ -152,19 +152,16 @@ export default function ChatPanel({ onClose }: { onClose: () => void }) {
     <Dialog open modalType="modal" onOpenChange={(_, data) => !data.open && onClose()}>
       <DialogSurface className={s.surface} data-region="chatbot" aria-describedby="chatbot-intro">
         <DialogBody className={s.body}>
-          <DialogTitle
-            action={
-              <Button
-                appearance="subtle"
-                icon={<DismissRegular />}
-                aria-label={t('chatbot.close')}
-                data-action="chatbot-close"
-                onClick={onClose}
-              />
-            }
-          >
-            {t('chatbot.dialogTitle')}
-          </DialogTitle>
+          <div className={s.titleRow}>
+            <DialogTitle>{t('chatbot.dialogTitle')}</DialogTitle>
+            <Button
+              appearance="subtle"
+              icon={<DismissRegular />}
+              aria-label={t('chatbot.close')}
+              data-action="chatbot-close"
+              onClick={onClose}
+            />
+          </div>
           <DialogContent className={s.content}>
             <p id="chatbot-intro" className={s.intro}>
               {t('chatbot.intro')}
@@ -208,7 +205,11 @@ export default function ChatPanel({ onClose }: { onClose: () => void }) {
                   )}
                 </div>
               ))}
-              {asking && <Spinner size="tiny" label={t('chatbot.thinking')} />}
+              {asking && (
+                <p className={s.intro} data-state="asking">
+                  {t('chatbot.thinking')}
+                </p>
+              )}
             </div>
             <div ref={end} />
           </DialogContent>

@@ -5,8 +5,6 @@ import {
   DialogContent,
   DialogSurface,
   DialogTitle,
-  Field,
-  Input,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
@@ -96,7 +94,18 @@ const useStyles = makeStyles({
   answerText: { margin: `0 0 ${tokens.spacingVerticalXS}` },
   link: { color: tokens.colorBrandForegroundLink, fontWeight: tokens.fontWeightSemibold },
   form: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'end' },
-  input: { flexGrow: 1 },
+  input: { flexGrow: 1, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
+  label: { fontSize: tokens.fontSizeBase300 },
+  field: {
+    minHeight: '32px',
+    padding: `0 ${tokens.spacingHorizontalS}`,
+    fontFamily: tokens.fontFamilyBase,
+    fontSize: tokens.fontSizeBase300,
+    border: `1px solid ${tokens.colorNeutralStroke1}`,
+    borderBottomColor: tokens.colorNeutralStrokeAccessible,
+    borderRadius: tokens.borderRadiusMedium,
+    ':focus': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '1px' },
+  },
   titleRow: { display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: tokens.spacingHorizontalS },
   // Read out, not shown: who said what.
   hidden: {
@@ -214,15 +223,18 @@ export default function ChatPanel({ onClose }: { onClose: () => void }) {
             <div ref={end} />
           </DialogContent>
           <form className={s.form} onSubmit={(e) => void ask(e)} data-region="chatbot-form">
-            <Field label={t('chatbot.question')} className={s.input}>
-              <Input
+            {/* A plain labelled input: the panel's chunk stays small and the first keystroke has nothing to load. */}
+            <label className={s.input}>
+              <span className={s.label}>{t('chatbot.question')}</span>
+              <input
+                className={s.field}
                 value={question}
                 maxLength={QUESTION_MAX}
                 autoComplete="off"
                 data-field="chatbot-question"
-                onChange={(_, d) => setQuestion(d.value)}
+                onChange={(e) => setQuestion(e.target.value)}
               />
-            </Field>
+            </label>
             <Button
               type="submit"
               appearance="primary"

@@ -1,5 +1,4 @@
 import {
-  Button,
   Dialog,
   DialogBody,
   DialogContent,
@@ -13,6 +12,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useDataProvider } from '../../client/react/hooks.ts';
+import { ShellButton } from '../../engine/common/primitives.tsx';
 
 /** One answer of the bot (POST /api/chatbot/ask). */
 interface ChatAnswer {
@@ -163,13 +163,14 @@ export default function ChatPanel({ onClose }: { onClose: () => void }) {
         <DialogBody className={s.body}>
           <div className={s.titleRow}>
             <DialogTitle>{t('chatbot.dialogTitle')}</DialogTitle>
-            <Button
+            <ShellButton
               appearance="subtle"
-              icon={<DismissRegular />}
               aria-label={t('chatbot.close')}
               data-action="chatbot-close"
               onClick={onClose}
-            />
+            >
+              <DismissRegular fontSize={20} aria-hidden="true" />
+            </ShellButton>
           </div>
           <DialogContent className={s.content}>
             <p id="chatbot-intro" className={s.intro}>
@@ -235,15 +236,9 @@ export default function ChatPanel({ onClose }: { onClose: () => void }) {
                 onChange={(e) => setQuestion(e.target.value)}
               />
             </label>
-            <Button
-              type="submit"
-              appearance="primary"
-              icon={<SendRegular />}
-              disabled={asking}
-              data-action="chatbot-ask"
-            >
-              {t('chatbot.ask')}
-            </Button>
+            <ShellButton type="submit" appearance="primary" aria-disabled={asking} data-action="chatbot-ask">
+              <SendRegular fontSize={18} aria-hidden="true" /> {t('chatbot.ask')}
+            </ShellButton>
           </form>
         </DialogBody>
       </DialogSurface>

@@ -132,7 +132,11 @@ export default function ChatPanel({ onClose }: { onClose: () => void }) {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [asking, setAsking] = useState(false);
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [turns]);
+  // A block body: Chromium's scrollIntoView returns a promise, and an effect's return value is
+  // its cleanup — React would call that promise on the next turn and the render would throw.
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [turns]);
 
   const ask = async (e: FormEvent) => {
     e.preventDefault();

@@ -12,16 +12,20 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { REPO_ROOT } from '../../src/server/app.ts';
-import { launchBrowser, newPortalContext, signInThroughForm, startPortal, waitForScreen } from '../support/browser.ts';
+import {
+  browserTestsEnabled,
+  launchBrowser,
+  newPortalContext,
+  signInThroughForm,
+  startPortal,
+  waitForScreen,
+} from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 
 const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const NONSENSE = 'фывапролд джэ';
 
-// Skipped, not passing yet (issue #20 item 6, open): in the built app the panel threw
-// "TypeError: l is not a function" during the render after a question was sent (React Router
-// caught it), and after the last change the dialog did not show. To be debugged with a dev build.
-describe.skip('the chat bot in Chromium', () => {
+describe.skipIf(!browserTestsEnabled())('the chat bot in Chromium', () => {
   let browser: Browser;
   let portal: Awaited<ReturnType<typeof startPortal>>;
 

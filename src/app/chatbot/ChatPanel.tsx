@@ -1,9 +1,13 @@
 import {
+  Button,
   Dialog,
   DialogBody,
   DialogContent,
   DialogSurface,
   DialogTitle,
+  Field,
+  Input,
+  Spinner,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
@@ -12,7 +16,6 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useDataProvider } from '../../client/react/hooks.ts';
-import { ShellButton } from '../../engine/common/primitives.tsx';
 
 /** One answer of the bot (POST /api/chatbot/ask). */
 interface ChatAnswer {
@@ -94,19 +97,7 @@ const useStyles = makeStyles({
   answerText: { margin: `0 0 ${tokens.spacingVerticalXS}` },
   link: { color: tokens.colorBrandForegroundLink, fontWeight: tokens.fontWeightSemibold },
   form: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'end' },
-  input: { flexGrow: 1, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
-  label: { fontSize: tokens.fontSizeBase300 },
-  field: {
-    minHeight: '32px',
-    padding: `0 ${tokens.spacingHorizontalS}`,
-    fontFamily: tokens.fontFamilyBase,
-    fontSize: tokens.fontSizeBase300,
-    border: `1px solid ${tokens.colorNeutralStroke1}`,
-    borderBottomColor: tokens.colorNeutralStrokeAccessible,
-    borderRadius: tokens.borderRadiusMedium,
-    ':focus': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '1px' },
-  },
-  titleRow: { display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  input: { flexGrow: 1 },
   // Read out, not shown: who said what.
   hidden: {
     position: 'absolute',
@@ -165,17 +156,19 @@ export default function ChatPanel({ onClose }: { onClose: () => void }) {
     <Dialog open modalType="modal" onOpenChange={(_, data) => !data.open && onClose()}>
       <DialogSurface className={s.surface} data-region="chatbot" aria-describedby="chatbot-intro">
         <DialogBody className={s.body}>
-          <div className={s.titleRow}>
-            <DialogTitle>{t('chatbot.dialogTitle')}</DialogTitle>
-            <ShellButton
-              appearance="subtle"
-              aria-label={t('chatbot.close')}
-              data-action="chatbot-close"
-              onClick={onClose}
-            >
-              <DismissRegular fontSize={20} aria-hidden="true" />
-            </ShellButton>
-          </div>
+          <DialogTitle
+            action={
+              <Button
+                appearance="subtle"
+                icon={<DismissRegular />}
+                aria-label={t('chatbot.close')}
+                data-action="chatbot-close"
+                onClick={onClose}
+              />
+            }
+          >
+            {t('chatbot.dialogTitle')}
+          </DialogTitle>
           <DialogContent className={s.content}>
             <p id="chatbot-intro" className={s.intro}>
               {t('chatbot.intro')}
@@ -219,30 +212,29 @@ export default function ChatPanel({ onClose }: { onClose: () => void }) {
                   )}
                 </div>
               ))}
-              {asking && (
-                <p className={s.intro} data-state="asking">
-                  {t('chatbot.thinking')}
-                </p>
-              )}
+              {asking && <Spinner size="tiny" label={t('chatbot.thinking')} data-state="asking" />}
             </div>
             <div ref={end} />
           </DialogContent>
           <form className={s.form} onSubmit={(e) => void ask(e)} data-region="chatbot-form">
-            {/* A plain labelled input: the panel's chunk stays small and the first keystroke has nothing to load. */}
-            <label className={s.input}>
-              <span className={s.label}>{t('chatbot.question')}</span>
-              <input
-                className={s.field}
+            <Field label={t('chatbot.question')} className={s.input}>
+              <Input
                 value={question}
                 maxLength={QUESTION_MAX}
                 autoComplete="off"
                 data-field="chatbot-question"
-                onChange={(e) => setQuestion(e.target.value)}
+                onChange={(_, d) => setQuestion(d.value)}
               />
-            </label>
-            <ShellButton type="submit" appearance="primary" aria-disabled={asking} data-action="chatbot-ask">
-              <SendRegular fontSize={18} aria-hidden="true" /> {t('chatbot.ask')}
-            </ShellButton>
+            </Field>
+            <Button
+              type="submit"
+              appearance="primary"
+              icon={<SendRegular />}
+              disabled={asking}
+              data-action="chatbot-ask"
+            >
+              {t('chatbot.ask')}
+            </Button>
           </form>
         </DialogBody>
       </DialogSurface>

@@ -51,12 +51,14 @@ const useStyles = makeStyles({
     maxWidth: 'calc(100vw - 32px)',
     maxHeight: 'min(640px, calc(100vh - 32px))',
     padding: tokens.spacingHorizontalL,
+    // Stretched by its four edges, not 100vw/100dvh: those count the page's scrollbar, and the
+    // panel's right edge went under it.
     '@media (max-width: 480px)': {
       inset: 0,
-      width: '100vw',
-      maxWidth: '100vw',
-      height: '100dvh',
-      maxHeight: '100dvh',
+      width: 'auto',
+      maxWidth: 'none',
+      height: 'auto',
+      maxHeight: 'none',
       borderRadius: 0,
       padding: tokens.spacingHorizontalM,
     },
@@ -98,6 +100,8 @@ const useStyles = makeStyles({
   link: { color: tokens.colorBrandForegroundLink, fontWeight: tokens.fontWeightSemibold },
   form: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'end' },
   input: { flexGrow: 1 },
+  // The body is a column, not Fluent's grid: the title's close button is put beside it here.
+  titleRow: { display: 'flex', justifyContent: 'space-between', alignItems: 'start', gap: tokens.spacingHorizontalS },
   // Read out, not shown: who said what.
   hidden: {
     position: 'absolute',
@@ -156,19 +160,21 @@ export default function ChatPanel({ onClose }: { onClose: () => void }) {
     <Dialog open modalType="modal" onOpenChange={(_, data) => !data.open && onClose()}>
       <DialogSurface className={s.surface} data-region="chatbot" aria-describedby="chatbot-intro">
         <DialogBody className={s.body}>
-          <DialogTitle
-            action={
-              <Button
-                appearance="subtle"
-                icon={<DismissRegular />}
-                aria-label={t('chatbot.close')}
-                data-action="chatbot-close"
-                onClick={onClose}
-              />
-            }
-          >
-            {t('chatbot.dialogTitle')}
-          </DialogTitle>
+          <div className={s.titleRow}>
+            <DialogTitle
+              action={
+                <Button
+                  appearance="subtle"
+                  icon={<DismissRegular />}
+                  aria-label={t('chatbot.close')}
+                  data-action="chatbot-close"
+                  onClick={onClose}
+                />
+              }
+            >
+              {t('chatbot.dialogTitle')}
+            </DialogTitle>
+          </div>
           <DialogContent className={s.content}>
             <p id="chatbot-intro" className={s.intro}>
               {t('chatbot.intro')}

@@ -70,7 +70,9 @@ const useStyles = makeStyles({
     maxHeight: 'inherit',
     gap: tokens.spacingVerticalS,
   },
+  // Takes the room left, so on a phone the question box stays at the bottom of the screen.
   content: {
+    flexGrow: 1,
     display: 'flex',
     flexDirection: 'column',
     gap: tokens.spacingVerticalS,

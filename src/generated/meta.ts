@@ -1197,7 +1197,8 @@ export type ScreenDefinition = {
     | "board"
     | "notifications"
     | "upload"
-    | "outbox";
+    | "outbox"
+    | "chatbot";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
@@ -2431,6 +2432,51 @@ export interface BoardOptions {
      * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
      */
     filesField?: string;
+  };
+}
+
+/**
+ * @minItems 1
+ */
+export type Variants = string[];
+
+/**
+ * screens/<id>.json options of a screen of kind `chatbot` (docs/chatbot.md): the chat bot's knowledge base and the staff list of the questions it could not answer. The base is generated from other definitions — every question of the FAQ page and every service card of the services page, in the four languages of their texts — and this file adds words visitors use for them (`entries`).
+ */
+export interface ChatbotOptions {
+  /**
+   * A `page` screen whose contentKey paragraphs (not the `heading…` keys) are FAQ entries written "question — answer"; the preceding heading is the entry's category. Each entry links to the paragraph's anchor (`<route>#<screen>-<key>`).
+   */
+  faqScreen: string;
+  /**
+   * A `page` screen whose `cards` are the public services: one entry per card (title and description), linking to the card's route.
+   */
+  servicesScreen: string;
+  /**
+   * Where an unanswered visitor is sent: the appeal form's route, and the top-level string field the question fills in (the form reads initial values from the query string).
+   */
+  appeal: {
+    route: string;
+    field?: string;
+  };
+  /**
+   * The least search score an answer needs (default 15); below it the bot says it cannot answer and offers the appeal form.
+   */
+  minScore?: number;
+  /**
+   * Answers shown at most (default 3).
+   */
+  maxAnswers?: number;
+  /**
+   * Words and question variants visitors use, per generated entry: `faq:<paragraph key>` or `service:<card route>`. Each is searched like the entry's own text.
+   */
+  entries?: {
+    [k: string]: {
+      uz: Variants;
+      uzCyrillic: Variants;
+      ru: Variants;
+      en: Variants;
+    };
   };
 }
 

@@ -116,6 +116,8 @@ describe.skipIf(!browserTestsEnabled())('the chat bot in Chromium', () => {
     await page.keyboard.press('Enter');
     await waitForScreen(page, '[data-screen="murojaat"]');
     await expect.poll(() => page.locator('[data-field="/content"] textarea').inputValue()).toBe(NONSENSE);
+    // A page with a form to send has no launcher: nothing floats over its send button.
+    expect(await page.locator('[data-action="chatbot-open"]').count()).toBe(0);
     await page.context().close();
   });
 

@@ -26,8 +26,13 @@ const useStyles = makeStyles({
   label: { '@media (max-width: 480px)': { display: 'none' } },
 });
 
-/** The public pages: the routes of screens anyone may open. */
-const publicRoutes = screens.filter((s) => s.permission === 'public').map((s) => s.route);
+/**
+ * Screen kinds a visitor fills in and sends (a form, a wizard, a lookup's query, sign-in…): their
+ * pages have no launcher, so that nothing floats over the send button on a phone.
+ */
+const FILLED_IN = new Set(['form', 'wizard', 'flow', 'lookup', 'questionnaire', 'signin']);
+/** The public pages that read rather than ask: the routes of screens anyone may open. */
+const publicRoutes = screens.filter((s) => s.permission === 'public' && !FILLED_IN.has(s.kind)).map((s) => s.route);
 /** The bot exists when the definitions have a chat bot screen. */
 const botDefined = screens.some((s) => s.kind === 'chatbot');
 

@@ -32,6 +32,7 @@ const MANIFESTS = readdirSync(SCHEMAS_DIR, { withFileTypes: true })
         titleKey: string;
         seed?: { samples?: boolean };
         checklist?: Checklist;
+        autoReports?: unknown;
       },
   );
 const FIRST_RECORD_THERE = new Set(MANIFESTS.filter((m) => m.seed && !m.seed.samples).map((m) => m.id));
@@ -41,6 +42,8 @@ const FIRST_RECORD_THERE = new Set(MANIFESTS.filter((m) => m.seed && !m.seed.sam
  * JSON Schema cannot say.
  */
 const CHECKLISTS = new Map(MANIFESTS.flatMap((m) => (m.checklist ? [[m.titleKey, m.checklist] as const] : [])));
+/** Automatic reports (`autoReports`) by schema title: their period must not end before it starts (the server refuses it). */
+const PERIODS_IN_ORDER = new Set(MANIFESTS.filter((m) => m.autoReports).map((m) => m.titleKey));
 
 /**
  * Values the server always copies into a new record from the record it links to (a manifest's
@@ -161,7 +164,11 @@ export interface SampleOptions {
 export function createSampler(root: JSONSchema7, references: Map<string, ReferenceList>, ajv: Ajv) {
   const validate = ajv.compile(root);
   const checklist = typeof root.title === 'string' ? CHECKLISTS.get(root.title) : undefined;
-  const fits = (record: unknown) => !checklist || evaluateChecklist(checklist, record).problems.length === 0;
+  const ordered = typeof root.title === 'string' && PERIODS_IN_ORDER.has(root.title);
+  const fits = (record: unknown) =>
+    (!checklist || evaluateChecklist(checklist, record).problems.length === 0) &&
+    (!ordered ||
+      !(String((record as Record<string, unknown>).periodFrom) > String((record as Record<string, unknown>).periodTo)));
 
   const value = (
     rng: Rng,

@@ -87,6 +87,8 @@ function siblingOf(def: EntityDefinition, data: Record<string, unknown>, pointer
 const filePointers = (def: EntityDefinition): string[] =>
   findFileFields(def.schema)
     .filter((f) => f.path.indexOf('*') >= f.path.length - 1 || !f.path.includes('*'))
+    // A file the server writes (readOnly: an automatic report's XLSX) is not a client's to attach.
+    .filter((f) => (def.schema.properties?.[f.path[0]!] as { readOnly?: boolean } | undefined)?.readOnly !== true)
     .map((f) => `/${f.path.filter((s) => s !== '*').join('/')}`);
 
 // Server-owned fields a client might try to set (mass assignment).

@@ -536,7 +536,10 @@ for (const backend of backends()) {
       }
 
       // field-level rules: each read-only field cannot change; everything else the edit rules allow can
-      const readOnly = readOnlyFieldsOf(role.ability, subject);
+      // A field the server writes (schema readOnly) is ignored in anyone's input, not refused: not tried here.
+      const readOnly = readOnlyFieldsOf(role.ability, subject).filter(
+        (p) => (resolveFieldSchema(def.schema, p) as { readOnly?: boolean } | undefined)?.readOnly !== true,
+      );
       const target = rows.find(
         (r) => visible(r) && (role.scope !== 'OWN' || r.owner === userId) && rules.mayUpdate(user, ruled(r)),
       );

@@ -80,9 +80,10 @@ async function reportFile(
  * The write step of a report record (create and update): checks the type and the period, then
  * sets the server-written fields — the key, the trigger, the time, the rows and the XLSX file —
  * whatever the input said of them. So "generate now" is creating a record with a type and a
- * period, and saving a record again regenerates it.
+ * period, and saving a record again regenerates it. The file's id goes into `made` until the
+ * write it is for ends (see the plugin: a refused write takes its file away again).
  */
-export function reportWriteStep(app: FastifyInstance, def: EntityDefinition) {
+export function reportWriteStep(app: FastifyInstance, def: EntityDefinition, made: Set<string>) {
   const spec = specOf(def);
   return async (data: Record<string, unknown>, actor: Actor): Promise<Record<string, unknown>> => {
     const { type, periodFrom: from, periodTo: to } = data;
@@ -94,6 +95,7 @@ export function reportWriteStep(app: FastifyInstance, def: EntityDefinition) {
     const period = { from, to };
     const rows = await reportRows(app, def, type, period);
     const file = await reportFile(app, def, type, period, rows, actor);
+    made.add(file);
     return {
       ...data,
       key: reportKey(type, period),

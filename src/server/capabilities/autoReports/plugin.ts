@@ -77,8 +77,37 @@ export async function sweepReports(app: FastifyInstance, def: EntityDefinition):
  */
 const autoReports: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) => {
   if (!entities.length) return;
-  for (const def of entities) addWriteStep(app.store, def.id, def.manifest.subject, reportWriteStep(app, def));
   const ids = new Set(entities.map((d) => d.id));
+  // A write the store refuses (a stale version, a field the schema refuses) takes away the
+  // XLSX its step made: nothing half-written. Only files made here are removed, never a file
+  // id the client sent. This wrapper sits inside the write step's (registered before it).
+  const made = new Set<string>();
+  const { create: storeCreate, update: storeUpdate } = app.store;
+  const discarding = async <T>(input: unknown, write: () => Promise<T>): Promise<T> => {
+    const fresh = ((input as { file?: unknown } | null)?.file as unknown[] | undefined)?.filter(
+      (id): id is string => typeof id === 'string' && made.has(id),
+    );
+    try {
+      return await write();
+    } catch (error) {
+      for (const id of fresh ?? []) {
+        await app.db.query('DELETE FROM file_entity WHERE id = $1 AND record_id IS NULL', [id]);
+        await app.fileStorage.remove(id);
+      }
+      throw error;
+    } finally {
+      for (const id of fresh ?? []) made.delete(id);
+    }
+  };
+  app.store.create = (name, input, actor, options) =>
+    ids.has(name)
+      ? discarding(input, () => storeCreate(name, input, actor, options))
+      : storeCreate(name, input, actor, options);
+  app.store.update = (name, id, input, actor) =>
+    ids.has(name)
+      ? discarding(input, () => storeUpdate(name, id, input, actor))
+      : storeUpdate(name, id, input, actor);
+  for (const def of entities) addWriteStep(app.store, def.id, def.manifest.subject, reportWriteStep(app, def, made));
   const { create } = app.store;
   app.store.create = async (name, input, actor, options) => {
     const record = await create(name, input, actor, options);

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { JSONSchema7 } from 'json-schema';
 import { systemActor } from '../../auth/access.ts';
 import { getAtPointer, pointerSegments, setAt } from '../../../shared/pointer.ts';
+import { resolveFieldSchema, scalarType } from '../../../shared/field-schema.ts';
 import { addWriteStep } from '../../store/computed-writes.ts';
 import type { EntityStore } from '../../store/entity-store-contract.ts';
 import type { CapabilityOptions } from '../registry.ts';
@@ -41,11 +43,26 @@ function removeAt(data: Record<string, unknown>, pointer: string): void {
 }
 
 /**
+ * Whether a matched field's value has its schema's type. The step sees the input before the
+ * store validates it: a wrong type finds no rate here and is refused by validation after.
+ */
+function fitsType(schema: JSONSchema7, pointer: string, value: unknown): boolean {
+  const field = resolveFieldSchema(schema, pointer);
+  const type = field && scalarType(field);
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'number') return typeof value === 'number' && Number.isFinite(value);
+  if (type === 'string') return typeof value === 'string';
+  if (type === 'boolean') return typeof value === 'boolean';
+  return false;
+}
+
+/**
  * The first rate record matching the record's fields, read as the server (rates are a
- * tariff, not the saver's data); null when a matched field is empty or no rate matches.
+ * tariff, not the saver's data); null when a matched field is empty or not of its type, or no rate matches.
  */
 async function findRate(
   store: EntityStore,
+  schema: JSONSchema7,
   spec: TariffSpec,
   data: Record<string, unknown>,
 ): Promise<Record<string, unknown> | null> {
@@ -55,7 +72,7 @@ async function findRate(
   );
   for (const [filter, pointer] of Object.entries(spec.rates.match)) {
     const value = getAtPointer(data, pointer);
-    if (value === undefined || value === null || value === '') return null;
+    if (value === undefined || value === null || value === '' || !fitsType(schema, pointer, value)) return null;
     filters[filter] = String(value);
   }
   for await (const rate of store.streamList(spec.rates.entity, filters, { sortBy: ['id'] }, systemActor(), 1))
@@ -73,7 +90,7 @@ const tariff: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) 
     const spec = def.manifest.tariff as TariffSpec;
     addWriteStep(app.store, def.id, def.manifest.subject, async (data) => {
       const out = structuredClone(data);
-      const rate = await findRate(app.store, spec, out);
+      const rate = await findRate(app.store, def.schema as JSONSchema7, spec, out);
       for (const [target, from] of Object.entries(spec.rates.copy)) {
         const value = rate ? getAtPointer(rate, from) : undefined;
         if (value === undefined) removeAt(out, target);

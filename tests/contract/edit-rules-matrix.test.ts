@@ -28,7 +28,7 @@ import { findFileFields, findReferenceFields } from '../../src/server/store/reco
 import { abilityOfRoles, hiddenFieldsOf, readOnlyFieldsOf } from '../../src/shared/ability.ts';
 import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
-import { createSampler } from '../support/sample-data.ts';
+import { createSampler, serverRulesOf } from '../support/sample-data.ts';
 import { at, dataOf, withField, withoutServerWritten } from '../support/records.ts';
 import { createRegionPlacer } from '../support/regions.ts';
 import { multipart, PNG } from '../support/multipart.ts';
@@ -149,7 +149,10 @@ for (const backend of backends()) {
           def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined,
         );
         const sampler = createSampler(def.schema, registry.references, ajv);
-        const validate = ajv.compile(def.schema);
+        // The schema and the rules the server adds (a report's period in order).
+        const schemaValid = ajv.compile(def.schema);
+        const serverRules = serverRulesOf(def.schema);
+        const validate = (record: unknown) => schemaValid(record) && serverRules(record);
         const base = `/api${def.manifest.base}`;
         const subject = def.manifest.subject;
         const regionField = def.manifest.scope?.regionField;

@@ -160,15 +160,23 @@ export interface SampleOptions {
   minimal?: boolean;
 }
 
-/** Creates a sampler bound to one entity schema and the reference lists. */
-export function createSampler(root: JSONSchema7, references: Map<string, ReferenceList>, ajv: Ajv) {
-  const validate = ajv.compile(root);
+/**
+ * The rules the server checks beyond an entity's schema (a checklist's, a report period's
+ * order), as a test that a schema-valid record also passes them.
+ */
+export function serverRulesOf(root: JSONSchema7): (record: unknown) => boolean {
   const checklist = typeof root.title === 'string' ? CHECKLISTS.get(root.title) : undefined;
   const ordered = typeof root.title === 'string' && PERIODS_IN_ORDER.has(root.title);
-  const fits = (record: unknown) =>
+  return (record) =>
     (!checklist || evaluateChecklist(checklist, record).problems.length === 0) &&
     (!ordered ||
       !(String((record as Record<string, unknown>).periodFrom) > String((record as Record<string, unknown>).periodTo)));
+}
+
+/** Creates a sampler bound to one entity schema and the reference lists. */
+export function createSampler(root: JSONSchema7, references: Map<string, ReferenceList>, ajv: Ajv) {
+  const validate = ajv.compile(root);
+  const fits = serverRulesOf(root);
 
   const value = (
     rng: Rng,

@@ -38,6 +38,7 @@ const META_TYPES: Record<string, string> = {
   'system-fields.schema.json': 'SystemFields',
   'dashboard.schema.json': 'DashboardOptions',
   'board.schema.json': 'BoardOptions',
+  'chatbot.schema.json': 'ChatbotOptions',
 };
 
 export const pascal = (id: string): string => id.replace(/(^|[-_])([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());

@@ -26,6 +26,7 @@ import { crossRefsRule } from './check/cross-refs.ts';
 import { screensRule } from './check/screens.ts';
 import { dashboardsRule } from './check/dashboards.ts';
 import { boardsRule } from './check/boards.ts';
+import { chatbotRule } from './check/chatbot.ts';
 import { openDataRule } from './check/open-data.ts';
 import { accessRule } from './check/access.ts';
 import { localesRule } from './check/locales.ts';
@@ -59,6 +60,7 @@ export function checkRulesWith(capabilityRules: readonly CheckRule[]): readonly 
     screensRule,
     dashboardsRule,
     boardsRule,
+    chatbotRule,
     ...capabilityRules,
     openDataRule,
     accessRule,

@@ -62,6 +62,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   upload: inStages(formLibraries, () => import('./upload/RegisterUploadScreen.tsx')),
   // The messages sent about an entity's records (a channel's outbox rows), within the reader's scope.
   outbox: () => import('./outbox/OutboxScreen.tsx'),
+  // The chat bot's unanswered questions, for staff to improve its knowledge base (entity-free).
+  chatbot: () => import('./chatbot/ChatbotScreen.tsx'),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

@@ -79,6 +79,7 @@ import * as myWorkRoutes from './routes/my-work.ts';
 import * as presenceRoutes from './routes/presence.ts';
 import * as notificationRoutes from './routes/notifications/index.ts';
 import * as outboxLogRoutes from './routes/outbox-log.ts';
+import * as chatbotRoutes from './routes/chatbot.ts';
 import * as webRoutes from './routes/web.ts';
 import { loadCapabilityRoutes } from './capabilities/registry.ts';
 
@@ -148,6 +149,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   presenceRoutes,
   notificationRoutes,
   outboxLogRoutes,
+  chatbotRoutes,
   webRoutes,
 ];
 

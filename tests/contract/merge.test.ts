@@ -10,6 +10,7 @@ import { backends } from '../support/databases.ts';
 import { startTestApp } from '../support/app.ts';
 
 const report = (name: string, rows: string[], services: string[]) => ({
+  kind: 'goods',
   subject: { stir: '201234567', name, regionId: 14 },
   period: { periodType: 'ANNUAL', year: 2025 },
   industryRows: rows.map((productName, i) => ({ tariffCode: `190590100${i}`, productName })),

@@ -87,6 +87,8 @@ function siblingOf(def: EntityDefinition, data: Record<string, unknown>, pointer
 const filePointers = (def: EntityDefinition): string[] =>
   findFileFields(def.schema)
     .filter((f) => f.path.indexOf('*') >= f.path.length - 1 || !f.path.includes('*'))
+    // A file the server writes (readOnly: an automatic report's XLSX) is not a client's to attach.
+    .filter((f) => (def.schema.properties?.[f.path[0]!] as { readOnly?: boolean } | undefined)?.readOnly !== true)
     .map((f) => `/${f.path.filter((s) => s !== '*').join('/')}`);
 
 // Server-owned fields a client might try to set (mass assignment).
@@ -534,7 +536,10 @@ for (const backend of backends()) {
       }
 
       // field-level rules: each read-only field cannot change; everything else the edit rules allow can
-      const readOnly = readOnlyFieldsOf(role.ability, subject);
+      // A field the server writes (schema readOnly) is ignored in anyone's input, not refused: not tried here.
+      const readOnly = readOnlyFieldsOf(role.ability, subject).filter(
+        (p) => (resolveFieldSchema(def.schema, p) as { readOnly?: boolean } | undefined)?.readOnly !== true,
+      );
       const target = rows.find(
         (r) => visible(r) && (role.scope !== 'OWN' || r.owner === userId) && rules.mayUpdate(user, ruled(r)),
       );

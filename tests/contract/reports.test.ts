@@ -182,6 +182,16 @@ for (const backend of backends()) {
       const unknown = await call('POST', '/api/report/create', newReport({ templateId: 999999 }), sender);
       expect([400, 404]).toContain(unknown.status);
       expect((await call('POST', '/api/report/list-search', {})).body.total).toBe(before);
+      // Whether a report is consolidated, and of what, is the merge's to say: a client's claim is ignored.
+      const claimed = await call(
+        'POST',
+        '/api/report/create',
+        newReport({ consolidated: true, mergedFrom: [filled.body.id] }),
+        sender,
+      );
+      expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
+      expect(claimed.body.consolidated).not.toBe(true);
+      expect(claimed.body).not.toHaveProperty('mergedFrom');
       const interval = await call('POST', '/api/report/create', newReport({ periodKind: 'INTERVAL', year: undefined }));
       expect(interval.status).toBe(400);
       expect(Object.keys(interval.body.fieldErrors ?? {}).sort()).toEqual(['/periodFrom', '/periodTo']);

@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/server/app.ts';
@@ -51,14 +61,18 @@ export function createDefinitionsFixture(): DefinitionsFixture {
       write(file, json);
     },
     renameField(entity, from, to) {
-      for (const name of ['entity.json', 'schema.json', 'ui.json', 'grid.json', 'edit.json']) {
+      const dir = path.join(root, 'schemas', entity);
+      const views = existsSync(dir) ? readdirSync(dir).filter((f) => /^ui-[\w-]+\.json$/.test(f)) : [];
+      for (const name of ['entity.json', 'schema.json', 'ui.json', 'grid.json', 'edit.json', ...views]) {
         const file = `schemas/${entity}/${name}`;
         const swap = (v: unknown): unknown => {
           if (v === from) return to;
           if (v === `/${from}`) return `/${to}`;
           if (Array.isArray(v)) return v.map(swap);
           if (v && typeof v === 'object')
-            return Object.fromEntries(Object.entries(v).map(([k, x]) => [k === from ? to : k, swap(x)]));
+            return Object.fromEntries(
+              Object.entries(v).map(([k, x]) => [k === from ? to : k === `/${from}` ? `/${to}` : k, swap(x)]),
+            );
           return v;
         };
         try {
@@ -81,9 +95,12 @@ export function createDefinitionsFixture(): DefinitionsFixture {
           ]),
         );
       };
+      // Every form of every entity: its ui.json and its views (ui-<view>.json).
       for (const entity of readdirSync(path.join(root, 'schemas'))) {
-        const file = `schemas/${entity}/ui.json`;
-        if (existsSync(path.join(root, file))) write(file, fix(read(file)));
+        const dir = path.join(root, 'schemas', entity);
+        if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
+        for (const name of readdirSync(dir).filter((f) => /^ui(-[\w-]+)?\.json$/.test(f)))
+          write(`schemas/${entity}/${name}`, fix(read(`schemas/${entity}/${name}`)));
       }
     },
     remove: () => rmSync(root, { recursive: true, force: true }),

@@ -36,7 +36,8 @@ export async function fillForm(
     if (!schema || value === undefined || value === null) continue;
     const pointer = `${prefix}/${name}`;
     const field = page.locator(`[data-field="${pointer}"]`).first();
-    if (!(await field.count())) continue;
+    // A field the form does not show (not rendered, or hidden by its `showWhen`) is not a person's to fill.
+    if (!(await field.count()) || !(await field.isVisible())) continue;
     const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
     if (type === 'object' && schema.properties && !('lat' in (schema.properties ?? {}))) {
       filled.push(...(await fillForm(page, root, value as Record<string, unknown>, pointer, schema)));

@@ -13,6 +13,7 @@ import access from '../../schemas/_access/access.json' with { type: 'json' };
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { evaluateChecklist, type Checklist } from '../../src/server/capabilities/checklist/evaluate.ts';
 
 const SCHEMAS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
 
@@ -22,18 +23,53 @@ const USER_ENTITY = access.userEntity;
  * (not `samples`). An optional link to another entity (a pharmacy appeal's registry pharmacy) is
  * left empty, as a fresh database has nothing to link to.
  */
-const FIRST_RECORD_THERE = new Set(
+const MANIFESTS = readdirSync(SCHEMAS_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(path.join(SCHEMAS_DIR, d.name, 'entity.json')))
+  .map(
+    (d) =>
+      JSON.parse(readFileSync(path.join(SCHEMAS_DIR, d.name, 'entity.json'), 'utf8')) as {
+        id: string;
+        titleKey: string;
+        seed?: { samples?: boolean };
+        checklist?: Checklist;
+        autoReports?: unknown;
+      },
+  );
+const FIRST_RECORD_THERE = new Set(MANIFESTS.filter((m) => m.seed && !m.seed.samples).map((m) => m.id));
+/**
+ * Checklists by the record schema's title (`entity.<id>.title`): a sample must also pass the
+ * server's checklist rules (no check marked conform while its measurement breaks a rule), which
+ * JSON Schema cannot say.
+ */
+const CHECKLISTS = new Map(MANIFESTS.flatMap((m) => (m.checklist ? [[m.titleKey, m.checklist] as const] : [])));
+/** Automatic reports (`autoReports`) by schema title: their period must not end before it starts (the server refuses it). */
+const PERIODS_IN_ORDER = new Set(MANIFESTS.filter((m) => m.autoReports).map((m) => m.titleKey));
+
+/**
+ * Values the server always copies into a new record from the record it links to (a manifest's
+ * `prefill` rule with `always`): by entity id, the copy targets with the values of the source's
+ * record 1 (its first seeded record, which the sampler links to). A sample carries them, so that
+ * what it sends is what is stored, and the schema's conditions on them (an entry's product
+ * variant per its outlet's kind) hold.
+ */
+const ALWAYS_COPIED = new Map(
   readdirSync(SCHEMAS_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(SCHEMAS_DIR, d.name, 'entity.json')))
-    .map(
-      (d) =>
-        JSON.parse(readFileSync(path.join(SCHEMAS_DIR, d.name, 'entity.json'), 'utf8')) as {
-          id: string;
-          seed?: { samples?: boolean };
-        },
-    )
-    .filter((m) => m.seed && !m.seed.samples)
-    .map((m) => m.id),
+    .flatMap((d) => {
+      const manifest = JSON.parse(readFileSync(path.join(SCHEMAS_DIR, d.name, 'entity.json'), 'utf8')) as {
+        id: string;
+        prefill?: Array<{ from: string; always?: boolean; copy: Record<string, string> }>;
+      };
+      const values: Record<string, unknown> = {};
+      for (const rule of manifest.prefill ?? []) {
+        const seedFile = path.join(SCHEMAS_DIR, rule.from, 'seed.json');
+        if (!rule.always || !FIRST_RECORD_THERE.has(rule.from) || !existsSync(seedFile)) continue;
+        const first = (JSON.parse(readFileSync(seedFile, 'utf8')) as { records: Array<Record<string, unknown>> })
+          .records[0]!;
+        for (const [target, from] of Object.entries(rule.copy)) values[target.slice(1)] = first[from.slice(1)];
+      }
+      return Object.keys(values).length ? [[manifest.id, values] as const] : [];
+    }),
 );
 
 export type Rng = () => number;
@@ -124,9 +160,23 @@ export interface SampleOptions {
   minimal?: boolean;
 }
 
+/**
+ * The rules the server checks beyond an entity's schema (a checklist's, a report period's
+ * order), as a test that a schema-valid record also passes them.
+ */
+export function serverRulesOf(root: JSONSchema7): (record: unknown) => boolean {
+  const checklist = typeof root.title === 'string' ? CHECKLISTS.get(root.title) : undefined;
+  const ordered = typeof root.title === 'string' && PERIODS_IN_ORDER.has(root.title);
+  return (record) =>
+    (!checklist || evaluateChecklist(checklist, record).problems.length === 0) &&
+    (!ordered ||
+      !(String((record as Record<string, unknown>).periodFrom) > String((record as Record<string, unknown>).periodTo)));
+}
+
 /** Creates a sampler bound to one entity schema and the reference lists. */
 export function createSampler(root: JSONSchema7, references: Map<string, ReferenceList>, ajv: Ajv) {
   const validate = ajv.compile(root);
+  const fits = serverRulesOf(root);
 
   const value = (
     rng: Rng,
@@ -158,6 +208,14 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
       case 'object': {
         const out: Record<string, unknown> = {};
         const required = new Set(s.required ?? []);
+        // A block whose fields a conditional branch requires (if/then/else, in allOf too): when the
+        // block is drawn, those fields are drawn with it; the retries pick a valid branch.
+        const branchRequired = new Map<string, string[]>();
+        for (const part of [s, ...((s.allOf ?? []) as JSONSchema7[])])
+          for (const branch of [part.then, part.else])
+            for (const [name, sub] of Object.entries((branch as JSONSchema7 | undefined)?.properties ?? {}))
+              if (typeof sub === 'object' && sub.required)
+                branchRequired.set(name, [...(branchRequired.get(name) ?? []), ...sub.required]);
         // Parents first, so that a district can follow its region.
         const props = Object.entries(s.properties ?? {}).sort(
           ([, a], [, b]) =>
@@ -173,7 +231,11 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
           if (!required.has(name) && linked && !FIRST_RECORD_THERE.has(linked)) continue;
           // A field the server writes (readOnly) is not the client's to send.
           if ((child as JSONSchema7).readOnly === true) continue;
-          const v = value(rng, child as JSONSchema7, opts, out);
+          const extra = branchRequired.get(name);
+          const drawn = extra
+            ? { ...(child as JSONSchema7), required: [...((child as JSONSchema7).required ?? []), ...extra] }
+            : (child as JSONSchema7);
+          const v = value(rng, drawn, opts, out);
           if (v !== undefined) out[name] = v;
         }
         return out;
@@ -224,6 +286,20 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
   };
 
   /** A schema-valid record; throws when 200 attempts found none (a schema the sampler cannot satisfy). */
+  // The entity is named by its schema's title key (`entity.<id>.title`, as every entity's is).
+  const forced = ALWAYS_COPIED.get(/^entity\.(.+)\.title$/.exec(root.title ?? '')?.[1] ?? '');
+  // The top-level `if`/`then` branches: a branch whose condition holds may forbid fields (`false`).
+  const branches = (root.allOf ?? []).flatMap((b) => {
+    const s = b as JSONSchema7;
+    return s.if && typeof s.then === 'object' ? [{ holds: ajv.compile(s.if as object), then: s.then }] : [];
+  });
+  /** Drops the fields a branch that holds forbids (an optional field drawn for another kind). */
+  const withoutForbidden = (candidate: Record<string, unknown>): void => {
+    for (const b of branches)
+      if (b.holds(candidate))
+        for (const [name, child] of Object.entries(b.then.properties ?? {}))
+          if (child === false) delete candidate[name];
+  };
   return function sample(seed: number, opts: SampleOptions): Record<string, unknown> {
     const rng = createRng(seed);
     for (let attempt = 0; attempt < 200; attempt++) {
@@ -233,7 +309,27 @@ export function createSampler(root: JSONSchema7, references: Map<string, Referen
         string,
         unknown
       >;
-      if (validate(candidate)) return candidate;
+      if (forced) withoutForbidden(Object.assign(candidate, forced));
+      let valid = validate(candidate) && fits(candidate);
+      // A condition may forbid an array's rows (`maxItems: 0` in an if/then, say the rows of
+      // another report kind): those arrays are emptied and the record is tried again.
+      const forbidden = valid
+        ? []
+        : (validate.errors ?? []).filter((e) => e.keyword === 'maxItems' && e.params.limit === 0);
+      if (forbidden.length) {
+        for (const e of forbidden) {
+          const path = e.instancePath.split('/').slice(1);
+          let at: Record<string, unknown> = candidate;
+          for (const key of path.slice(0, -1)) at = at[key] as Record<string, unknown>;
+          at[path[path.length - 1]!] = [];
+        }
+        valid = validate(candidate) && fits(candidate);
+      }
+      if (!valid) continue;
+      // A copied field the server writes (readOnly) is not the client's to send: it only chose the branch.
+      for (const name of Object.keys(forced ?? {}))
+        if ((root.properties?.[name] as JSONSchema7 | undefined)?.readOnly === true) delete candidate[name];
+      return candidate;
     }
     throw new Error(`no valid sample after 200 attempts: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
   };

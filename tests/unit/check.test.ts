@@ -32,7 +32,7 @@ const anEntity = (s: DefinitionSources): string =>
 const entityWithWizard = (s: DefinitionSources): string | undefined =>
   [...s.keys()]
     .filter((f) => f.endsWith('/ui.json'))
-    .find((f) => json(s, f).wizard)
+    .find((f) => json(s, f).wizard && !json(s, f).wizard.partial)
     ?.split('/')[1];
 
 describe('npm run check', () => {

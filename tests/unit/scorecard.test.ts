@@ -11,6 +11,7 @@ import { implementationNames } from '../../src/server/workflow/implementations.t
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { DEFINITION_RULES } from '../../src/server/capabilities/checks.ts';
 import {
+  answeredPoints,
   bandOf,
   derivedPoints,
   scoreAreas,
@@ -117,6 +118,51 @@ describe('scorecard scoring', () => {
     });
   });
 
+  it('scores answered areas from the record (nested answers, unknown or missing ones 0) and writes the weak ones', () => {
+    const answeredCard: Scorecard = {
+      fields: {
+        unit: '/unitId',
+        period: '/period',
+        areas: '/areas',
+        points: '/points',
+        maxPoints: '/maxPoints',
+        percent: '/percent',
+        band: '/band',
+        weak: '/weak',
+        weakList: '/advice',
+      },
+      weakBelow: 60,
+      areas: [
+        {
+          code: 'policy',
+          titleKey: 't',
+          maxPoints: 5,
+          answered: { fields: ['/a/one', '/a/two'], values: { YES: 1, PARTIAL: 0.5, NO: 0 } },
+        },
+        {
+          code: 'audit',
+          titleKey: 't',
+          maxPoints: 3,
+          answered: { fields: ['/b', '/c', '/d'], values: { YES: 1, PARTIAL: 0.5 } },
+        },
+      ],
+      bands: [
+        { code: 'HIGH', minPercent: 80 },
+        { code: 'LOW', minPercent: 0 },
+      ],
+    };
+    const data = { a: { one: 'YES', two: 'PARTIAL' }, b: 'PARTIAL', c: 'MAYBE' };
+    expect(answeredPoints(5, answeredCard.areas[0]!.answered!, data)).toBe(3.75);
+    const { result, problems } = scoreAreas(answeredCard, undefined, new Map(), data);
+    expect(problems).toEqual([]);
+    // audit: 3 × (0.5 + 0 + 0) / 3 = 0.5 — below 60 % of 3, weak; policy 3.75 of 5 (75 %) is not.
+    expect(result).toMatchObject({ points: 4.25, maxPoints: 8, percent: 53.1, band: 'LOW', weak: ['audit'] });
+    expect(result.areas.map((a) => a.source)).toEqual(['answered', 'answered']);
+    const written = withScore(answeredCard, { ...data, weak: { policy: true }, advice: [] }, result, undefined);
+    expect(written.weak).toEqual({ audit: true });
+    expect(written.advice).toEqual([{ area: 'audit', recommendation: 'audit' }]);
+  });
+
   it('finds an aggregate by its URL among the manifests', () => {
     const def = { manifest: { base: '/x', aggregates: { y: { measures: [{ name: 'a', fn: 'count' }] } } } };
     const entities = [def] as never;
@@ -173,7 +219,12 @@ describe('npm run check of scorecard and progress', () => {
     sc.bands[1].minPercent = 95;
     const problems = run(s);
     expectProblem(problems, file, '/scorecard/fields/band', /does not exist/);
-    expectProblem(problems, file, `/scorecard/areas/${enteredAt}`, /either "entered" or "derived"/);
+    expectProblem(
+      problems,
+      file,
+      `/scorecard/areas/${enteredAt}`,
+      /"entered", "derived" or "answered" \(exactly one of them\)/,
+    );
     expectProblem(problems, file, `/scorecard/areas/${derivedAt}/derived/period`, /not a dateRange grid filter/);
     expectProblem(problems, file, `/scorecard/areas/${derivedAt}/derived/unit`, /not a grid filter/);
     expectProblem(problems, file, `/scorecard/areas/${derivedAt}/derived/ratio/0`, /no measure "noSuchMeasure"/);

@@ -17,6 +17,7 @@ import { menuIcon } from './icons.tsx';
 import { NotificationCounters } from './Counters.tsx';
 import { PageSpinner, ShellButton } from '../../engine/common/primitives.tsx';
 import { UserMenu } from './UserMenu.tsx';
+import { ChatLauncher } from '../chatbot/ChatLauncher.tsx';
 
 const useStyles = makeStyles({
   header: {
@@ -285,6 +286,7 @@ export function Layout() {
         </main>
       </div>
       <ScrollToTop />
+      <ChatLauncher />
       <ScrollRestoration />
     </>
   );

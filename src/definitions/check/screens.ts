@@ -98,6 +98,7 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
         recordActions?: RecordAction[];
         keyFacts?: string[];
         fixedFilters?: Record<string, string>;
+        initial?: Record<string, unknown>;
       }
     | undefined;
   const view = options?.view;
@@ -105,6 +106,9 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   const target = screen.entity ? entities.get(screen.entity) : undefined;
   if (view && target && !target.manifest.views?.[view])
     report(file, '/options/view', `entity "${screen.entity}" has no view "${view}"`);
+  for (const name of Object.keys(options?.initial ?? {}))
+    if (target && !target.schema?.properties?.[name])
+      report(file, `/options/initial/${name}`, `entity "${screen.entity}" has no field "${name}"`);
   if (screen.kind === 'flow') {
     const flow = screen.options!;
     flow.steps?.forEach((step, i) => {

@@ -40,4 +40,19 @@ describe('screens a button leads to', () => {
     )!;
     expect(entityScreenPath(entry.entity!, ['form', 'wizard'])).toBe(own.route);
   });
+
+  it("leads a record's edit button to the edit screen of its kind (the screen whose initial values it has)", () => {
+    const near = '/admin/online-reports/:id';
+    const edit = (record?: Record<string, unknown>) =>
+      entityScreenPath('online-report', ['form', 'wizard'], 9, undefined, near, record);
+    expect(edit({ kind: 'finance' })).toBe('/admin/online-reports/9/edit-finance');
+    expect(edit({ kind: 'digital' })).toBe('/admin/online-reports/9/edit-digital-markets');
+    // A goods report, or no record given: the entity's plain edit wizard.
+    expect(edit({ kind: 'goods' })).toBe('/admin/online-reports/9/edit');
+    expect(edit()).toBe('/admin/online-reports/9/edit');
+    // The list's "new" button leads to the plain wizard, not to a wizard of one kind.
+    expect(entityScreenPath('online-report', ['form', 'wizard'], undefined, undefined, '/admin/online-reports')).toBe(
+      '/admin/online-reports/new',
+    );
+  });
 });

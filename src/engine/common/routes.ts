@@ -24,7 +24,8 @@ const familyOf = (route: string): string => route.replace(/\/(new|:id(\/.*)?)$/,
  * entity may have a second set of screens for other people (the delegated user screens),
  * whose forms may use a view; otherwise screens with a view (partial wizards) are skipped,
  * screens of the user's audience (`audience`) come first, and among them a screen with a
- * permission wins over a public one.
+ * permission wins over a public one. With `record`, a screen whose `initial` values the record
+ * has (the edit wizard of one report kind) comes before all others.
  * @example entityScreenPath('x', 'detail', 5) // '/admin/x/5'
  */
 export function entityScreenPath(
@@ -33,6 +34,7 @@ export function entityScreenPath(
   id?: number | string,
   ability?: PortalAbility,
   near?: string,
+  record?: Record<string, unknown>,
 ): string | undefined {
   const wantsId = id !== undefined;
   const candidates = screens.filter(
@@ -42,9 +44,11 @@ export function entityScreenPath(
       s.route.includes(':id') === wantsId &&
       (!ability || canOpen(ability, s.permission)),
   );
+  const own = record && candidates.find((s) => initialOf(s) && matchesInitial(record, initialOf(s)!));
+  if (own) return fillRoute(own.route, id);
   const family = near === undefined ? [] : candidates.filter((s) => familyOf(s.route) === familyOf(near));
   // A partial wizard (a view) or a narrower list (fixed filters) is not where the entity's buttons lead.
-  const plain = candidates.filter((s) => !s.options?.view && !s.options?.fixedFilters);
+  const plain = candidates.filter((s) => !s.options?.view && !s.options?.fixedFilters && !initialOf(s));
   const mine = plain.filter((s) => forAudience(s));
   // The user's own audience first (a citizen's list leads to the citizen's record page); a public
   // page of the entity (a form for citizens) is an entry point, not where the entity's own
@@ -58,6 +62,14 @@ export function entityScreenPath(
   return screen && fillRoute(screen.route, id);
 }
 
+/** The values a form or wizard screen gives a new record (`options.initial`). */
+const initialOf = (screen: ScreenDefinition): Record<string, unknown> | undefined =>
+  (screen.options as { initial?: Record<string, unknown> } | undefined)?.initial;
+
+/** Whether a record holds every one of a screen's initial values (it is a record of that screen's kind). */
+const matchesInitial = (record: Record<string, unknown>, initial: Record<string, unknown>): boolean =>
+  Object.entries(initial).every(([k, v]) => JSON.stringify(record[k]) === JSON.stringify(v));
+
 /** A screen's route with `:id` replaced. */
 export const fillRoute = (route: string, id?: number | string): string =>
   id === undefined ? route : route.replace(':id', encodeURIComponent(String(id)));
@@ -69,6 +81,7 @@ export const recordViews = (entity: string, ability?: PortalAbility): ScreenDefi
       s.entity === entity &&
       s.route.includes(':id') &&
       Boolean(s.options?.view) &&
+      !initialOf(s) &&
       (!ability || canOpen(ability, s.permission)),
   );
 

@@ -52,6 +52,8 @@ function prefillOf(schema: JSONSchema7, search: URLSearchParams): RecordData {
 
 interface ScreenOptions {
   view?: string;
+  /** Values a new record starts with (a wizard of one report kind). */
+  initial?: RecordData;
   drafts?: boolean;
   /** A public submission route (`publicSubmit` of the manifest): send there, show the reference number. */
   submit?: { endpoint: string; doneKey?: string };
@@ -93,9 +95,13 @@ export function useRecordEditor(screen: ScreenDefinition) {
   const initialData = useMemo(
     () =>
       loaded && (!creating || definition.data)
-        ? { ...dataOnly(loaded), ...(creating && definition.data ? prefillOf(definition.data.schema, search) : {}) }
+        ? {
+            ...dataOnly(loaded),
+            ...(creating ? options.initial : {}),
+            ...(creating && definition.data ? prefillOf(definition.data.schema, search) : {}),
+          }
         : undefined,
-    [loaded, creating, definition.data, search],
+    [loaded, creating, definition.data, search, options.initial],
   );
   const [edited, setFormData] = useState<RecordData | undefined>(undefined);
   const formData = edited ?? initialData;

@@ -116,7 +116,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
         }
       : undefined;
   const edit = rights.data?.update
-    ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route)
+    ? entityScreenPath(entity, ['form', 'wizard'], id, ability, screen.route, data)
     : undefined;
   const mayDelete = rights.data?.delete === true && ability.can('delete', def.manifest.subject);
   const list = entityScreenPath(entity, ['list'], undefined, ability, screen.route);

@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { screens } from './test-entity.ts';
-import { action, exportUrl, filter, lastParams, renderList, rows } from './list-testing.tsx';
+import { action, exportUrl, filter, lastParams, location, renderList, rows } from './list-testing.tsx';
 
 vi.mock('../../definitions/client.ts', async () => (await import('./test-entity.ts')).definitionsClientMock);
 
@@ -28,6 +28,14 @@ describe('ListScreen with fixedFilters', () => {
     const count = document.querySelector('[data-state="count"]');
     expect(count?.textContent).toBe('45');
     expect(screen.getByLabelText('45 records')).toBeTruthy();
+  });
+
+  it("creates a record of the slice: the fixed equality filters on fields become the new form's values", async () => {
+    // A region's list; `kinds` is an `in` filter and stays out of the new record.
+    renderList('/gadgets', { ...screens[0], options: { fixedFilters: { regionId: 3, kinds: 'A,B' } } });
+    await waitFor(() => expect(rows().length).toBeGreaterThan(0));
+    fireEvent.click(action('create'));
+    await waitFor(() => expect(location).toBe('/gadgets/new?regionId=3'));
   });
 
   it('a plain list shows no count badge and sends only the user’s filters', async () => {

@@ -53,7 +53,7 @@ import {
 } from './list-state.ts';
 import ListGrid, { type StatusColor } from './ListGrid.tsx';
 import { statusesOf, withoutHiddenColumns } from './list-definition.ts';
-import { fixedFiltersOf, withoutFixedFilters } from './fixed-filters.ts';
+import { createQueryOf, fixedFiltersOf, withoutFixedFilters } from './fixed-filters.ts';
 import { facetsOf, ListFacets } from './ListFacets.tsx';
 import ListFilters from './ListFilters.tsx';
 import CardList from './CardList.tsx';
@@ -206,7 +206,8 @@ function ListView({
   );
 
   const hasDetail = entityScreenPath(def.id, ['detail'], 0, ability, screen.route) !== undefined;
-  const createPath = entityScreenPath(def.id, ['form', 'wizard'], undefined, ability, screen.route);
+  const createTo = entityScreenPath(def.id, ['form', 'wizard'], undefined, ability, screen.route);
+  const createPath = createTo && `${createTo}${createQueryOf(fullDef, fixed)}`;
   const openRow = useCallback(
     (row: StoredRecord) => {
       const path = entityScreenPath(def.id, ['detail'], row.id, ability, screen.route);

@@ -23,3 +23,20 @@ export function withoutFixedFilters(def: EntityDefinition, fixed: Record<string,
   if (!names.length) return def;
   return { ...def, grid: { ...def.grid, filters: def.grid.filters.filter((f) => !names.includes(f.name)) } };
 }
+
+/**
+ * The query a list's "create" link carries: the values of its fixed equality filters on
+ * top-level fields (`?kind=bakery` from the bakeries' list), which the new record's form reads
+ * as its initial values — a record made from a list belongs in that list.
+ * @example createQueryOf(def, { kind: 'bakery' }) // '?kind=bakery'
+ */
+export function createQueryOf(def: EntityDefinition, fixed: Record<string, string>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(fixed)) {
+    const filter = def.grid.filters.find((f) => f.name === name);
+    if (filter?.kind === 'eq' && filter.field && /^\/[^/]+$/.test(filter.field))
+      query.set(filter.field.slice(1), value);
+  }
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}

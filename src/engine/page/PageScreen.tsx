@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { ScreenProps } from '../types.ts';
 import { Heading, Paragraph } from '../common/primitives.tsx';
+import { paragraphAnchor } from '../../definitions/knowledge.ts';
 
 /** A card linking to a service (the main page's interactive services). */
 interface PageCard {
@@ -57,7 +58,7 @@ export default function PageScreen({ screen }: ScreenProps) {
     paragraphs(from).map(([k, v]) => {
       if (!k.startsWith('heading'))
         return (
-          <Paragraph key={k} data-paragraph={k}>
+          <Paragraph key={k} id={paragraphAnchor(screen.id, k)} data-paragraph={k}>
             {v}
           </Paragraph>
         );

@@ -41,7 +41,7 @@ export interface AdvertisingPassport {
   };
   constructionType: ("BILLBOARD" | "LED_SCREEN" | "LIGHTBOX" | "ROOF" | "WALL" | "PYLON" | "BANNER" | "OTHER") & string;
   /**
-   * Number of advertising faces.
+   * Number of advertising faces (reference list ad-side; its id is the number).
    */
   sides: number;
   /**
@@ -57,7 +57,7 @@ export interface AdvertisingPassport {
    */
   volume?: number;
   /**
-   * Placement zone of the settlement (1 = most central); used in the fee calculation.
+   * Placement zone of the settlement (reference list ad-zone; its id is the zone number, 1 = most central); with the region group it picks the fee rate.
    */
   zone?: number;
   /**
@@ -65,15 +65,15 @@ export interface AdvertisingPassport {
    */
   regionGroup?: number;
   /**
-   * Coefficient K of the fee formula (by zone and region group).
+   * Coefficient K of the fee formula: copied by the server from the active rate (reference list ad-coefficient) of the passport's zone and region group.
    */
   coefficientK?: number;
   /**
-   * Base amount M of the fee formula, UZS.
+   * Minimum collection M, UZS per m² a month: copied by the server from the same rate.
    */
   minimumCollectionM?: number;
   /**
-   * Monthly placement fee, UZS (computed from area, K and M).
+   * Monthly placement fee, UZS: computed by the server = M × K × advertising area (volume), rounded to whole sums; empty while the zone, region group or area is missing or no rate matches. What a client sends is ignored.
    */
   monthlyPayment?: number;
   /**
@@ -107,6 +107,10 @@ export interface AdvertisingPassport {
    * @maxItems 5
    */
   drawing?: string[];
+  /**
+   * The request the passport was issued on (its owner, tax ID, phone, region, district and address are taken from it when left empty).
+   */
+  requestId?: number;
 }
 
 /** A stored advertising-passport as the API returns it: its data plus the server-owned fields. */

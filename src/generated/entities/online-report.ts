@@ -2,9 +2,13 @@
 import type { SystemFields } from '../meta.ts';
 
 /**
- * One online statistical report of a business entity for one period: who reports, for which period, its goods (industry rows) and its services (service rows).
+ * One online statistical report of a business entity for one period, of one kind: goods (industry and service rows), finance (the financial indicators) or digital markets (the platform and its service segments).
  */
-export interface OnlineReport {
+export type OnlineReport = {
+  /**
+   * The kind of report: goods (the industry and service rows), finance (the financial indicators of the period) or digital markets (a digital platform, its users, transactions and service segments). Each kind has its own wizard (a view of this entity); records stored before the kinds existed are goods (migration 2).
+   */
+  kind: ("goods" | "finance" | "digital") & string;
   /**
    * The reporting business entity. Nine STIR digits trigger a contractor lookup that fills the name, head, address, region and district.
    */
@@ -99,6 +103,119 @@ export interface OnlineReport {
     exportSum?: number;
   }[];
   /**
+   * Financial indicators of the business for the period, in thousand UZS (thousand som), as in the financial statements (form 1 balance sheet, form 2 income statement): amounts that cannot be below zero (revenue, costs, assets, liabilities, receivables, payables, investment) are ≥ 0; profits and equity may be negative. Revenue is required, the rest optional (a small business fills what it has); revenue is required of a finance report (the kind's if/then), so that the empty object a form makes on another kind stays valid.
+   */
+  finance?: {
+    /**
+     * Net revenue from sales of goods, works and services. Thousand UZS.
+     */
+    revenue?: number;
+    /**
+     * Cost of goods, works and services sold. Thousand UZS.
+     */
+    costOfSales?: number;
+    /**
+     * Gross profit (revenue minus cost of sales); negative for a gross loss. Thousand UZS.
+     */
+    grossProfit?: number;
+    /**
+     * Profit from core (operating) activity; negative for a loss. Thousand UZS.
+     */
+    operatingProfit?: number;
+    /**
+     * Net profit of the period after tax; negative for a loss. Thousand UZS.
+     */
+    netProfit?: number;
+    /**
+     * Total assets at the end of the period (balance sheet total). Thousand UZS.
+     */
+    totalAssets?: number;
+    /**
+     * Total liabilities (long- and short-term) at the end of the period. Thousand UZS.
+     */
+    totalLiabilities?: number;
+    /**
+     * Equity at the end of the period; negative when liabilities exceed assets. Thousand UZS.
+     */
+    equity?: number;
+    /**
+     * Accounts receivable at the end of the period. Thousand UZS.
+     */
+    receivables?: number;
+    /**
+     * Accounts payable at the end of the period. Thousand UZS.
+     */
+    payables?: number;
+    /**
+     * Capital investment made in the period. Thousand UZS.
+     */
+    investment?: number;
+    /**
+     * Average number of employees in the period.
+     */
+    employees?: number;
+  };
+  /**
+   * The digital platform (marketplace, service) the report is about and its figures for the period: users, merchants, transactions, gross merchandise value (GMV, thousand UZS), the commission it takes and the business’s own estimate of its market share. Name and kind of platform are required of a digital-markets report (the kind's if/then).
+   */
+  platform?: {
+    name?: string;
+    /**
+     * Address of the platform (web site or app page), starting with http:// or https://.
+     */
+    url?: string;
+    platformKind?: ("marketplace" | "classifieds" | "payments" | "taxi" | "delivery" | "social" | "search" | "other") &
+      string;
+    /**
+     * Average number of users active in a month of the period.
+     */
+    monthlyActiveUsers?: number;
+    /**
+     * Sellers, merchants, drivers or other suppliers active on the platform at the end of the period.
+     */
+    merchants?: number;
+    /**
+     * Number of orders (transactions) made through the platform in the period.
+     */
+    transactions?: number;
+    /**
+     * Gross merchandise value: the total value of the orders made through the platform in the period, thousand UZS.
+     */
+    gmv?: number;
+    /**
+     * Average commission the platform takes from a transaction, % (0–100).
+     */
+    commissionRate?: number;
+    /**
+     * The business’s own estimate of its share of the market it serves, % (0–100).
+     */
+    marketShare?: number;
+  };
+  /**
+   * The platform’s figures per service segment (e.g. food delivery, parcel delivery, taxi), one row per segment; merged reports keep every segment row.
+   *
+   * @maxItems 200
+   */
+  segmentRows?: {
+    segment: string;
+    /**
+     * Orders (transactions) in the segment in the period.
+     */
+    transactions?: number;
+    /**
+     * Value of the orders in the segment, thousand UZS.
+     */
+    gmv?: number;
+    /**
+     * The platform’s own revenue (commissions, fees) in the segment, thousand UZS.
+     */
+    revenue?: number;
+    /**
+     * Estimated share of the segment’s market, % (0–100).
+     */
+    marketShare?: number;
+  }[];
+  /**
    * Explanations of the reporting entity.
    */
   note?: string;
@@ -108,7 +225,7 @@ export interface OnlineReport {
    * @maxItems 5
    */
   files?: string[];
-}
+};
 
 /** A stored online-report as the API returns it: its data plus the server-owned fields. */
 export type OnlineReportRecord = OnlineReport & SystemFields;

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync, FastifySchemaCompiler } from 'fastify';
 import type { JSONSchema7 } from 'json-schema';
 import { errorBodySchema } from '../errors.ts';
-import { toResponseSchema } from '../store/record-schema.ts';
+import { findServerOwnedFields, toResponseSchema } from '../store/record-schema.ts';
+import { withServerOwnedFrom } from '../store/server-owned.ts';
 import { filterQuerySchema, searchPayloadSchema } from '../store/list-query.ts';
 import { createServerAjv } from '../validation.ts';
 
@@ -35,6 +36,8 @@ const entities: FastifyPluginAsync = async (app) => {
     const tags = [def.manifest.subject];
     const record = toResponseSchema(def.schema, systemFieldProperties);
     const writeBody = { ...def.schema, $schema: undefined, title: undefined } as JSONSchema7;
+    // Fields the server writes: a client's value is ignored on create, the stored one kept on update.
+    const serverOwned = findServerOwnedFields(def.schema).length > 0;
     const updateBody = {
       ...writeBody,
       properties: { ...writeBody.properties, version: { type: 'integer', minimum: 1 } },
@@ -105,7 +108,10 @@ const entities: FastifyPluginAsync = async (app) => {
           response: { 200: record, ...errors },
         },
       },
-      async (request) => app.store.create(entity, request.body, request.actor, { locale: request.locale }),
+      async (request) =>
+        app.store.create(entity, withServerOwnedFrom(def.schema, request.body), request.actor, {
+          locale: request.locale,
+        }),
     );
 
     app.put<{ Params: { id: number } }>(
@@ -120,7 +126,17 @@ const entities: FastifyPluginAsync = async (app) => {
           response: { 200: record, ...errors },
         },
       },
-      async (request) => app.store.update(entity, request.params.id, request.body, request.actor),
+      async (request) => {
+        const { id } = request.params;
+        // The stored record (flat: its fields beside id and version) gives the values kept. One
+        // the caller may not read is not read here: the store's update answers for it (403 or
+        // 404, as for any entity), and nothing is written.
+        const stored = serverOwned
+          ? await app.store.get(entity, id, request.actor).catch(() => undefined)
+          : undefined;
+        const body = serverOwned ? withServerOwnedFrom(def.schema, request.body, stored) : request.body;
+        return app.store.update(entity, id, body, request.actor);
+      },
     );
 
     app.delete<{ Params: { id: number }; Querystring: { version?: number } }>(

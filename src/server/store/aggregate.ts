@@ -70,6 +70,7 @@ export function aggregateQuery(
     const only = m.filter ? ` FILTER (WHERE ${measureCondition(def, table, m.filter, param, hidden)})` : '';
     if (m.fn === 'count') return `count(*)${only}::int AS "${m.name}"`;
     const value = fieldExpression(def, table, m.field!);
+    if (m.fn === 'countDistinct') return `count(DISTINCT ${value})${only}::int AS "${m.name}"`;
     // numeric → float8 so that the driver hands back a JS number, not a string.
     return m.fn === 'avg'
       ? `round(avg(${value})${only}, 2)::float8 AS "${m.name}"`

@@ -129,3 +129,15 @@ export function toResponseSchema(root: JSONSchema7, extra: Record<string, JSONSc
   const base = strip(root);
   return { ...base, properties: { ...base.properties, ...extra }, additionalProperties: false };
 }
+
+/**
+ * Fields the server writes (`readOnly: true`: computed by a capability, set by a transition or
+ * a merge) as paths; fields inside array items are left out (client input keeps those).
+ */
+export function findServerOwnedFields(root: JSONSchema7): Array<{ path: string[] }> {
+  const out = new Map<string, { path: string[] }>();
+  walk(root, root, [], (s, path) => {
+    if ((s as JSONSchema7).readOnly === true && path.length && !path.includes('*')) out.set(path.join('/'), { path });
+  });
+  return [...out.values()];
+}

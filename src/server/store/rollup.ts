@@ -101,7 +101,8 @@ export function planRollup(
   registry: Pick<DefinitionRegistry, 'screens'>,
 ): Rollup | undefined {
   // A sum or an average can be added up from parts; a minimum or maximum cannot be taken back on delete.
-  if (aggregate.measures.some((m) => m.fn === 'min' || m.fn === 'max')) return undefined;
+  // A distinct count cannot be summed from partial counts either.
+  if (aggregate.measures.some((m) => m.fn === 'min' || m.fn === 'max' || m.fn === 'countDistinct')) return undefined;
   const endpoint = `/api${def.manifest.base}/aggregate/${name}`;
   const sources = [...registry.screens.values()]
     .filter((s) => s.kind === 'dashboard')

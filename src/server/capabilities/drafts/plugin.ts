@@ -9,6 +9,7 @@ import { SYSTEM_FIELDS } from '../../../shared/field-schema.ts';
 import type { Actor } from '../../store/entity-store.ts';
 import type { Migration } from '../../db/migrations.ts';
 import type { CapabilityOptions } from '../registry.ts';
+import { withServerOwnedFrom } from '../../store/server-owned.ts';
 
 /** Drafts of any entity: unvalidated input, reachable by the draft's random id. */
 const DRAFT_TABLES: Migration = {
@@ -183,7 +184,9 @@ const drafts: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) 
       },
       async (request) => {
         const draft = await load(request.params.id, request.actor);
-        const record = await app.store.create(entity, draft.data, request.actor, { locale: request.locale });
+        const record = await app.store.create(entity, withServerOwnedFrom(def.schema, draft.data), request.actor, {
+          locale: request.locale,
+        });
         await app.db.query('DELETE FROM draft WHERE id = $1', [draft.id]);
         return record;
       },

@@ -2,7 +2,7 @@
  * `npm run check` rule of the `merge` capability: every field whose rows a merge
  * concatenates (`merge.arrays`) is an array field of the record schema; `sumBy` names an
  * array field, and its key, sum (numbers) and list (texts) fields are fields of its rows;
- * `same` and `set` name fields, `sources` an array field.
+ * `same` and `set` name fields, `sources` an array field; `differKeys` only fields of `same`.
  */
 import { resolveFieldSchema } from '../../../shared/field-schema.ts';
 import { createFieldCheck, entitiesWithSchema, type CheckRule } from '../../../definitions/check/context.ts';
@@ -28,6 +28,9 @@ const mergeCheck: CheckRule = {
         }
       }
       spec.same?.forEach((p, i) => field(file, `/merge/same/${i}`, p, { scalar: true }));
+      for (const p of Object.keys(spec.differKeys ?? {}))
+        if (!spec.same?.includes(p))
+          ctx.report(file, `/merge/differKeys${p}`, `"${p}" has a message but is not one of merge.same`);
       if (spec.sources) field(file, '/merge/sources', spec.sources, { types: ['array'] });
       Object.keys(spec.set ?? {}).forEach((p) => field(file, `/merge/set${p}`, p));
     }

@@ -11,7 +11,7 @@ import { sumRows } from './sum-rows.ts';
  * `POST /api{base}/merge` for entities whose manifest declares `merge`: a new record made
  * from the first of the chosen records (lowest id) with the declared array fields
  * concatenated from all of them, in id order, and the `sumBy` array summed per row key
- * (sum-rows.ts). Records that differ in a `same` field are refused; the new record gets the
+ * (sum-rows.ts). Records that differ in a `same` field are refused (with its `differKeys` message); the new record gets the
  * sources' ids (`sources`) and the `set` fields. It is an ordinary create (validated, audited,
  * owned by the caller), so it needs read on every source record and create on the entity;
  * the sources stay as they are.
@@ -59,10 +59,10 @@ const merge: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }) =
         // Sums of different templates or periods would mean nothing: refused, naming the field.
         for (const pointer of spec.same ?? []) {
           const first = JSON.stringify(getAtPointer(records[0], pointer) ?? null);
-          if (records.some((r) => JSON.stringify(getAtPointer(r, pointer) ?? null) !== first))
-            throw new ApiError(400, 'reports.mergeDiffer', {
-              fieldErrors: [{ pointer, key: 'reports.mergeDiffer', params: {} }],
-            });
+          if (records.some((r) => JSON.stringify(getAtPointer(r, pointer) ?? null) !== first)) {
+            const key = spec.differKeys?.[pointer] ?? 'reports.mergeDiffer';
+            throw new ApiError(400, key, { fieldErrors: [{ pointer, key, params: {} }] });
+          }
         }
         const {
           id: _id,

@@ -9,7 +9,8 @@ const isEmpty = (value: unknown): boolean =>
 /**
  * The `prefill` capability: before a create of an entity that declares it, the fields the new
  * record leaves empty are copied from the record its `by` field names (a report's rows from its
- * template). The one store object is wrapped in place (as computed-writes.ts does), so every
+ * template), or every copied field when the rule says `always` (a field that must match its
+ * source). The one store object is wrapped in place (as computed-writes.ts does), so every
  * create — the create route, a merge, an import — fills the same way. The source is read as
  * the creating user: one who may not read it gets its 404 and nothing is created.
  */
@@ -24,7 +25,10 @@ const prefill: FastifyPluginAsync<CapabilityOptions> = async (app, { entities })
     const data = { ...(input as Record<string, unknown>) };
     for (const rule of entityRules) {
       const id = getAtPointer(data, rule.by);
-      const targets = Object.entries(rule.copy).filter(([target]) => isEmpty(getAtPointer(data, target)));
+      // `always`: the copy must match its source, so what the record sends is overwritten.
+      const targets = Object.entries(rule.copy).filter(
+        ([target]) => rule.always || isEmpty(getAtPointer(data, target)),
+      );
       // A missing or mistyped id is the schema's to refuse; an actor who may not create is the store's.
       if (!Number.isInteger(id) || (id as number) < 1 || !targets.length) continue;
       if (!actor.ability.can('create', app.definitions.entities.get(name)!.manifest.subject)) continue;

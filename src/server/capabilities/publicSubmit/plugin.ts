@@ -12,6 +12,7 @@ import { filePart, handlerReadsBody, multipartBody, objectReply } from '../../re
 import { PUBLIC_SUBMISSION_TABLES } from '../../public/tables.ts';
 import type { CapabilityOptions } from '../registry.ts';
 import { setAt } from '../../../shared/pointer.ts';
+import { withServerOwnedFrom } from '../../store/server-owned.ts';
 
 /** Submissions and their reference numbers. */
 export const migrations = [PUBLIC_SUBMISSION_TABLES];
@@ -275,7 +276,11 @@ const publicSubmit: FastifyPluginAsync<CapabilityOptions> = async (app, { entiti
             }
             const record = await app.store.create(
               entity,
-              withServerFields(data!, submit.sets, request.actor.id !== null),
+              withServerFields(
+                withServerOwnedFrom(def.schema, data!) as typeof data,
+                submit.sets,
+                request.actor.id !== null,
+              ),
               request.actor,
               { tx },
             );

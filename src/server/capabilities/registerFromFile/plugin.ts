@@ -8,6 +8,7 @@ import { filePart, handlerReadsBody, multipartBody, objectReply } from '../../re
 import { resolveFieldSchema } from '../../../shared/field-schema.ts';
 import { setAt } from '../../../shared/pointer.ts';
 import type { CapabilityOptions } from '../registry.ts';
+import { withServerOwnedFrom } from '../../store/server-owned.ts';
 
 /**
  * A form field's text as the record field's value: a number for an integer or number field
@@ -93,7 +94,10 @@ const registerFromFile: FastifyPluginAsync<CapabilityOptions> = async (app, { en
               'INSERT INTO file_entity (id, kind, name, mime, size, sha256, owner) VALUES ($1, $2, $3, $4, $5, $6, $7)',
               [file.id, def.id, file.name, file.mime, file.size, file.sha256, actor.id],
             );
-            return app.store.create(def.id, data, actor, { tx, locale: request.locale });
+            return app.store.create(def.id, withServerOwnedFrom(def.schema, data), actor, {
+              tx,
+              locale: request.locale,
+            });
           });
         } catch (error) {
           await cleanup();

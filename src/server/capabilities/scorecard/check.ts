@@ -1,7 +1,7 @@
 /**
  * `npm run check` rule of the `scorecard` capability: the fields it names exist in the record
- * schema; each area is either entered or derived, with a code of its own and a text in the
- * four languages; a derived area names an aggregate some manifest declares, measures of it,
+ * schema; each area is entered, derived or answered, with a code of its own and a text (and a
+ * recommendation, where given) in the four languages; an answered area's answers exist; a derived area names an aggregate some manifest declares, measures of it,
  * and grid filters of that entity for the period (dateRange) and the unit; the bands go from
  * the best down.
  */
@@ -42,8 +42,16 @@ const scorecardCheck: CheckRule = {
         if (codes.has(area.code)) report(file, `${at}/code`, `area code "${area.code}" is used twice`);
         codes.add(area.code);
         ctx.useKey(file, `${at}/titleKey`, area.titleKey);
-        if (Boolean(area.entered) === Boolean(area.derived))
-          report(file, at, 'an area is either "entered" or "derived" (exactly one of them)');
+        if ([area.entered, area.derived, area.answered].filter(Boolean).length !== 1)
+          report(file, at, 'an area is "entered", "derived" or "answered" (exactly one of them)');
+        if (area.entered && !card.fields.entered)
+          report(
+            file,
+            `${at}/entered`,
+            'an entered area needs the field of the entered points (/scorecard/fields/entered)',
+          );
+        if (area.recommendationKey) ctx.useKey(file, `${at}/recommendationKey`, area.recommendationKey);
+        area.answered?.fields.forEach((pointer, j) => field(file, `${at}/answered/fields/${j}`, pointer));
         const rule = area.derived;
         if (!rule) return;
         const [, base, name] = AGGREGATE_URL.exec(rule.aggregate) ?? [];
@@ -60,6 +68,12 @@ const scorecardCheck: CheckRule = {
             report(file, `${at}/derived/ratio/${j}`, `the aggregate ${rule.aggregate} has no measure "${measure}"`);
         });
       });
+      if ((card.fields.weak || card.fields.weakList) && card.weakBelow === undefined)
+        report(
+          file,
+          '/scorecard/weakBelow',
+          'the weak-area fields need weakBelow (the share below which an area is weak)',
+        );
       card.bands.forEach((band, i) => {
         if (i > 0 && band.minPercent >= card.bands[i - 1]!.minPercent)
           report(

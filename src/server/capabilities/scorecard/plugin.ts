@@ -47,7 +47,12 @@ const scorecard: FastifyPluginAsync<CapabilityOptions> = async (app, { entities 
             derived.set(area.code, await derivedAreaPoints(app, target, area.maxPoints, area.derived, unit, period));
         }
       }
-      const { result, problems } = scoreAreas(card, data[top(card.fields.entered)], derived);
+      const { result, problems } = scoreAreas(
+        card,
+        card.fields.entered ? data[top(card.fields.entered)] : undefined,
+        derived,
+        data,
+      );
       if (problems.length) throw badInput(problems);
       return withScore(card, data, result, period?.from);
     });

@@ -1,5 +1,6 @@
 import type { EntityManifest } from '../../../generated/meta.ts';
 import type { FieldProblem } from '../../../shared/validation/field-errors.ts';
+import { valueAt } from '../../../shared/pointer.ts';
 
 /** A manifest's `scorecard`. */
 export type Scorecard = NonNullable<EntityManifest['scorecard']>;
@@ -8,7 +9,7 @@ export type Scorecard = NonNullable<EntityManifest['scorecard']>;
 export interface ScoredArea {
   code: string;
   maxPoints: number;
-  source: 'derived' | 'entered';
+  source: 'derived' | 'entered' | 'answered';
   points: number | null;
   /** Why a derived area has no points: "noData" (nothing to measure in the unit and period). */
   reason?: 'noData';
@@ -23,6 +24,8 @@ export interface ScoreResult {
   maxPoints: number;
   percent: number | null;
   band: string | null;
+  /** The codes of the areas below the scorecard's weakBelow share of their maximum (none without weakBelow). */
+  weak: string[];
 }
 
 const round = (n: number, digits: number): number => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -51,15 +54,34 @@ export function bandOf(bands: Scorecard['bands'], percent: number | null): strin
 }
 
 /**
+ * The points of an answered area: maxPoints × the average value of its answers (an answer the
+ * rule does not list, or none, counts 0), 2 decimals.
+ * @example answeredPoints(4, { fields: ['/a', '/b'], values: { YES: 1, PARTIAL: 0.5 } }, { a: 'YES', b: 'PARTIAL' }) // 3
+ */
+export function answeredPoints(
+  maxPoints: number,
+  rule: NonNullable<Scorecard['areas'][number]['answered']>,
+  data: Record<string, unknown>,
+): number {
+  const shares = rule.fields.map((pointer) => {
+    const answer = valueAt(data, pointer);
+    const share = typeof answer === 'string' ? rule.values[answer] : undefined;
+    return typeof share === 'number' ? Math.min(1, Math.max(0, share)) : 0;
+  });
+  return round((maxPoints * shares.reduce((a, b) => a + b, 0)) / shares.length, 2);
+}
+
+/**
  * The areas of a record in the scorecard's order: derived ones from `derived` (code → points,
  * null for no data), entered ones from what the person typed for the same code (`sent`, the
- * record's entered array). Entered points outside 0…maxPoints are refused (field problems at
- * the typed item's pointer).
+ * record's entered array), answered ones from the record's own answers (`data`). Entered points
+ * outside 0…maxPoints are refused (field problems at the typed item's pointer).
  */
 export function scoreAreas(
   card: Scorecard,
   sent: unknown,
   derived: ReadonlyMap<string, number | null>,
+  data: Record<string, unknown> = {},
 ): { result: ScoreResult; problems: FieldProblem[] } {
   const maxOf = new Map(card.areas.map((a) => [a.code, a]));
   const given = new Map<string, { item: Record<string, unknown>; index: number }>();
@@ -72,12 +94,19 @@ export function scoreAreas(
     const points = (item as { points?: unknown }).points;
     if (typeof points === 'number' && (points < 0 || points > area.maxPoints))
       problems.push({
-        pointer: `${card.fields.entered}/${index}/points`,
+        pointer: `${card.fields.entered ?? ''}/${index}/points`,
         key: points < 0 ? 'validation.minimum' : 'validation.maximum',
         params: { limit: points < 0 ? 0 : area.maxPoints },
       });
   });
   const areas = card.areas.map((area): ScoredArea => {
+    if (area.answered)
+      return {
+        code: area.code,
+        maxPoints: area.maxPoints,
+        source: 'answered',
+        points: answeredPoints(area.maxPoints, area.answered, data),
+      };
     if (area.derived) {
       const points = derived.get(area.code) ?? null;
       return {
@@ -101,7 +130,12 @@ export function scoreAreas(
   );
   const maxPoints = scored.reduce((sum, a) => sum + a.maxPoints, 0);
   const percent = maxPoints > 0 ? round((points / maxPoints) * 100, 1) : null;
-  return { result: { areas, points, maxPoints, percent, band: bandOf(card.bands, percent) }, problems };
+  const { weakBelow } = card;
+  const weak =
+    weakBelow === undefined
+      ? []
+      : areas.filter((a) => a.points !== null && (a.points / a.maxPoints) * 100 < weakBelow).map((a) => a.code);
+  return { result: { areas, points, maxPoints, percent, band: bandOf(card.bands, percent), weak }, problems };
 }
 
 /**
@@ -131,6 +165,11 @@ export function withScore(
     if (value === null || value === undefined) delete out[fieldName(pointer)];
     else out[fieldName(pointer)] = value;
   }
+  if (fields.weak) out[fieldName(fields.weak)] = Object.fromEntries(score.weak.map((code) => [code, true]));
+  // Each weak area twice: the record schema titles `area` with the area's name and
+  // `recommendation` with its advice, so a record page shows both as a two-column table.
+  if (fields.weakList)
+    out[fieldName(fields.weakList)] = score.weak.map((code) => ({ area: code, recommendation: code }));
   if (fields.key) {
     const unit = data[fieldName(fields.unit)];
     const period = data[fieldName(fields.period)];

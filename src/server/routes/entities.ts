@@ -131,9 +131,7 @@ const entities: FastifyPluginAsync = async (app) => {
         // The stored record (flat: its fields beside id and version) gives the values kept. One
         // the caller may not read is not read here: the store's update answers for it (403 or
         // 404, as for any entity), and nothing is written.
-        const stored = serverOwned
-          ? await app.store.get(entity, id, request.actor).catch(() => undefined)
-          : undefined;
+        const stored = serverOwned ? await app.store.get(entity, id, request.actor).catch(() => undefined) : undefined;
         const body = serverOwned ? withServerOwnedFrom(def.schema, request.body, stored) : request.body;
         return app.store.update(entity, id, body, request.actor);
       },

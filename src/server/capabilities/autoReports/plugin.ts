@@ -104,9 +104,7 @@ const autoReports: FastifyPluginAsync<CapabilityOptions> = async (app, { entitie
       ? discarding(input, () => storeCreate(name, input, actor, options))
       : storeCreate(name, input, actor, options);
   app.store.update = (name, id, input, actor) =>
-    ids.has(name)
-      ? discarding(input, () => storeUpdate(name, id, input, actor))
-      : storeUpdate(name, id, input, actor);
+    ids.has(name) ? discarding(input, () => storeUpdate(name, id, input, actor)) : storeUpdate(name, id, input, actor);
   for (const def of entities) addWriteStep(app.store, def.id, def.manifest.subject, reportWriteStep(app, def, made));
   const { create } = app.store;
   app.store.create = async (name, input, actor, options) => {

@@ -245,6 +245,29 @@ for (const backend of backends()) {
       expect(noRate.body.coefficientK).toBeUndefined();
     });
 
+    it('lets staff whose role keeps K, M and the payment read-only move the zone: the server recomputes them', async () => {
+      // A finding of the generated matrix: the recomputed fee was refused as the executor's change.
+      const executor = await user('adreq-executor', ['executor'], false);
+      const { body: before } = await call('GET', `/api/advertising-passport/get/${passport.id}`);
+      const moved = await call(
+        'PUT',
+        `/api/advertising-passport/update/${passport.id}`,
+        { ...dataOf(before), zone: 3, regionGroup: 1, volume: 10, version: before.version },
+        executor,
+      );
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect(moved.body).toMatchObject({ zone: 3, coefficientK: 1, minimumCollectionM: 60000, monthlyPayment: 600000 });
+      // What they send for the fee itself is still not theirs: ignored, the rate's figures kept.
+      const typed = await call(
+        'PUT',
+        `/api/advertising-passport/update/${passport.id}`,
+        { ...dataOf(moved.body), coefficientK: 9, monthlyPayment: 1, version: moved.body.version },
+        executor,
+      );
+      expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+      expect(typed.body).toMatchObject({ coefficientK: 1, monthlyPayment: 600000 });
+    });
+
     it('follows a changed rate on the next save', async () => {
       const rates = await call('POST', '/api/ad-coefficient/list-search?zone=2&regionGroup=2', PAGE);
       const rate = rates.body.list[0];

@@ -59,9 +59,14 @@ function reachable(def: EntityDefinition): string[] {
   return seen;
 }
 
-/** Top-level and nested-object fields, as pointers to their schema. */
+/**
+ * Top-level and nested-object fields, as pointers to their schema; not those the server writes
+ * (schema readOnly): a client's value there is ignored, never refused (server-owned.ts).
+ */
 const topFields = (def: EntityDefinition): Array<[string, JSONSchema7]> =>
-  Object.entries(def.schema.properties ?? {}).map(([k, v]) => [`/${k}`, deref(def.schema, v as JSONSchema7)!]);
+  Object.entries(def.schema.properties ?? {})
+    .map(([k, v]): [string, JSONSchema7] => [`/${k}`, deref(def.schema, v as JSONSchema7)!])
+    .filter(([, schema]) => schema.readOnly !== true);
 
 let uploads = 0;
 
@@ -213,6 +218,11 @@ for (const backend of backends()) {
             }
           }
         }
+        const serverWritten = new Set(
+          Object.entries(def.schema.properties ?? {})
+            .filter(([, v]) => deref(def.schema, v as JSONSchema7)?.readOnly === true)
+            .map(([k]) => k),
+        );
         const untouched = topFields(def)
           .map(([p]) => p)
           .filter(
@@ -269,7 +279,7 @@ for (const backend of backends()) {
               const leaves = changedLeaves(data, body);
               const fixed = [
                 ...new Set([...readOnlyFieldsOf(role.ability, subject), ...hiddenFieldsOf(role.ability, subject)]),
-              ];
+              ].filter((f) => !serverWritten.has(f.split('/')[1]!));
               const byRoles = fixed.filter((f) => JSON.stringify(at(data, f)) !== JSON.stringify(at(body, f)));
               const byRules = leaves.filter(
                 (l) => !model.mayChange(me, ruled, l) && !byRoles.some((f) => l === f || l.startsWith(`${f}/`)),

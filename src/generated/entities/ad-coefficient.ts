@@ -40,7 +40,7 @@ export interface AdCoefficient {
    */
   coefficientK: number;
   /**
-   * Minimum collection M: the monthly amount per square metre of advertising area, UZS.
+   * Minimum collection M: the monthly amount per square metre of advertising area, UZS. Whole som (UZS has no decimals, spec §9).
    */
   minimumCollectionM: number;
 }

@@ -51,7 +51,7 @@ export interface AlcoholPurchase {
    */
   exchangeDate?: string;
   /**
-   * The amount paid on the exchange, in som (UZS).
+   * The amount paid on the exchange, in som (UZS). Whole som (UZS has no decimals, spec §9).
    */
   exchangeAmount?: number;
   /**

@@ -18,11 +18,11 @@ export type EAuctionMonitoring = {
    */
   area?: number;
   /**
-   * Starting price of the lot, UZS.
+   * Starting price of the lot, UZS. Whole som (UZS has no decimals, spec §9).
    */
   startPrice: number;
   /**
-   * Price the lot was sold for, UZS.
+   * Price the lot was sold for, UZS. Whole som (UZS has no decimals, spec §9).
    */
   finalPrice?: number;
   winnerName?: string;

@@ -18,9 +18,10 @@ import {
   type StatesInfo,
 } from '../../shared/edit-rules.ts';
 import { changedPointers, sameJson } from '../../shared/json-diff.ts';
-import { valueAt } from '../../shared/pointer.ts';
+import { toPointer, valueAt } from '../../shared/pointer.ts';
 import { hiddenFieldsOf, readOnlyFieldsOf } from '../../shared/ability.ts';
 import { isRecipient, type Actor } from '../auth/access.ts';
+import { findServerOwnedFields } from './record-schema.ts';
 
 /** A stored row as the rules need it. */
 export interface RuledRow {
@@ -71,6 +72,17 @@ export function createEditRightsJudge(registry: DefinitionRegistry): EditRightsJ
     const machine = def.manifest.workflow ? registry.machines.get(def.manifest.workflow) : undefined;
     states.set(def.id, machine ? statesOf(machine) : undefined);
   }
+  // Fields the server writes (schema readOnly): every route that takes a client's record keeps
+  // their stored values (server-owned.ts), so a change there is the server's own (a tariff
+  // recomputed after the zone changed), never the actor's, and no rule refuses it.
+  const owned = new Map<string, string[]>();
+  for (const def of registry.entities.values())
+    owned.set(
+      def.id,
+      findServerOwnedFields(def.schema).map((f) => toPointer(f.path)),
+    );
+  const isOwned = (def: EntityDefinition, pointer: string): boolean =>
+    (owned.get(def.id) ?? []).some((o) => pointer === o || pointer.startsWith(`${o}/`));
   /** The fields the actor's roles keep from them: read-only ones and hidden ones. */
   const fixedOf = (def: EntityDefinition, actor: Actor): string[] => [
     ...new Set([
@@ -93,8 +105,8 @@ export function createEditRightsJudge(registry: DefinitionRegistry): EditRightsJ
     rightsOf,
 
     refusedChanges(def, actor, rights, before, after) {
-      const fixed = fixedOf(def, actor);
-      const changed = changedPointers(before, after);
+      const fixed = fixedOf(def, actor).filter((f) => !isOwned(def, f));
+      const changed = changedPointers(before, after).filter((p) => !isOwned(def, p));
       // The roles' own read-only and hidden fields, named as the roles name them.
       const byRoles = fixed.filter((f) => !sameJson(valueAt(before, f), valueAt(after, f)));
       const byRules = changed.filter((p) => !mayChange(rights, p) && !coveredBy(byRoles, p));

@@ -27,6 +27,8 @@ const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT
 const ROWS = 150;
 const LOCALE = 'ru';
 const TASHKENT_OFFSET_MS = 5 * 3600_000; // UTC+5 all year, no daylight saving
+/** The calendar day in Tashkent of an ISO moment. */
+const tashkentDay = (iso: string): string => new Date(Date.parse(iso) + TASHKENT_OFFSET_MS).toISOString().slice(0, 10);
 type Row = Record<string, unknown> & { id: number };
 
 /** A key from the Russian locale file, or undefined. */
@@ -66,7 +68,9 @@ function expectedCell(def: EntityDefinition, column: EntityDefinition['grid']['c
                       : 'text');
   switch (format) {
     case 'date': {
-      const [y, m, d] = String(value).slice(0, 10).split('-').map(Number);
+      // A moment shown as a date (createdAt) is the day in Tashkent: after 19:00 UTC it is the next one.
+      const day = String(value).length > 10 ? tashkentDay(String(value)) : String(value);
+      const [y, m, d] = day.split('-').map(Number);
       return new Date(Date.UTC(y!, m! - 1, d!));
     }
     case 'datetime': {
@@ -75,6 +79,9 @@ function expectedCell(def: EntityDefinition, column: EntityDefinition['grid']['c
     }
     case 'money':
       return Math.round(Number(value));
+    case 'year':
+      // A year kept as text in the schema ("2025") is still a number in the sheet.
+      return Number.isFinite(Number(value)) ? Number(value) : String(value);
     case 'number':
       return Number(value);
     case 'boolean':

@@ -15,7 +15,7 @@ import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { currentPeriod, quarterPeriod } from '../../src/shared/periods.ts';
 import { backends } from '../support/databases.ts';
-import { signIn, startTestApp } from '../support/app.ts';
+import { signIn, startTestApp, userRecord } from '../support/app.ts';
 import { createSampler } from '../support/sample-data.ts';
 import { createRegionPlacer } from '../support/regions.ts';
 
@@ -57,15 +57,7 @@ for (const backend of backends()) {
       return { status: res.statusCode, body: res.json() as Json };
     };
     const user = async (username: string, roles: string[], regionId: number): Promise<string> => {
-      const created = await call('POST', '/api/portal-user/create', {
-        username,
-        firstName: 'Test',
-        lastName: username,
-        isOuter: false,
-        canLogin: true,
-        roles,
-        regionId,
-      });
+      const created = await call('POST', '/api/portal-user/create', userRecord(username, roles, { regionId }));
       expect(created.status).toBe(200);
       expect(
         (await call('POST', '/api/auth/set-password', { userId: created.body.id, password: PASSWORD })).status,

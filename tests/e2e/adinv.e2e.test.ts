@@ -6,23 +6,12 @@
  * Advertising group lists the three registries. Screenshots at 1280 and 360 px in ru and
  * uzCyrillic: .tmp/screenshots/adinv-*.png.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { REPO_ROOT } from '../../src/server/app.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import type { Page } from 'playwright-core';
+import { browserTestsEnabled, waitForScreen } from '../support/browser.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const GROUPS: Record<string, string[]> = {
   placementChecks: ['roadEdge', 'clearance', 'foundation', 'roofProportion', 'crossing', 'spacing', 'visibility'],
   documentChecks: ['permit', 'passportShown', 'approvals', 'payment'],
@@ -31,16 +20,13 @@ const GROUPS: Record<string, string[]> = {
 };
 
 describe.skipIf(!browserTestsEnabled())('the advertising inventory report in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  let api: ReturnType<typeof portalApi>['api'];
+  let ctx: StaffBrowser;
+  let browser: StaffBrowser['browser'];
+  let portal: StaffBrowser['portal'];
+  let api: StaffBrowser['api'];
   let admin: string;
 
-  const pageAs = async (route: string, locale: string, width = 1280) => {
-    const page = await (await newPortalContext(browser, locale, width)).newPage();
-    await signInThroughForm(page, `${portal.url}${route}`, 'admin', TEST_ADMIN_PASSWORD);
-    return page;
-  };
+  const pageAs = (route: string, locale: string, width = 1280): Promise<Page> => ctx.pageAs(route, locale, width);
   const field = (page: Page, pointer: string) => page.locator(`[data-field="${pointer}"]`).first();
   const save = async (page: Page) => {
     await page.locator('[data-action="save"]').click();
@@ -50,17 +36,10 @@ describe.skipIf(!browserTestsEnabled())('the advertising inventory report in Chr
     page.screenshot({ path: path.join(SHOTS, `adinv-${name}.png`), fullPage: true, animations: 'disabled' });
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal();
-    const client = portalApi(portal.url);
-    api = client.api;
-    admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
-    browser = await launchBrowser();
+    ctx = await openStaffBrowser();
+    ({ portal, browser, api, admin } = ctx);
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  afterAll(() => ctx?.close());
 
   it('fills a report, sees the road-edge rule, fixes it, saves and submits; the menu groups the registries', async () => {
     const page = await pageAs('/admin/advertising-inventories/new', 'ru');

@@ -6,26 +6,16 @@
  * payment the server computed (M × K × area). Screenshots at 1280 and 360 px in ru and
  * uzCyrillic: .tmp/screenshots/adreq-*.png.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { browserTestsEnabled, waitForScreen } from '../support/browser.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 import { fillForm } from '../support/fill-form.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const requestSchema = registry.entities.get('advertising-passport-request')!.schema;
 const PASSWORD = 'adreq-e2e-pass-1';
@@ -34,51 +24,29 @@ const DISTRICT = 401;
 const NAME = 'Reklama Servis MChJ';
 
 describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  let api: ReturnType<typeof portalApi>['api'];
+  let ctx: StaffBrowser;
+  let browser: StaffBrowser['browser'];
+  let portal: StaffBrowser['portal'];
+  let api: StaffBrowser['api'];
   let admin: string;
   let head: string;
   let business: string;
   let requestId: number;
 
-  const pageAs = async (username: string, route: string, locale: string, width = 1280) => {
-    const page = await (await newPortalContext(browser, locale, width)).newPage();
-    await signInThroughForm(page, `${portal.url}${route}`, username, PASSWORD);
-    return page;
-  };
+  const pageAs = (username: string, route: string, locale: string, width = 1280): Promise<Page> =>
+    ctx.pageAs(route, locale, width, { username, password: PASSWORD });
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(SHOTS, `adreq-${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal();
-    const client = portalApi(portal.url);
-    api = client.api;
-    admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
-    for (const [username, roles, isOuter] of [
-      ['e2e-ad-business', ['business'], true],
-      ['e2e-ad-head', ['department-head'], false],
-    ] as const) {
-      const user = await api(admin, 'POST', '/api/portal-user/create', {
-        username,
-        firstName: 'Test',
-        lastName: username,
-        isOuter,
-        canLogin: true,
-        roles,
-        ...(isOuter ? {} : { regionId: REGION }),
-      });
-      await api(admin, 'POST', '/api/auth/set-password', { userId: user.id, password: PASSWORD });
-    }
-    head = await client.tokenOf('e2e-ad-head', PASSWORD);
-    business = await client.tokenOf('e2e-ad-business', PASSWORD);
-    browser = await launchBrowser();
+    ctx = await openStaffBrowser();
+    ({ portal, browser, api, admin } = ctx);
+    await ctx.addUser('e2e-ad-business', ['business'], PASSWORD, { isOuter: true });
+    await ctx.addUser('e2e-ad-head', ['department-head'], PASSWORD, { regionId: REGION });
+    head = await ctx.tokenOf('e2e-ad-head', PASSWORD);
+    business = await ctx.tokenOf('e2e-ad-business', PASSWORD);
   }, 600_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  afterAll(() => ctx?.close());
 
   it('a business files a legal-person request in its cabinet', async () => {
     const page = await pageAs('e2e-ad-business', '/cabinet/advertising-requests/new', 'ru');

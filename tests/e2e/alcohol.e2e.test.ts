@@ -5,25 +5,16 @@
  * dashboard shows it in the region's row — the number opens the list, whose total equals it.
  * Screenshots at 1280 and 360 px in ru and uzCyrillic (.tmp/screenshots/alcohol-*.png).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { REPO_ROOT } from '../../src/server/app.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
+import { browserTestsEnabled, waitForScreen } from '../support/browser.ts';
 import { fillForm } from '../support/fill-form.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const PASSWORD = 'alcohol-e2e-pass-1';
 const REGION = 6;
 const schema = JSON.parse(
@@ -32,20 +23,17 @@ const schema = JSON.parse(
 const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Tashkent' });
 
 describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  let api: ReturnType<typeof portalApi>['api'];
+  let ctx: StaffBrowser;
+  let portal: StaffBrowser['portal'];
+  let api: StaffBrowser['api'];
   let admin: string;
   let id: number;
   /** One signed-in page per person for the whole file (each sign-in costs seconds). */
   let staff: Page;
   let head: Page;
 
-  const pageAs = async (username: string, route: string, locale: string, width: number) => {
-    const page = await (await newPortalContext(browser, locale, width)).newPage();
-    await signInThroughForm(page, `${portal.url}${route}`, username, PASSWORD);
-    return page;
-  };
+  const pageAs = (username: string, route: string, locale: string, width: number) =>
+    ctx.pageAs(route, locale, width, { username, password: PASSWORD });
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(SHOTS, `alcohol-${name}.png`), fullPage: true });
   const send = async (page: Page, event: string) => {
@@ -59,32 +47,12 @@ describe.skipIf(!browserTestsEnabled())('alcohol purchase control in Chromium', 
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal();
-    const client = portalApi(portal.url);
-    api = client.api;
-    admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
-    for (const [username, roles] of [
-      ['e2e-alc-staff', ['employee']],
-      ['e2e-alc-head', ['department-head']],
-    ] as const) {
-      const user = await api(admin, 'POST', '/api/portal-user/create', {
-        username,
-        firstName: 'Test',
-        lastName: username,
-        isOuter: false,
-        canLogin: true,
-        roles,
-        regionId: REGION,
-      });
-      await api(admin, 'POST', '/api/auth/set-password', { userId: user.id, password: PASSWORD });
-    }
-    browser = await launchBrowser();
+    ctx = await openStaffBrowser();
+    ({ portal, api, admin } = ctx);
+    await ctx.addUser('e2e-alc-staff', ['employee'], PASSWORD, { regionId: REGION });
+    await ctx.addUser('e2e-alc-head', ['department-head'], PASSWORD, { regionId: REGION });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  afterAll(() => ctx?.close());
 
   it('staff enter an application through the form; the increase asks for its fields', async () => {
     staff = await pageAs('e2e-alc-staff', '/admin/alcohol-purchases/new', 'ru', 1280);

@@ -6,25 +6,16 @@
  * sector summary counts it and its number opens the list of as many. Screenshots at 1280 and
  * 360 px in ru and uzCyrillic.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { REPO_ROOT } from '../../src/server/app.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
+import { browserTestsEnabled, waitForScreen } from '../support/browser.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 import { fillForm } from '../support/fill-form.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const PASSWORD = 'compliance-e2e-pass-1';
 const REGION = 1;
 const TRADE = 7;
@@ -62,47 +53,25 @@ const ANSWERS = {
 };
 
 describe.skipIf(!browserTestsEnabled())('the compliance self-assessment in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  let api: ReturnType<typeof portalApi>['api'];
+  let ctx: StaffBrowser;
+  let browser: StaffBrowser['browser'];
+  let portal: StaffBrowser['portal'];
+  let api: StaffBrowser['api'];
   let admin: string;
   let recordId: number;
 
-  const pageAs = async (username: string, route: string, locale: string, width = 1280) => {
-    const page = await (await newPortalContext(browser, locale, width)).newPage();
-    await signInThroughForm(page, `${portal.url}${route}`, username, PASSWORD);
-    return page;
-  };
+  const pageAs = (username: string, route: string, locale: string, width = 1280): Promise<Page> =>
+    ctx.pageAs(route, locale, width, { username, password: PASSWORD });
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(SHOTS, `compliance-${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal();
-    const client = portalApi(portal.url);
-    api = client.api;
-    admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
-    for (const [username, roles, isOuter] of [
-      ['e2e-business', ['business'], true],
-      ['e2e-inspector', ['employee'], false],
-    ] as const) {
-      const user = await api(admin, 'POST', '/api/portal-user/create', {
-        username,
-        firstName: 'Test',
-        lastName: username,
-        isOuter,
-        canLogin: true,
-        roles,
-        regionId: REGION,
-      });
-      await api(admin, 'POST', '/api/auth/set-password', { userId: user.id, password: PASSWORD });
-    }
-    browser = await launchBrowser();
+    ctx = await openStaffBrowser();
+    ({ portal, browser, api, admin } = ctx);
+    await ctx.addUser('e2e-business', ['business'], PASSWORD, { isOuter: true, regionId: REGION });
+    await ctx.addUser('e2e-inspector', ['employee'], PASSWORD, { regionId: REGION });
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  afterAll(() => ctx?.close());
 
   it('a business fills forms 1–4 and sees its score, level and recommendations', async () => {
     const page = await pageAs('e2e-business', '/cabinet/compliance', 'ru');

@@ -5,54 +5,33 @@
  * its record page shows the row of the entry, and its XLSX downloads. Screenshots at 1280 and
  * 360 px in ru and uzCyrillic: .tmp/screenshots/outlets-*.png.
  */
-import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../src/server/app.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
+import { browserTestsEnabled, waitForScreen } from '../support/browser.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 /** Today in Tashkent (UTC+5), as the portal's date fields count it. */
 const TODAY = new Date(Date.now() + 5 * 3600 * 1000).toISOString().slice(0, 10);
 const MONTH_START = `${TODAY.slice(0, 8)}01`;
 
 describe.skipIf(!browserTestsEnabled())('outlets and automatic reports in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  let api: ReturnType<typeof portalApi>['api'];
+  let ctx: StaffBrowser;
+  let browser: StaffBrowser['browser'];
+  let portal: StaffBrowser['portal'];
+  let api: StaffBrowser['api'];
   let admin: string;
 
-  const pageAt = async (route: string, locale: string, width = 1280): Promise<Page> => {
-    const page = await (await newPortalContext(browser, locale, width)).newPage();
-    await signInThroughForm(page, `${portal.url}${route}`, 'admin', TEST_ADMIN_PASSWORD);
-    return page;
-  };
+  const pageAt = (route: string, locale: string, width = 1280): Promise<Page> => ctx.pageAs(route, locale, width);
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(SHOTS, `outlets-${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal();
-    const client = portalApi(portal.url);
-    api = client.api;
-    admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
-    browser = await launchBrowser();
+    ctx = await openStaffBrowser();
+    ({ portal, browser, api, admin } = ctx);
   }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  afterAll(() => ctx?.close());
 
   it('adds a bakery and an entry, generates a report now, opens it and downloads its XLSX', async () => {
     // The outlet and its entry are made through the API (the form's kind select came back empty

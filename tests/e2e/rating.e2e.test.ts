@@ -22,7 +22,7 @@ import {
   startPortal,
   waitForScreen,
 } from '../support/browser.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
+import { TEST_ADMIN_PASSWORD, userRecord } from '../support/app.ts';
 
 const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const PASSWORD = 'rating-e2e-pass-1';
@@ -58,15 +58,7 @@ describe.skipIf(!browserTestsEnabled())('the agency rating and the forecast in C
       ['e2e-head', ['department-head'], HOME],
       ['e2e-chair', ['chair'], 15],
     ] as const) {
-      const user = await api(admin, 'POST', '/api/portal-user/create', {
-        username,
-        firstName: 'Test',
-        lastName: username,
-        isOuter: false,
-        canLogin: true,
-        roles,
-        regionId,
-      });
+      const user = await api(admin, 'POST', '/api/portal-user/create', userRecord(username, roles, { regionId }));
       await api(admin, 'POST', '/api/auth/set-password', { userId: user.id, password: PASSWORD });
     }
     const head = await client.tokenOf('e2e-head', PASSWORD);

@@ -5,26 +5,17 @@
  * record page. Screenshots at 1280 and 360 px in ru and uzCyrillic into
  * .tmp/screenshots/statkinds-*.png.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
-import {
-  browserTestsEnabled,
-  launchBrowser,
-  newPortalContext,
-  portalApi,
-  signInThroughForm,
-  startPortal,
-  waitForScreen,
-} from '../support/browser.ts';
+import { browserTestsEnabled, newPortalContext, signInThroughForm, waitForScreen } from '../support/browser.ts';
+import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { fillForm } from '../support/fill-form.ts';
 
-const SHOTS = path.join(REPO_ROOT, '.tmp/screenshots');
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const schema = registry.entities.get('online-report')!.schema;
 
@@ -39,23 +30,17 @@ const digital = {
 };
 
 describe.skipIf(!browserTestsEnabled())('online report kinds in Chromium', () => {
-  let browser: Browser;
-  let portal: Awaited<ReturnType<typeof startPortal>>;
-  let api: ReturnType<typeof portalApi>['api'];
+  let ctx: StaffBrowser;
+  let browser: StaffBrowser['browser'];
+  let portal: StaffBrowser['portal'];
+  let api: StaffBrowser['api'];
   let admin: string;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    portal = await startPortal();
-    const client = portalApi(portal.url);
-    api = client.api;
-    admin = await client.tokenOf('admin', TEST_ADMIN_PASSWORD);
-    browser = await launchBrowser();
+    ctx = await openStaffBrowser();
+    ({ portal, browser, api, admin } = ctx);
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  afterAll(() => ctx?.close());
 
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(SHOTS, `statkinds-${name}.png`), fullPage: true });

@@ -94,6 +94,15 @@ export function createCaller(app: FastifyInstance) {
 export const STAFF_PASSWORD = 'Str0ng-enough-passw0rd!';
 
 /**
+ * The record of a test user who can sign in: a staff user of `roles`, or what `extra` changes
+ * (`isOuter`, `regionId`…), as POST /api/portal-user/create takes it.
+ * @example await api(admin, 'POST', '/api/portal-user/create', userRecord('e2e-head', ['department-head'], { regionId: 6 }))
+ */
+export function userRecord(username: string, roles: readonly string[], extra: Record<string, unknown> = {}) {
+  return { username, firstName: 'Test', lastName: username, isOuter: false, canLogin: true, roles, ...extra };
+}
+
+/**
  * Creates a staff user with `roles` in `regionId` (through the admin API), sets a password and
  * signs them in. Answers their id, token and a caller that sends their token (English replies).
  *
@@ -101,15 +110,7 @@ export const STAFF_PASSWORD = 'Str0ng-enough-passw0rd!';
  */
 export async function createStaffUser(app: FastifyInstance, username: string, roles: string[], regionId: number) {
   const admin = createCaller(app);
-  const created = await admin('POST', '/api/portal-user/create', {
-    username,
-    firstName: 'Test',
-    lastName: username,
-    isOuter: false,
-    canLogin: true,
-    roles,
-    regionId,
-  });
+  const created = await admin('POST', '/api/portal-user/create', userRecord(username, roles, { regionId }));
   if (created.status !== 200) throw new Error(`user ${username}: ${created.status} ${JSON.stringify(created.body)}`);
   const password = await admin('POST', '/api/auth/set-password', { userId: created.body.id, password: STAFF_PASSWORD });
   if (password.status !== 200) throw new Error(`password of ${username}: ${password.status}`);

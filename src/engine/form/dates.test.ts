@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  businessToday,
   isDateAllowed,
   isoToDateTimeDisplay,
   isoToDisplay,
@@ -44,5 +45,15 @@ describe('dates', () => {
     expect(may.flat().filter(Boolean)).toHaveLength(31);
     expect(may.every((w) => w.length === 7)).toBe(true);
     expect(toIsoDate(may[0]![2]!)).toBe('2024-05-01');
+  });
+});
+
+describe('the business day', () => {
+  it('is Tashkent’s: after 19:00 UTC a future-less picker already allows tomorrow’s UTC date', () => {
+    const evening = new Date('2026-11-26T19:30:00Z');
+    expect(businessToday(evening)).toBe('2026-11-27');
+    expect(isDateAllowed('2026-11-27', { disableFuture: true }, businessToday(evening))).toBe(true);
+    expect(isDateAllowed('2026-11-28', { disableFuture: true }, businessToday(evening))).toBe(false);
+    expect(businessToday(new Date('2026-11-26T18:59:59Z'))).toBe('2026-11-26');
   });
 });

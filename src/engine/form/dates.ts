@@ -3,6 +3,7 @@
  * (`date`: YYYY-MM-DD; `date-time`: ISO 8601 with its zone).
  */
 import type { Masked } from './masks.ts';
+import { businessDate } from '../../shared/business-day.ts';
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
@@ -49,10 +50,17 @@ export interface DateLimits {
 }
 
 /**
- * Whether a YYYY-MM-DD day may be chosen, relative to `today` (also YYYY-MM-DD); today itself
- * is always allowed.
+ * Today as the Committee counts it: the day in Tashkent, whatever the browser's zone (a
+ * browser set to UTC is still on yesterday from 00:00 to 05:00 in Tashkent).
+ * @example businessToday(new Date('2026-11-26T19:30:00Z')) // '2026-11-27'
  */
-export function isDateAllowed(iso: string, limits: DateLimits, today: string = toIsoDate(new Date())): boolean {
+export const businessToday = (now: Date = new Date()): string => businessDate(now);
+
+/**
+ * Whether a YYYY-MM-DD day may be chosen, relative to `today` (also YYYY-MM-DD, by default
+ * Tashkent's); today itself is always allowed.
+ */
+export function isDateAllowed(iso: string, limits: DateLimits, today: string = businessToday()): boolean {
   if (limits.disableFuture && iso > today) return false;
   if (limits.disablePast && iso < today) return false;
   return true;

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ChevronLeftRegular, ChevronRightRegular } from '@fluentui/react-icons';
 import type { Locale } from '../../../shared/locales.ts';
-import { isDateAllowed, isoToDisplay, monthGrid, toIsoDate, type DateLimits } from '../dates.ts';
+import { businessToday, isDateAllowed, isoToDisplay, monthGrid, toIsoDate, type DateLimits } from '../dates.ts';
 import { useTranslator } from '../useTranslator.ts';
 
 const useStyles = makeStyles({
@@ -34,7 +34,7 @@ export interface CalendarProps {
 export function Calendar({ value, limits, locale, onSelect }: CalendarProps) {
   const styles = useStyles();
   const i18n = useTranslator();
-  const today = toIsoDate(new Date());
+  const today = businessToday();
   const start = value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : today;
   const [month, setMonth] = useState(() => ({
     year: Number(start.slice(0, 4)),

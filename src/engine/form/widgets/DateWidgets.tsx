@@ -13,7 +13,7 @@ import {
   isoToDisplay,
   maskDate,
   maskDateTime,
-  toIsoDate,
+  businessToday,
   type DateLimits,
 } from '../dates.ts';
 import type { Masked } from '../masks.ts';
@@ -117,7 +117,7 @@ export function DateWidget(props: WidgetProps) {
       />
       {refused && (
         <div role="alert" className={styles.refused}>
-          {i18n.t(refused > toIsoDate(new Date()) ? 'engine.form.date.noFuture' : 'engine.form.date.noPast')}
+          {i18n.t(refused > businessToday() ? 'engine.form.date.noFuture' : 'engine.form.date.noPast')}
         </div>
       )}
     </div>

@@ -18,9 +18,11 @@ import { PLAYGROUND_ACTION, PLAYGROUND_SUBJECT } from './playground.ts';
 
 /**
  * Subjects of subsystems that are not entities: the staff messenger (src/server/messenger), the admin
- * playground, the data-health list (src/server/routes/data-health.ts).
+ * playground, the data-health list (src/server/routes/data-health.ts), the integration platform
+ * (src/server/integrations: `call` opens the agencies' query pages, `read` their health, `audit`
+ * the call audit).
  */
-export const SUBSYSTEM_SUBJECTS = ['Message', PLAYGROUND_SUBJECT, 'DataHealth'] as const;
+export const SUBSYSTEM_SUBJECTS = ['Message', PLAYGROUND_SUBJECT, 'DataHealth', 'Integration'] as const;
 
 /** Actions every subject has: CASL's `manage` (any action) and the CRUD verbs. */
 const CRUD_ACTIONS = ['manage', 'create', 'read', 'update', 'delete'];
@@ -28,6 +30,7 @@ const CRUD_ACTIONS = ['manage', 'create', 'read', 'update', 'delete'];
 const SUBSYSTEM_ACTIONS: Record<string, string[]> = {
   Message: ['announce'],
   [PLAYGROUND_SUBJECT]: [PLAYGROUND_ACTION],
+  Integration: ['call', 'audit'],
 };
 /** The marker action delegated user administration grants on the user entity's subject (src/server/auth/delegation.ts). */
 const DELEGATE_ACTION = 'delegate';

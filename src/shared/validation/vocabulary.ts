@@ -20,6 +20,10 @@ export const portalFormats = {
   mxik: /^[0-9]{17}$/,
   /** A case number: letters and digits in groups joined by "-" or "/" (e.g. 14-05/123); public case tracking refuses one without them. */
   caseNumber: /^[^\s/-]+(?:[-/][^\s/-]+)+$/,
+  /** A cadastre number of real estate: a two-digit region then four to seven groups of digits joined by ":" (10:07:01:02:03:0045). */
+  cadastre: /^[0-9]{2}(?::[0-9]{1,4}){4,7}$/,
+  /** Customs tariff code (TN VED / HS): 10 digits. */
+  tnved: /^[0-9]{10}$/,
   /** Post index: 6 digits. */
   postIndex: /^[0-9]{6}$/,
   /** A whole number typed as text. */
@@ -72,6 +76,9 @@ export const portalKeywords: KeywordDefinition[] = [
     },
   },
   { keyword: 'file', schemaType: 'boolean' },
+  // An integration method's field names in four languages (schemas/_integrations): the
+  // server turns them into `title` in the reader's language before the page sees the schema.
+  { keyword: 'titles', schemaType: 'object' },
   // The texts naming the field's values in each language: `<valueLabels>.<value>` (a role's
   // code → its name); pages show the text where there is one, else the value.
   { keyword: 'valueLabels', schemaType: 'string' },

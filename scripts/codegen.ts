@@ -39,6 +39,9 @@ const META_TYPES: Record<string, string> = {
   'dashboard.schema.json': 'DashboardOptions',
   'board.schema.json': 'BoardOptions',
   'chatbot.schema.json': 'ChatbotOptions',
+  'integration-agency.schema.json': 'IntegrationAgency',
+  'integration-method.schema.json': 'IntegrationMethod',
+  'integration-fixture.schema.json': 'IntegrationFixture',
 };
 
 export const pascal = (id: string): string => id.replace(/(^|[-_])([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
@@ -53,7 +56,7 @@ function stripTitles(node: unknown): unknown {
   if (node && typeof node === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
-      if (k === 'title' && typeof v === 'string') continue;
+      if ((k === 'title' && typeof v === 'string') || k === 'titles') continue;
       out[k] =
         k === 'properties' || k === 'definitions'
           ? Object.fromEntries(Object.entries(v as object).map(([pk, pv]) => [pk, stripTitles(pv)]))
@@ -178,7 +181,41 @@ export async function generateAll(): Promise<Map<string, string>> {
   index += `\n/** Every machine id (a file of workflows/). */\nexport type MachineId = ${union(machineIds)};\n`;
   index += `\n/** Event union by machine id. */\nexport interface MachineEventMap {\n${eventMap.join('\n')}\n}\n`;
   files.set('src/generated/index.ts', index);
+  files.set('src/generated/integrations.ts', await integrationTypes(opts));
   return files;
+}
+
+/**
+ * The parameters and the answer of every integration method (schemas/_integrations/<agency>/<method>.json)
+ * as types named after agency and method: `SoliqYuridikInfoParams`, `SoliqYuridikInfoResult`.
+ */
+async function integrationTypes(opts: Parameters<typeof compile>[2]): Promise<string> {
+  const dir = path.join(ROOT, 'schemas/_integrations');
+  let out = `${BANNER}\n`;
+  if (!existsSync(dir)) return out;
+  const methods: string[] = [];
+  for (const agency of (await readdir(dir, { withFileTypes: true }))
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
+    for (const file of (await readdir(path.join(dir, agency)))
+      .filter((f) => f.endsWith('.json') && f !== 'agency.json')
+      .sort()) {
+      const method = await readJson(path.join(dir, agency, file));
+      const name = pascal(`${agency}-${String(method.id)}`);
+      for (const [suffix, schema] of [
+        ['Params', method.params],
+        ['Result', (method.result as { schema: unknown }).schema],
+      ] as const) {
+        const clean = stripTitles(schema) as Record<string, unknown>;
+        out += await compile({ ...clean, title: `${name}${suffix}` } as JSONSchema, `${name}${suffix}`, opts);
+        out += '\n';
+      }
+      methods.push(`  '${agency}/${String(method.id)}': { params: ${name}Params; result: ${name}Result };`);
+    }
+  }
+  out += `\n/** Parameters and answer by "<agency>/<method>". */\nexport interface IntegrationMethodMap {\n${methods.join('\n')}\n}\n`;
+  return out;
 }
 
 async function main(): Promise<void> {

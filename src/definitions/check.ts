@@ -28,6 +28,7 @@ import { dashboardsRule } from './check/dashboards.ts';
 import { boardsRule } from './check/boards.ts';
 import { chatbotRule } from './check/chatbot.ts';
 import { openDataRule } from './check/open-data.ts';
+import { integrationsRule } from './check/integrations.ts';
 import { accessRule } from './check/access.ts';
 import { localesRule } from './check/locales.ts';
 import { migrationsRule } from './check/migrations.ts';
@@ -63,6 +64,7 @@ export function checkRulesWith(capabilityRules: readonly CheckRule[]): readonly 
     chatbotRule,
     ...capabilityRules,
     openDataRule,
+    integrationsRule,
     accessRule,
     localesRule,
   ];

@@ -11,6 +11,9 @@ import type {
   OpenDataset,
   EditRules,
   RecordMigration,
+  IntegrationAgency,
+  IntegrationMethod,
+  IntegrationFixture,
 } from '../generated/meta.ts';
 import type { DefinitionSources } from './sources.ts';
 import type { Locale } from '../shared/locales.ts';
@@ -60,6 +63,38 @@ export function migrationsIn(sources: DefinitionSources, dir: string): EntityMig
   return out.sort((a, b) => a.version - b.version);
 }
 
+/** An agency of the integration platform: its definition, its methods and the sandbox's answers, by method id. */
+export interface IntegrationAgencyDefinition {
+  agency: IntegrationAgency;
+  methods: Map<string, IntegrationMethod>;
+  fixtures: Map<string, IntegrationFixture>;
+}
+
+const INTEGRATION_FILE = /^schemas\/_integrations\/([a-z][a-z0-9-]*)\/(fixtures\/)?([a-z][a-z0-9-]*)\.json$/;
+
+/** The agencies under schemas/_integrations, each with its methods and fixtures (files in name order). */
+function integrationsOf(sources: DefinitionSources): Map<string, IntegrationAgencyDefinition> {
+  type Found = {
+    agency?: IntegrationAgency;
+    methods: Map<string, IntegrationMethod>;
+    fixtures: Map<string, IntegrationFixture>;
+  };
+  const found = new Map<string, Found>();
+  for (const [file, source] of sources) {
+    const m = INTEGRATION_FILE.exec(file);
+    if (!m) continue;
+    const entry: Found = found.get(m[1]!) ?? { methods: new Map(), fixtures: new Map() };
+    found.set(m[1]!, entry);
+    if (m[2]) entry.fixtures.set(m[3]!, source.json as IntegrationFixture);
+    else if (m[3] === 'agency') entry.agency = source.json as IntegrationAgency;
+    else entry.methods.set(m[3]!, source.json as IntegrationMethod);
+  }
+  const out = new Map<string, IntegrationAgencyDefinition>();
+  for (const [id, entry] of [...found].sort((a, b) => a[0].localeCompare(b[0])))
+    if (entry.agency) out.set(id, { agency: entry.agency, methods: entry.methods, fixtures: entry.fixtures });
+  return out;
+}
+
 /** Everything the engine, the server and the scripts read: one registry for all. */
 export interface DefinitionRegistry {
   entities: Map<string, EntityDefinition>;
@@ -70,6 +105,8 @@ export interface DefinitionRegistry {
   access: AccessDefinition | undefined;
   /** schemas/_opendata/*.json: the open-data catalogue by dataset code. */
   openData: Map<string, OpenDataset>;
+  /** schemas/_integrations/<agency>/: the other agencies' methods staff may query, by agency id. */
+  integrations: Map<string, IntegrationAgencyDefinition>;
   /** The texts per locale: the shell files merged with every entity's and machine's (locales.ts). */
   locales: Record<Locale, Record<string, unknown>>;
 }
@@ -87,6 +124,7 @@ export function createDefinitionRegistry(sources: DefinitionSources): Definition
     screens: new Map(),
     references: new Map(),
     openData: new Map(),
+    integrations: integrationsOf(sources),
     access: json<AccessDefinition>(sources, 'schemas/_access/access.json'),
     locales: mergeLocales(...localeSourcesOf(sources)).locales,
   };

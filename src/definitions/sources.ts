@@ -33,6 +33,7 @@ export const DEFINITION_GLOBS = {
   references: 'schemas/_reference',
   access: 'schemas/_access',
   openData: 'schemas/_opendata',
+  integrations: 'schemas/_integrations',
   entities: 'schemas',
   workflows: 'workflows',
   screens: 'screens',
@@ -81,6 +82,17 @@ export async function loadDefinitionSources(
     ...(await jsonFiles(root, DEFINITION_GLOBS.screens)),
     ...(await jsonFiles(root, DEFINITION_GLOBS.locales)),
   ];
+  // One folder per agency: its agency.json, one file per method and the sandbox's fixtures/.
+  const integrationsDir = path.join(root, DEFINITION_GLOBS.integrations);
+  if (existsSync(integrationsDir)) {
+    for (const agency of (await readdir(integrationsDir, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .sort((a, b) => a.name.localeCompare(b.name)))
+      files.push(
+        ...(await jsonFiles(root, `${DEFINITION_GLOBS.integrations}/${agency.name}`)),
+        ...(await jsonFiles(root, `${DEFINITION_GLOBS.integrations}/${agency.name}/fixtures`)),
+      );
+  }
   for (const entry of (await readdir(path.join(root, 'schemas'), { withFileTypes: true })).sort((a, b) =>
     a.name.localeCompare(b.name),
   )) {

@@ -2480,3 +2480,174 @@ export interface ChatbotOptions {
   };
 }
 
+/**
+ * schemas/_integrations/<agency>/agency.json: another agency whose methods staff may query (spec §7 registry lookups). Its address and credentials come from the environment: INTEGRATION_<env>_URL (the base the methods' paths are appended to), INTEGRATION_<env>_TOKEN (auth bearer), INTEGRATION_<env>_USER and INTEGRATION_<env>_PASSWORD (auth basic). Without a URL the agency is 'not connected' (or answered by the sandbox when INTEGRATIONS=sandbox).
+ */
+export interface IntegrationAgency {
+  $schema?: string;
+  /**
+   * Equals the folder name.
+   */
+  id: string;
+  title: Text;
+  /**
+   * What the agency holds and what the committee asks it, for analysts.
+   */
+  description: string;
+  /**
+   * The middle of its environment variables: INTEGRATION_<env>_URL, _TOKEN, _USER, _PASSWORD.
+   */
+  env: string;
+  /**
+   * How each request is authorised: nothing, `Authorization: Bearer <TOKEN>`, or HTTP basic with USER and PASSWORD.
+   */
+  auth: "none" | "bearer" | "basic";
+  /**
+   * How long one attempt may take before it counts as a failure.
+   */
+  timeoutMs?: number;
+  /**
+   * Further attempts after a failed one, with exponential backoff and jitter — only for idempotent methods.
+   */
+  retries?: number;
+  /**
+   * The circuit breaker of the agency: after `failures` failed attempts in a row, calls are refused at once (503) for `halfOpenAfterMs`; then one trial call decides whether it closes again.
+   */
+  breaker?: {
+    failures?: number;
+    halfOpenAfterMs?: number;
+  };
+  /**
+   * Calls a minute the whole portal may make to this agency (all methods, all users): the agreement with the agency. A method's own `perMinute` applies as well.
+   */
+  perMinute?: number;
+}
+/**
+ * The agency's name, in four languages.
+ */
+export interface Text {
+  uz: string;
+  uzCyrillic: string;
+  ru: string;
+  en: string;
+}
+
+/**
+ * schemas/_integrations/<agency>/<method>.json: one method of another agency staff may call through the portal (POST /api/integrations/<agency>/<method>). Its parameters and its result are JSON Schema whose fields carry `titles` (four languages) instead of `title`; the server serves them to the query page in the reader's language, validates the parameters with them, and codegen types them (src/generated/integrations.ts).
+ */
+export interface IntegrationMethod {
+  $schema?: string;
+  /**
+   * Equals the file name.
+   */
+  id: string;
+  title: Text;
+  /**
+   * For analysts: the agency's method (spec §7) and what it answers.
+   */
+  description: string;
+  /**
+   * The upstream request: `path` is appended to the agency's URL; GET sends the parameters as the query string, POST as a JSON body (or the query string with in: query).
+   */
+  request: {
+    method: "GET" | "POST";
+    /**
+     * e.g. get-info-from-soliq-by-inn/yuridik-info (no leading slash).
+     */
+    path: string;
+    /**
+     * Where the parameters go; default query for GET, body for POST.
+     */
+    in?: "query" | "body";
+  };
+  /**
+   * The call changes nothing at the agency, so a failed attempt may be repeated (the agency's `retries`). Default: true for GET, false for POST.
+   */
+  idempotent?: boolean;
+  params: ObjectSchema;
+  /**
+   * What the agency answers (a 404 or an empty body means 'nothing found').
+   */
+  result: {
+    /**
+     * record: one object shown as a list of labelled values; table: the array at `rows` shown as a table.
+     */
+    view: "record" | "table";
+    /**
+     * table: JSON pointer of the rows' array in the answer, e.g. /rows.
+     */
+    rows?: string;
+    schema: ObjectSchema1;
+  };
+  /**
+   * The answer is about a natural person: every call needs a stated purpose, is written to the call audit with the parameters masked, is never cached (unless cache.personalData) and its answer is never logged.
+   */
+  personalData: boolean;
+  /**
+   * Role codes (access.json) that may call the method; the administrator always may. Each role also needs `call Integration` to open the query pages.
+   *
+   * @minItems 1
+   */
+  roles: string[];
+  /**
+   * Answers kept for ttlSeconds per set of parameters (and language), per app instance.
+   */
+  cache?: {
+    ttlSeconds: number;
+    /**
+     * Allows caching a personal-data method's answers (only where the agreement with the agency allows it).
+     */
+    personalData?: boolean;
+  };
+  /**
+   * Calls a minute one user may make of this method.
+   */
+  perUserPerMinute?: number;
+  /**
+   * Calls a minute the whole portal may make of this method.
+   */
+  perMinute?: number;
+}
+/**
+ * What the query finds, in four languages (the tab of the agency page).
+ */
+export interface Text {
+  uz: string;
+  uzCyrillic: string;
+  ru: string;
+  en: string;
+}
+/**
+ * The parameters as a JSON Schema object (formats pinfl, stir, cadastre, …); every property has `titles`.
+ */
+export interface ObjectSchema {
+  type: "object";
+  properties: {};
+  required?: string[];
+}
+/**
+ * The answer's JSON Schema; each shown field has `titles`. The sandbox's fixtures must follow it.
+ */
+export interface ObjectSchema1 {
+  type: "object";
+  properties: {};
+  required?: string[];
+}
+
+/**
+ * schemas/_integrations/<agency>/fixtures/<method>.json: what the sandbox upstream answers for the method. The first case whose params all equal the request's (as text) answers; a case with no params answers anything; no case → 404. Each body must follow the method's result schema.
+ */
+export interface IntegrationFixture {
+  $schema?: string;
+  /**
+   * @minItems 1
+   */
+  cases: {
+    description?: string;
+    params: {
+      [k: string]: string | number | boolean;
+    };
+    body: {};
+  }[];
+}
+

@@ -48,6 +48,7 @@ import * as rateLimit from './services/rate-limit.ts';
 import * as notify from './services/notify.ts';
 import * as demo from './services/demo.ts';
 import * as workflow from './services/workflow.ts';
+import * as integrations from './services/integrations.ts';
 import * as messenger from './services/messenger.ts';
 import * as notifications from './services/notifications.ts';
 import * as presence from './services/presence.ts';
@@ -75,6 +76,7 @@ import * as openDataRoutes from './routes/open-data.ts';
 import * as staffUserRoutes from './routes/staff-users.ts';
 import * as playgroundRoutes from './routes/playground.ts';
 import * as dataHealthRoutes from './routes/data-health.ts';
+import * as integrationRoutes from './routes/integrations.ts';
 import * as myWorkRoutes from './routes/my-work.ts';
 import * as presenceRoutes from './routes/presence.ts';
 import * as notificationRoutes from './routes/notifications/index.ts';
@@ -97,6 +99,8 @@ const SERVICES = [
   // Before every route, so that each reply carries the browser security headers.
   securityHeaders,
   db,
+  // Before the store: a remote source asks another agency through the platform.
+  integrations,
   // Before every route: the OpenAPI document sees only the routes registered after it.
   docs,
   store,
@@ -145,6 +149,7 @@ const routeModules = async (): Promise<PluginModule[]> => [
   staffUserRoutes,
   playgroundRoutes,
   dataHealthRoutes,
+  integrationRoutes,
   myWorkRoutes,
   presenceRoutes,
   notificationRoutes,
@@ -193,6 +198,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     demoUsers: env.DEMO === '1' || env.DEMO_USERS === '1',
     ...(env.MIGRATION_BATCH_SIZE ? { migrationBatchSize: Number(env.MIGRATION_BATCH_SIZE) } : {}),
     stompRelayUrl: env.STOMP_RELAY_URL || undefined,
+    integrationEnv: Object.fromEntries(
+      Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('INTEGRATION_') && Boolean(e[1])),
+    ),
+    integrationSandbox: env.INTEGRATIONS === 'sandbox',
     sofficePath: env.SOFFICE_PATH || undefined,
     ...(env.DOCGEN_POOL_SIZE ? { docgenPoolSize: Number(env.DOCGEN_POOL_SIZE) } : {}),
     ...(env.DOCGEN_TIMEOUT_MS ? { docgenTimeoutMs: Number(env.DOCGEN_TIMEOUT_MS) } : {}),
@@ -300,6 +309,9 @@ function createInstance(options: BuildAppOptions): FastifyInstance {
     seedSamples: options.seedSamples ?? false,
     trustProxy: options.trustProxy,
     integrationUrls: options.integrationUrls,
+    integrationEnv: options.integrationEnv,
+    integrationSandbox: options.integrationSandbox ?? false,
+    integrationOverrides: options.integrationOverrides,
     sofficePath: options.sofficePath,
     docgenPoolSize: options.docgenPoolSize,
     docgenTimeoutMs: options.docgenTimeoutMs,

@@ -78,6 +78,15 @@ export interface AppConfig {
    * (e.g. TAX_CLASSIFIER_URL); a source whose variable is unset is not asked.
    */
   integrationUrls?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The integration platform's variables (INTEGRATION_<AGENCY>_URL, _TOKEN, _USER, _PASSWORD;
+   * schemas/_integrations/<agency>/agency.json names <AGENCY> as `env`).
+   */
+  integrationEnv?: Readonly<Record<string, string>> | undefined;
+  /** INTEGRATIONS=sandbox: start the sandbox upstream in-process and point every agency without a URL at it. */
+  integrationSandbox?: boolean | undefined;
+  /** Shorter breaker, timeout and retry timings (tests). */
+  integrationOverrides?: { halfOpenAfterMs?: number; timeoutMs?: number; retryDelayMs?: number } | undefined;
   /** LibreOffice's `soffice` for DOCX → PDF (SOFFICE_PATH, default `soffice` on the PATH); read at each conversion. */
   sofficePath?: string | undefined;
   /** Conversions at once, each with its own LibreOffice profile (DOCGEN_POOL_SIZE, default 2). */

@@ -55,6 +55,9 @@ export const META_FOR = {
   access: 'access.schema.json',
   seed: 'seed.schema.json',
   openData: 'opendata.schema.json',
+  integrationAgency: 'integration-agency.schema.json',
+  integrationMethod: 'integration-method.schema.json',
+  integrationFixture: 'integration-fixture.schema.json',
   edit: 'edit.schema.json',
 } as const;
 

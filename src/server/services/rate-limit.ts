@@ -8,6 +8,14 @@ export const DEFAULT_PUBLIC_RATE_LIMIT = 120;
 const WINDOW_MS = 60_000;
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counts one request under `key` in its one-minute window (opened by the key's first request)
+     * and gives the window: other limits (the integration platform's per user and method) share
+     * the counters — in the process, or in the database with RATE_LIMIT_SHARED=1.
+     */
+    countRequest(key: string): Promise<{ start: number; n: number }>;
+  }
   interface FastifyContextConfig {
     /**
      * Count this route's requests per client address (public endpoints anyone may call):
@@ -66,6 +74,9 @@ export default fp(
       );
       return { start: Number(rows[0]!.start), n: rows[0]!.n };
     };
+    app.decorate('countRequest', async (key: string) =>
+      app.config.rateLimitShared ? countShared(key, Date.now()) : countHere(key, Date.now()),
+    );
     // Closed windows are forgotten once a minute (in the process, or in the table when shared).
     const sweep = setInterval(() => {
       const before = Date.now() - WINDOW_MS;

@@ -11,6 +11,7 @@ import type { HttpClient } from './http.ts';
 import { createAccountMethods, type AccountMethods } from './provider/account.ts';
 import { createCommentMethods, type CommentMethods } from './provider/comments.ts';
 import { createEndpointMethods, type EndpointMethods } from './provider/endpoints.ts';
+import { createIntegrationMethods, type IntegrationMethods } from './provider/integrations.ts';
 import { createMessengerMethods, type MessengerMethods } from './provider/messenger.ts';
 import { createOrderMethods, type OrderMethods } from './provider/order.ts';
 import { createNotificationMethods, type NotificationMethods } from './provider/notifications.ts';
@@ -23,6 +24,7 @@ import { createWorkflowMethods, type WorkflowMethods } from './provider/workflow
 export type * from './provider/account.ts';
 export type * from './provider/comments.ts';
 export type * from './provider/endpoints.ts';
+export type * from './provider/integrations.ts';
 export type * from './provider/messenger.ts';
 export type * from './provider/order.ts';
 export type * from './provider/notifications.ts';
@@ -44,7 +46,8 @@ export interface DataProvider
     ViewMethods,
     CommentMethods,
     OrderMethods,
-    NotificationMethods {}
+    NotificationMethods,
+    IntegrationMethods {}
 
 /**
  * Creates the data provider over an HTTP client (the app's is bound to the session:
@@ -64,5 +67,6 @@ export function createDataProvider(http: HttpClient): DataProvider {
     ...createViewMethods(http),
     ...createCommentMethods(http),
     ...createOrderMethods(http),
+    ...createIntegrationMethods(http),
   };
 }

@@ -67,6 +67,16 @@ export const queryKeys = {
     unread: () => ['notifications', 'unread'] as const,
   },
   myWork: () => ['my-work'] as const,
+  /** The integration platform: every key starts with `integrations` (a call refreshes the health and the audit). */
+  integrations: {
+    all: () => ['integrations'] as const,
+    /** Titles come in the reader's language: each locale is its own entry. */
+    catalogue: (locale: string) => ['integrations', 'catalogue', locale] as const,
+    health: (locale: string) => ['integrations', 'health', locale] as const,
+    titles: (locale: string) => ['integrations', 'titles', locale] as const,
+    audit: (filters: Record<string, unknown>, page: number, size: number) =>
+      ['integrations', 'audit', filters, page, size] as const,
+  },
   lookupStats: (path: string | undefined) => ['lookup-stats', path] as const,
   dashboardPanel: (screen: string, panel: string, query: Record<string, unknown>) =>
     ['dashboard', screen, panel, query] as const,

@@ -64,6 +64,8 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   outbox: () => import('./outbox/OutboxScreen.tsx'),
   // The chat bot's unanswered questions, for staff to improve its knowledge base (entity-free).
   chatbot: () => import('./chatbot/ChatbotScreen.tsx'),
+  // The integration platform's pages: the agencies, one agency's query forms (rjsf), the call audit, the health.
+  integration: inStages(formLibraries, () => import('./integration/IntegrationScreen.tsx')),
 };
 
 /** The loader of a kind; an unknown kind renders a notice instead of crashing. */

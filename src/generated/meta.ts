@@ -1198,7 +1198,8 @@ export type ScreenDefinition = {
     | "notifications"
     | "upload"
     | "outbox"
-    | "chatbot";
+    | "chatbot"
+    | "integration";
   entity?: string;
   /**
    * A key into the texts (src/i18n/locales/<locale>.json, schemas/<id>/i18n.json, workflows/<machine>.i18n.json; nested objects, dot separated); must exist in all four locales.
@@ -1221,7 +1222,7 @@ export type ScreenDefinition = {
    */
   options?: {
     /**
-     * form/wizard: a view named in the manifest's `views` instead of `ui`.
+     * form/wizard: a view named in the manifest's `views` instead of `ui`. integration: the page — agencies (the agencies the user may query), agency (one agency's methods, route with :agency), audit (the call audit), health (connections, breakers, latency).
      */
     view?: string;
     /**

@@ -22,6 +22,8 @@ export const MENU_ICON_NAMES = [
   'Database',
   'QuestionCircle',
   'Alert',
+  'PlugConnected',
+  'HeartPulse',
 ] as const;
 
 /** A menu icon name. */

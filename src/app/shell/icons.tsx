@@ -19,6 +19,8 @@ import {
   DatabaseRegular,
   QuestionCircleRegular,
   AlertRegular,
+  PlugConnectedRegular,
+  HeartPulseRegular,
 } from '@fluentui/react-icons';
 import type { MenuIconName } from '../../shared/icon-names.ts';
 
@@ -45,6 +47,8 @@ const icons: Record<string, FluentIcon> = {
   Database: DatabaseRegular,
   QuestionCircle: QuestionCircleRegular,
   Alert: AlertRegular,
+  PlugConnected: PlugConnectedRegular,
+  HeartPulse: HeartPulseRegular,
 } satisfies Record<MenuIconName, FluentIcon>;
 
 export const menuIcon = (name: string | undefined): FluentIcon => (name && icons[name]) || AppsListRegular;

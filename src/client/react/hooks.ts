@@ -373,6 +373,7 @@ export * from './messenger-hooks.ts';
 export * from './comment-hooks.ts';
 export * from './board-hooks.ts';
 export * from './notification-hooks.ts';
+export * from './integration-hooks.ts';
 
 /** The records waiting for the signed-in user (GET /api/my-work), read again when a record changes. */
 export function useGetMyWork({ enabled }: { enabled: boolean }) {

@@ -180,6 +180,50 @@ const integrationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
+  // Auditors need not be callers: the audit screen names agencies and methods (its filters and
+  // rows) from here, every definition, in the reader's language.
+  app.get(
+    '/api/integrations/audit/titles',
+    {
+      schema: {
+        tags: ['Integrations'],
+        summary: 'Every agency and method by title, for the audit (auditors)',
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              agencies: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    id: { type: 'string' },
+                    title: { type: 'string' },
+                    methods: {
+                      type: 'array',
+                      items: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' } } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      demand(request, 'audit');
+      return {
+        agencies: [...app.definitions.integrations].map(([id, def]) => ({
+          id,
+          title: def.agency.title[request.locale],
+          methods: [...def.methods.values()].map((m) => ({ id: m.id, title: m.title[request.locale] })),
+        })),
+      };
+    },
+  );
+
   app.get<{ Querystring: AuditFilters }>(
     '/api/integrations/audit/export.xlsx',
     {

@@ -81,7 +81,7 @@ export const formatProblem = (p: DefinitionProblem): string => `${p.file}#${p.po
  * definitions (fields, files, machines, implementations, screens, reference lists, widgets,
  * icons and the i18n keys of all four locales). Returns all problems found; an empty list
  * means valid.
- * @example checkDefinitions(sources, { ...implementationNames, adapters: Object.keys(remoteSourceAdapters) })
+ * @example checkDefinitions(sources, implementationNames)
  */
 export function checkDefinitions(
   sources: DefinitionSources,

@@ -158,27 +158,31 @@ export interface EntityManifest {
    */
   publicRead?: boolean;
   /**
-   * Another system that holds the full register this table copies part of. When its URL is configured (the environment variable `env`), a list-search that finds nothing and filters only by the listed parameters asks that system through the named adapter (src/server/integrations/adapters.ts): its answer is stored through the store (validated, audited, as the system actor) and returned, so the next lookup is served locally. The other system's 'not found' is the usual empty answer; its failure or silence (after `timeoutMs` and one retry) is a localized 503.
+   * Another agency that holds the full register this table copies part of, asked through the integration platform (schemas/_integrations). When the agency is connected (its INTEGRATION_<AGENCY>_URL, or the sandbox), a list-search that finds nothing and filters only by the listed parameters calls the named method as the system (audited in the call audit with the asking user in its purpose): its answer is stored through the store (validated, audited, as the system actor) and returned, so the next lookup is served locally. The agency's 'not found' is the usual empty answer; its failure, silence or open circuit is a localized 503.
    */
   remoteSource?: {
     /**
-     * Integration id in the adapter registry.
+     * The method asked: <agency>/<method> of schemas/_integrations.
      */
-    adapter: string;
+    integration: string;
     /**
-     * Environment variable holding the other system's URL; unset = the table is all there is.
-     */
-    env: string;
-    /**
-     * List-search filter name → the other system's query parameter. Only a search by these filters (and nothing else) is asked remotely.
+     * List-search filter name → the method's parameter. Only a search by these filters (and nothing else) is asked remotely.
      */
     params: {
       [k: string]: string;
     };
     /**
-     * How long one call may take (default 5000 ms); a failed or slow call is tried once more.
+     * A parameter of the method that carries the asker's language, with the value each interface language sends (both Uzbek scripts may send one value).
      */
-    timeoutMs?: number;
+    localeParam?: {
+      name: string;
+      values: {
+        uz: string;
+        uzCyrillic: string;
+        ru: string;
+        en: string;
+      };
+    };
   };
   /**
    * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).

@@ -215,10 +215,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     ...(env.PUBLIC_RATE_LIMIT ? { publicRateLimit: Number(env.PUBLIC_RATE_LIMIT) } : {}),
     rateLimitShared: env.RATE_LIMIT_SHARED === '1' || env.RATE_LIMIT_SHARED === 'true',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    // Every *_URL variable is offered; a plugin reads only the ones its manifests name.
-    integrationUrls: Object.fromEntries(
-      Object.entries(env).filter((e): e is [string, string] => /_URL$/.test(e[0]) && Boolean(e[1])),
-    ),
   };
 }
 
@@ -308,7 +304,6 @@ function createInstance(options: BuildAppOptions): FastifyInstance {
     rateLimitShared: options.rateLimitShared ?? false,
     seedSamples: options.seedSamples ?? false,
     trustProxy: options.trustProxy,
-    integrationUrls: options.integrationUrls,
     integrationEnv: options.integrationEnv,
     integrationSandbox: options.integrationSandbox ?? false,
     integrationOverrides: options.integrationOverrides,

@@ -74,11 +74,6 @@ export interface AppConfig {
    */
   trustProxy?: boolean | number | string[] | undefined;
   /**
-   * URLs of other systems by the environment variable a manifest's `remoteSource.env` names
-   * (e.g. TAX_CLASSIFIER_URL); a source whose variable is unset is not asked.
-   */
-  integrationUrls?: Readonly<Record<string, string>> | undefined;
-  /**
    * The integration platform's variables (INTEGRATION_<AGENCY>_URL, _TOKEN, _USER, _PASSWORD;
    * schemas/_integrations/<agency>/agency.json names <AGENCY> as `env`).
    */

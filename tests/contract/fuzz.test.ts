@@ -55,7 +55,11 @@ for (const backend of backends()) {
           done();
         },
       });
-      ({ app, close } = await startTestApp(backend.name, { logger: { level: 'warn', stream } }));
+      // The integration platform's agencies answer from the sandbox (else a valid query is a 503: not connected).
+      ({ app, close } = await startTestApp(backend.name, {
+        logger: { level: 'warn', stream },
+        integrationSandbox: true,
+      }));
     });
     afterAll(async () => close?.());
 

@@ -195,6 +195,34 @@ for (const backend of backends()) {
       ).toBe(401);
     });
 
+    it('fills the contractor registry from the tax committee when a STIR lookup finds nothing (remoteSource)', async () => {
+      const clerk = await createStaffUser(app, `stir-${backend.name}`, ['employee'], 14);
+      const before = await clerk.call('POST', '/api/contractor/list-search?stir=207654321', {});
+      expect(before.status).toBe(200);
+      expect(before.body.total).toBe(1);
+      expect(before.body.list[0]).toMatchObject({
+        stir: '207654321',
+        name: '"SAMARQAND NON" AJ',
+        ownershipForm: 'STATE',
+        regionId: 9,
+      });
+      const audit = await admin('POST', '/api/integrations/audit/list-search', {
+        agency: 'soliq',
+        method: 'inner-or-from-soliq',
+      });
+      expect(audit.body.list[0]).toMatchObject({
+        userName: 'system',
+        purpose: `contractor lookup by stir-${backend.name}`,
+        outcome: 'ok',
+      });
+      // The next lookup is the registry's own: the agency is not asked again.
+      const hits = app.integrationSandbox!.hits('soliq');
+      expect((await clerk.call('POST', '/api/contractor/list-search?stir=207654321', {})).body.total).toBe(1);
+      expect(app.integrationSandbox!.hits('soliq')).toBe(hits);
+      // A STIR the tax committee does not know: nothing stored, an empty answer.
+      expect((await clerk.call('POST', '/api/contractor/list-search?stir=399999998', {})).body.total).toBe(0);
+    });
+
     it('keeps the audit append-only and limits a user to the method’s calls a minute', async () => {
       await expect(app.db.query('UPDATE integration_call SET purpose = $1', ['changed'])).rejects.toThrow(
         /append-only/,

@@ -2,10 +2,11 @@ import type { Database } from '../../src/server/db/database.ts';
 
 /**
  * Tables every request may write by design, refused or not: the per-address request
- * counters of the public rate limit and the log of sign-in attempts (a refused sign-in is
- * counted so that guessing slows down).
+ * counters of the public rate limit, the log of sign-in attempts (a refused sign-in is
+ * counted so that guessing slows down) and the integration platform's call audit (a call
+ * refused for the caller's role or rate is recorded: who tried is what auditors look for).
  */
-export const BOOKKEEPING_TABLES = ['rate_limit_count', 'login_attempt'];
+export const BOOKKEEPING_TABLES = ['rate_limit_count', 'login_attempt', 'integration_call'];
 
 /**
  * A write detector for tests: a row-level trigger on every table notes each row version

@@ -36,17 +36,19 @@ const entityWithWizard = (s: DefinitionSources): string | undefined =>
     ?.split('/')[1];
 
 describe('npm run check', () => {
-  it('checks remote sources (an adapter of the registry, eq filters) and download stamps (a text field, recipients declared)', () => {
+  it('checks remote sources (an integration method, its parameters, eq filters) and download stamps (a text field, recipients declared)', () => {
     const s = clone();
     const withRemote = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).remoteSource)!;
-    json(s, withRemote).remoteSource.adapter = 'no-such-system';
     json(s, withRemote).remoteSource.params.nonsense = 'x';
+    const withRemote2 = [...s.keys()].filter((f) => f.endsWith('/entity.json') && json(s, f).remoteSource)[1]!;
+    json(s, withRemote2).remoteSource.integration = 'soliq/no-such-method';
     const withStamp = [...s.keys()].find((f) => f.endsWith('/entity.json') && json(s, f).stampOnDownload)!;
     json(s, withStamp).stampOnDownload = '/noSuchField';
     delete json(s, withStamp).scope.recipients;
-    const problems = checkDefinitions(s, { ...implementationNames, adapters: ['tax-classifier'] }, DEFINITION_RULES);
-    expectProblem(problems, withRemote, '/remoteSource/adapter', /not in the integration registry/);
+    const problems = checkDefinitions(s, implementationNames, DEFINITION_RULES);
+    expectProblem(problems, withRemote2, '/remoteSource/integration', /soliq\/no-such-method.json does not exist/);
     expectProblem(problems, withRemote, '/remoteSource/params/nonsense', /must be an eq filter/);
+    expectProblem(problems, withRemote, '/remoteSource/params/nonsense', /not a parameter of soliq/);
     expectProblem(problems, withStamp, '/stampOnDownload', /does not exist/);
     expectProblem(problems, withStamp, '/stampOnDownload', /needs scope.recipients/);
   });

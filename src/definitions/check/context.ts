@@ -34,8 +34,6 @@ export interface ImplementationNames {
   delays: Iterable<string>;
   /** Payload checks (`checks` of a transition). */
   checks: Iterable<string>;
-  /** Integration ids of the adapter registry (src/server/integrations/adapters.ts); unchecked when absent. */
-  adapters?: Iterable<string>;
 }
 
 /** Records one problem. */

@@ -8,6 +8,7 @@
  *   search, label, scope, unique keys, tree, photo, locale) exists in the schema with a
  *   fitting type. The capabilities of src/server/capabilities/ check their own keys.
  */
+import { unknownNameMessage } from './suggest.ts';
 import type { EntityManifest } from '../../generated/meta.ts';
 import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule, type EntityEntry } from './context.ts';
 
@@ -15,7 +16,7 @@ import { META_FOR, createFieldCheck, entitiesWithSchema, escape, type CheckRule,
 export const entityManifestsRule: CheckRule = {
   name: 'entity manifests',
   run(ctx) {
-    const { report, sources, implementations } = ctx;
+    const { report, sources } = ctx;
     const bases = new Map<string, string>();
     const subjects = new Map<string, string>();
     for (const file of ctx.filesIn(/^schemas\/[^_][^/]*\/entity\.json$/)) {
@@ -42,16 +43,29 @@ export const entityManifestsRule: CheckRule = {
       ) {
         report(file, '/workflow', `machine workflows/${manifest.workflow}.machine.json does not exist`);
       }
-      if (
-        manifest.remoteSource &&
-        implementations.adapters &&
-        ![...implementations.adapters].includes(manifest.remoteSource.adapter)
-      ) {
-        report(
-          file,
-          '/remoteSource/adapter',
-          `adapter "${manifest.remoteSource.adapter}" is not in the integration registry`,
-        );
+      if (manifest.remoteSource) {
+        // The method exists and takes the parameters the filters are sent as.
+        const methodFile = `schemas/_integrations/${manifest.remoteSource.integration}.json`;
+        const method = sources.get(methodFile)?.json as
+          | { params?: { properties?: Record<string, unknown> } }
+          | undefined;
+        if (!method) report(file, '/remoteSource/integration', `method ${methodFile} does not exist`);
+        else {
+          const names = Object.keys(method.params?.properties ?? {});
+          const sent = [
+            ...Object.entries(manifest.remoteSource.params).map(([k, v]) => [`/remoteSource/params/${k}`, v] as const),
+            ...(manifest.remoteSource.localeParam
+              ? [['/remoteSource/localeParam/name', manifest.remoteSource.localeParam.name] as const]
+              : []),
+          ];
+          for (const [at, name] of sent)
+            if (!names.includes(name))
+              report(
+                file,
+                at,
+                unknownNameMessage('parameter', name, `a parameter of ${manifest.remoteSource.integration}`, names),
+              );
+        }
       }
       if (manifest.workflow && manifest.initialStatus)
         report(file, '/initialStatus', 'an entity with a workflow takes its initial status from the machine');

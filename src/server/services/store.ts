@@ -8,7 +8,6 @@ import { createStaffDirectory, type StaffDirectory } from '../store/staff-direct
 import { withStaffUsers } from '../store/staff-refs.ts';
 import { createReferenceService, type ReferenceService } from '../store/references.ts';
 import { withRemoteSources } from '../store/remote-sources.ts';
-import { remoteSourcesOf } from '../integrations/adapters.ts';
 import { AUDIT_TABLES } from '../store/audit-trail.ts';
 import { FILE_TABLES } from '../files/file-storage.ts';
 
@@ -62,15 +61,7 @@ export default fp(
       ),
     );
     // Outermost: a record another system answers is stored through every wrapper above.
-    app.decorate(
-      'store',
-      withRemoteSources(
-        limited,
-        remoteSourcesOf(app.definitions, app.config.integrationUrls),
-        app.definitions,
-        app.log,
-      ),
-    );
+    app.decorate('store', withRemoteSources(limited, app.integrations, app.definitions, app.log));
     if (backed.length) {
       // Another instance's change reaches this one within REFERENCE_RELOAD_MS (its own at once).
       const timer = setInterval(() => {
@@ -80,5 +71,5 @@ export default fp(
       app.addHook('onClose', async () => clearInterval(timer));
     }
   },
-  { name: 'store', dependencies: ['db'] },
+  { name: 'store', dependencies: ['db', 'integrations'] },
 );

@@ -2,47 +2,64 @@ import type { DefinitionRegistry } from '../../definitions/registry.ts';
 import { DEFAULT_LOCALE } from '../../shared/locales.ts';
 import { ApiError } from '../errors.ts';
 import { systemActor } from '../auth/access.ts';
-import type { ConfiguredRemoteSource } from '../integrations/adapters.ts';
-import { RemoteSourceUnavailable } from '../integrations/remote-source.ts';
+import type { IntegrationPlatform } from '../integrations/platform.ts';
 import type { EntityStore, StoreLog } from './entity-store.ts';
 
 const IGNORED = new Set(['lang']);
 
 /**
  * Wraps the store so that a list-search of an entity with a remote source (manifest
- * `remoteSource`, built by integrations/adapters.ts `remoteSourcesOf`) that finds nothing by
- * exactly its declared filters asks the other system: its record is stored through the store
- * (validated and audited as the system actor, in the caller's language) and the search runs
- * again, so every later lookup is served locally. Any other search — or one the other system
- * does not know — is answered as the store answers it. A failing other system is a 503
+ * `remoteSource`: an agency's method of the integration platform) that finds nothing by
+ * exactly its declared filters asks that agency, when it is connected: the call goes through
+ * the platform as the system (breaker, timeout, retries, the call audit — its purpose names the
+ * asker), the record it answers is stored through the store (validated and audited as the
+ * system actor, in the caller's language) and the search runs again, so every later lookup is
+ * served locally. Any other search — or one the agency does not know, or a value it would not
+ * take — is answered as the store answers it. A failing agency is a 503
  * (`errors.remoteUnavailable`), nothing stored. Put it outermost: the record it stores goes
  * through every other wrapper.
- * @example withRemoteSources(store, remoteSourcesOf(registry, config.integrationUrls), registry, app.log)
+ * @example withRemoteSources(store, app.integrations, registry, app.log)
  */
 export function withRemoteSources(
   store: EntityStore,
-  sources: ReadonlyMap<string, ConfiguredRemoteSource>,
+  platform: IntegrationPlatform,
   registry: DefinitionRegistry,
   log: StoreLog,
 ): EntityStore {
-  if (!sources.size) return store;
+  if (![...registry.entities.values()].some((def) => def.manifest.remoteSource)) return store;
   return {
     ...store,
     async listSearch(entity, filters, payload, actor, context) {
       const answer = await store.listSearch(entity, filters, payload, actor, context);
-      const remote = sources.get(entity);
+      const remote = registry.entities.get(entity)?.manifest.remoteSource;
       if (!remote || answer.total > 0) return answer;
+      const [agency = '', method = ''] = remote.integration.split('/');
+      if (platform.statusOf(agency) === 'notConnected') return answer;
       const given = Object.entries(filters).filter(([name, v]) => !IGNORED.has(name) && v !== undefined && v !== '');
       if (!given.length || given.some(([name]) => !(name in remote.params))) return answer;
-      const params = Object.fromEntries(given.map(([name, v]) => [remote.params[name]!, String(v)]));
+      const params: Record<string, string> = Object.fromEntries(
+        given.map(([name, v]) => [remote.params[name]!, String(v)]),
+      );
       const locale = context?.locale ?? DEFAULT_LOCALE;
+      if (remote.localeParam) params[remote.localeParam.name] = remote.localeParam.values[locale];
       const logger = context?.log ?? log;
       let found: Record<string, unknown> | null;
       try {
-        found = await remote.source.fetchOne(params, locale);
+        found = (
+          await platform.call({
+            agency,
+            method,
+            params,
+            purpose: `${entity} lookup by ${actor.username ?? 'a visitor'}`,
+            actor: systemActor(),
+            locale,
+          })
+        ).result;
       } catch (error) {
-        if (!(error instanceof RemoteSourceUnavailable)) throw error;
-        logger.warn({ err: error, entity }, 'remote source unavailable');
+        if (!(error instanceof ApiError)) throw error;
+        // A value the agency's method would not take is one it cannot know.
+        if (error.statusCode === 400) return answer;
+        logger.warn({ entity, integration: remote.integration, status: error.statusCode }, 'remote source unavailable');
         throw new ApiError(503, 'errors.remoteUnavailable');
       }
       if (!found) return answer;

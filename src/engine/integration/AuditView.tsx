@@ -73,10 +73,15 @@ const COLUMNS = [
 ] as const;
 
 const useStyles = makeStyles({
-  table: { minWidth: '1100px' },
-  wide: { width: '22%' },
+  // Columns sized by their content: the parameters and the purpose take the room, the rest stays on one line.
+  table: { minWidth: '1100px', tableLayout: 'auto' },
+  wide: { minWidth: '180px', overflowWrap: 'anywhere' },
+  medium: { minWidth: '120px' },
+  tight: { whiteSpace: 'nowrap' },
   user: { minWidth: '160px' },
 });
+const WIDE = new Set(['params', 'purpose']);
+const MEDIUM = new Set(['agency', 'method', 'record']);
 
 /** The call audit: filters, a page of calls, the export. */
 export function AuditView({ screen }: ScreenProps) {
@@ -312,7 +317,7 @@ export function AuditView({ screen }: ScreenProps) {
                       <TableCell
                         key={name}
                         data-cell={name}
-                        className={name === 'purpose' || name === 'params' ? own.wide : undefined}
+                        className={WIDE.has(name) ? own.wide : MEDIUM.has(name) ? own.medium : own.tight}
                       >
                         {c[name]}
                       </TableCell>

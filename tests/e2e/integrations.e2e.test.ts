@@ -21,13 +21,28 @@ const PURPOSE = 'Checking the applicant of appeal 14-05/123';
 /** The tax committee's company card and the STIR its fixture finds. */
 const COMPANY = { agency: 'soliq', method: 'yuridik-info', inn: '301234567' };
 
-/** The first personal-data method of the definitions an employee may call, with its first fixture case. */
+/**
+ * A personal-data method of the definitions with its first fixture case that names parameters:
+ * preferably one an employee may call whose parameters are typed (no choices), as a person
+ * fills them in.
+ */
 function personalMethod(app: FastifyInstance) {
-  for (const [agency, def] of app.definitions.integrations)
-    for (const method of def.methods.values())
-      if (method.personalData)
-        return { agency, method, params: def.fixtures.get(method.id)!.cases[0]!.params as Record<string, unknown> };
-  return undefined;
+  const candidates = [...app.definitions.integrations].flatMap(([agency, def]) =>
+    [...def.methods.values()]
+      .filter((method) => method.personalData)
+      .map((method) => {
+        const found = def.fixtures.get(method.id)?.cases.find((c) => Object.keys(c.params).length > 0);
+        return { agency, method, params: (found?.params ?? {}) as Record<string, unknown> };
+      })
+      .filter((m) => Object.keys(m.params).length > 0),
+  );
+  const typed = (m: (typeof candidates)[number]) =>
+    Object.values((m.method.params.properties ?? {}) as Record<string, { enum?: unknown; oneOf?: unknown }>).every(
+      (p) => !p.enum && !p.oneOf,
+    );
+  return (
+    candidates.find((m) => m.method.roles.includes('employee') && typed(m)) ?? candidates.find(typed) ?? candidates[0]
+  );
 }
 
 /** Types a parameter as a person does: a date as DD.MM.YYYY, anything else as written. */

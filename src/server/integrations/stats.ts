@@ -20,8 +20,11 @@ export interface AgencyStats {
 /** How many recent calls per agency the health screen summarises. */
 export const WINDOW = 200;
 
+/** The p-th percentile of sorted latencies, to a tenth of a millisecond. */
 const percentile = (sorted: number[], p: number): number | null =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : null;
+  sorted.length
+    ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10
+    : null;
 
 /**
  * Recent latency and errors per agency, kept in memory (each app instance sees its own calls;

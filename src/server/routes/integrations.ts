@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError, errorBodySchema } from '../errors.ts';
+import { fileReply } from '../reply-schemas.ts';
 import { searchCalls, type AuditFilters } from '../integrations/audit.ts';
 import { BUSINESS_UTC_OFFSET_MINUTES } from '../../shared/time-zone.ts';
 
@@ -63,7 +64,48 @@ const EXPORT_LIMIT = 50_000;
 const integrationRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/api/integrations',
-    { schema: { tags: ['Integrations'], summary: 'The agencies and methods the caller may query', response: errors } },
+    {
+      schema: {
+        tags: ['Integrations'],
+        summary: 'The agencies and methods the caller may query',
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              sandbox: { type: 'boolean' },
+              agencies: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    id: { type: 'string' },
+                    title: { type: 'string' },
+                    description: { type: 'string' },
+                    status: { enum: ['connected', 'sandbox', 'notConnected'] },
+                    breaker: { enum: ['closed', 'open', 'halfOpen'] },
+                    methods: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        properties: {
+                          id: { type: 'string' },
+                          title: { type: 'string' },
+                          description: { type: 'string' },
+                          personalData: { type: 'boolean' },
+                          params: { type: 'object', additionalProperties: true },
+                          result: { type: 'object', additionalProperties: true },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          ...errors,
+        },
+      },
+    },
     async (request) => {
       demand(request, 'call');
       return app.integrations.catalogue(request.actor, request.locale);
@@ -76,7 +118,33 @@ const integrationRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['Integrations'],
         summary: 'Each agency: connection, circuit breaker, recent latency and error rate',
-        response: errors,
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              list: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    agency: { type: 'string' },
+                    title: { type: 'string' },
+                    status: { type: 'string' },
+                    breaker: { type: 'string' },
+                    calls: { type: 'integer' },
+                    failures: { type: 'integer' },
+                    errorRate: { type: 'number' },
+                    p50Ms: { type: ['number', 'null'] },
+                    p95Ms: { type: ['number', 'null'] },
+                    lastError: { type: ['string', 'null'] },
+                    lastCallAt: { type: ['string', 'null'] },
+                  },
+                },
+              },
+            },
+          },
+          ...errors,
+        },
       },
     },
     async (request) => {
@@ -231,6 +299,7 @@ const integrationRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Integrations'],
         summary: 'The call audit under the same filters, as an XLSX workbook (auditors)',
         querystring: { type: 'object', additionalProperties: false, properties: auditFilterProperties },
+        response: { 200: fileReply('The workbook (.xlsx), as an attachment'), ...errors },
       },
     },
     async (request, reply) => {

@@ -57,7 +57,11 @@ export function HealthView({ screen }: ScreenProps) {
   if (!health.data)
     return <ScreenState screenId={screen.id} error={health.error} onRetry={() => void health.refetch()} />;
   const ms = (v: number | null) =>
-    v === null ? '—' : t('integration.agency.duration', { ms: formatNumber(Math.round(v), locale) });
+    v === null
+      ? '—'
+      : t('integration.agency.duration', {
+          ms: formatNumber(v < 10 ? Math.round(v * 10) / 10 : Math.round(v), locale),
+        });
   const cells = (row: IntegrationHealthRow) => ({
     agency: row.title,
     status: <StatusBadge status={row.status} />,

@@ -38,13 +38,11 @@ export interface BojxonaTnvedCodeResult {
   }[];
 }
 
-export type DavlatActiveGetInfoByInnParams = {
-  [k: string]: unknown;
-} & {
+export interface DavlatActiveGetInfoByInnParams {
   inn?: string;
   pinfl?: string;
   identifikator?: string;
-};
+}
 
 export interface DavlatActiveGetInfoByInnResult {
   total?: number;
@@ -385,13 +383,11 @@ export interface OsimliklarKarantinGetByInnInfoResult {
   }[];
 }
 
-export type SoliqGetInfoParams = {
-  [k: string]: unknown;
-} & {
+export interface SoliqGetInfoParams {
   international_code?: string;
   mxik_code?: string;
   lang?: "uz" | "ru" | "en";
-};
+}
 
 export interface SoliqGetInfoResult {
   mxikCode: string;

@@ -90,6 +90,14 @@ for (const backend of backends()) {
       const second = await admin('POST', '/api/integrations/soliq/yuridik-info', { params: { inn: '301234567' } });
       expect(second.body).toMatchObject({ found: true, cached: true });
       expect(second.body.result).toEqual(first.body.result);
+      // A query by any of several fields needs one of them; a barcode is needed without an MXIK code.
+      const none = await admin('POST', '/api/integrations/davlat-active/get-info-by-inn', {
+        params: {},
+        purpose: PURPOSE,
+      });
+      expect(none.body.fieldErrors).toEqual({ '/params': 'Fill in at least one of these fields' });
+      const langOnly = await admin('POST', '/api/integrations/soliq/get-info', { params: { lang: 'ru' } });
+      expect(langOnly.body.fieldErrors).toEqual({ '/params/international_code': 'Mandatory field' });
       const unknown = await admin('POST', '/api/integrations/soliq/no-such-method', { params: {} });
       expect(unknown.status).toBe(404);
     });

@@ -56,6 +56,10 @@ export function toFieldProblems(errors: ErrorObject[] | null | undefined): Field
       case 'exclusiveMinimum':
         key = e.keyword === 'positive' ? 'validation.positive' : 'validation.positiveNotZero';
         break;
+      case 'minProperties':
+        // An object whose fields are each optional but one is needed (a query by any of them).
+        key = 'validation.atLeastOne';
+        break;
       default:
         if (LIMIT_KEYWORDS.has(e.keyword)) {
           key = `validation.${e.keyword}`;

@@ -76,6 +76,8 @@ export const queryKeys = {
     titles: (locale: string) => ['integrations', 'titles', locale] as const,
     audit: (filters: Record<string, unknown>, page: number, size: number) =>
       ['integrations', 'audit', filters, page, size] as const,
+    /** A registry's import runs (by its API base), their errors in the reader's language. */
+    imports: (base: string, locale: string) => ['integrations', 'imports', base, locale] as const,
   },
   lookupStats: (path: string | undefined) => ['lookup-stats', path] as const,
   dashboardPanel: (screen: string, panel: string, query: Record<string, unknown>) =>

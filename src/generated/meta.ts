@@ -767,6 +767,54 @@ export interface EntityManifest {
     };
   };
   /**
+   * The registry is refreshed from another agency's table method through the integration platform (docs/integrations.md): on a schedule (`every` day or hour, Tashkent time, by the workflow sweep; one run per period whatever the number of instances) and by staff with `create` on the subject ("refresh now", POST /api{base}/registry-import). Each row of the answer becomes a record through the store as the system (validated, audited): a row whose `key` fields match a record updates it when a value differs, else counts unchanged; a new key creates a record; a row the schema refuses counts failed and nothing of it is written. Every run is recorded with its counts (GET /api{base}/registry-import). While the agency is not connected the schedule does nothing.
+   */
+  registryImport?: {
+    /**
+     * The table method asked: <agency>/<method> of schemas/_integrations.
+     */
+    integration: string;
+    /**
+     * The method's parameters: a text as written, {"today": true} for Tashkent's date (YYYY-MM-DD), or {"distinct": "/field"} for one call per distinct value of a top-level field of this registry (at most 100 calls a run).
+     */
+    params?: {
+      [k: string]:
+        | string
+        | {
+            today: true;
+          }
+        | {
+            /**
+             * JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+             */
+            distinct: string;
+          };
+    };
+    /**
+     * A top-level field of the record (JSON pointer) → the row's field it is taken from, or {"from": rowField, "code": true} when the row holds the code of an item of the reference list the field refers to (the item's id is stored).
+     */
+    fields: {
+      [k: string]:
+        | string
+        | {
+            from: string;
+            code: true;
+          };
+    };
+    /**
+     * The fields (among `fields`) that tell a row's record: the same key is the same record.
+     *
+     * @minItems 1
+     *
+     * Items: JSON pointer into a record (a data field or a system field such as /id, /status, /version, /createdAt, /updatedAt).
+     */
+    key: string[];
+    /**
+     * How often the schedule refreshes the registry.
+     */
+    every: "hour" | "day";
+  };
+  /**
    * A record scores one unit (e.g. a region) for one period in areas worth 3, 4 or 5 points each. On every create and update the server fills the areas array in the declared order, computes the points of `derived` areas from another entity's declared aggregate (maxPoints × ratio, 2 decimals; no data → null with reason "noData"), keeps the typed points of `entered` areas (at most maxPoints), and computes the total, the maximum, the percentage and the band. What the client sends for a computed field is ignored.
    */
   scorecard?: {
@@ -1226,7 +1274,7 @@ export type ScreenDefinition = {
    */
   options?: {
     /**
-     * form/wizard: a view named in the manifest's `views` instead of `ui`. integration: the page — agencies (the agencies the user may query), agency (one agency's methods, route with :agency), audit (the call audit), health (connections, breakers, latency).
+     * form/wizard: a view named in the manifest's `views` instead of `ui`. integration: the page — agencies (the agencies the user may query), agency (one agency's methods, route with :agency), audit (the call audit), health (connections, breakers, latency), imports (the screen's entity refreshed from an agency by its manifest `registryImport`: the runs and "refresh now").
      */
     view?: string;
     /**

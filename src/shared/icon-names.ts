@@ -24,6 +24,7 @@ export const MENU_ICON_NAMES = [
   'Alert',
   'PlugConnected',
   'HeartPulse',
+  'ArrowSync',
 ] as const;
 
 /** A menu icon name. */

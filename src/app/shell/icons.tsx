@@ -21,6 +21,7 @@ import {
   AlertRegular,
   PlugConnectedRegular,
   HeartPulseRegular,
+  ArrowSyncRegular,
 } from '@fluentui/react-icons';
 import type { MenuIconName } from '../../shared/icon-names.ts';
 
@@ -49,6 +50,7 @@ const icons: Record<string, FluentIcon> = {
   Alert: AlertRegular,
   PlugConnected: PlugConnectedRegular,
   HeartPulse: HeartPulseRegular,
+  ArrowSync: ArrowSyncRegular,
 } satisfies Record<MenuIconName, FluentIcon>;
 
 export const menuIcon = (name: string | undefined): FluentIcon => (name && icons[name]) || AppsListRegular;

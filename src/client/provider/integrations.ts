@@ -137,6 +137,10 @@ export interface IntegrationMethods {
   getIntegrationTitles(): Promise<IntegrationTitles>;
   /** URL of the audit's XLSX export under these filters (fetched with the session by a download link). */
   integrationAuditExportUrl(filters: IntegrationAuditFilters): string;
+  /** A registry's import log (its API base, e.g. `/stat-price`). */
+  getRegistryImports(base: string): Promise<RegistryImportLog>;
+  /** Refreshes a registry from its agency now; answers the run's counts (503 when the agency fails). */
+  runRegistryImport(base: string): Promise<RegistryImportRun>;
 }
 
 /** The filters as query or body values: empty ones left out. */
@@ -149,6 +153,32 @@ export function auditFilterValues(filters: IntegrationAuditFilters): Record<stri
 }
 
 /** Creates the integration methods over an HTTP client. */
+/** One run of a registry's import from another agency (manifest `registryImport`). */
+export interface RegistryImportRun {
+  id: number;
+  trigger: 'schedule' | 'manual';
+  userName: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  calls: number;
+  fetched: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  /** The agency's failure that ended the run, in the reader's language. */
+  error: string | null;
+  failures: Array<{ row: number; key: Record<string, unknown>; problem: string }>;
+}
+
+/** GET /api{base}/registry-import: the method, the agency's connection, the schedule and the last runs. */
+export interface RegistryImportLog {
+  integration: string;
+  agencyStatus: AgencyStatus;
+  every: 'hour' | 'day';
+  list: RegistryImportRun[];
+}
+
 export function createIntegrationMethods(http: HttpClient): IntegrationMethods {
   return {
     getIntegrations: () => http.request('GET', '/api/integrations'),
@@ -163,5 +193,7 @@ export function createIntegrationMethods(http: HttpClient): IntegrationMethods {
       }),
     getIntegrationTitles: () => http.request('GET', '/api/integrations/audit/titles'),
     integrationAuditExportUrl: (filters) => http.url('/api/integrations/audit/export.xlsx', auditFilterValues(filters)),
+    getRegistryImports: (base) => http.request('GET', `/api${base}/registry-import`),
+    runRegistryImport: (base) => http.request('POST', `/api${base}/registry-import`, {}),
   };
 }

@@ -65,3 +65,27 @@ export function useGetIntegrationTitles(locale: string) {
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
+
+/** A registry's import log (manifest `registryImport`), read again every half minute (the schedule runs). */
+export function useGetRegistryImports(base: string | undefined, locale: string) {
+  const dp = useDataProvider();
+  return useQuery({
+    queryKey: queryKeys.integrations.imports(base ?? '', locale),
+    queryFn: () => dp.getRegistryImports(base!),
+    enabled: base !== undefined,
+    refetchInterval: 30_000,
+  });
+}
+
+/** "Refresh now": runs a registry's import; the log and the registry's lists are read again. */
+export function useRunRegistryImport(base: string | undefined, entity: string | undefined) {
+  const dp = useDataProvider();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => dp.runRegistryImport(base!),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.integrations.all() });
+      if (entity) void queryClient.invalidateQueries({ queryKey: queryKeys.entity.all(entity) });
+    },
+  });
+}

@@ -104,8 +104,11 @@ function checkScreen(ctx: CheckContext, file: string, screen: ScreenDefinition):
   const view = options?.view;
   // `options.drafts` is the drafts capability's to check (src/server/capabilities/drafts/check.ts).
   const target = screen.entity ? entities.get(screen.entity) : undefined;
-  if (view && target && !target.manifest.views?.[view])
+  // An integration screen's view is its page (screen.schema.json), not one of the entity's form views.
+  if (view && target && screen.kind !== 'integration' && !target.manifest.views?.[view])
     report(file, '/options/view', `entity "${screen.entity}" has no view "${view}"`);
+  if (screen.kind === 'integration' && view === 'imports' && !target?.manifest.registryImport)
+    report(file, '/entity', `the imports page needs an entity whose manifest declares registryImport`);
   for (const name of Object.keys(options?.initial ?? {}))
     if (target && !target.schema?.properties?.[name])
       report(file, `/options/initial/${name}`, `entity "${screen.entity}" has no field "${name}"`);

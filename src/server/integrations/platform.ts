@@ -39,6 +39,8 @@ export interface CallInput {
   record?: { entity: string; id: number } | undefined;
   actor: Actor;
   locale: Locale;
+  /** Ask the agency even if the cache holds an answer (a registry's "refresh now"); the answer still refreshes the cache. */
+  fresh?: boolean;
 }
 
 /** What a call answers. */
@@ -186,7 +188,7 @@ export function createIntegrationPlatform(options: PlatformOptions) {
 
     const cacheable = method.cache && (!method.personalData || method.cache.personalData);
     const cacheKey = `${def.agency.id}/${method.id} ${JSON.stringify(Object.entries(params).sort())}`;
-    const hit = cacheable ? cache.get(cacheKey) : undefined;
+    const hit = cacheable && !input.fresh ? cache.get(cacheKey) : undefined;
     if (hit) {
       const callId = await audit(hit.body ? 'ok' : 'notFound', { cached: true });
       return reply(hit.body, true, connection, started, callId);

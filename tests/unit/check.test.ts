@@ -53,6 +53,42 @@ describe('npm run check', () => {
     expectProblem(problems, withStamp, '/stampOnDownload', /needs scope.recipients/);
   });
 
+  it('checks the integration definitions and registry imports: titles, fixtures against the answer, roles, rows, key, codes', () => {
+    const s = clone();
+    const method = 'schemas/_integrations/soliq/yuridik-info.json';
+    delete json(s, method).params.properties.inn.titles.ru;
+    json(s, method).roles.push('citizen');
+    json(s, 'schemas/_integrations/soliq/fixtures/yuridik-info.json').cases[0].body.name = 42;
+    json(s, 'schemas/_integrations/soliq/fixtures/get-info.json').cases.push({ params: { lang: 'ru' }, body: {} });
+    const stat = 'schemas/stat-price/entity.json';
+    json(s, stat).registryImport.fields['/avgPrice'] = 'noSuchColumn';
+    json(s, stat).registryImport.fields['/date'] = { from: 'date', code: true };
+    json(s, stat).registryImport.key.push('/districtId');
+    const problems = checkDefinitions(s, implementationNames, DEFINITION_RULES);
+    expectProblem(problems, method, '/params/properties/inn', /needs titles in ru/);
+    expectProblem(problems, method, '/roles/5', /lacks "call Integration"/);
+    expectProblem(
+      problems,
+      'schemas/_integrations/soliq/fixtures/yuridik-info.json',
+      '/cases/0/body/name',
+      /answer schema/,
+    );
+    expectProblem(
+      problems,
+      'schemas/_integrations/soliq/fixtures/get-info.json',
+      '/cases/3/params',
+      /not a valid query/,
+    );
+    expectProblem(
+      problems,
+      stat,
+      '/registryImport/fields/~1avgPrice',
+      /not a field of iqtisodiyot-vazirlik\/get-information-1's rows|row field "noSuchColumn"/,
+    );
+    expectProblem(problems, stat, '/registryImport/fields/~1date', /refers to no reference list/);
+    expectProblem(problems, stat, '/registryImport/key/3', /not among the imported fields/);
+  });
+
   it('checks seeds: records valid against the schema, "$seed" naming an earlier record, the key unique', () => {
     const s = clone();
     // A seed file whose records name earlier ones (a tree of units), not a flat sample file.

@@ -155,6 +155,49 @@ describe.skipIf(!browserTestsEnabled())('the integration pages in Chromium', () 
     await auditPhone.context().close();
   });
 
+  it('lets a department head refresh the customs registry from the customs committee and read the run', async () => {
+    // The registry tracks one tariff code: the import asks the customs committee for it.
+    await ctx.api(ctx.admin, 'POST', '/api/customs-record/create', {
+      stir: '301234567',
+      tnvedCode: '1701991000',
+      registrationNumber: '26001/01112026/0000001',
+      regime: 'IM40',
+      date: '2026-11-01',
+    });
+    await ctx.addUser('int-head', ['department-head'], PASSWORD, { regionId: 14 });
+    const head = { username: 'int-head', password: PASSWORD };
+    const page = await ctx.pageAs('/admin/customs-records/imports', 'en', 1280, head);
+    await waitForScreen(page, '[data-screen="customs-record-imports"] [data-action="registry-import"]');
+    await expect(page.locator('[data-state="empty"]').count()).resolves.toBe(1);
+    await page.locator('[data-action="registry-import"]').click();
+    await expect(page.locator('[data-region="import-done"]').innerText()).resolves.toMatch(
+      /3 rows received, 3 added, 0 updated, 0 unchanged, 0 refused/,
+    );
+    const run = page.locator('[data-run]').first();
+    await run.waitFor();
+    await expect(run.locator('[data-count="created"]').innerText()).resolves.toBe('3');
+    await expect(run.innerText()).resolves.toContain('By int-head');
+    await expectNoRawKeys(page);
+    await shot(page, 'imports-en-1280');
+    await page.context().close();
+    // The records are in the registry's list.
+    const listed = (await ctx.api(ctx.admin, 'POST', '/api/customs-record/list-search?tnvedCode=1701991000', {})) as {
+      total: number;
+    };
+    expect(listed.total).toBe(4);
+    // An employee reads the runs but has no button (no right to create customs records).
+    await ctx.addUser('int-reader', ['employee'], PASSWORD, { regionId: 14 });
+    const reader = await ctx.pageAs('/admin/customs-records/imports', 'ru', 390, {
+      username: 'int-reader',
+      password: PASSWORD,
+    });
+    await waitForScreen(reader, '[data-screen="customs-record-imports"] [data-run]');
+    await expect(reader.locator('[data-action="registry-import"]').count()).resolves.toBe(0);
+    await expectNoRawKeys(reader);
+    await shot(reader, 'imports-ru-390');
+    await reader.context().close();
+  });
+
   it('speaks all four languages on the agencies, agency, audit and health pages', async () => {
     for (const locale of ['uz', 'uzCyrillic', 'ru', 'en']) {
       const page = await ctx.pageAs(`/admin/integrations/${COMPANY.agency}?method=${COMPANY.method}`, locale, 1280);

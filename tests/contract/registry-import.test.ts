@@ -115,7 +115,6 @@ for (const backend of backends()) {
         fetched: 0,
         error: null,
       });
-      now = new Date('2026-11-20T06:00:00Z');
     });
 
     it('refuses a role without create (403) and records an agency failure as the run error (503)', async () => {
@@ -128,7 +127,7 @@ for (const backend of backends()) {
       expect(down.status).toBe(503);
       expect(down.body.message).toBe('Ministry of Economy and Finance did not answer. Try again later');
       const log = await admin('GET', '/api/stat-price/registry-import');
-      expect(log.body.list[0]).toMatchObject({
+      expect(log.body.list[0], JSON.stringify(log.body.list.slice(0, 3))).toMatchObject({
         trigger: 'manual',
         calls: 0,
         error: 'Ministry of Economy and Finance did not answer. Try again later',

@@ -666,7 +666,7 @@ describe('npm run check', () => {
       problems,
       other,
       '/menu/icon',
-      /menu icon "Rocket" is not an icon of the shell [^;]*; Allowed: Alert, BoxMultiple, Building, Calendar, /,
+      /menu icon "Rocket" is not an icon of the shell [^;]*; Allowed: Alert, ArrowSync, BoxMultiple, Building, Calendar, /,
     );
   });
 

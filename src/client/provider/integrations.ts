@@ -137,7 +137,7 @@ export interface IntegrationMethods {
   getIntegrationTitles(): Promise<IntegrationTitles>;
   /** URL of the audit's XLSX export under these filters (fetched with the session by a download link). */
   integrationAuditExportUrl(filters: IntegrationAuditFilters): string;
-  /** A registry's import log (its API base, e.g. `/stat-price`). */
+  /** A registry's import log (by the entity's API base from its manifest). */
   getRegistryImports(base: string): Promise<RegistryImportLog>;
   /** Refreshes a registry from its agency now; answers the run's counts (503 when the agency fails). */
   runRegistryImport(base: string): Promise<RegistryImportRun>;

@@ -143,48 +143,53 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     await ctx.close();
   });
 
-  it('every prerendered route is adopted without a hydration error, on a desktop and on a (slow) phone', async () => {
-    const routes = Object.keys(
-      JSON.parse(readFileSync(path.join(REPO_ROOT, 'dist/web/prerendered/routes.json'), 'utf8')) as Record<
-        string,
-        string
-      >,
-    );
-    expect(routes.length).toBeGreaterThan(10);
-    const problems: string[] = [];
-    for (const width of [1280, 360]) {
-      const ctx = await context(width);
-      const page = await ctx.newPage();
-      let route = '';
-      const errors = errorsOf(page, () => `${width} ${route}: `);
-      // The phone's CPU as Lighthouse has it (4× slower): React adopts the screen in slices then.
-      if (width === 360) await (await ctx.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
-      // The screen's element as parsed, before any script ran: adopted, it is still the one shown.
-      await page.addInitScript(() =>
-        document.addEventListener('readystatechange', () => {
-          if (document.readyState === 'interactive')
-            (window as unknown as { seen: Element | null }).seen =
-              document.querySelector('main[data-region="main"] > *');
-        }),
+  // One test per width: each visits every public route, which takes a minute or more on a loaded machine.
+  it.each([1280, 360])(
+    'every prerendered route is adopted without a hydration error at %ipx (360: a slow phone)',
+    async (width) => {
+      const routes = Object.keys(
+        JSON.parse(readFileSync(path.join(REPO_ROOT, 'dist/web/prerendered/routes.json'), 'utf8')) as Record<
+          string,
+          string
+        >,
       );
-      for (route of routes) {
-        await page.goto(`${portal.url}${route}`);
-        await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('data-prerendered'));
-        // A form's screen is released once React owns it, which may be a moment after the shell.
-        await expect.poll(() => page.locator('[inert]').count(), { message: `${width} ${route}` }).toBe(0);
-        // The screen's own hydration runs after the shell's, in slices: done once the page is idle.
-        await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
-        const same = await page.evaluate(() => {
-          const seen = (window as unknown as { seen: Element | null }).seen;
-          return seen !== null && seen === document.querySelector('main[data-region="main"] > *');
-        });
-        if (!same) problems.push(`${width} ${route}: the screen was drawn again`);
+      expect(routes.length).toBeGreaterThan(10);
+      const problems: string[] = [];
+      {
+        const ctx = await context(width);
+        const page = await ctx.newPage();
+        let route = '';
+        const errors = errorsOf(page, () => `${width} ${route}: `);
+        // The phone's CPU as Lighthouse has it (4× slower): React adopts the screen in slices then.
+        if (width === 360) await (await ctx.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+        // The screen's element as parsed, before any script ran: adopted, it is still the one shown.
+        await page.addInitScript(() =>
+          document.addEventListener('readystatechange', () => {
+            if (document.readyState === 'interactive')
+              (window as unknown as { seen: Element | null }).seen =
+                document.querySelector('main[data-region="main"] > *');
+          }),
+        );
+        for (route of routes) {
+          await page.goto(`${portal.url}${route}`);
+          await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('data-prerendered'));
+          // A form's screen is released once React owns it, which may be a moment after the shell.
+          await expect.poll(() => page.locator('[inert]').count(), { message: `${width} ${route}` }).toBe(0);
+          // The screen's own hydration runs after the shell's, in slices: done once the page is idle.
+          await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+          const same = await page.evaluate(() => {
+            const seen = (window as unknown as { seen: Element | null }).seen;
+            return seen !== null && seen === document.querySelector('main[data-region="main"] > *');
+          });
+          if (!same) problems.push(`${width} ${route}: the screen was drawn again`);
+        }
+        problems.push(...errors);
+        await ctx.close();
       }
-      problems.push(...errors);
-      await ctx.close();
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+    },
+    300_000,
+  );
 
   it('applies a language chosen before the app took the page over', async () => {
     const ctx = await context(1280);

@@ -43,13 +43,13 @@ describe('npm run check: role names in four languages', () => {
   it('names a new role without any name', () => {
     const s = clone();
     const access = json(s, ACCESS);
-    access.roles.push({ code: 'auditor', name: 'Auditor', scope: 'ALL', permissions: ['read Appeal'] });
+    access.roles.push({ code: 'observer', name: 'Observer', scope: 'ALL', permissions: ['read Appeal'] });
     const problems = run(s);
     expect(problems, JSON.stringify(problems, null, 1)).toContainEqual(
       expect.objectContaining({
         file: ACCESS,
         pointer: `/roles/${access.roles.length - 1}/code`,
-        message: expect.stringMatching(/"entity\.portal-role\.role\.auditor" is missing in uz, uzCyrillic, ru, en/),
+        message: expect.stringMatching(/"entity\.portal-role\.role\.observer" is missing in uz, uzCyrillic, ru, en/),
       }),
     );
   });

@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
 import { backends } from '../support/databases.ts';
-import { createRecords, startTestApp } from '../support/app.ts';
+import { startTestApp, storeRecords } from '../support/app.ts';
 import { createRng, createSampler } from '../support/sample-data.ts';
 import { at, expectedOrder } from '../support/records.ts';
 import { systemActor } from '../../src/server/auth/access.ts';
@@ -136,7 +136,8 @@ for (const backend of backends()) {
     let app: FastifyInstance;
     let close: () => Promise<void>;
     beforeAll(async () => {
-      ({ app, close } = await startTestApp(backend.name));
+      // One session serves every entity's test: on a loaded machine the file outlasts a default token.
+      ({ app, close } = await startTestApp(backend.name, { accessTokenSeconds: 3600 }));
     });
     afterAll(async () => close?.());
 
@@ -149,9 +150,9 @@ for (const backend of backends()) {
         for await (const record of app.store.streamList(def.id, {}, {}, systemActor())) rows.push(record as Row);
 
         rows.push(
-          ...((await createRecords(
+          ...((await storeRecords(
             app,
-            base,
+            def.id,
             ROWS,
             (seed) => sample(seed, { full: (seed - 5000) % 3 !== 0 }),
             5000,

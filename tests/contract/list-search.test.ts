@@ -12,7 +12,7 @@ import { createServerAjv } from '../../src/server/validation.ts';
 import { tableName } from '../../src/server/db/entity-table.ts';
 import { BUSINESS_TIME_ZONE } from '../../src/shared/time-zone.ts';
 import { backends } from '../support/databases.ts';
-import { createRecords, startTestApp } from '../support/app.ts';
+import { startTestApp, storeRecords } from '../support/app.ts';
 import { createRng, createSampler } from '../support/sample-data.ts';
 import { at, expectedOrder } from '../support/records.ts';
 import { systemActor } from '../../src/server/auth/access.ts';
@@ -112,7 +112,8 @@ for (const backend of backends()) {
     let app: FastifyInstance;
     let close: () => Promise<void>;
     beforeAll(async () => {
-      ({ app, close } = await startTestApp(backend.name));
+      // One session serves every entity's test: on a loaded machine the file outlasts a default token.
+      ({ app, close } = await startTestApp(backend.name, { accessTokenSeconds: 3600 }));
     });
     afterAll(async () => close?.());
 
@@ -135,9 +136,9 @@ for (const backend of backends()) {
         for await (const record of app.store.streamList(def.id, {}, {}, systemActor())) rows.push(record as Row);
         const existing = rows.length;
         rows.push(
-          ...((await createRecords(
+          ...((await storeRecords(
             app,
-            base,
+            def.id,
             ROWS,
             (seed) => sample(seed, { full: (seed - 1000) % 3 !== 0 }),
             1000,

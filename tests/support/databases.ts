@@ -18,15 +18,30 @@ export const backends = (): Array<{ name: TestDatabase; available: boolean }> =>
 export const postgresAvailable = (): boolean =>
   selectedDatabases().includes('postgres') && inject('postgresUrl') !== null;
 
-/** A fresh database in the test cluster, dropped by `drop()`. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh database in the test cluster, dropped by `drop()`: empty, or a copy of `template`
+ * (tests/support/postgres-template.ts).
+ */
+export async function createTestDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = inject('postgresUrl');
   if (!admin) throw new Error(`PostgreSQL unavailable: ${inject('postgresSkipReason')}`);
   const name = `t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+        break;
+      } catch (error) {
+        // Another file copying the template at the same moment holds it (55006: object in use).
+        if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+      }
+    }
+  } finally {
+    await client.end();
+  }
   return {
     url: admin.replace(/\/postgres$/, `/${name}`),
     async drop() {

@@ -33,7 +33,7 @@ export async function createReferenceService(
   backed: EntityBackedList[] = [],
 ): Promise<ReferenceService> {
   let byKind = new Map<string, Map<number, ReferenceItemRow>>();
-  const reload = async (): Promise<void> => {
+  const load = async (): Promise<void> => {
     const { rows } = await db.query<ReferenceItemRow & { kind: string }>(
       `SELECT kind, id, code, parent, name_lt AS "nameLt", name_uz AS "nameUz", name_ru AS "nameRu", name_en AS "nameEn"
        FROM ref_item WHERE active ORDER BY kind, sort, id`,
@@ -68,6 +68,26 @@ export async function createReferenceService(
       );
     }
     byKind = next;
+  };
+  // Writes that come together (an import, a burst of edits) share reloads: a reload asked for
+  // while one runs waits for it and then runs once for all who asked meanwhile — each caller
+  // still gets a read that began after its own write, and a burst costs two reads, not one each.
+  let running: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  const reload = (): Promise<void> => {
+    if (!running) {
+      running = load().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    queued ??= running
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        return reload();
+      });
+    return queued;
   };
   await reload();
   return {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { FastifyInstance } from 'fastify';
 import S3rver from 's3rver';
 import type { S3FilesConfig } from '../../src/server/files/s3-file-storage.ts';
@@ -21,6 +21,8 @@ export interface TestObjectStore {
   env: Record<string, string>;
   /** Every object key in the bucket. */
   keys(): Promise<string[]>;
+  /** Whether the bucket holds `key` (one HEAD; s3rver's listing fails on an object whose upload was cut off). */
+  has(key: string): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,11 @@ export async function startObjectStore(): Promise<TestObjectStore> {
       } while (ContinuationToken);
       return keys;
     },
+    has: (key) =>
+      client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })).then(
+        () => true,
+        () => false,
+      ),
     async stop() {
       client.destroy();
       await server.close();

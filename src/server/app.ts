@@ -41,7 +41,7 @@ import * as db from './services/db.ts';
 import * as docs from './services/docs.ts';
 import * as store from './services/store.ts';
 import * as files from './services/files.ts';
-import { s3FilesFromEnv } from './files/s3-file-storage.ts';
+import { s3FilesFromEnv } from './files/s3-config.ts';
 import * as seed from './services/seed.ts';
 import * as users from './services/users.ts';
 import * as auth from './services/auth.ts';

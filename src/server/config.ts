@@ -1,5 +1,5 @@
 import type { OneIdConfig } from './auth/oneid/oneid-client.ts';
-import type { S3FilesConfig } from './files/s3-file-storage.ts';
+import type { S3FilesConfig } from './files/s3-config.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { FastifyInstance } from 'fastify';
 import S3rver from 's3rver';
-import type { S3FilesConfig } from '../../src/server/files/s3-file-storage.ts';
+import type { S3FilesConfig } from '../../src/server/files/s3-config.ts';
 
 /** The file stores every file test runs on: the local disk (the default) and an S3 bucket. */
 export const FILE_STORES = ['disk', 's3'] as const;

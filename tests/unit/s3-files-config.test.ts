@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { s3FilesFromEnv } from '../../src/server/files/s3-file-storage.ts';
+import { s3FilesFromEnv } from '../../src/server/files/s3-config.ts';
 
 describe('FILES_S3_* (s3FilesFromEnv)', () => {
   const all = {

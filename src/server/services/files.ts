@@ -1,7 +1,6 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import { createLocalFileStorage, FILE_TABLES, type FileStorage } from '../files/file-storage.ts';
-import { createS3FileStorage } from '../files/s3-file-storage.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +20,8 @@ export default fp(
       app.decorate('fileStorage', createLocalFileStorage(filesDir));
       return;
     }
+    // Loaded only here: an instance on the local disk never loads the AWS SDK.
+    const { createS3FileStorage } = await import('../files/s3-file-storage.ts');
     const storage = createS3FileStorage(filesS3, path.join(filesDir, 'tmp'));
     app.decorate('fileStorage', storage);
     app.addHook('onClose', async () => storage.close());

@@ -41,6 +41,7 @@ import * as db from './services/db.ts';
 import * as docs from './services/docs.ts';
 import * as store from './services/store.ts';
 import * as files from './services/files.ts';
+import { s3FilesFromEnv } from './files/s3-config.ts';
 import * as seed from './services/seed.ts';
 import * as users from './services/users.ts';
 import * as auth from './services/auth.ts';
@@ -186,6 +187,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : path.join(dataDir, 'files'),
+    filesS3: s3FilesFromEnv(env),
     ...(env.LIST_COUNT_CAP ? { listCountCap: Number(env.LIST_COUNT_CAP) } : {}),
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || undefined,
@@ -281,6 +283,7 @@ function createInstance(options: BuildAppOptions): FastifyInstance {
     inMemory: options.inMemory ?? false,
     pgliteImage: options.pgliteImage,
     filesDir: options.filesDir ?? path.join(dataDir, 'files'),
+    filesS3: options.filesS3,
     listCountCap: options.listCountCap ?? DEFAULT_COUNT_CAP,
     adminPassword: options.adminPassword,
     signatureTrustedCas: options.signatureTrustedCas,

@@ -1,4 +1,5 @@
 import type { OneIdConfig } from './auth/oneid/oneid-client.ts';
+import type { S3FilesConfig } from './files/s3-config.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,8 +25,13 @@ export interface AppConfig {
    * migrates (idempotently) and seeds as usual on top of it.
    */
   pgliteImage?: Blob | undefined;
-  /** Where uploaded files are stored (default dataDir/files). */
+  /** Where uploaded files are stored (default dataDir/files); with `filesS3`, only their temporary copies while received. */
   filesDir: string;
+  /**
+   * Files in an S3-compatible object store instead of `filesDir` (FILES_S3_ENDPOINT, _BUCKET,
+   * _ACCESS_KEY, _SECRET_KEY, _REGION): what several instances behind a balancer need.
+   */
+  filesS3?: S3FilesConfig | undefined;
   /** How far list-search counts before it reports the cap (LIST_COUNT_CAP, default 10 000). */
   listCountCap: number;
   /** Password of the `admin` user created on first start (tests); else ADMIN_PASSWORD or random. */

@@ -177,7 +177,7 @@ for (const backend of backends()) {
           [res.body.files[0]],
         );
         expect(file.rows[0]).toEqual({ name: 'letter-17.pdf', kind: 'correspondence' });
-        expect(app.fileStorage.open(res.body.files[0])).toBeDefined();
+        expect(await app.fileStorage.head(res.body.files[0])).toEqual({ size: expect.any(Number) });
       });
 
       it('leaves nothing behind when the record is refused after the file was taken: no file row, no stored file, no record', async () => {
@@ -188,7 +188,7 @@ for (const backend of backends()) {
         expect(Object.keys(res.body.fieldErrors ?? {})).toContain('/type');
         // The file was stored before the transaction, and removed when it failed.
         expect(put).toHaveBeenCalledTimes(1);
-        expect(app.fileStorage.open(put.mock.calls[0]![0])).toBeUndefined();
+        expect(await app.fileStorage.head(put.mock.calls[0]![0])).toBeUndefined();
         put.mockRestore();
         expect(await counts()).toEqual(before);
         // Without a file, nothing either; a role that may not create documents is refused.

@@ -1,5 +1,4 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Migration } from '../db/migrations.ts';
@@ -26,17 +25,26 @@ export const FILE_TABLES: Migration = {
   ],
 };
 
+/** What the store knows of one stored content without reading it. */
+export interface StoredHead {
+  size: number;
+}
+
 /**
- * Where file contents live. The local-disk implementation is the default; an
- * S3-compatible object store can implement the same three calls for a scaled-out setup.
+ * Where file contents live: the local disk (the embedded default) or an S3-compatible object
+ * store (`s3-file-storage.ts`, for several instances). Uploads are received into `tempDir`
+ * first (typed and hashed there), then handed over with `put`.
  */
 export interface FileStorage {
   /** Takes ownership of a fully written temporary file and stores it under `id`. */
   put(id: string, tempPath: string): Promise<void>;
   /** Opens the stored content, or undefined when it is missing. */
-  open(id: string): Readable | undefined;
+  get(id: string): Promise<Readable | undefined>;
+  /** The stored content's size, or undefined when it is missing. */
+  head(id: string): Promise<StoredHead | undefined>;
+  /** Removes the content; removing a missing one is not an error. */
   remove(id: string): Promise<void>;
-  /** A directory for temporary files on the same volume as the store. */
+  /** A local directory for temporary files (on the same volume as the disk store). */
   readonly tempDir: string;
 }
 
@@ -56,7 +64,18 @@ export function createLocalFileStorage(dir: string): FileStorage {
         await rm(tempPath, { force: true });
       }
     },
-    open: (id) => (existsSync(where(id)) ? createReadStream(where(id)) : undefined),
+    async get(id) {
+      // Opened before answering, so that a missing file is undefined rather than a stream error.
+      const handle = await open(where(id), 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      return handle?.createReadStream();
+    },
+    async head(id) {
+      const found = await stat(where(id)).catch(() => undefined);
+      return found?.isFile() ? { size: found.size } : undefined;
+    },
     remove: (id) => rm(where(id), { force: true }),
   };
 }

@@ -282,7 +282,7 @@ const comments: FastifyPluginAsync<CapabilityOptions> = async (app, { entities }
         const file = await queries.file(entity, request.params.fileId);
         if (!file) throw notFound();
         await mustRead(file.record_id, request);
-        const stream = app.fileStorage.open(file.id);
+        const stream = await app.fileStorage.get(file.id);
         if (!stream) throw notFound();
         return reply
           .header('content-type', file.mime)

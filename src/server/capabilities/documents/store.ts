@@ -62,7 +62,7 @@ const TEMPLATE_COLUMNS = `id::int AS id, entity, kind, version, name, size::int 
 
 /** Reads a stored file whole (templates and generated documents are a few hundred kilobytes at most). */
 export async function readStored(storage: FileStorage, id: string): Promise<Buffer | undefined> {
-  const stream: Readable | undefined = storage.open(id);
+  const stream: Readable | undefined = await storage.get(id);
   if (!stream) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);

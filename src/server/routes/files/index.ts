@@ -233,7 +233,7 @@ const files: FastifyPluginAsync = async (app) => {
       );
       const file = rows[0];
       if (!file || !(await mayRead(file, request.actor))) throw notFound();
-      const stream = app.fileStorage.open(request.params.id);
+      const stream = await app.fileStorage.get(request.params.id);
       if (!stream) throw notFound();
       if (file.record_id !== null) {
         // The recipient's first download is a fact others count (manifest stampOnDownload); a

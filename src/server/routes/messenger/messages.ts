@@ -348,7 +348,7 @@ const messages: FastifyPluginAsync<MessengerKit> = async (
       );
       const file = rows[0];
       if (!file?.readable) throw notFound();
-      const stream = app.fileStorage.open(request.params.id);
+      const stream = await app.fileStorage.get(request.params.id);
       if (!stream) throw notFound();
       return reply
         .header('content-type', file.mime)

@@ -25,7 +25,7 @@ const photos: FastifyPluginAsync<MessengerKit> = async (app, { m, userTable, me,
         `SELECT ${photoIdSql('u')} AS photo, f.mime, f.size FROM ${userTable} u JOIN file_entity f ON f.id::text = ${photoIdSql('u')} WHERE u.id = $1 AND ${staffWhere}`,
         [request.params.id],
       );
-      const stream = rows[0]?.photo ? app.fileStorage.open(rows[0].photo) : undefined;
+      const stream = rows[0]?.photo ? await app.fileStorage.get(rows[0].photo) : undefined;
       if (!stream) throw notFound();
       return reply
         .header('content-type', rows[0]!.mime)
@@ -51,7 +51,7 @@ const photos: FastifyPluginAsync<MessengerKit> = async (app, { m, userTable, me,
         'SELECT g.photo::text, f.mime, f.size FROM group_chat g JOIN file_entity f ON f.id = g.photo WHERE g.id = $1',
         [request.params.id],
       );
-      const stream = rows[0]?.photo ? app.fileStorage.open(rows[0].photo) : undefined;
+      const stream = rows[0]?.photo ? await app.fileStorage.get(rows[0].photo) : undefined;
       if (!stream) throw notFound();
       return reply
         .header('content-type', rows[0]!.mime)

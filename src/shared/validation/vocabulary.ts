@@ -1,5 +1,5 @@
 import type Ajv from 'ajv';
-import type { KeywordDefinition } from 'ajv';
+import { _, type KeywordCxt, type KeywordDefinition } from 'ajv';
 
 /**
  * The portal's own string formats, shared by the server (request validation) and the
@@ -44,23 +44,20 @@ export type PortalFormat = keyof typeof portalFormats;
  * `valueLabels` (the key prefix of the texts that name the values).
  */
 export const portalKeywords: KeywordDefinition[] = [
+  // Defined by the code they compile to (not by a function ajv calls): the form validators
+  // generated at build time (scripts/form-validators.ts) inline it, and a function could not
+  // be. The errors are the same as a function keyword's (`must pass "positive" keyword validation`).
   {
     keyword: 'positive',
     type: 'number',
     schemaType: 'boolean',
-    errors: true,
-    validate: function positive(schema: boolean, data: number) {
-      return !schema || data >= 0;
-    },
+    code: (cxt: KeywordCxt) => cxt.fail(_`${cxt.schema} && !(${cxt.data} >= 0)`),
   },
   {
     keyword: 'positiveNotZero',
     type: 'number',
     schemaType: 'boolean',
-    errors: true,
-    validate: function positiveNotZero(schema: boolean, data: number) {
-      return !schema || data > 0;
-    },
+    code: (cxt: KeywordCxt) => cxt.fail(_`${cxt.schema} && !(${cxt.data} > 0)`),
   },
   {
     keyword: 'reference',

@@ -12,7 +12,7 @@
  * `@rjsf/validator-ajv8`. ESM export names cannot be hashes, so the code is generated in
  * CommonJS form and wrapped; its few `require`s (ajv's runtime helpers) become imports.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashForSchema, schemaParser, type RJSFSchema } from '@rjsf/utils';
 import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
@@ -70,12 +70,10 @@ export function formValidatorsModule(roots: readonly RJSFSchema[]): string {
   const requires = new Map<string, string>();
   const parts = roots.map((root, i) => {
     const { hash, code } = standaloneOf(root);
-    const body = code
-      .replace(/^"use strict";/, '')
-      .replace(/require\("([^"]+)"\)/g, (_m, spec: string) => {
-        if (!requires.has(spec)) requires.set(spec, `__m${requires.size}`);
-        return requires.get(spec)!;
-      });
+    const body = code.replace(/^"use strict";/, '').replace(/require\("([^"]+)"\)/g, (_m, spec: string) => {
+      if (!requires.has(spec)) requires.set(spec, `__m${requires.size}`);
+      return requires.get(spec)!;
+    });
     return `const __root${i} = (() => { const exports = {};\n${body}\nreturn { hash: ${JSON.stringify(hash)}, validateFns: exports }; })();`;
   });
   const imports = [...requires].map(
@@ -93,19 +91,55 @@ export function formValidatorsModule(roots: readonly RJSFSchema[]): string {
 }
 
 /**
+ * The code of src/engine/form/form-validator-modules.ts: a loader per entity record schema and
+ * per screen definition that holds form schemas, each importing that file's generated module.
+ */
+function loadersModule(root: string, watch: (file: string) => void): string {
+  const entities = readdirSync(path.join(root, 'schemas'))
+    .filter((d) => /^[a-z][a-z0-9-]*$/.test(d) && existsSync(path.join(root, 'schemas', d, 'schema.json')))
+    .sort();
+  const screens = readdirSync(path.join(root, 'screens'))
+    .filter((f) => /^[a-z][a-z0-9-]*\.json$/.test(f))
+    .sort()
+    .filter((f) => {
+      const file = path.join(root, 'screens', f);
+      watch(file);
+      return formSchemasIn(JSON.parse(readFileSync(file, 'utf8')), false).length > 0;
+    });
+  const loader = (key: string, file: string) =>
+    `  ${JSON.stringify(key)}: () => import(${JSON.stringify(`/${file}?${FORM_VALIDATOR_QUERY}`)}),`;
+  return [
+    'export const entityValidatorModules = {',
+    ...entities.map((e) => loader(e, `schemas/${e}/schema.json`)),
+    '};',
+    'export const screenValidatorModules = {',
+    ...screens.map((f) => loader(f.replace(/\.json$/, ''), `screens/${f}`)),
+    '};',
+  ].join('\n');
+}
+
+/**
  * Vite plugin: `/schemas/<entity>/schema.json?form-validator` and
  * `/screens/<screen>.json?form-validator` are modules of generated validators
- * ({@link formValidatorsModule}) instead of the JSON, loaded lazily with the screen that shows
- * the form (src/engine/form/validator.ts). Generated from the files on disk, the same files the
- * server loads; in dev an edited file regenerates its module.
+ * ({@link formValidatorsModule}) instead of the JSON, and
+ * src/engine/form/form-validator-modules.ts lists their loaders (only screens that hold form
+ * schemas get one), loaded lazily with the screen that shows the form
+ * (src/engine/form/generated-validators.ts). Generated from the files on disk, the same files
+ * the server loads; in dev an edited file regenerates its module.
  */
 export function formValidators(): Plugin {
   const file = /\/(schemas\/[a-z][a-z0-9-]*\/schema|screens\/[a-z][a-z0-9-]*)\.json$/;
+  const loaders = /\/src\/engine\/form\/form-validator-modules\.ts$/;
+  let root = process.cwd();
   return {
     name: 'form-validators',
     enforce: 'pre',
+    configResolved(config) {
+      root = config.root;
+    },
     transform(_code, id) {
       const [name, query] = id.split('?');
+      if (loaders.test(name!)) return { code: loadersModule(root, (f) => this.addWatchFile(f)), map: null };
       if (!new URLSearchParams(query ?? '').has(FORM_VALIDATOR_QUERY) || !file.test(name!)) return null;
       this.addWatchFile(name!);
       const definition = JSON.parse(readFileSync(name!, 'utf8')) as unknown;

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { localeFilePaths, readLocales } from './src/definitions/locale-files.ts';
 import { LOCALES, type Locale } from './src/shared/locales.ts';
+import { formValidators } from './scripts/form-validators.ts';
 
 /**
  * Manifests and screens are bundled eagerly (every route and menu needs them), but their
@@ -148,7 +149,8 @@ function precompress(): Plugin {
  * `dist/web/prerendered` (scripts/prerender.ts) and everything is precompressed.
  */
 export default defineConfig({
-  plugins: [stripDefinitionDescriptions(), mergedLocales(), react(), precompress()],
+  // formValidators after stripDefinitionDescriptions: it reads the definition file itself.
+  plugins: [stripDefinitionDescriptions(), mergedLocales(), formValidators(), react(), precompress()],
   // Every JSON import (definitions, locales) as JSON.parse of a string: V8 reads that far faster
   // than the same data as a JavaScript object literal, on a phone's first visit too.
   json: { stringify: true },

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { mergedLocales } from './vite.config.ts';
+import { formValidators } from './scripts/form-validators.ts';
 import { LongestFirstSequencer } from './tests/support/sequencer.ts';
 
 /**
@@ -37,7 +38,8 @@ export default defineConfig({
       },
       {
         // Unit and component tests: light imports, module mocks (vi.mock) — isolated per file.
-        plugins: [mergedLocales()],
+        // `<definition>.json?form-validator` is the build's generated validator here too.
+        plugins: [mergedLocales(), formValidators()],
         test: {
           ...common,
           name: 'units',

@@ -1,7 +1,7 @@
 /**
  * The parts of docs/analyst-guide.md that are generated from the registries, so the lists an
  * analyst picks from cannot go stale: widgets (src/shared/widget-names.ts), string formats and
- * keywords (src/shared/validation/vocabulary.ts and ajv-formats), menu icons
+ * keywords (src/shared/validation/formats.ts, vocabulary.ts and ajv-formats), menu icons
  * (src/shared/icon-names.ts), filter kinds (src/shared/filter-kinds.ts), cell formats
  * (src/shared/cell-formats.ts), screen kinds (the screen meta-schema) and the machines' guards,
  * actions, checks and delays (src/server/workflow/implementations.ts, with each one's doc
@@ -74,7 +74,7 @@ function widgets(): string {
 
 function formats(root: string): string {
   const comments = memberComments(
-    readFileSync(path.join(root, 'src/shared/validation/vocabulary.ts'), 'utf8'),
+    readFileSync(path.join(root, 'src/shared/validation/formats.ts'), 'utf8'),
     'portalFormats',
   );
   const rows = Object.entries(portalFormats).map(

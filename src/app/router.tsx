@@ -14,7 +14,7 @@ export function screenRoutes(): RouteObject[] {
     errorElement: <RouteError />,
     handle: { screen: screen.id },
     lazy: async () => {
-      const { default: Kind } = await withTimeout(loadScreenKind(screen.kind));
+      const { default: Kind } = await withTimeout(loadScreenKind(screen.kind, screen));
       return { element: <ScreenRoute key={screen.id} screen={screen} Kind={Kind} /> };
     },
   }));

@@ -4,34 +4,46 @@ import { yieldToMain } from '../shared/yield.ts';
 
 type ScreenModule = { default: ComponentType<ScreenProps> };
 
+/** What a kind's loader is told of the screen it loads for. */
+export interface ScreenToLoad {
+  id?: string;
+  entity?: string;
+}
+
+type KindLoader = (screen?: ScreenToLoad) => Promise<ScreenModule>;
+
 /**
  * A loader that evaluates the libraries first, one per task, then the kind: the browser
- * evaluates a dynamic import's whole module graph in one go, and the form libraries (rjsf,
- * ajv) with a form screen are one long task on a phone (Lighthouse TBT) — three medium ones
- * in a row are not. Modules are evaluated once; a later import finds them ready.
+ * evaluates a dynamic import's whole module graph in one go, and the form libraries (rjsf)
+ * with a form screen are one long task on a phone (Lighthouse TBT) — medium ones in a row
+ * are not. Modules are evaluated once; a later import finds them ready. Meanwhile the screen's
+ * form validators (generated at build time, src/engine/form/generated-validators.ts) load, so
+ * its forms validate from their first render.
  */
-function inStages(
-  libraries: ReadonlyArray<() => Promise<unknown>>,
-  kind: () => Promise<ScreenModule>,
-): () => Promise<ScreenModule> {
-  return async () => {
+function inStages(libraries: ReadonlyArray<() => Promise<unknown>>, kind: () => Promise<ScreenModule>): KindLoader {
+  return async (screen) => {
+    // Imported here, not at the top: the loaders' map is not part of the first visit's graph.
+    const validators = screen
+      ? import('./form/generated-validators.ts').then(({ loadFormValidators }) => loadFormValidators(screen))
+      : undefined;
     for (const library of libraries) {
       await library();
       await yieldToMain();
     }
-    return kind();
+    const [module] = await Promise.all([kind(), validators]);
+    return module;
   };
 }
 
 /** What every screen with an rjsf form loads (EntityForm), heaviest first. */
-const formLibraries = [() => import('@rjsf/utils'), () => import('@rjsf/validator-ajv8'), () => import('@rjsf/core')];
+const formLibraries = [() => import('@rjsf/utils'), () => import('./form/form-library.ts')];
 
 /**
  * The one registry of screen kinds (STYLE rule 2): a kind name → the lazily loaded
  * component that renders it. Each kind is its own chunk, so ag-grid and rjsf load only with
  * the screens that use them.
  */
-export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
+export const screenKinds: Record<ScreenKind, KindLoader> = {
   list: () => import('./list/ListScreen.tsx'),
   form: inStages(formLibraries, () => import('./form/FormScreen.tsx')),
   wizard: inStages(formLibraries, () => import('./wizard/WizardScreen.tsx')),
@@ -68,10 +80,13 @@ export const screenKinds: Record<ScreenKind, () => Promise<ScreenModule>> = {
   integration: inStages(formLibraries, () => import('./integration/IntegrationScreen.tsx')),
 };
 
-/** The loader of a kind; an unknown kind renders a notice instead of crashing. */
-export function loadScreenKind(kind: string): Promise<ScreenModule> {
-  const load = (screenKinds as Record<string, (() => Promise<ScreenModule>) | undefined>)[kind];
-  return load ? load() : import('./UnknownScreen.tsx');
+/**
+ * The loader of a kind (with what the screen's forms need when it is given); an unknown kind
+ * renders a notice instead of crashing.
+ */
+export function loadScreenKind(kind: string, screen?: ScreenToLoad): Promise<ScreenModule> {
+  const load = (screenKinds as Record<string, KindLoader | undefined>)[kind];
+  return load ? load(screen) : import('./UnknownScreen.tsx');
 }
 
 /** Limit for a chunk to arrive (spec §9: 120 s), after which the route shows an error with a retry. */

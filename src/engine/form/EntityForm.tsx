@@ -30,7 +30,7 @@ import { isWithin } from './pointer.ts';
 import { getAtPointer } from '../../shared/pointer.ts';
 import { portalFormTheme } from './theme.ts';
 import { prepareUiSchema } from './uiSchema.ts';
-import { portalValidator } from './validator.ts';
+import { useFormValidator } from './validator.ts';
 
 type Data = Record<string, unknown>;
 
@@ -134,6 +134,8 @@ export function EntityForm(props: EntityFormProps) {
   const root = useRef<HTMLDivElement>(null);
   // The summary of the last failed submit (GOV.UK): each failure is a new attempt that takes the focus.
   const [summary, setSummary] = useState<{ attempt: number; items: SummaryItem[] } | null>(null);
+  // Generated at build time for the definitions' schemas; a schema composed at run time waits for the compiler.
+  const validator = useFormValidator(entity, schema);
 
   // Server errors stay on their fields until the field's value changes.
   const [server, setServer] = useState(() => ({
@@ -172,7 +174,8 @@ export function EntityForm(props: EntityFormProps) {
   /** The errors of the data within `pointers`, the schema's and the server's, as summary lines. */
   const problems = useCallback(
     (data: Data, pointers: readonly string[]): SummaryItem[] => {
-      const { errors } = portalValidator.validateFormData(data, schema, undefined, localizeErrors, ui);
+      if (!validator) return [];
+      const { errors } = validator.validateFormData(data, schema, undefined, localizeErrors, ui);
       const inScope = (pointer: string) => pointers.some((scope) => isWithin(pointer, scope));
       const line = (pointer: string, message: string): SummaryItem => ({
         pointer,
@@ -192,7 +195,7 @@ export function EntityForm(props: EntityFormProps) {
           .map(([pointer, message]) => line(pointer, message)),
       ];
     },
-    [schema, ui, server.active, i18nText],
+    [validator, schema, ui, server.active, i18nText],
   );
   const showSummary = useCallback(
     (items: SummaryItem[]) => {
@@ -245,40 +248,42 @@ export function EntityForm(props: EntityFormProps) {
       )}
       <ErrorVisibilityContext.Provider value={visibility}>
         <ServerErrorsContext.Provider value={server.active}>
-          <ThemedForm
-            ref={form}
-            schema={schema}
-            uiSchema={ui}
-            formData={formData ?? NO_DATA}
-            validator={portalValidator}
-            formContext={formContext}
-            transformErrors={localizeErrors}
-            extraErrors={extraErrors}
-            liveValidate={readOnly ? false : 'onChange'}
-            noValidate={readOnly}
-            readonly={readOnly}
-            noHtml5Validate
-            experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
-            showErrorList={false}
-            focusOnFirstError={!summaryOn}
-            id={id}
-            onChange={handleChange}
-            onSubmit={(event) => {
-              setSummary(null);
-              onSubmit(event.formData ?? {});
-            }}
-            onError={(errors) => {
-              if (quiet.current) {
-                quiet.current = false;
-                return;
-              }
-              visibility.reveal(['']);
-              showSummary(problems(form.current?.state.formData ?? latest.current, ['']));
-              onError?.(errors.map((e) => propertyToPointer(e.property)));
-            }}
-          >
-            {children}
-          </ThemedForm>
+          {validator && (
+            <ThemedForm
+              ref={form}
+              schema={schema}
+              uiSchema={ui}
+              formData={formData ?? NO_DATA}
+              validator={validator}
+              formContext={formContext}
+              transformErrors={localizeErrors}
+              extraErrors={extraErrors}
+              liveValidate={readOnly ? false : 'onChange'}
+              noValidate={readOnly}
+              readonly={readOnly}
+              noHtml5Validate
+              experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
+              showErrorList={false}
+              focusOnFirstError={!summaryOn}
+              id={id}
+              onChange={handleChange}
+              onSubmit={(event) => {
+                setSummary(null);
+                onSubmit(event.formData ?? {});
+              }}
+              onError={(errors) => {
+                if (quiet.current) {
+                  quiet.current = false;
+                  return;
+                }
+                visibility.reveal(['']);
+                showSummary(problems(form.current?.state.formData ?? latest.current, ['']));
+                onError?.(errors.map((e) => propertyToPointer(e.property)));
+              }}
+            >
+              {children}
+            </ThemedForm>
+          )}
         </ServerErrorsContext.Provider>
       </ErrorVisibilityContext.Provider>
     </div>

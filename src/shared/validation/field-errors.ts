@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { portalFormats } from './vocabulary.ts';
+import { portalFormats } from './formats.ts';
 import { escapeSegment } from '../pointer.ts';
 
 /** One localizable problem with one field. */

@@ -1,0 +1,106 @@
+/**
+ * The form validators generated at build time (scripts/form-validators.ts, through the same
+ * Vite plugin the build uses) against the form's compiler (src/engine/form/form-compiler.ts,
+ * the ajv setup the browser used before) and the server's ajv (src/server/validation.ts): for
+ * every entity's record schema and every screen's own form schema, valid samples and hostile
+ * ones get the same verdict from all three, and the form shows exactly the compiler's errors.
+ */
+import { describe, expect, it } from 'vitest';
+import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
+import { hashForSchema, type RJSFSchema, type ValidatorType } from '@rjsf/utils';
+import type { JSONSchema7 } from 'json-schema';
+import { loadDefinitionSources } from '../../src/definitions/sources.ts';
+import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
+import { REPO_ROOT } from '../../src/server/app.ts';
+import { createServerAjv } from '../../src/server/validation.ts';
+import { createFormCompiler } from '../../src/engine/form/form-compiler.ts';
+import { localizeErrors } from '../../src/engine/form/localize.ts';
+import type { GeneratedFormValidator } from '../../src/engine/form/generated-validators.ts';
+import { formSchemasIn } from '../../scripts/form-validators.ts';
+import { createSampler } from '../support/sample-data.ts';
+import { hostileJson, type DocSchema } from '../support/hostile-values.ts';
+
+const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
+const seedOf = (id: string): number => [...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+
+/** The generated module of a definition file, as the app imports it. */
+async function generated(file: string): Promise<GeneratedFormValidator[]> {
+  const mod = (await import(/* @vite-ignore */ `${file}?form-validator`)) as { default: GeneratedFormValidator[] };
+  return mod.default;
+}
+
+/** Records that break the schema: each top-level field in turn hostile, each required field in turn missing. */
+function invalidVariants(schema: JSONSchema7, valid: Record<string, unknown>): Array<{ label: string; data: unknown }> {
+  const out: Array<{ label: string; data: unknown }> = [];
+  for (const [name, field] of Object.entries(schema.properties ?? {}))
+    for (const { label, value } of hostileJson(field as DocSchema))
+      out.push({ label: `${name}: ${label}`, data: { ...valid, [name]: value } });
+  for (const name of schema.required ?? []) {
+    const { [name]: _gone, ...rest } = valid;
+    out.push({ label: `${name} missing`, data: rest });
+  }
+  out.push({ label: 'unknown field', data: { ...valid, notAField: 1 } });
+  return out;
+}
+
+/** What the form shows: rjsf's errors after the portal's `transformErrors`. */
+const shown = (validator: ValidatorType, schema: RJSFSchema, data: unknown) => {
+  const { errors, errorSchema } = validator.validateFormData(data, schema, undefined, localizeErrors);
+  return { errors, errorSchema };
+};
+
+function agree(
+  schema: RJSFSchema,
+  fns: GeneratedFormValidator['validateFns'],
+  cases: Array<{ label: string; data: unknown }>,
+) {
+  const compiled = createPrecompiledValidator(fns, schema);
+  const compiler = createFormCompiler();
+  const server = createServerAjv().compile(schema);
+  for (const { label, data } of cases) {
+    const form = shown(compiled, schema, data);
+    expect(form, label).toEqual(shown(compiler, schema, data));
+    expect(form.errors.length === 0, `${label}: the server's verdict`).toBe(server(data));
+    expect(compiled.isValid(schema, data, schema), label).toBe(compiler.isValid(schema, data, schema));
+  }
+}
+
+describe('form validators generated at build time', () => {
+  for (const def of registry.entities.values()) {
+    it(`${def.id}: the same verdicts and messages as the compiler and the server`, async () => {
+      const [only, ...more] = await generated(`/schemas/${def.id}/schema.json`);
+      expect(more).toEqual([]);
+      expect(only!.hash).toBe(hashForSchema(def.schema as RJSFSchema));
+      const sample = createSampler(def.schema, registry.references, createServerAjv());
+      const seed = seedOf(def.id);
+      const valid = [
+        sample(seed, { full: true }),
+        sample(seed + 1, { full: false }),
+        sample(seed + 2, { full: false, minimal: true }),
+      ];
+      const cases = [
+        ...valid.map((data, i) => ({ label: `valid sample ${i}`, data })),
+        ...invalidVariants(def.schema, valid[0]!),
+      ];
+      // The samples themselves are valid: else the invalid variants would prove nothing.
+      expect(createServerAjv().validate(def.schema, valid[0]), def.id).toBe(true);
+      agree(def.schema as RJSFSchema, only!.validateFns, cases);
+    });
+  }
+
+  const withForms = [...registry.screens.values()].filter((s) => formSchemasIn(s, false).length > 0);
+  it('finds the screens that hold form schemas of their own (a sign-in form, flow steps)', () => {
+    expect(withForms.map((s) => s.kind)).toEqual(expect.arrayContaining(['signin', 'flow']));
+  });
+  for (const screen of withForms) {
+    it(`screen ${screen.id}: each own form schema agrees with the compiler and the server`, async () => {
+      const roots = formSchemasIn(screen, false);
+      const modules = await generated(`/screens/${screen.id}.json`);
+      expect(modules.map((m) => m.hash)).toEqual(roots.map((r) => hashForSchema(r)));
+      roots.forEach((root, i) => {
+        const cases = [{ label: 'empty', data: {} }, ...invalidVariants(root as JSONSchema7, {})];
+        agree(root, modules[i]!.validateFns, cases);
+      });
+    });
+  }
+});

@@ -47,7 +47,9 @@ export const screenKinds: Record<ScreenKind, KindLoader> = {
   list: () => import('./list/ListScreen.tsx'),
   form: inStages(formLibraries, () => import('./form/FormScreen.tsx')),
   wizard: inStages(formLibraries, () => import('./wizard/WizardScreen.tsx')),
-  detail: inStages(formLibraries, () => import('./detail/DetailScreen.tsx')),
+  // A record's page draws a form only in a dialog (LazyEntityForm) and a form's widget only for a
+  // self-reading field (ReadValue): rjsf and the validator load when one is shown, not with the route.
+  detail: () => import('./detail/DetailScreen.tsx'),
   lookup: inStages(formLibraries, () => import('./lookup/LookupScreen.tsx')),
   page: () => import('./page/PageScreen.tsx'),
   // Tables and apexcharts charts over API answers (the aggregates); apexcharts is a chunk of its own.

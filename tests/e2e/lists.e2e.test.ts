@@ -3,6 +3,8 @@
  * 1280 px shows at most four filters before "More filters", its date filter takes "01.02.2025"
  * typed in Russian, no header text is cut and no status badge is clipped, and a saved view
  * survives a reload. Screenshots at 1280 and 360 px in ru and uzCyrillic go to .tmp/screenshots.
+ * The grid sorts, filters, pages and resizes with only its registered modules
+ * (src/engine/list/grid-modules.ts): a missing one would log a console error naming it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
@@ -50,6 +52,8 @@ describe.skipIf(!browserTestsEnabled())('lists in Chromium', () => {
   let browser: Browser;
   let portal: Awaited<ReturnType<typeof startPortal>>;
   let page: Page;
+  /** The page's console errors (AG Grid names a module it misses in one). */
+  const consoleErrors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `lists-${name}.png`), fullPage: true });
 
   beforeAll(async () => {
@@ -58,10 +62,14 @@ describe.skipIf(!browserTestsEnabled())('lists in Chromium', () => {
     const { tokenOf, api } = portalApi(portal.url);
     const token = await tokenOf('admin', TEST_ADMIN_PASSWORD);
     const sample = createSampler(def.schema, registry.references, createServerAjv());
-    for (let i = 0; i < 8; i++)
+    // More than the smallest page (10), so that there is a second page to turn to.
+    for (let i = 0; i < 12; i++)
       await api(token, 'POST', `/api${def.manifest.base}/create`, sample(700 + i, { full: true }));
     browser = await launchBrowser();
     page = await (await newPortalContext(browser, 'ru', 1280)).newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     await signInThroughForm(page, `${portal.url}${screen.route}`, 'admin', TEST_ADMIN_PASSWORD);
     await waitForScreen(page, `[data-screen="${screen.id}"] [role="row"][row-id="1"]`);
   }, 120_000);
@@ -129,5 +137,50 @@ describe.skipIf(!browserTestsEnabled())('lists in Chromium', () => {
     await page.reload();
     await page.locator('[data-action="filters"]').waitFor();
     await shot('uzCyrillic-360');
+  });
+
+  it('sorts, filters, pages and resizes with only the grid modules it registers, logging no error', async () => {
+    await page.evaluate(() => localStorage.setItem('portal.locale', JSON.stringify('ru')));
+    await page.setViewportSize({ width: 1280, height: 900 });
+    consoleErrors.length = 0;
+    await page.goto(`${portal.url}${screen.route}`);
+    await waitForScreen(page, `[data-screen="${screen.id}"] [role="row"][row-id="1"]`);
+    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+
+    // Sort: a header click sorts ascending, a second descending (the server's order, the grid's arrows).
+    const column = def.grid.columns.find(
+      (c) => c.sortable && !c.hidden && !def.grid.defaultSort.some((s) => s.field === c.field),
+    )!;
+    const header = page.locator(`[role="columnheader"][col-id="${column.field}"]`);
+    await header.locator('.ag-header-cell-label').click();
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
+    await expect.poll(() => param('sort')).toMatch(/^[^-]/);
+    await header.locator('.ag-header-cell-label').click();
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(() => param('sort')).toMatch(/^-/);
+
+    // Filter: a status chosen in the bar is in the address and shown as a chip; the chip clears it.
+    await page.locator('[data-filter="statusId"] select').selectOption({ index: 1 });
+    await expect.poll(() => param('statusId')).not.toBeNull();
+    await page.locator('[data-chip="statusId"]').click();
+    await expect.poll(() => param('statusId')).toBeNull();
+
+    // Pages: 10 a page, then the second page.
+    await page.locator('[data-action="page-size"]').selectOption('10');
+    await expect.poll(() => page.locator('[data-screen] [role="row"][row-id]').count()).toBe(10);
+    await page.locator('[data-action="next-page"]').click();
+    await expect.poll(() => param('page')).toBe('2');
+    await expect.poll(() => page.locator('[data-role="page"]').innerText()).toMatch(/^Страница 2 из \d+$/);
+
+    // Resize: dragging a header's right edge widens its column.
+    const before = (await header.boundingBox())!;
+    const handle = (await header.locator('.ag-header-cell-resize').boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + handle.width / 2 + 80, handle.y + handle.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(async () => (await header.boundingBox())!.width).toBeGreaterThan(before.width + 40);
+
+    expect(consoleErrors).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { useDownloadClick } from '../common/useDownload.ts';
 import { Link, makeStyles, tokens } from '@fluentui/react-components';
-import { useMemo, type ComponentType } from 'react';
+import { lazy, Suspense, useMemo, type ComponentType } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import type { ReferenceItem } from '../../client/data-provider.ts';
@@ -23,7 +23,6 @@ import { FileTypeIcon } from '../common/FileTypeIcon.tsx';
 import { VideoPlayer } from './VideoPlayer.tsx';
 import { useFileSize } from '../common/useFileSize.ts';
 import { fileIconKind } from '../form/files.ts';
-import { portalWidgets } from '../form/widgets/index.ts';
 import { isEmptyValue, type ReadField } from './read-view.ts';
 import { PdfPreviewButton } from '../documents/PdfPreview.tsx';
 
@@ -179,11 +178,23 @@ function ItemsTable({ field, items, tools }: { field: ReadField; items: unknown[
 const ignore = () => undefined;
 
 /**
+ * A self-reading widget by name. The widgets (and @rjsf/utils with them) load when the first
+ * such field is drawn: few records have one, and the record page's route stays without them.
+ */
+const SelfReadingWidget = lazy(() =>
+  import('../form/widgets/index.ts').then(({ portalWidgets }) => ({
+    default: function SelfReadingWidget({ widget, ...props }: WidgetProps & { widget: string }) {
+      const Widget = portalWidgets[widget] as ComponentType<WidgetProps>;
+      return <Widget {...(props as WidgetProps)} />;
+    },
+  })),
+);
+
+/**
  * A field whose widget draws its value read-only itself (selfReadingWidgetNames): the widget
  * with `readonly`, outside any form — it needs only its value, options and an id.
  */
 function WidgetValue({ field, value }: { field: ReadField; value: unknown }) {
-  const Widget = portalWidgets[field.widget!] as ComponentType<WidgetProps>;
   const props = {
     id: `read${field.pointer.replace(/\//g, '_')}`,
     name: field.pointer.slice(1),
@@ -201,7 +212,11 @@ function WidgetValue({ field, value }: { field: ReadField; value: unknown }) {
     onBlur: ignore,
     onFocus: ignore,
   } as unknown as WidgetProps;
-  return <Widget {...props} />;
+  return (
+    <Suspense fallback={null}>
+      <SelfReadingWidget widget={field.widget!} {...props} />
+    </Suspense>
+  );
 }
 
 /**

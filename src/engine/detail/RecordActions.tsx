@@ -11,7 +11,8 @@ import { canOpen } from '../../shared/ability.ts';
 import { valueAt } from '../../shared/pointer.ts';
 import { requestOf, type FlowContext } from '../flow/flow.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
-import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import type { EntityFormHandle } from '../form/EntityForm.tsx';
+import { LazyEntityForm } from '../form/LazyEntityForm.tsx';
 import { FormDialog } from '../common/FormDialog.tsx';
 
 /**
@@ -87,7 +88,7 @@ export function RecordActions({
           cancelLabel={t('engine.form.cancel')}
           sendLabel={t('engine.form.save')}
         >
-          <EntityForm
+          <LazyEntityForm
             entity={entity}
             schema={open.schema as JSONSchema7}
             uiSchema={open.uiSchema ?? {}}

@@ -119,6 +119,8 @@ describe('transition bar', () => {
       if (!el) throw new Error('no payload dialog');
       return el;
     });
+    // The form's chunk loads when the dialog first opens (LazyEntityForm): a spinner, then the fields.
+    await waitFor(() => expect(form.querySelector('[data-field="/executorId"] input')).toBeTruthy());
     await user.click(within(form).getByText('Perform'));
     await waitFor(() =>
       expect(form.querySelector('[data-field="/executorId"]')!.textContent).toContain('Mandatory field'),

@@ -20,7 +20,8 @@ import type { StoredRecord, WorkflowEvent } from '../../client/data-provider.ts'
 import { formatDateTime } from '../../shared/format.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
-import { EntityForm, type EntityFormHandle } from '../form/EntityForm.tsx';
+import type { EntityFormHandle } from '../form/EntityForm.tsx';
+import { LazyEntityForm } from '../form/LazyEntityForm.tsx';
 import { FormDialog } from '../common/FormDialog.tsx';
 
 const useStyles = makeStyles({
@@ -186,7 +187,7 @@ export function TransitionBar({
           sendLabel={t('workflow.ui.send')}
         >
           {open.payload && (
-            <EntityForm
+            <LazyEntityForm
               entity={entity}
               schema={open.payload}
               uiSchema={NO_UI}

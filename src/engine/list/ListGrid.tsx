@@ -5,19 +5,14 @@
  */
 import { useMemo } from 'react';
 import { AgGridReact, type CustomCellRendererProps } from 'ag-grid-react';
-import {
-  CellStyleModule,
-  ClientSideRowModelModule,
-  ColumnApiModule,
-  RowSelectionModule,
-  TooltipModule,
-  type CellKeyDownEvent,
-  type ColumnMovedEvent,
-  type ColumnResizedEvent,
-  type ColDef,
-  type RowClickedEvent,
-  type SelectionChangedEvent,
-  type SortChangedEvent,
+import type {
+  CellKeyDownEvent,
+  ColumnMovedEvent,
+  ColumnResizedEvent,
+  ColDef,
+  RowClickedEvent,
+  SelectionChangedEvent,
+  SortChangedEvent,
 } from 'ag-grid-community';
 import { Badge, makeStyles, type BadgeProps } from '@fluentui/react-components';
 import type { EntityDefinition } from '../../definitions/registry.ts';
@@ -27,6 +22,7 @@ import { valueAt } from '../../shared/pointer.ts';
 import { CELL_FORMATS, formatCell } from '../../shared/cell-formats.ts';
 import type { SortItem } from './list-state.ts';
 import { minColumnWidth } from './column-widths.ts';
+import { GRID_MODULES, SELECTING_GRID_MODULES } from './grid-modules.ts';
 import type { SavedViewColumn } from '../../shared/saved-views.ts';
 
 /** The grid's columns in a saved view's order; columns the view does not name keep their place after. */
@@ -41,15 +37,6 @@ function orderedColumns<C extends { field: string }>(
     .sort((a, b) => a.key - b.key)
     .map(({ c }) => c);
 }
-
-/**
- * Only what the list uses: the client-side row model (which brings sorting), cell classes
- * (right-aligned numbers), the column API (reading the sort back) and tooltips (a header's
- * full text on hover).
- */
-const GRID_MODULES = [ClientSideRowModelModule, CellStyleModule, ColumnApiModule, TooltipModule];
-/** Lists with a bulk action (e.g. merge) also select rows by checkbox. */
-const SELECTING_MODULES = [...GRID_MODULES, RowSelectionModule];
 
 export type StatusColor = NonNullable<BadgeProps['color']>;
 
@@ -227,7 +214,7 @@ export default function ListGrid({
   return (
     <div className={onOpen ? styles.grid : styles.plain} data-entity={def.id} data-grid={def.id}>
       <AgGridReact<StoredRecord>
-        modules={onSelect ? SELECTING_MODULES : GRID_MODULES}
+        modules={onSelect ? SELECTING_GRID_MODULES : GRID_MODULES}
         {...(onSelect
           ? {
               rowSelection: {

@@ -1,0 +1,57 @@
+/**
+ * The byte budgets of the web app's routes: gzip JavaScript a route loads before it runs
+ * (scripts/bundle/route-sizes.ts measures it). Byte sizes are deterministic — the same
+ * sources give the same build — so unlike timings they can fail CI: `npm run budgets`
+ * (scripts/check-budgets.ts, after the build in scripts/pretest.ts) fails when a route is over.
+ *
+ * The figures are issue #22's targets, set for a citizen on a phone over a slow mobile link:
+ * the home page's first visit is the lightest, the forms a citizen files an appeal with next,
+ * staff's list and record pages (ag-grid, the record's tabs) may weigh more. A route not named
+ * here (lookup, flow, dashboard, profile) is measured and printed but has no budget.
+ */
+import { kb, type RouteSize } from './route-sizes.ts';
+
+const KB = 1024;
+
+/** Route (scripts/bundle/route-sizes.ts names) → most gzip bytes of JavaScript it may load. */
+export const BUDGETS: Readonly<Record<string, number>> = {
+  // A first visit to `/`: the entry, the app's second graph, the home page's kind, the default locale.
+  'first-visit': 150 * KB,
+  // A citizen filing an appeal on a phone: the form, the wizard and the sign-in routes.
+  form: 250 * KB,
+  wizard: 250 * KB,
+  signin: 250 * KB,
+  // Staff's record lists (ag-grid) and a record's page (which loads no grid).
+  list: 300 * KB,
+  detail: 300 * KB,
+};
+
+/** A route over its budget. */
+export interface BudgetExcess {
+  route: string;
+  js: number;
+  budget: number;
+  /** Bytes over the budget. */
+  excess: number;
+}
+
+/** The routes whose JavaScript exceeds their budget (routes without one are never over). */
+export function overBudget(
+  sizes: readonly RouteSize[],
+  budgets: Readonly<Record<string, number>> = BUDGETS,
+): BudgetExcess[] {
+  return sizes.flatMap((s) => {
+    const budget = budgets[s.route];
+    return budget !== undefined && s.js > budget ? [{ route: s.route, js: s.js, budget, excess: s.js - budget }] : [];
+  });
+}
+
+/** A budgeted route the build does not have: the check would otherwise pass by measuring nothing. */
+export function unmeasured(sizes: readonly RouteSize[], budgets: Readonly<Record<string, number>> = BUDGETS): string[] {
+  return Object.keys(budgets).filter((route) => !sizes.some((s) => s.route === route));
+}
+
+/** The line a failed check prints for a route over its budget: the route, its size, the excess. */
+export function describeExcess(o: BudgetExcess): string {
+  return `${o.route} loads ${kb(o.js)} of gzip JavaScript, ${kb(o.excess)} over its budget of ${kb(o.budget)}`;
+}

@@ -1,4 +1,5 @@
-import { Body1, Button, Divider, makeStyles, Tab, TabList, Title2, tokens } from '@fluentui/react-components';
+import { Body1, Button, Divider, makeStyles, Title2, tokens } from '@fluentui/react-components';
+import { Tab, TabList } from '../common/TabList.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';

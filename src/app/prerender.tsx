@@ -14,7 +14,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, type Locale } from '../shared/locales.ts';
 import { screens } from '../definitions/client.ts';
-import { canOpen, createAbility, rulesFromPermissions } from '../shared/ability.ts';
+import { publicRoutes } from '../definitions/public-routes.ts';
 import access from '../../schemas/_access/access.json';
 import { AppProviders, createQueryClient } from './App.tsx';
 import { appRoutes } from './router.tsx';
@@ -54,10 +54,7 @@ const enabledNow = (query: Query): boolean => {
  * no parameters (a first visit from a search engine or a link lands there).
  */
 export function prerenderRoutes(): string[] {
-  const guest = createAbility(rulesFromPermissions(access.guest.permissions));
-  return screens
-    .filter((s) => !s.route.includes(':') && !s.route.includes('*') && canOpen(guest, s.permission, false))
-    .map((s) => s.route);
+  return publicRoutes(screens, access.guest.permissions);
 }
 
 /** The screen kind of a route (its chunks are preloaded by the page). */

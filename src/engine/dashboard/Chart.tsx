@@ -3,6 +3,7 @@ import 'apexcharts/bar';
 import 'apexcharts/line';
 import 'apexcharts/features/legend';
 import 'apexcharts/features/keyboard';
+import { CHART_HEIGHT } from './sizes.ts';
 
 /** One series of a chart: its name and a value per category (null where there is none). */
 export interface ChartSeries {
@@ -42,7 +43,7 @@ export default function DashboardChart({
     <div role="figure" aria-label={label} data-chart={kind}>
       <Chart
         type={kind}
-        height={320}
+        height={CHART_HEIGHT}
         series={series}
         options={{
           chart: {

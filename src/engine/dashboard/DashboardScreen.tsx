@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Tab, TabList } from '@fluentui/react-components';
+import { Tab, TabList } from '../common/TabList.tsx';
 import type { ScreenProps } from '../types.ts';
 import type { DashboardOptions, DashboardPanel } from '../../generated/meta.ts';
 import { useGetPanelRows } from '../../client/react/hooks.ts';

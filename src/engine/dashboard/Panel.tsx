@@ -1,5 +1,6 @@
 import { useDownloadClick } from '../common/useDownload.ts';
 import type { ReactNode } from 'react';
+import { mergeClasses } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { DashboardFilter, DashboardOptions, DashboardPanel } from '../../generated/meta.ts';
@@ -9,7 +10,7 @@ import { parsePeriod, previousPeriod } from '../../shared/periods.ts';
 import { periodWords } from './period-words.ts';
 import { formatNumber } from '../../shared/format.ts';
 import { pickLocale } from '../../shared/locales.ts';
-import { Notice, PageSpinner, ShellButton } from '../common/primitives.tsx';
+import { Notice, ShellButton } from '../common/primitives.tsx';
 import { useDrill } from './drill.ts';
 import { FilterControl } from './FilterControl.tsx';
 import type { Label } from './label.ts';
@@ -18,6 +19,7 @@ import { PanelChart } from './PanelChart.tsx';
 import { PanelTable } from './PanelTable.tsx';
 import { StatTiles } from './StatTiles.tsx';
 import { tableLines } from './table-model.ts';
+import { PanelSkeleton } from './PanelSkeleton.tsx';
 import { useStyles } from './styles.ts';
 
 type Result = UseQueryResult<PanelPage>;
@@ -85,7 +87,7 @@ export function Panel({
   const pending = result.isPending || previous?.isPending || totals?.isPending;
   const failed = [result, previous, totals].find((r) => r?.isError);
   let body: ReactNode;
-  if (pending) body = <PageSpinner label={t('engine.dashboard.loading')} />;
+  if (pending) body = <PanelSkeleton kind={panel.kind} label={t('engine.dashboard.loading')} />;
   else if (failed)
     body = (
       <Notice intent="error" data-state="error">
@@ -154,7 +156,15 @@ export function Panel({
           ))}
         </div>
       )}
-      {body}
+      {/* The body keeps the room of its kind in every state, so that nothing moves when the answer lands. */}
+      <div
+        className={mergeClasses(
+          s.body,
+          panel.kind === 'table' ? s.tableBody : panel.kind === 'stat' ? undefined : s.chartBody,
+        )}
+      >
+        {body}
+      </div>
     </section>
   );
 }

@@ -66,25 +66,27 @@ export function PanelChart({
   const drills = chart.series.some((_, i) => chart.categories.some((_, j) => hrefOf(i, j)));
   return (
     <>
-      <Suspense fallback={<PageSpinner label={t('engine.dashboard.loading')} />}>
-        <DashboardChart
-          kind={panel.kind === 'line' ? 'line' : 'bar'}
-          categories={chart.categories.map((c) => label(x, c))}
-          series={chart.series.map(({ name, data }) => ({ name, data }))}
-          xTitle={t(x.titleKey)}
-          yTitle={t(ys[0]?.titleKey ?? '')}
-          label={t('engine.dashboard.chartLabel', { title: t(panel.titleKey) })}
-          format={format}
-          onSelect={
-            drills
-              ? (si, ci) => {
-                  const href = hrefOf(si, ci);
-                  if (href) navigate(href);
-                }
-              : undefined
-          }
-        />
-      </Suspense>
+      <div className={s.chartBox}>
+        <Suspense fallback={<PageSpinner label={t('engine.dashboard.loading')} />}>
+          <DashboardChart
+            kind={panel.kind === 'line' ? 'line' : 'bar'}
+            categories={chart.categories.map((c) => label(x, c))}
+            series={chart.series.map(({ name, data }) => ({ name, data }))}
+            xTitle={t(x.titleKey)}
+            yTitle={t(ys[0]?.titleKey ?? '')}
+            label={t('engine.dashboard.chartLabel', { title: t(panel.titleKey) })}
+            format={format}
+            onSelect={
+              drills
+                ? (si, ci) => {
+                    const href = hrefOf(si, ci);
+                    if (href) navigate(href);
+                  }
+                : undefined
+            }
+          />
+        </Suspense>
+      </div>
       <details className={s.details}>
         <summary>{t('engine.dashboard.asTable')}</summary>
         {download}

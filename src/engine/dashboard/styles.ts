@@ -1,4 +1,5 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
+import { CHART_BOX_HEIGHT, TABLE_HEADER_HEIGHT, TABLE_RESERVED_ROWS, TABLE_ROW_HEIGHT } from './sizes.ts';
 
 /** The dashboard's styles: filters, panels, tables (a card per row on a phone), the pager. */
 export const useStyles = makeStyles({
@@ -125,7 +126,31 @@ export const useStyles = makeStyles({
     textAlign: 'right',
     whiteSpace: 'nowrap',
   },
-  details: { fontSize: tokens.fontSizeBase300 },
+  details: { fontSize: tokens.fontSizeBase300, lineHeight: tokens.lineHeightBase300 },
+  // A panel's body keeps its kind's room in every state (sizes.ts): a chart's box and the
+  // line of its "as a table" summary; a table's header and its reserved rows.
+  // Laid out as the panel lays out its parts (a table, a notice and a pager; a chart and its summary).
+  body: {
+    display: 'grid',
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    alignContent: 'start',
+    gap: tokens.spacingVerticalS,
+    minWidth: 0,
+  },
+  chartBody: {
+    minHeight: `calc(${CHART_BOX_HEIGHT}px + ${tokens.spacingVerticalS} + ${tokens.lineHeightBase300})`,
+  },
+  chartBox: { minHeight: `${CHART_BOX_HEIGHT}px` },
+  tableBody: { minHeight: `${TABLE_HEADER_HEIGHT + TABLE_RESERVED_ROWS * TABLE_ROW_HEIGHT}px` },
+  skeleton: { display: 'grid', gap: 0 },
+  skeletonHeader: { height: `${TABLE_HEADER_HEIGHT}px`, display: 'flex', alignItems: 'center' },
+  skeletonRow: { height: `${TABLE_ROW_HEIGHT}px`, display: 'flex', alignItems: 'center' },
+  skeletonBar: {
+    height: '12px',
+    width: '100%',
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground3,
+  },
   pager: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM },
   // On a phone each row becomes a card of "column: value" lines, so no value hides off-screen.
   stacked: {

@@ -18,13 +18,12 @@ import {
   MessageBarBody,
   Spinner,
   Subtitle1,
-  Tab,
-  TabList,
   Text,
   Title2,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
+import { Tab, TabList } from '../common/TabList.tsx';
 import { ArrowLeftRegular } from '@fluentui/react-icons';
 import type { ScreenProps } from '../types.ts';
 import type { IntegrationAgencyInfo, IntegrationMethodInfo } from '../../client/data-provider.ts';

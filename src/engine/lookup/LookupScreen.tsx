@@ -9,11 +9,10 @@ import {
   DialogTitle,
   Field,
   makeStyles,
+  mergeClasses,
   MessageBar,
   MessageBarBody,
   Select,
-  Tab,
-  TabList,
   Table,
   TableBody,
   TableCell,
@@ -23,6 +22,7 @@ import {
   Title2,
   tokens,
 } from '@fluentui/react-components';
+import { Tab, TabList } from '../common/TabList.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -42,6 +42,10 @@ import { getAtPointer } from '../../shared/pointer.ts';
 import { LookupStatus, type StatusPanelOptions } from './LookupStatus.tsx';
 import { prefillOf } from './prefill.ts';
 import { reversedRangeParams } from '../../shared/lookup-ranges.ts';
+
+/** A phone: a wide table becomes one block per row, and a long row of tabs a drop-down. */
+const NARROW = '(max-width: 640px)';
+const WIDE = '(min-width: 641px)';
 
 type ResultField = { field: string; titleKey: string; format?: DisplayFormat };
 
@@ -189,9 +193,11 @@ export default function LookupScreen({ screen }: ScreenProps) {
       : undefined;
   const showRows = answer && answer.length > 0 && !options.foundKey;
   // On a phone a wide table becomes one block per row, and a long row of tabs a drop-down.
-  const narrow = useMediaQuery('(max-width: 640px)');
+  const narrow = useMediaQuery(NARROW);
   const asTable = options.layout === 'table' && !narrow;
-  const tabsAsSelect = narrow && (tabList?.length ?? 0) > 4;
+  // Both are drawn and CSS shows one: switched by script after the page was adopted, a
+  // prerendered phone page would jump when the tall row of tabs became a drop-down.
+  const tabsAsSelect = (tabList?.length ?? 0) > 4;
 
   return (
     <div data-screen={screen.id} className={s.root}>
@@ -207,7 +213,10 @@ export default function LookupScreen({ screen }: ScreenProps) {
         </dl>
       )}
       {tabList && tabsAsSelect && (
-        <Field label={t(options.tabsFrom?.labelKey ?? 'engine.lookup.section')} className={s.tabs}>
+        <Field
+          label={t(options.tabsFrom?.labelKey ?? 'engine.lookup.section')}
+          className={mergeClasses(s.tabs, s.onlyNarrow)}
+        >
           <Select
             value={tabId}
             onChange={(_e, d) => switchTab(d.value)}
@@ -222,11 +231,11 @@ export default function LookupScreen({ screen }: ScreenProps) {
           </Select>
         </Field>
       )}
-      {tabList && !tabsAsSelect && (
+      {tabList && (
         <TabList
           selectedValue={tabId}
           onTabSelect={(_e, d) => switchTab(String(d.value))}
-          className={s.tabs}
+          className={tabsAsSelect ? mergeClasses(s.tabs, s.onlyWide) : s.tabs}
           data-region="tabs"
           aria-label={t(screen.titleKey)}
         >
@@ -316,19 +325,23 @@ export default function LookupScreen({ screen }: ScreenProps) {
             </Table>
           ))}
       </div>
-      <Dialog open={modal !== undefined} onOpenChange={(_e, d) => !d.open && setModal(undefined)}>
-        <DialogSurface data-dialog="lookup-result" data-found={answer && answer.length > 0 ? 'true' : 'false'}>
-          <DialogBody>
-            <DialogTitle>{t(screen.titleKey)}</DialogTitle>
-            <DialogContent>{modal ? t(modal) : ''}</DialogContent>
-            <DialogActions>
-              <Button appearance="primary" data-action="close" onClick={() => setModal(undefined)}>
-                {t('engine.lookup.close')}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      {/* Mounted only while open: a closed Dialog still starts Tabster's modal support, which
+          leaves focusable aria-hidden sentinels in the page. */}
+      {modal !== undefined && (
+        <Dialog open onOpenChange={(_e, d) => !d.open && setModal(undefined)}>
+          <DialogSurface data-dialog="lookup-result" data-found={answer && answer.length > 0 ? 'true' : 'false'}>
+            <DialogBody>
+              <DialogTitle>{t(screen.titleKey)}</DialogTitle>
+              <DialogContent>{modal ? t(modal) : ''}</DialogContent>
+              <DialogActions>
+                <Button appearance="primary" data-action="close" onClick={() => setModal(undefined)}>
+                  {t('engine.lookup.close')}
+                </Button>
+              </DialogActions>
+            </DialogBody>
+          </DialogSurface>
+        </Dialog>
+      )}
     </div>
   );
 }
@@ -344,6 +357,8 @@ const useStyles = makeStyles({
   // Long codes and names wrap instead of widening the page on a phone.
   value: { overflowWrap: 'anywhere' },
   label: { width: '40%', color: tokens.colorNeutralForeground2 },
+  onlyNarrow: { [`@media ${WIDE}`]: { display: 'none' } },
+  onlyWide: { [`@media ${NARROW}`]: { display: 'none' } },
   // Long names (the committee's central office) wrap inside their tab instead of widening the page.
   tabs: {
     flexWrap: 'wrap',

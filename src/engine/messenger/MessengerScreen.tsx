@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, CounterBadge, Input, Spinner, Tab, TabList, mergeClasses } from '@fluentui/react-components';
+import { Button, CounterBadge, Input, Spinner, mergeClasses } from '@fluentui/react-components';
+import { Tab, TabList } from '../common/TabList.tsx';
 import { AddRegular } from '@fluentui/react-icons';
 import type { ScreenProps } from '../types.ts';
 import { useApi } from '../../client/react/context.tsx';

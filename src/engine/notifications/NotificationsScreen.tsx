@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { Button, Spinner, Tab, TabList, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Spinner, makeStyles, tokens } from '@fluentui/react-components';
+import { Tab, TabList } from '../common/TabList.tsx';
 import type { ScreenProps } from '../types.ts';
 import type { NotificationBox, NotificationItem } from '../../client/data-provider.ts';
 import {

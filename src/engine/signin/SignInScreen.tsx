@@ -1,4 +1,5 @@
-import { Body1, Button, Divider, makeStyles, Tab, TabList, Title2, tokens } from '@fluentui/react-components';
+import { Body1, Button, Divider, makeStyles, mergeClasses, Title2, tokens } from '@fluentui/react-components';
+import { Tab, TabList } from '../common/TabList.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -34,6 +35,8 @@ const useStyles = makeStyles({
     textDecorationLine: 'none',
     ':hover': { textDecorationLine: 'underline', color: tokens.colorBrandForegroundLinkHover },
   },
+  // Inside a sentence a link is told from its text by more than colour (WCAG 1.4.1, axe link-in-text-block).
+  inlineLink: { textDecorationLine: 'underline' },
 });
 
 /** A link under the form: its label key and a portal path. */
@@ -236,7 +239,7 @@ export default function SignInScreen({ screen }: ScreenProps) {
           {help && (
             <Body1 data-help="call-centre">
               {t('auth.callCentre')}:{' '}
-              <a className={s.link} href={`tel:${help.phone.replace(/[^\d+]/g, '')}`}>
+              <a className={mergeClasses(s.link, s.inlineLink)} href={`tel:${help.phone.replace(/[^\d+]/g, '')}`}>
                 {help.phone}
               </a>
               {help.hoursKey ? ` (${t(help.hoursKey)})` : ''}

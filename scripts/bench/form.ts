@@ -1,10 +1,12 @@
 /**
  * `npm run bench:form`: keystroke-to-paint in Chromium on the online statistical report
  * wizard's rows step holding 300 industry rows — the array-heavy form. Each key press is
- * timed from the keydown event to the first frame painted after it. Prints p50/p95/max;
+ * timed from the keydown event to the first frame painted after it. Prints p50/p95/max, and
+ * the renderer's main-thread time per key press (steadier than latency on a busy machine);
  * never asserts. Needs a build (`npm run build`) and /usr/bin/chromium.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, startPortal } from '../../tests/support/browser.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
@@ -31,6 +33,34 @@ const data = {
   })),
   serviceRows: [],
 };
+
+/** CPU seconds (user + system) used so far by this process's descendants (Chromium's processes). */
+function chromiumCpuSeconds(): number {
+  const tick = 100; // USER_HZ on Linux
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(fields[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / tick);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let total = 0;
+  const walk = (pid: number): void => {
+    for (const child of children.get(pid) ?? []) {
+      total += cpu.get(child) ?? 0;
+      walk(child);
+    }
+  };
+  walk(process.pid);
+  return total;
+}
 
 const portal = await startPortal();
 const browser = await launchBrowser();
@@ -63,16 +93,38 @@ try {
       true,
     );
   });
+  // Main-thread time the renderer spent (CDP Performance metrics): unlike wall-clock latency it
+  // hardly moves when other processes load the machine, so it compares two builds fairly.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metrics = async () =>
+    Object.fromEntries(
+      (await cdp.send('Performance.getMetrics')).metrics.map((m: { name: string; value: number }) => [m.name, m.value]),
+    ) as Record<string, number>;
+  const before = await metrics();
+  const cpu0 = chromiumCpuSeconds();
   for (let i = 0; i < KEYS; i++) {
     await page.keyboard.press(i % 10 === 9 ? 'Backspace' : 'a');
     await page.waitForTimeout(30);
   }
   await page.waitForTimeout(300);
+  const after = await metrics();
+  const cpuPerKey = ((chromiumCpuSeconds() - cpu0) * 1000) / KEYS;
+  const perKey = (name: string) => (((after[name] ?? 0) - (before[name] ?? 0)) * 1000) / KEYS;
   const lat = (await page.evaluate(() => (window as unknown as { __lat: number[] }).__lat)).sort((a, b) => a - b);
   const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]!;
   console.log(`keystrokes: ${lat.length}`);
   console.log(
     `keystroke-to-paint: p50 ${q(0.5).toFixed(1)} ms  p95 ${q(0.95).toFixed(1)} ms  max ${lat[lat.length - 1]!.toFixed(1)} ms   (target p95 ≤ 50 ms)`,
+  );
+  console.log(
+    `Chromium CPU time per keystroke (all its processes, from /proc): ${cpuPerKey.toFixed(1)} ms — what a key press costs, whatever else runs`,
+  );
+  console.log(
+    `main-thread time per keystroke: task ${perKey('TaskDuration').toFixed(1)} ms (script ${perKey('ScriptDuration').toFixed(1)} ms, style ${perKey('RecalcStyleDuration').toFixed(1)} ms, layout ${perKey('LayoutDuration').toFixed(1)} ms)   load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
   );
 } finally {
   await browser.close();

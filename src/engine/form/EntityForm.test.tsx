@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-import { createRef } from 'react';
+import { createRef, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import Form from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
 import { EntityForm, type EntityFormHandle } from './EntityForm.tsx';
 import { fieldElement, renderWithProviders } from './testing.tsx';
@@ -245,5 +246,46 @@ describe('EntityForm', () => {
     expect(input('/shortDescription').readOnly).toBe(false);
     // The shared uiSchema is not changed by marking a copy.
     expect(uiSchema.customer).toEqual({ pnfl: { 'ui:widget': 'pinfl' } });
+  });
+  it('derives the form state once per keystroke when the screen stores what onChange gives, and takes new data from outside', () => {
+    // rjsf derives its state (defaults, conditions: every row of a list) in getStateFromProps;
+    // the data coming back from the screen must not make it do that again.
+    const derive = vi.spyOn(Form.prototype, 'getStateFromProps');
+    const initial = { shortDescription: 'abc', participants: [{ name: 'A' }] };
+    let set: (data: Record<string, unknown>) => void = () => undefined;
+    let stored: Record<string, unknown> = initial;
+    function Screen() {
+      const [data, setData] = useState<Record<string, unknown>>(initial);
+      set = setData;
+      stored = data;
+      return (
+        <EntityForm
+          entity="sample"
+          schema={schema}
+          uiSchema={uiSchema}
+          formData={data}
+          onChange={setData}
+          onSubmit={() => undefined}
+        />
+      );
+    }
+    const { container } = renderWithProviders(<Screen />);
+    const name = fieldElement(container, '/participants/0/name').querySelector('input')!;
+    fireEvent.change(name, { target: { value: 'AB' } });
+    derive.mockClear();
+    fireEvent.change(name, { target: { value: 'ABC' } });
+    expect(derive).toHaveBeenCalledTimes(1);
+    derive.mockRestore();
+    expect(stored).toMatchObject({ participants: [{ name: 'ABC' }] });
+    expect(name.value).toBe('ABC');
+    // Data from outside still replaces what was typed, even the very object the form began with.
+    act(() => set(initial));
+    expect(fieldElement(container, '/participants/0/name').querySelector('input')!.value).toBe('A');
+    act(() => set({ shortDescription: 'new text', participants: [] }));
+    expect(
+      fieldElement(container, '/shortDescription').querySelector<HTMLInputElement | HTMLTextAreaElement>(
+        'input, textarea',
+      )!.value,
+    ).toBe('new text');
   });
 });

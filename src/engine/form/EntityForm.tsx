@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { makeStyles } from '@fluentui/react-components';
 import { withTheme, type IChangeEvent } from '@rjsf/core';
 import type Form from '@rjsf/core';
-import { deepEquals, type FieldPathList, type RJSFSchema, type UiSchema } from '@rjsf/utils';
+import { deepEquals, type FieldPathList, type RJSFSchema, type RJSFValidationError, type UiSchema } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
 import { useDataProvider } from '../../client/react/hooks.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
@@ -127,6 +127,8 @@ export function EntityForm(props: EntityFormProps) {
   const form = useRef<Form<Data, RJSFSchema, EntityFormContext>>(null);
   const [visibility] = useState(createErrorVisibility);
   const latest = useRef<Data>(formData ?? {});
+  // The data the form last reported through onChange.
+  const reported = useRef<Data | undefined>(undefined);
   // Set while `validateFields` asks rjsf to validate: its errors are a step's, not a failed submit.
   const quiet = useRef(false);
   const ui = useMemo(() => prepareUiSchema(uiSchema as UiSchema | undefined), [uiSchema]);
@@ -162,6 +164,7 @@ export function EntityForm(props: EntityFormProps) {
   const handleChange = (event: IChangeEvent<Data, RJSFSchema, EntityFormContext>) => {
     const data = event.formData ?? {};
     latest.current = data;
+    reported.current = data;
     const pointers = Object.keys(server.active);
     if (pointers.length) {
       const kept = pointers.filter((p) => deepEquals(getAtPointer(data, p), getAtPointer(server.base, p)));
@@ -237,6 +240,81 @@ export function EntityForm(props: EntityFormProps) {
   useImperativeHandle(formRef, () => handle, [handle]);
   useImperativeHandle(ref, () => handle, [handle]);
 
+  // rjsf calls these once per change; they read the latest props through a ref so that the
+  // form element below stays the same while only the data the form itself reported comes back.
+  const handlers = useRef({ handleChange, onSubmit, onError, problems, showSummary });
+  handlers.current = { handleChange, onSubmit, onError, problems, showSummary };
+  const [rjsfHandlers] = useState(() => ({
+    onChange: (event: IChangeEvent<Data, RJSFSchema, EntityFormContext>) => handlers.current.handleChange(event),
+    onSubmit: (event: IChangeEvent<Data, RJSFSchema, EntityFormContext>) => {
+      setSummary(null);
+      handlers.current.onSubmit(event.formData ?? {});
+    },
+    onError: (errors: RJSFValidationError[]) => {
+      if (quiet.current) {
+        quiet.current = false;
+        return;
+      }
+      const { problems: find, showSummary: show, onError: report } = handlers.current;
+      visibility.reveal(['']);
+      show(find(form.current?.state.formData ?? latest.current, ['']));
+      report?.(errors.map((e) => propertyToPointer(e.property)));
+    },
+  }));
+
+  // Screens store what onChange reports and pass it back as `formData`. That is rjsf's own
+  // state returning: handed to rjsf, it would re-derive its whole state from it (defaults and
+  // conditions of every row of a long array) and compare it deeply, for every key press. So
+  // while only that echo changed, the form element stays as it is; anything else (data from
+  // outside, errors, the schema) builds it anew with the current data. rjsf notices new data
+  // by comparing its props deeply, so data from outside equal to what rjsf still holds from
+  // before the skipped echoes (the data the form began with, set again) also flips a prop
+  // rjsf only reads to decide whether to look at its props.
+  const given = formData ?? NO_DATA;
+  const inputs = [validator, schema, ui, formContext, extraErrors, readOnly, summaryOn, id, children];
+  const held = useRef({ inputs, given, data: given, skipped: false, flip: false });
+  const h = held.current;
+  const sameInputs = inputs.every((v, i) => v === h.inputs[i]);
+  if (sameInputs && given !== h.given && given === reported.current) {
+    h.given = given;
+    h.skipped = true;
+  } else if (!sameInputs || given !== h.given) {
+    const flip = h.skipped && deepEquals(given, h.data) ? !h.flip : h.flip;
+    held.current = { inputs, given, data: given, skipped: false, flip };
+  }
+  const data = held.current.data;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `held.current` is replaced exactly when an input changes
+  const rjsfForm = useMemo(
+    () =>
+      validator && (
+        <ThemedForm
+          ref={form}
+          schema={schema}
+          uiSchema={ui}
+          formData={data}
+          validator={validator}
+          formContext={formContext}
+          transformErrors={localizeErrors}
+          extraErrors={extraErrors}
+          liveValidate={readOnly ? false : 'onChange'}
+          noValidate={readOnly}
+          readonly={readOnly}
+          noHtml5Validate
+          experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
+          experimental_componentUpdateStrategy={held.current.flip ? 'always' : 'customDeep'}
+          showErrorList={false}
+          focusOnFirstError={!summaryOn}
+          id={id}
+          onChange={rjsfHandlers.onChange}
+          onSubmit={rjsfHandlers.onSubmit}
+          onError={rjsfHandlers.onError}
+        >
+          {children}
+        </ThemedForm>
+      ),
+    [held.current],
+  );
+
   return (
     <div data-entity={entity} className={styles.root} ref={root}>
       {summary && (
@@ -247,44 +325,7 @@ export function EntityForm(props: EntityFormProps) {
         />
       )}
       <ErrorVisibilityContext.Provider value={visibility}>
-        <ServerErrorsContext.Provider value={server.active}>
-          {validator && (
-            <ThemedForm
-              ref={form}
-              schema={schema}
-              uiSchema={ui}
-              formData={formData ?? NO_DATA}
-              validator={validator}
-              formContext={formContext}
-              transformErrors={localizeErrors}
-              extraErrors={extraErrors}
-              liveValidate={readOnly ? false : 'onChange'}
-              noValidate={readOnly}
-              readonly={readOnly}
-              noHtml5Validate
-              experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
-              showErrorList={false}
-              focusOnFirstError={!summaryOn}
-              id={id}
-              onChange={handleChange}
-              onSubmit={(event) => {
-                setSummary(null);
-                onSubmit(event.formData ?? {});
-              }}
-              onError={(errors) => {
-                if (quiet.current) {
-                  quiet.current = false;
-                  return;
-                }
-                visibility.reveal(['']);
-                showSummary(problems(form.current?.state.formData ?? latest.current, ['']));
-                onError?.(errors.map((e) => propertyToPointer(e.property)));
-              }}
-            >
-              {children}
-            </ThemedForm>
-          )}
-        </ServerErrorsContext.Provider>
+        <ServerErrorsContext.Provider value={server.active}>{rjsfForm}</ServerErrorsContext.Provider>
       </ErrorVisibilityContext.Provider>
     </div>
   );

@@ -29,6 +29,9 @@ interface SessionDraft {
   data: RecordData;
 }
 
+/** How long typing rests before the input is written to sessionStorage. */
+const DRAFT_WRITE_DELAY_MS = 400;
+
 /** Where a wizard keeps its input across steps and an accidental reload (this tab only). */
 const sessionKey = (screenId: string, recordId: number | undefined, draftId: string | undefined) =>
   `portal.wizard.${screenId}.${recordId ?? draftId ?? 'new'}`;
@@ -63,10 +66,35 @@ export default function WizardScreen({ screen }: ScreenProps) {
     }
   }, [editor.ready]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // The input is kept in sessionStorage: at once when the step changes, else once typing rests —
+  // the write is synchronous and holds all the data (a report of 300 rows is some 40 kB), too
+  // much for every key press — and in any case before the page or the screen goes away.
+  const pendingWrite = useRef<(() => void) | undefined>(undefined);
+  const writtenStep = useRef(step);
   useEffect(() => {
-    if (editor.ready && editor.dirty && editor.formData)
-      sessionStorage.setItem(key, JSON.stringify({ step, data: editor.formData } satisfies SessionDraft));
+    if (!editor.ready || !editor.dirty || !editor.formData) return undefined;
+    const draft = { step, data: editor.formData } satisfies SessionDraft;
+    const write = () => {
+      pendingWrite.current = undefined;
+      writtenStep.current = draft.step;
+      sessionStorage.setItem(key, JSON.stringify(draft));
+    };
+    pendingWrite.current = write;
+    if (step !== writtenStep.current) {
+      write();
+      return undefined;
+    }
+    const timer = window.setTimeout(write, DRAFT_WRITE_DELAY_MS);
+    return () => window.clearTimeout(timer);
   }, [editor.ready, editor.dirty, editor.formData, step, key]);
+  useEffect(() => {
+    const flush = () => pendingWrite.current?.();
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, []);
 
   const steps = editor.ui?.wizard?.steps ?? [];
   const last = step === steps.length - 1;
@@ -105,7 +133,10 @@ export default function WizardScreen({ screen }: ScreenProps) {
   const send = useLockedAction(async () => {
     if (!confirmed) return;
     if (form.current?.validateFields() === false) return;
-    if (await editor.submit(editor.formData ?? {})) sessionStorage.removeItem(key);
+    if (await editor.submit(editor.formData ?? {})) {
+      pendingWrite.current = undefined;
+      sessionStorage.removeItem(key);
+    }
   });
   const draft = useLockedAction(async () => editor.saveDraft(editor.formData ?? {}));
 

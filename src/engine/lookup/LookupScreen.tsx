@@ -224,7 +224,7 @@ export default function LookupScreen({ screen }: ScreenProps) {
             root={{ className: s.select }}
           >
             {tabList.map((x) => (
-              <option key={x.id} value={x.id} data-tab={x.id}>
+              <option key={x.id} value={x.id}>
                 {x.label}
               </option>
             ))}

@@ -145,7 +145,6 @@ export async function createRecords(
   make: (seed: number) => Record<string, unknown>,
   firstSeed: number,
 ): Promise<Array<Record<string, unknown> & { id: number }>> {
-  const created: Array<Record<string, unknown> & { id: number }> = [];
   const one = async (seed: number): Promise<Record<string, unknown> & { id: number }> => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const res = await app.inject({
@@ -164,12 +163,7 @@ export async function createRecords(
     }
     throw new Error('create kept clashing on unique fields');
   };
-  for (let i = 0; i < count; i += 10) {
-    created.push(
-      ...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => one(firstSeed + i + j)))),
-    );
-  }
-  return created;
+  return tenAtATime(count, firstSeed, one);
 }
 
 /**
@@ -203,10 +197,15 @@ export async function storeRecords(
     }
     throw new Error(`create ${entity} kept clashing on unique fields`);
   };
-  const created: Array<Record<string, unknown> & { id: number }> = [];
+  return tenAtATime(count, firstSeed, one);
+}
+
+/** Runs `one` for `count` seeds from `firstSeed`, ten at a time; answers the results in seed order. */
+async function tenAtATime<T>(count: number, firstSeed: number, one: (seed: number) => Promise<T>): Promise<T[]> {
+  const done: T[] = [];
   for (let i = 0; i < count; i += 10)
-    created.push(
+    done.push(
       ...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => one(firstSeed + i + j)))),
     );
-  return created;
+  return done;
 }

@@ -25,6 +25,9 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground2,
     fontSize: tokens.fontSizeBase200,
     lineHeight: tokens.lineHeightBase200,
+    // Two lines kept for the words, so the verdict arriving after a key press does not move
+    // the buttons below while they are being reached for.
+    minHeight: `calc(2 * ${tokens.lineHeightBase200})`,
   },
 });
 

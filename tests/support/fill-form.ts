@@ -29,6 +29,8 @@ export async function fillForm(
   node: JSONSchema7 = root,
 ): Promise<string[]> {
   const filled: string[] = [];
+  // A form still loading (its code or validator: data-form-loading) has none of its fields yet.
+  if (!prefix) await page.locator('[data-form-loading]').first().waitFor({ state: 'detached', timeout: 30_000 });
   // Parents before children that depend on them (a district after its region).
   const entries = Object.entries(data).sort(([a], [b]) => order(node, a) - order(node, b));
   for (const [name, value] of entries) {

@@ -12,7 +12,8 @@ import { valueAt } from '../../shared/pointer.ts';
 import { requestOf, type FlowContext } from '../flow/flow.ts';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import type { EntityFormHandle } from '../form/EntityForm.tsx';
-import { LazyEntityForm } from '../form/LazyEntityForm.tsx';
+import { LazyEntityForm, useEntityFormReady } from '../form/LazyEntityForm.tsx';
+import { FormLoading } from '../form/FormLoading.tsx';
 import { FormDialog } from '../common/FormDialog.tsx';
 
 /**
@@ -43,6 +44,8 @@ export function RecordActions({
   const form = useRef<EntityFormHandle>(null);
   const formId = useId();
   const allowed = actions.filter((a) => canOpen(ability, a.permission));
+  // The action's form loads when its dialog first opens: the dialog shows a spinner until then.
+  const formReady = useEntityFormReady(entity, open?.schema);
 
   const { run, locked } = useLockedAction(async (action: RecordAction, values: Record<string, unknown>) => {
     const context: FlowContext = { ...values };
@@ -84,22 +87,25 @@ export function RecordActions({
           surface={{ 'data-dialog': 'record-action', 'data-action-id': open.id }}
           onClose={() => setOpen(null)}
           formId={formId}
-          busy={locked}
+          busy={locked || !formReady}
           cancelLabel={t('engine.form.cancel')}
           sendLabel={t('engine.form.save')}
         >
-          <LazyEntityForm
-            entity={entity}
-            schema={open.schema as JSONSchema7}
-            uiSchema={open.uiSchema ?? {}}
-            formData={values}
-            onChange={setValues}
-            serverErrors={serverErrors}
-            outside={record}
-            formRef={form}
-            id={formId}
-            onSubmit={(data) => void run(open, data)}
-          />
+          {!formReady && <FormLoading />}
+          {formReady && (
+            <LazyEntityForm
+              entity={entity}
+              schema={open.schema as JSONSchema7}
+              uiSchema={open.uiSchema ?? {}}
+              formData={values}
+              onChange={setValues}
+              serverErrors={serverErrors}
+              outside={record}
+              formRef={form}
+              id={formId}
+              onSubmit={(data) => void run(open, data)}
+            />
+          )}
         </FormDialog>
       )}
     </>

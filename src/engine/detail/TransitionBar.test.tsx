@@ -119,8 +119,13 @@ describe('transition bar', () => {
       if (!el) throw new Error('no payload dialog');
       return el;
     });
-    // The form's chunk loads when the dialog first opens (LazyEntityForm): a spinner, then the fields.
-    await waitFor(() => expect(form.querySelector('[data-field="/executorId"] input')).toBeTruthy());
+    // The form's chunk loads when the dialog first opens (LazyEntityForm): a spinner, then the
+    // fields, and the comment with them, not before them (typing there first went to the wrong box).
+    expect(
+      form.querySelector('[data-field="/comment"]') === null || form.querySelector('[data-field="/executorId"]'),
+    ).toBeTruthy();
+    await waitFor(() => expect(form.querySelector('[data-field="/comment"]')).toBeTruthy());
+    expect(form.querySelector('[data-field="/executorId"] input')).toBeTruthy();
     await user.click(within(form).getByText('Perform'));
     await waitFor(() =>
       expect(form.querySelector('[data-field="/executorId"]')!.textContent).toContain('Mandatory field'),

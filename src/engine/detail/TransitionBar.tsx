@@ -21,7 +21,8 @@ import { formatDateTime } from '../../shared/format.ts';
 import { useConfirm } from '../common/useConfirm.tsx';
 import { useLockedAction } from '../common/useLockedAction.ts';
 import type { EntityFormHandle } from '../form/EntityForm.tsx';
-import { LazyEntityForm } from '../form/LazyEntityForm.tsx';
+import { LazyEntityForm, useEntityFormReady } from '../form/LazyEntityForm.tsx';
+import { FormLoading } from '../form/FormLoading.tsx';
 import { FormDialog } from '../common/FormDialog.tsx';
 
 const useStyles = makeStyles({
@@ -84,6 +85,8 @@ export function TransitionBar({
   const [comment, setComment] = useState('');
   const form = useRef<EntityFormHandle>(null);
   const formId = useId();
+  // The payload's form loads when its dialog first opens: the dialog shows a spinner until then.
+  const formReady = useEntityFormReady(entity, open?.payload);
 
   const send = async (event: WorkflowEvent, payload?: Record<string, unknown>) => {
     try {
@@ -182,11 +185,12 @@ export function TransitionBar({
           surface={{ 'data-dialog': 'transition', 'data-event': open.type }}
           onClose={() => setOpen(null)}
           formId={formId}
-          busy={busy}
+          busy={busy || !formReady}
           cancelLabel={t('workflow.ui.cancel')}
           sendLabel={t('workflow.ui.send')}
         >
-          {open.payload && (
+          {!formReady && <FormLoading />}
+          {formReady && open.payload && (
             <LazyEntityForm
               entity={entity}
               schema={open.payload}
@@ -199,10 +203,12 @@ export function TransitionBar({
               onSubmit={(data) => void run(open, data)}
             />
           )}
-          {/* A visible label, not only a placeholder that goes away as one types. */}
-          <Field label={`${t('workflow.ui.comment')} ${t('forms.optional')}`}>
-            <Textarea data-field="/comment" value={comment} onChange={(_e, d) => setComment(d.value)} />
-          </Field>
+          {/* A visible label, not only a placeholder that goes away as one types; shown with the form, not before it. */}
+          {formReady && (
+            <Field label={`${t('workflow.ui.comment')} ${t('forms.optional')}`}>
+              <Textarea data-field="/comment" value={comment} onChange={(_e, d) => setComment(d.value)} />
+            </Field>
+          )}
         </FormDialog>
       )}
       {dialog}

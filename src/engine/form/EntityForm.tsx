@@ -31,6 +31,7 @@ import { getAtPointer } from '../../shared/pointer.ts';
 import { portalFormTheme } from './theme.ts';
 import { prepareUiSchema } from './uiSchema.ts';
 import { useFormValidator } from './validator.ts';
+import { FormLoading } from './FormLoading.tsx';
 
 type Data = Record<string, unknown>;
 
@@ -325,7 +326,7 @@ export function EntityForm(props: EntityFormProps) {
         />
       )}
       <ErrorVisibilityContext.Provider value={visibility}>
-        <ServerErrorsContext.Provider value={server.active}>{rjsfForm}</ServerErrorsContext.Provider>
+        <ServerErrorsContext.Provider value={server.active}>{rjsfForm || <FormLoading />}</ServerErrorsContext.Provider>
       </ErrorVisibilityContext.Provider>
     </div>
   );

@@ -4,19 +4,62 @@
  * does not load rjsf and the form's validator until a person opens one. Screens whose form is
  * the page import EntityForm itself.
  */
-import { lazy, Suspense } from 'react';
-import { PageSpinner } from '../common/primitives.tsx';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { RJSFSchema } from '@rjsf/utils';
+import { FormLoading } from './FormLoading.tsx';
 import type { EntityFormProps } from './EntityForm.tsx';
 
-const EntityForm = lazy(() => import('./EntityForm.tsx').then((m) => ({ default: m.EntityForm })));
+let loaded: typeof import('./EntityForm.tsx') | undefined;
+const loadForm = () => import('./EntityForm.tsx').then((m) => (loaded = m));
+const EntityForm = lazy(() => loadForm().then((m) => ({ default: m.EntityForm })));
+
+/** The schemas whose form and validator are loaded. */
+const ready = new WeakSet<object>();
+
+/** Loads the form's code and what validates `schema` in a form of `entity` (once per schema). */
+export async function preloadEntityForm(entity: string, schema: object): Promise<void> {
+  if (ready.has(schema)) return;
+  try {
+    const [, { prepareFormValidator }] = await Promise.all([loadForm(), import('./validator.ts')]);
+    await prepareFormValidator(entity, schema as RJSFSchema);
+  } finally {
+    // A chunk that failed to load fails again where the form is drawn, inside the screen's error boundary.
+    ready.add(schema);
+  }
+}
 
 /**
- * EntityForm, with a spinner until its chunk is in.
+ * Whether the form of `schema` can be drawn at once (its code and validator are in), loading
+ * them when not: a dialog shows FormLoading until then, not half its contents.
+ * @example const formReady = useEntityFormReady(entity, open?.payload);
+ */
+export function useEntityFormReady(entity: string, schema: object | undefined): boolean {
+  const [, loaded] = useState(0);
+  const isReady = !schema || ready.has(schema);
+  useEffect(() => {
+    if (isReady || !schema) return;
+    let live = true;
+    preloadEntityForm(entity, schema)
+      .catch(() => undefined)
+      .then(() => live && loaded((n) => n + 1));
+    return () => {
+      live = false;
+    };
+  }, [entity, schema, isReady]);
+  return isReady;
+}
+
+/**
+ * EntityForm, with a spinner until its chunk is in (none when useEntityFormReady or preloadEntityForm loaded it).
  * @example <LazyEntityForm entity={id} schema={payload} uiSchema={{}} formData={data} onSubmit={send} formRef={ref} />
  */
 export function LazyEntityForm(props: EntityFormProps) {
+  // Once the chunk is in, the form is drawn at once (no suspense) with what is around it; chosen
+  // once per form, so that it is never swapped (and its state lost) while it is shown.
+  const [Loaded] = useState(() => loaded?.EntityForm);
+  if (Loaded) return <Loaded {...props} />;
   return (
-    <Suspense fallback={<PageSpinner />}>
+    <Suspense fallback={<FormLoading />}>
       <EntityForm {...props} />
     </Suspense>
   );

@@ -252,8 +252,16 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const app = createInstance(options);
   const routes = await routeModules();
   app.decorate('migrations', migrationsOf([...SERVICES, ...routes], app.config));
-  for (const service of SERVICES) await app.register(service.default);
-  for (const route of routes) await app.register(route.default);
+  try {
+    for (const service of SERVICES) await app.register(service.default);
+    for (const route of routes) await app.register(route.default);
+  } catch (error) {
+    // A start that failed lets the next one on this database try (START_LOCK).
+    if (app.hasDecorator('startDone')) await app.startDone().catch(() => undefined);
+    throw error;
+  }
+  // Every service and route has started (seeded): another instance on this database may start.
+  await app.startDone();
   return app;
 }
 

@@ -14,6 +14,12 @@ export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Waits for the advisory lock `key` and holds it, on a connection of its own, until the
+   * returned function is called (or the process ends): instances sharing a PostgreSQL take
+   * turns at what it guards. PGlite belongs to one process: nothing to wait for.
+   */
+  hold(key: number): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -83,6 +89,25 @@ async function createPostgres(url: string, max: number): Promise<Database> {
         client.release();
       }
     },
+    async hold(key) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [key]);
+      } catch (error) {
+        client.release();
+        throw error;
+      }
+      let held = true;
+      return async () => {
+        if (!held) return;
+        held = false;
+        try {
+          await client.query('SELECT pg_advisory_unlock($1)', [key]);
+        } finally {
+          client.release();
+        }
+      };
+    },
     close: () => pool.end(),
   };
 }
@@ -105,6 +130,7 @@ async function createPglite(dataDir: string, image: Blob | undefined): Promise<D
     kind: 'pglite',
     query: (sql, params) => run(db, sql, params),
     transaction: (fn) => db.transaction((tx) => fn({ query: (sql, params) => run(tx as never, sql, params) })),
+    hold: async () => async () => undefined,
     close: () => db.close(),
   };
 }

@@ -39,6 +39,14 @@ const CORE_DDL = [
 export const MIGRATION_LOCK = 7_240_917;
 
 /**
+ * The advisory lock an instance holds from opening the database until every service and route
+ * has started (their seeds: the default roles, the first admin, reference lists…), so that
+ * instances started together on one PostgreSQL seed one after another rather than each
+ * creating the same rows. Not MIGRATION_LOCK: the migrations take that one inside it.
+ */
+export const START_LOCK = 7_240_918;
+
+/**
  * Brings the database in line with the definitions, idempotently and under an advisory
  * lock so that several instances may start at once: core tables, the features' tables
  * (`migrations`, in their order; trigram statements only where pg_trgm is installed), one

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import path from 'node:path';
 import { createDatabase } from '../db/database.ts';
-import { migrate, MIGRATION_LOCK } from '../db/migrate.ts';
+import { migrate, MIGRATION_LOCK, START_LOCK } from '../db/migrate.ts';
 import type { MigrationRegistry } from '../db/migrations.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityTable } from '../db/entity-table.ts';
@@ -21,6 +21,8 @@ declare module 'fastify' {
     migrations: MigrationRegistry;
     /** The aggregates' summary tables (store/rollup.ts), by `entity/aggregate`. */
     rollups: Map<string, Rollup>;
+    /** Lets the next instance on this database start (START_LOCK): buildApp calls it once all is started. */
+    startDone(): Promise<void>;
   }
 }
 
@@ -39,7 +41,13 @@ export default fp(
           ? { dataDir: 'memory://', image: pgliteImage }
           : { dataDir: path.join(dataDir, 'pglite') },
     );
+    // Instances started together on one PostgreSQL start one after another (START_LOCK):
+    // held until buildApp has started every service and route, or the app closes.
+    const started = await db.hold(START_LOCK);
+    // onClose hooks run last-added first: the lock's connection goes back before the pool ends.
     app.addHook('onClose', async () => db.close());
+    app.addHook('onClose', started);
+    app.decorate('startDone', started);
     app.decorate('db', db);
     const tables = await migrate(db, app.definitions, app.migrations.list());
     app.decorate('tables', tables);

@@ -17,7 +17,7 @@ const EntityForm = lazy(() => loadForm().then((m) => ({ default: m.EntityForm })
 const ready = new WeakSet<object>();
 
 /** Loads the form's code and what validates `schema` in a form of `entity` (once per schema). */
-export async function preloadEntityForm(entity: string, schema: object): Promise<void> {
+async function preloadEntityForm(entity: string, schema: object): Promise<void> {
   if (ready.has(schema)) return;
   try {
     const [, { prepareFormValidator }] = await Promise.all([loadForm(), import('./validator.ts')]);
@@ -34,14 +34,14 @@ export async function preloadEntityForm(entity: string, schema: object): Promise
  * @example const formReady = useEntityFormReady(entity, open?.payload);
  */
 export function useEntityFormReady(entity: string, schema: object | undefined): boolean {
-  const [, loaded] = useState(0);
+  const [, rerender] = useState(0);
   const isReady = !schema || ready.has(schema);
   useEffect(() => {
     if (isReady || !schema) return;
     let live = true;
     preloadEntityForm(entity, schema)
       .catch(() => undefined)
-      .then(() => live && loaded((n) => n + 1));
+      .then(() => live && rerender((n) => n + 1));
     return () => {
       live = false;
     };
@@ -50,7 +50,7 @@ export function useEntityFormReady(entity: string, schema: object | undefined): 
 }
 
 /**
- * EntityForm, with a spinner until its chunk is in (none when useEntityFormReady or preloadEntityForm loaded it).
+ * EntityForm, with a spinner until its chunk is in (none when useEntityFormReady loaded it).
  * @example <LazyEntityForm entity={id} schema={payload} uiSchema={{}} formData={data} onSubmit={send} formRef={ref} />
  */
 export function LazyEntityForm(props: EntityFormProps) {

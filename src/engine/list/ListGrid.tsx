@@ -3,10 +3,12 @@
  * Sorting is the server's: the grid only draws the header arrows (multi-sort with
  * shift-click) and reports the new sort; its own comparator keeps the server's order.
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { AgGridReact, type CustomCellRendererProps } from 'ag-grid-react';
 import type {
   CellKeyDownEvent,
+  GridApi,
+  GridReadyEvent,
   ColumnMovedEvent,
   ColumnResizedEvent,
   ColDef,
@@ -121,6 +123,18 @@ export function sortFromColumnState(
     .map((s) => ({ field: s.colId, desc: s.sort === 'desc' }));
 }
 
+/** Sets the grid's header arrows to `sort` (the columns it does not name: unsorted). */
+function applySort(api: GridApi<StoredRecord>, sort: readonly SortItem[]): void {
+  api.applyColumnState({
+    state: sort.map((s, i) => ({
+      colId: s.field,
+      sort: s.desc ? 'desc' : 'asc',
+      sortIndex: sort.length > 1 ? i : null,
+    })),
+    defaultState: { sort: null, sortIndex: null },
+  });
+}
+
 const sameSort = (a: readonly SortItem[], b: readonly SortItem[]): boolean =>
   a.length === b.length && a.every((s, i) => s.field === b[i]!.field && s.desc === b[i]!.desc);
 
@@ -161,6 +175,10 @@ export default function ListGrid({
     const widths = widthKey.split(',').map(Number);
     return Object.fromEntries(def.grid.columns.map((c, i) => [c.field, widths[i] ?? 0]));
   }, [widthKey, def]);
+  // The sort in force: read by the handlers the grid keeps (they may be a render behind) and by
+  // columns as they are created; a new sort does not rebuild the columns.
+  const sortRef = useRef(sort);
+  sortRef.current = sort;
   const columnDefs = useMemo<ColDef<StoredRecord>[]>(
     () =>
       orderedColumns(def.grid.columns, layout).map((column) => {
@@ -168,6 +186,7 @@ export default function ListGrid({
         const statesKey = statesKeyOf(def.manifest);
         const cellFormat = resolveColumnFormat(column, def.schema, statesKey);
         const shown = CELL_FORMATS[cellFormat.kind];
+        const sort = sortRef.current;
         const index = sort.findIndex((s) => s.field === column.field);
         const active = index >= 0 ? sort[index]! : undefined;
         const header = title(column.titleKey);
@@ -191,8 +210,11 @@ export default function ListGrid({
           // No "unsorted" step: a server list always has an order, and without it a column that
           // is the default sort (say descending) could never be turned ascending.
           sortingOrder: ['asc', 'desc'],
-          sort: active ? (active.desc ? 'desc' : 'asc') : null,
-          sortIndex: active && sort.length > 1 ? index : null,
+          // The sort is the grid's state, set once here and then by `applySort` (below): a sort in
+          // the column definitions would be applied again on every rebuild (a new page's widths),
+          // undoing a header click the URL has not caught up with yet.
+          initialSort: active ? (active.desc ? 'desc' : 'asc') : null,
+          initialSortIndex: active && sort.length > 1 ? index : null,
           hide: placed ? placed.hidden === true : column.hidden === true,
           ...(placed?.width
             ? { width: Math.max(placed.width, minWidth), flex: null }
@@ -203,12 +225,26 @@ export default function ListGrid({
           ...(shown.badge ? { cellRenderer: StatusCell, cellRendererParams: { format, statusColor, statesKey } } : {}),
         } satisfies ColDef<StoredRecord>;
       }),
-    [def, sort, format, statusColor, title, sortableFields, minWidths, layout],
+    [def, format, statusColor, title, sortableFields, minWidths, layout],
   );
 
+  const apiRef = useRef<GridApi<StoredRecord> | undefined>(undefined);
+  // A new sort from outside (the URL: a link, back, a saved view) is drawn on the headers. Only a
+  // new value counts: a late render of an older URL (the same sort read again) must not undo a
+  // header click whose own URL has not arrived yet.
+  const shownSort = useRef(sort);
+  useEffect(() => {
+    if (sameSort(shownSort.current, sort)) return;
+    shownSort.current = sort;
+    const api = apiRef.current;
+    if (api && !sameSort(sortFromColumnState(api.getColumnState()), sort)) applySort(api, sort);
+  }, [sort]);
+
+  // Only a person's header click is a new sort; the grid's own changes (applySort) are not.
   const onSortChanged = (event: SortChangedEvent<StoredRecord>) => {
+    if (event.source !== 'uiColumnSorted') return;
     const next = sortFromColumnState(event.api.getColumnState());
-    if (!sameSort(next, sort)) onSortChange(next);
+    if (!sameSort(next, sortRef.current)) onSortChange(next);
   };
 
   return (
@@ -239,6 +275,11 @@ export default function ListGrid({
         loading={false}
         suppressNoRowsOverlay
         onSortChanged={onSortChanged}
+        onGridReady={(e: GridReadyEvent<StoredRecord>) => {
+          apiRef.current = e.api;
+          if (!sameSort(sortFromColumnState(e.api.getColumnState()), sortRef.current))
+            applySort(e.api, sortRef.current);
+        }}
         // The user's own arrangement, for "Save current view as…".
         onColumnResized={(e: ColumnResizedEvent<StoredRecord>) => {
           if (e.finished && e.source === 'uiColumnResized')

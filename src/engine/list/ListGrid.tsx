@@ -214,7 +214,7 @@ export default function ListGrid({
           // the column definitions would be applied again on every rebuild (a new page's widths),
           // undoing a header click the URL has not caught up with yet.
           initialSort: active ? (active.desc ? 'desc' : 'asc') : null,
-          initialSortIndex: active && sort.length > 1 ? index : null,
+          ...(active && sort.length > 1 ? { initialSortIndex: index } : {}),
           hide: placed ? placed.hidden === true : column.hidden === true,
           ...(placed?.width
             ? { width: Math.max(placed.width, minWidth), flex: null }

@@ -122,6 +122,19 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
       regionGroup: 2,
     });
     await shot(page, 'issue-passport-ru-1280');
+    // Every field fits the dialog: its columns follow the dialog's width, not the window's
+    // (three columns squeezed the inputs past their cells and cut "Valid until" off).
+    const inside = await dialog.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return [...el.querySelectorAll('[data-field] input, [data-field] button[role="combobox"]')]
+        .map((input) => ({
+          name: input.closest('[data-field]')!.getAttribute('data-field'),
+          r: input.getBoundingClientRect(),
+        }))
+        .filter(({ r }) => r.left < box.left || r.right > box.right)
+        .map(({ name }) => name);
+    });
+    expect(inside).toEqual([]);
     await dialog.locator('[data-action="send"]').click();
     await dialog.waitFor({ state: 'detached' });
     const passports = (await api(admin, 'POST', `/api/advertising-passport/list-search?requestId=${requestId}`, {

@@ -21,10 +21,14 @@ const useStyles = makeStyles({
     columnGap: tokens.spacingHorizontalL,
     rowGap: tokens.spacingVerticalM,
     alignItems: 'start',
-    // rem, not px: Griffel orders media queries as strings, and "1024px" sorts before "640px".
-    '@media (min-width: 40rem)': { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' },
-    '@media (min-width: 64rem)': { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' },
+    // By the width the form has, not the window's: a form in a dialog or beside a panel gets
+    // the columns that fit it (two in a dialog, where three squeezed the inputs past their cells).
+    // rem, not px: Griffel orders queries as strings, and "1024px" sorts before "640px".
+    '@container (min-width: 28rem)': { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' },
+    '@container (min-width: 48rem)': { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' },
   },
+  // The box whose width the grid's columns follow.
+  container: { containerType: 'inline-size' },
   wide: { gridColumn: '1 / -1' },
   // `ui:options.columns: 1`: one field a row, for narrow forms (sign-in) whatever the screen.
   single: { gridTemplateColumns: 'minmax(0, 1fr) !important' },
@@ -45,8 +49,8 @@ function isWide(schema: RJSFSchema | undefined, ui: UiSchema | undefined, regist
 }
 
 /**
- * An object's fields on a responsive grid (one column on a phone, up to three on a wide
- * screen); a nested object is a titled group. At the root, `formContext.fields` (a wizard
+ * An object's fields on a responsive grid (one column on a phone, up to three in a wide
+ * form: the columns follow the form's own width, a container query); a nested object is a titled group. At the root, `formContext.fields` (a wizard
  * step) limits which fields render; the others keep their data untouched.
  */
 export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
@@ -62,25 +66,27 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
 
   const shown = path.length === 0 && fields ? properties.filter((p) => fields.includes(`/${p.name}`)) : properties;
   const grid = (
-    <div className={mergeClasses(styles.grid, getUiOptions(uiSchema).columns === 1 && styles.single)}>
-      {shown.map((p): ReactNode => {
-        if (p.hidden)
+    <div className={styles.container}>
+      <div className={mergeClasses(styles.grid, getUiOptions(uiSchema).columns === 1 && styles.single)}>
+        {shown.map((p): ReactNode => {
+          if (p.hidden)
+            return (
+              <div key={p.name} hidden>
+                {p.content}
+              </div>
+            );
+          const wide = isWide(
+            schema.properties?.[p.name] as RJSFSchema | undefined,
+            uiSchema?.[p.name] as UiSchema | undefined,
+            registry,
+          );
           return (
-            <div key={p.name} hidden>
+            <div key={p.name} className={mergeClasses(wide && styles.wide)}>
               {p.content}
             </div>
           );
-        const wide = isWide(
-          schema.properties?.[p.name] as RJSFSchema | undefined,
-          uiSchema?.[p.name] as UiSchema | undefined,
-          registry,
-        );
-        return (
-          <div key={p.name} className={mergeClasses(wide && styles.wide)}>
-            {p.content}
-          </div>
-        );
-      })}
+        })}
+      </div>
     </div>
   );
   // Rows of a list are numbered by the list; the root's title is the screen's heading.

@@ -2,6 +2,7 @@ import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { NavigationRegular, PanelLeftContractRegular, PanelLeftExpandRegular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { NavLink, ScrollRestoration, useLocation, useOutlet } from 'react-router-dom';
+import { scrollKey } from './scroll-key.ts';
 import { useTranslation } from 'react-i18next';
 import { screens } from '../../definitions/client.ts';
 import { canOpen } from '../../shared/ability.ts';
@@ -287,7 +288,7 @@ export function Layout() {
       </div>
       <ScrollToTop />
       <ChatLauncher />
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollKey} />
     </>
   );
 }

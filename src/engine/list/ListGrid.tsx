@@ -123,8 +123,9 @@ export function sortFromColumnState(
     .map((s) => ({ field: s.colId, desc: s.sort === 'desc' }));
 }
 
-/** Sets the grid's header arrows to `sort` (the columns it does not name: unsorted). */
+/** Sets the grid's header arrows to `sort` (the columns it does not name: unsorted), unless they show it. */
 function applySort(api: GridApi<StoredRecord>, sort: readonly SortItem[]): void {
+  if (sameSort(sortFromColumnState(api.getColumnState()), sort)) return;
   api.applyColumnState({
     state: sort.map((s, i) => ({
       colId: s.field,
@@ -236,8 +237,7 @@ export default function ListGrid({
   useEffect(() => {
     if (sameSort(shownSort.current, sort)) return;
     shownSort.current = sort;
-    const api = apiRef.current;
-    if (api && !sameSort(sortFromColumnState(api.getColumnState()), sort)) applySort(api, sort);
+    if (apiRef.current) applySort(apiRef.current, sort);
   }, [sort]);
 
   // Only a person's header click is a new sort; the grid's own changes (applySort) are not.
@@ -277,8 +277,7 @@ export default function ListGrid({
         onSortChanged={onSortChanged}
         onGridReady={(e: GridReadyEvent<StoredRecord>) => {
           apiRef.current = e.api;
-          if (!sameSort(sortFromColumnState(e.api.getColumnState()), sortRef.current))
-            applySort(e.api, sortRef.current);
+          applySort(e.api, sortRef.current);
         }}
         // The user's own arrangement, for "Save current view as…".
         onColumnResized={(e: ColumnResizedEvent<StoredRecord>) => {

@@ -28,7 +28,7 @@ export const initialLocale = (): Locale => {
   return stored && (LOCALES as readonly string[]).includes(stored) ? stored : DEFAULT_LOCALE;
 };
 
-/** Initializes i18next with the stored language (and the fallback) loaded. */
+/** Initializes i18next with the stored language loaded (that one alone). */
 export async function initI18n(locale: Locale = initialLocale()): Promise<typeof i18next> {
   await i18next.use(initReactI18next).init({
     lng: locale,
@@ -37,7 +37,10 @@ export async function initI18n(locale: Locale = initialLocale()): Promise<typeof
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  await Promise.all([loadLocale(locale), loadLocale(DEFAULT_LOCALE)]);
+  // The visitor's language only: every locale holds the same keys (`npm run check` refuses a
+  // key missing in one, src/definitions/check/locales.ts), so the fallback would never be read,
+  // and loading it too doubled a Russian, Uzbek or English visitor's texts (~50 KB gzip).
+  await loadLocale(locale);
   document.documentElement.lang = htmlLang(locale);
   rememberForServer(locale);
   return i18next;

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_LOCALE } from '../../shared/locales.ts';
 
 /** `import.meta.glob` of the locale files with `?section=<name>`: file path → `{<name>: texts}`. */
 export type LocaleSectionLoaders = Record<string, () => Promise<Record<string, unknown>>>;
 
 /**
  * Makes a lazily built section of the interface texts (vite.config.ts `LAZY_LOCALE_SECTIONS`)
- * available in the current language and the fallback; true once the current one is there.
+ * available in the current language; true once it is there.
  * The glob stays with its caller: its pattern and query must be literal.
  * @example const ready = useLocaleSection('passwordPolicy', import.meta.glob('../../i18n/locales/*.json', { query: '?section=passwordPolicy', import: 'default' }));
  */
@@ -17,7 +16,8 @@ export function useLocaleSection(name: string, loaders: LocaleSectionLoaders): b
   const present = (l: string) => i18n.getResource(l, 'translation', name) !== undefined;
   const [, setLoaded] = useState(0);
   useEffect(() => {
-    const missing = [...new Set([locale, DEFAULT_LOCALE])].filter((l) => !present(l));
+    // The current language only, as the locale chunks (src/app/i18n.ts): the keys are alike in all.
+    const missing = present(locale) ? [] : [locale];
     if (!missing.length) return undefined;
     let live = true;
     const loadOne = async (l: string) => {

@@ -8,12 +8,14 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { localeFilePaths, readLocales } from './src/definitions/locale-files.ts';
 import { LOCALES, type Locale } from './src/shared/locales.ts';
 import { formValidators } from './scripts/form-validators.ts';
+import { SCREEN_INDEX_QUERY, screenEntry } from './src/definitions/screen-index.ts';
+import type { ScreenDefinition } from './src/generated/meta.ts';
 
 /**
- * Manifests and screens are bundled eagerly (every route and menu needs them), but their
- * `description` is prose for analysts that no screen shows: dropped from the client bundle so
- * the first visit does not grow with each documented definition. The server reads the files
- * themselves and keeps it.
+ * Manifests and screens' index entries are bundled eagerly (every route and menu needs them),
+ * but their `description` is prose for analysts that no screen shows: dropped from the client
+ * bundle so the first visit does not grow with each documented definition. The server reads
+ * the files themselves and keeps it.
  */
 function stripDefinitionDescriptions(): Plugin {
   const eager = /\/(schemas\/[a-z][a-z0-9-]*\/entity|screens\/[a-z][a-z0-9-]*)\.json$/;
@@ -21,8 +23,15 @@ function stripDefinitionDescriptions(): Plugin {
     name: 'strip-definition-descriptions',
     enforce: 'pre',
     transform(code, id) {
-      if (!eager.test(id.split('?')[0]!)) return null;
-      const { description: _prose, ...rest } = JSON.parse(code) as Record<string, unknown>;
+      const [file, query] = id.split('?');
+      if (!eager.test(file!)) return null;
+      // `$schema` too: the editor's pointer to the meta-schema, read by no screen.
+      const { description: _prose, $schema: _meta, ...whole } = JSON.parse(code) as Record<string, unknown>;
+      // A screen's entry in the index (src/definitions/screen-index.ts) leaves out the options
+      // only its own route reads.
+      const rest = new URLSearchParams(query ?? '').has(SCREEN_INDEX_QUERY)
+        ? screenEntry(whole as unknown as ScreenDefinition)
+        : whole;
       // As JSON.parse of a string (see `json.stringify` below): the bundler would otherwise read
       // this plugin's JSON output as a JSON module of its own and emit object literals.
       return {

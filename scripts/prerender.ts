@@ -226,6 +226,15 @@ export function kindChunks(
 }
 
 /**
+ * The chunks of a screen's whole definition (src/definitions/client.ts `loadScreen`), which its
+ * route loads beside the kind's chunks: announced with them, not one round trip after.
+ */
+export function screenChunks(manifest: Record<string, ManifestChunk>, id: string | undefined): string[] {
+  const key = id === undefined ? undefined : `screens/${id}.json`;
+  return key && manifest[key] ? [...chunkClosure(manifest, key)].map((f) => `/${f}`) : [];
+}
+
+/**
  * index.html with a modulepreload for each chunk of the app's second graph (src/app/boot.tsx,
  * a dynamic import of main.tsx), so it downloads with the entry instead of one round trip
  * after it, as vite would.
@@ -283,7 +292,10 @@ export async function prerenderInto(root: string, outDir: string): Promise<void>
       }
       for (const [locale, page] of pages) {
         await mkdir(path.join(target, locale), { recursive: true });
-        const html = pageHtml(template, page, locale, route, kindChunks(manifest, mod.screenKindOf(route) ?? ''));
+        const html = pageHtml(template, page, locale, route, [
+          ...kindChunks(manifest, mod.screenKindOf(route) ?? ''),
+          ...screenChunks(manifest, mod.screenIdOf(route)),
+        ]);
         for (const hash of inlineScriptHashes(html)) scriptHashes.add(hash);
         await writeFile(path.join(target, locale, `${pageName(route)}.html`), html);
       }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BUDGETS } from '../bundle/budgets.ts';
+import { DEFAULT_LOCALE, LOCALES } from '../../src/shared/locales.ts';
 import { closure, FIRST_VISIT, kb, keyOf, MEASURED_KINDS, measureBuild } from '../bundle/route-sizes.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,6 +28,17 @@ const first = sizes.find((s) => s.route === FIRST_VISIT)!;
 console.log('First visit to / (entry + home screen kind + default locale), gzip:');
 console.log(`  JS  ${kb(first.js)}${budgetOf(FIRST_VISIT)}`);
 console.log(`  CSS ${kb(first.css)}`);
+// A visitor in another language loads that language's chunk instead of the default's (only one:
+// src/app/i18n.ts loads no fallback).
+const localeJs = (locale: string) => {
+  const key = keyOf(manifest, `src/i18n/locales/${locale}.json`);
+  return key ? gzipOf(manifest[key]!.file) : 0;
+};
+console.log(
+  `  in ${LOCALES.filter((l) => l !== DEFAULT_LOCALE)
+    .map((l) => `${l} ${kb(first.js - localeJs(DEFAULT_LOCALE) + localeJs(l))}`)
+    .join(', ')}`,
+);
 
 let largest = { kind: '', js: 0 };
 console.log('\nBy screen kind (entry + kind chunk + its imports + locale), gzip JS:');

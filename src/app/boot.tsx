@@ -9,21 +9,24 @@ import { createDOMRenderer, RendererProvider } from '@fluentui/react-components'
 import type { ReactNode } from 'react';
 import { AppProviders, createQueryClient } from './App.tsx';
 import { createRouter } from './router.tsx';
-import { screens } from '../definitions/client.ts';
+import { loadScreen, screens } from '../definitions/client.ts';
 import { loadScreenKind } from '../engine/registry.ts';
 import { yieldToMain } from '../shared/yield.ts';
 
-// The current route's screen-kind chunk starts loading now, beside the locale file: the
-// router asks for it only once i18n is ready, and then finds it in the module cache — one
-// round trip less before the first paint on a slow mobile link.
-// A prerendered page announced its kind's chunks itself (scripts/prerender.ts), a few at a
+// The current route's screen-kind chunk and its screen's whole definition start loading now,
+// beside the locale file: the router asks for them only once i18n is ready, and then finds
+// them in the module cache — one round trip less before the first paint on a slow mobile link.
+// A prerendered page announced these chunks itself (scripts/prerender.ts), a few at a
 // time; asking now would announce the rest in one long task.
 if (!document.getElementById('root')?.hasAttribute('data-prerendered')) {
-  const kind = matchRoutes(
-    screens.map((s) => ({ path: s.route, handle: s.kind })),
+  const screen = matchRoutes(
+    screens.map((s) => ({ path: s.route, handle: s })),
     window.location,
-  )?.[0]?.route.handle as string | undefined;
-  if (kind) void loadScreenKind(kind).catch(() => undefined);
+  )?.[0]?.route.handle as (typeof screens)[number] | undefined;
+  if (screen) {
+    void loadScreenKind(screen.kind).catch(() => undefined);
+    void loadScreen(screen).catch(() => undefined);
+  }
 }
 
 /**

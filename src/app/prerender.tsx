@@ -59,6 +59,8 @@ export function prerenderRoutes(): string[] {
 
 /** The screen kind of a route (its chunks are preloaded by the page). */
 export const screenKindOf = (route: string): string | undefined => screens.find((s) => s.route === route)?.kind;
+/** The id of a route's screen (its whole definition is a chunk of its own, preloaded by the page). */
+export const screenIdOf = (route: string): string | undefined => screens.find((s) => s.route === route)?.id;
 
 let ready: Promise<unknown> | undefined;
 

@@ -1,5 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { screens } from '../definitions/client.ts';
+import { loadScreen, screens } from '../definitions/client.ts';
 import { loadScreenKind, withTimeout } from '../engine/registry.ts';
 import { Layout } from './shell/Layout.tsx';
 import { NotFound } from './shell/NotFound.tsx';
@@ -7,14 +7,19 @@ import { ForceReload } from './shell/ForceReload.tsx';
 import { RouteError } from './shell/RouteError.tsx';
 import { ScreenRoute } from './shell/ScreenRoute.tsx';
 
-/** A route per screen definition, each loading its kind's chunk lazily (120 s limit). */
+/**
+ * A route per screen of the index, each loading its kind's chunk and the whole screen
+ * definition (its options) lazily, side by side (120 s limit).
+ */
 export function screenRoutes(): RouteObject[] {
-  return screens.map((screen) => ({
-    path: screen.route,
+  return screens.map((entry) => ({
+    path: entry.route,
     errorElement: <RouteError />,
-    handle: { screen: screen.id },
+    handle: { screen: entry.id },
     lazy: async () => {
-      const { default: Kind } = await withTimeout(loadScreenKind(screen.kind, screen));
+      const [{ default: Kind }, screen] = await withTimeout(
+        Promise.all([loadScreenKind(entry.kind, entry), loadScreen(entry)]),
+      );
       return { element: <ScreenRoute key={screen.id} screen={screen} Kind={Kind} /> };
     },
   }));

@@ -12,9 +12,17 @@ import type {
   UiDefinition,
 } from '../generated/meta.ts';
 import type { EntityDefinition } from './registry.ts';
+import type { ScreenEntry } from './screen-index.ts';
 
 const manifestFiles = import.meta.glob<EntityManifest>('/schemas/*/entity.json', { eager: true, import: 'default' });
-const screenFiles = import.meta.glob<ScreenDefinition>('/screens/*.json', { eager: true, import: 'default' });
+// Every screen's index entry with the app (vite.config.ts strips the other options of a file
+// imported `?index`), and each whole screen as a chunk of its own, loaded with its route.
+const screenEntries = import.meta.glob<ScreenEntry>('/screens/*.json', {
+  eager: true,
+  import: 'default',
+  query: '?index', // SCREEN_INDEX_QUERY (glob options must be literals)
+});
+const screenFiles = import.meta.glob<ScreenDefinition>('/screens/*.json', { import: 'default' });
 const entityFiles = import.meta.glob<unknown>(
   [
     '/schemas/*/*.json',
@@ -54,9 +62,18 @@ export const manifests: ReadonlyMap<string, EntityManifest> = new Map(
  * `localeCompare`: they are ASCII, and the first `localeCompare` of a page starts the
  * browser's collator, a long pause on a phone.
  */
-export const screens: readonly ScreenDefinition[] = Object.values(screenFiles).sort(
+export const screens: readonly ScreenEntry[] = Object.values(screenEntries).sort(
   (a, b) => (a.menu?.order ?? 1e9) - (b.menu?.order ?? 1e9) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
 );
+
+const screenFileOf = new Map(Object.entries(screenEntries).map(([file, entry]) => [entry.id, file]));
+
+/** Loads a whole screen definition (its options too) by its index entry. */
+export async function loadScreen(entry: ScreenEntry): Promise<ScreenDefinition> {
+  const load = screenFiles[screenFileOf.get(entry.id) ?? ''];
+  if (!load) throw new Error(`unknown screen "${entry.id}"`);
+  return load();
+}
 
 const cache = new Map<string, Promise<EntityDefinition>>();
 

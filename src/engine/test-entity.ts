@@ -103,4 +103,5 @@ export const definitionsClientMock = {
   loadEntity: async () => def,
   loadUi: async () => ui,
   loadMachine: async () => undefined,
+  loadScreen: async ({ id }: { id: string }) => screens.find((s) => s.id === id),
 };

@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { INDEX_OPTIONS, screenEntry } from './screen-index.ts';
 import type { ScreenDefinition } from '../generated/meta.ts';
-import { REPO_ROOT } from '../server/app.ts';
+import { fileURLToPath } from 'node:url';
 
-const dir = path.join(REPO_ROOT, 'screens');
+const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../screens');
 const all = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as ScreenDefinition);

@@ -6,6 +6,7 @@
  * payment the server computed (M × K × area). Screenshots at 1280 and 360 px in ru and
  * uzCyrillic: .tmp/screenshots/adreq-*.png.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -106,6 +107,10 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
     await page.locator('[data-region="transitions"] [data-event="APPROVE"]').click();
     await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click();
     await page.locator('[data-region="record-status"][data-status="APPROVED"]').waitFor();
+    // The action's form validates with the code the build generated from the screen: its dialog
+    // loads no JSON Schema compiler.
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     await page.locator('[data-action="issue-passport"]').click();
     const dialog = page.locator('[data-dialog="record-action"]');
     await dialog.waitFor();
@@ -137,6 +142,13 @@ describe.skipIf(!browserTestsEnabled())('advertising passport requests in Chromi
     expect(inside).toEqual([]);
     await dialog.locator('[data-action="send"]').click();
     await dialog.waitFor({ state: 'detached' });
+    const built = JSON.parse(readFileSync(path.join(REPO_ROOT, 'dist/web/.vite/manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string }
+    >;
+    expect(requested.filter((p) => p === `/${built['src/engine/form/form-compiler.ts']!.file}`)).toEqual([]);
+    // The listener saw the dialog's loads: the screen's generated validators among them.
+    expect(requested).toContain(`/${built['screens/advertising-passport-request-detail.json?form-validator']!.file}`);
     const passports = (await api(admin, 'POST', `/api/advertising-passport/list-search?requestId=${requestId}`, {
       page: 0,
       itemsPerPage: 10,

@@ -2,7 +2,8 @@
  * The built web app (dist/web) holds no JSON Schema compiler on any screen's way: ajv's
  * compiler and code generator and the draft-07 meta-schema live only in the chunk the form
  * loads for a schema the build did not know (src/engine/form/form-compiler.ts); every
- * definition's form validates with code generated at build time (scripts/form-validators.ts).
+ * definition's form — a transition's payload dialog too — validates with code generated at build
+ * time (scripts/form-validators.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -70,6 +71,20 @@ describe.skipIf(!browserTestsEnabled())('no JSON Schema compiler in the browser 
     const generated = Object.keys(manifest).filter((k) =>
       /^schemas\/[a-z][a-z0-9-]*\/schema\.json\?form-validator$/.test(k),
     );
+    expect(generated.length).toBeGreaterThan(10);
+    for (const key of generated)
+      expect(
+        withMarker.filter((f) => closure(key).has(f)),
+        key,
+      ).toEqual([]);
+  });
+
+  it("each machine's transition payloads have their generated validators, free of the compiler", () => {
+    const { manifest, closure, withMarker } = read();
+    const generated = Object.keys(manifest).filter((k) =>
+      /^workflows\/[a-z][a-z0-9-]*\.machine\.json\?form-validator$/.test(k),
+    );
+    expect(generated).toContain('workflows/advertising-passport.machine.json?form-validator');
     expect(generated.length).toBeGreaterThan(10);
     for (const key of generated)
       expect(

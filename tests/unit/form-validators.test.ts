@@ -2,8 +2,9 @@
  * The form validators generated at build time (scripts/form-validators.ts, through the same
  * Vite plugin the build uses) against the form's compiler (src/engine/form/form-compiler.ts,
  * the ajv setup the browser used before) and the server's ajv (src/server/validation.ts): for
- * every entity's record schema and every screen's own form schema, valid samples and hostile
- * ones get the same verdict from all three, and the form shows exactly the compiler's errors.
+ * every entity's record schema, every screen's own form schema and every machine's transition
+ * payload, valid samples and hostile ones get the same verdict from all three, and the form
+ * shows exactly the compiler's errors.
  */
 import { describe, expect, it } from 'vitest';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
@@ -11,6 +12,7 @@ import { hashForSchema, type RJSFSchema, type ValidatorType } from '@rjsf/utils'
 import type { JSONSchema7 } from 'json-schema';
 import { loadDefinitionSources } from '../../src/definitions/sources.ts';
 import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
+import type { MachineDefinition } from '../../src/generated/meta.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { createServerAjv } from '../../src/server/validation.ts';
 import { createFormCompiler } from '../../src/engine/form/form-compiler.ts';
@@ -88,17 +90,57 @@ describe('form validators generated at build time', () => {
     });
   }
 
-  const withForms = [...registry.screens.values()].filter((s) => formSchemasIn(s, false).length > 0);
+  const withForms = [...registry.screens.values()].filter((s) => formSchemasIn(s, 'screen').length > 0);
   it('finds the screens that hold form schemas of their own (a sign-in form, flow steps)', () => {
     expect(withForms.map((s) => s.kind)).toEqual(expect.arrayContaining(['signin', 'flow']));
   });
   for (const screen of withForms) {
     it(`screen ${screen.id}: each own form schema agrees with the compiler and the server`, async () => {
-      const roots = formSchemasIn(screen, false);
+      const roots = formSchemasIn(screen, 'screen');
       const modules = await generated(`/screens/${screen.id}.json`);
       expect(modules.map((m) => m.hash)).toEqual(roots.map((r) => hashForSchema(r)));
       roots.forEach((root, i) => {
         const cases = [{ label: 'empty', data: {} }, ...invalidVariants(root as JSONSchema7, {})];
+        agree(root, modules[i]!.validateFns, cases);
+      });
+    });
+  }
+
+  /** Every transition's payload schema of a machine, as the server sends it (GET events), in file order. */
+  const payloadsOf = (machine: MachineDefinition): RJSFSchema[] =>
+    Object.values(machine.states ?? {}).flatMap((state) =>
+      Object.values((state as { on?: Record<string, unknown> }).on ?? {})
+        .flatMap((t) => (Array.isArray(t) ? t : [t]) as Array<{ payload?: RJSFSchema }>)
+        .flatMap((t) => (t.payload ? [t.payload] : [])),
+    );
+  const machines = [...registry.machines.values()].filter((m) => payloadsOf(m).length > 0);
+  it('finds every transition payload of every machine (each written schema once)', () => {
+    expect(machines.length).toBeGreaterThan(10);
+    for (const machine of machines) {
+      const roots = formSchemasIn(machine, 'machine');
+      const hashes = new Set(payloadsOf(machine).map((p) => hashForSchema(p)));
+      expect(roots.map((r) => hashForSchema(r)).sort(), machine.id).toEqual([...hashes].sort());
+    }
+    // The advertising passport's rejection asks for its grounds.
+    const reject = formSchemasIn(registry.machines.get('advertising-passport'), 'machine');
+    expect(reject.map((r) => r.required)).toEqual([['grounds']]);
+  });
+  for (const machine of machines) {
+    it(`machine ${machine.id}: each transition payload agrees with the compiler and the server`, async () => {
+      const roots = formSchemasIn(machine, 'machine');
+      const modules = await generated(`/workflows/${machine.id}.machine.json`);
+      expect(modules.map((m) => m.hash)).toEqual(roots.map((r) => hashForSchema(r)));
+      roots.forEach((root, i) => {
+        const sample = createSampler(root as JSONSchema7, registry.references, createServerAjv());
+        const seed = seedOf(`${machine.id} ${i}`);
+        const valid = [sample(seed, { full: true }), sample(seed + 1, { full: false, minimal: true })];
+        // The samples themselves are valid: else the invalid variants would prove nothing.
+        expect(createServerAjv().validate(root, valid[0]), `${machine.id} ${i}`).toBe(true);
+        const cases = [
+          ...valid.map((data, j) => ({ label: `valid sample ${j}`, data })),
+          { label: 'empty', data: {} },
+          ...invalidVariants(root as JSONSchema7, valid[0] as Record<string, unknown>),
+        ];
         agree(root, modules[i]!.validateFns, cases);
       });
     });

@@ -139,6 +139,7 @@ export default function DetailScreen({ screen }: ScreenProps) {
       ))}
       <RecordActions
         entity={entity}
+        screen={screen.id}
         actions={(screen.options as { recordActions?: RecordAction[] } | undefined)?.recordActions ?? []}
         record={data}
       />

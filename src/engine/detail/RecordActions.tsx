@@ -22,14 +22,17 @@ import { FormDialog } from '../common/FormDialog.tsx';
  * to the action's endpoint (the server checks the permission again). The form's widgets may
  * read the record (a new password's meter: the user's username and e-mail). A 400's field
  * errors land on the form's fields; anything else is reported as usual and closes the dialog.
- * @example <RecordActions entity={screen.entity} actions={screen.options.recordActions} record={data} />
+ * @example <RecordActions entity={screen.entity} screen={screen.id} actions={screen.options.recordActions} record={data} />
  */
 export function RecordActions({
   entity,
+  screen,
   actions,
   record,
 }: {
   entity: string;
+  /** The id of the screen whose `recordActions` these are (their forms' validators were generated with it). */
+  screen?: string;
   actions: readonly RecordAction[];
   record: Record<string, unknown>;
 }) {
@@ -45,7 +48,7 @@ export function RecordActions({
   const formId = useId();
   const allowed = actions.filter((a) => canOpen(ability, a.permission));
   // The action's form loads when its dialog first opens: the dialog shows a spinner until then.
-  const formReady = useEntityFormReady(entity, open?.schema);
+  const formReady = useEntityFormReady(entity, open?.schema, { id: screen });
 
   const { run, locked } = useLockedAction(async (action: RecordAction, values: Record<string, unknown>) => {
     const context: FlowContext = { ...values };

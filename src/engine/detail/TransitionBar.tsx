@@ -86,7 +86,8 @@ export function TransitionBar({
   const form = useRef<EntityFormHandle>(null);
   const formId = useId();
   // The payload's form loads when its dialog first opens: the dialog shows a spinner until then.
-  const formReady = useEntityFormReady(entity, open?.payload);
+  // Its validator was generated at build time from the machine (the server sends the schema as written).
+  const formReady = useEntityFormReady(entity, open?.payload, { machine });
 
   const send = async (event: WorkflowEvent, payload?: Record<string, unknown>) => {
     try {

@@ -1,6 +1,6 @@
 /**
  * The form's validator. A schema the build knew (an entity's record schema, a screen's own
- * form) validates with code generated at build time (scripts/form-validators.ts, loaded with
+ * form, a transition's payload) validates with code generated at build time (scripts/form-validators.ts, loaded with
  * its screen: generated-validators.ts) through rjsf's precompiled validator; the browser then
  * never loads a JSON Schema compiler. Only a schema the build did not know — one composed at
  * run time, or one whose content differs from the build's (its hash does not match) — loads the
@@ -9,7 +9,7 @@
 import { useEffect, useState } from 'react';
 import { hashForSchema, type RJSFSchema, type ValidatorType } from '@rjsf/utils';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
-import { generatedValidators, loadFormValidators } from './generated-validators.ts';
+import { generatedValidators, loadFormValidators, type FormSchemaSource } from './generated-validators.ts';
 
 let compiler: ValidatorType | undefined;
 let compilerLoading: Promise<ValidatorType> | undefined;
@@ -69,9 +69,18 @@ export function formValidatorFor(root: RJSFSchema): ValidatorType | undefined {
   return compiler;
 }
 
-/** Loads what validates `root` in a form of `entity`: its generated module, else the compiler. */
-export async function prepareFormValidator(entity: string, root: RJSFSchema): Promise<void> {
-  await loadFormValidators({ entity });
+/**
+ * Loads what validates `root` in a form of `entity`: its generated module — the entity's, and
+ * that of the screen or machine `from` names (a dialog's record action or transition payload)
+ * — else the compiler.
+ * @example await prepareFormValidator(entity, event.payload, { machine })
+ */
+export async function prepareFormValidator(
+  entity: string,
+  root: RJSFSchema,
+  from: Omit<FormSchemaSource, 'entity'> = {},
+): Promise<void> {
+  await loadFormValidators({ ...from, entity });
   if (!formValidatorFor(root)) await loadCompiler();
 }
 

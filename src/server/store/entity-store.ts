@@ -148,9 +148,7 @@ export function createEntityStore(
   };
 
   const lockRow = async (tx: Queryable, c: Compiled, id: number): Promise<Row> => {
-    const { rows } = await tx.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1 FOR UPDATE`, [
-      id,
-    ]);
+    const { rows } = await tx.query<Row>(`${c.selectSql} FOR UPDATE`, [id]);
     if (!rows[0]) throw notFound();
     return rows[0];
   };
@@ -268,7 +266,7 @@ export function createEntityStore(
         try {
           validate(c, sent);
         } catch (error) {
-          const { rows } = await db.query<Row>(`SELECT ${RECORD_COLUMNS} FROM ${c.table.table} WHERE id = $1`, [id]);
+          const { rows } = await db.query<Row>(c.selectSql, [id]);
           throw rows[0] ? asStoredDataRefusal(error, c.def.schema, rows[0].data, sent) : error;
         }
       }

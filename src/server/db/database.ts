@@ -1,9 +1,35 @@
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
+/** How a statement is run. */
+export interface QueryOptions {
+  /**
+   * A hot statement with a fixed text (only its parameters change): PostgreSQL parses it once
+   * per connection and reuses it (a named prepared statement; the name comes from the text).
+   * The same rows either way; PGlite runs it as any other.
+   */
+  prepared?: boolean;
+}
+
 /** Something that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<{ rows: T[]; rowCount: number }>;
+}
+
+/** The name of a prepared statement: its text's hash, so that one name never means two texts. */
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `s_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
 }
 
 /**
@@ -63,11 +89,18 @@ async function createPostgres(url: string, max: number): Promise<Database> {
     // An idle client lost its connection; the pool replaces it. Queries report their own errors.
   });
   await pool.query('select 1');
-  const wrap = (client: {
-    query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
-  }): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
-      const result = await client.query(sql, params);
+  type Client = {
+    query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+    query(config: { name: string; text: string; values?: unknown[] }): Promise<{
+      rows: unknown[];
+      rowCount: number | null;
+    }>;
+  };
+  const wrap = (client: Client): Queryable => ({
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions) {
+      const result = options?.prepared
+        ? await client.query({ name: statementName(sql), text: sql, values: params ?? [] })
+        : await client.query(sql, params);
       return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
     },
   });

@@ -35,7 +35,8 @@ export default fp(
     const guest = guestActor(app.definitions.access);
     app.decorateRequest('locale', 'uzCyrillic');
     app.decorateRequest('actor', null as never);
-    app.addHook('onRequest', async (request) => {
+    // The hooks of every request await nothing: plain callbacks, no promise per request.
+    app.addHook('onRequest', (request, _reply, done) => {
       const q = request.query as Record<string, unknown> | undefined;
       request.locale = pickLocale(
         (typeof q?.lang === 'string' ? q.lang : undefined) ??
@@ -44,12 +45,15 @@ export default fp(
       );
       // A guest until the auth service identifies the caller by a bearer token.
       request.actor = guest;
+      done();
     });
 
     // One gate for every route (hostile-input.ts): after schema validation, before any handler.
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', (request, _reply, done) => {
+      // A refusal thrown here is answered as one rejected by an async hook would be.
       assertNoHostileInput(request);
       guardMultipart(request);
+      done();
     });
 
     app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

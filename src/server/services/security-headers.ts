@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   contentSecurityPolicy,
   PERMISSIONS_POLICY,
@@ -23,6 +24,25 @@ declare module 'fastify' {
 }
 
 const isApi = (url: string): boolean => /^\/api(?:[/?]|$)/.test(url);
+
+/**
+ * The headers helmet sets with `options`, as it sets them on a reply. They depend on the
+ * options alone (no nonces, no per-route settings), so they are asked of helmet once, through
+ * a throwaway instance, and then only copied onto each reply: @fastify/helmet would build its
+ * whole middleware again (and parse the CSP directives) for every request.
+ */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<Array<[string, string]>> {
+  const probe = Fastify();
+  try {
+    await probe.register(helmet, options);
+    // In the handler the raw reply holds what the onRequest hooks set, and nothing of Fastify's yet.
+    probe.get('/', (_request, reply) => reply.raw.getHeaders());
+    const headers = (await probe.inject('/')).json<OutgoingHttpHeaders>();
+    return Object.entries(headers).map(([name, value]) => [name, String(value)]);
+  } finally {
+    await probe.close();
+  }
+}
 
 /** Adds names to the reply's Vary header, keeping what is there. */
 function vary(reply: FastifyReply, ...names: string[]): void {
@@ -51,7 +71,7 @@ function isPublicReference(request: FastifyRequest, reply: FastifyReply): boolea
 export default fp(
   async (app) => {
     const scriptHashes = readScriptHashes(path.join(app.config.root, 'dist/web'));
-    await app.register(helmet, {
+    const headers = await helmetHeaders({
       contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(scriptHashes) },
       crossOriginOpenerPolicy: { policy: 'same-origin' },
       crossOriginResourcePolicy: { policy: 'same-origin' },
@@ -63,15 +83,19 @@ export default fp(
       // address on an internal network must not be told to insist on TLS it does not have.
       strictTransportSecurity: false,
     });
+    headers.push(['permissions-policy', PERMISSIONS_POLICY]);
 
-    app.addHook('onRequest', async (request, reply) => {
-      reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // Not async: a hook that awaits nothing need not cost a promise on every request.
+    app.addHook('onRequest', (request, reply, done) => {
+      // On the raw reply, as helmet sets them: they stay on whatever answers the request.
+      for (const [name, value] of headers) reply.raw.setHeader(name, value);
       // request.protocol believes X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY).
       if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
+      done();
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (!isApi(request.url)) return payload;
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!isApi(request.url)) return done(null, payload);
       if (isPublicReference(request, reply)) {
         if (!reply.hasHeader('cache-control'))
           reply.header('cache-control', `public, max-age=${PUBLIC_REFERENCE_MAX_AGE}`);
@@ -81,7 +105,7 @@ export default fp(
       } else {
         reply.header('cache-control', 'no-store');
       }
-      return payload;
+      done(null, payload);
     });
   },
   { name: 'security-headers', dependencies: ['http'] },

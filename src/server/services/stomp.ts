@@ -198,13 +198,14 @@ export default fp(
     // A write through any instance (debounced here) is signalled to all of them through the
     // broker; each ends sessions that lost their right and pushes changed counters (upkeep.ts).
     let signalTimer: NodeJS.Timeout | undefined;
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
         signalTimer ??= setTimeout(() => {
           signalTimer = undefined;
           messenger.broker.signal({ kind: 'changed' });
         }, 300);
       }
+      done();
     });
     // Delivered events are kept a week (for support questions), undelivered ones a month.
     const sweep = setInterval(() => {

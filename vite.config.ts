@@ -32,14 +32,38 @@ function stripDefinitionDescriptions(): Plugin {
       const rest = new URLSearchParams(query ?? '').has(SCREEN_INDEX_QUERY)
         ? screenEntry(whole as unknown as ScreenDefinition)
         : whole;
-      // As JSON.parse of a string (see `json.stringify` below): the bundler would otherwise read
-      // this plugin's JSON output as a JSON module of its own and emit object literals.
-      return {
-        code: `export default JSON.parse(${JSON.stringify(JSON.stringify(rest))})`,
-        moduleType: 'js',
-        map: null,
-      };
+      return jsonModule(rest);
     },
+  };
+}
+
+/**
+ * `screens/<id>.json?index`, a screen's entry in the screens' index (src/definitions/client.ts),
+ * for the tests, which run without {@link stripDefinitionDescriptions}: a query Vite does not
+ * know would leave the file's JSON to be read as JavaScript.
+ */
+export function screenIndex(): Plugin {
+  const screenFile = /\/screens\/[a-z][a-z0-9-]*\.json$/;
+  return {
+    name: 'screen-index',
+    enforce: 'pre',
+    transform(code, id) {
+      const [file, query] = id.split('?');
+      if (!screenFile.test(file!) || !new URLSearchParams(query ?? '').has(SCREEN_INDEX_QUERY)) return null;
+      return jsonModule(screenEntry(JSON.parse(code) as ScreenDefinition));
+    },
+  };
+}
+
+/**
+ * A value as a module of JSON.parse of a string (see `json.stringify` below): the bundler would
+ * otherwise read a plugin's JSON output as a JSON module of its own and emit object literals.
+ */
+function jsonModule(value: unknown) {
+  return {
+    code: `export default JSON.parse(${JSON.stringify(JSON.stringify(value))})`,
+    moduleType: 'js',
+    map: null,
   };
 }
 

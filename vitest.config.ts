@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { mergedLocales } from './vite.config.ts';
+import { mergedLocales, screenIndex } from './vite.config.ts';
 import { formValidators } from './scripts/form-validators.ts';
 import { LongestFirstSequencer } from './tests/support/sequencer.ts';
 
@@ -23,8 +23,9 @@ const common = {
 };
 
 export default defineConfig({
-  // A test that imports a locale file gets the whole locale, as the app does (vite.config.ts).
-  plugins: [mergedLocales()],
+  // A test that imports a locale file gets the whole locale, as the app does (vite.config.ts),
+  // and the screens' index its entries.
+  plugins: [mergedLocales(), screenIndex()],
   test: {
     // Runs once for the whole run (the root project's); both projects inherit what it provides.
     globalSetup: ['tests/support/global-setup.ts'],
@@ -33,13 +34,13 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
-        plugins: [mergedLocales()],
+        plugins: [mergedLocales(), screenIndex()],
         test: { ...common, name: 'apps', include: APP_FILES, isolate: false },
       },
       {
         // Unit and component tests: light imports, module mocks (vi.mock) — isolated per file.
         // `<definition>.json?form-validator` is the build's generated validator here too.
-        plugins: [mergedLocales(), formValidators()],
+        plugins: [mergedLocales(), screenIndex(), formValidators()],
         test: {
           ...common,
           name: 'units',

@@ -12,10 +12,10 @@ import { SCREEN_INDEX_QUERY, screenEntry } from './src/definitions/screen-index.
 import type { ScreenDefinition } from './src/generated/meta.ts';
 
 /**
- * Manifests and screens' index entries are bundled eagerly (every route and menu needs them),
+ * Manifests are bundled eagerly (every route and menu needs them), screens with their routes,
  * but their `description` is prose for analysts that no screen shows: dropped from the client
- * bundle so the first visit does not grow with each documented definition. The server reads
- * the files themselves and keeps it.
+ * bundle so the first visit does not grow with each documented definition (the screens' index
+ * entries: {@link screenIndex}). The server reads the files themselves and keeps it.
  */
 function stripDefinitionDescriptions(): Plugin {
   const eager = /\/(schemas\/[a-z][a-z0-9-]*\/entity|screens\/[a-z][a-z0-9-]*)\.json$/;
@@ -24,23 +24,22 @@ function stripDefinitionDescriptions(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       const [file, query] = id.split('?');
-      if (!eager.test(file!)) return null;
-      // `$schema` too: the editor's pointer to the meta-schema, read by no screen.
-      const { description: _prose, $schema: _meta, ...whole } = JSON.parse(code) as Record<string, unknown>;
-      // A screen's entry in the index (src/definitions/screen-index.ts) leaves out the options
-      // only its own route reads.
-      const rest = new URLSearchParams(query ?? '').has(SCREEN_INDEX_QUERY)
-        ? screenEntry(whole as unknown as ScreenDefinition)
-        : whole;
-      return jsonModule(rest);
+      if (!eager.test(file!) || isScreenIndex(query)) return null;
+      return jsonModule(withoutProse(JSON.parse(code) as Record<string, unknown>));
     },
   };
 }
 
+/** A definition without `description` and `$schema` (the editor's pointer to the meta-schema, read by no screen). */
+const withoutProse = ({ description: _prose, $schema: _meta, ...rest }: Record<string, unknown>) => rest;
+
+const isScreenIndex = (query: string | undefined) => new URLSearchParams(query ?? '').has(SCREEN_INDEX_QUERY);
+
 /**
- * `screens/<id>.json?index`, a screen's entry in the screens' index (src/definitions/client.ts),
- * for the tests, which run without {@link stripDefinitionDescriptions}: a query Vite does not
- * know would leave the file's JSON to be read as JavaScript.
+ * `screens/<id>.json?index`: a screen's entry in the screens' index (src/definitions/client.ts,
+ * src/definitions/screen-index.ts), without the options only its own route reads and without
+ * prose. In the build and in the tests: a query Vite does not know would otherwise leave the
+ * file's JSON to be read as JavaScript.
  */
 export function screenIndex(): Plugin {
   const screenFile = /\/screens\/[a-z][a-z0-9-]*\.json$/;
@@ -49,8 +48,8 @@ export function screenIndex(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       const [file, query] = id.split('?');
-      if (!screenFile.test(file!) || !new URLSearchParams(query ?? '').has(SCREEN_INDEX_QUERY)) return null;
-      return jsonModule(screenEntry(JSON.parse(code) as ScreenDefinition));
+      if (!screenFile.test(file!) || !isScreenIndex(query)) return null;
+      return jsonModule(screenEntry(withoutProse(JSON.parse(code)) as unknown as ScreenDefinition));
     },
   };
 }
@@ -183,7 +182,7 @@ function precompress(): Plugin {
  */
 export default defineConfig({
   // formValidators after stripDefinitionDescriptions: it reads the definition file itself.
-  plugins: [stripDefinitionDescriptions(), mergedLocales(), formValidators(), react(), precompress()],
+  plugins: [stripDefinitionDescriptions(), screenIndex(), mergedLocales(), formValidators(), react(), precompress()],
   // Every JSON import (definitions, locales) as JSON.parse of a string: V8 reads that far faster
   // than the same data as a JavaScript object literal, on a phone's first visit too.
   json: { stringify: true },

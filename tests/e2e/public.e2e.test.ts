@@ -224,6 +224,8 @@ describe.skipIf(!browserTestsEnabled())('public services in Chromium', () => {
       it('/sud-xabarnomasi: counters, and the check counts', async () => {
         await visit(page, '/sud-xabarnomasi', 'sud-xabarnomasi');
         const checked = page.locator('[data-stat="checked"] dd');
+        // The prerendered page carries the build's counters until the server's arrive.
+        await page.locator('[data-region="stats"][aria-busy="false"]').waitFor();
         await expect.poll(async () => checked.innerText()).toMatch(/^\d+$/);
         const before = Number(await checked.innerText());
         await fieldInput(page, '/pinfl').fill('31205891234567');

@@ -203,7 +203,8 @@ export default function LookupScreen({ screen }: ScreenProps) {
     <div data-screen={screen.id} className={s.root}>
       <Title2 as="h1">{t(screen.titleKey)}</Title2>
       {options.stats && (
-        <dl className={s.stats} data-region="stats">
+        // Busy until the counters come from the server: a prerendered page carries the build's.
+        <dl className={s.stats} data-region="stats" aria-busy={!stats.isFetchedAfterMount || stats.isFetching}>
           {options.stats.map((c) => (
             <div key={c.field} className={s.stat} data-stat={c.field}>
               <dt className={s.statLabel}>{t(c.titleKey)}</dt>

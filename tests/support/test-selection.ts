@@ -5,7 +5,7 @@
  * - `TEST_DB=pglite|postgres|both` (default `both`): the databases the contract tests run on. A
  *   database left out is not run at all — no cluster is started, and `REQUIRE_POSTGRES=1` does
  *   not turn its absence into a failure.
- * - `TEST_ENTITY=<id>`: the generated per-entity tests cover only that entity.
+ * - `TEST_ENTITY=<id>[,<id>…]`: the generated per-entity tests cover only those entities.
  *
  * Plain Node (no vitest import), since the global setup runs outside a test worker.
  */
@@ -22,22 +22,26 @@ export function selectedDatabases(env: NodeJS.ProcessEnv = process.env): TestDat
   throw new Error(`TEST_DB=${env.TEST_DB} is not one of: pglite, postgres, both`);
 }
 
-/** The entity id TEST_ENTITY limits the generated tests to, or undefined for every entity. */
-export function selectedEntity(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.TEST_ENTITY?.trim() || undefined;
+/** The entity ids TEST_ENTITY (comma-separated) limits the generated tests to, or undefined for every entity. */
+export function selectedEntities(env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+  const ids = (env.TEST_ENTITY ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  return ids.length ? ids : undefined;
 }
 
 /**
  * The definitions the generated per-entity tests cover: all of them, or only TEST_ENTITY's.
  * `entityOf` names the entity each item belongs to (an entity definition itself, a dataset, a
- * machine follower…). `npm run test:entity` checks the id against schemas/ first; set by hand, an
- * id that matches nothing leaves the generated suites empty, which vitest reports as a failure.
+ * machine follower…). `npm run test:entity` checks the ids against schemas/ first; set by hand, ids
+ * that match nothing leaves the generated suites empty, which vitest reports as a failure.
  */
 export function forSelectedEntity<T>(items: Iterable<T>, entityOf: (item: T) => string): T[] {
   const all = [...items];
-  const only = selectedEntity();
+  const only = selectedEntities();
   if (!only) return all;
-  return all.filter((item) => entityOf(item) === only);
+  return all.filter((item) => only.includes(entityOf(item)));
 }
 
 /**

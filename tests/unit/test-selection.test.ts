@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cellName, forSelectedEntity, selectedDatabases, selectedEntity } from '../support/test-selection.ts';
+import { cellName, forSelectedEntity, selectedDatabases, selectedEntities } from '../support/test-selection.ts';
 
 describe('test selection (TEST_DB, TEST_ENTITY)', () => {
   afterEach(() => vi.unstubAllEnvs());
@@ -14,18 +14,24 @@ describe('test selection (TEST_DB, TEST_ENTITY)', () => {
     );
   });
 
-  it('keeps every entity without TEST_ENTITY, and only its own items with it', () => {
+  it("keeps every entity without TEST_ENTITY, and only the named entities' items with it", () => {
     const items = [
       { id: 'appeal', n: 1 },
       { id: 'tender', n: 2 },
       { id: 'appeal', n: 3 },
     ];
     vi.stubEnv('TEST_ENTITY', '');
-    expect(selectedEntity()).toBeUndefined();
+    expect(selectedEntities()).toBeUndefined();
     expect(forSelectedEntity(items, (i) => i.id)).toEqual(items);
     vi.stubEnv('TEST_ENTITY', 'appeal');
-    expect(selectedEntity()).toBe('appeal');
+    expect(selectedEntities()).toEqual(['appeal']);
     expect(forSelectedEntity(items, (i) => i.id).map((i) => i.n)).toEqual([1, 3]);
+    // Several, comma-separated (npm run test:entity -- a b).
+    vi.stubEnv('TEST_ENTITY', ' tender , appeal,');
+    expect(selectedEntities()).toEqual(['tender', 'appeal']);
+    expect(forSelectedEntity(items, (i) => i.id).map((i) => i.n)).toEqual([1, 2, 3]);
+    vi.stubEnv('TEST_ENTITY', 'tender');
+    expect(forSelectedEntity(items, (i) => i.id).map((i) => i.n)).toEqual([2]);
   });
 
   it('names a cell by entity, state, event, role and field, leaving out missing parts', () => {

@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -175,6 +176,30 @@ function precompress(): Plugin {
 }
 
 /**
+ * React Router 7 exports only its development build: the same code as the production build it
+ * ships beside it, but with ENABLE_DEV_WARNINGS on — warnings in a visitor's console and their
+ * strings in every route's bundle (remix-run/react-router#14102). The build takes the production
+ * files; `vite` in development keeps the warnings. Left alone when a release moves the files.
+ */
+function productionReactRouter(): Plugin {
+  return {
+    name: 'production-react-router',
+    config(config, { command }) {
+      const dist = path.resolve(config.root ?? '.', 'node_modules/react-router/dist/production');
+      if (command !== 'build' || !existsSync(path.join(dist, 'index.mjs'))) return;
+      return {
+        resolve: {
+          alias: [
+            { find: /^react-router$/, replacement: path.join(dist, 'index.mjs') },
+            { find: /^react-router\/dom$/, replacement: path.join(dist, 'dom-export.mjs') },
+          ],
+        },
+      };
+    },
+  };
+}
+
+/**
  * The web app's build: `index.html` → `dist/web`, served by the API server on the same
  * port. Every route is a lazy chunk; ag-grid, rjsf and apexcharts land only in the chunks
  * of the screen kinds that use them. The public routes are then prerendered into
@@ -182,7 +207,15 @@ function precompress(): Plugin {
  */
 export default defineConfig({
   // formValidators after stripDefinitionDescriptions: it reads the definition file itself.
-  plugins: [stripDefinitionDescriptions(), screenIndex(), mergedLocales(), formValidators(), react(), precompress()],
+  plugins: [
+    productionReactRouter(),
+    stripDefinitionDescriptions(),
+    screenIndex(),
+    mergedLocales(),
+    formValidators(),
+    react(),
+    precompress(),
+  ],
   // Every JSON import (definitions, locales) as JSON.parse of a string: V8 reads that far faster
   // than the same data as a JavaScript object literal, on a phone's first visit too.
   json: { stringify: true },

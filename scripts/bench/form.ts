@@ -4,8 +4,12 @@
  * timed from the keydown event to the first frame painted after it. Prints p50/p95/max, and
  * the renderer's main-thread time per key press (steadier than latency on a busy machine);
  * never asserts. Needs a build (`npm run build`) and /usr/bin/chromium.
+ *
+ *   BENCH_PROFILE=/tmp/keys.cpuprofile npm run bench:form   # also saves the key presses' CPU profile
+ *                                                           # (Chrome DevTools' Performance tab opens it;
+ *                                                           # a build with --minify false names functions)
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, startPortal } from '../../tests/support/browser.ts';
@@ -101,6 +105,12 @@ try {
     Object.fromEntries(
       (await cdp.send('Performance.getMetrics')).metrics.map((m: { name: string; value: number }) => [m.name, m.value]),
     ) as Record<string, number>;
+  const profile = process.env.BENCH_PROFILE;
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const before = await metrics();
   const cpu0 = chromiumCpuSeconds();
   for (let i = 0; i < KEYS; i++) {
@@ -109,6 +119,10 @@ try {
   }
   await page.waitForTimeout(300);
   const after = await metrics();
+  if (profile) {
+    writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+    console.log(`CPU profile of the key presses: ${profile}`);
+  }
   const cpuPerKey = ((chromiumCpuSeconds() - cpu0) * 1000) / KEYS;
   const perKey = (name: string) => (((after[name] ?? 0) - (before[name] ?? 0)) * 1000) / KEYS;
   const lat = (await page.evaluate(() => (window as unknown as { __lat: number[] }).__lat)).sort((a, b) => a - b);

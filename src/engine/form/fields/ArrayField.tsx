@@ -1,6 +1,7 @@
-import { useRef, type ComponentType } from 'react';
+import { useContext, useRef, type ComponentType } from 'react';
 import { getDefaultRegistry } from '@rjsf/core';
 import { deepEquals, type ErrorSchema, type FieldProps } from '@rjsf/utils';
+import { LONG_LIST, LongListContext } from '../row-commit.ts';
 
 const DefaultArrayField = getDefaultRegistry().fields.ArrayField as ComponentType<FieldProps>;
 
@@ -31,13 +32,18 @@ function useStableEntries<T>(value: T): T {
  * rjsf's ArrayField with structural sharing. rjsf clones the whole form data on every change,
  * so each row would look new and re-render; here rows (and their errors) that did not change
  * keep their identity, rjsf's memoized rows skip, and typing in one of 300 rows renders one.
+ * In a list of {@link LONG_LIST} rows or more, the fields take what is typed in a transition.
  */
 export function ArrayField(props: FieldProps) {
   const schema = useStable(props.schema);
   const uiSchema = useStable(props.uiSchema);
   const formData = useStableEntries(props.formData);
   const errorSchema = useStableEntries(props.errorSchema as ErrorSchema | undefined);
+  // In a long list (or a row of one) typing hands values over in a transition (../row-commit.ts).
+  const long = useContext(LongListContext) || (Array.isArray(formData) && formData.length >= LONG_LIST);
   return (
-    <DefaultArrayField {...props} schema={schema} uiSchema={uiSchema} formData={formData} errorSchema={errorSchema} />
+    <LongListContext.Provider value={long}>
+      <DefaultArrayField {...props} schema={schema} uiSchema={uiSchema} formData={formData} errorSchema={errorSchema} />
+    </LongListContext.Provider>
   );
 }

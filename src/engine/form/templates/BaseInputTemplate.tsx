@@ -1,8 +1,9 @@
-import type { ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { Input, type InputProps } from '@fluentui/react-components';
 import { getInputProps, type BaseInputTemplateProps } from '@rjsf/utils';
 import { translateKnown } from '../messages.ts';
 import { useTranslator } from '../useTranslator.ts';
+import { useRowCommit } from '../row-commit.ts';
 
 /**
  * The plain input of rjsf's standard widgets (text, e-mail, URL, password), as a Fluent Input.
@@ -27,15 +28,22 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
   } = props;
   const i18n = useTranslator();
   const inputProps = getInputProps(schema, type, options);
+  // In a long list the form takes the text in a transition; meanwhile the input shows its own.
+  const commit = useRowCommit(onChange);
+  const [typed, setTyped] = useState('');
   const handleChange =
     onChangeOverride ??
-    ((e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value === '' ? options.emptyValue : e.target.value));
+    ((e: ChangeEvent<HTMLInputElement>) => {
+      setTyped(e.target.value);
+      commit.change(e.target.value === '' ? options.emptyValue : e.target.value);
+    });
+  const shown = commit.pending ? typed : value === undefined || value === null ? '' : String(value);
   return (
     <Input
       id={id}
       name={htmlName ?? id}
       type={inputProps.type as InputProps['type']}
-      value={value === undefined || value === null ? '' : String(value)}
+      value={shown}
       readOnly={readonly}
       disabled={disabled}
       autoFocus={autofocus}
@@ -44,7 +52,11 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
       // `ui:autocomplete` (username, current-password, tel, one-time-code…): browsers and password managers fill it.
       autoComplete={inputProps.autoComplete}
       onChange={handleChange}
-      onBlur={(e) => onBlur(id, e.target.value)}
+      onKeyDown={commit.onKeyDown}
+      onBlur={(e) => {
+        commit.flush();
+        onBlur(id, e.target.value);
+      }}
       onFocus={(e) => onFocus(id, e.target.value)}
     />
   );

@@ -7,6 +7,7 @@ import { getSchemaType, getTemplate, type WidgetProps } from '@rjsf/utils';
 import { translateKnown } from '../messages.ts';
 import { clampNumber, parseNumber } from '../masks.ts';
 import { useTranslator } from '../useTranslator.ts';
+import { useRowCommit } from '../row-commit.ts';
 
 const numberText = (value: unknown): string =>
   typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
@@ -22,9 +23,14 @@ export function NumberWidget(props: WidgetProps) {
   const [text, setText] = useState(() => numberText(value));
   const textRef = useRef(text);
   textRef.current = text;
-  // Only outside changes of the value replace the text (a lookup, a reset).
+  // In a long list the form takes the number in a transition (../row-commit.ts).
+  const commit = useRowCommit(onChange);
+  const pendingRef = useRef(commit.pending);
+  pendingRef.current = commit.pending;
+  // Only outside changes of the value replace the text (a lookup, a reset), not one that
+  // arrives while a later key press is still on its way to the form.
   useEffect(() => {
-    if (parseNumber(textRef.current) !== value) setText(numberText(value));
+    if (!pendingRef.current && parseNumber(textRef.current) !== value) setText(numberText(value));
   }, [value]);
   const integer = getSchemaType(schema) === 'integer';
   return (
@@ -40,9 +46,11 @@ export function NumberWidget(props: WidgetProps) {
       onChange={(e) => {
         const clean = e.target.value.replace(/[^0-9.,-]/g, '');
         setText(clean);
-        onChange(parseNumber(clean));
+        commit.change(parseNumber(clean));
       }}
+      onKeyDown={commit.onKeyDown}
       onBlur={() => {
+        commit.flush();
         const typed = parseNumber(textRef.current);
         const clamped =
           typed === undefined

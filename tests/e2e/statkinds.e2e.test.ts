@@ -105,6 +105,49 @@ describe.skipIf(!browserTestsEnabled())('online report kinds in Chromium', () =>
     await page.context().close();
   }, 60_000);
 
+  it('staff type in a 300-row goods list and go straight on: what was typed is what is stored', async () => {
+    // A list this long hands typed values to the form when typing pauses or the field is left
+    // (src/engine/form/row-commit.ts): a click on Save right after typing must not lose them.
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      tariffCode: `19059080${String(i % 100).padStart(2, '0')}`,
+      productName: `Mahsulot ${i + 1}`,
+      capacityTonnes: 1000 + i,
+      production: 800 + i,
+      domesticSales: 600 + i,
+      export: 100,
+      yearEndStock: 50,
+      amountExclVatExcise: 1_500_000 + i * 1000,
+    }));
+    const page = await (await newPortalContext(browser, 'en', 1280)).newPage();
+    await signInThroughForm(page, `${portal.url}/admin/online-reports`, 'admin', TEST_ADMIN_PASSWORD);
+    await page.evaluate(
+      (draft) => sessionStorage.setItem('portal.wizard.online-report-new.new', draft),
+      JSON.stringify({ step: 2, data: { kind: 'goods', subject, period, industryRows: rows, serviceRows: [] } }),
+    );
+    await page.goto(`${portal.url}/admin/online-reports/new`);
+    const name = page.locator('[data-field="/industryRows/150/productName"] input');
+    await name.waitFor({ timeout: 60_000 });
+    await page.locator('[data-field="/__confirm"] input[type=checkbox]').check();
+    await name.fill('');
+    await page.keyboard.type('Typed in row 151');
+    const tonnes = page.locator('[data-field="/industryRows/151/capacityTonnes"] input');
+    await tonnes.fill('4321');
+    // No pause: straight to Save (the field loses the focus to the button).
+    await page.locator('[data-action="save"]').click();
+    await page.locator('[data-dialog="confirm"] [data-action="confirm"]').click({ timeout: 10_000 });
+    await expect
+      .poll(async () => (await listed('kind=goods')).find((r) => r.subject?.name === subject.name)?.id)
+      .toBeDefined();
+    const goods = (await listed('kind=goods')).find((r) => r.subject?.name === subject.name)!;
+    const stored = (await api(admin, 'GET', `/api/online-report/get/${goods.id}`)) as {
+      industryRows: Array<Record<string, unknown>>;
+    };
+    expect(stored.industryRows).toHaveLength(300);
+    expect(stored.industryRows[150]).toMatchObject({ productName: 'Typed in row 151', capacityTonnes: 1150 });
+    expect(stored.industryRows[151]).toMatchObject({ productName: 'Mahsulot 152', capacityTonnes: 4321 });
+    await page.context().close();
+  }, 120_000);
+
   it('staff see the reports filtered by kind, each with its own record page; the pages fit a phone', async () => {
     const page = await (await newPortalContext(browser, 'uzCyrillic', 1280)).newPage();
     await signInThroughForm(page, `${portal.url}/admin/online-reports?kind=finance`, 'admin', TEST_ADMIN_PASSWORD);

@@ -32,6 +32,8 @@ import { portalFormTheme } from './theme.ts';
 import { prepareUiSchema } from './uiSchema.ts';
 import { useFormValidator } from './validator.ts';
 import { FormLoading } from './FormLoading.tsx';
+import { FormElement } from './templates/FormElement.tsx';
+import { holdsLongList } from './row-commit.ts';
 
 type Data = Record<string, unknown>;
 
@@ -284,6 +286,10 @@ export function EntityForm(props: EntityFormProps) {
     held.current = { inputs, given, data: given, skipped: false, flip };
   }
   const data = held.current.data;
+  // A form that opens with a long list keeps its <form> out of React's hands, where each key
+  // press cost named look-ups of thousands of controls (templates/FormElement.tsx); every other
+  // form, the prerendered public ones among them, is React's own <form>.
+  const [formTag] = useState(() => (holdsLongList(formData) ? FormElement : undefined));
   // biome-ignore lint/correctness/useExhaustiveDependencies: `held.current` is replaced exactly when an input changes
   const rjsfForm = useMemo(
     () =>
@@ -306,6 +312,7 @@ export function EntityForm(props: EntityFormProps) {
           showErrorList={false}
           focusOnFirstError={!summaryOn}
           id={id}
+          tagName={formTag}
           onChange={rjsfHandlers.onChange}
           onSubmit={rjsfHandlers.onSubmit}
           onError={rjsfHandlers.onError}

@@ -30,6 +30,13 @@ export interface RowCommit<T> {
   pending: boolean;
 }
 
+/** Whether data holds a list of {@link LONG_LIST} rows or more (at any depth). */
+export function holdsLongList(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length >= LONG_LIST || value.some(holdsLongList);
+  if (value && typeof value === 'object') return Object.values(value).some(holdsLongList);
+  return false;
+}
+
 /** How long typing must pause before a long list's field hands its value to the form. */
 export const ROW_COMMIT_MS = 250;
 

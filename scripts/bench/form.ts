@@ -8,6 +8,7 @@
  *   BENCH_PROFILE=/tmp/keys.cpuprofile npm run bench:form   # also saves the key presses' CPU profile
  *                                                           # (Chrome DevTools' Performance tab opens it;
  *                                                           # a build with --minify false names functions)
+ *   BENCH_TRACE=/tmp/keys.json npm run bench:form          # also saves a Chromium trace of them (native work too)
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -105,6 +106,12 @@ try {
     Object.fromEntries(
       (await cdp.send('Performance.getMetrics')).metrics.map((m: { name: string; value: number }) => [m.name, m.value]),
     ) as Record<string, number>;
+  const trace = process.env.BENCH_TRACE;
+  if (trace)
+    await browser.startTracing(page, {
+      path: trace,
+      categories: ['devtools.timeline', 'blink', 'v8', 'disabled-by-default-devtools.timeline'],
+    });
   const profile = process.env.BENCH_PROFILE;
   if (profile) {
     await cdp.send('Profiler.enable');
@@ -119,6 +126,7 @@ try {
   }
   await page.waitForTimeout(300);
   const after = await metrics();
+  if (trace) await browser.stopTracing();
   if (profile) {
     writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     console.log(`CPU profile of the key presses: ${profile}`);

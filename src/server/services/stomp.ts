@@ -3,7 +3,7 @@ import { WebSocketServer } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.ts';
 import { createRefreshTokens, createTokenService } from '../auth/tokens.ts';
-import { createLiveUpkeep } from '../messenger/upkeep.ts';
+import { ACCESS_WITHDRAWN, createLiveUpkeep } from '../messenger/upkeep.ts';
 import { createDocumentMarking } from '../messenger/document-marking.ts';
 import { SECURITY_ROLE, StompSession, type SessionUser } from '../messenger/session.ts';
 import type { LiveEvent } from '../messenger/broker.ts';
@@ -98,10 +98,14 @@ export default fp(
         const token = raw.replace(/^Bearer\s+/i, '').trim();
         const claims = token ? await tokens.verify(token) : undefined;
         if (!claims || claims.expiresAt <= Date.now()) return undefined;
+        // A valid token of someone the socket is not for (no sign-in, a citizen, no messenger):
+        // "session ended", so the web app stays off the socket. Answered as a bad token, it
+        // renewed the session at every reconnect (every 3 s), rotating the refresh token under
+        // the user's other tabs until one of them presented a spent one and the session ended.
         const person = await messenger.person(claims.sub);
-        if (!person || !person.canLogin || person.isOuter) return undefined;
+        if (!person || !person.canLogin || person.isOuter) throw new Error(ACCESS_WITHDRAWN);
         const actor = await messenger.counters.actorOf(claims.sub);
-        if (!actor?.ability.can('read', MESSENGER_SUBJECT)) return undefined;
+        if (!actor?.ability.can('read', MESSENGER_SUBJECT)) throw new Error(ACCESS_WITHDRAWN);
         if (claims.sid && (await revokedOf([claims.sid])).size) return undefined;
         return {
           id: person.id,

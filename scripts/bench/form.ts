@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, startPortal } from '../../tests/support/browser.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
+import { industryRows } from '../../tests/support/report-rows.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 300);
 const KEYS = Number(process.env.BENCH_KEYS ?? 80);
@@ -22,20 +23,10 @@ const screenFile = readdirSync(path.join(REPO_ROOT, 'screens')).find((f) => f ==
 if (!screenFile) throw new Error('screens/online-report-new.json is missing');
 const ROUTE = '/admin/online-reports/new';
 
-const digits = (i: number, n: number) => String(i).padStart(n, '0');
 const data = {
   subject: { stir: '301234567', name: 'Toshkent non kombinati', regionId: 14 },
   period: { periodType: 'ANNUAL', year: 2025 },
-  industryRows: Array.from({ length: ROWS }, (_, i) => ({
-    tariffCode: `19059080${digits(i % 100, 2)}`,
-    productName: `Mahsulot ${i + 1}`,
-    capacityTonnes: 1000 + i,
-    production: 800 + i,
-    domesticSales: 600 + i,
-    export: 100,
-    yearEndStock: 50,
-    amountExclVatExcise: 1_500_000 + i * 1000,
-  })),
+  industryRows: industryRows(ROWS),
   serviceRows: [],
 };
 

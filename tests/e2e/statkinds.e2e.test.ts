@@ -15,6 +15,7 @@ import { browserTestsEnabled, newPortalContext, signInThroughForm, waitForScreen
 import { openStaffBrowser, SHOTS, type StaffBrowser } from '../support/staff-browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { fillForm } from '../support/fill-form.ts';
+import { industryRows } from '../support/report-rows.ts';
 
 const registry = createDefinitionRegistry((await loadDefinitionSources(REPO_ROOT)).sources);
 const schema = registry.entities.get('online-report')!.schema;
@@ -108,16 +109,7 @@ describe.skipIf(!browserTestsEnabled())('online report kinds in Chromium', () =>
   it('staff type in a 300-row goods list and go straight on: what was typed is what is stored', async () => {
     // A list this long hands typed values to the form when typing pauses or the field is left
     // (src/engine/form/row-commit.ts): a click on Save right after typing must not lose them.
-    const rows = Array.from({ length: 300 }, (_, i) => ({
-      tariffCode: `19059080${String(i % 100).padStart(2, '0')}`,
-      productName: `Mahsulot ${i + 1}`,
-      capacityTonnes: 1000 + i,
-      production: 800 + i,
-      domesticSales: 600 + i,
-      export: 100,
-      yearEndStock: 50,
-      amountExclVatExcise: 1_500_000 + i * 1000,
-    }));
+    const rows = industryRows(300);
     const page = await (await newPortalContext(browser, 'en', 1280)).newPage();
     await signInThroughForm(page, `${portal.url}/admin/online-reports`, 'admin', TEST_ADMIN_PASSWORD);
     await page.evaluate(

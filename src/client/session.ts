@@ -57,14 +57,37 @@ export function setAvatar(uploadPath: string | null): void {
 
 let inFlight: Promise<boolean> | null = null;
 
+/** The Web Locks name under which one tab of the browser at a time renews the session. */
+export const REFRESH_LOCK = 'portal.session-refresh';
+
+/**
+ * Runs `task` while no other tab of this browser runs one under {@link REFRESH_LOCK} (the
+ * Web Locks API; a browser without it runs the task at once). The lock is let go when the
+ * task ends or its tab closes.
+ */
+function oneTabAtATime<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? locks.request(REFRESH_LOCK, task) : task();
+}
+
 /**
  * Renews the access token with the refresh token — one refresh at a time however many
  * requests failed with 401 together; false when the session cannot be renewed.
+ *
+ * Tabs share the stored session, and each refresh token is good for one refresh (the server
+ * ends the session when a spent one comes back). Two tabs whose tokens expired together
+ * would both present the same one, so a tab renews under a lock across tabs, and a tab that
+ * waited for it and finds a newer refresh token stored than the one it saw uses the session
+ * the other tab renewed instead of renewing it again.
  */
 export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<boolean> {
-  const refreshToken = getSetting('refreshToken');
-  if (!refreshToken) return Promise.resolve(false);
-  inFlight ??= (async () => {
+  const seen = getSetting('refreshToken');
+  if (!seen) return Promise.resolve(false);
+  inFlight ??= oneTabAtATime(async () => {
+    const refreshToken = getSetting('refreshToken');
+    // Signed out in another tab meanwhile, or renewed there: nothing to present again.
+    if (!refreshToken) return false;
+    if (refreshToken !== seen) return true;
     try {
       const res = await fetchImpl('/api/o/token/', {
         method: 'POST',
@@ -83,10 +106,10 @@ export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<boolean
       return true;
     } catch {
       return false;
-    } finally {
-      inFlight = null;
     }
-  })();
+  }).finally(() => {
+    inFlight = null;
+  });
   return inFlight;
 }
 

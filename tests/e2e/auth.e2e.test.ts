@@ -15,7 +15,14 @@ import { createDefinitionRegistry } from '../../src/definitions/registry.ts';
 import { REPO_ROOT } from '../../src/server/app.ts';
 import { canOpen, createAbility, rulesFromPermissions } from '../../src/shared/ability.ts';
 import { LOCALES } from '../../src/shared/locales.ts';
-import { browserTestsEnabled, freePort, launchBrowser, startPortal, newPortalContext } from '../support/browser.ts';
+import {
+  browserTestsEnabled,
+  freePort,
+  launchBrowser,
+  newPortalContext,
+  signInThroughForm,
+  startPortal,
+} from '../support/browser.ts';
 import { TEST_ADMIN_PASSWORD } from '../support/app.ts';
 import { createTestCa, exportPkcs12, issueUserCertificate, signCms, type TestCa } from '../support/test-ca.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
@@ -185,6 +192,57 @@ describe.skipIf(!browserTestsEnabled())('signing in and out in Chromium', () => 
     await page.locator('[data-action="sign-in"]').click();
     await page.locator(`[data-screen="${target.id}"]`).first().waitFor();
     expect(new URL(page.url()).pathname).toBe(target.route);
+  });
+
+  it('keeps the session in two tabs whose access token expired together: one renews it, the other uses that', async () => {
+    const target = [...registry.screens.values()].find((s) => s.kind === 'list' && s.permission !== 'public')!;
+    const first = await newPage();
+    await signInThroughForm(first, `${portal.url}${target.route}`, 'admin', TEST_ADMIN_PASSWORD);
+    const second = await first.context().newPage();
+    await second.goto(`${portal.url}${target.route}`);
+    await second.locator(`[data-screen="${target.id}"]`).first().waitFor();
+
+    // Each refresh token the tabs present. The first renewal is held until the other tab has
+    // had its own 401 too, so that both tabs want to renew at once.
+    const presented: string[] = [];
+    const refused = new Map<Page, Promise<void>>();
+    for (const page of [first, second])
+      refused.set(
+        page,
+        new Promise<void>((resolve) =>
+          page.on('response', (res) => {
+            if (res.status() === 401 && new URL(res.url()).pathname.startsWith('/api/')) resolve();
+          }),
+        ),
+      );
+    await first.context().route('**/api/o/token/', async (route) => {
+      presented.push((JSON.parse(route.request().postData() ?? '{}') as { refresh_token: string }).refresh_token);
+      if (presented.length === 1) {
+        const from = route.request().frame().page();
+        const other = from === first ? second : first;
+        await Promise.race([refused.get(other), new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      }
+      // A request whose page reloaded meanwhile is gone: nothing to continue.
+      await route.continue().catch(() => undefined);
+    });
+    // Both tabs' access token expires (the tabs share the stored session), and both reload.
+    await first.evaluate(() => localStorage.setItem('portal.accessToken', JSON.stringify('expired.access.token')));
+    await Promise.all([first.reload(), second.reload()]);
+    for (const page of [first, second]) await page.locator(`[data-screen="${target.id}"]`).first().waitFor();
+    await Promise.all([refused.get(first), refused.get(second)]);
+
+    // Both tabs are still signed in, the next page load too, and the session was renewed
+    // once for both: no refresh token was presented twice (the server would have ended it).
+    await first.context().unroute('**/api/o/token/');
+    for (const page of [first, second]) {
+      await page.reload();
+      await page.locator(`[data-screen="${target.id}"]`).first().waitFor();
+      await page.locator('[data-user="admin"]').waitFor({ timeout: 15_000 });
+      expect(new URL(page.url()).pathname).toBe(target.route);
+    }
+    expect(presented.length).toBeGreaterThan(0);
+    expect(new Set(presented).size).toBe(presented.length);
+    await first.context().close();
   });
 
   it(`shows a regional ${STAFF_ROLE.code} only the menus their permissions allow, and signs out to the public page`, async () => {

@@ -181,7 +181,7 @@ function precompress(): Plugin {
  * strings in every route's bundle (remix-run/react-router#14102). The build takes the production
  * files; `vite` in development keeps the warnings. Left alone when a release moves the files.
  */
-function productionReactRouter(): Plugin {
+export function productionReactRouter(): Plugin {
   return {
     name: 'production-react-router',
     config(config, { command }) {

@@ -4,9 +4,8 @@
  * needs another's output (the build reads the sources, not the type check's result), so
  * together they take about as long as the slowest alone. Each step's output is printed whole
  * when it ends, so that lines do not interleave; the script fails when any step fails, after
- * all have ended, naming the failed ones. The byte budgets (`npm run budgets`) measure the
- * build, so they belong after it, in the build's lane — they join it once the routes meet them
- * (issue #22: today every budgeted route is over, and a step that fails every run is no gate).
+ * all have ended, naming the failed ones. The byte ceilings (`npm run budgets`) measure the
+ * build, so they run after it, in the build's lane.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** Lanes run side by side; the steps of one lane one after another, stopping at a failure. */
-const LANES = [['check'], ['typecheck'], ['build']];
+const LANES = [['check'], ['typecheck'], ['build', 'budgets']];
 const STEPS = LANES.flat();
 
 /** Runs `npm run -s <step>`, collecting its output; resolves with its exit code. */

@@ -26,6 +26,26 @@ export const BUDGETS: Readonly<Record<string, number>> = {
   detail: 300 * KB,
 };
 
+/**
+ * What each budgeted route may load until it meets its budget — the gate `npm run budgets`
+ * holds CI to: the route's size on 2026-11-27 plus 2%, so that no change makes a route heavier
+ * unnoticed. The budgets above stay the targets (`npm run budgets -- --targets` checks them):
+ * the form, wizard, sign-in and list budgets are below what the mandated libraries alone
+ * weigh (`npm run bench:bundle-floor`), the first visit's leaves 12.8 KB for the portal's own
+ * code. Lower a ceiling when its route gets lighter; raise one only with the reason in the commit.
+ */
+export const CEILINGS: Readonly<Record<string, number>> = {
+  // 267.8 KB on 2026-11-27
+  'first-visit': 274 * KB,
+  // 523.9, 523.4 and 520.9 KB
+  form: 535 * KB,
+  wizard: 534 * KB,
+  signin: 532 * KB,
+  // 624.0 and 423.8 KB
+  list: 637 * KB,
+  detail: 433 * KB,
+};
+
 /** A route over its budget. */
 export interface BudgetExcess {
   route: string;
@@ -51,7 +71,7 @@ export function unmeasured(sizes: readonly RouteSize[], budgets: Readonly<Record
   return Object.keys(budgets).filter((route) => !sizes.some((s) => s.route === route));
 }
 
-/** The line a failed check prints for a route over its budget: the route, its size, the excess. */
-export function describeExcess(o: BudgetExcess): string {
-  return `${o.route} loads ${kb(o.js)} of gzip JavaScript, ${kb(o.excess)} over its budget of ${kb(o.budget)}`;
+/** The line a failed check prints for a route over its budget (or ceiling): the route, its size, the excess. */
+export function describeExcess(o: BudgetExcess, limit: 'budget' | 'ceiling' = 'budget'): string {
+  return `${o.route} loads ${kb(o.js)} of gzip JavaScript, ${kb(o.excess)} over its ${limit} of ${kb(o.budget)}`;
 }

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUDGETS, describeExcess, overBudget, unmeasured } from '../../scripts/bundle/budgets.ts';
+import { BUDGETS, CEILINGS, describeExcess, overBudget, unmeasured } from '../../scripts/bundle/budgets.ts';
 import { FIRST_VISIT, measureRoutes, type Manifest } from '../../scripts/bundle/route-sizes.ts';
 
 const KB = 1024;
@@ -75,6 +75,18 @@ describe('byte budgets', () => {
     ]);
   });
 
+  it('says "ceiling" for a route over its ceiling', () => {
+    const over = overBudget(routes, { list: 300 * KB });
+    expect(describeExcess(over[0]!, 'ceiling')).toBe(
+      'list loads 370.0 KB of gzip JavaScript, 70.0 KB over its ceiling of 300.0 KB',
+    );
+  });
+
+  it('gives every budgeted route a ceiling at or above its budget, and no other route one', () => {
+    expect(Object.keys(CEILINGS).sort()).toEqual(Object.keys(BUDGETS).sort());
+    for (const [route, budget] of Object.entries(BUDGETS)) expect(CEILINGS[route]).toBeGreaterThanOrEqual(budget);
+  });
+
   it('names a budgeted route the build does not have, so that nothing passes unmeasured', () => {
     expect(unmeasured(routes, { list: 1, form: 1 })).toEqual(['form']);
   });
@@ -96,21 +108,43 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 describe('npm run budgets', () => {
   const build = mkdtempSync(path.join(os.tmpdir(), 'budgets-'));
   afterAll(() => rmSync(build, { recursive: true, force: true }));
-  const check = () =>
-    spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check-budgets.ts'), build], {
+  const check = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check-budgets.ts'), ...args, build], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
     });
-
-  it('fails on a build whose first visit is over budget, naming the route and the excess', () => {
+  /** Writes the made-up build with `grown` bytes in the vendor chunk (random bytes: gzip keeps their size). */
+  const writeBuild = (vendor: number) => {
+    rmSync(build, { recursive: true, force: true });
     mkdirSync(path.join(build, '.vite'), { recursive: true });
     mkdirSync(path.join(build, 'assets'));
     writeFileSync(path.join(build, '.vite/manifest.json'), JSON.stringify(manifest));
-    // Random bytes do not compress: each file's gzip size is about its size.
-    // The vendor chunk grows by 100 KB: the first visit is ~242 KB, ~92 KB over its 150 KB.
-    const grown = { ...sizes, 'assets/vendor.js': 150 * KB };
+    const grown = { ...sizes, 'assets/vendor.js': vendor };
     for (const [file, size] of Object.entries(grown)) writeFileSync(path.join(build, file), randomBytes(size));
+  };
+
+  it('fails on a build whose first visit is over its ceiling, naming the route and the excess', () => {
+    // The vendor chunk grows by 200 KB: the first visit is ~342 KB, ~68 KB over its 274 KB ceiling.
+    writeBuild(250 * KB);
     const result = check();
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /first-visit loads 342\.\d KB of gzip JavaScript, 68\.\d KB over its ceiling of 274\.0 KB/,
+    );
+    // The list (~570 KB) is within its 637 KB ceiling; the kinds this build lacks are named, not passed.
+    expect(result.stderr).not.toMatch(/list loads/);
+    expect(result.stderr).toContain('the build has no route "form" to measure');
+    // Each route is printed with how far it is from its budget, the target.
+    expect(result.stdout).toMatch(
+      /first-visit +342\.\d KB +\(budget 150\.0 KB, 192\.\d KB over the budget; ceiling 274\.0 KB\)/,
+    );
+  });
+
+  it('with --targets, fails on a build over the budgets, naming the route and the excess', () => {
+    // The vendor chunk grows by 100 KB: the first visit is ~242 KB, within its ceiling but ~92 KB over its 150 KB budget.
+    writeBuild(150 * KB);
+    expect(check().stderr).not.toMatch(/first-visit loads/);
+    const result = check('--targets');
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(
       /first-visit loads 242\.\d KB of gzip JavaScript, 92\.\d KB over its budget of 150\.0 KB/,
@@ -120,7 +154,7 @@ describe('npm run budgets', () => {
     expect(result.stderr).toContain('the build has no route "form" to measure');
   });
 
-  it('passes a build whose every budgeted route is within its budget', () => {
+  it('passes a build whose every budgeted route is within its budget, with and without --targets', () => {
     const small = mkdtempSync(path.join(os.tmpdir(), 'budgets-'));
     try {
       const kinds = ['form/FormScreen', 'wizard/WizardScreen', 'signin/SignInScreen', 'detail/DetailScreen'];
@@ -133,16 +167,15 @@ describe('npm run budgets', () => {
       for (const chunk of Object.values(whole)) {
         for (const file of [chunk.file, ...(chunk.css ?? [])]) writeFileSync(path.join(small, file), randomBytes(KB));
       }
-      const result = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check-budgets.ts'), small],
-        {
-          cwd: REPO_ROOT,
-          encoding: 'utf8',
-        },
-      );
-      expect(result.stderr).toBe('');
-      expect(result.status).toBe(0);
+      for (const args of [[], ['--targets']]) {
+        const result = spawnSync(
+          process.execPath,
+          ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/check-budgets.ts'), ...args, small],
+          { cwd: REPO_ROOT, encoding: 'utf8' },
+        );
+        expect(result.stderr).toBe('');
+        expect(result.status).toBe(0);
+      }
     } finally {
       rmSync(small, { recursive: true, force: true });
     }

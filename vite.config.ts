@@ -200,6 +200,24 @@ export function productionReactRouter(): Plugin {
 }
 
 /**
+ * @rjsf/core's import of markdown-to-jsx, in the web app's client build, goes to
+ * src/engine/form/LazyMarkdown.tsx, which loads the parser when a text needs it (it says when
+ * that is). The prerender's server build keeps the import as it is.
+ */
+function lazyRjsfMarkdown(): Plugin {
+  const lazyModule = path.resolve(import.meta.dirname, 'src/engine/form/LazyMarkdown.tsx');
+  return {
+    name: 'lazy-rjsf-markdown',
+    enforce: 'pre',
+    apply: 'build',
+    resolveId(source, importer, options) {
+      if (options.ssr || source !== 'markdown-to-jsx/react') return null;
+      return importer?.includes('/node_modules/@rjsf/core/') ? lazyModule : null;
+    },
+  };
+}
+
+/**
  * The web app's build: `index.html` → `dist/web`, served by the API server on the same
  * port. Every route is a lazy chunk; ag-grid, rjsf and apexcharts land only in the chunks
  * of the screen kinds that use them. The public routes are then prerendered into
@@ -209,6 +227,7 @@ export default defineConfig({
   // formValidators after stripDefinitionDescriptions: it reads the definition file itself.
   plugins: [
     productionReactRouter(),
+    lazyRjsfMarkdown(),
     stripDefinitionDescriptions(),
     screenIndex(),
     mergedLocales(),

@@ -2374,6 +2374,10 @@ export interface DashboardPanel {
    */
   export?: boolean;
   /**
+   * table: the rows its box keeps room for while its answer loads (10 by default, a phone's first screenful; on a phone each row is a card of a line per column). Set it to the rows the answer usually has (one per region: 14) so that nothing below the table moves when the answer lands.
+   */
+  reservedRows?: number;
+  /**
    * table with groupRows: the most rows shown; beyond it a notice says how many there are and that the XLSX holds them all.
    */
   limit?: number;

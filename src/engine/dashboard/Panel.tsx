@@ -1,5 +1,5 @@
 import { useDownloadClick } from '../common/useDownload.ts';
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { mergeClasses } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -20,6 +20,7 @@ import { PanelTable } from './PanelTable.tsx';
 import { StatTiles } from './StatTiles.tsx';
 import { tableLines } from './table-model.ts';
 import { PanelSkeleton } from './PanelSkeleton.tsx';
+import { RESERVED_LINES_VAR, RESERVED_ROWS_VAR, TABLE_RESERVED_ROWS } from './sizes.ts';
 import { useStyles } from './styles.ts';
 
 type Result = UseQueryResult<PanelPage>;
@@ -87,7 +88,8 @@ export function Panel({
   const pending = result.isPending || previous?.isPending || totals?.isPending;
   const failed = [result, previous, totals].find((r) => r?.isError);
   let body: ReactNode;
-  if (pending) body = <PanelSkeleton kind={panel.kind} label={t('engine.dashboard.loading')} />;
+  const reservedRows = panel.reservedRows ?? TABLE_RESERVED_ROWS;
+  if (pending) body = <PanelSkeleton kind={panel.kind} label={t('engine.dashboard.loading')} rows={reservedRows} />;
   else if (failed)
     body = (
       <Notice intent="error" data-state="error">
@@ -162,6 +164,14 @@ export function Panel({
           s.body,
           panel.kind === 'table' ? s.tableBody : panel.kind === 'stat' ? undefined : s.chartBody,
         )}
+        style={
+          panel.kind === 'table'
+            ? ({
+                [RESERVED_ROWS_VAR]: reservedRows,
+                [RESERVED_LINES_VAR]: Math.max(1, panel.columns?.length ?? 1),
+              } as CSSProperties)
+            : undefined
+        }
       >
         {body}
       </div>

@@ -1,14 +1,13 @@
 import type { DashboardPanel } from '../../generated/meta.ts';
 import { PageSpinner } from '../common/primitives.tsx';
-import { TABLE_RESERVED_ROWS } from './sizes.ts';
 import { useStyles } from './styles.ts';
 
 /**
- * A panel's body while its answer loads: a table's header and reserved rows as grey bars of
- * their height (sizes.ts), or the spinner in a chart's or tiles' box. One progress bar for
+ * A panel's body while its answer loads: a table's header and its `rows` reserved rows as grey
+ * bars of their height (sizes.ts; on a phone, cards), or the spinner in a chart's or tiles' box. One progress bar for
  * assistive technology, named `label`.
  */
-export function PanelSkeleton({ kind, label }: { kind: DashboardPanel['kind']; label: string }) {
+export function PanelSkeleton({ kind, label, rows }: { kind: DashboardPanel['kind']; label: string; rows: number }) {
   const s = useStyles();
   if (kind !== 'table') return <PageSpinner label={label} />;
   return (
@@ -16,7 +15,7 @@ export function PanelSkeleton({ kind, label }: { kind: DashboardPanel['kind']; l
       <div className={s.skeletonHeader} aria-hidden="true">
         <div className={s.skeletonBar} />
       </div>
-      {Array.from({ length: TABLE_RESERVED_ROWS }, (_, i) => (
+      {Array.from({ length: rows }, (_, i) => (
         <div key={i} className={s.skeletonRow} aria-hidden="true">
           <div className={s.skeletonBar} />
         </div>

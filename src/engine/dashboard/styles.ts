@@ -1,5 +1,17 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { CHART_BOX_HEIGHT, TABLE_HEADER_HEIGHT, TABLE_RESERVED_ROWS, TABLE_ROW_HEIGHT } from './sizes.ts';
+import {
+  CARD_LINE_HEIGHT,
+  CARD_PADDING,
+  CHART_BOX_HEIGHT,
+  RESERVED_LINES_VAR,
+  RESERVED_ROWS_VAR,
+  STACKED_MEDIA,
+  TABLE_HEADER_HEIGHT,
+  TABLE_ROW_HEIGHT,
+} from './sizes.ts';
+
+/** A card's height on a phone: its padding and a line per column (sizes.ts). */
+const CARD_HEIGHT = `(${CARD_PADDING}px + var(${RESERVED_LINES_VAR}) * ${CARD_LINE_HEIGHT}px)`;
 
 /** The dashboard's styles: filters, panels, tables (a card per row on a phone), the pager. */
 export const useStyles = makeStyles({
@@ -141,10 +153,24 @@ export const useStyles = makeStyles({
     minHeight: `calc(${CHART_BOX_HEIGHT}px + ${tokens.spacingVerticalS} + ${tokens.lineHeightBase300})`,
   },
   chartBox: { minHeight: `${CHART_BOX_HEIGHT}px` },
-  tableBody: { minHeight: `${TABLE_HEADER_HEIGHT + TABLE_RESERVED_ROWS * TABLE_ROW_HEIGHT}px` },
+  // The header and the reserved rows (Panel.tsx sets the variables); on a phone as many cards, with no header.
+  tableBody: {
+    minHeight: `calc(${TABLE_HEADER_HEIGHT}px + var(${RESERVED_ROWS_VAR}) * ${TABLE_ROW_HEIGHT}px)`,
+    [STACKED_MEDIA]: { minHeight: `calc(var(${RESERVED_ROWS_VAR}) * ${CARD_HEIGHT})` },
+  },
   skeleton: { display: 'grid', gap: 0 },
-  skeletonHeader: { height: `${TABLE_HEADER_HEIGHT}px`, display: 'flex', alignItems: 'center' },
-  skeletonRow: { height: `${TABLE_ROW_HEIGHT}px`, display: 'flex', alignItems: 'center' },
+  skeletonHeader: {
+    height: `${TABLE_HEADER_HEIGHT}px`,
+    display: 'flex',
+    alignItems: 'center',
+    [STACKED_MEDIA]: { display: 'none' },
+  },
+  skeletonRow: {
+    height: `${TABLE_ROW_HEIGHT}px`,
+    display: 'flex',
+    alignItems: 'center',
+    [STACKED_MEDIA]: { height: `calc${CARD_HEIGHT}` },
+  },
   skeletonBar: {
     height: '12px',
     width: '100%',
@@ -154,7 +180,7 @@ export const useStyles = makeStyles({
   pager: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM },
   // On a phone each row becomes a card of "column: value" lines, so no value hides off-screen.
   stacked: {
-    '@media (max-width: 640px)': {
+    [STACKED_MEDIA]: {
       '& thead': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clipPath: 'inset(50%)' },
       '& tr': { display: 'block', borderBottom: `2px solid ${tokens.colorNeutralStroke1}`, padding: '4px 0' },
       '& td': {

@@ -62,6 +62,12 @@ export const screenKindOf = (route: string): string | undefined => screens.find(
 /** The id of a route's screen (its whole definition is a chunk of its own, preloaded by the page). */
 export const screenIdOf = (route: string): string | undefined => screens.find((s) => s.route === route)?.id;
 
+/** An API answer `{list: []}` (the portal's list answers). */
+const isEmptyList = (data: unknown): boolean =>
+  typeof data === 'object' && data !== null && Array.isArray((data as { list?: unknown }).list)
+    ? (data as { list: unknown[] }).list.length === 0
+    : false;
+
 let ready: Promise<unknown> | undefined;
 
 /**
@@ -121,8 +127,12 @@ export async function prerender(route: string, locale: Locale, apiFetch?: typeof
     if (!apiFetch || asked.length === 0) break;
     for (const q of asked) tried.add(q.queryHash);
     await Promise.allSettled(asked.map((q) => q.fetch()));
-    // A query that failed is rendered as not loaded yet, as the browser will first see it.
-    for (const q of asked) if (q.state.status === 'error') queryClient.getQueryCache().remove(q);
+    // A query that failed is rendered as not loaded yet, as the browser will first see it; so is
+    // an empty list where the build's empty database is not the answer (`meta.prerenderEmpty`
+    // false: a dashboard's figures): the page would say "no data" until the app had asked again.
+    for (const q of asked)
+      if (q.state.status === 'error' || (q.meta?.prerenderEmpty === false && isEmptyList(q.state.data)))
+        queryClient.getQueryCache().remove(q);
   }
   const styles = renderToString(<>{renderToStyleElements(renderer)}</>);
   const screen = screens.find((s) => s.route === route);

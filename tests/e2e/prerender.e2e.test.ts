@@ -87,6 +87,27 @@ describe.skipIf(!browserTestsEnabled())('prerendered public pages in Chromium', 
     await phone.close();
   });
 
+  it("shows without JavaScript a dashboard's panels loading where the build had no rows for them, never 'no data'", async () => {
+    const phone = await context(412, { javaScript: false });
+    // What the build's server does have is in the page: the open-data catalogue (from the definitions).
+    const catalogue = await phone.newPage();
+    await catalogue.goto(`${portal.url}/open-data`);
+    expect(await catalogue.locator('[data-panel="datasets"] [data-row]').count()).toBeGreaterThan(10);
+    await catalogue.close();
+    // The price dashboards' figures are not in an empty build's database.
+    for (const route of ['/statistics-prices', '/fair-price-stations']) {
+      const page = await phone.newPage();
+      await page.goto(`${portal.url}${route}`);
+      const panels = page.locator('[data-panel]');
+      expect(await panels.count()).toBeGreaterThan(1);
+      expect(await page.locator('[data-panel][aria-busy="true"]').count()).toBe(await panels.count());
+      expect(await page.locator('[data-panel] [role="progressbar"]').count()).toBe(await panels.count());
+      expect(await page.locator('[data-panel] [data-state]').count()).toBe(0);
+      await page.close();
+    }
+    await phone.close();
+  });
+
   it("is taken over by the app without hydration errors; the language switch sets the next page's language", async () => {
     const ctx = await context(1280);
     const page = await ctx.newPage();

@@ -21,7 +21,8 @@ export function useGetLookupStats(path: string | undefined) {
  * The rows of each of a dashboard's panels for the filters' values (a minute fresh, or live
  * every `refreshSeconds`): all of
  * them, or for a paged panel (`page` given) that page with the total; while the next page
- * loads, the current one stays on screen.
+ * loads, the current one stays on screen. A panel the build's server had no rows for is
+ * prerendered loading, not as "no data": the figures come from the live server.
  */
 export function useGetPanelRows(
   screen: string,
@@ -50,6 +51,8 @@ export function useGetPanelRows(
       refetchInterval: panel.refreshSeconds ? panel.refreshSeconds * 1000 : false,
       retry: 1,
       placeholderData: keepPreviousData,
+      // "No data" from the build's server is no answer for a visitor (src/app/prerender.tsx).
+      meta: { prerenderEmpty: false },
     })),
   });
 }

@@ -4,8 +4,8 @@ import { useStyles } from './styles.ts';
 
 /**
  * A panel's body while its answer loads: a table's header and its `rows` reserved rows as grey
- * bars of their height (sizes.ts; on a phone, cards), or the spinner in a chart's or tiles' box. One progress bar for
- * assistive technology, named `label`.
+ * bars of their height (sizes.ts; on a phone, cards), or the spinner in a chart's or tiles' box.
+ * One progress bar for assistive technology, named `label`.
  */
 export function PanelSkeleton({ kind, label, rows }: { kind: DashboardPanel['kind']; label: string; rows: number }) {
   const s = useStyles();
